@@ -1,0 +1,30 @@
+# Quick start: `make demo` plays one seeded game; `make test` runs the test suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint format bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/moaisim play --players 4 --seed 1 --strategies greedy,greedy,random,greedy
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check moaisim strategies tests
+	$(BIN)/ruff format --check moaisim strategies tests
+
+format: $(STAMP)
+	$(BIN)/ruff format moaisim strategies tests
+	$(BIN)/ruff check --fix moaisim strategies tests
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info

@@ -1,0 +1,23 @@
+"""moaisim: balance analysis for the board game Moai (seeded games between strategies)."""
+
+from moaisim.api import play
+from moaisim.engine.decisions import Kind, SeatView
+from moaisim.engine.record import GameRecord
+from moaisim.errors import IllegalActionError, MoaisimError, RulesError, UserError
+from moaisim.registry import load_strategy
+from moaisim.rules import Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GameRecord",
+    "IllegalActionError",
+    "Kind",
+    "MoaisimError",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "UserError",
+    "load_strategy",
+    "play",
+]

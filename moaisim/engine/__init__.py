@@ -1,0 +1,1 @@
+"""Engines: the reference engine (one readable game) and, later, the batch engine."""

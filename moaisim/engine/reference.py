@@ -1,0 +1,639 @@
+"""The reference engine: one game of Moai in plain Python, phases in rulebook order.
+
+It is the oracle the fast engine is tested against and the engine to read beside RULES.md.
+Every decision goes through `Game.ask`, which builds the seat's view, checks the strategy's
+answer against the legal mask (IllegalActionError otherwise) and logs it. Every chance
+outcome and every decision is appended to `Game.events`, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from moaisim.engine.decisions import (
+    BIRTH_PAIRS,
+    BIRTH_STOP,
+    LOSS_BOAT,
+    LOSS_MOAI,
+    LOSS_PAWN,
+    RAID_COMBOS,
+    FeedCodec,
+    Kind,
+    SeatView,
+    WorkCodec,
+    action_size,
+    raid_cards,
+)
+from moaisim.engine.state import State, TablesOfOne
+from moaisim.errors import IllegalActionError
+from moaisim.rng import CHANCE, SeatRandom, Streams
+from moaisim.rules import CAMP, RESERVE, Rules
+from moaisim.rules.components import N_CARD_TYPES, card_value
+
+Event = dict[str, Any]
+FOREST, FIELDS, VOLCANO, OCEAN = 0, 1, 2, 3
+
+
+class Game:
+    """One seeded game. `play()` runs it to the end; the phase methods run one phase each
+    (scenario tests set up `state` by hand and call them)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategies: Sequence[Any],
+        seed: int = 0,
+        game: int = 0,
+        names: Sequence[str] | None = None,
+        state: State | None = None,
+    ) -> None:
+        if len(strategies) != rules.players:
+            raise ValueError(f"{rules.players} players need {rules.players} strategies")
+        self.rules, self.seed, self.game = rules, seed, game
+        self.strategies = list(strategies)
+        self.names = list(names) if names else [type(s).__name__ for s in strategies]
+        self.streams = Streams(seed, [game], 1 + rules.players)
+        self.events: list[Event] = []
+        self.cards = rules.components.epoch_cards
+        self.work_codec = WorkCodec(rules)
+        self.feed_codec = FeedCodec(rules)
+        self._sizes = {k: action_size(rules, k) for k in Kind}
+        self._tables: TablesOfOne
+        if state is None:
+            state = State.setup(rules, self.streams)
+            self.log(
+                "setup",
+                epoch_deck=list(state.epoch_deck),
+                deck=list(state.deck),
+                hands=state.hand.tolist(),
+                covered=state.covered,
+                bid_order=list(state.bid_order),
+            )
+        self.state = state
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        self._state = value
+        self._tables = TablesOfOne(value)
+
+    # --- plumbing ----------------------------------------------------------------------
+    def log(self, e: str, **data: Any) -> None:
+        self.events.append({"e": e, **data})
+
+    def ask(self, seat: int, kind: Kind, legal: np.ndarray, **info: Any) -> Any:
+        """Ask `seat` for a decision of `kind` with a legal mask; validate and log the answer.
+
+        A decision with a single legal action is taken without asking (both engines do so).
+        For BID, `legal` holds the hand counts that bound the bid.
+        """
+        if kind is Kind.BID:
+            forced = not legal.any()
+        else:
+            forced = int(legal.sum()) == 1
+        if forced:
+            action: Any = np.zeros(N_CARD_TYPES, dtype=np.int16) if kind is Kind.BID else int(np.argmax(legal))
+        else:
+            rows = np.zeros(1, dtype=np.int64)
+            view = SeatView(
+                kind,
+                seat,
+                self.rules,
+                self._tables,
+                rows,
+                np.array([self.game]),
+                legal[None].copy(),
+                SeatRandom(self.streams, seat, rows),
+                {k: np.asarray(v)[None] for k, v in info.items()},
+            )
+            answer = np.asarray(getattr(self.strategies[seat], kind.value)(view))
+            action = self._check(seat, kind, legal, answer)
+        self.log(
+            "decision",
+            seat=seat,
+            kind=kind.value,
+            action=[int(a) for a in action] if kind is Kind.BID else int(action),
+            forced=forced,
+        )
+        return action
+
+    def _check(self, seat: int, kind: Kind, legal: np.ndarray, answer: np.ndarray) -> Any:
+        def illegal() -> IllegalActionError:
+            return IllegalActionError(self.names[seat], kind.value, self.game, self.seed, seat, answer.tolist())
+
+        if kind is Kind.BID:
+            if answer.shape != (1, N_CARD_TYPES) or not np.issubdtype(answer.dtype, np.integer):
+                raise illegal()
+            bid = answer[0].astype(np.int16)
+            if (bid < 0).any() or (bid > legal).any():
+                raise illegal()
+            return bid
+        if answer.shape != (1,) or not np.issubdtype(answer.dtype, np.integer):
+            raise illegal()
+        a = int(answer[0])
+        if not 0 <= a < legal.shape[0] or not legal[a]:
+            raise illegal()
+        return a
+
+    def mask(self, kind: Kind) -> np.ndarray:
+        return np.zeros(self._sizes[kind], dtype=bool)
+
+    # --- the game ----------------------------------------------------------------------
+    def play(self) -> list[Event]:
+        """R2: rounds of five phases until the review of the last round (R8)."""
+        s = self.state
+        while True:
+            self.birdman_phase()
+            self.epoch_phase()
+            self.work_phase()
+            self.production_phase()
+            self.review_phase()
+            if s.last_round:
+                break
+        self.log("end", scores=[s.score(p) for p in range(self.rules.players)], rounds=s.round)
+        return self.events
+
+    # --- R3 bird-man phase ---------------------------------------------------------------
+    def birdman_phase(self) -> None:
+        s, p = self.state, self.rules.players
+        s.round += 1
+        s.bids[:] = -1
+        self.log("round", round=s.round)
+        # R3.1-R3.2: reveal players + 1 cards; the Admiral is set aside and marks the last round
+        offer: list[int] = []
+        admiral = False
+        while len(offer) < p + 1 and s.epoch_deck:
+            cid = s.epoch_deck.pop(0)
+            if self.cards[cid].is_admiral:
+                admiral = True
+                continue
+            offer.append(cid)
+        if admiral or not s.epoch_deck:  # R8.1
+            s.last_round = True
+        s.offer[:] = -1
+        s.offer[: len(offer)] = offer
+        palms = sum(self.cards[c].palm for c in offer)
+        spaces = []
+        for space in range(self.rules.components.forest_spaces):  # R3.1: spaces 1, 2, 3...
+            if palms == 0 or s.wood_supply == 0:
+                break
+            s.forest_wood[space] = True
+            s.wood_supply -= 1
+            palms -= 1
+            spaces.append(space)
+        self.log("reveal", cards=offer, admiral=admiral, wood=spaces, last_round=s.last_round)
+        self.bidding()
+
+    def bidding(self) -> None:
+        """R3.3 sealed bids (V2/V4: face up, one at a time), then R3.4-R3.5."""
+        s, p = self.state, self.rules.players
+        if self.rules.open_bidding:
+            for seat in s.bid_order:
+                bid = self.ask(seat, Kind.BID, s.hand[seat].copy())
+                self._pay_bid(seat, bid)
+        else:
+            bids = [self.ask(seat, Kind.BID, s.hand[seat].copy()) for seat in range(p)]
+            for seat in range(p):
+                self._pay_bid(seat, bids[seat])
+        self.log("bids", totals=s.bids.tolist())
+        self.hill_order()
+
+    def _pay_bid(self, seat: int, bid: np.ndarray) -> None:
+        s = self.state
+        s.hand[seat] -= bid
+        s.discard += bid  # R3.5: bid cards go to the discard pile
+        s.bids[seat] = sum(card_value(t) * int(n) for t, n in enumerate(bid))
+        self.log("bid", seat=seat, cards=[int(x) for x in bid], total=int(s.bids[seat]))
+
+    def hill_order(self) -> None:
+        """R3.4 (V4: its own tie rule): bids in descending order, ties ordered by the bird-man."""
+        s, p = self.state, self.rules.players
+        strict = self.rules.has("open-bidding-strict")
+        order: list[int] = []
+        for total in sorted(set(s.bids.tolist()), reverse=True):
+            group = [seat for seat in range(p) if s.bids[seat] == total]
+            first_group = not order
+            remaining = list(group)
+            while len(remaining) > 1:
+                legal = self.mask(Kind.ORDER_TIES)
+                legal[remaining] = True
+                if s.birdman in remaining:
+                    if strict:
+                        # V4: a bird-man tied for first cannot take first place
+                        if first_group and not order:
+                            legal[s.birdman] = False
+                    else:
+                        legal[s.birdman] = False  # R3.4: he puts himself last of them
+                tied = np.zeros(p, dtype=bool)
+                tied[group] = True
+                pick = self.ask(s.birdman, Kind.ORDER_TIES, legal, tied=tied, bid=total)
+                order.append(pick)
+                remaining.remove(pick)
+            order += remaining
+        s.order[:] = order
+        s.birdman = order[0]  # R3.5
+        s.counters["birdman_rounds"][s.birdman] += 1
+        if self.rules.turn_order == "hill":  # R2
+            s.turn[:] = order
+        else:
+            s.turn[:] = [(s.birdman + k) % p for k in range(p)]
+        s.bid_order = list(order)  # V2/V4: next round's bids follow this hill order
+        self.log("hill", order=list(order), birdman=s.birdman, turn=s.turn.tolist())
+
+    # --- R4 epoch phase ------------------------------------------------------------------
+    def epoch_phase(self) -> None:
+        s = self.state
+        for pos, seat in enumerate(s.turn.tolist()):
+            legal = s.offer >= 0
+            if not legal.any():  # R4.2: the last in order take none
+                self.log("no_card", seat=seat)
+                continue
+            slot = self.ask(seat, Kind.PICK_EPOCH, legal)
+            cid = int(s.offer[slot])
+            s.offer[slot] = -1
+            s.held[seat] = cid
+            self.log("pick", seat=seat, card=cid)
+            if self.cards[cid].is_disaster:  # R4.3: at once
+                self.disaster(seat, pos, cid)
+        left = [int(c) for c in s.offer if c >= 0]
+        s.offer[:] = -1  # R4.1: the card no one takes leaves the game
+        self.log("unpicked", cards=left)
+
+    def disaster(self, taker: int, pos: int, cid: int) -> None:
+        """R4.3-R4.4 and C3."""
+        s, p = self.state, self.rules.players
+        card = self.cards[cid]
+        if card.type == "erosion":  # no target: a supply token covers a free field
+            hit = s.disaster_supply > 0 and s.free_fields() > 0
+            if hit:
+                s.disaster_supply -= 1
+                s.covered += 1
+            self.log("erosion", seat=taker, covered=hit)
+            return
+        if self.rules.has("fixed-disasters"):  # V5: the next player in turn order
+            target = int(s.turn[(pos + 1) % p])
+        else:
+            target = self.ask(taker, Kind.DISASTER_TARGET, np.ones(p, dtype=bool), card=cid)
+        s.counters["disasters_aimed"][taker] += 1
+        s.counters["disasters_suffered"][target] += 1
+        self.log("disaster", seat=taker, card=cid, target=target)
+        if card.type in ("fire", "fire-boat") and s.wood[target] > 0:
+            s.wood[target] -= 1
+            s.wood_supply += 1
+            self.log("burn", seat=target)
+        if card.type in ("fire-boat", "storm"):
+            self.lose_boat(target, cid)
+        if card.type == "famine":
+            self.lose_pawn(target, cid)
+        if card.type == "topple":
+            self.lose_moai(target, cid)
+
+    def lose_pawn(self, seat: int, cid: int) -> None:
+        """Famine: a pawn from the board, or from the camp if none is on it, to the reserve."""
+        s = self.state
+        pawns = s.on_board(seat)
+        if len(pawns) == 0:
+            pawns = s.camp(seat)
+        if len(pawns) == 0:
+            return
+        legal = self.mask(Kind.DISASTER_LOSS)
+        legal[pawns] = True
+        pawn = self.ask(seat, Kind.DISASTER_LOSS, legal, what=LOSS_PAWN, card=cid)
+        self.log("lose_pawn", seat=seat, pawn=pawn, strength=int(s.strength[pawn]), at=int(s.loc[seat, pawn]))
+        s.loc[seat, pawn] = RESERVE
+        s.up[seat, pawn] = False
+
+    def lose_boat(self, seat: int, cid: int) -> None:
+        """Storm / fire-boat: the victim picks a boat; its card leaves the game, its pawn goes to camp."""
+        s = self.state
+        slots = np.flatnonzero(s.boats[seat] >= 0)
+        if len(slots) == 0:
+            return
+        legal = self.mask(Kind.DISASTER_LOSS)
+        legal[slots] = True
+        slot = self.ask(seat, Kind.DISASTER_LOSS, legal, what=LOSS_BOAT, card=cid)
+        s.boats[seat, slot] = -1
+        sailor = s.pawns_at(seat, self.rules.layout.ocean0 + slot)
+        s.loc[seat, sailor] = CAMP
+        s.up[seat, sailor] = False
+        self.log("lose_boat", seat=seat, slot=slot, sailor=[int(x) for x in sailor])
+
+    def lose_moai(self, seat: int, cid: int) -> None:
+        """Topple: the victim picks one of its Moai tiles; it leaves the game."""
+        s = self.state
+        tiles = np.flatnonzero(s.moai_owner == seat)
+        if len(tiles) == 0:
+            return
+        legal = self.mask(Kind.DISASTER_LOSS)
+        legal[tiles] = True
+        tile = self.ask(seat, Kind.DISASTER_LOSS, legal, what=LOSS_MOAI, card=cid)
+        s.moai_owner[tile] = -2
+        self.log("lose_moai", seat=seat, tile=tile, height=self.rules.components.moai_heights[tile])
+
+    # --- R5 work phase -------------------------------------------------------------------
+    def work_phase(self) -> None:
+        """R5.1: in turn order, one action per turn, until every camp is empty."""
+        s = self.state
+        while (s.loc == CAMP).any():
+            for seat in s.turn.tolist():
+                if not (s.loc == CAMP).any():
+                    break
+                legal = self.work_mask(seat)
+                action = self.ask(seat, Kind.WORK, legal)
+                self.apply_work(seat, action)
+
+    def work_mask(self, seat: int) -> np.ndarray:
+        s, lay, codec = self.state, self.rules.layout, self.work_codec
+        legal = self.mask(Kind.WORK)
+        camp = s.camp(seat)
+        if len(camp):  # R5.2: must place
+            target = np.zeros(codec.targets, dtype=bool)
+            target[: lay.forest] = True  # R5.4
+            target[lay.fields] = s.free_fields() > 0  # R5.5
+            own = s.loc[seat]
+            used = np.zeros(lay.volcano, dtype=bool)  # R5.6: own spaces, or a new one
+            volcano_pawns = own[(own >= lay.volcano0) & (own < lay.ocean0)]
+            used[volcano_pawns - lay.volcano0] = True
+            target[lay.volcano0 : lay.ocean0] = used
+            if not used.all():
+                target[lay.volcano0 + int(np.argmin(used))] = True
+            target[codec.boat_target] = self.free_boat(seat) >= 0  # R5.7
+            for strength in {int(x) for x in s.strength[camp]}:
+                legal[codec.place(strength, 0) : codec.place(strength, 0) + codec.targets] = target
+            return legal
+        legal[codec.pass_action] = True  # R5.3: pass or swap
+        place = self._place_key(s.loc[seat])
+        board = s.loc[seat] >= 0
+        st = s.strength
+        for k, (i, j) in enumerate(codec.pairs):
+            if board[i] and board[j] and st[i] != st[j] and place[i] != place[j]:
+                legal[codec.swap0 + k] = True
+        return legal
+
+    def _place_key(self, locs: np.ndarray) -> np.ndarray:
+        """Where a pawn stands for the swap rule: all fields are one place, all boats one."""
+        lay = self.rules.layout
+        return np.where(locs >= lay.ocean0, lay.ocean0, locs)
+
+    def free_boat(self, seat: int) -> int:
+        """The first built boat of the seat with no pawn on it, or -1."""
+        s, lay = self.state, self.rules.layout
+        for slot in np.flatnonzero(s.boats[seat] >= 0):
+            if not (s.loc[seat] == lay.ocean0 + slot).any():
+                return int(slot)
+        return -1
+
+    def apply_work(self, seat: int, action: int) -> None:
+        s, lay = self.state, self.rules.layout
+        what, a, b = self.work_codec.decode(action)
+        if what == "place":
+            strength, target = a, b
+            pawn = int(next(i for i in s.camp(seat) if s.strength[i] == strength))
+            loc = lay.ocean0 + self.free_boat(seat) if target == self.work_codec.boat_target else target
+            zone = lay.zone(loc)
+            s.loc[seat, pawn] = loc
+            s.up[seat, pawn] = self.rules.has("open-pawns") or zone in (FIELDS, OCEAN)  # R5.4-R5.7, V1
+            self.log("place", seat=seat, strength=strength, loc=int(loc), up=bool(s.up[seat, pawn]))
+        elif what == "pass":
+            self.log("pass", seat=seat)
+        else:
+            i, j = a, b
+            s.loc[seat, i], s.loc[seat, j] = s.loc[seat, j], s.loc[seat, i]
+            for pawn in (i, j):  # a pawn that lands in the fields is face up
+                if s.loc[seat, pawn] == lay.fields:
+                    s.up[seat, pawn] = True
+            self.log("swap", seat=seat, pawns=[i, j], locs=[int(s.loc[seat, i]), int(s.loc[seat, j])])
+
+    # --- R6 production phase -------------------------------------------------------------
+    def production_phase(self) -> None:
+        self.forest()
+        self.volcano()
+        self.feeding()
+
+    def forest(self) -> None:
+        """R6.1: each space with a wood token, in order."""
+        s, p = self.state, self.rules.players
+        for space in range(self.rules.components.forest_spaces):
+            if not s.forest_wood[space]:
+                continue
+            s.forest_wood[space] = False
+            here = s.loc == space
+            clans = [q for q in range(p) if here[q].any()]
+            if not clans:
+                s.wood_supply += 1
+                self.log("forest", space=space, strengths={}, winner=-1)
+                continue
+            totals: dict[int, int] = {}
+            if len(clans) == 1:
+                winner = clans[0]  # pawns stay face down
+            else:
+                s.up[here] = True
+                totals = {q: int(s.strength[here[q]].sum()) for q in clans}
+                best = max(totals.values())
+                tied = [q for q in clans if totals[q] == best]
+                if len(tied) == 1:
+                    winner = tied[0]
+                else:
+                    legal = self.mask(Kind.FOREST_TIE)
+                    legal[tied] = True
+                    winner = self.ask(s.birdman, Kind.FOREST_TIE, legal, space=space)
+            s.wood[winner] += 1
+            s.counters["forest_wood"][winner] += 1
+            self.log("forest", space=space, strengths={str(q): v for q, v in totals.items()}, winner=winner)
+
+    def volcano(self) -> None:
+        """R6.2: in turn order, finish any volcano spaces, one at a time."""
+        s, lay = self.state, self.rules.layout
+        heights = np.asarray(self.rules.components.moai_heights)
+        for seat in s.turn.tolist():
+            done: set[int] = set()
+            while True:
+                legal = self.mask(Kind.FINISH_MOAI)
+                if s.wood[seat] >= 1:
+                    supply = heights[s.moai_owner == -1]
+                    lowest = supply.min() if len(supply) else None
+                    for k in range(lay.volcano):
+                        pawns = s.pawns_at(seat, lay.volcano0 + k)
+                        if len(pawns) and k not in done and lowest is not None:
+                            legal[k] = int(s.strength[pawns].sum()) >= lowest
+                if not legal.any():
+                    break
+                legal[lay.volcano] = True  # stop
+                k = self.ask(seat, Kind.FINISH_MOAI, legal)
+                if k == lay.volcano:
+                    break
+                self.finish_moai(seat, k)
+                done.add(k)
+
+    def finish_moai(self, seat: int, k: int) -> None:
+        s, lay = self.state, self.rules.layout
+        heights = np.asarray(self.rules.components.moai_heights)
+        pawns = s.pawns_at(seat, lay.volcano0 + k)
+        s.up[seat, pawns] = True
+        height = int(s.strength[pawns].sum())
+        s.wood[seat] -= 1  # transport
+        s.wood_supply += 1
+        fits = np.flatnonzero((s.moai_owner == -1) & (heights <= height))
+        best = heights[fits].max()
+        tile = int(fits[heights[fits] == best][0])  # tallest tile of at most that height
+        s.moai_owner[tile] = seat
+        s.counters["moai_finished"][seat] += 1
+        if self.rules.volcano_after_moai == "camp":
+            s.loc[seat, pawns] = CAMP
+            s.up[seat, pawns] = False
+        self.log("moai", seat=seat, space=k, height=height, tile=tile, tile_height=int(heights[tile]))
+
+    def feeding(self) -> None:
+        """R6.3-R6.4: in turn order, feed; each pawn short of food starves or is saved by a raid."""
+        s, lay, st = self.state, self.rules.layout, self.state.strength
+        for seat in s.turn.tolist():
+            board = s.on_board(seat)
+            zones = np.array([lay.zone(int(x)) for x in s.loc[seat, board]], dtype=int)
+            food = int(st[board][(zones == FIELDS) | (zones == OCEAN)].sum())
+            deficit = max(0, len(board) - food)
+            self.log("feed", seat=seat, food=food, mouths=len(board), deficit=deficit)
+            for step in range(deficit):
+                action = self.ask(seat, Kind.FEED, self.feed_mask(seat), deficit=deficit - step)
+                self.apply_feed(seat, action)
+
+    def feed_mask(self, seat: int) -> np.ndarray:
+        s, lay, codec = self.state, self.rules.layout, self.feed_codec
+        legal = self.mask(Kind.FEED)
+        for i in s.on_board(seat):
+            legal[i] = lay.zone(int(s.loc[seat, i])) in (FOREST, VOLCANO)
+        hand = s.hand[seat]
+        for q in range(self.rules.players):
+            if q == seat:
+                continue
+            for j in range(self.rules.components.pawns):
+                loc = int(s.loc[q, j])
+                if not (s.up[q, j] and lay.zone(loc) in (FOREST, VOLCANO)):
+                    continue
+                for c in range(len(RAID_COMBOS)):
+                    raid, second = raid_cards(c, int(s.strength[j]))
+                    ok = hand[raid] >= 2 if raid == second else hand[raid] >= 1 and hand[second] >= 1
+                    legal[codec.raid(q, j, c)] = bool(ok)
+        return legal
+
+    def apply_feed(self, seat: int, action: int) -> None:
+        s = self.state
+        what, a, b, c = self.feed_codec.decode(action)
+        if what == "starve":
+            self.log("starve", seat=seat, pawn=a, at=int(s.loc[seat, a]), strength=int(s.strength[a]))
+            s.loc[seat, a] = RESERVE
+            s.up[seat, a] = False
+            s.counters["starved"][seat] += 1
+            return
+        victim, pawn = a, b
+        raid, second = raid_cards(c, int(s.strength[pawn]))
+        for t in (raid, second):
+            s.hand[seat, t] -= 1
+            s.discard[t] += 1
+        self.log(
+            "raid", seat=seat, victim=victim, pawn=pawn, at=int(s.loc[victim, pawn]),
+            strength=int(s.strength[pawn]), cards=[raid, second],
+        )
+        s.loc[victim, pawn] = RESERVE
+        s.up[victim, pawn] = False
+        s.counters["raids_made"][seat] += 1
+        s.counters["raids_suffered"][victim] += 1
+
+    # --- R7 review phase -----------------------------------------------------------------
+    def review_phase(self) -> None:
+        """R7: in turn order, each player draws, rests, gives births and builds its boat."""
+        s = self.state
+        for seat in s.turn.tolist():
+            cid = int(s.held[seat])
+            card = self.cards[cid] if cid >= 0 else None
+            self.draw_cards(seat, card.draw if card else 0)  # R7.1
+            if not s.last_round:  # R7.2: no rest in the last round
+                self.rest(seat, card.hut if card else 0)
+            self.births(seat)  # R7.3
+            if card and card.is_boat and s.wood[seat] >= 1:  # R7.4
+                legal = np.ones(2, dtype=bool)
+                if self.ask(seat, Kind.BOAT, legal, card=cid) == 1:
+                    s.wood[seat] -= 1
+                    s.wood_supply += 1
+                    slot = int(np.argmin(s.boats[seat] >= 0))
+                    s.boats[seat, slot] = cid
+                    s.counters["boats_built"][seat] += 1
+                    self.log("boat", seat=seat, card=cid, slot=slot)
+            s.held[seat] = -1  # the card is kept as a boat or discarded
+
+    def draw_cards(self, seat: int, n: int) -> None:
+        s = self.state
+        drawn = []
+        for _ in range(n):
+            if not s.deck:
+                if s.discard.sum() == 0:
+                    break
+                self.reshuffle()
+            t = s.deck.pop(0)
+            s.hand[seat, t] += 1
+            drawn.append(t)
+        self.log("draw", seat=seat, cards=drawn)
+
+    def reshuffle(self) -> None:
+        """R7.1: the discard pile, shuffled, becomes the deck. One chance key per card of the
+        set (canonical ids, numbered type by type); the discarded cards of type t are the first
+        ids of that type; the deck is their argsort."""
+        s, c = self.state, self.rules.components
+        keys = self.streams.draw_one_game(CHANCE, c.n_cards)
+        ids = [i for t, r in enumerate(c.card_ids_of_type()) for i in r[: int(s.discard[t])]]
+        types = np.repeat(np.arange(N_CARD_TYPES), c.cards)
+        ids.sort(key=lambda i: (keys[i], i))
+        s.deck = [int(types[i]) for i in ids]
+        s.discard[:] = 0
+        self.log("reshuffle", deck=list(s.deck))
+
+    def rest(self, seat: int, hut: int) -> None:
+        """R7.2: `hut` pawns from the board to camp, taken as evenly as possible across zones."""
+        s, lay = self.state, self.rules.layout
+        taken = np.zeros(4, dtype=int)
+        for _ in range(min(hut, len(s.on_board(seat)))):
+            board = s.on_board(seat)
+            zones = np.array([lay.zone(int(x)) for x in s.loc[seat, board]])
+            present = np.unique(zones)
+            allowed = present[taken[present] == taken[present].min()]
+            legal = self.mask(Kind.REST)
+            legal[board[np.isin(zones, allowed)]] = True
+            pawn = self.ask(seat, Kind.REST, legal)
+            zone = lay.zone(int(s.loc[seat, pawn]))
+            taken[zone] += 1
+            self.log("rest", seat=seat, pawn=pawn, at=int(s.loc[seat, pawn]), shown=bool(s.up[seat, pawn]))
+            s.loc[seat, pawn] = CAMP
+            s.up[seat, pawn] = False
+
+    def births(self, seat: int) -> None:
+        """R7.3: any number of times, two cards for a pawn of the lower card's strength."""
+        s = self.state
+        per = self.rules.components.pawns_per_strength
+        while True:
+            hand = s.hand[seat]
+            reserve = [int((s.loc[seat, k * per : (k + 1) * per] == RESERVE).sum()) for k in range(3)]
+            legal = self.mask(Kind.BIRTH)
+            for k, (a, b) in enumerate(BIRTH_PAIRS):
+                have = hand[a] >= 2 if a == b else (hand[a] >= 1 and hand[b] >= 1)
+                legal[k] = bool(have) and reserve[min(card_value(a), card_value(b)) - 1] > 0
+            if not legal.any():
+                return
+            legal[BIRTH_STOP] = True
+            k = self.ask(seat, Kind.BIRTH, legal)
+            if k == BIRTH_STOP:
+                return
+            a, b = BIRTH_PAIRS[k]
+            strength = min(card_value(a), card_value(b))
+            s.hand[seat, a] -= 1
+            s.hand[seat, b] -= 1
+            s.discard[a] += 1
+            s.discard[b] += 1
+            pawn = int(np.flatnonzero((s.loc[seat] == RESERVE) & (s.strength == strength))[0])
+            s.loc[seat, pawn] = CAMP
+            s.counters["births"][seat] += 1
+            self.log("birth", seat=seat, cards=[a, b], strength=strength)

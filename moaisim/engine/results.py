@@ -1,0 +1,73 @@
+"""The per-seat results table (ARCHITECTURE.md section 3: results schema)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from moaisim.engine.state import COUNTERS, State
+
+COLUMNS: tuple[str, ...] = (
+    "game", "seed", "players", "variant", "seat", "strategy", "score", "moai_height",
+    "moai_count", "pawns", "wood", "rank", "win", "rounds", *COUNTERS,
+)  # fmt: skip
+
+DTYPES: dict[str, str] = {
+    "game": "int64",
+    "seed": "uint64",
+    "players": "int8",
+    "seat": "int8",
+    "score": "int16",
+    "moai_height": "int16",
+    "moai_count": "int8",
+    "pawns": "int8",
+    "wood": "int8",
+    "rank": "int8",
+    "win": "bool",
+    "rounds": "int8",
+    **{name: "int16" for name in COUNTERS},
+}
+
+
+def ranks(scores: np.ndarray) -> np.ndarray:
+    """R8.2: rank 1 = best; tied scores share a rank (1 + number of strictly better seats)."""
+    scores = np.asarray(scores)
+    return 1 + (scores[..., None, :] > scores[..., :, None]).sum(axis=-1)
+
+
+def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> dict[str, list]:
+    """The result columns of one finished game, as lists (one entry per seat)."""
+    rules, p = state.rules, state.rules.players
+    heights = np.asarray(rules.components.moai_heights)
+    scores = np.array([state.score(q) for q in range(p)])
+    rk = ranks(scores)
+    cols: dict[str, list] = {
+        "game": [game] * p,
+        "seed": [seed] * p,
+        "players": [p] * p,
+        "variant": [rules.variant] * p,
+        "seat": list(range(p)),
+        "strategy": list(strategies),
+        "score": scores.tolist(),
+        "moai_height": [int(heights[state.moai_owner == q].sum()) for q in range(p)],
+        "moai_count": [int((state.moai_owner == q).sum()) for q in range(p)],
+        "pawns": [int((state.loc[q] >= -1).sum()) for q in range(p)],
+        "wood": state.wood.tolist(),
+        "rank": rk.tolist(),
+        "win": (rk == 1).tolist(),
+        "rounds": [state.round] * p,
+    }
+    for name in COUNTERS:
+        cols[name] = state.counters[name].tolist()
+    return cols
+
+
+def frame(columns: dict[str, list]) -> pd.DataFrame:
+    """A results DataFrame with the schema's column order and dtypes."""
+    df = pd.DataFrame({c: columns[c] for c in COLUMNS})
+    df = df.astype(DTYPES)
+    df["variant"] = df["variant"].astype("category")
+    df["strategy"] = df["strategy"].astype("category")
+    return df

@@ -1,0 +1,153 @@
+"""The frozen `Rules` object: player count, components, rule options and variants."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from moaisim.errors import RulesError
+from moaisim.rules.components import Components, digest_of, load_components
+from moaisim.rules.variants import OPTIONS, check_option, parse_variants, variant_label
+
+#: Pawn location codes that are not board spaces (see `Layout`).
+RESERVE = -2
+CAMP = -1
+
+ZONES: tuple[str, ...] = ("forest", "fields", "volcano", "ocean")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Integer location codes of the board, shared by both engines and the views.
+
+    A pawn's location is RESERVE (-2), CAMP (-1) or a board code:
+    forest spaces 0..F-1, the fields F (fields are interchangeable, R1.1), the clan's own
+    volcano spaces F+1..F+V (a volcano space only ever holds one clan's pawns, R5.6, so each
+    clan numbers its own), and its boats F+1+V..F+V+K (one pawn per boat, R5.7).
+    """
+
+    forest: int  # F
+    volcano: int  # V: one space per pawn is the most a clan can use
+    boats: int  # K
+
+    @property
+    def fields(self) -> int:
+        return self.forest
+
+    @property
+    def volcano0(self) -> int:
+        return self.forest + 1
+
+    @property
+    def ocean0(self) -> int:
+        return self.forest + 1 + self.volcano
+
+    @property
+    def size(self) -> int:
+        """Number of board location codes."""
+        return self.ocean0 + self.boats
+
+    def zone(self, loc: int) -> int:
+        """Zone index (0 forest, 1 fields, 2 volcano, 3 ocean) of a board code; -1 off-board."""
+        if loc < 0:
+            return -1
+        if loc < self.forest:
+            return 0
+        if loc == self.forest:
+            return 1
+        return 2 if loc < self.ocean0 else 3
+
+    def name(self, loc: int) -> str:
+        """Readable name of a location code, e.g. 'forest 2', 'volcano space 1', 'boat 1'."""
+        if loc == RESERVE:
+            return "reserve"
+        if loc == CAMP:
+            return "camp"
+        z = self.zone(loc)
+        if z == 0:
+            return f"forest {loc + 1}"
+        if z == 1:
+            return "fields"
+        if z == 2:
+            return f"volcano space {loc - self.volcano0 + 1}"
+        return f"boat {loc - self.ocean0 + 1}"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything about one game set-up; immutable and hashable, with a stable `digest()`."""
+
+    players: int
+    components: Components
+    variants: frozenset[str] = frozenset()
+    turn_order: str = "hill"
+    volcano_after_moai: str = "stay"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise RulesError(f"players must be an integer from 2 to 5, got {self.players!r}")
+        if not 2 <= self.players <= 5:
+            raise RulesError(f"players must be from 2 to 5, got {self.players}")
+        object.__setattr__(self, "variants", parse_variants(self.variants))
+        check_option("turn_order", self.turn_order)
+        check_option("volcano_after_moai", self.volcano_after_moai)
+        c = self.components
+        need = self.players * c.hand
+        if need > c.n_cards:
+            raise RulesError(
+                f"{self.players} players need {need} Rapa Nui cards to deal; the set has "
+                f"{c.n_cards}"
+            )
+
+    @classmethod
+    def make(
+        cls,
+        players: int,
+        variants: str | Iterable[str] | None = None,
+        rules_file: str | Path | None = None,
+        turn_order: str = "hill",
+        volcano_after_moai: str = "stay",
+    ) -> Rules:
+        """Rules for `players` with the default (or a user's TOML) component set."""
+        return cls(
+            players=players,
+            components=load_components(rules_file),
+            variants=parse_variants(variants),
+            turn_order=turn_order,
+            volcano_after_moai=volcano_after_moai,
+        )
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+    @property
+    def variant(self) -> str:
+        """Canonical variant label, e.g. 'base' or 'short+fixed-disasters'."""
+        return variant_label(self.variants)
+
+    @property
+    def open_bidding(self) -> bool:
+        """V2 or V4: bids made face up one at a time."""
+        return self.has("open-bidding") or self.has("open-bidding-strict")
+
+    @cached_property
+    def layout(self) -> Layout:
+        c = self.components
+        return Layout(forest=c.forest_spaces, volcano=c.pawns, boats=c.max_boats)
+
+    def options(self) -> dict[str, str]:
+        return {name: getattr(self, name) for name in OPTIONS}
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "players": self.players,
+            "variants": sorted(self.variants),
+            **self.options(),
+            "components": self.components.as_dict(),
+        }
+
+    def digest(self) -> str:
+        """Stable SHA-256 of everything that defines the game (for run manifests)."""
+        return digest_of(self.to_dict())

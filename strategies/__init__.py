@@ -1,0 +1,1 @@
+"""Built-in strategies of moaisim: `random` and `greedy` (see `moaisim strategies`)."""
