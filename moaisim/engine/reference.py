@@ -422,10 +422,10 @@ class Game:
         for space in range(self.rules.components.forest_spaces):
             if not s.forest_wood[space]:
                 continue
-            s.forest_wood[space] = False
             here = s.loc == space
             clans = [q for q in range(p) if here[q].any()]
-            if not clans:
+            if not clans:  # no pawn beside it: the token returns to the supply
+                s.forest_wood[space] = False
                 s.wood_supply += 1
                 self.log("forest", space=space, strengths={}, winner=-1)
                 continue
@@ -443,6 +443,7 @@ class Game:
                     legal = self.mask(Kind.FOREST_TIE)
                     legal[tied] = True
                     winner = self.ask(s.birdman, Kind.FOREST_TIE, legal, space=space)
+            s.forest_wood[space] = False
             s.wood[winner] += 1
             s.counters["forest_wood"][winner] += 1
             self.log("forest", space=space, strengths={str(q): v for q, v in totals.items()}, winner=winner)
@@ -494,7 +495,7 @@ class Game:
         s, lay, st = self.state, self.rules.layout, self.state.strength
         for seat in s.turn.tolist():
             board = s.on_board(seat)
-            zones = np.array([lay.zone(int(x)) for x in s.loc[seat, board]], dtype=int)
+            zones = lay.zones(s.loc[seat, board])
             food = int(st[board][(zones == FIELDS) | (zones == OCEAN)].sum())
             deficit = max(0, len(board) - food)
             self.log("feed", seat=seat, food=food, mouths=len(board), deficit=deficit)
@@ -598,7 +599,7 @@ class Game:
         taken = np.zeros(4, dtype=int)
         for _ in range(min(hut, len(s.on_board(seat)))):
             board = s.on_board(seat)
-            zones = np.array([lay.zone(int(x)) for x in s.loc[seat, board]])
+            zones = lay.zones(s.loc[seat, board])
             present = np.unique(zones)
             allowed = present[taken[present] == taken[present].min()]
             legal = self.mask(Kind.REST)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
+
 from moaisim.errors import RulesError
 from moaisim.rules.components import Components, digest_of, load_components
 from moaisim.rules.variants import OPTIONS, check_option, parse_variants, variant_label
@@ -58,6 +60,13 @@ class Layout:
         if loc == self.forest:
             return 1
         return 2 if loc < self.ocean0 else 3
+
+    def zones(self, locs: np.ndarray) -> np.ndarray:
+        """`zone` of every code of an array (-1 for camp and reserve)."""
+        locs = np.asarray(locs)
+        z = np.where(locs < self.forest, 0, np.where(locs == self.forest, 1, 2))
+        z = np.where(locs >= self.ocean0, 3, z)
+        return np.where(locs < 0, -1, z)
 
     def name(self, loc: int) -> str:
         """Readable name of a location code, e.g. 'forest 2', 'volcano space 1', 'boat 1'."""

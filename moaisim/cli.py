@@ -1,0 +1,122 @@
+"""The `moaisim` command line: thin typer commands over the library functions.
+
+A user mistake prints one line (`moaisim: error: ...`) and exits with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from moaisim.api import play as play_game
+from moaisim.errors import IllegalActionError, UserError
+from moaisim.registry import available
+from moaisim.rules import OPTIONS, VARIANTS
+
+app = typer.Typer(
+    name="moaisim",
+    help="Balance analysis for the board game Moai: seeded games between pluggable strategies.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-5.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the run.")] = 0,
+    game: Annotated[int, typer.Option("--game", "-g", help="Game index within the run.")] = 0,
+    strategies: Annotated[
+        str,
+        typer.Option(help="One strategy for every seat, or one per seat: 'greedy,random,...'."),
+    ] = "greedy",
+    variant: Annotated[
+        str, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
+    ] = "base",
+    rules: Annotated[
+        Path | None, typer.Option("--rules", help="A TOML component set replacing the default.")
+    ] = None,
+    turn_order: Annotated[str, typer.Option(help="Rule option: hill | clockwise.")] = "hill",
+    volcano_after_moai: Annotated[
+        str, typer.Option(help="Rule option: stay | camp.")
+    ] = "stay",
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
+    ] = False,
+) -> None:
+    """Play one seeded game and print its log round by round, then the scores."""
+    record = play_game(
+        players,
+        seed,
+        game=game,
+        strategies=strategies,
+        variants=variant,
+        rules=rules,
+        turn_order=turn_order,
+        volcano_after_moai=volcano_after_moai,
+    )
+    sys.stdout.write(record.jsonl() if json else record.text() + "\n")
+
+
+@app.command()
+def variants() -> None:
+    """List the rule variants (combine with '+') and the rule options."""
+    typer.echo("variants:")
+    typer.echo(f"  {'base':<21} the rules as written (RULES.md R1-R8)")
+    for name, text in VARIANTS.items():
+        typer.echo(f"  {name:<21} {text}")
+    typer.echo("rule options (first value is the default):")
+    for name, values in OPTIONS.items():
+        typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
+
+
+@app.command("strategies")
+def list_strategies() -> None:
+    """List the strategies that --strategies accepts (names, or any 'module:Class')."""
+    for name, path in available().items():
+        typer.echo(f"  {name:<12} {path}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app; turn user mistakes into one line and exit code 2."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        code = command.main(args=args, prog_name="moaisim", standalone_mode=False)
+    except UserError as exc:
+        typer.echo(f"moaisim: error: {exc}", err=True)
+        return 2
+    except IllegalActionError as exc:
+        typer.echo(f"moaisim: strategy error: {exc}", err=True)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("moaisim: aborted", err=True)
+        return 130
+    except Exception as exc:
+        # Usage errors of the command-line parser (click's, or the copy typer ships) carry
+        # format_message() and exit_code: print them on one line.
+        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                typer.echo(exc.format_message())
+                return 2
+            message = " ".join(str(exc.format_message()).split())
+            typer.echo(f"moaisim: error: {message}", err=True)
+            return 2
+        raise
+    return code if isinstance(code, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()
