@@ -42,9 +42,7 @@ def play(
         Path | None, typer.Option("--rules", help="A TOML component set replacing the default.")
     ] = None,
     turn_order: Annotated[str, typer.Option(help="Rule option: hill | clockwise.")] = "hill",
-    volcano_after_moai: Annotated[
-        str, typer.Option(help="Rule option: stay | camp.")
-    ] = "stay",
+    volcano_after_moai: Annotated[str, typer.Option(help="Rule option: stay | camp.")] = "stay",
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
     ] = False,

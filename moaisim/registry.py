@@ -31,7 +31,9 @@ def _import(path: str, spec: str) -> type:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise UnknownStrategyError(f"strategy {spec!r}: cannot import {module_name!r} ({exc})") from None
+        raise UnknownStrategyError(
+            f"strategy {spec!r}: cannot import {module_name!r} ({exc})"
+        ) from None
     obj: Any = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -65,7 +67,9 @@ def strategy_name(cls: type) -> str:
     return name if isinstance(name, str) and name != "base" else cls.__name__
 
 
-def parse_lineup(strategies: str | type | list[str | type] | tuple[str | type, ...], players: int) -> list[type]:
+def parse_lineup(
+    strategies: str | type | list[str | type] | tuple[str | type, ...], players: int
+) -> list[type]:
     """One strategy class per seat: a single spec for all seats, or exactly `players` specs.
 
     A string may list seats separated by commas ("greedy,random,greedy").

@@ -101,14 +101,18 @@ class GreedyStrategy(Strategy):
         # a pawn: the weakest, sparing fields and boats
         zone = lay.zones(view.own_loc)
         feeds = (zone == 1) | (zone == 3)
-        scores[:, :pawns] = np.where(what[:, None] == LOSS_PAWN, -10.0 * view.strength - 5 * feeds, 0)
+        scores[:, :pawns] = np.where(
+            what[:, None] == LOSS_PAWN, -10.0 * view.strength - 5 * feeds, 0
+        )
         # a boat: an empty one
         manned = view.boats_manned[:, view.seat]
         k = manned.shape[1]
         scores[:, :k] = np.where(what[:, None] == LOSS_BOAT, -1.0 * manned, scores[:, :k])
         # a Moai: the smallest
         t = len(view.tile_heights)
-        scores[:, :t] = np.where(what[:, None] == LOSS_MOAI, -1.0 * view.tile_heights, scores[:, :t])
+        scores[:, :t] = np.where(
+            what[:, None] == LOSS_MOAI, -1.0 * view.tile_heights, scores[:, :t]
+        )
         return _best(scores, view.legal)
 
     # --- R5 ----------------------------------------------------------------------------

@@ -35,7 +35,9 @@ def check_state(s: State) -> None:
     assert s.wood_supply + s.forest_wood.sum() + s.wood.sum() == c.wood
     assert (s.wood >= 0).all() and s.wood_supply >= 0
     # 40 Rapa Nui cards: deck + discard + hands (bids go straight to the discard)
-    per_type = np.bincount(np.asarray(s.deck, dtype=int), minlength=6) + s.discard + s.hand.sum(axis=0)
+    per_type = (
+        np.bincount(np.asarray(s.deck, dtype=int), minlength=6) + s.discard + s.hand.sum(axis=0)
+    )
     assert per_type.tolist() == list(c.cards)
     assert (s.hand >= 0).all() and (s.discard >= 0).all()
     # 21 Moai tiles: supply + clans + out of game

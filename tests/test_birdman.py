@@ -4,6 +4,8 @@ order and ties (R3.4, V2, V4), the new bird-man and the discard (R3.5).
 Card types in bids and hands: [1, 2, 3, raid1, raid2, raid3] counts.
 """
 
+from importlib.resources import files
+
 import numpy as np
 import pytest
 from scenario import Script, card_id, done, events, give, scenario, script
@@ -94,17 +96,44 @@ def test_r3_rulebook_example_bids_3_2_1_red_becomes_birdman_wood_on_spaces_1_to_
 def test_r3_1_palms_put_wood_on_spaces_in_order_one_per_space():
     # 5 players reveal 6 cards, all with a palm: wood on all 6 spaces.
     g = scenario(5)
-    deck(g, "neutral 3/2*", "neutral 3/3*", "neutral 2/2*", ("neutral 3/2*", 1), "boat 3/2*",
-         "boat 2/2*", "neutral 2/3")
+    deck(
+        g,
+        "neutral 3/2*",
+        "neutral 3/3*",
+        "neutral 2/2*",
+        ("neutral 3/2*", 1),
+        "boat 3/2*",
+        "boat 2/2*",
+        "neutral 2/3",
+    )
     distinct_bids(g)
     g.birdman_phase()
     assert g.state.forest_wood.tolist() == [True] * 6
     assert g.state.wood_supply == 15 - 6
     # seat 0's hand is empty: its bid is forced (nothing), it is not asked
     assert events(g, "decision")[0] == {
-        "e": "decision", "seat": 0, "kind": "bid", "action": NO_BID, "forced": True,
+        "e": "decision",
+        "seat": 0,
+        "kind": "bid",
+        "action": NO_BID,
+        "forced": True,
     }
     assert g.state.order.tolist() == [4, 3, 2, 1, 0]
+    done(g)
+
+
+def test_r3_1_palms_beyond_the_last_space_are_lost(tmp_path):
+    # A component set with 3 forest spaces: 4 palms at 3 players put wood on spaces 1-3 only;
+    # the 4th token stays in the supply.
+    text = files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
+    rules_file = tmp_path / "three-spaces.toml"
+    rules_file.write_text(text.replace("forest_spaces = 6", "forest_spaces = 3"))
+    g = scenario(3, rules_file=str(rules_file))
+    deck(g, "neutral 3/2*", "neutral 3/3*", "neutral 2/2*", "boat 3/2*", "neutral 2/3")
+    distinct_bids(g)
+    g.birdman_phase()
+    assert g.state.forest_wood.tolist() == [True, True, True]
+    assert g.state.wood_supply == 15 - 3
     done(g)
 
 
@@ -147,7 +176,9 @@ def test_r3_2_admiral_is_set_aside_revealing_goes_on_and_it_is_the_last_round():
     # 3 players: 4 cards. The Admiral is the 3rd card revealed; it does not count and does not
     # take a slot: the next two cards fill the offer. Its missing palm changes nothing.
     g = scenario(3)
-    ids = deck(g, "topple 2/3*", "famine 2/2", "Admiral Roggeveen", "fire 3/3", "topple 2/2", "fire 2/2")
+    ids = deck(
+        g, "topple 2/3*", "famine 2/2", "Admiral Roggeveen", "fire 3/3", "topple 2/2", "fire 2/2"
+    )
     distinct_bids(g)
     g.birdman_phase()
     s = g.state
@@ -257,7 +288,10 @@ def test_r3_4_birdman_orders_tied_bidders_he_is_not_among():
     g.hill_order()
     assert s.order.tolist() == [2, 0, 1, 3]
     assert s.birdman == 2
-    assert asked_legal(g, 3, "order_ties") == [[True, True, True, False], [True, True, False, False]]
+    assert asked_legal(g, 3, "order_ties") == [
+        [True, True, True, False],
+        [True, True, False, False],
+    ]
     view = g.strategies[3].asked[0][1]
     assert view.info["tied"][0].tolist() == [True, True, True, False]
     assert int(view.info["bid"][0]) == 2
@@ -303,7 +337,11 @@ def test_r3_4_birdman_in_a_tied_pair_is_put_last_without_being_asked():
     assert s.order.tolist() == [2, 0, 1]
     assert g.strategies[0].asked == []
     assert events(g, "decision")[0] == {
-        "e": "decision", "seat": 0, "kind": "order_ties", "action": 2, "forced": True,
+        "e": "decision",
+        "seat": 0,
+        "kind": "order_ties",
+        "action": 2,
+        "forced": True,
     }
 
 
@@ -325,7 +363,7 @@ def test_r3_4_two_tied_groups_are_each_ordered():
     done(g)
 
 
-# --- R3.5 / R2: the new bird-man and the turn order -----------------------------------------------
+# --- R3.5 / R2: the new bird-man and the turn order ----------------------------------------------
 
 
 def test_r3_5_position_0_becomes_birdman_and_turn_follows_the_hill():
@@ -389,7 +427,7 @@ def test_v2_open_bidding_ties_as_r3_4_birdman_goes_last():
     done(g)
 
 
-# --- V4 open bidding, strict tie rule ---------------------------------------------------------------
+# --- V4 open bidding, strict tie rule ------------------------------------------------------------
 
 
 def test_v4_strict_birdman_tied_for_first_cannot_take_first_but_may_be_second():
@@ -428,7 +466,10 @@ def test_v4_strict_tie_not_for_first_leaves_the_birdman_free():
     s.bids[:] = [1, 1, 1, 4]
     script(g, 0, ("order_ties", 0), ("order_ties", 2))
     g.hill_order()
-    assert asked_legal(g, 0, "order_ties") == [[True, True, True, False], [False, True, True, False]]
+    assert asked_legal(g, 0, "order_ties") == [
+        [True, True, True, False],
+        [False, True, True, False],
+    ]
     assert s.order.tolist() == [3, 0, 2, 1]
     assert s.birdman == 3
     done(g)

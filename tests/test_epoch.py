@@ -89,7 +89,7 @@ def test_r4_rulebook_example_red_boat_yellow_neutral_green_erosion_covers_a_free
     done(g)
 
 
-# --- R4.1 / R2: picks in turn order ---------------------------------------------------------------
+# --- R4.1 / R2: picks in turn order --------------------------------------------------------------
 
 
 def test_r4_1_players_pick_in_turn_order_among_the_cards_left_the_last_card_leaves():
@@ -130,7 +130,7 @@ def test_r2_turn_order_hill_vs_clockwise_changes_who_picks_first():
         done(g)
 
 
-# --- R4.2: fewer cards than players ---------------------------------------------------------------
+# --- R4.2: fewer cards than players --------------------------------------------------------------
 
 
 def test_r4_2_fewer_cards_than_players_the_last_in_order_take_none():
@@ -187,7 +187,11 @@ def test_r4_3_taker_chooses_any_clan_himself_included_at_once():
     assert s.wood.tolist() == [1, 1, 1]
     assert s.wood_supply == 12
     kinds = [e["e"] for e in g.events]
-    assert kinds[kinds.index("pick") + 1 : kinds.index("pick") + 4] == ["decision", "disaster", "burn"]
+    assert kinds[kinds.index("pick") + 1 : kinds.index("pick") + 4] == [
+        "decision",
+        "disaster",
+        "burn",
+    ]
     assert events(g, "disaster") == [{"e": "disaster", "seat": 0, "card": ids[0], "target": 0}]
     assert s.counters["disasters_aimed"].tolist() == [1, 0, 0]
     assert s.counters["disasters_suffered"].tolist() == [1, 0, 0]
@@ -252,7 +256,7 @@ def test_v5_erosion_still_has_no_target():
     assert events(g, "disaster") == []
 
 
-# --- C3 erosion -----------------------------------------------------------------------------------
+# --- C3 erosion ----------------------------------------------------------------------------------
 
 
 def test_c3_erosion_covers_a_free_field():
@@ -291,7 +295,7 @@ def test_c3_erosion_no_token_in_supply_no_effect():
     assert events(g, "erosion")[0]["covered"] is False
 
 
-# --- C3 fire ----------------------------------------------------------------------------------------
+# --- C3 fire -------------------------------------------------------------------------------------
 
 
 def test_c3_fire_target_returns_one_wood_to_the_supply():
@@ -321,7 +325,7 @@ def test_c3_fire_target_without_wood_nothing_happens():
     done(g)
 
 
-# --- C3 fire-boat and storm -----------------------------------------------------------------------
+# --- C3 fire-boat and storm ----------------------------------------------------------------------
 
 
 def test_c3_fire_boat_wood_and_a_boat_the_sailor_goes_to_camp_victim_chooses():
@@ -414,7 +418,7 @@ def test_c3_storm_on_a_clan_without_boat_nothing_happens():
     done(g)
 
 
-# --- C3 famine ----------------------------------------------------------------------------------------
+# --- C3 famine -----------------------------------------------------------------------------------
 
 
 def test_c3_famine_victim_picks_a_pawn_from_the_board_to_its_reserve():
@@ -476,7 +480,7 @@ def test_c3_famine_on_a_clan_with_no_pawn_nothing_happens():
     done(g)
 
 
-# --- C3 topple ------------------------------------------------------------------------------------------
+# --- C3 topple -----------------------------------------------------------------------------------
 
 
 def test_c3_topple_victim_picks_a_moai_it_leaves_the_game():
@@ -513,7 +517,7 @@ def test_c3_topple_on_a_clan_without_moai_nothing_happens():
     done(g)
 
 
-# --- R4.4 through the epoch phase -------------------------------------------------------------------
+# --- R4.4 through the epoch phase ----------------------------------------------------------------
 
 
 def test_r4_4_victim_decides_its_loss_during_the_epoch_phase():

@@ -145,9 +145,7 @@ def test_r6_2_only_spaces_with_a_tile_of_at_most_their_height_can_be_finished():
     g.volcano()
     done(g)
     assert legal_sets(g, 0, "finish_moai") == [{2, stop}]
-    assert [(e["space"], e["height"], e["tile"]) for e in events(g, "moai")] == [
-        (2, 6, tile(g, 6))
-    ]
+    assert [(e["space"], e["height"], e["tile"]) for e in events(g, "moai")] == [(2, 6, tile(g, 6))]
     assert s.wood[0] == 2 and s.wood_supply == 13  # one wood paid; no second question
     assert s.up[0].tolist() == [i in six for i in range(18)]  # only the finished space shows
 
@@ -228,9 +226,7 @@ def test_r6_2_option_camp_the_finished_space_pawns_go_to_camp_face_down():
     g.volcano()
     done(g)
     assert legal_sets(g, 0, "finish_moai") == [{0, 1, stop}, {1, stop}]
-    assert [(e["space"], e["height"], e["tile"]) for e in events(g, "moai")] == [
-        (0, 5, tile(g, 5))
-    ]
+    assert [(e["space"], e["height"], e["tile"]) for e in events(g, "moai")] == [(0, 5, tile(g, 5))]
     assert (s.loc[0, five] == -1).all()  # CAMP
     assert not s.up[0, five].any()
     assert len(s.pawns_at(0, v + 0)) == 0  # the space is empty

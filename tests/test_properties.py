@@ -9,15 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import CheckedGame
 
-import moaisim
 from moaisim.engine.reference import Game
 from moaisim.engine.results import frame, seat_rows
 from moaisim.registry import load_strategy
 from moaisim.rules import VARIANTS, Rules
 
-VARIANT_SETS = st.sets(st.sampled_from(sorted(set(VARIANTS) - {"open-bidding-strict"})), max_size=3) | st.just(
-    {"open-bidding-strict", "short"}
-)
+VARIANT_SETS = st.sets(
+    st.sampled_from(sorted(set(VARIANTS) - {"open-bidding-strict"})), max_size=3
+) | st.just({"open-bidding-strict", "short"})
 LINEUP = st.sampled_from(["random", "greedy"])
 
 

@@ -157,7 +157,10 @@ def test_r7_1_empty_deck_is_replaced_by_the_shuffled_discard_pile():
     assert draw["cards"] == [1] + shuffle["deck"][:2]
     assert s.deck == shuffle["deck"][2:]
     assert s.discard.tolist() == [0, 0, 0, 0, 0, 0]
-    assert s.hand[0].sum() == 3 and s.hand[0].tolist() == np.bincount(draw["cards"], minlength=6).tolist()
+    assert (
+        s.hand[0].sum() == 3
+        and s.hand[0].tolist() == np.bincount(draw["cards"], minlength=6).tolist()
+    )
 
 
 def test_r7_1_deck_and_discard_both_empty_draw_nothing_more():
@@ -195,7 +198,12 @@ def test_r7_2_rest_takes_pawns_evenly_across_zones():
     script(g, 0, ("rest", a), ("rest", d), ("rest", e), ("rest", b))
     g.rest(0, 6)
     done(g)
-    assert legal_sets(g, 0, "rest") == [{a, b, c, d, e, f, sailor}, {d, e, f, sailor}, {e, f, sailor}, {b, c, f}]
+    assert legal_sets(g, 0, "rest") == [
+        {a, b, c, d, e, f, sailor},
+        {d, e, f, sailor},
+        {e, f, sailor},
+        {b, c, f},
+    ]
     decisions = [(x["action"], x["forced"]) for x in events(g, "decision")]
     assert decisions == [(a, False), (d, False), (e, False), (sailor, True), (b, False), (f, True)]
     assert [x["shown"] for x in events(g, "rest")] == [True, True, False, True, False, False]

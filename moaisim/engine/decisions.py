@@ -54,7 +54,9 @@ BIRTH_PAIRS: tuple[tuple[int, int], ...] = tuple(
 BIRTH_STOP = len(BIRTH_PAIRS)
 
 #: Raid card combinations (R6.4): (raid card value r, second card is a Raid card).
-RAID_COMBOS: tuple[tuple[int, bool], ...] = tuple((r, raid) for r in (1, 2, 3) for raid in (False, True))
+RAID_COMBOS: tuple[tuple[int, bool], ...] = tuple(
+    (r, raid) for r in (1, 2, 3) for raid in (False, True)
+)
 
 
 def strengths(rules: Rules) -> np.ndarray:
@@ -207,15 +209,16 @@ class SeatView:
         info: dict[str, Any] | None = None,
     ) -> None:
         self.kind, self.seat, self.rules = kind, seat, rules
-        self._t, self._rows = tables, rows
+        # The full tables stay private: every public attribute below is filtered for `seat`.
+        self.__tables, self.__rows = tables, rows
         self.games, self.legal, self.rng = games, legal, rng
         self.info: dict[str, Any] = info or {}
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self.__rows)
 
     def _get(self, name: str) -> np.ndarray:
-        return np.asarray(getattr(self._t, name))[self._rows]
+        return np.asarray(getattr(self.__tables, name))[self.__rows]
 
     # --- public state (R5.9) ---------------------------------------------------------------
     @cached_property

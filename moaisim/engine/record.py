@@ -37,7 +37,9 @@ class GameRecord:
             "strategies": self.strategies,
             "rules_digest": self.rules.digest(),
         }
-        return "\n".join(json.dumps(e, separators=(",", ":")) for e in [header, *self.events]) + "\n"
+        return (
+            "\n".join(json.dumps(e, separators=(",", ":")) for e in [header, *self.events]) + "\n"
+        )
 
     def text(self) -> str:
         """A readable log, round by round, and the final score table."""
@@ -45,10 +47,7 @@ class GameRecord:
 
 
 def _cards(types: list[int]) -> str:
-    counts: list[str] = []
-    for t in types:
-        counts.append(CARD_TYPES[t])
-    return "[" + " ".join(counts) + "]" if counts else "[]"
+    return "[" + " ".join(CARD_TYPES[t] for t in types) + "]"
 
 
 def _bid_cards(counts: list[int]) -> str:
@@ -59,9 +58,9 @@ def render(rec: GameRecord) -> str:
     rules, lay = rec.rules, rec.rules.layout
     cards = rules.components.epoch_cards
     names = [f"P{s}:{n}" for s, n in enumerate(rec.strategies)]
-    heights = rules.components.moai_heights
     out: list[str] = [
-        f"Moai - {rules.players} players, variant {rules.variant}, seed {rec.seed}, game {rec.game}",
+        f"Moai - {rules.players} players, variant {rules.variant}, "
+        f"seed {rec.seed}, game {rec.game}",
         "options: " + ", ".join(f"{k}={v}" for k, v in rules.options().items()),
         "seats: " + ", ".join(names),
     ]
@@ -104,7 +103,9 @@ def render(rec: GameRecord) -> str:
         elif e == "lose_boat":
             out.append(f"  {who(ev['seat'])} loses boat {ev['slot'] + 1}")
         elif e == "lose_pawn":
-            out.append(f"  {who(ev['seat'])} loses a pawn of strength {ev['strength']} ({place(ev['at'])})")
+            out.append(
+                f"  {who(ev['seat'])} loses a pawn of strength {ev['strength']} ({place(ev['at'])})"
+            )
         elif e == "lose_moai":
             out.append(f"  {who(ev['seat'])} loses a Moai of {ev['height']} m")
         elif e == "unpicked":
@@ -112,7 +113,9 @@ def render(rec: GameRecord) -> str:
                 out.append("  leaves the game: " + ", ".join(cards[c].label() for c in ev["cards"]))
         elif e == "place":
             face = "up" if ev["up"] else "down"
-            out.append(f"Work: {who(ev['seat'])} places {ev['strength']} on {place(ev['loc'])} ({face})")
+            out.append(
+                f"Work: {who(ev['seat'])} places {ev['strength']} on {place(ev['loc'])} ({face})"
+            )
         elif e == "swap":
             a, b = ev["locs"]
             out.append(f"Work: {who(ev['seat'])} swaps pawns: now on {place(a)} and {place(b)}")
@@ -134,9 +137,14 @@ def render(rec: GameRecord) -> str:
             )
         elif e == "feed":
             short = f", {ev['deficit']} short" if ev["deficit"] else ""
-            out.append(f"Feeding: {who(ev['seat'])} has {ev['food']} food for {ev['mouths']}{short}")
+            out.append(
+                f"Feeding: {who(ev['seat'])} has {ev['food']} food for {ev['mouths']}{short}"
+            )
         elif e == "starve":
-            out.append(f"  {who(ev['seat'])}: a pawn of strength {ev['strength']} starves ({place(ev['at'])})")
+            out.append(
+                f"  {who(ev['seat'])}: a pawn of strength {ev['strength']} starves "
+                f"({place(ev['at'])})"
+            )
         elif e == "raid":
             out.append(
                 f"  {who(ev['seat'])} raids {who(ev['victim'])}: removes a {ev['strength']} "
@@ -150,7 +158,9 @@ def render(rec: GameRecord) -> str:
             shown = "" if ev["shown"] else " (unrevealed)"
             out.append(f"  {who(ev['seat'])} rests a pawn from {place(ev['at'])}{shown}")
         elif e == "birth":
-            out.append(f"  {who(ev['seat'])}: birth of a {ev['strength']} for {_cards(ev['cards'])}")
+            out.append(
+                f"  {who(ev['seat'])}: birth of a {ev['strength']} for {_cards(ev['cards'])}"
+            )
         elif e == "boat":
             out.append(f"  {who(ev['seat'])} builds a boat")
     out.append("\nFinal scores (Moai height + living pawns + 2 x wood):")
@@ -159,5 +169,4 @@ def render(rec: GameRecord) -> str:
     out.append(table.to_string(index=False))
     winners = ", ".join(who(int(s)) for s in df.loc[df["win"], "seat"])
     out.append(f"Winner: {winners} after {int(df['rounds'].iloc[0])} rounds")
-    del heights
     return "\n".join(out)

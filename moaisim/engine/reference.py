@@ -93,12 +93,13 @@ class Game:
         A decision with a single legal action is taken without asking (both engines do so).
         For BID, `legal` holds the hand counts that bound the bid.
         """
-        if kind is Kind.BID:
-            forced = not legal.any()
-        else:
-            forced = int(legal.sum()) == 1
+        forced = not legal.any() if kind is Kind.BID else int(legal.sum()) == 1
         if forced:
-            action: Any = np.zeros(N_CARD_TYPES, dtype=np.int16) if kind is Kind.BID else int(np.argmax(legal))
+            action: Any = (
+                np.zeros(N_CARD_TYPES, dtype=np.int16)
+                if kind is Kind.BID
+                else int(np.argmax(legal))
+            )
         else:
             rows = np.zeros(1, dtype=np.int64)
             view = SeatView(
@@ -125,7 +126,9 @@ class Game:
 
     def _check(self, seat: int, kind: Kind, legal: np.ndarray, answer: np.ndarray) -> Any:
         def illegal() -> IllegalActionError:
-            return IllegalActionError(self.names[seat], kind.value, self.game, self.seed, seat, answer.tolist())
+            return IllegalActionError(
+                self.names[seat], kind.value, self.game, self.seed, seat, answer.tolist()
+            )
 
         if kind is Kind.BID:
             if answer.shape != (1, N_CARD_TYPES) or not np.issubdtype(answer.dtype, np.integer):
@@ -305,12 +308,18 @@ class Game:
         legal = self.mask(Kind.DISASTER_LOSS)
         legal[pawns] = True
         pawn = self.ask(seat, Kind.DISASTER_LOSS, legal, what=LOSS_PAWN, card=cid)
-        self.log("lose_pawn", seat=seat, pawn=pawn, strength=int(s.strength[pawn]), at=int(s.loc[seat, pawn]))
+        self.log(
+            "lose_pawn",
+            seat=seat,
+            pawn=pawn,
+            strength=int(s.strength[pawn]),
+            at=int(s.loc[seat, pawn]),
+        )
         s.loc[seat, pawn] = RESERVE
         s.up[seat, pawn] = False
 
     def lose_boat(self, seat: int, cid: int) -> None:
-        """Storm / fire-boat: the victim picks a boat; its card leaves the game, its pawn goes to camp."""
+        """Storm, fire-boat: the victim picks a boat; its card leaves the game, its pawn to camp."""
         s = self.state
         slots = np.flatnonzero(s.boats[seat] >= 0)
         if len(slots) == 0:
@@ -395,10 +404,17 @@ class Game:
         if what == "place":
             strength, target = a, b
             pawn = int(next(i for i in s.camp(seat) if s.strength[i] == strength))
-            loc = lay.ocean0 + self.free_boat(seat) if target == self.work_codec.boat_target else target
+            loc = (
+                lay.ocean0 + self.free_boat(seat)
+                if target == self.work_codec.boat_target
+                else target
+            )
             zone = lay.zone(loc)
             s.loc[seat, pawn] = loc
-            s.up[seat, pawn] = self.rules.has("open-pawns") or zone in (FIELDS, OCEAN)  # R5.4-R5.7, V1
+            s.up[seat, pawn] = self.rules.has("open-pawns") or zone in (
+                FIELDS,
+                OCEAN,
+            )  # R5.4-R5.7, V1
             self.log("place", seat=seat, strength=strength, loc=int(loc), up=bool(s.up[seat, pawn]))
         elif what == "pass":
             self.log("pass", seat=seat)
@@ -408,7 +424,9 @@ class Game:
             for pawn in (i, j):  # a pawn that lands in the fields is face up
                 if s.loc[seat, pawn] == lay.fields:
                     s.up[seat, pawn] = True
-            self.log("swap", seat=seat, pawns=[i, j], locs=[int(s.loc[seat, i]), int(s.loc[seat, j])])
+            self.log(
+                "swap", seat=seat, pawns=[i, j], locs=[int(s.loc[seat, i]), int(s.loc[seat, j])]
+            )
 
     # --- R6 production phase -------------------------------------------------------------
     def production_phase(self) -> None:
@@ -446,7 +464,12 @@ class Game:
             s.forest_wood[space] = False
             s.wood[winner] += 1
             s.counters["forest_wood"][winner] += 1
-            self.log("forest", space=space, strengths={str(q): v for q, v in totals.items()}, winner=winner)
+            self.log(
+                "forest",
+                space=space,
+                strengths={str(q): v for q, v in totals.items()},
+                winner=winner,
+            )
 
     def volcano(self) -> None:
         """R6.2: in turn order, finish any volcano spaces, one at a time."""
@@ -488,7 +511,9 @@ class Game:
         if self.rules.volcano_after_moai == "camp":
             s.loc[seat, pawns] = CAMP
             s.up[seat, pawns] = False
-        self.log("moai", seat=seat, space=k, height=height, tile=tile, tile_height=int(heights[tile]))
+        self.log(
+            "moai", seat=seat, space=k, height=height, tile=tile, tile_height=int(heights[tile])
+        )
 
     def feeding(self) -> None:
         """R6.3-R6.4: in turn order, feed; each pawn short of food starves or is saved by a raid."""
@@ -518,7 +543,9 @@ class Game:
                     continue
                 for c in range(len(RAID_COMBOS)):
                     raid, second = raid_cards(c, int(s.strength[j]))
-                    ok = hand[raid] >= 2 if raid == second else hand[raid] >= 1 and hand[second] >= 1
+                    ok = (
+                        hand[raid] >= 2 if raid == second else hand[raid] >= 1 and hand[second] >= 1
+                    )
                     legal[codec.raid(q, j, c)] = bool(ok)
         return legal
 
@@ -526,7 +553,9 @@ class Game:
         s = self.state
         what, a, b, c = self.feed_codec.decode(action)
         if what == "starve":
-            self.log("starve", seat=seat, pawn=a, at=int(s.loc[seat, a]), strength=int(s.strength[a]))
+            self.log(
+                "starve", seat=seat, pawn=a, at=int(s.loc[seat, a]), strength=int(s.strength[a])
+            )
             s.loc[seat, a] = RESERVE
             s.up[seat, a] = False
             s.counters["starved"][seat] += 1
@@ -537,8 +566,13 @@ class Game:
             s.hand[seat, t] -= 1
             s.discard[t] += 1
         self.log(
-            "raid", seat=seat, victim=victim, pawn=pawn, at=int(s.loc[victim, pawn]),
-            strength=int(s.strength[pawn]), cards=[raid, second],
+            "raid",
+            seat=seat,
+            victim=victim,
+            pawn=pawn,
+            at=int(s.loc[victim, pawn]),
+            strength=int(s.strength[pawn]),
+            cards=[raid, second],
         )
         s.loc[victim, pawn] = RESERVE
         s.up[victim, pawn] = False
@@ -607,7 +641,13 @@ class Game:
             pawn = self.ask(seat, Kind.REST, legal)
             zone = lay.zone(int(s.loc[seat, pawn]))
             taken[zone] += 1
-            self.log("rest", seat=seat, pawn=pawn, at=int(s.loc[seat, pawn]), shown=bool(s.up[seat, pawn]))
+            self.log(
+                "rest",
+                seat=seat,
+                pawn=pawn,
+                at=int(s.loc[seat, pawn]),
+                shown=bool(s.up[seat, pawn]),
+            )
             s.loc[seat, pawn] = CAMP
             s.up[seat, pawn] = False
 
@@ -617,7 +657,9 @@ class Game:
         per = self.rules.components.pawns_per_strength
         while True:
             hand = s.hand[seat]
-            reserve = [int((s.loc[seat, k * per : (k + 1) * per] == RESERVE).sum()) for k in range(3)]
+            reserve = [
+                int((s.loc[seat, k * per : (k + 1) * per] == RESERVE).sum()) for k in range(3)
+            ]
             legal = self.mask(Kind.BIRTH)
             for k, (a, b) in enumerate(BIRTH_PAIRS):
                 have = hand[a] >= 2 if a == b else (hand[a] >= 1 and hand[b] >= 1)

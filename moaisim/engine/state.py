@@ -109,7 +109,9 @@ class State:
             for _ in range(c.hand):
                 s.hand[seat, s.deck.pop(0)] += 1
         if rules.open_bidding:  # V2: round 1's bidding order is random
-            s.bid_order = [int(x) for x in np.argsort(streams.draw_one_game(CHANCE, p), kind="stable")]
+            s.bid_order = [
+                int(x) for x in np.argsort(streams.draw_one_game(CHANCE, p), kind="stable")
+            ]
         return s
 
     # --- small readable helpers ------------------------------------------------------------
@@ -132,7 +134,11 @@ class State:
 
     def free_fields(self) -> int:
         """Fields with neither a pawn nor a disaster token (R5.5)."""
-        return self.rules.components.fields - self.covered - int((self.loc == self.rules.layout.fields).sum())
+        return (
+            self.rules.components.fields
+            - self.covered
+            - int((self.loc == self.rules.layout.fields).sum())
+        )
 
     def moai_height(self, seat: int) -> int:
         heights = np.asarray(self.rules.components.moai_heights)

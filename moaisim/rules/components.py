@@ -199,7 +199,9 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
             if k not in data[key]:
                 raise _fail(source, f"missing key {key}.{k}")
 
-    board, pawns, rn, moai, epoch = (data[k] for k in ("board", "pawns", "rapa_nui", "moai", "epoch"))
+    board, pawns, rn, moai, epoch = (
+        data[k] for k in ("board", "pawns", "rapa_nui", "moai", "epoch")
+    )
     fields = _int(source, "board.fields", board["fields"], 1)
     forest = _int(source, "board.forest_spaces", board["forest_spaces"], 1)
     wood = _int(source, "board.wood", board["wood"])
@@ -234,7 +236,9 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
     tiles = tuple(h for h in sorted(heights) for _ in range(heights[h]))
     n_tiles = _int(source, "moai.total", moai["total"])
     if len(tiles) != n_tiles:
-        raise _fail(source, f"moai heights add up to {len(tiles)} tiles, not moai.total = {n_tiles}")
+        raise _fail(
+            source, f"moai heights add up to {len(tiles)} tiles, not moai.total = {n_tiles}"
+        )
 
     cards_list: list[EpochCard] = []
     for e in (1, 2, 3):
@@ -245,9 +249,7 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
             cards_list.append(parse_epoch_card(source, text, e, len(cards_list)))
     n_epoch = _int(source, "epoch.total", epoch["total"], 1)
     if len(cards_list) != n_epoch:
-        raise _fail(
-            source, f"epoch cards add up to {len(cards_list)}, not epoch.total = {n_epoch}"
-        )
+        raise _fail(source, f"epoch cards add up to {len(cards_list)}, not epoch.total = {n_epoch}")
     admirals = [c for c in cards_list if c.is_admiral]
     if len(admirals) > 1:
         raise _fail(source, f"{len(admirals)} Admiral cards; at most one is allowed")

@@ -54,7 +54,5 @@ def check_option(name: str, value: str) -> str:
     if name not in OPTIONS:
         raise RulesError(f"unknown rule option {name!r} (expected one of {', '.join(OPTIONS)})")
     if value not in OPTIONS[name]:
-        raise RulesError(
-            f"rule option {name} = {value!r} is not one of {', '.join(OPTIONS[name])}"
-        )
+        raise RulesError(f"rule option {name} = {value!r} is not one of {', '.join(OPTIONS[name])}")
     return value

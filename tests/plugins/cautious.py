@@ -1,0 +1,15 @@
+"""A user strategy loaded by 'module:Class' path in the tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.engine.decisions import SeatView
+from strategies.base import Strategy
+
+
+class NeverBids(Strategy):
+    name = "never-bids"
+
+    def bid(self, view: SeatView) -> np.ndarray:
+        return np.zeros_like(view.legal)

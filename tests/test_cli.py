@@ -1,0 +1,125 @@
+"""The command line: play, variants, strategies; one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from moaisim.cli import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_prints_rounds_and_scores(capsys):
+    code, out, err = run(
+        capsys, "play", "--players", "5", "--seed", "11", "--variant", "short+fixed-disasters"
+    )
+    assert code == 0 and err == ""
+    assert "variant short+fixed-disasters" in out
+    for word in (
+        "== Round 1 ==",
+        "hill order",
+        "Epoch:",
+        "Work:",
+        "Feeding:",
+        "Review:",
+        "Final scores",
+        "Winner:",
+    ):
+        assert word in out
+
+
+def test_play_is_reproducible_and_game_index_matters(capsys):
+    a = run(capsys, "play", "--seed", "3", "--game", "2")[1]
+    b = run(capsys, "play", "--seed", "3", "--game", "2")[1]
+    c = run(capsys, "play", "--seed", "3", "--game", "1")[1]
+    assert a == b and a != c
+
+
+def test_play_json_is_one_object_per_line(capsys):
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--players",
+        "3",
+        "--seed",
+        "9",
+        "--json",
+        "--strategies",
+        "greedy,random,greedy",
+    )
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines[0]["e"] == "game" and lines[0]["seed"] == 9 and lines[0]["players"] == 3
+    assert lines[0]["strategies"] == ["greedy", "random", "greedy"]
+    assert lines[1]["e"] == "setup" and lines[-1]["e"] == "end"
+    assert any(line["e"] == "decision" for line in lines)
+
+
+def test_rule_options_reach_the_game(capsys):
+    out = run(
+        capsys,
+        "play",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--json",
+        "--turn-order",
+        "clockwise",
+        "--volcano-after-moai",
+        "camp",
+    )[1]
+    header = json.loads(out.splitlines()[0])
+    assert header["options"] == {"turn_order": "clockwise", "volcano_after_moai": "camp"}
+
+
+def test_variants_and_strategies_listed(capsys):
+    out = run(capsys, "variants")[1]
+    for name in (
+        "base",
+        "open-pawns",
+        "open-bidding",
+        "short",
+        "open-bidding-strict",
+        "fixed-disasters",
+        "turn-order",
+    ):
+        assert name in out
+    out = run(capsys, "strategies")[1]
+    assert "greedy" in out and "random" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--players", "6"],
+        ["play", "--players", "1"],
+        ["play", "--variant", "bogus"],
+        ["play", "--strategies", "nobody"],
+        ["play", "--strategies", "greedy,random"],
+        ["play", "--rules", "/no/such/file.toml"],
+        ["play", "--turn-order", "sideways"],
+        ["play", "--seed", "-3"],
+        ["play", "--players", "four"],
+        ["play", "--no-such-flag"],
+        ["nonsense"],
+    ],
+)
+def test_user_mistakes_one_line_exit_2(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("moaisim: error: ") and err.count("\n") == 1
+
+
+def test_bad_rules_file_one_line(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[board]\nfields = 16\nmystery = 1\n")
+    code, _, err = run(capsys, "play", "--rules", str(bad))
+    assert code == 2 and "unknown key board.mystery" in err and err.count("\n") == 1
