@@ -49,8 +49,8 @@ def play(
     """
     if engine not in ENGINES:
         raise UserError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise UserError(f"seed must be an integer from 0 to 2**63-1, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise UserError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < 2**63:
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
     r = make_rules(players, variants, rules, **options)

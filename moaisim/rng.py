@@ -40,45 +40,64 @@ def stream_keys(root_seed: int, games: np.ndarray, n_streams: int) -> np.ndarray
     return _mix(_mix(root + g * _GOLDEN) + (s + np.uint64(1)) * _M2)
 
 
+def _uniforms(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
+    """Values start..start+k-1 of the streams with these keys, as uniforms [len(keys), k]."""
+    j = start[:, None] + np.arange(k, dtype=np.uint64)[None, :]
+    z = _mix(keys[:, None] + j * _GOLDEN)
+    return (z >> _S11).astype(np.float64) * _TO_UNIT
+
+
 class Streams:
     """The random streams of a set of games: one counter per game and stream.
 
     `draw(stream, rows, k)` returns k uniforms in [0, 1) for each selected game (row) and
     advances only those games' counters, so every game's sequence is independent of the others.
+    Rows must be distinct within one call.
     """
 
     def __init__(self, root_seed: int, games: np.ndarray | list[int], n_streams: int) -> None:
         self.root_seed = int(root_seed)
         self.games = np.asarray(games, dtype=np.int64)
         self.keys = stream_keys(self.root_seed, self.games, n_streams)
-        self.counters = np.zeros(self.keys.shape, dtype=np.uint64)
+        # one counter array per stream, so a seat's handle can hold its own stream only
+        self.counters = [np.zeros(len(self.games), dtype=np.uint64) for _ in range(n_streams)]
 
     def draw(self, stream: int, rows: np.ndarray, k: int) -> np.ndarray:
         """[len(rows), k] uniforms from `stream` of the games at `rows`."""
         rows = np.asarray(rows, dtype=np.int64)
-        start = self.counters[rows, stream]
-        j = start[:, None] + np.arange(k, dtype=np.uint64)[None, :]
-        z = _mix(self.keys[rows, stream][:, None] + j * _GOLDEN)
-        self.counters[rows, stream] = start + np.uint64(k)
-        return (z >> _S11).astype(np.float64) * _TO_UNIT
+        counter = self.counters[stream]
+        start = counter[rows]
+        counter[rows] = start + np.uint64(k)
+        return _uniforms(self.keys[rows, stream], start, k)
 
     def draw_one_game(self, stream: int, k: int) -> np.ndarray:
         """k uniforms for a single-game `Streams` (the reference engine's case)."""
         return self.draw(stream, _ROW0, k)[0]
+
+    def seat(self, seat: int, rows: np.ndarray) -> SeatRandom:
+        """The handle on seat `seat`'s strategy stream for the games at `rows`."""
+        stream = seat_stream(seat)
+        return SeatRandom(self.keys[rows, stream].copy(), self.counters[stream], rows)
 
 
 _ROW0 = np.zeros(1, dtype=np.int64)
 
 
 class SeatRandom:
-    """A seat's strategy stream for the games of one view: `uniform(k)` -> [n, k]."""
+    """A seat's strategy stream for the games of one view: `uniform(k)` -> [n, k].
 
-    def __init__(self, streams: Streams, seat: int, rows: np.ndarray) -> None:
-        self._streams, self._stream, self._rows = streams, seat_stream(seat), rows
+    It holds that stream's keys and counters only: a strategy cannot read or shift the
+    game's chance stream or another seat's stream.
+    """
+
+    def __init__(self, keys: np.ndarray, counter: np.ndarray, rows: np.ndarray) -> None:
+        self.__keys, self.__counter, self.__rows = keys, counter, rows
 
     def uniform(self, k: int = 1) -> np.ndarray:
         """k uniforms in [0, 1) per game of the view."""
-        return self._streams.draw(self._stream, self._rows, k)
+        start = self.__counter[self.__rows]
+        self.__counter[self.__rows] = start + np.uint64(k)
+        return _uniforms(self.__keys, start, k)
 
     def choice(self, legal: np.ndarray) -> np.ndarray:
         """A uniformly random legal action per game (one value drawn per game).

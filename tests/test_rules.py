@@ -123,3 +123,9 @@ def test_rules_are_frozen():
     r = Rules.make(3)
     with pytest.raises(AttributeError):
         r.players = 4  # type: ignore[misc]
+
+
+def test_layout_too_large_for_location_codes_is_a_clear_error(tmp_path):
+    text = DEFAULT.read_text().replace("forest_spaces = 6", "forest_spaces = 120")
+    with pytest.raises(RulesError, match="at most 127 are supported"):
+        Rules.make(3, rules_file=write(tmp_path, text))

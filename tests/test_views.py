@@ -121,3 +121,12 @@ class BadBidder(Strategy):
 def test_overbid_is_illegal():
     with pytest.raises(IllegalActionError, match="'bid'"):
         moaisim.play(2, 1, strategies=[BadBidder, RandomStrategy])
+
+
+def test_views_serve_no_deck_order_and_rng_holds_only_the_seat_stream():
+    spies = play_with_spies(3, seed=6)
+    view = spies[2].views[5][0]
+    for secret in ("deck", "epoch_deck", "counters", "bid_order"):
+        with pytest.raises(AttributeError):
+            view._get(secret)
+    assert [n for n in dir(view.rng) if not n.startswith("_")] == ["choice", "uniform"]

@@ -8,8 +8,9 @@ the hand (`legal` then holds those bounds). Multi-part choices are asked one par
 each part ending with the engine asking again until the rules or a "stop" action end it.
 
 A `SeatView` shows one seat what R5.9 and R6.5 let it see: its own hand and pawns, the public
-board, and only counts for what is hidden (other hands, face-down pawns, camps, Moai heights).
-Every array has a leading games axis.
+board, and for what is hidden (other hands, face-down and camp pawns, Moai heights) only the
+counts that the table shows. (A strategy with memory can still deduce what the physical game
+lets a player deduce, e.g. tile heights from the supply.) Every array has a leading games axis.
 """
 
 from __future__ import annotations
@@ -185,6 +186,9 @@ class Tables(Protocol):
     disaster_supply: np.ndarray
     boats: np.ndarray
     moai_owner: np.ndarray
+
+
+TABLE_FIELDS: frozenset[str] = frozenset(Tables.__annotations__)
 
 
 class SeatView:

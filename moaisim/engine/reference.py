@@ -29,7 +29,7 @@ from moaisim.engine.decisions import (
 )
 from moaisim.engine.state import State, TablesOfOne
 from moaisim.errors import IllegalActionError
-from moaisim.rng import CHANCE, SeatRandom, Streams
+from moaisim.rng import CHANCE, Streams
 from moaisim.rules import CAMP, RESERVE, Rules
 from moaisim.rules.components import N_CARD_TYPES, card_value
 
@@ -110,7 +110,7 @@ class Game:
                 rows,
                 np.array([self.game]),
                 legal[None].copy(),
-                SeatRandom(self.streams, seat, rows),
+                self.streams.seat(seat, rows),
                 {k: np.asarray(v)[None] for k, v in info.items()},
             )
             answer = np.asarray(getattr(self.strategies[seat], kind.value)(view))

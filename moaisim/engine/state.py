@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from moaisim.engine.decisions import strengths
+from moaisim.engine.decisions import TABLE_FIELDS, strengths
 from moaisim.rng import CHANCE, Streams
 from moaisim.rules import CAMP, RESERVE, Rules
 from moaisim.rules.components import N_CARD_TYPES
@@ -168,17 +168,20 @@ def shuffle_epoch_deck(rules: Rules, keys: np.ndarray) -> list[int]:
 
 
 class TablesOfOne:
-    """The `decisions.Tables` of one game: the state's arrays with a games axis of length 1."""
+    """The `decisions.Tables` of one game: the state's arrays with a games axis of length 1.
+
+    Only the fields of `decisions.TABLE_FIELDS` are served (never the decks' order).
+    """
 
     def __init__(self, state: State) -> None:
-        self._s = state
+        self.__state = state
 
     def __getattr__(self, name: str) -> np.ndarray:
-        s = self._s
+        if name not in TABLE_FIELDS:
+            raise AttributeError(name)
+        s = self.__state
         if name == "deck_size":
             return np.array([len(s.deck)])
         if name == "epoch_deck_size":
             return np.array([len(s.epoch_deck)])
-        value = getattr(s, name)
-        arr = np.asarray(value)
-        return arr[None]
+        return np.asarray(getattr(s, name))[None]

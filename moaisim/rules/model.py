@@ -103,6 +103,11 @@ class Rules:
         check_option("turn_order", self.turn_order)
         check_option("volcano_after_moai", self.volcano_after_moai)
         c = self.components
+        if self.layout.size > 127:  # location codes are int8 in both engines
+            raise RulesError(
+                f"the board has {self.layout.size} location codes (forest spaces + fields + "
+                f"one volcano space per pawn + boats); at most 127 are supported"
+            )
         need = self.players * c.hand
         if need > c.n_cards:
             raise RulesError(
