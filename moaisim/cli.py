@@ -26,6 +26,24 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from moaisim import __version__
+
+        typer.echo(f"moaisim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Balance analysis for the board game Moai: seeded games between pluggable strategies."""
+
+
 @app.command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-5.")] = 4,
