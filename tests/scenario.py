@@ -42,9 +42,7 @@ class Script(Strategy):
         kind, action = self.steps.pop(0)
         if kind != view.kind.value:
             raise ScriptError(f"seat {view.seat}: asked {view.kind.value}, script has {kind}")
-        if view.kind is Kind.BID:
-            return np.asarray([action], dtype=np.int64)
-        return np.asarray([action], dtype=np.int64)
+        return np.asarray([action], dtype=np.int64)  # one game: [1] or, for a bid, [1, 6]
 
 
 for _kind in Kind:

@@ -28,9 +28,6 @@ class Spy(RandomStrategy):
     def __init__(self) -> None:
         self.views: list[tuple[SeatView, dict[str, np.ndarray], object]] = []
 
-    def _random(self, view: SeatView) -> np.ndarray:
-        return super()._random(view)
-
     def __getattribute__(self, name: str):  # noqa: ANN204
         attr = object.__getattribute__(self, name)
         if name in {k.value for k in Kind}:
