@@ -18,9 +18,9 @@ from moaisim.engine.decisions import (
     LOSS_MOAI,
     LOSS_PAWN,
     RAID_COMBOS,
-    FeedCodec,
     SeatView,
-    WorkCodec,
+    feed_codec,
+    work_codec,
 )
 from moaisim.rules.components import card_value, is_raid
 from strategies.base import Strategy
@@ -118,7 +118,7 @@ class GreedyStrategy(Strategy):
     # --- R5 ----------------------------------------------------------------------------
     def work(self, view: SeatView) -> np.ndarray:
         rules, lay = view.rules, view.rules.layout
-        codec = WorkCodec(rules)
+        codec = work_codec(rules)
         n = len(view)
         loc, st = view.own_loc, view.strength.astype(float)
         on_board = loc >= 0
@@ -183,7 +183,7 @@ class GreedyStrategy(Strategy):
 
     def feed(self, view: SeatView) -> np.ndarray:
         rules, lay = view.rules, view.rules.layout
-        codec = FeedCodec(rules)
+        codec = feed_codec(rules)
         n, pawns = len(view), len(view.strength)
         scores = np.full((n, codec.size), NEG)
         zone = lay.zones(view.own_loc)

@@ -16,7 +16,7 @@ lets a player deduce, e.g. tile heights from the supply.) Every array has a lead
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -60,9 +60,15 @@ RAID_COMBOS: tuple[tuple[int, bool], ...] = tuple(
 )
 
 
+@cache
 def strengths(rules: Rules) -> np.ndarray:
-    """Strength (1-3) of each pawn index of a colour: pawns are numbered by strength."""
-    return np.repeat(np.arange(1, 4, dtype=np.int8), rules.components.pawns_per_strength)
+    """Strength (1-3) of each pawn index of a colour: pawns are numbered by strength.
+
+    Computed once per `Rules` and read-only.
+    """
+    out = np.repeat(np.arange(1, 4, dtype=np.int8), rules.components.pawns_per_strength)
+    out.setflags(write=False)
+    return out
 
 
 def swap_pairs(pawns: int) -> np.ndarray:
@@ -127,6 +133,18 @@ class FeedCodec:
         return "raid", seat, pawn, c
 
 
+@cache
+def work_codec(rules: Rules) -> WorkCodec:
+    """The (shared, computed once) work-phase encoding of a `Rules`."""
+    return WorkCodec(rules)
+
+
+@cache
+def feed_codec(rules: Rules) -> FeedCodec:
+    """The (shared, computed once) feeding encoding of a `Rules`."""
+    return FeedCodec(rules)
+
+
 def raid_cards(combo: int, victim_strength: int) -> tuple[int, int]:
     """Card types a raid discards: the Raid card and the second card of value v (R6.4)."""
     r, second_raid = RAID_COMBOS[combo]
@@ -142,10 +160,10 @@ def action_size(rules: Rules, kind: Kind) -> int:
         Kind.PICK_EPOCH: p + 1,
         Kind.DISASTER_TARGET: p,
         Kind.DISASTER_LOSS: max(c.pawns, lay.boats, c.n_tiles),
-        Kind.WORK: WorkCodec(rules).size,
+        Kind.WORK: work_codec(rules).size,
         Kind.FOREST_TIE: p,
         Kind.FINISH_MOAI: lay.volcano + 1,
-        Kind.FEED: FeedCodec(rules).size,
+        Kind.FEED: feed_codec(rules).size,
         Kind.REST: c.pawns,
         Kind.BIRTH: BIRTH_STOP + 1,
         Kind.BOAT: 2,

@@ -20,12 +20,12 @@ from moaisim.engine.decisions import (
     LOSS_MOAI,
     LOSS_PAWN,
     RAID_COMBOS,
-    FeedCodec,
     Kind,
     SeatView,
-    WorkCodec,
     action_size,
+    feed_codec,
     raid_cards,
+    work_codec,
 )
 from moaisim.engine.state import State, TablesOfOne
 from moaisim.errors import IllegalActionError
@@ -58,8 +58,8 @@ class Game:
         self.streams = Streams(seed, [game], 1 + rules.players)
         self.events: list[Event] = []
         self.cards = rules.components.epoch_cards
-        self.work_codec = WorkCodec(rules)
-        self.feed_codec = FeedCodec(rules)
+        self.work_codec = work_codec(rules)
+        self.feed_codec = feed_codec(rules)
         self._sizes = {k: action_size(rules, k) for k in Kind}
         self._tables: TablesOfOne
         if state is None:
