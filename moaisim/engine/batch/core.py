@@ -1,0 +1,192 @@
+"""The batch engine's plumbing: asking strategies for a whole batch at once, and the log.
+
+`BatchGame.ask` takes one decision for many games: rows with a single legal action are
+applied without asking (as in the reference engine); the others are grouped by deciding seat,
+and each seat's strategy is called once with a `SeatView` over its games. Answers are checked
+against the masks with array operations. The event log is kept only for the games asked for
+(`log=`); when none is asked for, logging costs one `is None` test per logging point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from moaisim.engine.batch.state import BatchState, BatchTables
+from moaisim.engine.decisions import (
+    Kind,
+    SeatView,
+    action_size,
+    feed_codec,
+    strengths,
+    work_codec,
+)
+from moaisim.errors import IllegalActionError
+from moaisim.rng import Streams
+from moaisim.rules import Rules
+from moaisim.rules.components import N_CARD_TYPES
+
+Event = dict[str, Any]
+
+
+class BatchCore:
+    """State, streams, strategies and the ask/log machinery shared by the phase modules."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategies: Sequence[Any],
+        seed: int,
+        games: Sequence[int] | np.ndarray,
+        names: Sequence[str] | None = None,
+        log: Sequence[int] | None = None,
+    ) -> None:
+        if len(strategies) != rules.players:
+            raise ValueError(f"{rules.players} players need {rules.players} strategies")
+        self.rules, self.seed = rules, int(seed)
+        self.games = np.asarray(games, dtype=np.int64)
+        self.b = len(self.games)
+        self.strategies = list(strategies)
+        self.names = list(names) if names else [type(s).__name__ for s in strategies]
+        self.methods = {k: [getattr(s, k.value) for s in self.strategies] for k in Kind}
+        self.sizes = {k: action_size(rules, k) for k in Kind}
+        self.cards = rules.components.epoch_cards
+        self.work_codec = work_codec(rules)
+        self.feed_codec = feed_codec(rules)
+        self.strength = strengths(rules)
+        lay = rules.layout
+        #: zone of a location code `loc` at index loc + 2 (-1 for camp and reserve)
+        self.zone = lay.zones(np.arange(-2, lay.size)).astype(np.int8)
+        #: [size] a pawn placed on that board code is face up, and it feeds (fields, boats)
+        self.zone_up = np.isin(self.zone[2:], (1, 3))
+        self.streams = Streams(self.seed, self.games, 1 + rules.players)
+        self.asked = 0  # decisions put to strategies (game-decisions, forced ones excluded)
+        self.decided = 0  # all decisions, forced ones included
+        # log: games (indices in the run) whose event log is kept
+        self.log_mask: np.ndarray | None = None
+        self.events: dict[int, list[Event]] = {}
+        if log is not None and len(log):
+            wanted = set(int(g) for g in log)
+            self.log_mask = np.array([g in wanted for g in self.games.tolist()])
+            self.events = {int(g): [] for g in self.games[self.log_mask]}
+        self.state = BatchState.setup(rules, self.streams)
+        self.tables = BatchTables(self.state)
+        if self.log_mask is not None:
+            s = self.state
+            for r in np.flatnonzero(self.log_mask).tolist():
+                self.emit(
+                    r,
+                    "setup",
+                    epoch_deck=s.epoch_deck[r, s.epoch_pos[r] : s.epoch_len[r]].tolist(),
+                    deck=s.deck[r, s.deck_pos[r] : s.deck_len[r]].tolist(),
+                    hands=s.hand[r].tolist(),
+                    covered=int(s.covered[r]),
+                    bid_order=s.bid_order[r].tolist(),
+                )
+
+    # --- the log ---------------------------------------------------------------------------
+    def logged(self, rows: np.ndarray) -> list[int]:
+        """Positions in `rows` of the games whose log is kept (call only when logging)."""
+        assert self.log_mask is not None
+        return np.flatnonzero(self.log_mask[rows]).tolist()
+
+    def emit(self, row: int, e: str, **data: Any) -> None:
+        self.events[int(self.games[row])].append({"e": e, **data})
+
+    # --- decisions -------------------------------------------------------------------------
+    def ask(
+        self,
+        kind: Kind,
+        seat: np.ndarray | int,
+        rows: np.ndarray,
+        legal: np.ndarray,
+        **info: np.ndarray,
+    ) -> np.ndarray:
+        """One decision of `kind` in each game of `rows`, by `seat` ([n] or one seat for all).
+
+        legal: [n, A] bool masks (for BID: the [n, 6] hand counts that bound the bid).
+        info: arrays [n, ...] shown to the strategy as `view.info`.
+        Returns the actions: [n] ints, or [n, 6] card counts for BID.
+        """
+        n = len(rows)
+        if kind is Kind.BID:
+            forced = ~legal.any(axis=1)
+            action = np.zeros((n, N_CARD_TYPES), dtype=np.int16)
+        else:
+            forced = legal.sum(axis=1) == 1
+            action = np.argmax(legal, axis=1)
+        self.decided += n
+        if not forced.all():
+            if isinstance(seat, (int, np.integer)):
+                groups = [(int(seat), np.flatnonzero(~forced))]
+            else:
+                groups = [
+                    (q, np.flatnonzero((seat == q) & ~forced)) for q in range(self.rules.players)
+                ]
+            for q, sel in groups:
+                if len(sel):
+                    action[sel] = self._ask_seat(kind, q, rows[sel], legal[sel], info, sel)
+        if self.log_mask is not None:
+            seats = np.broadcast_to(seat, (n,))
+            for i in self.logged(rows):
+                a = action[i]
+                self.emit(
+                    rows[i],
+                    "decision",
+                    seat=int(seats[i]),
+                    kind=kind.value,
+                    action=[int(x) for x in a] if kind is Kind.BID else int(a),
+                    forced=bool(forced[i]),
+                )
+        return action
+
+    def _ask_seat(
+        self,
+        kind: Kind,
+        seat: int,
+        rows: np.ndarray,
+        legal: np.ndarray,
+        info: dict[str, np.ndarray],
+        sel: np.ndarray,
+    ) -> np.ndarray:
+        self.asked += len(rows)
+        view = SeatView(
+            kind,
+            seat,
+            self.rules,
+            self.tables,
+            rows,
+            self.games[rows],
+            legal,
+            self.streams.seat(seat, rows),
+            {k: v[sel] for k, v in info.items()},
+        )
+        answer = np.asarray(self.methods[kind][seat](view))
+        n = len(rows)
+        if kind is Kind.BID:
+            ok = answer.shape == (n, N_CARD_TYPES) and np.issubdtype(answer.dtype, np.integer)
+            bad = None if ok else np.arange(n)
+            if ok:
+                bad = np.flatnonzero(((answer < 0) | (answer > legal)).any(axis=1))
+        else:
+            ok = answer.shape == (n,) and np.issubdtype(answer.dtype, np.integer)
+            bad = None if ok else np.arange(n)
+            if ok:
+                inside = (answer >= 0) & (answer < legal.shape[1])
+                bad = np.flatnonzero(~inside)
+                if not len(bad):
+                    bad = np.flatnonzero(~legal[np.arange(n), answer])
+        if bad is not None and len(bad):
+            i = int(bad[0])
+            shown = answer[i] if ok else answer
+            raise IllegalActionError(
+                self.names[seat],
+                kind.value,
+                int(self.games[rows[i]]),
+                self.seed,
+                seat,
+                np.atleast_1d(shown).tolist() if kind is not Kind.BID else shown.tolist(),
+            )
+        return answer

@@ -1,0 +1,177 @@
+"""R4 epoch phase for a batch: picks in turn order, disasters at once (R4.3-R4.4, C3, V5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.engine.batch.core import BatchCore
+from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, Kind
+from moaisim.rules import CAMP, RESERVE
+
+TYPES = ("erosion", "fire", "fire-boat", "famine", "storm", "topple")
+
+
+def epoch_phase(g: BatchCore, rows: np.ndarray) -> None:
+    s, p = g.state, g.rules.players
+    ctype = np.array([c.type for c in g.cards])
+    disaster = np.array([c.is_disaster for c in g.cards])
+    for pos in range(p):
+        seat = s.turn[rows, pos].astype(np.int64)
+        legal = s.offer[rows] >= 0
+        can = legal.any(axis=1)
+        if g.log_mask is not None:
+            for i in g.logged(rows):
+                if not can[i]:  # R4.2: the last in order take none
+                    g.emit(rows[i], "no_card", seat=int(seat[i]))
+        pick = np.flatnonzero(can)
+        if not len(pick):
+            continue
+        r, q = rows[pick], seat[pick]
+        slot = g.ask(Kind.PICK_EPOCH, q, r, legal[pick])
+        cid = s.offer[r, slot].astype(np.int64)
+        s.offer[r, slot] = -1
+        s.held[r, q] = cid
+        if g.log_mask is not None:
+            for i in g.logged(r):
+                g.emit(r[i], "pick", seat=int(q[i]), card=int(cid[i]))
+        hit = np.flatnonzero(disaster[cid])
+        if len(hit):  # R4.3: at once
+            disasters(g, r[hit], q[hit], pos, cid[hit], ctype[cid[hit]])
+    if g.log_mask is not None:
+        for i in g.logged(rows):
+            g.emit(rows[i], "unpicked", cards=[int(c) for c in s.offer[rows[i]] if c >= 0])
+    s.offer[rows] = -1  # R4.1: the card no one takes leaves the game
+
+
+def disasters(
+    g: BatchCore, rows: np.ndarray, taker: np.ndarray, pos: int, cid: np.ndarray, kind: np.ndarray
+) -> None:
+    """R4.3-R4.4 and C3 for games where `taker` has just taken disaster card `cid`."""
+    s, p = g.state, g.rules.players
+    ero = kind == "erosion"
+    if ero.any():  # no target: a supply token covers a free field
+        r = rows[ero]
+        in_fields = (s.loc[r] == g.rules.layout.fields).sum(axis=(1, 2))
+        free = g.rules.components.fields - s.covered[r] - in_fields
+        hit = (s.disaster_supply[r] > 0) & (free > 0)
+        s.disaster_supply[r[hit]] -= 1
+        s.covered[r[hit]] += 1
+        if g.log_mask is not None:
+            for i in g.logged(r):
+                g.emit(r[i], "erosion", seat=int(taker[ero][i]), covered=bool(hit[i]))
+    aimed = np.flatnonzero(~ero)
+    if not len(aimed):
+        return
+    rows, taker, cid, kind = rows[aimed], taker[aimed], cid[aimed], kind[aimed]
+    if g.rules.has("fixed-disasters"):  # V5: the next player in turn order
+        target = s.turn[rows, (pos + 1) % p].astype(np.int64)
+    else:
+        legal = np.ones((len(rows), p), dtype=bool)
+        target = g.ask(Kind.DISASTER_TARGET, taker, rows, legal, card=cid)
+    s.counters["disasters_aimed"][rows, taker] += 1
+    s.counters["disasters_suffered"][rows, target] += 1
+    if g.log_mask is not None:
+        for i in g.logged(rows):
+            g.emit(rows[i], "disaster", seat=int(taker[i]), card=int(cid[i]), target=int(target[i]))
+    burn = ((kind == "fire") | (kind == "fire-boat")) & (s.wood[rows, target] > 0)
+    if burn.any():
+        r, t = rows[burn], target[burn]
+        s.wood[r, t] -= 1
+        s.wood_supply[r] += 1
+        if g.log_mask is not None:
+            for i in g.logged(r):
+                g.emit(r[i], "burn", seat=int(t[i]))
+    boat = (kind == "fire-boat") | (kind == "storm")
+    if boat.any():
+        lose_boat(g, rows[boat], target[boat], cid[boat])
+    famine = kind == "famine"
+    if famine.any():
+        lose_pawn(g, rows[famine], target[famine], cid[famine])
+    topple = kind == "topple"
+    if topple.any():
+        lose_moai(g, rows[topple], target[topple], cid[topple])
+
+
+def _loss_mask(g: BatchCore, n: int) -> np.ndarray:
+    return np.zeros((n, g.sizes[Kind.DISASTER_LOSS]), dtype=bool)
+
+
+def lose_pawn(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
+    """Famine: a pawn from the board, or from the camp if none is on it, to the reserve."""
+    s = g.state
+    loc = s.loc[rows, seat]
+    board = loc >= 0
+    pawns = np.where(board.any(axis=1)[:, None], board, loc == CAMP)
+    some = np.flatnonzero(pawns.any(axis=1))
+    if not len(some):
+        return
+    rows, seat, cid, pawns = rows[some], seat[some], cid[some], pawns[some]
+    legal = _loss_mask(g, len(rows))
+    legal[:, : pawns.shape[1]] = pawns
+    what = np.full(len(rows), LOSS_PAWN)
+    pawn = g.ask(Kind.DISASTER_LOSS, seat, rows, legal, what=what, card=cid)
+    if g.log_mask is not None:
+        st = g.strength
+        for i in g.logged(rows):
+            g.emit(
+                rows[i],
+                "lose_pawn",
+                seat=int(seat[i]),
+                pawn=int(pawn[i]),
+                strength=int(st[pawn[i]]),
+                at=int(s.loc[rows[i], seat[i], pawn[i]]),
+            )
+    s.loc[rows, seat, pawn] = RESERVE
+    s.up[rows, seat, pawn] = False
+
+
+def lose_boat(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
+    """Storm, fire-boat: the victim picks a boat; its card leaves the game, its pawn to camp."""
+    s, lay = g.state, g.rules.layout
+    built = s.boats[rows, seat] >= 0
+    some = np.flatnonzero(built.any(axis=1))
+    if not len(some):
+        return
+    rows, seat, cid, built = rows[some], seat[some], cid[some], built[some]
+    legal = _loss_mask(g, len(rows))
+    legal[:, : built.shape[1]] = built
+    what = np.full(len(rows), LOSS_BOAT)
+    slot = g.ask(Kind.DISASTER_LOSS, seat, rows, legal, what=what, card=cid)
+    s.boats[rows, seat, slot] = -1
+    loc = s.loc[rows, seat]
+    sailor = loc == (lay.ocean0 + slot)[:, None]
+    loc[sailor] = CAMP
+    s.loc[rows, seat] = loc
+    up = s.up[rows, seat]
+    up[sailor] = False
+    s.up[rows, seat] = up
+    if g.log_mask is not None:
+        for i in g.logged(rows):
+            g.emit(
+                rows[i],
+                "lose_boat",
+                seat=int(seat[i]),
+                slot=int(slot[i]),
+                sailor=np.flatnonzero(sailor[i]).tolist(),
+            )
+
+
+def lose_moai(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
+    """Topple: the victim picks one of its Moai tiles; it leaves the game."""
+    s = g.state
+    tiles = s.moai_owner[rows] == seat[:, None]
+    some = np.flatnonzero(tiles.any(axis=1))
+    if not len(some):
+        return
+    rows, seat, cid, tiles = rows[some], seat[some], cid[some], tiles[some]
+    legal = _loss_mask(g, len(rows))
+    legal[:, : tiles.shape[1]] = tiles
+    what = np.full(len(rows), LOSS_MOAI)
+    tile = g.ask(Kind.DISASTER_LOSS, seat, rows, legal, what=what, card=cid)
+    s.moai_owner[rows, tile] = -2
+    if g.log_mask is not None:
+        heights = g.rules.components.moai_heights
+        for i in g.logged(rows):
+            g.emit(
+                rows[i], "lose_moai", seat=int(seat[i]), tile=int(tile[i]), height=heights[tile[i]]
+            )

@@ -1,0 +1,128 @@
+"""The batch state: every game of a batch as arrays with a leading games axis (R1 setup).
+
+Field names and layouts are those of `decisions.Tables`; the decks are fixed-size arrays with
+a read position (the top card) and a length, so drawing is an index shift, not a list pop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.engine.decisions import TABLE_FIELDS
+from moaisim.engine.state import COUNTERS
+from moaisim.rng import CHANCE, Streams
+from moaisim.rules import CAMP, RESERVE, Rules
+from moaisim.rules.components import N_CARD_TYPES
+
+
+class BatchState:
+    """B games' state. Shapes as in `decisions.Tables`, plus the decks and counters."""
+
+    def __init__(self, rules: Rules, b: int) -> None:
+        p, c, lay = rules.players, rules.components, rules.layout
+        self.rules, self.b = rules, b
+        self.round = np.zeros(b, dtype=np.int16)
+        self.last_round = np.zeros(b, dtype=bool)
+        self.birdman = np.zeros(b, dtype=np.int8)
+        self.order = np.tile(np.arange(p, dtype=np.int8), (b, 1))
+        self.turn = self.order.copy()
+        self.bid_order = self.order.copy()  # V2/V4: who bids first
+        self.hand = np.zeros((b, p, N_CARD_TYPES), dtype=np.int16)
+        self.deck = np.zeros((b, c.n_cards), dtype=np.int8)  # card types, top at deck_pos
+        self.deck_pos = np.zeros(b, dtype=np.int16)
+        self.deck_len = np.zeros(b, dtype=np.int16)
+        self.discard = np.zeros((b, N_CARD_TYPES), dtype=np.int16)
+        self.epoch_deck = np.zeros((b, len(c.epoch_cards)), dtype=np.int16)
+        self.epoch_pos = np.zeros(b, dtype=np.int16)
+        self.epoch_len = np.zeros(b, dtype=np.int16)
+        self.offer = np.full((b, p + 1), -1, dtype=np.int16)
+        self.held = np.full((b, p), -1, dtype=np.int16)
+        self.bids = np.full((b, p), -1, dtype=np.int16)
+        self.loc = np.full((b, p, c.pawns), RESERVE, dtype=np.int8)
+        self.up = np.zeros((b, p, c.pawns), dtype=bool)
+        self.wood = np.zeros((b, p), dtype=np.int16)
+        self.wood_supply = np.full(b, c.wood, dtype=np.int16)
+        self.forest_wood = np.zeros((b, c.forest_spaces), dtype=bool)
+        self.covered = np.zeros(b, dtype=np.int16)
+        self.disaster_supply = np.full(b, c.disaster_tokens, dtype=np.int16)
+        self.boats = np.full((b, p, lay.boats), -1, dtype=np.int16)
+        self.moai_owner = np.full((b, c.n_tiles), -1, dtype=np.int8)
+        self.counters = {name: np.zeros((b, p), dtype=np.int16) for name in COUNTERS}
+
+    @property
+    def deck_size(self) -> np.ndarray:
+        return self.deck_len - self.deck_pos
+
+    @property
+    def epoch_deck_size(self) -> np.ndarray:
+        return self.epoch_len - self.epoch_pos
+
+    def nbytes(self) -> int:
+        """Memory held by the state's arrays."""
+        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
+        return sum(a.nbytes for a in arrays) + sum(a.nbytes for a in self.counters.values())
+
+    @classmethod
+    def setup(cls, rules: Rules, streams: Streams) -> BatchState:
+        """R1 for every game, with the chance draws of `State.setup` in the same order."""
+        b = len(streams.games)
+        s = cls(rules, b)
+        c, p = rules.components, rules.players
+        every = np.arange(b)
+        s.covered[:] = c.covered_at(p)  # R1.1
+        s.disaster_supply[:] = c.disaster_tokens - c.covered_at(p)
+        per = c.pawns_per_strength
+        for k in range(3):  # R1.5
+            s.loc[:, :, k * per : k * per + c.camp_per_strength] = CAMP
+        # R1.7 (and V3): one key per epoch card
+        epoch = shuffle_epoch_decks(rules, streams.draw(CHANCE, every, len(c.epoch_cards)))
+        s.epoch_len[:] = epoch.shape[1]
+        s.epoch_deck[:, : epoch.shape[1]] = epoch
+        # R1.6: one key per Rapa Nui card; dealt seat by seat, 5 cards each
+        keys = streams.draw(CHANCE, every, c.n_cards)
+        types = np.repeat(np.arange(N_CARD_TYPES, dtype=np.int8), c.cards)
+        s.deck[:] = types[np.argsort(keys, axis=1, kind="stable")]
+        s.deck_len[:] = c.n_cards
+        for seat in range(p):
+            dealt = s.deck[:, seat * c.hand : (seat + 1) * c.hand]
+            s.hand[:, seat] = count_types(dealt)
+        s.deck_pos[:] = p * c.hand
+        if rules.open_bidding:  # V2: round 1's bidding order is random
+            s.bid_order[:] = np.argsort(streams.draw(CHANCE, every, p), axis=1, kind="stable")
+        return s
+
+
+def count_types(cards: np.ndarray) -> np.ndarray:
+    """[n, k] card types -> [n, 6] counts per type (entries < 0 are ignored)."""
+    return (cards[:, :, None] == np.arange(N_CARD_TYPES)[None, None, :]).sum(axis=1)
+
+
+def shuffle_epoch_decks(rules: Rules, keys: np.ndarray) -> np.ndarray:
+    """`state.shuffle_epoch_deck` for a batch: [B, n epoch cards] keys -> [B, deck] ids."""
+    cards = rules.components.epoch_cards
+    remove = {1: 2, 2: 2, 3: 1} if rules.has("short") else {1: 0, 2: 0, 3: 0}
+    admiral = np.array([c.is_admiral for c in cards])
+    piles = []
+    for epoch in (1, 2, 3):
+        ids = np.array([c.id for c in cards if c.epoch == epoch], dtype=np.int16)
+        pile = ids[np.argsort(keys[:, ids], axis=1, kind="stable")]  # ties by id
+        if remove[epoch]:
+            plain = ~admiral[pile]
+            drop = plain & (np.cumsum(plain, axis=1) <= remove[epoch])
+            pile = pile[~drop].reshape(len(pile), -1)
+        piles.append(pile)
+    return np.concatenate(piles, axis=1)
+
+
+class BatchTables:
+    """The `decisions.Tables` of a batch for the views: only `TABLE_FIELDS` are served."""
+
+    __slots__ = ("__state",)
+
+    def __init__(self, state: BatchState) -> None:
+        self.__state = state
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name not in TABLE_FIELDS:
+            raise AttributeError(name)
+        return getattr(self.__state, name)
