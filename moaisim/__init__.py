@@ -1,6 +1,6 @@
 """moaisim: balance analysis for the board game Moai (seeded games between strategies)."""
 
-from moaisim.api import play
+from moaisim.api import play, simulate
 from moaisim.engine.decisions import Kind, SeatView
 from moaisim.engine.record import GameRecord
 from moaisim.errors import IllegalActionError, MoaisimError, RulesError, UserError
@@ -20,4 +20,5 @@ __all__ = [
     "UserError",
     "load_strategy",
     "play",
+    "simulate",
 ]

@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
+from moaisim.engine.batch import BatchGame
 from moaisim.engine.record import GameRecord
 from moaisim.engine.reference import Game
-from moaisim.engine.results import frame, seat_rows
+from moaisim.engine.results import COLUMNS, frame, seat_rows
 from moaisim.errors import UserError
 from moaisim.registry import parse_lineup, strategy_name
 from moaisim.rules import Rules
 
-ENGINES = ("reference",)
+ENGINES = ("batch", "reference")
+#: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
+BATCH_SIZE = 10_000
 
 
 def make_rules(
@@ -47,16 +53,93 @@ def play(
     strategies: one spec for every seat or one per seat (names, 'module:Class', classes).
     options: rule options, e.g. turn_order="clockwise", volcano_after_moai="camp".
     """
-    if engine not in ENGINES:
-        raise UserError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise UserError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-    if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < 2**63:
+    _check_engine(engine)
+    _check_seed(seed)
+    if _not_int(game) or not 0 <= game < 2**63:
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
     r = make_rules(players, variants, rules, **options)
     classes = parse_lineup(strategies, r.players)
     names = [strategy_name(c) for c in classes]
+    if engine == "batch":
+        b = BatchGame(r, [c() for c in classes], seed, [game], names=names, log=[game]).play()
+        return GameRecord(r, seed, game, names, b.events[game], b.results())
     g = Game(r, [c() for c in classes], seed=seed, game=game, names=names)
     events = g.play()
     result = frame(seat_rows(g.state, seed, game, names))
     return GameRecord(r, seed, game, names, events, result)
+
+
+def simulate(
+    players: int,
+    games: int | Iterable[int],
+    strategies: str | Sequence[str | type] = "greedy",
+    variants: str | Iterable[str] | None = ("base",),
+    seed: int = 0,
+    engine: str = "batch",
+    rules: Rules | str | Path | None = None,
+    batch_size: int = BATCH_SIZE,
+    **options: str,
+) -> pd.DataFrame:
+    """Play games of root seed `seed` and return the per-seat results (results schema).
+
+    games: a number n (games 0..n-1 of the run) or the game indices to play. Game i is the
+    same game whatever the engine, the batch size and the other games played with it. The
+    batch engine plays `batch_size` games at a time; the reference engine one at a time.
+    """
+    _check_engine(engine)
+    _check_seed(seed)
+    index = _game_indices(games)
+    if _not_int(batch_size) or batch_size < 1:
+        raise UserError(f"batch_size must be a positive integer, got {batch_size!r}")
+    r = make_rules(players, variants, rules, **options)
+    classes = parse_lineup(strategies, r.players)
+    names = [strategy_name(c) for c in classes]
+    parts: list[pd.DataFrame] = []
+    if engine == "batch":
+        for start in range(0, len(index), batch_size):
+            chunk = index[start : start + batch_size]
+            g = BatchGame(r, [c() for c in classes], seed, chunk, names=names).play()
+            parts.append(g.results())
+    else:
+        for game in index.tolist():
+            ref = Game(r, [c() for c in classes], seed=seed, game=game, names=names)
+            ref.play()
+            parts.append(frame(seat_rows(ref.state, seed, game, names)))
+    if not parts:
+        return frame({c: [] for c in COLUMNS})
+    out = pd.concat(parts, ignore_index=True)
+    for col in ("variant", "strategy"):  # concat loses categoricals whose categories differ
+        out[col] = out[col].astype("category")
+    return out
+
+
+def _not_int(x: object) -> bool:
+    return isinstance(x, bool) or not isinstance(x, (int, np.integer))
+
+
+def _check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise UserError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+
+
+def _check_seed(seed: int) -> None:
+    if _not_int(seed) or not 0 <= seed < 2**64:
+        raise UserError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+
+
+def _game_indices(games: int | Iterable[int]) -> np.ndarray:
+    """Game indices of a run: n -> 0..n-1, or the given indices (distinct, 0 to 2**63-1)."""
+    if isinstance(games, (int, np.integer)) and not isinstance(games, bool):
+        if games < 0:
+            raise UserError(f"games must be a count of at least 0, got {games}")
+        return np.arange(int(games), dtype=np.int64)
+    try:
+        items = list(games)  # type: ignore[arg-type]
+    except TypeError:
+        raise UserError(f"games must be a count or a list of game indices, got {games!r}") from None
+    if any(_not_int(x) or not 0 <= x < 2**63 for x in items):
+        raise UserError("game indices must be integers from 0 to 2**63-1")
+    index = np.asarray(items, dtype=np.int64)
+    if len(np.unique(index)) != len(index):
+        raise UserError("game indices must be distinct")
+    return index

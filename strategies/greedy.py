@@ -11,6 +11,7 @@ cards, build boats, and aim disasters at the leader.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
@@ -37,6 +38,101 @@ def public_score(view: SeatView) -> np.ndarray:
     """A rough visible score per clan [n, P]: Moai count, wood and living pawns."""
     living = view.on_board + view.camp_size
     return 6 * view.moai_count + 2 * view.wood + living
+
+
+@njit(cache=True, nogil=True)
+def _placements(
+    legal: np.ndarray,
+    own_loc: np.ndarray,
+    shown_loc: np.ndarray,
+    hidden: np.ndarray,
+    forest_wood: np.ndarray,
+    strength: np.ndarray,
+    seat: int,
+    fields: int,
+    volcano0: int,
+    ocean0: int,
+    top: int,
+) -> np.ndarray:
+    """The best legal placement per game (first on ties); -1 where none is legal.
+
+    Scores of a pawn of strength s on target t (targets as in `WorkCodec`):
+    1. food while the clan would go hungry: boats first, then fields, strongest first
+       (boat 101 + 10 s, fields 100 + 10 s; otherwise 11 + s and 10 + s);
+    2. a forest space with wood that this pawn wins, unless already ahead there: 60 - s
+       (the smallest winning pawn); a space with wood it does not win: 5; else 0. Rivals are
+       estimated from what is shown: face-up strengths + 2 per face-down pawn;
+    3. the volcano: pile onto the tallest own space that stays within the tallest tile
+       (20 + height + s), else 15 - s.
+    """
+    n, pawns = own_loc.shape
+    players = shown_loc.shape[1]
+    forest = forest_wood.shape[1]
+    targets = ocean0 + 1
+    size = hidden.shape[2]
+    out = np.full(n, -1, dtype=np.int64)
+    by_place = np.zeros(size + 1, dtype=np.int64)
+    seen = np.zeros(forest, dtype=np.int64)
+    est = np.zeros(forest, dtype=np.int64)
+    for r in range(n):
+        placing = False
+        for a in range(3 * targets):
+            if legal[r, a]:
+                placing = True
+                break
+        if not placing:
+            continue
+        by_place[:] = 0
+        living = 0
+        for i in range(pawns):
+            x = own_loc[r, i]
+            if x >= -1:
+                living += 1
+            if x >= 0:
+                by_place[x] += strength[i]
+        food = by_place[fields]
+        for x in range(ocean0, size):
+            food += by_place[x]
+        hungry = living - food > 0
+        seen[:] = -1
+        for q in range(players):
+            if q == seat:
+                continue
+            for k in range(forest):
+                est[k] = 2 * hidden[r, q, k]
+            for i in range(pawns):
+                x = shown_loc[r, q, i]
+                if 0 <= x < forest:
+                    est[x] += strength[i]
+            for k in range(forest):
+                if est[k] > seen[k]:
+                    seen[k] = est[k]
+        best = -(1 << 30)
+        for s in range(1, 4):
+            for t in range(targets):
+                a = (s - 1) * targets + t
+                if not legal[r, a]:
+                    continue
+                if t < forest:
+                    own = by_place[t]
+                    wood = forest_wood[r, t] and not own > seen[t]
+                    if wood and own + s > seen[t]:
+                        score = 60 - s
+                    elif wood:
+                        score = 5
+                    else:
+                        score = 0
+                elif t == fields:
+                    score = 100 + 10 * s if hungry else 10 + s
+                elif t < ocean0:
+                    height = by_place[t]
+                    score = 20 + height + s if height + s <= top else 15 - s
+                else:
+                    score = 101 + 10 * s if hungry else 11 + s
+                if score > best:
+                    best = score
+                    out[r] = a
+    return out
 
 
 class GreedyStrategy(Strategy):
@@ -117,52 +213,28 @@ class GreedyStrategy(Strategy):
 
     # --- R5 ----------------------------------------------------------------------------
     def work(self, view: SeatView) -> np.ndarray:
+        """Place by the scores of `_placements`; with an empty camp, pass (every swap scores
+        below a pass)."""
         rules, lay = view.rules, view.rules.layout
         codec = work_codec(rules)
-        n = len(view)
-        loc, st = view.own_loc, view.strength.astype(float)
-        on_board = loc >= 0
-        in_camp = loc == -1
-        zone = lay.zones(loc)
-        food = ((zone == 1) | (zone == 3)) * st
-        need = (on_board | in_camp).sum(axis=1) - food.sum(axis=1)  # food still to place
-
-        s = np.array([1.0, 2.0, 3.0])[None, :, None]  # strength of the pawn placed
-        scores = np.zeros((n, 3, codec.targets))
-        # 1. food while the clan would go hungry: boats first, then fields, strongest first
-        hungry = (need > 0)[:, None]
-        scores[:, :, lay.fields] = np.where(hungry, 100 + 10 * s[:, :, 0], 10 + s[:, :, 0])
-        scores[:, :, codec.boat_target] = np.where(hungry, 101 + 10 * s[:, :, 0], 11 + s[:, :, 0])
-        # 2. forest spaces with wood that this pawn wins (smallest winning pawn)
-        f = lay.forest
-        own_f = np.stack([((loc == k) * st).sum(axis=1) for k in range(f)], axis=1)  # [n, F]
-        shown = view.shown_loc
-        others = np.arange(rules.players) != view.seat
-        seen = np.stack(
-            [
-                (
-                    ((shown == k) * view.strength[None, None, :]).sum(axis=2)
-                    + 2 * view.hidden_count[:, :, k]
-                )[:, others].max(axis=1)
-                for k in range(f)
-            ],
-            axis=1,
-        )  # strongest rival estimate per space [n, F]
-        wins = (own_f[:, None, :] + s) > seen[:, None, :]
-        won = (own_f > seen)[:, None, :]  # already ahead: no more pawns needed there
-        wood = view.forest_wood[:, None, :] & ~won
-        scores[:, :, :f] = np.where(wood & wins, 60 - s, np.where(wood, 5.0, 0.0))
-        # 3. the volcano: pile onto the tallest own space that stays within the tallest tile
-        v0, v = lay.volcano0, lay.volcano
-        height = np.stack([((loc == v0 + k) * st).sum(axis=1) for k in range(v)], axis=1)
-        top = float(max(rules.components.moai_heights))
-        fits = (height[:, None, :] + s) <= top
-        scores[:, :, v0 : v0 + v] = np.where(fits, 20 + height[:, None, :] + s, 15 - s)
-        flat = scores.reshape(n, -1)
-        full = np.full((n, codec.size), -1.0)
-        full[:, : flat.shape[1]] = flat
-        full[:, codec.pass_action] = 0.0  # pass rather than swap
-        return _best(full, view.legal)
+        legal = view.legal
+        place = _placements(
+            legal,
+            view.own_loc,
+            view.shown_loc,
+            view.hidden_count,
+            view.forest_wood,
+            view.strength,
+            view.seat,
+            lay.fields,
+            lay.volcano0,
+            lay.ocean0,
+            max(rules.components.moai_heights),
+        )
+        # no placement legal: pass if allowed, else the first legal swap
+        swap = codec.swap0 + np.argmax(legal[:, codec.swap0 :], axis=1)
+        other = np.where(legal[:, codec.pass_action], codec.pass_action, swap)
+        return np.where(place >= 0, place, other)
 
     # --- R6 ----------------------------------------------------------------------------
     def forest_tie(self, view: SeatView) -> np.ndarray:

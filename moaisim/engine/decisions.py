@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from moaisim.engine.kernels import shown_and_hidden
 from moaisim.rng import SeatRandom
 from moaisim.rules import CAMP, RESERVE, Rules
 from moaisim.rules.components import N_CARD_TYPES
@@ -235,12 +236,17 @@ class SeatView:
         self.__tables, self.__rows = tables, rows
         self.games, self.legal, self.rng = games, legal, rng
         self.info: dict[str, Any] = info or {}
+        self.__fields: dict[str, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self.__rows)
 
     def _get(self, name: str) -> np.ndarray:
-        return np.asarray(getattr(self.__tables, name))[self.__rows]
+        """The view's rows of a table field (each field gathered once per view)."""
+        got = self.__fields.get(name)
+        if got is None:
+            got = self.__fields[name] = np.asarray(getattr(self.__tables, name))[self.__rows]
+        return got
 
     # --- public state (R5.9) ---------------------------------------------------------------
     @cached_property
@@ -375,22 +381,17 @@ class SeatView:
 
         Pawns are numbered by strength, so only face-up pawns are shown by index.
         """
-        loc, up = self._get("loc"), self._get("up")
-        return np.where(up & (loc >= 0), loc, HIDDEN)
+        return self._shown_and_hidden[0]
 
     @cached_property
     def hidden_count(self) -> np.ndarray:
         """[n, P, L]: face-down pawns of each clan on each board location (counts only)."""
+        return self._shown_and_hidden[1]
+
+    @cached_property
+    def _shown_and_hidden(self) -> tuple[np.ndarray, np.ndarray]:
         loc, up = self._get("loc"), self._get("up")
-        size = self.rules.layout.size
-        down = (~up) & (loc >= 0)
-        idx = np.where(down, loc, size)
-        n, p, _ = loc.shape
-        out = np.zeros((n, p, size + 1), dtype=np.int16)
-        rows = np.arange(n)[:, None, None]
-        seats = np.arange(p)[None, :, None]
-        np.add.at(out, (rows, seats, idx), 1)
-        return out[:, :, :size]
+        return shown_and_hidden(loc, up, self.rules.layout.size, HIDDEN)
 
     @cached_property
     def on_board(self) -> np.ndarray:

@@ -146,6 +146,15 @@ class Rules:
         """V2 or V4: bids made face up one at a time."""
         return self.has("open-bidding") or self.has("open-bidding-strict")
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """The field hash, computed once: Rules key the per-rules caches of the engines."""
+        fields = (self.players, self.components, self.variants)
+        return hash((*fields, self.turn_order, self.volcano_after_moai))
+
     @cached_property
     def layout(self) -> Layout:
         c = self.components

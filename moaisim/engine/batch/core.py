@@ -23,6 +23,7 @@ from moaisim.engine.decisions import (
     strengths,
     work_codec,
 )
+from moaisim.engine.kernels import single_legal
 from moaisim.errors import IllegalActionError
 from moaisim.rng import Streams
 from moaisim.rules import Rules
@@ -115,8 +116,7 @@ class BatchCore:
             forced = ~legal.any(axis=1)
             action = np.zeros((n, N_CARD_TYPES), dtype=np.int16)
         else:
-            forced = legal.sum(axis=1) == 1
-            action = np.argmax(legal, axis=1)
+            forced, action = single_legal(legal)
         self.decided += n
         if not forced.all():
             if isinstance(seat, (int, np.integer)):

@@ -6,6 +6,7 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import RAID_COMBOS, Kind
+from moaisim.engine.kernels import feed_legal, volcano_legal
 from moaisim.rules import CAMP, RESERVE
 
 FOREST, FIELDS, VOLCANO, OCEAN = 0, 1, 2, 3
@@ -72,14 +73,6 @@ def forest(g: BatchCore, rows: np.ndarray) -> None:
                 )
 
 
-def _space_heights(g: BatchCore, own: np.ndarray) -> np.ndarray:
-    """[n, N] own pawn locations -> [n, V] total strength on each own volcano space."""
-    lay = g.rules.layout
-    codes = np.arange(lay.volcano0, lay.volcano0 + lay.volcano)
-    on = own[:, :, None] == codes[None, None, :]
-    return (on * g.strength[None, :, None].astype(np.int64)).sum(axis=1)
-
-
 def volcano(g: BatchCore, rows: np.ndarray) -> None:
     """R6.2: in turn order, each clan finishes any volcano spaces, one at a time, paying a
     wood each; a statue gets the tallest supply tile not taller than it."""
@@ -92,12 +85,8 @@ def volcano(g: BatchCore, rows: np.ndarray) -> None:
         go = np.arange(len(rows))
         while len(go):
             r, q = rows[go], seat[go]
-            supply = s.moai_owner[r] == -1
-            lowest = np.where(supply, heights, 1 << 20).min(axis=1)
-            h = _space_heights(g, s.loc[r, q])
-            legal = np.zeros((len(go), V + 1), dtype=bool)
-            legal[:, :V] = (
-                (s.wood[r, q] >= 1)[:, None] & (h > 0) & ~done[go] & (h >= lowest[:, None])
+            legal, h = volcano_legal(
+                r, q, go, s.loc, g.strength, s.wood, s.moai_owner, heights, done, lay.volcano0, V
             )
             more = legal[:, :V].any(axis=1)
             go, r, q, legal, h = go[more], r[more], q[more], legal[more], h[more]
@@ -177,29 +166,8 @@ def feeding(g: BatchCore, rows: np.ndarray) -> None:
 
 
 def feed_mask(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    s, codec = g.state, g.feed_codec
-    n, N = len(rows), g.rules.components.pawns
-    legal = np.zeros((n, codec.size), dtype=bool)
-    ar = np.arange(n)
-    zone = g.zone[s.loc[rows].astype(np.int64) + 2]  # [n, P, N]
-    hungry = (zone == FOREST) | (zone == VOLCANO)
-    legal[:, :N] = hungry[ar, seat]  # starve an own pawn in the forest or the volcano
-    # raid a face-up rival pawn in the forest or the volcano (R6.4)
-    target = hungry & s.up[rows]
-    target[ar, seat] = False
-    hand = s.hand[rows, seat]  # [n, 6]
-    ok = np.zeros((n, 3, len(RAID_COMBOS)), dtype=bool)  # by victim strength, combo
-    for c, (r, second_raid) in enumerate(RAID_COMBOS):
-        raid = 3 + r - 1
-        for v in (1, 2, 3):
-            second = (3 if second_raid else 0) + v - 1
-            if raid == second:
-                ok[:, v - 1, c] = hand[:, raid] >= 2
-            else:
-                ok[:, v - 1, c] = (hand[:, raid] >= 1) & (hand[:, second] >= 1)
-    by_pawn = ok[:, g.strength.astype(np.int64) - 1]  # [n, N, 6]
-    legal[:, N:] = (target[:, :, :, None] & by_pawn[:, None, :, :]).reshape(n, -1)
-    return legal
+    s = g.state
+    return feed_legal(rows, seat, s.loc, s.up, s.hand, g.zone, g.strength, g.feed_codec.size)
 
 
 def apply_feed(g: BatchCore, rows: np.ndarray, seat: np.ndarray, action: np.ndarray) -> None:

@@ -7,6 +7,7 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP, Kind
+from moaisim.engine.kernels import rest_legal
 from moaisim.rng import CHANCE
 from moaisim.rules import CAMP, RESERVE
 from moaisim.rules.components import N_CARD_TYPES, card_value
@@ -111,17 +112,11 @@ def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> N
     taken = np.zeros((n, 4), dtype=np.int64)
     go = np.flatnonzero(times > 0)
     k = 0
-    big = 1 << 20
     while len(go):
         r, q = rows[go], seat[go]
-        own = s.loc[r, q]
-        zone = g.zone[own.astype(np.int64) + 2]  # [m, N], -1 off the board
-        present = (zone[:, :, None] == np.arange(4)).any(axis=1)  # [m, 4]
-        least = np.where(present, taken[go], big).min(axis=1)
-        allowed = present & (taken[go] == least[:, None])
-        legal = (zone >= 0) & allowed[np.arange(len(go))[:, None], np.maximum(zone, 0)]
+        legal = rest_legal(r, q, go, s.loc, g.zone, taken)
         pawn = g.ask(Kind.REST, q, r, legal)
-        at = own[np.arange(len(go)), pawn]
+        at = s.loc[r, q, pawn]
         taken[go, g.zone[at.astype(np.int64) + 2]] += 1
         if g.log_mask is not None:
             for i in g.logged(r):
