@@ -64,6 +64,9 @@ def play(
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
     ] = False,
+    engine: Annotated[
+        str, typer.Option("--engine", "-e", help="Engine: reference | batch (same game).")
+    ] = "reference",
 ) -> None:
     """Play one seeded game and print its log round by round, then the scores."""
     record = play_game(
@@ -75,6 +78,7 @@ def play(
         rules=rules,
         turn_order=turn_order,
         volcano_after_moai=volcano_after_moai,
+        engine=engine,
     )
     sys.stdout.write(record.jsonl() if json else record.text() + "\n")
 
@@ -96,6 +100,63 @@ def list_strategies() -> None:
     """List the strategies that --strategies accepts (names, or any 'module:Class')."""
     for name, path in available().items():
         typer.echo(f"  {name:<12} {path}")
+
+
+@app.command()
+def bench(
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Player counts to time, e.g. '2,3,4,5'.")
+    ] = "2,3,4,5",
+    lineups: Annotated[
+        str, typer.Option(help="Lineups to time, one strategy in every seat: 'greedy,random'.")
+    ] = "greedy,random",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Batch-engine games per configuration.")
+    ] = 20_000,
+    reference_games: Annotated[
+        int, typer.Option(help="Reference-engine games per configuration (the first of them).")
+    ] = 40,
+    memory_games: Annotated[
+        str, typer.Option(help="Batch sizes whose peak memory is measured, e.g. '10000,100000'.")
+    ] = "10000,100000",
+    memory_players: Annotated[
+        str, typer.Option(help="Player counts of the memory runs (greedy lineup).")
+    ] = "4,5",
+    memory: Annotated[
+        bool, typer.Option("--memory/--no-memory", help="Measure peak memory in child processes.")
+    ] = True,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the games.")] = 0,
+    markdown: Annotated[
+        Path | None, typer.Option("--markdown", help="Also write the Markdown table to this file.")
+    ] = None,
+    csv: Annotated[
+        Path | None, typer.Option("--csv", help="Also write every measured column as CSV.")
+    ] = None,
+) -> None:
+    """Time the batch and reference engines on the same games; measure a batch's memory.
+
+    Progress goes to stderr, the Markdown table (with machine and command) to stdout.
+    """
+    from moaisim import bench as bench_lib
+
+    config = bench_lib.main_args(
+        players=players,
+        lineups=lineups,
+        games=games,
+        reference_games=reference_games,
+        memory_games=memory_games,
+        memory_players=memory_players,
+        memory=memory,
+        seed=seed,
+    )
+    text = bench_lib.report(
+        config,
+        "moaisim bench",
+        markdown_path=str(markdown) if markdown else None,
+        csv_path=str(csv) if csv else None,
+        progress=lambda line: typer.echo(line, err=True),
+    )
+    sys.stdout.write(text)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,8 @@ cards, build boats, and aim disasters at the leader.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from numba import njit
 
@@ -18,11 +20,11 @@ from moaisim.engine.decisions import (
     LOSS_BOAT,
     LOSS_MOAI,
     LOSS_PAWN,
-    RAID_COMBOS,
     SeatView,
-    feed_codec,
     work_codec,
+    zone_table,
 )
+from moaisim.rules import Rules
 from moaisim.rules.components import card_value, is_raid
 from strategies.base import Strategy
 
@@ -135,6 +137,72 @@ def _placements(
     return out
 
 
+@njit(cache=True, nogil=True)
+def _best_feed(
+    legal: np.ndarray, own_loc: np.ndarray, strength: np.ndarray, lead: np.ndarray, forest: int
+) -> np.ndarray:
+    """The best legal feeding action per game (first on ties), in `FeedCodec` order.
+
+    Starving own pawn i scores -10 x strength + 5 in the forest (the weakest first, forest
+    pawns before volcano pawns: their wood is taken); raiding rival q's pawn with Raid combo c
+    scores 100 + lead[q] - (r + 3 x second card is a Raid): raid the leader, keeping Raid
+    cards of high value and using a plain second card.
+    """
+    n, pawns = own_loc.shape
+    players = lead.shape[1]
+    out = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        best = -(1 << 30)
+        for i in range(pawns):
+            if legal[r, i]:
+                x = own_loc[r, i]
+                score = -10 * strength[i] + (5 if 0 <= x < forest else 0)
+                if score > best:
+                    best = score
+                    out[r] = i
+        for q in range(players):
+            for j in range(pawns):
+                base = pawns + (q * pawns + j) * 6
+                for c in range(6):
+                    if legal[r, base + c]:
+                        score = 100 + lead[r, q] - (c // 2 + 1 + 3 * (c % 2))
+                        if score > best:
+                            best = score
+                            out[r] = base + c
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _strength_at(own_loc: np.ndarray, strength: np.ndarray, first: int, count: int) -> np.ndarray:
+    """[n, count]: own strength on each location code first..first+count-1."""
+    n, pawns = own_loc.shape
+    out = np.zeros((n, count), dtype=np.int64)
+    for r in range(n):
+        for i in range(pawns):
+            x = own_loc[r, i] - first
+            if 0 <= x < count:
+                out[r, x] += strength[i]
+    return out
+
+
+@cache
+def _card_table(rules: Rules) -> dict[str, np.ndarray]:
+    """Per epoch card id: draw, is_boat, targeted, and the type as an index of TYPES."""
+    cards = rules.components.epoch_cards
+    return {
+        "draw": np.array([c.draw for c in cards], dtype=float),
+        "boat": np.array([c.is_boat for c in cards]),
+        "targeted": np.array([c.targeted for c in cards]),
+        "type": np.array([TYPES.index(c.type) if c.type in TYPES else -1 for c in cards]),
+    }
+
+
+TYPES = ("fire", "fire-boat", "storm", "topple", "famine")
+PAIR_MIN = np.array([min(card_value(a), card_value(b)) for a, b in BIRTH_PAIRS], dtype=float)
+PAIR_RAIDS = np.array([is_raid(a) + is_raid(b) for a, b in BIRTH_PAIRS], dtype=float)
+REST_PREFER = np.array([40.0, 20.0, 10.0, 30.0, 0.0])  # forest, fields, volcano, ocean; -1
+
+
 class GreedyStrategy(Strategy):
     """Plays to score with simple priorities (see the module docstring)."""
 
@@ -160,30 +228,27 @@ class GreedyStrategy(Strategy):
 
     # --- R4 ----------------------------------------------------------------------------
     def pick_epoch(self, view: SeatView) -> np.ndarray:
-        cards = view.rules.components.epoch_cards
-        offer = view.offer
-        cid = np.maximum(offer, 0)
-        draw = np.array([c.draw for c in cards])[cid]
-        boat = np.array([c.is_boat for c in cards])[cid]
-        hits = np.array([c.targeted for c in cards])[cid]
+        table = _card_table(view.rules)
+        cid = np.maximum(view.offer, 0)
+        draw, boat, hits = table["draw"][cid], table["boat"][cid], table["targeted"][cid]
         can_build = (view.wood[:, view.seat] >= 1) & ~view.last_round
         scores = draw + 2.0 * (boat & can_build[:, None]) + 1.5 * hits
         return _best(scores, view.legal)
 
     def disaster_target(self, view: SeatView) -> np.ndarray:
-        card = view.rules.components.epoch_cards
-        kind = np.array([card[c].type for c in view.info["card"]])
-        loses = np.zeros(view.legal.shape, dtype=bool)
+        kind = _card_table(view.rules)["type"][view.info["card"]]
         boats = view.boats.any(axis=2)
-        for name, has in (
-            ("fire", view.wood > 0),
-            ("fire-boat", (view.wood > 0) | boats),
-            ("storm", boats),
-            ("topple", view.moai_count > 0),
-            ("famine", (view.on_board + view.camp_size) > 0),
-        ):
-            rows = kind == name
-            loses[rows] = has[rows]
+        has = np.stack(  # [n, TYPES, P]: the clan has something this disaster takes
+            [
+                view.wood > 0,
+                (view.wood > 0) | boats,
+                boats,
+                view.moai_count > 0,
+                (view.on_board + view.camp_size) > 0,
+            ],
+            axis=1,
+        )
+        loses = np.where((kind >= 0)[:, None], has[np.arange(len(view)), kind], False)
         scores = public_score(view) + 50.0 * loses
         scores[:, view.seat] = NEG
         return _best(scores, view.legal)
@@ -192,10 +257,9 @@ class GreedyStrategy(Strategy):
         n, size = view.legal.shape
         what = view.info["what"]
         scores = np.zeros((n, size))
-        lay = view.rules.layout
         pawns = len(view.strength)
         # a pawn: the weakest, sparing fields and boats
-        zone = lay.zones(view.own_loc)
+        zone = zone_table(view.rules)[view.own_loc + 2]
         feeds = (zone == 1) | (zone == 3)
         scores[:, :pawns] = np.where(
             what[:, None] == LOSS_PAWN, -10.0 * view.strength - 5 * feeds, 0
@@ -232,9 +296,11 @@ class GreedyStrategy(Strategy):
             max(rules.components.moai_heights),
         )
         # no placement legal: pass if allowed, else the first legal swap
-        swap = codec.swap0 + np.argmax(legal[:, codec.swap0 :], axis=1)
-        other = np.where(legal[:, codec.pass_action], codec.pass_action, swap)
-        return np.where(place >= 0, place, other)
+        other = np.flatnonzero(place < 0)
+        if len(other):
+            swap = codec.swap0 + np.argmax(legal[other, codec.swap0 :], axis=1)
+            place[other] = np.where(legal[other, codec.pass_action], codec.pass_action, swap)
+        return place
 
     # --- R6 ----------------------------------------------------------------------------
     def forest_tie(self, view: SeatView) -> np.ndarray:
@@ -245,8 +311,7 @@ class GreedyStrategy(Strategy):
     def finish_moai(self, view: SeatView) -> np.ndarray:
         lay = view.rules.layout
         v0, v = lay.volcano0, lay.volcano
-        st = view.strength
-        height = np.stack([((view.own_loc == v0 + k) * st).sum(axis=1) for k in range(v)], axis=1)
+        height = _strength_at(view.own_loc, view.strength, v0, v)
         wood = view.wood[:, view.seat]
         worth = (height >= self.moai_height) | (view.last_round[:, None] & (height >= 3))
         worth |= (height >= 4) & (wood >= 3)[:, None]
@@ -254,35 +319,22 @@ class GreedyStrategy(Strategy):
         return _best(scores, view.legal)
 
     def feed(self, view: SeatView) -> np.ndarray:
-        rules, lay = view.rules, view.rules.layout
-        codec = feed_codec(rules)
-        n, pawns = len(view), len(view.strength)
-        scores = np.full((n, codec.size), NEG)
-        zone = lay.zones(view.own_loc)
-        # starve the weakest, forest pawns (their wood is taken) before volcano pawns
-        scores[:, :pawns] = -10.0 * view.strength + 5 * (zone == 0)
-        # raid the leader, keeping Raid cards of high value and using a plain second card
-        lead = public_score(view)
-        combo_cost = np.array([r + 3 * raid for r, raid in RAID_COMBOS], dtype=float)
-        raid_scores = 100 + lead[:, :, None, None] - combo_cost[None, None, None, :]
-        raid_scores = np.broadcast_to(raid_scores, (n, rules.players, pawns, len(RAID_COMBOS)))
-        scores[:, pawns:] = raid_scores.reshape(n, -1)
-        return _best(scores, view.legal)
+        """Starve the weakest pawn, or raid the leader (see `_best_feed`)."""
+        lead = public_score(view).astype(np.int64)
+        forest = view.rules.layout.forest
+        return _best_feed(view.legal, view.own_loc, view.strength, lead, forest)
 
     # --- R7 ----------------------------------------------------------------------------
     def rest(self, view: SeatView) -> np.ndarray:
-        zone = view.rules.layout.zones(view.own_loc)
-        prefer = np.array([40.0, 20.0, 10.0, 30.0])  # forest, fields, volcano, ocean
-        scores = prefer[np.maximum(zone, 0)] + view.strength
+        zone = zone_table(view.rules)[view.own_loc + 2]
+        scores = REST_PREFER[zone] + view.strength
         return _best(scores, view.legal)
 
     def birth(self, view: SeatView) -> np.ndarray:
-        pair_min = np.array([min(card_value(a), card_value(b)) for a, b in BIRTH_PAIRS], float)
-        raids = np.array([is_raid(a) + is_raid(b) for a, b in BIRTH_PAIRS], float)
         n = len(view)
         spare = (view.hand.sum(axis=1) > self.keep_cards) | view.last_round
         scores = np.zeros((n, len(BIRTH_PAIRS) + 1))
-        scores[:, :-1] = 10 * pair_min - 15 * raids
+        scores[:, :-1] = 10 * PAIR_MIN - 15 * PAIR_RAIDS
         scores[:, -1] = np.where(spare, -100.0, 100.0)  # stop unless cards are spare
         return _best(scores, view.legal)
 

@@ -72,6 +72,16 @@ def strengths(rules: Rules) -> np.ndarray:
     return out
 
 
+@cache
+def zone_table(rules: Rules) -> np.ndarray:
+    """Zone of each location code `loc` at index loc + 2 (0 forest, 1 fields, 2 volcano,
+    3 ocean; -1 for camp and reserve): `zone_table(rules)[loc + 2]`. Read-only."""
+    lay = rules.layout
+    out = lay.zones(np.arange(-2, lay.size)).astype(np.int8)
+    out.setflags(write=False)
+    return out
+
+
 def swap_pairs(pawns: int) -> np.ndarray:
     """All pairs (i < j) of pawn indices, in a fixed order: the swap part of the work space."""
     i, j = np.triu_indices(pawns, k=1)
@@ -241,6 +251,14 @@ class SeatView:
     def __len__(self) -> int:
         return len(self.__rows)
 
+    def _own(self, name: str) -> np.ndarray:
+        """This seat's slice of a [B, P, ...] table field (gathered alone if the whole field
+        is not needed)."""
+        got = self.__fields.get(name)
+        if got is not None:
+            return got[:, self.seat]
+        return np.asarray(getattr(self.__tables, name))[self.__rows, self.seat]
+
     def _get(self, name: str) -> np.ndarray:
         """The view's rows of a table field (each field gathered once per view)."""
         got = self.__fields.get(name)
@@ -346,14 +364,17 @@ class SeatView:
         """[n, P, K] bool: a pawn stands on that boat."""
         lay = self.rules.layout
         loc = self._get("loc")
-        slots = np.arange(lay.boats) + lay.ocean0
-        return (loc[:, :, :, None] == slots[None, None, None, :]).any(axis=2)
+        n, p, _ = loc.shape
+        slot = np.where(loc >= lay.ocean0, loc - lay.ocean0, lay.boats)  # K: not on a boat
+        out = np.zeros((n, p, lay.boats + 1), dtype=bool)
+        out[np.arange(n)[:, None, None], np.arange(p)[None, :, None], slot] = True
+        return out[:, :, : lay.boats]
 
     @cached_property
     def moai_count(self) -> np.ndarray:
         """Moai tiles held by each clan [n, P] (public, R6.5)."""
         owner = self._get("moai_owner")
-        return (owner[:, None, :] == np.arange(self.rules.players)[None, :, None]).sum(axis=2)
+        return np.stack([(owner == q).sum(axis=1) for q in range(self.rules.players)], axis=1)
 
     @cached_property
     def moai_supply(self) -> np.ndarray:
@@ -402,16 +423,16 @@ class SeatView:
     @cached_property
     def hand(self) -> np.ndarray:
         """Own hand [n, 6]: counts by card type (CARD_TYPES order)."""
-        return self._get("hand")[:, self.seat]
+        return self._own("hand")
 
     @cached_property
     def own_loc(self) -> np.ndarray:
         """Own pawns' location codes [n, N] (pawn i has strength `strengths(rules)[i]`)."""
-        return self._get("loc")[:, self.seat]
+        return self._own("loc")
 
     @cached_property
     def own_up(self) -> np.ndarray:
-        return self._get("up")[:, self.seat]
+        return self._own("up")
 
     @cached_property
     def own_tiles(self) -> np.ndarray:

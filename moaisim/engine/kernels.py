@@ -300,3 +300,107 @@ def feed_legal(
                 for c in range(6):
                     legal[k, base + c] = ok[strength[j] - 1, c]
     return legal
+
+
+@njit(cache=True, nogil=True)
+def birth_legal(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    hand: np.ndarray,
+    loc: np.ndarray,
+    pair_a: np.ndarray,
+    pair_b: np.ndarray,
+    pair_strength: np.ndarray,
+    per: int,
+) -> np.ndarray:
+    """R7.3 masks [m, pairs + 1] (the last action, stop, left False): a pair of cards the
+    clan holds whose lower value has a pawn of that strength in the clan's reserve."""
+    m, pairs = len(rows), len(pair_a)
+    legal = np.zeros((m, pairs + 1), dtype=np.bool_)
+    reserve = np.zeros(3, dtype=np.int64)
+    for k in range(m):
+        r, q = rows[k], seat[k]
+        for s in range(3):
+            reserve[s] = 0
+            for i in range(s * per, (s + 1) * per):
+                if loc[r, q, i] == -2:
+                    reserve[s] += 1
+        for x in range(pairs):
+            a, b = pair_a[x], pair_b[x]
+            have = hand[r, q, a] >= 2 if a == b else hand[r, q, a] >= 1 and hand[r, q, b] >= 1
+            legal[k, x] = have and reserve[pair_strength[x] - 1] > 0
+    return legal
+
+
+@njit(cache=True, nogil=True)
+def forest_presence(
+    rows: np.ndarray, space: int, loc: np.ndarray, strength: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """R6.1: per game, which clans have pawns beside a forest space and their total strength
+    there ([m, P] bool, [m, P] int)."""
+    m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    present = np.zeros((m, players), dtype=np.bool_)
+    total = np.zeros((m, players), dtype=np.int64)
+    for k in range(m):
+        r = rows[k]
+        for q in range(players):
+            for i in range(pawns):
+                if loc[r, q, i] == space:
+                    present[k, q] = True
+                    total[k, q] += strength[i]
+    return present, total
+
+
+@njit(cache=True, nogil=True)
+def food_and_mouths(
+    rows: np.ndarray, seat: np.ndarray, loc: np.ndarray, feeds: np.ndarray, strength: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """R6.3: per game, the seat's food (strength of its pawns on codes where `feeds`: the
+    fields and boats) and mouths (its pawns on the board)."""
+    m, pawns = len(rows), loc.shape[2]
+    food = np.zeros(m, dtype=np.int64)
+    mouths = np.zeros(m, dtype=np.int64)
+    for k in range(m):
+        r, q = rows[k], seat[k]
+        for i in range(pawns):
+            x = loc[r, q, i]
+            if x >= 0:
+                mouths[k] += 1
+                if feeds[x]:
+                    food[k] += strength[i]
+    return food, mouths
+
+
+@njit(cache=True, nogil=True)
+def work_counts(
+    rows: np.ndarray,
+    loc: np.ndarray,
+    per: int,
+    fields: int,
+    volcano0: int,
+    volcano: int,
+    ocean0: int,
+    boats: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The work phase's derived counts at its start, per game of `rows`: camp pawns per
+    clan and strength [n, P, 3], pawns in the fields [n], own volcano spaces in use
+    [n, P, V] and manned boats [n, P, K]."""
+    n, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    camp = np.zeros((n, players, 3), dtype=np.int64)
+    in_fields = np.zeros(n, dtype=np.int64)
+    used = np.zeros((n, players, volcano), dtype=np.bool_)
+    manned = np.zeros((n, players, boats), dtype=np.bool_)
+    for k in range(n):
+        r = rows[k]
+        for q in range(players):
+            for i in range(pawns):
+                x = loc[r, q, i]
+                if x == -1:
+                    camp[k, q, i // per] += 1
+                elif x == fields:
+                    in_fields[k] += 1
+                elif volcano0 <= x < volcano0 + volcano:
+                    used[k, q, x - volcano0] = True
+                elif x >= ocean0:
+                    manned[k, q, x - ocean0] = True
+    return camp, in_fields, used, manned

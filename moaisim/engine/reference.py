@@ -62,6 +62,8 @@ class Game:
         self.feed_codec = feed_codec(rules)
         self._sizes = {k: action_size(rules, k) for k in Kind}
         self._tables: TablesOfOne
+        self.asked = 0  # decisions put to the strategy (forced ones excluded)
+        self.decided = 0  # all decisions, forced ones included
         if state is None:
             state = State.setup(rules, self.streams)
             self.log(
@@ -94,6 +96,7 @@ class Game:
         For BID, `legal` holds the hand counts that bound the bid.
         """
         forced = not legal.any() if kind is Kind.BID else int(legal.sum()) == 1
+        self.decided += 1
         if forced:
             action: Any = (
                 np.zeros(N_CARD_TYPES, dtype=np.int16)
@@ -113,6 +116,7 @@ class Game:
                 self.streams.seat(seat, rows),
                 {k: np.asarray(v)[None] for k, v in info.items()},
             )
+            self.asked += 1
             answer = np.asarray(getattr(self.strategies[seat], kind.value)(view))
             action = self._check(seat, kind, legal, answer)
         self.log(

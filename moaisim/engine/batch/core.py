@@ -22,6 +22,7 @@ from moaisim.engine.decisions import (
     feed_codec,
     strengths,
     work_codec,
+    zone_table,
 )
 from moaisim.engine.kernels import single_legal
 from moaisim.errors import IllegalActionError
@@ -57,9 +58,8 @@ class BatchCore:
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
         self.strength = strengths(rules)
-        lay = rules.layout
         #: zone of a location code `loc` at index loc + 2 (-1 for camp and reserve)
-        self.zone = lay.zones(np.arange(-2, lay.size)).astype(np.int8)
+        self.zone = zone_table(rules)
         #: [size] a pawn placed on that board code is face up, and it feeds (fields, boats)
         self.zone_up = np.isin(self.zone[2:], (1, 3))
         self.streams = Streams(self.seed, self.games, 1 + rules.players)
@@ -119,15 +119,8 @@ class BatchCore:
             forced, action = single_legal(legal)
         self.decided += n
         if not forced.all():
-            if isinstance(seat, (int, np.integer)):
-                groups = [(int(seat), np.flatnonzero(~forced))]
-            else:
-                groups = [
-                    (q, np.flatnonzero((seat == q) & ~forced)) for q in range(self.rules.players)
-                ]
-            for q, sel in groups:
-                if len(sel):
-                    action[sel] = self._ask_seat(kind, q, rows[sel], legal[sel], info, sel)
+            for q, sel in self._groups(seat, forced):
+                action[sel] = self._ask_seat(kind, q, rows[sel], legal[sel], info, sel)
         if self.log_mask is not None:
             seats = np.broadcast_to(seat, (n,))
             for i in self.logged(rows):
@@ -142,6 +135,32 @@ class BatchCore:
                 )
         return action
 
+    def _groups(
+        self, seat: np.ndarray | int, forced: np.ndarray
+    ) -> list[tuple[int, slice | np.ndarray]]:
+        """The rows each seat is asked about (forced rows left out), as (seat, selection).
+
+        Rows sorted by seat (as the work phase passes them) give slices, so the views see
+        the engine's arrays without copies.
+        """
+        p = self.rules.players
+        if isinstance(seat, (int, np.integer)):
+            return [(int(seat), np.flatnonzero(~forced) if forced.any() else slice(None))]
+        if len(seat) > 1 and (seat[1:] >= seat[:-1]).all():
+            bounds = np.searchsorted(seat, np.arange(p + 1)).tolist()
+            out: list[tuple[int, slice | np.ndarray]] = []
+            for q in range(p):
+                a, b = bounds[q], bounds[q + 1]
+                if a < b:
+                    f = forced[a:b]
+                    if not f.any():
+                        out.append((q, slice(a, b)))
+                    elif not f.all():
+                        out.append((q, a + np.flatnonzero(~f)))
+            return out
+        groups = [(q, np.flatnonzero((seat == q) & ~forced)) for q in range(p)]
+        return [(q, sel) for q, sel in groups if len(sel)]
+
     def _ask_seat(
         self,
         kind: Kind,
@@ -149,9 +168,11 @@ class BatchCore:
         rows: np.ndarray,
         legal: np.ndarray,
         info: dict[str, np.ndarray],
-        sel: np.ndarray,
+        sel: np.ndarray | slice,
     ) -> np.ndarray:
         self.asked += len(rows)
+        legal = legal.view()
+        legal.flags.writeable = False  # the strategy may be given the engine's own array
         view = SeatView(
             kind,
             seat,

@@ -6,7 +6,12 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import RAID_COMBOS, Kind
-from moaisim.engine.kernels import feed_legal, volcano_legal
+from moaisim.engine.kernels import (
+    feed_legal,
+    food_and_mouths,
+    forest_presence,
+    volcano_legal,
+)
 from moaisim.rules import CAMP, RESERVE
 
 FOREST, FIELDS, VOLCANO, OCEAN = 0, 1, 2, 3
@@ -21,22 +26,19 @@ def production_phase(g: BatchCore, rows: np.ndarray) -> None:
 def forest(g: BatchCore, rows: np.ndarray) -> None:
     """R6.1: each space with a wood token, in order; the strongest clan there takes it."""
     s, p = g.state, g.rules.players
-    st = g.strength.astype(np.int64)
     for space in range(g.rules.components.forest_spaces):
         w = np.flatnonzero(s.forest_wood[rows, space])
         if not len(w):
             continue
         r = rows[w]
-        here = s.loc[r] == space  # [n, P, N]
-        present = here.any(axis=2)
+        present, totals = forest_presence(r, space, s.loc, g.strength)
         clans = present.sum(axis=1)
-        totals = (here * st).sum(axis=2)  # [n, P]
         winner = np.argmax(present, axis=1)  # the only clan, when alone
         contest = clans > 1
         if contest.any():
             c = np.flatnonzero(contest)
             up = s.up[r[c]]
-            up |= here[c]
+            up |= s.loc[r[c]] == space  # every pawn there is shown
             s.up[r[c]] = up
             best = np.where(present[c], totals[c], -1).max(axis=1)
             tied = present[c] & (totals[c] == best[:, None])
@@ -138,13 +140,9 @@ def feeding(g: BatchCore, rows: np.ndarray) -> None:
     """R6.3-R6.4: in turn order, each clan feeds its pawns on the board; each pawn short of
     food starves, unless the clan raids a face-up rival pawn in the forest or volcano."""
     s, p = g.state, g.rules.players
-    st = g.strength.astype(np.int64)
     for pos in range(p):
         seat = s.turn[rows, pos].astype(np.int64)
-        own = s.loc[rows, seat]
-        board = own >= 0
-        food = ((g.zone_up[own] & board) * st).sum(axis=1)  # fields and boats feed
-        mouths = board.sum(axis=1)
+        food, mouths = food_and_mouths(rows, seat, s.loc, g.zone_up, g.strength)
         deficit = np.maximum(0, mouths - food)
         if g.log_mask is not None:
             for i in g.logged(rows):

@@ -7,14 +7,13 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP, Kind
-from moaisim.engine.kernels import rest_legal
+from moaisim.engine.kernels import birth_legal, rest_legal
 from moaisim.rng import CHANCE
 from moaisim.rules import CAMP, RESERVE
 from moaisim.rules.components import N_CARD_TYPES, card_value
 
 PAIR_A = np.array([a for a, _ in BIRTH_PAIRS])
 PAIR_B = np.array([b for _, b in BIRTH_PAIRS])
-PAIR_SAME = PAIR_A == PAIR_B
 PAIR_STRENGTH = np.array([min(card_value(a), card_value(b)) for a, b in BIRTH_PAIRS])
 
 
@@ -140,13 +139,7 @@ def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
     go = np.arange(len(rows))
     while len(go):
         r, q = rows[go], seat[go]
-        hand = s.hand[r, q]  # [m, 6]
-        reserve = (s.loc[r, q] == RESERVE).reshape(len(go), 3, per).sum(axis=2)  # [m, 3]
-        have = np.where(
-            PAIR_SAME, hand[:, PAIR_A] >= 2, (hand[:, PAIR_A] >= 1) & (hand[:, PAIR_B] >= 1)
-        )
-        legal = np.zeros((len(go), BIRTH_STOP + 1), dtype=bool)
-        legal[:, :BIRTH_STOP] = have & (reserve[:, PAIR_STRENGTH - 1] > 0)
+        legal = birth_legal(r, q, s.hand, s.loc, PAIR_A, PAIR_B, PAIR_STRENGTH, per)
         more = legal.any(axis=1)
         go, r, q, legal = go[more], r[more], q[more], legal[more]
         if not len(go):

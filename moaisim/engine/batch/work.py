@@ -11,27 +11,20 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import Kind
-from moaisim.engine.kernels import work_apply, work_legal
-from moaisim.rules import CAMP
+from moaisim.engine.kernels import work_apply, work_counts, work_legal
 
 
 def work_phase(g: BatchCore, rows: np.ndarray) -> None:
     s, rules, lay, codec = g.state, g.rules, g.rules.layout, g.work_codec
     p, per = rules.players, rules.components.pawns_per_strength
-    n, V = len(rows), lay.volcano
+    V = lay.volcano
     v0, ocean0, fields = lay.volcano0, lay.ocean0, lay.fields
     open_pawns = rules.has("open-pawns")
-    loc = s.loc[rows]
     # derived counts, kept incrementally below
-    camp = (loc == CAMP).reshape(n, p, 3, per).sum(axis=3)  # [n, P, 3]
+    camp, in_fields, used, manned = work_counts(rows, s.loc, per, fields, v0, V, ocean0, lay.boats)
     camp_total = camp.sum(axis=(1, 2))
-    free_fields = rules.components.fields - s.covered[rows] - (loc == fields).sum(axis=(1, 2))
-    vcodes = np.arange(v0, v0 + V, dtype=np.int8)
-    used = (loc[:, :, :, None] == vcodes).any(axis=2)  # [n, P, V]
-    kcodes = np.arange(ocean0, ocean0 + lay.boats, dtype=np.int8)
-    manned = (loc[:, :, :, None] == kcodes).any(axis=2)  # [n, P, K]
+    free_fields = rules.components.fields - s.covered[rows] - in_fields
     built = s.boats[rows] >= 0
-    del loc
     pairs = codec.pairs.astype(np.int64)
     pi, pj = pairs[:, 0].copy(), pairs[:, 1].copy()
     st = g.strength
@@ -45,6 +38,8 @@ def work_phase(g: BatchCore, rows: np.ndarray) -> None:
         r = rows[live]
         q = s.turn[r, step % p].astype(np.int64)
         step += 1
+        by_seat = np.argsort(q, kind="stable")  # each seat's games side by side
+        live, r, q = live[by_seat], r[by_seat], q[by_seat]
         legal = work_legal(
             live, q, r, camp, free_fields, used, built, manned, s.loc, st, pi, pj,
             lay.forest, fields, v0, ocean0, codec.swap0, size,

@@ -1,0 +1,466 @@
+"""Benchmarks of the two engines (`moaisim bench`, `make bench`, `benchmarks/bench.py`).
+
+For each player count and lineup (one strategy in every seat) it plays N games with the batch
+engine (one `BatchGame` of games 0..N-1) and the first M of those same games with the
+reference engine, and reports:
+
+- games per second per core of each engine: games / CPU seconds of this one process
+  (`time.process_time`, which sums every thread, so a multi-threaded numpy cannot inflate it);
+- their ratio, batch rate / reference rate, both measured in the same run;
+- decisions per second of each engine: decisions put to strategies (forced single-action
+  decisions excluded) / CPU seconds, and the mean such decisions per game;
+- the peak memory of a B-game batch, measured in a fresh child process (its peak RSS after
+  the batch minus its RSS after imports and a one-game warm-up), at two or more batch
+  sizes so that the growth per game (bytes/game, the slope between the smallest and the
+  largest B) shows that the footprint is linear in B.
+
+Speed is measured here, never by timed tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+
+from moaisim.engine.batch import BatchGame
+from moaisim.engine.reference import Game
+from moaisim.errors import UserError
+from moaisim.registry import parse_lineup, strategy_name
+from moaisim.rules import Rules
+
+PLAYERS = (2, 3, 4, 5)
+LINEUPS = ("greedy", "random")
+GAMES = 20_000
+REFERENCE_GAMES = 40
+MEMORY_GAMES = (10_000, 100_000)
+MEMORY_PLAYERS = (4, 5)
+MEMORY_LINEUP = "greedy"
+SEED = 0
+#: Environment variables that keep the BLAS/OpenMP pools of a child process to one thread.
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+MIB = 2**20
+
+#: The Markdown table: DataFrame column -> heading (the CSV holds every column).
+LABELS = {
+    "players": "players",
+    "lineup": "lineup",
+    "batch_games": "batch games",
+    "batch_games_per_s": "batch games/s/core",
+    "ref_games": "ref games",
+    "ref_games_per_s": "ref games/s/core",
+    "ratio": "batch/ref",
+    "batch_decisions_per_s": "batch decisions/s",
+    "ref_decisions_per_s": "ref decisions/s",
+    "decisions_per_game": "decisions/game",
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a benchmark run plays; `check()` turns a bad value into a `UserError`."""
+
+    players: tuple[int, ...] = PLAYERS
+    lineups: tuple[str, ...] = LINEUPS
+    games: int = GAMES
+    reference_games: int = REFERENCE_GAMES
+    memory_games: tuple[int, ...] = MEMORY_GAMES
+    memory_players: tuple[int, ...] = MEMORY_PLAYERS
+    memory: bool = True
+    seed: int = SEED
+    memory_lineup: str = MEMORY_LINEUP
+    variants: str = "base"
+
+    def check(self) -> Config:
+        """Validate every field (player counts 2-5, known lineups, positive counts)."""
+        if not self.players:
+            raise UserError("bench: give at least one player count")
+        if not self.lineups:
+            raise UserError("bench: give at least one lineup")
+        for p in (*self.players, *(self.memory_players if self.memory else ())):
+            if _not_int(p) or not 2 <= p <= 5:
+                raise UserError(f"bench: player counts must be 2 to 5, got {p!r}")
+        for name, n in (("games", self.games), ("reference games", self.reference_games)):
+            if _not_int(n) or n < 1:
+                raise UserError(f"bench: {name} must be a positive integer, got {n!r}")
+        if self.reference_games > self.games:
+            raise UserError(
+                f"bench: reference games ({self.reference_games}) must not exceed "
+                f"batch games ({self.games}): the reference plays the first of the same games"
+            )
+        if self.memory:
+            if not self.memory_games or not self.memory_players:
+                raise UserError("bench: give memory batch sizes and player counts, or no memory")
+            for n in self.memory_games:
+                if _not_int(n) or n < 1:
+                    raise UserError(f"bench: memory games must be positive integers, got {n!r}")
+        if _not_int(self.seed) or not 0 <= self.seed < 2**64:
+            raise UserError(f"bench: seed must be an integer from 0 to 2**64-1, got {self.seed!r}")
+        for lineup in {*self.lineups, *((self.memory_lineup,) if self.memory else ())}:
+            try:
+                parse_lineup(lineup, 2)
+            except UserError as exc:
+                raise UserError(f"bench: lineup {lineup!r}: {exc}") from None
+        return self
+
+    def args(self) -> list[str]:
+        """The command-line options that reproduce this run (for the output's header)."""
+        out = [
+            "--players",
+            ",".join(map(str, self.players)),
+            "--lineups",
+            ",".join(self.lineups),
+            "--games",
+            str(self.games),
+            "--reference-games",
+            str(self.reference_games),
+        ]
+        if self.memory:
+            out += [
+                "--memory-games",
+                ",".join(map(str, self.memory_games)),
+                "--memory-players",
+                ",".join(map(str, self.memory_players)),
+            ]
+        else:
+            out.append("--no-memory")
+        return [*out, "--seed", str(self.seed)]
+
+
+def _not_int(x: object) -> bool:
+    return isinstance(x, bool) or not isinstance(x, (int, np.integer))
+
+
+def parse_ints(text: str, what: str) -> tuple[int, ...]:
+    """'2,3,4' -> (2, 3, 4); anything else is a `UserError` naming `what`."""
+    items = [t.strip().replace("_", "") for t in text.split(",") if t.strip()]
+    try:
+        return tuple(int(t) for t in items)
+    except ValueError:
+        raise UserError(f"bench: {what} must be integers joined by ',', got {text!r}") from None
+
+
+def parse_names(text: str) -> tuple[str, ...]:
+    """'greedy,random' -> ('greedy', 'random')."""
+    return tuple(t.strip() for t in text.split(",") if t.strip())
+
+
+def _lineup(players: int, lineup: str, variants: str) -> tuple[Rules, list[type], list[str]]:
+    rules = Rules.make(players, variants)
+    classes = parse_lineup(lineup, players)
+    return rules, classes, [strategy_name(c) for c in classes]
+
+
+def speed(
+    players: int, lineup: str, games: int, reference_games: int, seed: int, variants: str = "base"
+) -> dict[str, float | int | str]:
+    """Time games 0..games-1 as one batch and the first `reference_games` with the reference.
+
+    Both engines are warmed up (a few untimed games) first. Rates are per CPU second.
+    """
+    rules, classes, names = _lineup(players, lineup, variants)
+    warm = min(games, 16)
+    BatchGame(rules, [c() for c in classes], seed, np.arange(warm), names=names).play()
+    Game(rules, [c() for c in classes], seed=seed, game=0, names=names).play()
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    batch = BatchGame(rules, [c() for c in classes], seed, np.arange(games), names=names).play()
+    b_cpu, b_wall = time.process_time() - cpu, time.perf_counter() - wall
+    b_bytes = batch.state.nbytes()
+    b_asked, b_decided = batch.asked, batch.decided
+    del batch
+
+    r_asked = r_decided = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for g in range(reference_games):
+        ref = Game(rules, [c() for c in classes], seed=seed, game=g, names=names)
+        ref.play()
+        r_asked += ref.asked
+        r_decided += ref.decided
+    r_cpu, r_wall = time.process_time() - cpu, time.perf_counter() - wall
+
+    b_cpu, r_cpu = max(b_cpu, 1e-9), max(r_cpu, 1e-9)
+    b_rate, r_rate = games / b_cpu, reference_games / r_cpu
+    return {
+        "players": players,
+        "lineup": lineup,
+        "batch_games": games,
+        "batch_cpu_s": b_cpu,
+        "batch_wall_s": b_wall,
+        "batch_games_per_s": b_rate,
+        "ref_games": reference_games,
+        "ref_cpu_s": r_cpu,
+        "ref_wall_s": r_wall,
+        "ref_games_per_s": r_rate,
+        "ratio": b_rate / r_rate,
+        "batch_decisions_per_s": b_asked / b_cpu,
+        "ref_decisions_per_s": r_asked / r_cpu,
+        "decisions_per_game": b_asked / games,
+        "all_decisions_per_game": b_decided / games,
+        "ref_decisions_per_game": r_asked / reference_games,
+        "state_bytes_per_game": b_bytes / games,
+    }
+
+
+#: The child process of `memory`: argv[1] is a JSON object; prints one JSON line back.
+_CHILD = """
+import gc, json, resource, sys, time
+import numpy as np
+from moaisim.engine.batch import BatchGame
+from moaisim.registry import parse_lineup, strategy_name
+from moaisim.rules import Rules
+
+a = json.loads(sys.argv[1])
+rules = Rules.make(a["players"], a["variants"])
+classes = parse_lineup(a["lineup"], a["players"])
+names = [strategy_name(c) for c in classes]
+BatchGame(rules, [c() for c in classes], a["seed"], np.arange(1), names=names).play().results()
+gc.collect()
+try:  # Linux: restart the peak-RSS mark here, so a transient peak of imports or JIT is not kept
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    reset = True
+except OSError:
+    reset = False
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+cpu = time.process_time()
+g = BatchGame(rules, [c() for c in classes], a["seed"], np.arange(a["games"]), names=names)
+g.play()
+state = g.state.nbytes()
+res = g.results()
+cpu = time.process_time() - cpu
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"base_kib": base, "peak_kib": peak, "state_bytes": state, "reset": reset,
+                  "results_bytes": int(res.memory_usage(deep=True).sum()), "cpu_s": cpu}))
+"""
+
+
+def memory(
+    players: int, games: int, seed: int, lineup: str = MEMORY_LINEUP, variants: str = "base"
+) -> dict[str, float | int | str]:
+    """Peak memory of one `games`-game batch (played and its results built), in a child process.
+
+    `footprint_bytes` is the child's peak RSS after the batch minus its peak RSS after the
+    imports and a one-game warm-up (`ru_maxrss`, KiB on Linux). Where Linux allows it
+    (`/proc/self/clear_refs`, then `peak_reset` is true) the peak mark is restarted after the
+    warm-up, so the baseline is the RSS at that point, not a transient peak of the imports
+    or of compiling kernels, which would hide the footprint of a small batch.
+    """
+    env = dict(os.environ, **{v: "1" for v in THREAD_VARS})
+    arg = json.dumps(
+        {"players": players, "games": games, "seed": seed, "lineup": lineup, "variants": variants}
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, arg], env=env, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"memory benchmark child failed ({proc.returncode}): {tail[0]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KiB
+    return {
+        "players": players,
+        "lineup": lineup,
+        "games": games,
+        "footprint_bytes": (out["peak_kib"] - out["base_kib"]) * scale,
+        "peak_rss_bytes": out["peak_kib"] * scale,
+        "base_rss_bytes": out["base_kib"] * scale,
+        "state_bytes": out["state_bytes"],
+        "results_bytes": out["results_bytes"],
+        "cpu_s": out["cpu_s"],
+        "peak_reset": out["reset"],
+    }
+
+
+def memory_columns(mem: pd.DataFrame) -> pd.DataFrame:
+    """Per player count: footprint in MiB at each batch size and the growth in bytes/game."""
+    rows = []
+    for (players, lineup), part in mem.groupby(["players", "lineup"], sort=False):
+        part = part.sort_values("games")
+        row: dict[str, object] = {"players": players, "lineup": lineup}
+        for n, f in zip(part["games"], part["footprint_bytes"], strict=True):
+            row[f"mem_mib_{n}"] = f / MIB
+        lo, hi = part.iloc[0], part.iloc[-1]
+        if hi["games"] > lo["games"]:
+            slope = (hi["footprint_bytes"] - lo["footprint_bytes"]) / (hi["games"] - lo["games"])
+        else:
+            slope = hi["footprint_bytes"] / hi["games"]
+        row["mem_bytes_per_game"] = slope
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def environment() -> dict[str, str]:
+    """The machine and versions a run was measured on."""
+    from moaisim import __version__
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            models = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        if models:
+            cpu = models[0]
+    except OSError:
+        pass
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.system()} {platform.release()} {platform.machine()}",
+        "cpu": f"{cpu} ({os.cpu_count()} logical cores)",
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "pandas": pd.__version__,
+        "moaisim": __version__,
+    }
+
+
+def run(
+    config: Config | None = None,
+    command: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> pd.DataFrame:
+    """Run the benchmark; one row per (players, lineup), memory columns where measured.
+
+    The returned frame's `attrs` hold `env` (machine and versions), `command` (the command
+    line that reproduces it) and `memory` (one row per child process, as a list of dicts).
+    """
+    cfg = (config or Config()).check()
+    say = progress or (lambda _: None)
+    rows = []
+    for lineup in cfg.lineups:
+        for players in cfg.players:
+            row = speed(players, lineup, cfg.games, cfg.reference_games, cfg.seed, cfg.variants)
+            rows.append(row)
+            say(
+                f"{players}p {lineup}: batch {row['batch_games_per_s']:,.0f} games/s, "
+                f"reference {row['ref_games_per_s']:,.1f} games/s, "
+                f"ratio {row['ratio']:,.1f}x ({row['batch_cpu_s'] + row['ref_cpu_s']:.1f} CPU s)"
+            )
+    df = pd.DataFrame(rows)
+    mem_rows: list[dict[str, object]] = []
+    if cfg.memory:
+        for players in cfg.memory_players:
+            for n in sorted(set(cfg.memory_games)):
+                m = memory(players, n, cfg.seed, cfg.memory_lineup, cfg.variants)
+                mem_rows.append(m)
+                say(
+                    f"{players}p {cfg.memory_lineup} memory: {n:,}-game batch "
+                    f"{m['footprint_bytes'] / MIB:,.1f} MiB "
+                    f"(peak RSS {m['peak_rss_bytes'] / MIB:,.1f} MiB)"
+                )
+        cols = memory_columns(pd.DataFrame(mem_rows))
+        df = df.merge(cols, on=["players", "lineup"], how="left")
+        # memory runs of a configuration that was not timed go after the timed ones
+        timed = set(zip(df["players"], df["lineup"], strict=True))
+        extra = cols[[k not in timed for k in zip(cols["players"], cols["lineup"], strict=True)]]
+        if len(extra):
+            df = pd.concat([df, extra], ignore_index=True)
+    df.attrs["env"] = environment()
+    df.attrs["command"] = command or "moaisim bench " + " ".join(cfg.args())
+    df.attrs["memory"] = mem_rows
+    return df
+
+
+def _fmt(value: object, column: str) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    if column in ("players", "batch_games", "ref_games") or column.startswith("mem_bytes"):
+        return f"{int(value):,}"
+    if column == "lineup":
+        return str(value)
+    v = float(value)  # type: ignore[arg-type]
+    if column == "ratio" or column.startswith("mem_mib") or v < 100:
+        return f"{v:,.1f}"
+    return f"{v:,.0f}"
+
+
+def markdown(df: pd.DataFrame, header: bool = True) -> str:
+    """The benchmark as Markdown: the environment and command, then one table."""
+    labels = dict(LABELS)
+    for col in df.columns:
+        if col.startswith("mem_mib_"):
+            labels[col] = f"peak MiB B={int(col.removeprefix('mem_mib_')):,}"
+    if "mem_bytes_per_game" in df.columns:
+        labels["mem_bytes_per_game"] = "bytes/game"
+    cols = [c for c in labels if c in df.columns]
+    lines = []
+    if header:
+        env = df.attrs.get("env") or environment()
+        lines.append(f"Command: `{df.attrs.get('command', 'moaisim bench')}`  ")
+        lines.append(
+            f"Machine: {env['machine']}, {env['cpu']}; Python {env['python']}, "
+            f"numpy {env['numpy']}, pandas {env['pandas']}, moaisim {env['moaisim']}; "
+            f"{env['date']}"
+        )
+        lines.append("")
+    lines.append("| " + " | ".join(labels[c] for c in cols) + " |")
+    lines.append("|" + "|".join(" --- " if c == "lineup" else " ---: " for c in cols) + "|")
+    for _, row in df.iterrows():
+        lines.append("| " + " | ".join(_fmt(row[c], c) for c in cols) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main_args(
+    players: str = ",".join(map(str, PLAYERS)),
+    lineups: str = ",".join(LINEUPS),
+    games: int = GAMES,
+    reference_games: int = REFERENCE_GAMES,
+    memory_games: str = ",".join(map(str, MEMORY_GAMES)),
+    memory_players: str = ",".join(map(str, MEMORY_PLAYERS)),
+    memory: bool = True,
+    seed: int = SEED,
+) -> Config:
+    """A checked `Config` from command-line strings (shared by the CLI and the script)."""
+    return Config(
+        players=parse_ints(players, "players"),
+        lineups=parse_names(lineups),
+        games=games,
+        reference_games=reference_games,
+        memory_games=parse_ints(memory_games, "memory games"),
+        memory_players=parse_ints(memory_players, "memory players"),
+        memory=memory,
+        seed=seed,
+    ).check()
+
+
+def report(
+    config: Config,
+    prog: str,
+    markdown_path: str | None = None,
+    csv_path: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> str:
+    """Run, write the optional Markdown/CSV files and return the Markdown text."""
+    for path in (markdown_path, csv_path):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise UserError(f"bench: no directory for output file {path!r}")
+    df = run(config, command=f"{prog} " + " ".join(config.args()), progress=progress)
+    text = markdown(df)
+    if markdown_path:
+        with open(markdown_path, "w") as f:
+            f.write(text)
+    if csv_path:
+        df.to_csv(csv_path, index=False)
+    return text
+
+
+__all__ = [
+    "Config",
+    "environment",
+    "main_args",
+    "markdown",
+    "memory",
+    "memory_columns",
+    "report",
+    "run",
+    "speed",
+]
