@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format clean
+.PHONY: demo test bench lint format clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Engine speed (batch vs reference, same games) and batch memory; see benchmarks/README.md.
+bench: $(STAMP)
+	$(BIN)/moaisim bench
 
 lint: $(STAMP)
 	$(BIN)/ruff check moaisim strategies tests

@@ -123,3 +123,74 @@ def test_bad_rules_file_one_line(capsys, tmp_path):
     bad.write_text("[board]\nfields = 16\nmystery = 1\n")
     code, _, err = run(capsys, "play", "--rules", str(bad))
     assert code == 2 and "unknown key board.mystery" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "6"],
+        ["--players", "1,2"],
+        ["--players", "2,x"],
+        ["--lineups", "nobody"],
+        ["--games", "0"],
+        ["--reference-games", "-1"],
+        ["--games", "5", "--reference-games", "10"],
+        ["--memory-games", "0,100"],
+        ["--memory-players", "9"],
+        ["--games", "many"],
+        ["--csv", "/no/such/dir/bench.csv"],
+    ],
+)
+def test_bench_mistakes_one_line_exit_2(capsys, args):
+    code, out, err = run(capsys, "bench", *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("moaisim: error: ") and err.count("\n") == 1
+
+
+def test_bench_prints_a_table_and_writes_files(capsys, tmp_path):
+    md, csv = tmp_path / "bench.md", tmp_path / "bench.csv"
+    code, out, err = run(
+        capsys,
+        "bench",
+        "--players",
+        "2,3",
+        "--lineups",
+        "random",
+        "--games",
+        "8",
+        "--reference-games",
+        "1",
+        "--no-memory",
+        "--markdown",
+        str(md),
+        "--csv",
+        str(csv),
+    )
+    assert code == 0
+    assert out.startswith("Command: `moaisim bench --players 2,3 --lineups random --games 8")
+    assert "| 2 | random | 8 |" in out and "| 3 | random | 8 |" in out
+    assert err.count("\n") == 2 and err.startswith("2p random: batch ")
+    assert md.read_text() == out
+    assert len(csv.read_text().splitlines()) == 3
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "3", "--seed", "5", "--game", "2", "--strategies", "greedy,random,greedy"],
+        ["--players", "5", "--seed", "11", "--variant", "short+fixed-disasters"],
+        ["--players", "2", "--seed", "4", "--json"],
+    ],
+)
+def test_play_batch_engine_prints_the_reference_log(capsys, args):
+    ref = run(capsys, "play", *args)
+    same = run(capsys, "play", "--engine", "reference", *args)
+    batch = run(capsys, "play", "--engine", "batch", *args)
+    assert ref[0] == 0 and ref[1]
+    assert batch == ref == same
+
+
+def test_play_unknown_engine_one_line(capsys):
+    code, out, err = run(capsys, "play", "--engine", "warp")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "unknown engine" in err
