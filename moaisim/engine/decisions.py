@@ -21,9 +21,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from moaisim.engine.kernels import shown_and_hidden
+from moaisim.engine.kernels import clan_counts, shown_and_hidden
 from moaisim.rng import SeatRandom
-from moaisim.rules import CAMP, RESERVE, Rules
+from moaisim.rules import RESERVE, Rules
 from moaisim.rules.components import N_CARD_TYPES
 
 HIDDEN = -3  # location shown for a pawn whose place or strength a seat may not see
@@ -373,8 +373,12 @@ class SeatView:
     @cached_property
     def moai_count(self) -> np.ndarray:
         """Moai tiles held by each clan [n, P] (public, R6.5)."""
-        owner = self._get("moai_owner")
-        return np.stack([(owner == q).sum(axis=1) for q in range(self.rules.players)], axis=1)
+        return self._counts[:, :, 2]
+
+    @cached_property
+    def _counts(self) -> np.ndarray:
+        """[n, P, 3]: pawns on the board, in camp, Moai tiles, per clan (all public)."""
+        return clan_counts(self._get("loc"), self._get("moai_owner"))
 
     @cached_property
     def moai_supply(self) -> np.ndarray:
@@ -387,7 +391,8 @@ class SeatView:
 
     @cached_property
     def camp_size(self) -> np.ndarray:
-        return (self._get("loc") == CAMP).sum(axis=2)
+        """Pawns in each clan's camp [n, P] (public)."""
+        return self._counts[:, :, 1]
 
     @cached_property
     def reserve(self) -> np.ndarray:
@@ -417,7 +422,7 @@ class SeatView:
     @cached_property
     def on_board(self) -> np.ndarray:
         """Pawns of each clan on the board [n, P] (public)."""
-        return (self._get("loc") >= 0).sum(axis=2)
+        return self._counts[:, :, 0]
 
     # --- own, secret state ---------------------------------------------------------------
     @cached_property

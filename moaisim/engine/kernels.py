@@ -1,9 +1,10 @@
 """Compiled (numba) kernels for the hot loops of the views and the batch engine.
 
-Each kernel does per game what a few numpy passes over the [players, pawns] block would do,
-in one pass. The profile of the batch engine showed these passes, repeated at every work
-step for every seat, to be where numpy could not reach the target speed (see the README's
-benchmark section). Each kernel is checked against a plain numpy formulation by the tests.
+Each kernel does per game, in one pass, what several numpy passes over the [players, pawns]
+block would do. The profile of the batch engine showed those passes, repeated at every work
+step for every seat, to be where numpy could not reach the target speed (README, "Speed").
+The reference engine computes the same masks and counts in plain Python, and the equivalence
+tests hold the two engines to identical games.
 """
 
 from __future__ import annotations
@@ -404,3 +405,24 @@ def work_counts(
                 elif x >= ocean0:
                     manned[k, q, x - ocean0] = True
     return camp, in_fields, used, manned
+
+
+@njit(cache=True, nogil=True)
+def clan_counts(loc: np.ndarray, moai_owner: np.ndarray) -> np.ndarray:
+    """[n, P, N] locations, [n, T] tile owners -> [n, P, 3]: pawns on the board, pawns in
+    camp and Moai tiles held, per clan."""
+    n, players, pawns = loc.shape
+    out = np.zeros((n, players, 3), dtype=np.int64)
+    for r in range(n):
+        for q in range(players):
+            for i in range(pawns):
+                x = loc[r, q, i]
+                if x >= 0:
+                    out[r, q, 0] += 1
+                elif x == -1:
+                    out[r, q, 1] += 1
+        for t in range(moai_owner.shape[1]):
+            q = moai_owner[r, t]
+            if q >= 0:
+                out[r, q, 2] += 1
+    return out

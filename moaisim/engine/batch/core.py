@@ -201,13 +201,15 @@ class BatchCore:
                     bad = np.flatnonzero(~legal[np.arange(n), answer])
         if bad is not None and len(bad):
             i = int(bad[0])
-            shown = answer[i] if ok else answer
+            # as the reference engine reports it: the game's answer (one row), or the whole
+            # answer when its shape or type is wrong
+            shown = answer[i : i + 1] if ok else answer
             raise IllegalActionError(
                 self.names[seat],
                 kind.value,
                 int(self.games[rows[i]]),
                 self.seed,
                 seat,
-                np.atleast_1d(shown).tolist() if kind is not Kind.BID else shown.tolist(),
+                shown.tolist(),
             )
         return answer

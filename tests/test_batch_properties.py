@@ -1,0 +1,220 @@
+"""Property tests of the batch engine over whole batches (hypothesis).
+
+The foundation's invariants (tests/invariants.py, for one reference game) checked for every
+game of a batch after setup (R1) and after every phase of every round (R3-R7): conservation of
+the 18 pawns per colour, 15 wood, 40 Rapa Nui cards, 21 Moai tiles and the disaster tokens;
+face states (R5.4-R5.7, V1); boats (R5.7, R7.4). Every applied action is legal (RULES.md
+section D masks), games that have ended sit idle (ARCHITECTURE.md section 2), every game ends
+(R8.1) and the results follow R8.2 (score = Moai height + living pawns + 2 x wood, rank 1 wins).
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+from unittest import mock
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import moaisim.engine.batch.game as game_module
+from moaisim.engine.batch import BatchGame, BatchState
+from moaisim.engine.decisions import Kind
+from moaisim.engine.results import ranks
+from moaisim.registry import load_strategy
+from moaisim.rules import CAMP, RESERVE, VARIANTS, Rules
+
+PHASES = ("birdman_phase", "epoch_phase", "work_phase", "production_phase", "review_phase")
+
+
+def check_batch(s: BatchState, rules: Rules, where: str) -> None:
+    """The invariants of `invariants.check_state`, for every game of the batch at once."""
+    c, lay, p = rules.components, rules.layout, rules.players
+    b = s.b
+    loc, up = s.loc, s.up
+    # 18 pawns per colour (camp + board + reserve), every location code valid
+    assert loc.shape == (b, p, c.pawns), where
+    assert ((loc >= RESERVE) & (loc < lay.size)).all(), f"{where}: bad location code"
+    assert not up[loc < 0].any(), f"{where}: a pawn off the board is face up"
+    # R5.5, R5.3: a pawn in the fields is face up; V1: every board pawn is
+    assert up[lay.zones(loc) == 1].all(), f"{where}: a face-down pawn in the fields"
+    if rules.has("open-pawns"):
+        assert up[loc >= 0].all(), f"{where}: a face-down pawn under open-pawns"
+    # R5.7: one pawn per boat, and only on a built boat
+    on_boat = loc[:, :, :, None] == lay.ocean0 + np.arange(lay.boats)  # [B, P, N, K]
+    per_boat = on_boat.sum(axis=2)  # [B, P, K]
+    assert (per_boat <= 1).all(), f"{where}: two pawns on one boat"
+    assert (s.boats[per_boat > 0] >= 0).all(), f"{where}: a pawn on an unbuilt boat"
+    # R5.5: fields pawns + covered fields <= fields
+    assert ((loc == lay.fields).sum(axis=(1, 2)) + s.covered <= c.fields).all(), where
+    # 15 wood: supply + forest + clans
+    assert (s.wood_supply + s.forest_wood.sum(axis=1) + s.wood.sum(axis=1) == c.wood).all(), where
+    assert (s.wood >= 0).all() and (s.wood_supply >= 0).all(), where
+    # 40 cards per type: the deck's remaining part + discard + hands (bids are discarded)
+    assert ((s.deck_pos >= 0) & (s.deck_pos <= s.deck_len)).all(), where
+    assert (s.deck_len <= s.deck.shape[1]).all(), where
+    remaining = np.arange(s.deck.shape[1]) >= s.deck_pos[:, None]
+    remaining &= np.arange(s.deck.shape[1]) < s.deck_len[:, None]
+    in_deck = ((s.deck[:, :, None] == np.arange(6)) & remaining[:, :, None]).sum(axis=1)
+    per_type = in_deck + s.discard + s.hand.sum(axis=1)
+    assert (per_type == np.asarray(c.cards)).all(), f"{where}: cards not conserved"
+    assert (s.hand >= 0).all() and (s.discard >= 0).all(), where
+    # 21 Moai tiles: supply (-1), out of the game (-2) or a clan's
+    assert s.moai_owner.shape == (b, c.n_tiles), where
+    assert ((s.moai_owner >= -2) & (s.moai_owner < p)).all(), where
+    # disaster tokens: supply + covered fields
+    assert (s.disaster_supply + s.covered == c.disaster_tokens).all(), where
+    assert (s.disaster_supply >= 0).all(), where
+    # boats are boat cards, each held once per game; none is still in the epoch deck
+    is_boat = np.array([card.is_boat for card in c.epoch_cards])
+    held = s.boats.reshape(b, -1)
+    assert is_boat[held[held >= 0]].all(), f"{where}: a boat that is no boat card"
+    ordered = np.sort(held, axis=1)
+    assert not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)).any(), where
+    for r in range(b):
+        deck = s.epoch_deck[r, s.epoch_pos[r] : s.epoch_len[r]]
+        assert len(set(deck.tolist())) == len(deck), where
+        assert not set(deck.tolist()) & set(held[r][held[r] >= 0].tolist()), where
+    for name, counts in s.counters.items():
+        assert (counts >= 0).all(), f"{where}: negative counter {name}"
+
+
+def snapshot(g: BatchGame, rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Copies of every array of the state and every random stream counter, at `rows`."""
+    s = g.state
+    out = {k: v[rows].copy() for k, v in vars(s).items() if isinstance(v, np.ndarray)}
+    out |= {f"counter {k}": v[rows].copy() for k, v in s.counters.items()}
+    out |= {f"stream {i}": c[rows].copy() for i, c in enumerate(g.streams.counters)}
+    return out
+
+
+class CheckedBatchGame(BatchGame):
+    """A batch that checks the invariants after setup and after each phase (the real
+    `BatchGame.play` loop, with its phase functions wrapped), every applied action against
+    its mask, that idle games do not change, and that counts the rounds each game plays."""
+
+    def play(self) -> CheckedBatchGame:
+        self.rounds_played = np.zeros(self.b, dtype=np.int64)
+        self.phases_run: list[str] = []
+        check_batch(self.state, self.rules, "after setup")
+        with ExitStack() as stack:
+            for name in PHASES:
+                wrapped = self._checked(name, getattr(game_module, name))
+                stack.enter_context(mock.patch.object(game_module, name, wrapped))
+            super().play()
+        return self
+
+    def _checked(self, name: str, phase: Any) -> Any:
+        def run(g: BatchGame, rows: np.ndarray) -> None:
+            assert g is self
+            idle = np.setdiff1d(np.arange(self.b), rows)
+            before = snapshot(self, idle)
+            assert not self.state.last_round[rows].any() or name != "birdman_phase"
+            if name == "birdman_phase":
+                self.rounds_played[rows] += 1
+            phase(g, rows)
+            self.phases_run.append(name)
+            where = f"after {name} of round {self.rounds_played[rows].max()}"
+            check_batch(self.state, self.rules, where)
+            after = snapshot(self, idle)
+            for key, value in before.items():
+                assert np.array_equal(value, after[key]), f"{where}: idle games' {key} changed"
+
+        return run
+
+    def ask(
+        self, kind: Kind, seat: Any, rows: np.ndarray, legal: np.ndarray, **info: np.ndarray
+    ) -> np.ndarray:
+        """Section D: every action applied is legal for its game (BID: 0 <= bid <= hand)."""
+        assert len(np.unique(rows)) == len(rows)
+        action = super().ask(kind, seat, rows, legal, **info)
+        n = len(rows)
+        if kind is Kind.BID:
+            assert action.shape == (n, 6)
+            assert ((action >= 0) & (action <= legal)).all(), "bid outside the hand"
+        else:
+            assert action.shape == (n,)
+            assert ((action >= 0) & (action < legal.shape[1])).all()
+            assert legal[np.arange(n), action].all(), f"illegal {kind} action applied"
+        return action
+
+
+VARIANT_SETS = st.sets(st.sampled_from(sorted(VARIANTS)), max_size=4).filter(
+    lambda v: not {"open-bidding", "open-bidding-strict"} <= v
+)
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[Rules, list[str], int, list[int]]:
+    players = draw(st.integers(2, 5))
+    rules = Rules.make(
+        players,
+        sorted(draw(VARIANT_SETS)) or "base",
+        turn_order=draw(st.sampled_from(["hill", "clockwise"])),
+        volcano_after_moai=draw(st.sampled_from(["stay", "camp"])),
+    )
+    lineup = draw(
+        st.lists(st.sampled_from(["random", "greedy"]), min_size=players, max_size=players)
+    )
+    seed = draw(st.integers(0, 2**64 - 1))
+    games = draw(st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=24, unique=True))
+    return rules, lineup, seed, games
+
+
+def play_checked(rules: Rules, lineup: list[str], seed: int, games: list[int]) -> CheckedBatchGame:
+    strategies = [load_strategy(n)() for n in lineup]
+    return CheckedBatchGame(rules, strategies, seed, np.array(games), names=lineup).play()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batches())
+def test_conservation_legality_and_scores_over_whole_batches(config):
+    """Invariants after every phase; legal actions; every game ends; R8.2 scores and ranks."""
+    rules, lineup, seed, games = config
+    g = play_checked(rules, lineup, seed, games)
+    s, p, b = g.state, rules.players, len(games)
+    # every round ran the five phases in order (R2)
+    assert len(g.phases_run) % 5 == 0
+    assert g.phases_run[:5] == list(PHASES)
+    # every game ends (R8.1); `rounds` is the number of rounds it played
+    assert s.last_round.all()
+    assert (s.round == g.rounds_played).all() and (s.round >= 1).all()
+    df = g.results()
+    assert len(df) == b * p
+    assert df["game"].tolist() == np.repeat(games, p).tolist()
+    assert df["seat"].tolist() == list(range(p)) * b
+    assert df["strategy"].tolist() == lineup * b
+    assert (df["rounds"].to_numpy() == np.repeat(s.round, p)).all()
+    # R8.2: score = Moai height + living pawns (board and camp) + 2 per wood
+    heights = np.asarray(rules.components.moai_heights)
+    mine = s.moai_owner[:, None, :] == np.arange(p)[None, :, None]
+    assert (df["moai_height"].to_numpy() == (mine * heights).sum(axis=2).ravel()).all()
+    assert (df["moai_count"].to_numpy() == mine.sum(axis=2).ravel()).all()
+    assert (df["pawns"].to_numpy() == (s.loc >= CAMP).sum(axis=2).ravel()).all()
+    assert (df["wood"].to_numpy() == s.wood.ravel()).all()
+    assert (df["score"] == df["moai_height"] + df["pawns"] + 2 * df["wood"]).all()
+    # ranks: 1 + seats strictly better; win == rank 1; the winners have the best score
+    score = df["score"].to_numpy().reshape(b, p)
+    rank = df["rank"].to_numpy().reshape(b, p)
+    assert (rank == ranks(score)).all()
+    assert (rank == 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)).all()
+    assert (df["win"] == (df["rank"] == 1)).all()
+    win = df["win"].to_numpy().reshape(b, p)
+    assert win.any(axis=1).all()
+    assert (win == (score == score.max(axis=1, keepdims=True))).all()
+    # counters are the state's, seat by seat
+    for name, counts in s.counters.items():
+        assert (df[name].to_numpy() == counts.ravel()).all()
+    assert (s.counters["birdman_rounds"].sum(axis=1) == s.round).all()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batches())
+def test_checked_batch_plays_the_unchecked_batch(config):
+    """The checks observe only: the checked batch gives the plain batch's results."""
+    rules, lineup, seed, games = config
+    plain = BatchGame(rules, [load_strategy(n)() for n in lineup], seed, np.array(games))
+    checked = play_checked(rules, lineup, seed, games)
+    plain.names = lineup
+    assert checked.results().equals(plain.play().results())
