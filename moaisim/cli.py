@@ -116,6 +116,12 @@ def bench(
     reference_games: Annotated[
         int, typer.Option(help="Reference-engine games per configuration (the first of them).")
     ] = 40,
+    repeat: Annotated[
+        int, typer.Option(help="Timings per configuration; the best of each engine is kept.")
+    ] = 3,
+    batch_size: Annotated[
+        int, typer.Option(help="Games per batch of the batch engine (as simulate plays them).")
+    ] = 10_000,
     memory_games: Annotated[
         str, typer.Option(help="Batch sizes whose peak memory is measured, e.g. '10000,100000'.")
     ] = "10000,100000",
@@ -148,6 +154,8 @@ def bench(
         memory_players=memory_players,
         memory=memory,
         seed=seed,
+        repeat=repeat,
+        batch_size=batch_size,
     )
     text = bench_lib.report(
         config,

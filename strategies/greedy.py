@@ -33,7 +33,20 @@ NEG = -1e9
 
 def _best(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Index of the best-scored legal action per game (first one on ties)."""
-    return np.argmax(np.where(legal, scores, -np.inf), axis=1)
+    return _best_legal(np.asarray(scores, dtype=np.float64), legal)
+
+
+@njit(cache=True, nogil=True)
+def _best_legal(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    n, size = legal.shape
+    out = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        best = -np.inf
+        for a in range(size):
+            if legal[r, a] and scores[r, a] > best:
+                best = scores[r, a]
+                out[r] = a
+    return out
 
 
 def public_score(view: SeatView) -> np.ndarray:

@@ -107,6 +107,18 @@ def test_counters_agree_between_engines_on_the_same_games():
     assert b.decided == sum(r.decided for r in refs)
 
 
+def test_batches_and_repeats_change_no_count():
+    """Games played in batches of 4 ask exactly the decisions of one batch; every repeat is
+    reported."""
+    one = bench.speed(3, "random", 10, 1, 5, repeat=1, batch_size=10)
+    split = bench.speed(3, "random", 10, 1, 5, repeat=2, batch_size=4)
+    assert split["decisions_per_game"] == one["decisions_per_game"]
+    assert split["all_decisions_per_game"] == one["all_decisions_per_game"]
+    assert len(split["batch_cpu_s_all"].split()) == 2
+    best = min(float(x) for x in split["batch_cpu_s_all"].split())
+    assert split["batch_cpu_s"] == pytest.approx(best, abs=1e-3)
+
+
 def test_memory_of_an_untimed_configuration_gets_its_own_row(monkeypatch):
     def fake_memory(players, games, seed, lineup, variants):
         f = 3 * games
@@ -161,6 +173,8 @@ def test_memory_columns_slope():
         {"memory_games": (0,)},
         {"memory_players": (7,)},
         {"seed": -1},
+        {"repeat": 0},
+        {"batch_size": 0},
     ],
 )
 def test_bad_config_is_a_user_error(kwargs):
