@@ -1,7 +1,8 @@
 """Benchmarks of the two engines (`moaisim bench`, `make bench`, `benchmarks/bench.py`).
 
 For each player count and lineup (one strategy in every seat) it plays N games with the batch
-engine (one `BatchGame` of games 0..N-1) and the first M of those same games with the
+engine (games 0..N-1, in batches of `batch_size` as `simulate` plays them) and the first M
+of those same games with the
 reference engine, and reports:
 
 - games per second per core of each engine: games / CPU seconds of this one process
@@ -9,10 +10,12 @@ reference engine, and reports:
 - their ratio, batch rate / reference rate, both measured in the same run;
 - decisions per second of each engine: decisions put to strategies (forced single-action
   decisions excluded) / CPU seconds, and the mean such decisions per game;
-- the peak memory of a B-game batch, measured in a fresh child process (its peak RSS after
-  the batch minus its RSS after imports and a one-game warm-up), at two or more batch
-  sizes so that the growth per game (bytes/game, the slope between the smallest and the
-  largest B) shows that the footprint is linear in B.
+- the peak memory of a B-game batch, measured in a fresh child process: the peak of what is
+  allocated while the batch is played and its results built (`tracemalloc`, which numpy
+  reports its arrays to), at two or more batch sizes, so that the growth per game
+  (bytes/game, the slope between the smallest and the largest B) shows that the footprint
+  is linear in B; and the child's whole peak RSS at the largest B (interpreter, libraries
+  and compiled kernels included).
 
 Speed is measured here, never by timed tests.
 """
@@ -250,11 +253,23 @@ def speed(
 
 #: The child process of `memory`: argv[1] is a JSON object; prints one JSON line back.
 _CHILD = """
-import gc, json, resource, sys, time
+import gc, json, resource, sys, time, tracemalloc
 import numpy as np
 from moaisim.engine.batch import BatchGame
 from moaisim.registry import parse_lineup, strategy_name
 from moaisim.rules import Rules
+
+
+def status_kib(key):
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
 
 a = json.loads(sys.argv[1])
 rules = Rules.make(a["players"], a["variants"])
@@ -262,35 +277,40 @@ classes = parse_lineup(a["lineup"], a["players"])
 names = [strategy_name(c) for c in classes]
 BatchGame(rules, [c() for c in classes], a["seed"], np.arange(1), names=names).play().results()
 gc.collect()
-try:  # Linux: restart the peak-RSS mark here, so a transient peak of imports or JIT is not kept
+base = status_kib("VmRSS")
+try:  # Linux: restart the peak-RSS mark (VmHWM) here, past the imports and the JIT
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
-    reset = True
 except OSError:
-    reset = False
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    pass
+tracemalloc.start()
 cpu = time.process_time()
 g = BatchGame(rules, [c() for c in classes], a["seed"], np.arange(a["games"]), names=names)
 g.play()
 state = g.state.nbytes()
 res = g.results()
 cpu = time.process_time() - cpu
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"base_kib": base, "peak_kib": peak, "state_bytes": state, "reset": reset,
-                  "results_bytes": int(res.memory_usage(deep=True).sum()), "cpu_s": cpu}))
+traced = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+hwm = status_kib("VmHWM")
+print(json.dumps({"traced": traced, "base_kib": base, "hwm_kib": hwm,
+                  "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "state_bytes": state, "results_bytes": int(res.memory_usage(deep=True).sum()),
+                  "cpu_s": cpu}))
 """
 
 
 def memory(
     players: int, games: int, seed: int, lineup: str = MEMORY_LINEUP, variants: str = "base"
-) -> dict[str, float | int | str]:
+) -> dict[str, float | int | str | None]:
     """Peak memory of one `games`-game batch (played and its results built), in a child process.
 
-    `footprint_bytes` is the child's peak RSS after the batch minus its peak RSS after the
-    imports and a one-game warm-up (`ru_maxrss`, KiB on Linux). Where Linux allows it
-    (`/proc/self/clear_refs`, then `peak_reset` is true) the peak mark is restarted after the
-    warm-up, so the baseline is the RSS at that point, not a transient peak of the imports
-    or of compiling kernels, which would hide the footprint of a small batch.
+    `footprint_bytes` is the peak of the memory allocated while the batch is created, played
+    and its results built (`tracemalloc`, which numpy reports its arrays to): what the batch
+    itself needs. `peak_rss_bytes` is the child process's whole peak RSS (`ru_maxrss`):
+    interpreter, libraries and compiled kernels included, the figure to hold against the
+    machine's memory. On Linux `rss_growth_bytes` is the peak RSS during the batch (VmHWM,
+    restarted after the warm-up) minus the RSS before it.
     """
     env = dict(os.environ, **{v: "1" for v in THREAD_VARS})
     arg = json.dumps(
@@ -304,17 +324,19 @@ def memory(
         raise RuntimeError(f"memory benchmark child failed ({proc.returncode}): {tail[0]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, else KiB
+    growth = None
+    if out["hwm_kib"] is not None and out["base_kib"] is not None:
+        growth = max(0, out["hwm_kib"] - out["base_kib"]) * 1024
     return {
         "players": players,
         "lineup": lineup,
         "games": games,
-        "footprint_bytes": (out["peak_kib"] - out["base_kib"]) * scale,
-        "peak_rss_bytes": out["peak_kib"] * scale,
-        "base_rss_bytes": out["base_kib"] * scale,
+        "footprint_bytes": out["traced"],
+        "peak_rss_bytes": out["maxrss_kib"] * scale,
+        "rss_growth_bytes": growth,
         "state_bytes": out["state_bytes"],
         "results_bytes": out["results_bytes"],
         "cpu_s": out["cpu_s"],
-        "peak_reset": out["reset"],
     }
 
 
@@ -332,6 +354,8 @@ def memory_columns(mem: pd.DataFrame) -> pd.DataFrame:
         else:
             slope = hi["footprint_bytes"] / hi["games"]
         row["mem_bytes_per_game"] = slope
+        if "peak_rss_bytes" in part.columns:
+            row["rss_mib_max"] = hi["peak_rss_bytes"] / MIB
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -436,6 +460,8 @@ def markdown(df: pd.DataFrame, header: bool = True) -> str:
             labels[col] = f"peak MiB B={int(col.removeprefix('mem_mib_')):,}"
     if "mem_bytes_per_game" in df.columns:
         labels["mem_bytes_per_game"] = "bytes/game"
+    if "rss_mib_max" in df.columns:
+        labels["rss_mib_max"] = "process peak RSS MiB (largest B)"
     cols = [c for c in labels if c in df.columns]
     lines = []
     if header:

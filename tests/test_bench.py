@@ -72,8 +72,11 @@ def test_memory_columns_only_where_measured(table):
     runs = table.attrs["memory"]
     assert [(m["players"], m["games"]) for m in runs] == [(4, 100)]
     for m in runs:
-        assert m["peak_rss_bytes"] >= m["base_rss_bytes"] > 0
-        assert m["state_bytes"] > 0 and m["results_bytes"] > 0
+        # the traced footprint holds at least the batch's state and results
+        assert m["footprint_bytes"] >= m["state_bytes"] + m["results_bytes"] > 0
+        assert m["peak_rss_bytes"] > m["footprint_bytes"]
+        assert m["rss_growth_bytes"] is None or m["rss_growth_bytes"] >= 0
+    assert row["rss_mib_max"] * 2**20 == runs[-1]["peak_rss_bytes"]
 
 
 def test_markdown_has_header_and_one_line_per_row(table):
