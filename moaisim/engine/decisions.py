@@ -251,6 +251,10 @@ class SeatView:
     def __len__(self) -> int:
         return len(self.__rows)
 
+    def _table(self, name: str) -> np.ndarray:
+        """A whole table field (every game): for the kernels, which read only `rows`."""
+        return np.asarray(getattr(self.__tables, name))
+
     def _own(self, name: str) -> np.ndarray:
         """This seat's slice of a [B, P, ...] table field (gathered alone if the whole field
         is not needed)."""
@@ -378,7 +382,7 @@ class SeatView:
     @cached_property
     def _counts(self) -> np.ndarray:
         """[n, P, 3]: pawns on the board, in camp, Moai tiles, per clan (all public)."""
-        return clan_counts(self._get("loc"), self._get("moai_owner"))
+        return clan_counts(self._table("loc"), self._table("moai_owner"), self.__rows)
 
     @cached_property
     def moai_supply(self) -> np.ndarray:
@@ -416,8 +420,8 @@ class SeatView:
 
     @cached_property
     def _shown_and_hidden(self) -> tuple[np.ndarray, np.ndarray]:
-        loc, up = self._get("loc"), self._get("up")
-        return shown_and_hidden(loc, up, self.rules.layout.size, HIDDEN)
+        loc, up = self._table("loc"), self._table("up")
+        return shown_and_hidden(loc, up, self.__rows, self.rules.layout.size, HIDDEN)
 
     @cached_property
     def on_board(self) -> np.ndarray:

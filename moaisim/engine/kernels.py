@@ -15,26 +15,27 @@ from numba import njit
 
 @njit(cache=True, nogil=True)
 def shown_and_hidden(
-    loc: np.ndarray, up: np.ndarray, size: int, hidden_code: int
+    loc: np.ndarray, up: np.ndarray, rows: np.ndarray, size: int, hidden_code: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """[n, P, N] loc/up -> (shown_loc [n, P, N], hidden_count [n, P, size]).
+    """[B, P, N] loc/up, games `rows` -> (shown_loc [n, P, N], hidden_count [n, P, size]).
 
     shown_loc: the location of a face-up board pawn, `hidden_code` otherwise;
     hidden_count: face-down board pawns of each clan on each location.
     """
-    n, p, pawns = loc.shape
+    n, p, pawns = len(rows), loc.shape[1], loc.shape[2]
     shown = np.empty((n, p, pawns), dtype=np.int8)
     hidden = np.zeros((n, p, size), dtype=np.int16)
-    for r in range(n):
+    for k in range(n):
+        r = rows[k]
         for q in range(p):
             for i in range(pawns):
                 x = loc[r, q, i]
                 if x >= 0 and up[r, q, i]:
-                    shown[r, q, i] = x
+                    shown[k, q, i] = x
                 else:
-                    shown[r, q, i] = hidden_code
+                    shown[k, q, i] = hidden_code
                     if x >= 0:
-                        hidden[r, q, x] += 1
+                        hidden[k, q, x] += 1
     return shown, hidden
 
 
@@ -408,21 +409,22 @@ def work_counts(
 
 
 @njit(cache=True, nogil=True)
-def clan_counts(loc: np.ndarray, moai_owner: np.ndarray) -> np.ndarray:
-    """[n, P, N] locations, [n, T] tile owners -> [n, P, 3]: pawns on the board, pawns in
-    camp and Moai tiles held, per clan."""
-    n, players, pawns = loc.shape
+def clan_counts(loc: np.ndarray, moai_owner: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """[B, P, N] locations, [B, T] tile owners, games `rows` -> [n, P, 3]: pawns on the
+    board, pawns in camp and Moai tiles held, per clan."""
+    n, players, pawns = len(rows), loc.shape[1], loc.shape[2]
     out = np.zeros((n, players, 3), dtype=np.int64)
-    for r in range(n):
+    for k in range(n):
+        r = rows[k]
         for q in range(players):
             for i in range(pawns):
                 x = loc[r, q, i]
                 if x >= 0:
-                    out[r, q, 0] += 1
+                    out[k, q, 0] += 1
                 elif x == -1:
-                    out[r, q, 1] += 1
+                    out[k, q, 1] += 1
         for t in range(moai_owner.shape[1]):
             q = moai_owner[r, t]
             if q >= 0:
-                out[r, q, 2] += 1
+                out[k, q, 2] += 1
     return out

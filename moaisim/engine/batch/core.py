@@ -31,6 +31,7 @@ from moaisim.rules import Rules
 from moaisim.rules.components import N_CARD_TYPES
 
 Event = dict[str, Any]
+_INTEGER = "iu"  # dtype kinds of an integer answer
 
 
 class BatchCore:
@@ -95,6 +96,16 @@ class BatchCore:
 
     def emit(self, row: int, e: str, **data: Any) -> None:
         self.events[int(self.games[row])].append({"e": e, **data})
+
+    def seats_at(self, rows: np.ndarray, pos: int) -> tuple[np.ndarray, np.ndarray]:
+        """The games `rows` sorted by the seat at turn position `pos`, and those seats.
+
+        Each seat's games then sit side by side, so asking them takes slices, not copies.
+        Games are independent, so their order within a sub-step changes nothing.
+        """
+        seat = self.state.turn[rows, pos].astype(np.int64)
+        order = np.argsort(seat, kind="stable")
+        return rows[order], seat[order]
 
     # --- decisions -------------------------------------------------------------------------
     def ask(
@@ -187,12 +198,12 @@ class BatchCore:
         answer = np.asarray(self.methods[kind][seat](view))
         n = len(rows)
         if kind is Kind.BID:
-            ok = answer.shape == (n, N_CARD_TYPES) and np.issubdtype(answer.dtype, np.integer)
+            ok = answer.shape == (n, N_CARD_TYPES) and answer.dtype.kind in _INTEGER
             bad = None if ok else np.arange(n)
             if ok:
                 bad = np.flatnonzero(((answer < 0) | (answer > legal)).any(axis=1))
         else:
-            ok = answer.shape == (n,) and np.issubdtype(answer.dtype, np.integer)
+            ok = answer.shape == (n,) and answer.dtype.kind in _INTEGER
             bad = None if ok else np.arange(n)
             if ok:
                 inside = (answer >= 0) & (answer < legal.shape[1])

@@ -16,17 +16,17 @@ def epoch_phase(g: BatchCore, rows: np.ndarray) -> None:
     ctype = np.array([c.type for c in g.cards])
     disaster = np.array([c.is_disaster for c in g.cards])
     for pos in range(p):
-        seat = s.turn[rows, pos].astype(np.int64)
-        legal = s.offer[rows] >= 0
+        prows, seat = g.seats_at(rows, pos)
+        legal = s.offer[prows] >= 0
         can = legal.any(axis=1)
         if g.log_mask is not None:
-            for i in g.logged(rows):
+            for i in g.logged(prows):
                 if not can[i]:  # R4.2: the last in order take none
-                    g.emit(rows[i], "no_card", seat=int(seat[i]))
+                    g.emit(prows[i], "no_card", seat=int(seat[i]))
         pick = np.flatnonzero(can)
         if not len(pick):
             continue
-        r, q = rows[pick], seat[pick]
+        r, q = prows[pick], seat[pick]
         slot = g.ask(Kind.PICK_EPOCH, q, r, legal[pick])
         cid = s.offer[r, slot].astype(np.int64)
         s.offer[r, slot] = -1

@@ -82,11 +82,11 @@ def volcano(g: BatchCore, rows: np.ndarray) -> None:
     V = lay.volcano
     heights = np.asarray(g.rules.components.moai_heights, dtype=np.int64)
     for pos in range(p):
-        seat = s.turn[rows, pos].astype(np.int64)
-        done = np.zeros((len(rows), V), dtype=bool)
-        go = np.arange(len(rows))
+        prows, seat = g.seats_at(rows, pos)
+        done = np.zeros((len(prows), V), dtype=bool)
+        go = np.arange(len(prows))
         while len(go):
-            r, q = rows[go], seat[go]
+            r, q = prows[go], seat[go]
             legal, h = volcano_legal(
                 r, q, go, s.loc, g.strength, s.wood, s.moai_owner, heights, done, lay.volcano0, V
             )
@@ -141,13 +141,13 @@ def feeding(g: BatchCore, rows: np.ndarray) -> None:
     food starves, unless the clan raids a face-up rival pawn in the forest or volcano."""
     s, p = g.state, g.rules.players
     for pos in range(p):
-        seat = s.turn[rows, pos].astype(np.int64)
-        food, mouths = food_and_mouths(rows, seat, s.loc, g.zone_up, g.strength)
+        prows, seat = g.seats_at(rows, pos)
+        food, mouths = food_and_mouths(prows, seat, s.loc, g.zone_up, g.strength)
         deficit = np.maximum(0, mouths - food)
         if g.log_mask is not None:
-            for i in g.logged(rows):
+            for i in g.logged(prows):
                 g.emit(
-                    rows[i],
+                    prows[i],
                     "feed",
                     seat=int(seat[i]),
                     food=int(food[i]),
@@ -156,7 +156,7 @@ def feeding(g: BatchCore, rows: np.ndarray) -> None:
                 )
         go = np.flatnonzero(deficit > 0)
         while len(go):
-            r, q = rows[go], seat[go]
+            r, q = prows[go], seat[go]
             action = g.ask(Kind.FEED, q, r, feed_mask(g, r, q), deficit=deficit[go].copy())
             apply_feed(g, r, q, action)
             deficit[go] -= 1

@@ -23,16 +23,16 @@ def review_phase(g: BatchCore, rows: np.ndarray) -> None:
     hut_of = np.array([c.hut for c in g.cards] + [0], dtype=np.int64)
     boat_of = np.array([c.is_boat for c in g.cards] + [False])
     for pos in range(p):
-        seat = s.turn[rows, pos].astype(np.int64)
-        cid = s.held[rows, seat].astype(np.int64)
-        draw_cards(g, rows, seat, draw_of[cid])  # R7.1
-        rest_rows = np.flatnonzero(~s.last_round[rows])  # R7.2: no rest in the last round
+        prows, seat = g.seats_at(rows, pos)
+        cid = s.held[prows, seat].astype(np.int64)
+        draw_cards(g, prows, seat, draw_of[cid])  # R7.1
+        rest_rows = np.flatnonzero(~s.last_round[prows])  # R7.2: no rest in the last round
         if len(rest_rows):
-            rest(g, rows[rest_rows], seat[rest_rows], hut_of[cid[rest_rows]])
-        births(g, rows, seat)  # R7.3
-        b = np.flatnonzero(boat_of[cid] & (s.wood[rows, seat] >= 1))  # R7.4
+            rest(g, prows[rest_rows], seat[rest_rows], hut_of[cid[rest_rows]])
+        births(g, prows, seat)  # R7.3
+        b = np.flatnonzero(boat_of[cid] & (s.wood[prows, seat] >= 1))  # R7.4
         if len(b):
-            r, q = rows[b], seat[b]
+            r, q = prows[b], seat[b]
             legal = np.ones((len(b), 2), dtype=bool)
             build = g.ask(Kind.BOAT, q, r, legal, card=cid[b]) == 1
             r, q, c = r[build], q[build], cid[b][build]
@@ -44,7 +44,7 @@ def review_phase(g: BatchCore, rows: np.ndarray) -> None:
             if g.log_mask is not None:
                 for i in g.logged(r):
                     g.emit(r[i], "boat", seat=int(q[i]), card=int(c[i]), slot=int(slot[i]))
-        s.held[rows, seat] = -1  # the card is kept as a boat or discarded
+        s.held[prows, seat] = -1  # the card is kept as a boat or discarded
 
 
 def draw_cards(g: BatchCore, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) -> None:
