@@ -314,11 +314,13 @@ def birth_legal(
     pair_b: np.ndarray,
     pair_strength: np.ndarray,
     per: int,
-) -> np.ndarray:
-    """R7.3 masks [m, pairs + 1] (the last action, stop, left False): a pair of cards the
-    clan holds whose lower value has a pawn of that strength in the clan's reserve."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """R7.3 masks [m, pairs + 1]: a pair of cards the clan holds whose lower value has a
+    pawn of that strength in the clan's reserve; the last action, stop, is legal when any
+    pair is. Also returns which games have a legal pair [m]."""
     m, pairs = len(rows), len(pair_a)
     legal = np.zeros((m, pairs + 1), dtype=np.bool_)
+    some = np.zeros(m, dtype=np.bool_)
     reserve = np.zeros(3, dtype=np.int64)
     for k in range(m):
         r, q = rows[k], seat[k]
@@ -330,8 +332,67 @@ def birth_legal(
         for x in range(pairs):
             a, b = pair_a[x], pair_b[x]
             have = hand[r, q, a] >= 2 if a == b else hand[r, q, a] >= 1 and hand[r, q, b] >= 1
-            legal[k, x] = have and reserve[pair_strength[x] - 1] > 0
-    return legal
+            if have and reserve[pair_strength[x] - 1] > 0:
+                legal[k, x] = True
+                some[k] = True
+        legal[k, pairs] = some[k]
+    return legal, some
+
+
+@njit(cache=True, nogil=True)
+def birth_apply(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    pair: np.ndarray,
+    hand: np.ndarray,
+    discard: np.ndarray,
+    loc: np.ndarray,
+    births: np.ndarray,
+    pair_a: np.ndarray,
+    pair_b: np.ndarray,
+    pair_strength: np.ndarray,
+    per: int,
+) -> None:
+    """R7.3: discard the pair's two cards; the first reserve pawn of the lower card's
+    strength goes to the camp."""
+    for k in range(len(rows)):
+        r, q, x = rows[k], seat[k], pair[k]
+        a, b = pair_a[x], pair_b[x]
+        hand[r, q, a] -= 1
+        hand[r, q, b] -= 1
+        discard[r, a] += 1
+        discard[r, b] += 1
+        pawn = (pair_strength[x] - 1) * per
+        while loc[r, q, pawn] != -2:
+            pawn += 1
+        loc[r, q, pawn] = -1
+        births[r, q] += 1
+
+
+@njit(cache=True, nogil=True)
+def rest_apply(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    go: np.ndarray,
+    pawn: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+    zone: np.ndarray,
+    taken: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """R7.2: the pawn goes back to camp, face down; its zone counts one more pawn taken
+    (taken[go[k]]). Returns where each pawn was and whether it was face up."""
+    m = len(rows)
+    at = np.empty(m, dtype=np.int64)
+    shown = np.empty(m, dtype=np.bool_)
+    for k in range(m):
+        r, q, i = rows[k], seat[k], pawn[k]
+        at[k] = loc[r, q, i]
+        shown[k] = up[r, q, i]
+        taken[go[k], zone[at[k] + 2]] += 1
+        loc[r, q, i] = -1
+        up[r, q, i] = False
+    return at, shown
 
 
 @njit(cache=True, nogil=True)

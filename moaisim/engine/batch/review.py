@@ -7,9 +7,8 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP, Kind
-from moaisim.engine.kernels import birth_legal, rest_legal
+from moaisim.engine.kernels import birth_apply, birth_legal, rest_apply, rest_legal
 from moaisim.rng import CHANCE
-from moaisim.rules import CAMP, RESERVE
 from moaisim.rules.components import N_CARD_TYPES, card_value
 
 PAIR_A = np.array([a for a, _ in BIRTH_PAIRS])
@@ -115,8 +114,7 @@ def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> N
         r, q = rows[go], seat[go]
         legal = rest_legal(r, q, go, s.loc, g.zone, taken)
         pawn = g.ask(Kind.REST, q, r, legal)
-        at = s.loc[r, q, pawn]
-        taken[go, g.zone[at.astype(np.int64) + 2]] += 1
+        at, shown = rest_apply(r, q, go, pawn, s.loc, s.up, g.zone, taken)
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(
@@ -125,10 +123,8 @@ def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> N
                     seat=int(q[i]),
                     pawn=int(pawn[i]),
                     at=int(at[i]),
-                    shown=bool(s.up[r[i], q[i], pawn[i]]),
+                    shown=bool(shown[i]),
                 )
-        s.loc[r, q, pawn] = CAMP
-        s.up[r, q, pawn] = False
         k += 1
         go = go[times[go] > k]
 
@@ -139,32 +135,27 @@ def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
     go = np.arange(len(rows))
     while len(go):
         r, q = rows[go], seat[go]
-        legal = birth_legal(r, q, s.hand, s.loc, PAIR_A, PAIR_B, PAIR_STRENGTH, per)
-        more = legal.any(axis=1)
-        go, r, q, legal = go[more], r[more], q[more], legal[more]
-        if not len(go):
-            return
-        legal[:, BIRTH_STOP] = True
+        legal, more = birth_legal(r, q, s.hand, s.loc, PAIR_A, PAIR_B, PAIR_STRENGTH, per)
+        if not more.all():
+            go, r, q, legal = go[more], r[more], q[more], legal[more]
+            if not len(go):
+                return
         k = g.ask(Kind.BIRTH, q, r, legal)
         born = k != BIRTH_STOP
-        go, r, q, k = go[born], r[born], q[born], k[born]
-        if not len(go):
-            return
-        a, b, strength = PAIR_A[k], PAIR_B[k], PAIR_STRENGTH[k]
-        s.hand[r, q, a] -= 1
-        s.hand[r, q, b] -= 1
-        s.discard[r, a] += 1
-        s.discard[r, b] += 1
-        block = s.loc[r, q].reshape(len(go), 3, per)[np.arange(len(go)), strength - 1]
-        pawn = (strength - 1) * per + np.argmax(block == RESERVE, axis=1)
-        s.loc[r, q, pawn] = CAMP
-        s.counters["births"][r, q] += 1
+        if not born.all():
+            go, r, q, k = go[born], r[born], q[born], k[born]
+            if not len(go):
+                return
+        birth_apply(
+            r, q, k, s.hand, s.discard, s.loc, s.counters["births"],
+            PAIR_A, PAIR_B, PAIR_STRENGTH, per,
+        )  # fmt: skip
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(
                     r[i],
                     "birth",
                     seat=int(q[i]),
-                    cards=[int(a[i]), int(b[i])],
-                    strength=int(strength[i]),
+                    cards=[int(PAIR_A[k[i]]), int(PAIR_B[k[i]])],
+                    strength=int(PAIR_STRENGTH[k[i]]),
                 )
