@@ -23,12 +23,13 @@ bench: $(STAMP)
 	$(BIN)/moaisim bench
 
 lint: $(STAMP)
-	$(BIN)/ruff check moaisim strategies tests
-	$(BIN)/ruff format --check moaisim strategies tests
+	$(BIN)/ruff check moaisim strategies tests benchmarks
+	$(BIN)/ruff format --check moaisim strategies tests benchmarks
 
 format: $(STAMP)
-	$(BIN)/ruff format moaisim strategies tests
-	$(BIN)/ruff check --fix moaisim strategies tests
+	$(BIN)/ruff format moaisim strategies tests benchmarks
+	$(BIN)/ruff check --fix moaisim strategies tests benchmarks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info
+	find moaisim strategies tests -name __pycache__ -prune -exec rm -rf {} +  # numba caches too
