@@ -306,7 +306,7 @@ class GreedyStrategy(Strategy):
             lay.fields,
             lay.volcano0,
             lay.ocean0,
-            max(rules.components.moai_heights),
+            max(rules.components.moai_heights, default=0),
         )
         # no placement legal: pass if allowed, else the first legal swap
         other = np.flatnonzero(place < 0)

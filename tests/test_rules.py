@@ -51,7 +51,9 @@ def write(tmp_path: Path, text: str) -> Path:
         ('"topple 2/2"', '"topple 2"', "expected 'type draw/hut'"),
         ("camp_per_strength = 3", "camp_per_strength = 7", "exceeds pawns.per_strength"),
         ("2 = 8,", "2 = 11,", "exceeds the 10 disaster tokens"),
-        ("fields = 16", "fields = -1", "board.fields must be an integer >= 1"),
+        ("fields = 16", "fields = -1", "board.fields must be an integer from 1 to 10000"),
+        ("wood = 15", "wood = 10001", "board.wood must be an integer from 0 to 10000"),
+        ('"fire 2/2"]', '"fire 12/2"]', "draw and hut are at most 9"),
         (
             "normal = { 1 = 12, 2 = 12, 3 = 10 }",
             "normal = { 1 = 12, 2 = 12, 4 = 10 }",

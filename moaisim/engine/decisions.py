@@ -61,6 +61,14 @@ RAID_COMBOS: tuple[tuple[int, bool], ...] = tuple(
 )
 
 
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view of an array: what a view hands a strategy of the engine's arrays
+    (`legal`, `info`), the same in both engines. Copy one before editing it."""
+    out = a.view()
+    out.flags.writeable = False
+    return out
+
+
 @cache
 def strengths(rules: Rules) -> np.ndarray:
     """Strength (1-3) of each pawn index of a colour: pawns are numbered by strength.
@@ -226,7 +234,8 @@ class SeatView:
     Attributes computed on first use; all arrays have a leading axis of len(games). Fields:
     kind, seat, rules, games (game indices in the run), legal ([n, A] bool mask; for bid the
     [n, 6] hand counts that bound the bid), rng (the seat's stream), info (arrays specific to
-    the decision, e.g. info["deficit"] for feed; see the engine's docstrings).
+    the decision, e.g. info["deficit"] for feed; see the engine's docstrings). `legal` and
+    the `info` arrays are read-only (they may be the engine's own): copy them to edit.
     """
 
     def __init__(

@@ -25,6 +25,7 @@ from moaisim.engine.decisions import (
     action_size,
     feed_codec,
     raid_cards,
+    read_only,
     work_codec,
 )
 from moaisim.engine.state import State, TablesOfOne
@@ -112,9 +113,9 @@ class Game:
                 self._tables,
                 rows,
                 np.array([self.game]),
-                legal[None].copy(),
+                read_only(legal[None]),
                 self.streams.seat(seat, rows),
-                {k: np.asarray(v)[None] for k, v in info.items()},
+                {k: read_only(np.asarray(v)[None]) for k, v in info.items()},
             )
             self.asked += 1
             answer = np.asarray(getattr(self.strategies[seat], kind.value)(view))

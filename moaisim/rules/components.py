@@ -143,9 +143,18 @@ def _fail(source: str, message: str) -> RulesError:
     return RulesError(f"{source}: {message}")
 
 
-def _int(source: str, where: str, value: Any, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise _fail(source, f"{where} must be an integer >= {low}, got {value!r}")
+#: The largest count a component set may give (wood, tokens, cards, tiles...): the engines
+#: keep counts and the results table keeps totals in 16-bit integers.
+MAX_COUNT = 10_000
+#: The most epoch cards a set may have, so that rounds and per-round counters stay small.
+MAX_EPOCH_CARDS = 1_000
+#: The largest draw or hut number of an epoch card.
+MAX_CARD_NUMBER = 9
+
+
+def _int(source: str, where: str, value: Any, low: int = 0, high: int = MAX_COUNT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(source, f"{where} must be an integer from {low} to {high}, got {value!r}")
     return value
 
 
@@ -179,6 +188,10 @@ def parse_epoch_card(source: str, text: Any, epoch: int, card_id: int) -> EpochC
         return EpochCard(card_id, epoch, kind, 0, 0, False)
     if draw is None:
         raise _fail(source, f"epoch {epoch} card {text!r}: missing draw/hut numbers")
+    if max(int(draw), int(hut)) > MAX_CARD_NUMBER:
+        raise _fail(
+            source, f"epoch {epoch} card {text!r}: draw and hut are at most {MAX_CARD_NUMBER}"
+        )
     return EpochCard(card_id, epoch, kind, int(draw), int(hut), palm == "*")
 
 
@@ -247,7 +260,7 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
             raise _fail(source, f"epoch.{e} must be a list of cards")
         for text in texts:
             cards_list.append(parse_epoch_card(source, text, e, len(cards_list)))
-    n_epoch = _int(source, "epoch.total", epoch["total"], 1)
+    n_epoch = _int(source, "epoch.total", epoch["total"], 1, MAX_EPOCH_CARDS)
     if len(cards_list) != n_epoch:
         raise _fail(source, f"epoch cards add up to {len(cards_list)}, not epoch.total = {n_epoch}")
     admirals = [c for c in cards_list if c.is_admiral]

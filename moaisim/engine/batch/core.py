@@ -20,6 +20,7 @@ from moaisim.engine.decisions import (
     SeatView,
     action_size,
     feed_codec,
+    read_only,
     strengths,
     work_codec,
     zone_table,
@@ -69,9 +70,11 @@ class BatchCore:
         # log: games (indices in the run) whose event log is kept
         self.log_mask: np.ndarray | None = None
         self.events: dict[int, list[Event]] = {}
+        if len(np.unique(self.games)) != self.b:
+            raise ValueError("the games of a batch must be distinct")
         if log is not None and len(log):
             wanted = set(int(g) for g in log)
-            self.log_mask = np.array([g in wanted for g in self.games.tolist()])
+            self.log_mask = np.array([g in wanted for g in self.games.tolist()], dtype=bool)
             self.events = {int(g): [] for g in self.games[self.log_mask]}
         self.state = BatchState.setup(rules, self.streams)
         self.tables = BatchTables(self.state)
@@ -182,8 +185,6 @@ class BatchCore:
         sel: np.ndarray | slice,
     ) -> np.ndarray:
         self.asked += len(rows)
-        legal = legal.view()
-        legal.flags.writeable = False  # the strategy may be given the engine's own array
         view = SeatView(
             kind,
             seat,
@@ -191,9 +192,9 @@ class BatchCore:
             self.tables,
             rows,
             self.games[rows],
-            legal,
+            read_only(legal),  # these may be the engine's own arrays (slices)
             self.streams.seat(seat, rows),
-            {k: v[sel] for k, v in info.items()},
+            {k: read_only(v[sel]) for k, v in info.items()},
         )
         answer = np.asarray(self.methods[kind][seat](view))
         n = len(rows)
