@@ -8,8 +8,6 @@ from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, Kind
 from moaisim.rules import CAMP, RESERVE
 
-TYPES = ("erosion", "fire", "fire-boat", "famine", "storm", "topple")
-
 
 def epoch_phase(g: BatchCore, rows: np.ndarray) -> None:
     s, p = g.state, g.rules.players

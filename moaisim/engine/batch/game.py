@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.engine.batch.birdman import birdman_phase
-from moaisim.engine.batch.core import BatchCore, Event
+from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.batch.epoch import epoch_phase
 from moaisim.engine.batch.production import production_phase
 from moaisim.engine.batch.review import review_phase
@@ -53,9 +53,6 @@ class BatchGame(BatchCore):
         heights = np.asarray(self.rules.components.moai_heights, dtype=np.int64)
         mine = s.moai_owner[:, None, :] == np.arange(p)[None, :, None]  # [B, P, T]
         return (mine * heights).sum(axis=2)
-
-    def log_of(self, game: int) -> list[Event]:
-        return self.events[int(game)]
 
     def results(self) -> pd.DataFrame:
         """The per-seat results table (results schema), game by game, seat by seat."""
