@@ -15,6 +15,9 @@ from moaisim.engine.kernels import work_apply, work_counts, work_legal
 
 
 def work_phase(g: BatchCore, rows: np.ndarray) -> None:
+    """R5.1: step by step, the seat at the next turn position of every game that still has
+    a pawn in some camp places a pawn (R5.2, R5.4-R5.7) or, with an empty camp, passes or
+    swaps (R5.3). A game's steps run through its turn order as in the reference engine."""
     s, rules, lay, codec = g.state, g.rules, g.rules.layout, g.work_codec
     p, per = rules.players, rules.components.pawns_per_strength
     V = lay.volcano
