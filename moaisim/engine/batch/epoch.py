@@ -90,8 +90,24 @@ def disasters(
         lose_moai(g, rows[topple], target[topple], cid[topple])
 
 
-def _loss_mask(g: BatchCore, n: int) -> np.ndarray:
-    return np.zeros((n, g.sizes[Kind.DISASTER_LOSS]), dtype=bool)
+def ask_loss(
+    g: BatchCore,
+    rows: np.ndarray,
+    seat: np.ndarray,
+    cid: np.ndarray,
+    choices: np.ndarray,
+    what: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """R4.4: the victim `seat` picks what it loses among `choices` ([n, k] pawns, boat slots
+    or tiles). Games where it has nothing to lose are left out. Returns (rows, seats, pick)."""
+    some = np.flatnonzero(choices.any(axis=1))
+    rows, seat, cid, choices = rows[some], seat[some], cid[some], choices[some]
+    if not len(rows):
+        return rows, seat, np.zeros(0, dtype=np.int64)
+    legal = np.zeros((len(rows), g.sizes[Kind.DISASTER_LOSS]), dtype=bool)
+    legal[:, : choices.shape[1]] = choices
+    info = {"what": np.full(len(rows), what), "card": cid}
+    return rows, seat, g.ask(Kind.DISASTER_LOSS, seat, rows, legal, **info)
 
 
 def lose_pawn(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
@@ -100,14 +116,7 @@ def lose_pawn(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
     loc = s.loc[rows, seat]
     board = loc >= 0
     pawns = np.where(board.any(axis=1)[:, None], board, loc == CAMP)
-    some = np.flatnonzero(pawns.any(axis=1))
-    if not len(some):
-        return
-    rows, seat, cid, pawns = rows[some], seat[some], cid[some], pawns[some]
-    legal = _loss_mask(g, len(rows))
-    legal[:, : pawns.shape[1]] = pawns
-    what = np.full(len(rows), LOSS_PAWN)
-    pawn = g.ask(Kind.DISASTER_LOSS, seat, rows, legal, what=what, card=cid)
+    rows, seat, pawn = ask_loss(g, rows, seat, cid, pawns, LOSS_PAWN)
     if g.log_mask is not None:
         st = g.strength
         for i in g.logged(rows):
@@ -127,14 +136,7 @@ def lose_boat(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
     """Storm, fire-boat: the victim picks a boat; its card leaves the game, its pawn to camp."""
     s, lay = g.state, g.rules.layout
     built = s.boats[rows, seat] >= 0
-    some = np.flatnonzero(built.any(axis=1))
-    if not len(some):
-        return
-    rows, seat, cid, built = rows[some], seat[some], cid[some], built[some]
-    legal = _loss_mask(g, len(rows))
-    legal[:, : built.shape[1]] = built
-    what = np.full(len(rows), LOSS_BOAT)
-    slot = g.ask(Kind.DISASTER_LOSS, seat, rows, legal, what=what, card=cid)
+    rows, seat, slot = ask_loss(g, rows, seat, cid, built, LOSS_BOAT)
     s.boats[rows, seat, slot] = -1
     loc = s.loc[rows, seat]
     sailor = loc == (lay.ocean0 + slot)[:, None]
@@ -158,14 +160,7 @@ def lose_moai(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
     """Topple: the victim picks one of its Moai tiles; it leaves the game."""
     s = g.state
     tiles = s.moai_owner[rows] == seat[:, None]
-    some = np.flatnonzero(tiles.any(axis=1))
-    if not len(some):
-        return
-    rows, seat, cid, tiles = rows[some], seat[some], cid[some], tiles[some]
-    legal = _loss_mask(g, len(rows))
-    legal[:, : tiles.shape[1]] = tiles
-    what = np.full(len(rows), LOSS_MOAI)
-    tile = g.ask(Kind.DISASTER_LOSS, seat, rows, legal, what=what, card=cid)
+    rows, seat, tile = ask_loss(g, rows, seat, cid, tiles, LOSS_MOAI)
     s.moai_owner[rows, tile] = -2
     if g.log_mask is not None:
         heights = g.rules.components.moai_heights
