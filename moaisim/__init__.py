@@ -1,8 +1,9 @@
 """moaisim: balance analysis for the board game Moai (seeded games between strategies)."""
 
 from moaisim.api import play, simulate
-from moaisim.engine.decisions import Kind, SeatView
+from moaisim.engine.decisions import Kind
 from moaisim.engine.record import GameRecord
+from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, MoaisimError, RulesError, UserError
 from moaisim.registry import load_strategy
 from moaisim.rules import Rules

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moaisim.engine.decisions import SeatView
+from moaisim.engine.views import SeatView
 
 
 class Strategy:

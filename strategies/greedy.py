@@ -20,12 +20,12 @@ from moaisim.engine.decisions import (
     LOSS_BOAT,
     LOSS_MOAI,
     LOSS_PAWN,
-    SeatView,
+    PAIR_STRENGTH,
     work_codec,
-    zone_table,
 )
+from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
-from moaisim.rules.components import card_value, is_raid
+from moaisim.rules.codes import FIELDS, OCEAN, Layout, is_raid
 from strategies.base import Strategy
 
 NEG = -1e9
@@ -64,9 +64,7 @@ def _placements(
     forest_wood: np.ndarray,
     strength: np.ndarray,
     seat: int,
-    fields: int,
-    volcano0: int,
-    ocean0: int,
+    lay: Layout,
     top: int,
 ) -> np.ndarray:
     """The best legal placement per game (first on ties); -1 where none is legal.
@@ -82,7 +80,7 @@ def _placements(
     """
     n, pawns = own_loc.shape
     players = shown_loc.shape[1]
-    forest = forest_wood.shape[1]
+    forest, fields, ocean0 = lay.forest, lay.fields, lay.ocean0
     targets = ocean0 + 1
     size = hidden.shape[2]
     out = np.full(n, -1, dtype=np.int64)
@@ -211,8 +209,10 @@ def _card_table(rules: Rules) -> dict[str, np.ndarray]:
 
 
 TYPES = ("fire", "fire-boat", "storm", "topple", "famine")
-PAIR_MIN = np.array([min(card_value(a), card_value(b)) for a, b in BIRTH_PAIRS], dtype=float)
-PAIR_RAIDS = np.array([is_raid(a) + is_raid(b) for a, b in BIRTH_PAIRS], dtype=float)
+PAIR_MIN = PAIR_STRENGTH.astype(float)
+PAIR_RAIDS = np.array(
+    [is_raid.py_func(a) + is_raid.py_func(b) for a, b in BIRTH_PAIRS], dtype=float
+)
 REST_PREFER = np.array([40.0, 20.0, 10.0, 30.0, 0.0])  # forest, fields, volcano, ocean; -1
 
 
@@ -272,8 +272,8 @@ class GreedyStrategy(Strategy):
         scores = np.zeros((n, size))
         pawns = len(view.strength)
         # a pawn: the weakest, sparing fields and boats
-        zone = zone_table(view.rules)[view.own_loc + 2]
-        feeds = (zone == 1) | (zone == 3)
+        zone = view.rules.layout.zones(view.own_loc)
+        feeds = (zone == FIELDS) | (zone == OCEAN)
         scores[:, :pawns] = np.where(
             what[:, None] == LOSS_PAWN, -10.0 * view.strength - 5 * feeds, 0
         )
@@ -303,9 +303,7 @@ class GreedyStrategy(Strategy):
             view.forest_wood,
             view.strength,
             view.seat,
-            lay.fields,
-            lay.volcano0,
-            lay.ocean0,
+            lay,
             max(rules.components.moai_heights, default=0),
         )
         # no placement legal: pass if allowed, else the first legal swap
@@ -339,7 +337,7 @@ class GreedyStrategy(Strategy):
 
     # --- R7 ----------------------------------------------------------------------------
     def rest(self, view: SeatView) -> np.ndarray:
-        zone = zone_table(view.rules)[view.own_loc + 2]
+        zone = view.rules.layout.zones(view.own_loc)
         scores = REST_PREFER[zone] + view.strength
         return _best(scores, view.legal)
 

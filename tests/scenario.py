@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from moaisim.engine.decisions import Kind, SeatView
+from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
 from moaisim.engine.state import State
+from moaisim.engine.views import SeatView
 from moaisim.rules import CAMP, RESERVE, Rules
 from strategies.base import Strategy
 

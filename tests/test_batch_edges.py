@@ -24,8 +24,9 @@ from test_batch_equivalence import assert_same_games, lineup_of
 
 import moaisim
 from moaisim.engine.batch import BatchGame
-from moaisim.engine.decisions import Kind, SeatView
+from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
+from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError
 from moaisim.rules import Rules, load_components
 from strategies.greedy import GreedyStrategy

@@ -12,8 +12,8 @@ import pytest
 
 import moaisim
 from moaisim.engine.batch import BatchGame
-from moaisim.engine.decisions import SeatView
 from moaisim.engine.reference import Game
+from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, MoaisimError
 from moaisim.rules import Rules
 from strategies.random import RandomStrategy

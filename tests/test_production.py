@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import numpy as np
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 
-from moaisim.engine.decisions import RAID_COMBOS
 from moaisim.rules import RESERVE
+from moaisim.rules.codes import RAID_COMBOS
 
 RED, YELLOW, GREEN = 0, 1, 2
 F1, F2, F3, F4 = 0, 1, 2, 3  # forest spaces 1-4 of the rulebook

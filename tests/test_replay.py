@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moaisim
-from moaisim.engine.decisions import Kind, SeatView
+from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
+from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
 from strategies.base import Strategy
 

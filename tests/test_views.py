@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import moaisim
-from moaisim.engine.decisions import HIDDEN, Kind, SeatView
+from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
+from moaisim.engine.views import HIDDEN, SeatView
 from moaisim.errors import IllegalActionError
 from moaisim.rules import Rules
 from strategies.base import Strategy

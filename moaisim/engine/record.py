@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from moaisim.rules import Rules
-from moaisim.rules.components import CARD_TYPES
+from moaisim.rules.codes import CARD_TYPES
 
 Event = dict[str, Any]
 

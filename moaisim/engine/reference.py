@@ -13,29 +13,56 @@ from typing import Any
 
 import numpy as np
 
+from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
     BIRTH_STOP,
     LOSS_BOAT,
     LOSS_MOAI,
     LOSS_PAWN,
-    RAID_COMBOS,
+    PAIR_STRENGTH,
     Kind,
-    SeatView,
     action_size,
     feed_codec,
-    raid_cards,
     read_only,
     work_codec,
 )
 from moaisim.engine.state import State, TablesOfOne
+from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError
-from moaisim.rng import CHANCE, Streams
-from moaisim.rules import CAMP, RESERVE, Rules
-from moaisim.rules.components import N_CARD_TYPES, card_value
+from moaisim.rng import Streams
+from moaisim.rules import Rules
+from moaisim.rules.codes import (
+    CAMP,
+    N_CARD_TYPES,
+    N_RAID_COMBOS,
+    RESERVE,
+    TILE_OUT,
+    card_value,
+    feeds,
+    holds_pair,
+    moai_tile,
+    placed_face_up,
+    raid_cards,
+    raidable,
+    swap_place,
+)
 
 Event = dict[str, Any]
-FOREST, FIELDS, VOLCANO, OCEAN = 0, 1, 2, 3
+
+# The rule functions of `codes`, in plain Python (this engine reads one value at a time).
+card_value, feeds, holds_pair, moai_tile = (
+    card_value.py_func,
+    feeds.py_func,
+    holds_pair.py_func,
+    moai_tile.py_func,
+)
+placed_face_up, raid_cards, raidable, swap_place = (
+    placed_face_up.py_func,
+    raid_cards.py_func,
+    raidable.py_func,
+    swap_place.py_func,
+)
 
 
 class Game:
@@ -148,6 +175,10 @@ class Game:
         if not 0 <= a < legal.shape[0] or not legal[a]:
             raise illegal()
         return a
+
+    def discard_wood(self) -> None:
+        """R3.1: a wood token discarded or spent goes back to the supply."""
+        self.state.wood_supply += 1
 
     def mask(self, kind: Kind) -> np.ndarray:
         return np.zeros(self._sizes[kind], dtype=bool)
@@ -293,7 +324,7 @@ class Game:
         self.log("disaster", seat=taker, card=cid, target=target)
         if card.type in ("fire", "fire-boat") and s.wood[target] > 0:
             s.wood[target] -= 1
-            s.wood_supply += 1
+            self.discard_wood()
             self.log("burn", seat=target)
         if card.type in ("fire-boat", "storm"):
             self.lose_boat(target, cid)
@@ -347,7 +378,7 @@ class Game:
         legal = self.mask(Kind.DISASTER_LOSS)
         legal[tiles] = True
         tile = self.ask(seat, Kind.DISASTER_LOSS, legal, what=LOSS_MOAI, card=cid)
-        s.moai_owner[tile] = -2
+        s.moai_owner[tile] = TILE_OUT
         self.log("lose_moai", seat=seat, tile=tile, height=self.rules.components.moai_heights[tile])
 
     # --- R5 work phase -------------------------------------------------------------------
@@ -382,18 +413,13 @@ class Game:
                 legal[codec.place(strength, 0) : codec.place(strength, 0) + codec.targets] = target
             return legal
         legal[codec.pass_action] = True  # R5.3: pass or swap
-        place = self._place_key(s.loc[seat])
-        board = s.loc[seat] >= 0
-        st = s.strength
-        for k, (i, j) in enumerate(codec.pairs):
-            if board[i] and board[j] and st[i] != st[j] and place[i] != place[j]:
+        loc, st = s.loc[seat], s.strength
+        for k, (i, j) in enumerate(codec.pairs.tolist()):
+            if loc[i] < 0 or loc[j] < 0:
+                continue
+            if swap_place(lay, loc[i]) != swap_place(lay, loc[j]) and st[i] != st[j]:
                 legal[codec.swap0 + k] = True
         return legal
-
-    def _place_key(self, locs: np.ndarray) -> np.ndarray:
-        """Where a pawn stands for the swap rule: all fields are one place, all boats one."""
-        lay = self.rules.layout
-        return np.where(locs >= lay.ocean0, lay.ocean0, locs)
 
     def free_boat(self, seat: int) -> int:
         """The first built boat of the seat with no pawn on it, or -1."""
@@ -414,12 +440,8 @@ class Game:
                 if target == self.work_codec.boat_target
                 else target
             )
-            zone = lay.zone(loc)
             s.loc[seat, pawn] = loc
-            s.up[seat, pawn] = self.rules.has("open-pawns") or zone in (
-                FIELDS,
-                OCEAN,
-            )  # R5.4-R5.7, V1
+            s.up[seat, pawn] = placed_face_up(lay, loc, self.rules.has("open-pawns"))
             self.log("place", seat=seat, strength=strength, loc=int(loc), up=bool(s.up[seat, pawn]))
         elif what == "pass":
             self.log("pass", seat=seat)
@@ -447,9 +469,9 @@ class Game:
                 continue
             here = s.loc == space
             clans = [q for q in range(p) if here[q].any()]
-            if not clans:  # no pawn beside it: the token returns to the supply
+            if not clans:  # no pawn beside it: the token is discarded (R3.1)
                 s.forest_wood[space] = False
-                s.wood_supply += 1
+                self.discard_wood()
                 self.log("forest", space=space, strengths={}, winner=-1)
                 continue
             totals: dict[int, int] = {}
@@ -484,13 +506,12 @@ class Game:
             done: set[int] = set()
             while True:
                 legal = self.mask(Kind.FINISH_MOAI)
-                if s.wood[seat] >= 1:
-                    supply = heights[s.moai_owner == -1]
-                    lowest = supply.min() if len(supply) else None
+                if s.wood[seat] >= 1:  # R6.2: a wood to pay, a tile not taller than the statue
                     for k in range(lay.volcano):
                         pawns = s.pawns_at(seat, lay.volcano0 + k)
-                        if len(pawns) and k not in done and lowest is not None:
-                            legal[k] = int(s.strength[pawns].sum()) >= lowest
+                        if len(pawns) and k not in done:
+                            height = int(s.strength[pawns].sum())
+                            legal[k] = moai_tile(s.moai_owner, heights, height) >= 0
                 if not legal.any():
                     break
                 legal[lay.volcano] = True  # stop
@@ -507,10 +528,8 @@ class Game:
         s.up[seat, pawns] = True
         height = int(s.strength[pawns].sum())
         s.wood[seat] -= 1  # transport
-        s.wood_supply += 1
-        fits = np.flatnonzero((s.moai_owner == -1) & (heights <= height))
-        best = heights[fits].max()
-        tile = int(fits[heights[fits] == best][0])  # tallest tile of at most that height
+        self.discard_wood()
+        tile = moai_tile(s.moai_owner, heights, height)  # tallest tile not taller than it
         s.moai_owner[tile] = seat
         s.counters["moai_finished"][seat] += 1
         if self.rules.volcano_after_moai == "camp":
@@ -525,8 +544,7 @@ class Game:
         s, lay, st = self.state, self.rules.layout, self.state.strength
         for seat in s.turn.tolist():
             board = s.on_board(seat)
-            zones = lay.zones(s.loc[seat, board])
-            food = int(st[board][(zones == FIELDS) | (zones == OCEAN)].sum())
+            food = sum(int(st[i]) for i in board if feeds(lay, int(s.loc[seat, i])))
             deficit = max(0, len(board) - food)
             self.log("feed", seat=seat, food=food, mouths=len(board), deficit=deficit)
             for step in range(deficit):
@@ -536,22 +554,19 @@ class Game:
     def feed_mask(self, seat: int) -> np.ndarray:
         s, lay, codec = self.state, self.rules.layout, self.feed_codec
         legal = self.mask(Kind.FEED)
-        for i in s.on_board(seat):
-            legal[i] = lay.zone(int(s.loc[seat, i])) in (FOREST, VOLCANO)
+        for i in s.on_board(seat):  # R6.3: forest and volcano pawns starve
+            legal[i] = raidable(lay, int(s.loc[seat, i]))
         hand = s.hand[seat]
-        for q in range(self.rules.players):
+        for q in range(self.rules.players):  # R6.4: raid a face-up rival pawn there
             if q == seat:
                 continue
-            for j in range(self.rules.components.pawns):
-                loc = int(s.loc[q, j])
-                if not (s.up[q, j] and lay.zone(loc) in (FOREST, VOLCANO)):
+            for j in range(lay.pawns):
+                if not (s.up[q, j] and raidable(lay, int(s.loc[q, j]))):
                     continue
-                for c in range(len(RAID_COMBOS)):
-                    raid, second = raid_cards(c, int(s.strength[j]))
-                    ok = (
-                        hand[raid] >= 2 if raid == second else hand[raid] >= 1 and hand[second] >= 1
+                for c in range(N_RAID_COMBOS):
+                    legal[codec.raid(q, j, c)] = holds_pair(
+                        hand, *raid_cards(c, int(s.strength[j]))
                     )
-                    legal[codec.raid(q, j, c)] = bool(ok)
         return legal
 
     def apply_feed(self, seat: int, action: int) -> None:
@@ -599,7 +614,7 @@ class Game:
                 legal = np.ones(2, dtype=bool)
                 if self.ask(seat, Kind.BOAT, legal, card=cid) == 1:
                     s.wood[seat] -= 1
-                    s.wood_supply += 1
+                    self.discard_wood()
                     slot = int(np.argmin(s.boats[seat] >= 0))
                     s.boats[seat, slot] = cid
                     s.counters["boats_built"][seat] += 1
@@ -620,16 +635,15 @@ class Game:
         self.log("draw", seat=seat, cards=drawn)
 
     def reshuffle(self) -> None:
-        """R7.1: the discard pile, shuffled, becomes the deck. One chance key per card of the
-        set (canonical ids, numbered type by type); the discarded cards of type t are the first
-        ids of that type; the deck is their argsort."""
-        s, c = self.state, self.rules.components
-        keys = self.streams.draw_one_game(CHANCE, c.n_cards)
-        ids = [i for t, r in enumerate(c.card_ids_of_type()) for i in r[: int(s.discard[t])]]
-        types = np.repeat(np.arange(N_CARD_TYPES), c.cards)
-        ids.sort(key=lambda i: (keys[i], i))
-        s.deck = [int(types[i]) for i in ids]
+        """R7.1: the discard pile, shuffled, becomes the deck (`chance.reshuffle_order`)."""
+        s = self.state
+        row = np.zeros(1, dtype=np.int64)
+        deck = reshuffle_order(
+            self.rules, self.streams, row, np.array([s.reshuffles]), s.discard[None]
+        )[0]
+        s.deck = [int(t) for t in deck if t >= 0]
         s.discard[:] = 0
+        s.reshuffles += 1
         self.log("reshuffle", deck=list(s.deck))
 
     def rest(self, seat: int, hut: int) -> None:
@@ -667,8 +681,7 @@ class Game:
             ]
             legal = self.mask(Kind.BIRTH)
             for k, (a, b) in enumerate(BIRTH_PAIRS):
-                have = hand[a] >= 2 if a == b else (hand[a] >= 1 and hand[b] >= 1)
-                legal[k] = bool(have) and reserve[min(card_value(a), card_value(b)) - 1] > 0
+                legal[k] = holds_pair(hand, a, b) and reserve[PAIR_STRENGTH[k] - 1] > 0
             if not legal.any():
                 return
             legal[BIRTH_STOP] = True
@@ -676,7 +689,7 @@ class Game:
             if k == BIRTH_STOP:
                 return
             a, b = BIRTH_PAIRS[k]
-            strength = min(card_value(a), card_value(b))
+            strength = int(PAIR_STRENGTH[k])
             s.hand[seat, a] -= 1
             s.hand[seat, b] -= 1
             s.discard[a] += 1

@@ -6,10 +6,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from moaisim.engine.decisions import TABLE_FIELDS, strengths
-from moaisim.rng import CHANCE, Streams
-from moaisim.rules import CAMP, RESERVE, Rules
-from moaisim.rules.components import N_CARD_TYPES
+from moaisim.engine.chance import setup_draws
+from moaisim.engine.decisions import strengths
+from moaisim.engine.views import TABLE_FIELDS
+from moaisim.rng import Streams
+from moaisim.rules import Rules
+from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY, free_fields, score
 
 COUNTERS: tuple[str, ...] = (
     "births",
@@ -42,6 +44,7 @@ class State:
     order: np.ndarray = field(default=None)  # type: ignore[assignment]
     turn: np.ndarray = field(default=None)  # type: ignore[assignment]
     discard: np.ndarray = field(default=None)  # type: ignore[assignment]
+    reshuffles: int = 0  # R7.1: reshuffles so far
     offer: np.ndarray = field(default=None)  # type: ignore[assignment]
     held: np.ndarray = field(default=None)  # type: ignore[assignment]
     bids: np.ndarray = field(default=None)  # type: ignore[assignment]
@@ -78,18 +81,13 @@ class State:
             covered=0,
             disaster_supply=c.disaster_tokens,
             boats=np.full((p, lay.boats), -1, dtype=np.int16),
-            moai_owner=np.full(c.n_tiles, -1, dtype=np.int8),
+            moai_owner=np.full(c.n_tiles, TILE_SUPPLY, dtype=np.int8),
             counters={name: np.zeros(p, dtype=np.int16) for name in COUNTERS},
         )
 
     @classmethod
     def setup(cls, rules: Rules, streams: Streams) -> State:
-        """R1: the table before round 1, drawing the decks' order from the chance stream.
-
-        Chance draws, in this order: one key per epoch card (canonical order), one key per Rapa
-        Nui card, and for V2/V4 one key per seat (the first bidding order). A shuffle is the
-        argsort of the keys, so both engines shuffle identically.
-        """
+        """R1: the table before round 1, with the chance of `chance.setup_draws`."""
         s = cls.empty(rules)
         c, p = rules.components, rules.players
         # R1.1 disaster tokens on fields
@@ -99,19 +97,14 @@ class State:
         per = c.pawns_per_strength
         for k in range(3):
             s.loc[:, k * per : k * per + c.camp_per_strength] = CAMP
-        # R1.7 epoch deck (V3 removes cards first)
-        s.epoch_deck = shuffle_epoch_deck(rules, streams.draw_one_game(CHANCE, len(c.epoch_cards)))
-        # R1.6 Rapa Nui deck, 5 cards each, dealt seat by seat
-        keys = streams.draw_one_game(CHANCE, c.n_cards)
-        types = np.repeat(np.arange(N_CARD_TYPES), c.cards)
-        s.deck = [int(t) for t in types[np.argsort(keys, kind="stable")]]
+        epoch, deck, bid_order = setup_draws(rules, streams, np.zeros(1, dtype=np.int64))
+        s.epoch_deck = [int(x) for x in epoch[0]]  # R1.7 (and V3)
+        s.deck = [int(x) for x in deck[0]]  # R1.6: 5 cards each, dealt seat by seat
         for seat in range(p):
             for _ in range(c.hand):
                 s.hand[seat, s.deck.pop(0)] += 1
-        if rules.open_bidding:  # V2: round 1's bidding order is random
-            s.bid_order = [
-                int(x) for x in np.argsort(streams.draw_one_game(CHANCE, p), kind="stable")
-            ]
+        if bid_order is not None:  # V2: round 1's bidding order is random
+            s.bid_order = [int(x) for x in bid_order[0]]
         return s
 
     # --- small readable helpers ------------------------------------------------------------
@@ -129,16 +122,10 @@ class State:
     def on_board(self, seat: int) -> np.ndarray:
         return np.flatnonzero(self.loc[seat] >= 0)
 
-    def zone_of(self, loc: int) -> int:
-        return self.rules.layout.zone(loc)
-
     def free_fields(self) -> int:
         """Fields with neither a pawn nor a disaster token (R5.5)."""
-        return (
-            self.rules.components.fields
-            - self.covered
-            - int((self.loc == self.rules.layout.fields).sum())
-        )
+        in_fields = int((self.loc == self.rules.layout.fields).sum())
+        return free_fields.py_func(self.rules.layout, self.covered, in_fields)
 
     def moai_height(self, seat: int) -> int:
         heights = np.asarray(self.rules.components.moai_heights)
@@ -147,24 +134,7 @@ class State:
     def score(self, seat: int) -> int:
         """R8.2: Moai height + living pawns (board and camp) + 2 per wood."""
         living = int((self.loc[seat] >= CAMP).sum())
-        return self.moai_height(seat) + living + 2 * int(self.wood[seat])
-
-
-def shuffle_epoch_deck(rules: Rules, keys: np.ndarray) -> list[int]:
-    """R1.7 (and V3): shuffle each epoch by its cards' keys, stack 1 on 2 on 3.
-
-    V3 removes the first 2 epoch-1, 2 epoch-2 and the first non-Admiral epoch-3 card of the
-    shuffled piles: the same as removing them at random.
-    """
-    cards = rules.components.epoch_cards
-    remove = {1: 2, 2: 2, 3: 1} if rules.has("short") else {1: 0, 2: 0, 3: 0}
-    deck: list[int] = []
-    for epoch in (1, 2, 3):
-        ids = [c.id for c in cards if c.epoch == epoch]
-        pile = sorted(ids, key=lambda i: (keys[i], i))
-        drop = [i for i in pile if not cards[i].is_admiral][: remove[epoch]]
-        deck += [i for i in pile if i not in drop]
-    return deck
+        return score.py_func(self.moai_height(seat), living, int(self.wood[seat]))
 
 
 class TablesOfOne:

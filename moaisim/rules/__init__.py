@@ -1,16 +1,17 @@
 """What the game is: components, rule options and variants (RULES.md)."""
 
-from moaisim.rules.components import (
+from moaisim.rules.codes import (
+    CAMP,
     CARD_TYPES,
-    DISASTERS,
     N_CARD_TYPES,
-    Components,
-    EpochCard,
+    RESERVE,
+    ZONES,
+    Layout,
     card_value,
     is_raid,
-    load_components,
 )
-from moaisim.rules.model import CAMP, RESERVE, ZONES, Layout, Rules
+from moaisim.rules.components import DISASTERS, Components, EpochCard, load_components
+from moaisim.rules.model import Rules
 from moaisim.rules.variants import OPTIONS, VARIANTS, parse_variants, variant_label
 
 __all__ = [

@@ -13,25 +13,11 @@ from typing import Any
 
 from moaisim.errors import RulesError
 
-#: Rapa Nui card types, in canonical order: values 1-3, then Raid cards of values 1-3 (R0).
-CARD_TYPES: tuple[str, ...] = ("1", "2", "3", "raid1", "raid2", "raid3")
-N_CARD_TYPES = len(CARD_TYPES)
-
 #: Epoch card types and the disaster effects among them (C3).
 DISASTERS: tuple[str, ...] = ("erosion", "fire", "fire-boat", "famine", "storm", "topple")
 EPOCH_TYPES: tuple[str, ...] = ("neutral", "boat", "admiral", *DISASTERS)
 #: Disasters that hit no clan (R4.3).
 UNTARGETED: frozenset[str] = frozenset({"erosion"})
-
-
-def card_value(card_type: int) -> int:
-    """Value (1-3) of a Rapa Nui card type; Raid cards count their value (R3.3)."""
-    return card_type % 3 + 1
-
-
-def is_raid(card_type: int) -> bool:
-    """True for the Raid card types (R6.4)."""
-    return card_type >= 3
 
 
 @dataclass(frozen=True)
@@ -99,11 +85,6 @@ class Components:
     @property
     def n_tiles(self) -> int:
         return len(self.moai_heights)
-
-    @property
-    def tile_heights(self) -> tuple[int, ...]:
-        """The distinct Moai heights, ascending."""
-        return tuple(sorted(set(self.moai_heights)))
 
     @property
     def max_boats(self) -> int:

@@ -7,81 +7,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import numpy as np
-
 from moaisim.errors import RulesError
+from moaisim.rules.codes import Layout
 from moaisim.rules.components import Components, digest_of, load_components
 from moaisim.rules.variants import OPTIONS, check_option, parse_variants, variant_label
-
-#: Pawn location codes that are not board spaces (see `Layout`).
-RESERVE = -2
-CAMP = -1
-
-ZONES: tuple[str, ...] = ("forest", "fields", "volcano", "ocean")
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Integer location codes of the board, shared by both engines and the views.
-
-    A pawn's location is RESERVE (-2), CAMP (-1) or a board code:
-    forest spaces 0..F-1, the fields F (fields are interchangeable, R1.1), the clan's own
-    volcano spaces F+1..F+V (a volcano space only ever holds one clan's pawns, R5.6, so each
-    clan numbers its own), and its boats F+1+V..F+V+K (one pawn per boat, R5.7).
-    """
-
-    forest: int  # F
-    volcano: int  # V: one space per pawn is the most a clan can use
-    boats: int  # K
-
-    @property
-    def fields(self) -> int:
-        return self.forest
-
-    @property
-    def volcano0(self) -> int:
-        return self.forest + 1
-
-    @property
-    def ocean0(self) -> int:
-        return self.forest + 1 + self.volcano
-
-    @property
-    def size(self) -> int:
-        """Number of board location codes."""
-        return self.ocean0 + self.boats
-
-    def zone(self, loc: int) -> int:
-        """Zone index (0 forest, 1 fields, 2 volcano, 3 ocean) of a board code; -1 off-board."""
-        if loc < 0:
-            return -1
-        if loc < self.forest:
-            return 0
-        if loc == self.forest:
-            return 1
-        return 2 if loc < self.ocean0 else 3
-
-    def zones(self, locs: np.ndarray) -> np.ndarray:
-        """`zone` of every code of an array (-1 for camp and reserve)."""
-        locs = np.asarray(locs)
-        z = np.where(locs < self.forest, 0, np.where(locs == self.forest, 1, 2))
-        z = np.where(locs >= self.ocean0, 3, z)
-        return np.where(locs < 0, -1, z)
-
-    def name(self, loc: int) -> str:
-        """Readable name of a location code, e.g. 'forest 2', 'volcano space 1', 'boat 1'."""
-        if loc == RESERVE:
-            return "reserve"
-        if loc == CAMP:
-            return "camp"
-        z = self.zone(loc)
-        if z == 0:
-            return f"forest {loc + 1}"
-        if z == 1:
-            return "fields"
-        if z == 2:
-            return f"volcano space {loc - self.volcano0 + 1}"
-        return f"boat {loc - self.ocean0 + 1}"
 
 
 @dataclass(frozen=True)
@@ -157,8 +86,9 @@ class Rules:
 
     @cached_property
     def layout(self) -> Layout:
+        """The board's location codes for this component set (a numba-friendly record)."""
         c = self.components
-        return Layout(forest=c.forest_spaces, volcano=c.pawns, boats=c.max_boats)
+        return Layout.of(c.forest_spaces, c.max_boats, c.fields, c.pawns_per_strength)
 
     def options(self) -> dict[str, str]:
         return {name: getattr(self, name) for name in OPTIONS}

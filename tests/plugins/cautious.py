@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moaisim.engine.decisions import SeatView
+from moaisim.engine.views import SeatView
 from strategies.base import Strategy
 
 

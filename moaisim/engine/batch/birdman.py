@@ -6,9 +6,9 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import Kind
-from moaisim.rules.components import N_CARD_TYPES, card_value
+from moaisim.rules.codes import N_CARD_TYPES, card_value
 
-CARD_VALUES = np.array([card_value(t) for t in range(N_CARD_TYPES)], dtype=np.int16)
+CARD_VALUES = np.array([card_value.py_func(t) for t in range(N_CARD_TYPES)], dtype=np.int16)
 
 
 def birdman_phase(g: BatchCore, rows: np.ndarray) -> None:

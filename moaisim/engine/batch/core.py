@@ -13,23 +13,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from moaisim.engine.batch.state import BatchState, BatchTables
-from moaisim.engine.decisions import (
-    Kind,
-    SeatView,
-    action_size,
-    feed_codec,
-    read_only,
-    strengths,
-    work_codec,
-    zone_table,
-)
-from moaisim.engine.kernels import single_legal
+from moaisim.engine.decisions import Kind, action_size, feed_codec, read_only, work_codec
+from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError
 from moaisim.rng import Streams
 from moaisim.rules import Rules
-from moaisim.rules.components import N_CARD_TYPES
+from moaisim.rules.codes import N_CARD_TYPES
 
 Event = dict[str, Any]
 _INTEGER = "iu"  # dtype kinds of an integer answer
@@ -59,11 +51,7 @@ class BatchCore:
         self.cards = rules.components.epoch_cards
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
-        self.strength = strengths(rules)
-        #: zone of a location code `loc` at index loc + 2 (-1 for camp and reserve)
-        self.zone = zone_table(rules)
-        #: [size] a pawn placed on that board code is face up, and it feeds (fields, boats)
-        self.zone_up = np.isin(self.zone[2:], (1, 3))
+        self.tile_heights = np.asarray(rules.components.moai_heights, dtype=np.int64)
         self.streams = Streams(self.seed, self.games, 1 + rules.players)
         self.asked = 0  # decisions put to strategies (game-decisions, forced ones excluded)
         self.decided = 0  # all decisions, forced ones included
@@ -90,6 +78,10 @@ class BatchCore:
                     covered=int(s.covered[r]),
                     bid_order=s.bid_order[r].tolist(),
                 )
+
+    def discard_wood(self, rows: np.ndarray, n: int) -> None:
+        """R3.1: a wood token discarded or spent goes back to the supply."""
+        self.state.wood_supply[rows] += n
 
     # --- the log ---------------------------------------------------------------------------
     def logged(self, rows: np.ndarray) -> list[int]:
@@ -225,3 +217,22 @@ class BatchCore:
                 shown.tolist(),
             )
         return answer
+
+
+@njit(cache=True, nogil=True)
+def single_legal(legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of a legal mask: (exactly one action is legal, the first legal action or 0)."""
+    n, size = legal.shape
+    forced = np.zeros(n, dtype=np.bool_)
+    first = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        count = 0
+        for a in range(size):
+            if legal[r, a]:
+                if count == 0:
+                    first[r] = a
+                count += 1
+                if count > 1:
+                    break
+        forced[r] = count == 1
+    return forced, first

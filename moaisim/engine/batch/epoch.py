@@ -6,7 +6,7 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, Kind
-from moaisim.rules import CAMP, RESERVE
+from moaisim.rules.codes import CAMP, RESERVE, TILE_OUT, free_fields
 
 
 def epoch_phase(g: BatchCore, rows: np.ndarray) -> None:
@@ -50,7 +50,7 @@ def disasters(
     if ero.any():  # no target: a supply token covers a free field
         r = rows[ero]
         in_fields = (s.loc[r] == g.rules.layout.fields).sum(axis=(1, 2))
-        free = g.rules.components.fields - s.covered[r] - in_fields
+        free = free_fields.py_func(g.rules.layout, s.covered[r], in_fields)
         hit = (s.disaster_supply[r] > 0) & (free > 0)
         s.disaster_supply[r[hit]] -= 1
         s.covered[r[hit]] += 1
@@ -75,7 +75,7 @@ def disasters(
     if burn.any():
         r, t = rows[burn], target[burn]
         s.wood[r, t] -= 1
-        s.wood_supply[r] += 1
+        g.discard_wood(r, 1)
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(r[i], "burn", seat=int(t[i]))
@@ -118,14 +118,14 @@ def lose_pawn(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
     pawns = np.where(board.any(axis=1)[:, None], board, loc == CAMP)
     rows, seat, pawn = ask_loss(g, rows, seat, cid, pawns, LOSS_PAWN)
     if g.log_mask is not None:
-        st = g.strength
+        lay = g.rules.layout
         for i in g.logged(rows):
             g.emit(
                 rows[i],
                 "lose_pawn",
                 seat=int(seat[i]),
                 pawn=int(pawn[i]),
-                strength=int(st[pawn[i]]),
+                strength=lay.strength(int(pawn[i])),
                 at=int(s.loc[rows[i], seat[i], pawn[i]]),
             )
     s.loc[rows, seat, pawn] = RESERVE
@@ -161,7 +161,7 @@ def lose_moai(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
     s = g.state
     tiles = s.moai_owner[rows] == seat[:, None]
     rows, seat, tile = ask_loss(g, rows, seat, cid, tiles, LOSS_MOAI)
-    s.moai_owner[rows, tile] = -2
+    s.moai_owner[rows, tile] = TILE_OUT
     if g.log_mask is not None:
         heights = g.rules.components.moai_heights
         for i in g.logged(rows):

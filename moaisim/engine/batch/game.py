@@ -13,7 +13,7 @@ from moaisim.engine.batch.review import review_phase
 from moaisim.engine.batch.work import work_phase
 from moaisim.engine.results import COLUMNS, frame, ranks
 from moaisim.engine.state import COUNTERS
-from moaisim.rules import CAMP
+from moaisim.rules.codes import CAMP, score
 
 
 class BatchGame(BatchCore):
@@ -46,13 +46,17 @@ class BatchGame(BatchCore):
     def scores(self) -> np.ndarray:
         """R8.2: Moai height + living pawns (board and camp) + 2 per wood, [B, P]."""
         s = self.state
-        return self.moai_heights() + (s.loc >= CAMP).sum(axis=2) + 2 * s.wood.astype(np.int64)
+        living = (s.loc >= CAMP).sum(axis=2)
+        return score.py_func(self.moai_heights(), living, s.wood.astype(np.int64))
 
     def moai_heights(self) -> np.ndarray:
-        s, p = self.state, self.rules.players
-        heights = np.asarray(self.rules.components.moai_heights, dtype=np.int64)
-        mine = s.moai_owner[:, None, :] == np.arange(p)[None, :, None]  # [B, P, T]
-        return (mine * heights).sum(axis=2)
+        """Total height of each clan's Moai tiles [B, P]."""
+        return (self._tiles_held() * self.tile_heights).sum(axis=2)
+
+    def _tiles_held(self) -> np.ndarray:
+        """[B, P, T] bool: the clan holds the tile."""
+        p = self.rules.players
+        return self.state.moai_owner[:, None, :] == np.arange(p)[None, :, None]
 
     def results(self) -> pd.DataFrame:
         """The per-seat results table (results schema), game by game, seat by seat."""
@@ -69,9 +73,7 @@ class BatchGame(BatchCore):
             "strategy": [self.names[q] for q in p_of],
             "score": scores.ravel(),
             "moai_height": self.moai_heights().ravel(),
-            "moai_count": (s.moai_owner[:, None, :] == np.arange(p)[None, :, None])
-            .sum(axis=2)
-            .ravel(),
+            "moai_count": self._tiles_held().sum(axis=2).ravel(),
             "pawns": (s.loc >= CAMP).sum(axis=2).ravel(),
             "wood": s.wood.ravel(),
             "rank": rk.ravel(),

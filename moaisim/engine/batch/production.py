@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from moaisim.engine.batch.core import BatchCore
-from moaisim.engine.decisions import RAID_COMBOS, Kind
-from moaisim.engine.kernels import (
-    feed_legal,
-    food_and_mouths,
-    forest_presence,
-    volcano_legal,
+from moaisim.engine.decisions import FeedCodec, Kind, raid_action, raid_of
+from moaisim.rules.codes import (
+    CAMP,
+    RESERVE,
+    Layout,
+    feeds,
+    holds_pair,
+    moai_tile,
+    raid_cards,
+    raidable,
+    strength_of,
 )
-from moaisim.rules import CAMP, RESERVE
-
-FOREST, FIELDS, VOLCANO, OCEAN = 0, 1, 2, 3
 
 
 def production_phase(g: BatchCore, rows: np.ndarray) -> None:
@@ -23,15 +26,16 @@ def production_phase(g: BatchCore, rows: np.ndarray) -> None:
     feeding(g, rows)
 
 
+# --- R6.1 forest -------------------------------------------------------------------------------
 def forest(g: BatchCore, rows: np.ndarray) -> None:
     """R6.1: each space with a wood token, in order; the strongest clan there takes it."""
     s, p = g.state, g.rules.players
-    for space in range(g.rules.components.forest_spaces):
+    for space in range(g.rules.layout.forest):
         w = np.flatnonzero(s.forest_wood[rows, space])
         if not len(w):
             continue
         r = rows[w]
-        present, totals = forest_presence(r, space, s.loc, g.strength)
+        present, totals = forest_clans(r, space, s.loc, g.rules.layout)
         clans = present.sum(axis=1)
         winner = np.argmax(present, axis=1)  # the only clan, when alone
         contest = clans > 1
@@ -54,8 +58,8 @@ def forest(g: BatchCore, rows: np.ndarray) -> None:
                     space=np.full(len(ask), space),
                 )
         s.forest_wood[r, space] = False
-        nobody = clans == 0  # no pawn beside it: the token returns to the supply
-        s.wood_supply[r[nobody]] += 1
+        nobody = clans == 0  # no pawn beside it: the token is discarded (R3.1)
+        g.discard_wood(r[nobody], 1)
         won = np.flatnonzero(~nobody)
         s.wood[r[won], winner[won]] += 1
         s.counters["forest_wood"][r[won], winner[won]] += 1
@@ -75,21 +79,39 @@ def forest(g: BatchCore, rows: np.ndarray) -> None:
                 )
 
 
+@njit(cache=True, nogil=True)
+def forest_clans(
+    rows: np.ndarray, space: int, loc: np.ndarray, lay: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """R6.1: per game, which clans have pawns on a forest space and their total strength
+    there ([m, P] bool, [m, P] int)."""
+    m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    present = np.zeros((m, players), dtype=np.bool_)
+    total = np.zeros((m, players), dtype=np.int64)
+    for k in range(m):
+        r = rows[k]
+        for q in range(players):
+            for i in range(pawns):
+                if loc[r, q, i] == space:
+                    present[k, q] = True
+                    total[k, q] += strength_of(lay, i)
+    return present, total
+
+
+# --- R6.2 volcano ------------------------------------------------------------------------------
 def volcano(g: BatchCore, rows: np.ndarray) -> None:
     """R6.2: in turn order, each clan finishes any volcano spaces, one at a time, paying a
     wood each; a statue gets the tallest supply tile not taller than it."""
     s, p, lay = g.state, g.rules.players, g.rules.layout
     V = lay.volcano
-    heights = np.asarray(g.rules.components.moai_heights, dtype=np.int64)
+    heights = g.tile_heights
     for pos in range(p):
         prows, seat = g.seats_at(rows, pos)
         done = np.zeros((len(prows), V), dtype=bool)
         go = np.arange(len(prows))
         while len(go):
             r, q = prows[go], seat[go]
-            legal, h = volcano_legal(
-                r, q, go, s.loc, g.strength, s.wood, s.moai_owner, heights, done, lay.volcano0, V
-            )
+            legal, h = moai_mask(r, q, go, s.loc, s.wood, s.moai_owner, heights, done, lay)
             more = legal[:, :V].any(axis=1)
             go, r, q, legal, h = go[more], r[more], q[more], legal[more], h[more]
             if not len(go):
@@ -103,20 +125,52 @@ def volcano(g: BatchCore, rows: np.ndarray) -> None:
                 done[go, k] = True
 
 
+@njit(cache=True, nogil=True)
+def moai_mask(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    go: np.ndarray,
+    loc: np.ndarray,
+    wood: np.ndarray,
+    moai_owner: np.ndarray,
+    tile_heights: np.ndarray,
+    done: np.ndarray,
+    lay: Layout,
+) -> tuple[np.ndarray, np.ndarray]:
+    """R6.2 masks [m, V + 1] (the last action, stop, left False) and the statue heights
+    [m, V] on each own volcano space. A space can be finished if the clan has a wood, it was
+    not finished this turn (done[go[k]]) and a supply tile is not taller than its statue."""
+    m, pawns = len(rows), loc.shape[2]
+    legal = np.zeros((m, lay.volcano + 1), dtype=np.bool_)
+    height = np.zeros((m, lay.volcano), dtype=np.int64)
+    for k in range(m):
+        r, q = rows[k], seat[k]
+        for i in range(pawns):
+            x = loc[r, q, i] - lay.volcano0
+            if 0 <= x < lay.volcano:
+                height[k, x] += strength_of(lay, i)
+        if wood[r, q] < 1:
+            continue
+        for v in range(lay.volcano):
+            h = height[k, v]
+            if h > 0 and not done[go[k], v]:
+                legal[k, v] = moai_tile(moai_owner[r], tile_heights, h) >= 0
+    return legal, height
+
+
 def finish_moai(
     g: BatchCore, rows: np.ndarray, seat: np.ndarray, k: np.ndarray, height: np.ndarray
 ) -> None:
+    """R6.2: the space's pawns turn face up, the clan pays a wood (transport) and takes its
+    tile; under `volcano_after_moai = camp` the pawns go back to camp."""
     s, lay = g.state, g.rules.layout
-    heights = np.asarray(g.rules.components.moai_heights, dtype=np.int64)
     own = s.loc[rows, seat]
     pawns = own == (lay.volcano0 + k)[:, None]
     up = s.up[rows, seat]
     up |= pawns
     s.wood[rows, seat] -= 1  # transport
-    s.wood_supply[rows] += 1
-    fits = (s.moai_owner[rows] == -1) & (heights[None, :] <= height[:, None])
-    tile = np.argmax(np.where(fits, heights, -1), axis=1)  # tallest fitting tile, first one
-    s.moai_owner[rows, tile] = seat
+    g.discard_wood(rows, 1)
+    tile = take_tiles(rows, seat, height, s.moai_owner, g.tile_heights)
     s.counters["moai_finished"][rows, seat] += 1
     if g.rules.volcano_after_moai == "camp":
         own[pawns] = CAMP
@@ -124,6 +178,7 @@ def finish_moai(
         s.loc[rows, seat] = own
     s.up[rows, seat] = up
     if g.log_mask is not None:
+        heights = g.tile_heights
         for i in g.logged(rows):
             g.emit(
                 rows[i],
@@ -136,13 +191,31 @@ def finish_moai(
             )
 
 
+@njit(cache=True, nogil=True)
+def take_tiles(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    height: np.ndarray,
+    moai_owner: np.ndarray,
+    tile_heights: np.ndarray,
+) -> np.ndarray:
+    """R6.2: each clan takes the tile its statue earns (`codes.moai_tile`)."""
+    tile = np.empty(len(rows), dtype=np.int64)
+    for k in range(len(rows)):
+        t = moai_tile(moai_owner[rows[k]], tile_heights, height[k])
+        moai_owner[rows[k], t] = seat[k]
+        tile[k] = t
+    return tile
+
+
+# --- R6.3-R6.4 feeding -------------------------------------------------------------------------
 def feeding(g: BatchCore, rows: np.ndarray) -> None:
     """R6.3-R6.4: in turn order, each clan feeds its pawns on the board; each pawn short of
     food starves, unless the clan raids a face-up rival pawn in the forest or volcano."""
-    s, p = g.state, g.rules.players
+    s, p, lay, codec = g.state, g.rules.players, g.rules.layout, g.feed_codec
     for pos in range(p):
         prows, seat = g.seats_at(rows, pos)
-        food, mouths = food_and_mouths(prows, seat, s.loc, g.zone_up, g.strength)
+        food, mouths = food_and_mouths(prows, seat, s.loc, lay)
         deficit = np.maximum(0, mouths - food)
         if g.log_mask is not None:
             for i in g.logged(prows):
@@ -157,61 +230,126 @@ def feeding(g: BatchCore, rows: np.ndarray) -> None:
         go = np.flatnonzero(deficit > 0)
         while len(go):
             r, q = prows[go], seat[go]
-            action = g.ask(Kind.FEED, q, r, feed_mask(g, r, q), deficit=deficit[go].copy())
-            apply_feed(g, r, q, action)
+            legal = feed_mask(r, q, s.loc, s.up, s.hand, lay, codec)
+            action = g.ask(Kind.FEED, q, r, legal, deficit=deficit[go].copy())
+            if g.log_mask is not None:
+                log_feed(g, r, q, action)
+            c = s.counters
+            apply_feed(
+                r, q, action, s.loc, s.up, s.hand, s.discard, c["starved"], c["raids_made"],
+                c["raids_suffered"], lay, codec,
+            )  # fmt: skip
             deficit[go] -= 1
             go = go[deficit[go] > 0]
 
 
-def feed_mask(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    s = g.state
-    return feed_legal(rows, seat, s.loc, s.up, s.hand, g.zone, g.strength, g.feed_codec.size)
+@njit(cache=True, nogil=True)
+def food_and_mouths(
+    rows: np.ndarray, seat: np.ndarray, loc: np.ndarray, lay: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """R6.3: per game, the seat's food (strength of its pawns in the fields and on boats)
+    and mouths (its pawns on the board)."""
+    m, pawns = len(rows), loc.shape[2]
+    food = np.zeros(m, dtype=np.int64)
+    mouths = np.zeros(m, dtype=np.int64)
+    for k in range(m):
+        r, q = rows[k], seat[k]
+        for i in range(pawns):
+            x = loc[r, q, i]
+            if x >= 0:
+                mouths[k] += 1
+                if feeds(lay, x):
+                    food[k] += strength_of(lay, i)
+    return food, mouths
 
 
-def apply_feed(g: BatchCore, rows: np.ndarray, seat: np.ndarray, action: np.ndarray) -> None:
-    s, N = g.state, g.rules.components.pawns
-    st = g.strength
-    starve = np.flatnonzero(action < N)
-    if len(starve):
-        r, q, a = rows[starve], seat[starve], action[starve]
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(
-                    r[i],
-                    "starve",
-                    seat=int(q[i]),
-                    pawn=int(a[i]),
-                    at=int(s.loc[r[i], q[i], a[i]]),
-                    strength=int(st[a[i]]),
-                )
-        s.loc[r, q, a] = RESERVE
-        s.up[r, q, a] = False
-        s.counters["starved"][r, q] += 1
-    raid = np.flatnonzero(action >= N)
-    if len(raid):
-        r, q = rows[raid], seat[raid]
-        x, c = np.divmod(action[raid] - N, len(RAID_COMBOS))
-        victim, pawn = np.divmod(x, N)
-        combo = np.asarray(RAID_COMBOS)
-        rv, second_raid = combo[c, 0], combo[c, 1]
-        t1 = 3 + rv - 1
-        t2 = 3 * second_raid + st[pawn].astype(np.int64) - 1
-        for t in (t1, t2):
-            s.hand[r, q, t] -= 1
-            s.discard[r, t] += 1
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(
-                    r[i],
-                    "raid",
-                    seat=int(q[i]),
-                    victim=int(victim[i]),
-                    pawn=int(pawn[i]),
-                    at=int(s.loc[r[i], victim[i], pawn[i]]),
-                    strength=int(st[pawn[i]]),
-                    cards=[int(t1[i]), int(t2[i])],
-                )
-        s.loc[r, victim, pawn] = RESERVE
-        s.up[r, victim, pawn] = False
-        s.counters["raids_made"][r, q] += 1
-        s.counters["raids_suffered"][r, victim] += 1
+@njit(cache=True, nogil=True)
+def feed_mask(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+    hand: np.ndarray,
+    lay: Layout,
+    codec: FeedCodec,
+) -> np.ndarray:
+    """R6.3-R6.4 masks [m, codec.size]: starve an own board pawn in the forest or on the
+    volcano; or raid a face-up rival pawn there with a Raid card and a second card whose
+    value is the victim's strength (`codes.raid_cards`)."""
+    m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    legal = np.zeros((m, codec.size), dtype=np.bool_)
+    ok = np.zeros((3, 6), dtype=np.bool_)  # by victim strength, raid combo
+    for k in range(m):
+        r, q = rows[k], seat[k]
+        for i in range(pawns):
+            legal[k, i] = raidable(lay, loc[r, q, i])
+        for v in range(3):
+            for c in range(6):
+                a, b = raid_cards(c, v + 1)
+                ok[v, c] = holds_pair(hand[r, q], a, b)
+        for victim in range(players):
+            if victim == q:
+                continue
+            for j in range(pawns):
+                if not (up[r, victim, j] and raidable(lay, loc[r, victim, j])):
+                    continue
+                v = strength_of(lay, j) - 1
+                for c in range(6):
+                    legal[k, raid_action(codec, victim, j, c)] = ok[v, c]
+    return legal
+
+
+@njit(cache=True, nogil=True)
+def apply_feed(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    action: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+    hand: np.ndarray,
+    discard: np.ndarray,
+    starved: np.ndarray,
+    raids_made: np.ndarray,
+    raids_suffered: np.ndarray,
+    lay: Layout,
+    codec: FeedCodec,
+) -> None:
+    """R6.3: a starving pawn goes to its reserve; R6.4: a raid discards its two cards and
+    sends the rival pawn to that rival's reserve."""
+    for k in range(len(rows)):
+        r, q, a = rows[k], seat[k], action[k]
+        if a < codec.pawns:
+            loc[r, q, a] = RESERVE
+            up[r, q, a] = False
+            starved[r, q] += 1
+            continue
+        victim, pawn, combo = raid_of(codec, a)
+        for t in raid_cards(combo, strength_of(lay, pawn)):
+            hand[r, q, t] -= 1
+            discard[r, t] += 1
+        loc[r, victim, pawn] = RESERVE
+        up[r, victim, pawn] = False
+        raids_made[r, q] += 1
+        raids_suffered[r, victim] += 1
+
+
+def log_feed(g: BatchCore, rows: np.ndarray, seat: np.ndarray, action: np.ndarray) -> None:
+    """The starve / raid events of one feeding step (before the actions apply)."""
+    s, lay, codec = g.state, g.rules.layout, g.feed_codec
+    for i in g.logged(rows):
+        r, q = rows[i], int(seat[i])
+        what, x, y, combo = codec.decode(int(action[i]))
+        if what == "starve":
+            g.emit(r, "starve", seat=q, pawn=x, at=int(s.loc[r, q, x]), strength=lay.strength(x))
+        else:
+            strength = lay.strength(y)
+            g.emit(
+                r,
+                "raid",
+                seat=q,
+                victim=x,
+                pawn=y,
+                at=int(s.loc[r, x, y]),
+                strength=strength,
+                cards=[int(t) for t in raid_cards.py_func(combo, strength)],
+            )

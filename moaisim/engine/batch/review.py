@@ -4,16 +4,12 @@ the boat (R7.4)."""
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from moaisim.engine.batch.core import BatchCore
-from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP, Kind
-from moaisim.engine.kernels import birth_apply, birth_legal, rest_apply, rest_legal
-from moaisim.rng import CHANCE
-from moaisim.rules.components import N_CARD_TYPES, card_value
-
-PAIR_A = np.array([a for a, _ in BIRTH_PAIRS])
-PAIR_B = np.array([b for _, b in BIRTH_PAIRS])
-PAIR_STRENGTH = np.array([min(card_value(a), card_value(b)) for a, b in BIRTH_PAIRS])
+from moaisim.engine.chance import reshuffle_order
+from moaisim.engine.decisions import BIRTH_STOP, PAIR_A, PAIR_B, PAIR_STRENGTH, Kind
+from moaisim.rules.codes import CAMP, RESERVE, Layout, holds_pair, strength_of, zone_of
 
 
 def review_phase(g: BatchCore, rows: np.ndarray) -> None:
@@ -31,21 +27,11 @@ def review_phase(g: BatchCore, rows: np.ndarray) -> None:
         births(g, prows, seat)  # R7.3
         b = np.flatnonzero(boat_of[cid] & (s.wood[prows, seat] >= 1))  # R7.4
         if len(b):
-            r, q = prows[b], seat[b]
-            legal = np.ones((len(b), 2), dtype=bool)
-            build = g.ask(Kind.BOAT, q, r, legal, card=cid[b]) == 1
-            r, q, c = r[build], q[build], cid[b][build]
-            s.wood[r, q] -= 1
-            s.wood_supply[r] += 1
-            slot = np.argmin(s.boats[r, q] >= 0, axis=1)
-            s.boats[r, q, slot] = c
-            s.counters["boats_built"][r, q] += 1
-            if g.log_mask is not None:
-                for i in g.logged(r):
-                    g.emit(r[i], "boat", seat=int(q[i]), card=int(c[i]), slot=int(slot[i]))
+            build_boats(g, prows[b], seat[b], cid[b])
         s.held[prows, seat] = -1  # the card is kept as a boat or discarded
 
 
+# --- R7.1 draw ---------------------------------------------------------------------------------
 def draw_cards(g: BatchCore, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) -> None:
     """R7.1: draw n cards; an empty deck is replaced by the shuffled discard pile."""
     s = g.state
@@ -80,30 +66,26 @@ def draw_cards(g: BatchCore, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) 
 
 
 def reshuffle(g: BatchCore, rows: np.ndarray) -> None:
-    """R7.1: the discard pile, shuffled, becomes the deck: one chance key per card of the set
-    (canonical ids, type by type); the discarded cards of type t are the first ids of type t."""
+    """R7.1: the discard pile, shuffled, becomes the deck (`chance.reshuffle_order`)."""
     if not len(rows):
         return
-    s, c = g.state, g.rules.components
-    keys = g.streams.draw(CHANCE, rows, c.n_cards)
-    types = np.repeat(np.arange(N_CARD_TYPES), c.cards)
-    start = np.concatenate([[0], np.cumsum(c.cards)[:-1]])
-    rank = np.arange(c.n_cards) - start[types]  # index of each id within its type
-    present = rank[None, :] < s.discard[rows][:, types]
-    order = np.argsort(np.where(present, keys, 2.0), axis=1, kind="stable")  # ties by id
-    s.deck[rows] = types[order]
-    s.deck_len[rows] = present.sum(axis=1)
+    s = g.state
+    deck = reshuffle_order(g.rules, g.streams, rows, s.reshuffles[rows], s.discard[rows])
+    s.deck[rows] = deck
+    s.deck_len[rows] = (deck >= 0).sum(axis=1)
     s.deck_pos[rows] = 0
     s.discard[rows] = 0
+    s.reshuffles[rows] += 1
     if g.log_mask is not None:
         for i in g.logged(rows):
             r = rows[i]
             g.emit(r, "reshuffle", deck=s.deck[r, : s.deck_len[r]].tolist())
 
 
+# --- R7.2 rest ---------------------------------------------------------------------------------
 def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> None:
     """R7.2: `hut` pawns from the board to camp, taken as evenly as possible across zones."""
-    s = g.state
+    s, lay = g.state, g.rules.layout
     n = len(rows)
     on_board = (s.loc[rows, seat] >= 0).sum(axis=1)
     times = np.minimum(hut, on_board)
@@ -112,9 +94,9 @@ def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> N
     k = 0
     while len(go):
         r, q = rows[go], seat[go]
-        legal = rest_legal(r, q, go, s.loc, g.zone, taken)
+        legal = rest_mask(r, q, go, s.loc, taken, lay)
         pawn = g.ask(Kind.REST, q, r, legal)
-        at, shown = rest_apply(r, q, go, pawn, s.loc, s.up, g.zone, taken)
+        at, shown = apply_rest(r, q, go, pawn, s.loc, s.up, taken, lay)
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(
@@ -129,13 +111,66 @@ def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> N
         go = go[times[go] > k]
 
 
+@njit(cache=True, nogil=True)
+def rest_mask(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    go: np.ndarray,
+    loc: np.ndarray,
+    taken: np.ndarray,
+    lay: Layout,
+) -> np.ndarray:
+    """R7.2 masks [m, N]: the clan's board pawns in a zone (among the zones where it has
+    pawns) from which it has taken the fewest pawns so far (taken[go[k]] per zone)."""
+    m, pawns = len(rows), loc.shape[2]
+    legal = np.zeros((m, pawns), dtype=np.bool_)
+    for k in range(m):
+        r, q, c = rows[k], seat[k], go[k]
+        least = 1 << 30
+        for i in range(pawns):
+            x = loc[r, q, i]
+            if x >= 0 and taken[c, zone_of(lay, x)] < least:
+                least = taken[c, zone_of(lay, x)]
+        for i in range(pawns):
+            x = loc[r, q, i]
+            legal[k, i] = x >= 0 and taken[c, zone_of(lay, x)] == least
+    return legal
+
+
+@njit(cache=True, nogil=True)
+def apply_rest(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    go: np.ndarray,
+    pawn: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+    taken: np.ndarray,
+    lay: Layout,
+) -> tuple[np.ndarray, np.ndarray]:
+    """R7.2: the pawn goes back to camp, face down; its zone counts one more pawn taken
+    (taken[go[k]]). Returns where each pawn was and whether it was face up."""
+    m = len(rows)
+    at = np.empty(m, dtype=np.int64)
+    shown = np.empty(m, dtype=np.bool_)
+    for k in range(m):
+        r, q, i = rows[k], seat[k], pawn[k]
+        at[k] = loc[r, q, i]
+        shown[k] = up[r, q, i]
+        taken[go[k], zone_of(lay, at[k])] += 1
+        loc[r, q, i] = CAMP
+        up[r, q, i] = False
+    return at, shown
+
+
+# --- R7.3 births -------------------------------------------------------------------------------
 def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
     """R7.3: any number of times, two cards for a pawn of the lower card's strength."""
-    s, per = g.state, g.rules.components.pawns_per_strength
+    s, lay = g.state, g.rules.layout
     go = np.arange(len(rows))
     while len(go):
         r, q = rows[go], seat[go]
-        legal, more = birth_legal(r, q, s.hand, s.loc, PAIR_A, PAIR_B, PAIR_STRENGTH, per)
+        legal, more = birth_mask(r, q, s.hand, s.loc, lay)
         if not more.all():
             go, r, q, legal = go[more], r[more], q[more], legal[more]
             if not len(go):
@@ -146,10 +181,7 @@ def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
             go, r, q, k = go[born], r[born], q[born], k[born]
             if not len(go):
                 return
-        birth_apply(
-            r, q, k, s.hand, s.discard, s.loc, s.counters["births"],
-            PAIR_A, PAIR_B, PAIR_STRENGTH, per,
-        )  # fmt: skip
+        apply_birth(r, q, k, s.hand, s.discard, s.loc, s.counters["births"], lay)
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(
@@ -159,3 +191,70 @@ def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
                     cards=[int(PAIR_A[k[i]]), int(PAIR_B[k[i]])],
                     strength=int(PAIR_STRENGTH[k[i]]),
                 )
+
+
+@njit(cache=True, nogil=True)
+def birth_mask(
+    rows: np.ndarray, seat: np.ndarray, hand: np.ndarray, loc: np.ndarray, lay: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """R7.3 masks [m, pairs + 1]: a pair of cards the clan holds whose lower value has a
+    pawn of that strength in the clan's reserve; the last action, stop, is legal when any
+    pair is. Also returns which games have a legal pair [m]."""
+    m, pairs = len(rows), len(PAIR_A)
+    legal = np.zeros((m, pairs + 1), dtype=np.bool_)
+    some = np.zeros(m, dtype=np.bool_)
+    reserve = np.zeros(3, dtype=np.int64)
+    for k in range(m):
+        r, q = rows[k], seat[k]
+        reserve[:] = 0
+        for i in range(loc.shape[2]):
+            if loc[r, q, i] == RESERVE:
+                reserve[strength_of(lay, i) - 1] += 1
+        for x in range(pairs):
+            if holds_pair(hand[r, q], PAIR_A[x], PAIR_B[x]) and reserve[PAIR_STRENGTH[x] - 1] > 0:
+                legal[k, x] = True
+                some[k] = True
+        legal[k, pairs] = some[k]
+    return legal, some
+
+
+@njit(cache=True, nogil=True)
+def apply_birth(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    pair: np.ndarray,
+    hand: np.ndarray,
+    discard: np.ndarray,
+    loc: np.ndarray,
+    births: np.ndarray,
+    lay: Layout,
+) -> None:
+    """R7.3: discard the pair's two cards; the first reserve pawn of the lower card's
+    strength goes to the camp."""
+    for k in range(len(rows)):
+        r, q, x = rows[k], seat[k], pair[k]
+        for t in (PAIR_A[x], PAIR_B[x]):
+            hand[r, q, t] -= 1
+            discard[r, t] += 1
+        pawn = (PAIR_STRENGTH[x] - 1) * lay.per_strength
+        while loc[r, q, pawn] != RESERVE:
+            pawn += 1
+        loc[r, q, pawn] = CAMP
+        births[r, q] += 1
+
+
+# --- R7.4 boat ---------------------------------------------------------------------------------
+def build_boats(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
+    """R7.4: a clan holding a boat card and a wood may pay the wood to build the boat; it
+    keeps the card in its first free boat slot."""
+    s = g.state
+    build = g.ask(Kind.BOAT, seat, rows, np.ones((len(rows), 2), dtype=bool), card=cid) == 1
+    r, q, c = rows[build], seat[build], cid[build]
+    s.wood[r, q] -= 1
+    g.discard_wood(r, 1)
+    slot = np.argmin(s.boats[r, q] >= 0, axis=1)
+    s.boats[r, q, slot] = c
+    s.counters["boats_built"][r, q] += 1
+    if g.log_mask is not None:
+        for i in g.logged(r):
+            g.emit(r[i], "boat", seat=int(q[i]), card=int(c[i]), slot=int(slot[i]))

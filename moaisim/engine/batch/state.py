@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from moaisim.engine.decisions import TABLE_FIELDS
+from moaisim.engine.chance import setup_draws
 from moaisim.engine.state import COUNTERS
-from moaisim.rng import CHANCE, Streams
-from moaisim.rules import CAMP, RESERVE, Rules
-from moaisim.rules.components import N_CARD_TYPES
+from moaisim.engine.views import TABLE_FIELDS
+from moaisim.rng import Streams
+from moaisim.rules import Rules
+from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY
 
 
 class BatchState:
@@ -32,6 +33,7 @@ class BatchState:
         self.deck_pos = np.zeros(b, dtype=np.int16)
         self.deck_len = np.zeros(b, dtype=np.int16)
         self.discard = np.zeros((b, N_CARD_TYPES), dtype=np.int16)
+        self.reshuffles = np.zeros(b, dtype=np.int16)  # R7.1: reshuffles so far
         self.epoch_deck = np.zeros((b, len(c.epoch_cards)), dtype=np.int16)
         self.epoch_pos = np.zeros(b, dtype=np.int16)
         self.epoch_len = np.zeros(b, dtype=np.int16)
@@ -46,7 +48,7 @@ class BatchState:
         self.covered = np.zeros(b, dtype=np.int16)
         self.disaster_supply = np.full(b, c.disaster_tokens, dtype=np.int16)
         self.boats = np.full((b, p, lay.boats), -1, dtype=np.int16)
-        self.moai_owner = np.full((b, c.n_tiles), -1, dtype=np.int8)
+        self.moai_owner = np.full((b, c.n_tiles), TILE_SUPPLY, dtype=np.int8)
         self.counters = {name: np.zeros((b, p), dtype=np.int16) for name in COUNTERS}
 
     @property
@@ -64,54 +66,32 @@ class BatchState:
 
     @classmethod
     def setup(cls, rules: Rules, streams: Streams) -> BatchState:
-        """R1 for every game, with the chance draws of `State.setup` in the same order."""
+        """R1 for every game, with the chance of `chance.setup_draws`."""
         b = len(streams.games)
         s = cls(rules, b)
         c, p = rules.components, rules.players
-        every = np.arange(b)
         s.covered[:] = c.covered_at(p)  # R1.1
         s.disaster_supply[:] = c.disaster_tokens - c.covered_at(p)
         per = c.pawns_per_strength
         for k in range(3):  # R1.5
             s.loc[:, :, k * per : k * per + c.camp_per_strength] = CAMP
-        # R1.7 (and V3): one key per epoch card
-        epoch = shuffle_epoch_decks(rules, streams.draw(CHANCE, every, len(c.epoch_cards)))
-        s.epoch_len[:] = epoch.shape[1]
+        epoch, deck, bid_order = setup_draws(rules, streams, np.arange(b))
+        s.epoch_len[:] = epoch.shape[1]  # R1.7 (and V3)
         s.epoch_deck[:, : epoch.shape[1]] = epoch
-        # R1.6: one key per Rapa Nui card; dealt seat by seat, 5 cards each
-        keys = streams.draw(CHANCE, every, c.n_cards)
-        types = np.repeat(np.arange(N_CARD_TYPES, dtype=np.int8), c.cards)
-        s.deck[:] = types[np.argsort(keys, axis=1, kind="stable")]
+        s.deck[:] = deck  # R1.6: dealt seat by seat, 5 cards each
         s.deck_len[:] = c.n_cards
         for seat in range(p):
             dealt = s.deck[:, seat * c.hand : (seat + 1) * c.hand]
             s.hand[:, seat] = count_types(dealt)
         s.deck_pos[:] = p * c.hand
-        if rules.open_bidding:  # V2: round 1's bidding order is random
-            s.bid_order[:] = np.argsort(streams.draw(CHANCE, every, p), axis=1, kind="stable")
+        if bid_order is not None:  # V2: round 1's bidding order is random
+            s.bid_order[:] = bid_order
         return s
 
 
 def count_types(cards: np.ndarray) -> np.ndarray:
     """[n, k] card types -> [n, 6] counts per type (entries < 0 are ignored)."""
     return (cards[:, :, None] == np.arange(N_CARD_TYPES)[None, None, :]).sum(axis=1)
-
-
-def shuffle_epoch_decks(rules: Rules, keys: np.ndarray) -> np.ndarray:
-    """`state.shuffle_epoch_deck` for a batch: [B, n epoch cards] keys -> [B, deck] ids."""
-    cards = rules.components.epoch_cards
-    remove = {1: 2, 2: 2, 3: 1} if rules.has("short") else {1: 0, 2: 0, 3: 0}
-    admiral = np.array([c.is_admiral for c in cards])
-    piles = []
-    for epoch in (1, 2, 3):
-        ids = np.array([c.id for c in cards if c.epoch == epoch], dtype=np.int16)
-        pile = ids[np.argsort(keys[:, ids], axis=1, kind="stable")]  # ties by id
-        if remove[epoch]:
-            plain = ~admiral[pile]
-            drop = plain & (np.cumsum(plain, axis=1) <= remove[epoch])
-            pile = pile[~drop].reshape(len(pile), -1)
-        piles.append(pile)
-    return np.concatenate(piles, axis=1)
 
 
 class BatchTables:

@@ -1,41 +1,62 @@
 """R5 work phase for a batch: one action per turn in turn order until every camp is empty.
 
 Occupancy that the legal masks need is kept up to date as actions apply instead of being
-rebuilt from the pawn block at every step: camp pawns per strength, free fields, used volcano
-spaces and manned boats. A swap exchanges two occupied places, so it changes none of them.
+rebuilt from the pawn block at every step (`WorkCounts`): camp pawns per strength, free
+fields, used volcano spaces and manned boats. A swap exchanges two occupied places, so it
+changes none of them.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+from numba import njit
 
 from moaisim.engine.batch.core import BatchCore
-from moaisim.engine.decisions import Kind
-from moaisim.engine.kernels import work_apply, work_counts, work_legal
+from moaisim.engine.decisions import Kind, WorkCodec, place_action, placement
+from moaisim.rules.codes import (
+    CAMP,
+    VOLCANO,
+    Layout,
+    free_fields,
+    placed_face_up,
+    strength_of,
+    swap_place,
+    zone_of,
+)
+
+
+class WorkCounts(NamedTuple):
+    """Derived counts of the games of one work phase (row c of each = the phase's game c)."""
+
+    camp: np.ndarray  # [n, P, 3] camp pawns per clan and strength
+    camp_total: np.ndarray  # [n] camp pawns of every clan
+    free_fields: np.ndarray  # [n] fields with no pawn and no disaster token (R5.5)
+    used: np.ndarray  # [n, P, V] bool: own volcano spaces in use
+    built: np.ndarray  # [n, P, K] bool: built boats
+    manned: np.ndarray  # [n, P, K] bool: a pawn stands on the boat
 
 
 def work_phase(g: BatchCore, rows: np.ndarray) -> None:
     """R5.1: step by step, the seat at the next turn position of every game that still has
     a pawn in some camp places a pawn (R5.2, R5.4-R5.7) or, with an empty camp, passes or
     swaps (R5.3). A game's steps run through its turn order as in the reference engine."""
-    s, rules, lay, codec = g.state, g.rules, g.rules.layout, g.work_codec
-    p, per = rules.players, rules.components.pawns_per_strength
-    V = lay.volcano
-    v0, ocean0, fields = lay.volcano0, lay.ocean0, lay.fields
-    open_pawns = rules.has("open-pawns")
-    # derived counts, kept incrementally below
-    camp, in_fields, used, manned = work_counts(rows, s.loc, per, fields, v0, V, ocean0, lay.boats)
-    camp_total = camp.sum(axis=(1, 2))
-    free_fields = rules.components.fields - s.covered[rows] - in_fields
-    built = s.boats[rows] >= 0
-    pairs = codec.pairs.astype(np.int64)
-    pi, pj = pairs[:, 0].copy(), pairs[:, 1].copy()
-    st = g.strength
-    zone_up = g.zone_up  # [size]: a pawn placed there is face up (R5.5, R5.7)
-    size = codec.size
+    s, lay, codec = g.state, g.rules.layout, g.work_codec
+    p = g.rules.players
+    open_pawns = g.rules.has("open-pawns")
+    camp, in_fields, used, manned = work_counts(rows, s.loc, lay)
+    counts = WorkCounts(
+        camp=camp,
+        camp_total=camp.sum(axis=(1, 2)),
+        free_fields=free_fields.py_func(lay, s.covered[rows].astype(np.int64), in_fields),
+        used=used,
+        built=s.boats[rows] >= 0,
+        manned=manned,
+    )
     step = 0
     while True:
-        live = np.flatnonzero(camp_total > 0)
+        live = np.flatnonzero(counts.camp_total > 0)
         if not len(live):
             break
         r = rows[live]
@@ -43,15 +64,9 @@ def work_phase(g: BatchCore, rows: np.ndarray) -> None:
         step += 1
         by_seat = np.argsort(q, kind="stable")  # each seat's games side by side
         live, r, q = live[by_seat], r[by_seat], q[by_seat]
-        legal = work_legal(
-            live, q, r, camp, free_fields, used, built, manned, s.loc, st, pi, pj,
-            lay.forest, fields, v0, ocean0, codec.swap0, size,
-        )  # fmt: skip
+        legal = work_mask(counts, live, q, r, s.loc, s.up, lay, codec)
         action = g.ask(Kind.WORK, q, r, legal)
-        placed = work_apply(
-            live, q, r, action, camp, camp_total, free_fields, used, built, manned, s.loc,
-            s.up, zone_up, open_pawns, pi, pj, per, fields, v0, ocean0, codec.swap0,
-        )  # fmt: skip
+        placed = apply_work(counts, live, q, r, action, s.loc, s.up, lay, codec, open_pawns)
         if g.log_mask is not None:
             log_work(g, r, q, action, placed)
 
@@ -63,18 +78,154 @@ def log_work(
     s, codec = g.state, g.work_codec
     for k in g.logged(rows):
         r, q, a = rows[k], int(seat[k]), int(action[k])
-        if a < codec.pass_action:
+        what, x, y = codec.decode(a)
+        if what == "place":
             pawn = placed[k]
             g.emit(
                 r,
                 "place",
                 seat=q,
-                strength=a // codec.targets + 1,
+                strength=x,
                 loc=int(s.loc[r, q, pawn]),
                 up=bool(s.up[r, q, pawn]),
             )
-        elif a == codec.pass_action:
+        elif what == "pass":
             g.emit(r, "pass", seat=q)
         else:
-            i, j = (int(x) for x in codec.pairs[a - codec.swap0])
-            g.emit(r, "swap", seat=q, pawns=[i, j], locs=[int(s.loc[r, q, i]), int(s.loc[r, q, j])])
+            g.emit(r, "swap", seat=q, pawns=[x, y], locs=[int(s.loc[r, q, x]), int(s.loc[r, q, y])])
+
+
+@njit(cache=True, nogil=True)
+def work_counts(
+    rows: np.ndarray, loc: np.ndarray, lay: Layout
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The work phase's derived counts at its start, per game of `rows`: camp pawns per
+    clan and strength [n, P, 3], pawns in the fields [n], own volcano spaces in use
+    [n, P, V] and manned boats [n, P, K]."""
+    n, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    camp = np.zeros((n, players, 3), dtype=np.int64)
+    in_fields = np.zeros(n, dtype=np.int64)
+    used = np.zeros((n, players, lay.volcano), dtype=np.bool_)
+    manned = np.zeros((n, players, lay.boats), dtype=np.bool_)
+    for k in range(n):
+        r = rows[k]
+        for q in range(players):
+            for i in range(pawns):
+                x = loc[r, q, i]
+                if x == CAMP:
+                    camp[k, q, strength_of(lay, i) - 1] += 1
+                elif x == lay.fields:
+                    in_fields[k] += 1
+                elif zone_of(lay, x) == VOLCANO:
+                    used[k, q, x - lay.volcano0] = True
+                elif x >= lay.ocean0:
+                    manned[k, q, x - lay.ocean0] = True
+    return camp, in_fields, used, manned
+
+
+@njit(cache=True, nogil=True)
+def work_mask(
+    counts: WorkCounts,
+    live: np.ndarray,
+    seat: np.ndarray,
+    rows: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+    lay: Layout,
+    codec: WorkCodec,
+) -> np.ndarray:
+    """R5.2-R5.7 legal masks [m, codec.size] of seat[k] in game rows[k] (counts row live[k]).
+
+    With pawns in camp the seat must place one (R5.2): forest spaces always (R5.4), the
+    fields if one is free (R5.5), its own volcano spaces in use or its lowest unused one
+    (R5.6), a free boat (R5.7). With an empty camp (R5.3): pass, or swap two own board
+    pawns standing in different places (all fields one place, all own boats one place) that
+    differ in strength.
+    """
+    m = len(live)
+    legal = np.zeros((m, codec.size), dtype=np.bool_)
+    for k in range(m):
+        c, q, r = live[k], seat[k], rows[k]
+        if counts.camp[c, q, 0] + counts.camp[c, q, 1] + counts.camp[c, q, 2] > 0:
+            for s in range(1, 4):
+                if counts.camp[c, q, s - 1] == 0:
+                    continue
+                for t in range(lay.forest):
+                    legal[k, place_action(codec, s, t)] = True
+                legal[k, place_action(codec, s, lay.fields)] = counts.free_fields[c] > 0
+                new = True
+                for v in range(lay.volcano):
+                    if counts.used[c, q, v]:
+                        legal[k, place_action(codec, s, lay.volcano0 + v)] = True
+                    elif new:
+                        legal[k, place_action(codec, s, lay.volcano0 + v)] = True
+                        new = False
+                for b in range(lay.boats):
+                    if counts.built[c, q, b] and not counts.manned[c, q, b]:
+                        legal[k, place_action(codec, s, codec.boat_target)] = True
+                        break
+        else:
+            legal[k, codec.pass_action] = True
+            for n in range(len(codec.pair_i)):
+                i, j = codec.pair_i[n], codec.pair_j[n]
+                li, lj = loc[r, q, i], loc[r, q, j]
+                if li < 0 or lj < 0 or swap_place(lay, li) == swap_place(lay, lj):
+                    continue
+                if strength_of(lay, i) != strength_of(lay, j):
+                    legal[k, codec.swap0 + n] = True
+    return legal
+
+
+@njit(cache=True, nogil=True)
+def apply_work(
+    counts: WorkCounts,
+    live: np.ndarray,
+    seat: np.ndarray,
+    rows: np.ndarray,
+    action: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+    lay: Layout,
+    codec: WorkCodec,
+    open_pawns: bool,
+) -> np.ndarray:
+    """Apply work actions and update the derived counts.
+
+    A placement takes the seat's first camp pawn of that strength; "a free boat" is its
+    first built boat with no pawn. The pawn is face up in the fields and on a boat (R5.5,
+    R5.7), or always under V1. A swap exchanges two pawns' places; a pawn landing in the
+    fields turns face up (R5.3). Returns the pawn placed per game (-1 for a pass or a swap).
+    """
+    placed = np.full(len(live), -1, dtype=np.int64)
+    for k in range(len(live)):
+        a, c, q, r = action[k], live[k], seat[k], rows[k]
+        if a < codec.pass_action:
+            strength, target = placement(codec, a)
+            pawn = (strength - 1) * lay.per_strength
+            while loc[r, q, pawn] != CAMP:
+                pawn += 1
+            dest = target
+            if target == codec.boat_target:
+                b = 0
+                while not counts.built[c, q, b] or counts.manned[c, q, b]:
+                    b += 1
+                counts.manned[c, q, b] = True
+                dest = lay.ocean0 + b
+            elif target == lay.fields:
+                counts.free_fields[c] -= 1
+            elif target >= lay.volcano0:
+                counts.used[c, q, target - lay.volcano0] = True
+            loc[r, q, pawn] = dest
+            up[r, q, pawn] = placed_face_up(lay, dest, open_pawns)
+            counts.camp[c, q, strength - 1] -= 1
+            counts.camp_total[c] -= 1
+            placed[k] = pawn
+        elif a > codec.pass_action:
+            i, j = codec.pair_i[a - codec.swap0], codec.pair_j[a - codec.swap0]
+            li, lj = loc[r, q, i], loc[r, q, j]
+            loc[r, q, i], loc[r, q, j] = lj, li
+            if lj == lay.fields:
+                up[r, q, i] = True
+            if li == lay.fields:
+                up[r, q, j] = True
+    return placed
