@@ -74,7 +74,8 @@ def test_r4_rulebook_example_red_boat_yellow_neutral_green_erosion_covers_a_free
     g.epoch_phase()
     assert s.held.tolist() == [boat, neutral, erosion]
     assert s.offer.tolist() == [-1, -1, -1, -1]  # R4.1: the unpicked card leaves
-    assert events(g, "unpicked") == [{"e": "unpicked", "cards": [other]}]
+    label = g.rules.components.epoch_cards[other].label()
+    assert events(g, "unpicked") == [{"e": "unpicked", "cards": [other], "cards_names": [label]}]
     # each chose among the cards still on offer: 4, then 3, then 2
     assert asked(g, RED, "pick_epoch")[0][0] == [True, True, True, True]
     assert asked(g, YELLOW, "pick_epoch")[0][0] == [False, True, True, True]
@@ -192,7 +193,9 @@ def test_r4_3_taker_chooses_any_clan_himself_included_at_once():
         "disaster",
         "burn",
     ]
-    assert events(g, "disaster") == [{"e": "disaster", "seat": 0, "card": ids[0], "target": 0}]
+    assert events(g, "disaster") == [
+        {"e": "disaster", "seat": 0, "card": ids[0], "card_name": "fire 3/2*", "target": 0}
+    ]
     assert s.counters["disasters_aimed"].tolist() == [1, 0, 0]
     assert s.counters["disasters_suffered"].tolist() == [1, 0, 0]
     done(g)

@@ -27,6 +27,7 @@ from moaisim.engine.decisions import (
     read_only,
     work_codec,
 )
+from moaisim.engine.events import Event, EventMaker
 from moaisim.engine.state import State, TablesOfOne
 from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError
@@ -47,8 +48,6 @@ from moaisim.rules.codes import (
     raidable,
     swap_place,
 )
-
-Event = dict[str, Any]
 
 # The rule functions of `codes`, in plain Python (this engine reads one value at a time).
 card_value, feeds, holds_pair, moai_tile = (
@@ -85,6 +84,7 @@ class Game:
         self.names = list(names) if names else [type(s).__name__ for s in strategies]
         self.streams = Streams(seed, [game], 1 + rules.players)
         self.events: list[Event] = []
+        self.make_event = EventMaker(rules)
         self.cards = rules.components.epoch_cards
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
@@ -115,7 +115,7 @@ class Game:
 
     # --- plumbing ----------------------------------------------------------------------
     def log(self, e: str, **data: Any) -> None:
-        self.events.append({"e": e, **data})
+        self.events.append(self.make_event(e, **data))
 
     def ask(self, seat: int, kind: Kind, legal: np.ndarray, **info: Any) -> Any:
         """Ask `seat` for a decision of `kind` with a legal mask; validate and log the answer.
@@ -472,7 +472,7 @@ class Game:
             if not clans:  # no pawn beside it: the token is discarded (R3.1)
                 s.forest_wood[space] = False
                 self.discard_wood()
-                self.log("forest", space=space, strengths={}, winner=-1)
+                self.log("forest", space=space, wood=True, strengths={}, winner=-1)
                 continue
             totals: dict[int, int] = {}
             if len(clans) == 1:
@@ -494,6 +494,7 @@ class Game:
             self.log(
                 "forest",
                 space=space,
+                wood=True,
                 strengths={str(q): v for q, v in totals.items()},
                 winner=winner,
             )

@@ -17,13 +17,13 @@ from numba import njit
 
 from moaisim.engine.batch.state import BatchState, BatchTables
 from moaisim.engine.decisions import Kind, action_size, feed_codec, read_only, work_codec
+from moaisim.engine.events import Event, EventMaker
 from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES
 
-Event = dict[str, Any]
 _INTEGER = "iu"  # dtype kinds of an integer answer
 
 
@@ -58,6 +58,7 @@ class BatchCore:
         # log: games (indices in the run) whose event log is kept
         self.log_mask: np.ndarray | None = None
         self.events: dict[int, list[Event]] = {}
+        self.make_event = EventMaker(rules)
         if len(np.unique(self.games)) != self.b:
             raise ValueError("the games of a batch must be distinct")
         if log is not None and len(log):
@@ -90,7 +91,7 @@ class BatchCore:
         return np.flatnonzero(self.log_mask[rows]).tolist()
 
     def emit(self, row: int, e: str, **data: Any) -> None:
-        self.events[int(self.games[row])].append({"e": e, **data})
+        self.events[int(self.games[row])].append(self.make_event(e, **data))
 
     def seats_at(self, rows: np.ndarray, pos: int) -> tuple[np.ndarray, np.ndarray]:
         """The games `rows` sorted by the seat at turn position `pos`, and those seats.

@@ -74,6 +74,7 @@ def forest(g: BatchCore, rows: np.ndarray) -> None:
                     r[i],
                     "forest",
                     space=space,
+                    wood=True,
                     strengths=strengths,
                     winner=-1 if nobody[i] else int(winner[i]),
                 )
