@@ -11,10 +11,10 @@ import pandas as pd
 from moaisim.engine.batch import BatchGame
 from moaisim.engine.record import GameRecord
 from moaisim.engine.reference import Game
-from moaisim.engine.results import COLUMNS, frame, seat_rows
+from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
 from moaisim.errors import UserError
 from moaisim.registry import parse_lineup, strategy_name
-from moaisim.rules import Rules
+from moaisim.rules import OPTIONS, Rules, parse_variants, variant_label
 
 ENGINES = ("batch", "reference")
 #: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
@@ -25,17 +25,33 @@ def make_rules(
     players: int,
     variants: str | Iterable[str] | None = None,
     rules: Rules | str | Path | None = None,
-    **options: str,
+    **options: str | None,
 ) -> Rules:
     """A `Rules` from a player count, variants, an optional TOML file and rule options.
 
-    A `Rules` object passed as `rules` is used as it is (its player count must match).
+    A `Rules` object passed as `rules` is used as it is: its player count must match, and
+    variants or options given beside it must agree with it (UserError otherwise).
     """
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
+    chosen = {k: v for k, v in options.items() if v is not None}
     if isinstance(rules, Rules):
         if rules.players != players:
             raise UserError(f"rules are for {rules.players} players, not {players}")
+        if variants is not None and parse_variants(variants) != rules.variants:
+            raise UserError(
+                f"variants {variant_label(parse_variants(variants))!r} disagree with the Rules "
+                f"object's {rules.variant!r}: give one or the other"
+            )
+        for name, value in chosen.items():
+            if getattr(rules, name) != value:
+                raise UserError(
+                    f"{name}={value!r} disagrees with the Rules object's "
+                    f"{name}={getattr(rules, name)!r}: give one or the other"
+                )
         return rules
-    return Rules.make(players, variants, rules, **options)
+    return Rules.make(players, variants, rules, **chosen)
 
 
 def play(
@@ -43,10 +59,10 @@ def play(
     seed: int,
     game: int = 0,
     strategies: str | Sequence[str | type] = "greedy",
-    variants: str | Iterable[str] | None = ("base",),
+    variants: str | Iterable[str] | None = None,
     rules: Rules | str | Path | None = None,
     engine: str = "reference",
-    **options: str,
+    **options: str | None,
 ) -> GameRecord:
     """Play game `game` of root seed `seed` and return its record (events, text, result).
 
@@ -73,12 +89,12 @@ def simulate(
     players: int,
     games: int | Iterable[int],
     strategies: str | Sequence[str | type] = "greedy",
-    variants: str | Iterable[str] | None = ("base",),
+    variants: str | Iterable[str] | None = None,
     seed: int = 0,
     engine: str = "batch",
     rules: Rules | str | Path | None = None,
     batch_size: int = BATCH_SIZE,
-    **options: str,
+    **options: str | None,
 ) -> pd.DataFrame:
     """Play games of root seed `seed` and return the per-seat results (results schema).
 
@@ -108,7 +124,7 @@ def simulate(
     if not parts:
         return frame({c: [] for c in COLUMNS})
     out = pd.concat(parts, ignore_index=True)
-    for col in ("variant", "strategy"):  # concat loses categoricals whose categories differ
+    for col in CATEGORIES:  # concat loses categoricals whose categories differ
         out[col] = out[col].astype("category")
     return out
 

@@ -61,6 +61,7 @@ def play(
     ] = None,
     turn_order: Annotated[str, typer.Option(help="Rule option: hill | clockwise.")] = "hill",
     volcano_after_moai: Annotated[str, typer.Option(help="Rule option: stay | camp.")] = "stay",
+    spent_wood: Annotated[str, typer.Option(help="Rule option: supply | out.")] = "supply",
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
     ] = False,
@@ -78,6 +79,7 @@ def play(
         rules=rules,
         turn_order=turn_order,
         volcano_after_moai=volcano_after_moai,
+        spent_wood=spent_wood,
         engine=engine,
     )
     sys.stdout.write(record.jsonl() if json else record.text() + "\n")

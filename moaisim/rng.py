@@ -1,21 +1,43 @@
-"""Per-game counter-based random streams (ARCHITECTURE.md section 3).
+"""Per-game counter-based random streams (docs/design.md, "Seeds" and "Common random numbers").
 
-Game i of root seed S has stream 0 for chance and stream 1 + s for seat s's strategy. Value j
-of a stream is a pure function of (S, i, stream, j): a SplitMix64-style hash of a per-stream
-key and the counter j. Nothing depends on how many games are drawn together, so one game alone
-and the same game inside any batch get the same numbers. No global random state is used.
+Game i of root seed S has one stream per seat for that seat's strategy (stream 1 + s) and one
+chance sub-stream per purpose (`Chance`). Value j of a stream is a pure function of
+(S, i, stream, j): a SplitMix64-style hash of a per-stream key and the counter j. Nothing
+depends on how many games are drawn together, so one game alone and the same game inside any
+batch get the same numbers. No global random state is used.
+
+Chance is split by purpose, and each purpose reads fixed positions of its own sub-stream, so a
+variant never shifts the chance of the parts of the game it does not change: a seat stream
+keeps a counter (a strategy draws what it needs), chance does not.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
-CHANCE = 0
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _S30, _S27, _S31, _S11 = (np.uint64(k) for k in (30, 27, 31, 11))
 _TO_UNIT = 2.0**-53
+
+
+class Chance(IntEnum):
+    """A game's chance sub-streams, one per purpose."""
+
+    DEAL = 0  # R1.6: the Rapa Nui deck's shuffle (one key per card)
+    EPOCH_1 = 1  # R1.7: each epoch pile's shuffle (one key per card of the pile)
+    EPOCH_2 = 2
+    EPOCH_3 = 3
+    SHORT = 4  # V3: which cards are removed (one key per epoch card)
+    BID_ORDER = 5  # V2/V4: round 1's bidding order (one key per seat)
+    RESHUFFLE = 6  # R7.1: the k-th reshuffle reads keys k * cards .. (k + 1) * cards - 1
+
+
+#: Stream ids of the chance purposes, apart from the seats' streams 1, 2, ...
+CHANCE_BASE = 1 << 32
 
 
 def _mix(z: np.ndarray) -> np.ndarray:
@@ -30,64 +52,65 @@ def seat_stream(seat: int) -> int:
     return 1 + seat
 
 
-def stream_keys(root_seed: int, games: np.ndarray, n_streams: int) -> np.ndarray:
-    """Keys [len(games), n_streams] of the streams of the given games of a root seed."""
+def chance_stream(purpose: Chance) -> int:
+    """Stream id of a chance purpose."""
+    return CHANCE_BASE + int(purpose)
+
+
+def stream_keys(root_seed: int, games: np.ndarray, streams: np.ndarray) -> np.ndarray:
+    """Keys [len(games), len(streams)] of the given stream ids of the games of a root seed."""
     if not 0 <= root_seed < 2**64:
         raise ValueError(f"root seed must be in [0, 2**64), got {root_seed}")
     g = np.asarray(games, dtype=np.uint64).reshape(-1, 1)
-    s = np.arange(n_streams, dtype=np.uint64).reshape(1, -1)
+    s = np.asarray(streams, dtype=np.uint64).reshape(1, -1)
     root = _mix(np.array([root_seed], dtype=np.uint64) + _GOLDEN)
-    return _mix(_mix(root + g * _GOLDEN) + (s + np.uint64(1)) * _M2)
+    with np.errstate(over="ignore"):
+        return _mix(_mix(root + g * _GOLDEN) + (s + np.uint64(1)) * _M2)
 
 
 def _uniforms(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     """Values start..start+k-1 of the streams with these keys, as uniforms [len(keys), k]."""
-    j = start[:, None] + np.arange(k, dtype=np.uint64)[None, :]
+    j = np.asarray(start, dtype=np.uint64)[:, None] + np.arange(k, dtype=np.uint64)[None, :]
     z = _mix(keys[:, None] + j * _GOLDEN)
     return (z >> _S11).astype(np.float64) * _TO_UNIT
 
 
 class Streams:
-    """The random streams of a set of games: one counter per game and stream.
+    """The random streams of a set of games: the chance sub-streams and one stream per seat.
 
-    `draw(stream, rows, k)` returns k uniforms in [0, 1) for each selected game (row) and
-    advances only those games' counters, so every game's sequence is independent of the others.
-    Rows must be distinct within one call.
+    `chance(purpose, rows, k, start)` returns values start..start+k-1 of a chance sub-stream
+    for each selected game (row). `seat(s, rows)` is the handle a strategy gets on seat s's
+    stream, whose counter advances as the strategy draws.
     """
 
-    def __init__(self, root_seed: int, games: np.ndarray | list[int], n_streams: int) -> None:
+    def __init__(self, root_seed: int, games: np.ndarray | list[int], players: int) -> None:
         self.root_seed = int(root_seed)
         self.games = np.asarray(games, dtype=np.int64)
-        self.keys = stream_keys(self.root_seed, self.games, n_streams)
-        # one counter array per stream, so a seat's handle can hold its own stream only
-        self.counters = [np.zeros(len(self.games), dtype=np.uint64) for _ in range(n_streams)]
+        ids = [seat_stream(s) for s in range(players)] + [chance_stream(c) for c in Chance]
+        keys = stream_keys(self.root_seed, self.games, np.array(ids, dtype=np.uint64))
+        self.seat_keys = keys[:, :players]
+        self.chance_keys = keys[:, players:]
+        # one counter array per seat, so a seat's handle holds its own stream only
+        self.counters = [np.zeros(len(self.games), dtype=np.uint64) for _ in range(players)]
 
-    def draw(self, stream: int, rows: np.ndarray, k: int) -> np.ndarray:
-        """[len(rows), k] uniforms from `stream` of the games at `rows`."""
+    def chance(
+        self, purpose: Chance, rows: np.ndarray, k: int, start: np.ndarray | int = 0
+    ) -> np.ndarray:
+        """[len(rows), k] uniforms: values start..start+k-1 of a chance sub-stream."""
         rows = np.asarray(rows, dtype=np.int64)
-        counter = self.counters[stream]
-        start = counter[rows]
-        counter[rows] = start + np.uint64(k)
-        return _uniforms(self.keys[rows, stream], start, k)
-
-    def draw_one_game(self, stream: int, k: int) -> np.ndarray:
-        """k uniforms for a single-game `Streams` (the reference engine's case)."""
-        return self.draw(stream, _ROW0, k)[0]
+        first = np.broadcast_to(np.asarray(start, dtype=np.uint64), rows.shape)
+        return _uniforms(self.chance_keys[rows, int(purpose)], first, k)
 
     def seat(self, seat: int, rows: np.ndarray) -> SeatRandom:
         """The handle on seat `seat`'s strategy stream for the games at `rows`."""
-        stream = seat_stream(seat)
-        return SeatRandom(self.keys[rows, stream].copy(), self.counters[stream], rows)
-
-
-_ROW0 = np.zeros(1, dtype=np.int64)
+        return SeatRandom(self.seat_keys[rows, seat].copy(), self.counters[seat], rows)
 
 
 class SeatRandom:
     """A seat's strategy stream for the games of one view: `uniform(k)` -> [n, k].
 
     It holds that stream's keys and counters only: a strategy cannot read or shift the
-    game's chance stream or another seat's stream.
+    game's chance or another seat's stream.
     """
 
     def __init__(self, keys: np.ndarray, counter: np.ndarray, rows: np.ndarray) -> None:

@@ -31,9 +31,10 @@ def check_state(s: State) -> None:
             assert on == 0 or s.boats[seat, k] >= 0
     # fields: pawns + covered <= fields
     assert (s.loc == lay.fields).sum() + s.covered <= c.fields
-    # 15 wood: supply + forest + clans
-    assert s.wood_supply + s.forest_wood.sum() + s.wood.sum() == c.wood
+    # 15 wood: supply + forest + clans + out of the game (spent_wood = out, R3.1)
+    assert s.wood_supply + s.forest_wood.sum() + s.wood.sum() + s.wood_out == c.wood
     assert (s.wood >= 0).all() and s.wood_supply >= 0
+    assert s.wood_out == 0 or r.spent_wood == "out"
     # 40 Rapa Nui cards: deck + discard + hands (bids go straight to the discard)
     per_type = (
         np.bincount(np.asarray(s.deck, dtype=int), minlength=6) + s.discard + s.hand.sum(axis=0)

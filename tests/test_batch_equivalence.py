@@ -110,11 +110,19 @@ def test_batch_equals_reference_game_by_game(players, variant, turn_order, volca
 
 @pytest.mark.parametrize("turn_order", ["hill", "clockwise"])
 @pytest.mark.parametrize("volcano", ["stay", "camp"])
-def test_every_option_pair_at_every_player_count(turn_order, volcano):
-    """R2 turn order and the volcano option, under base rules, 2-5 players, mixed lineups."""
-    rng = np.random.default_rng([7, len(turn_order), len(volcano)])
+@pytest.mark.parametrize("spent_wood", ["supply", "out"])
+def test_every_option_set_at_every_player_count(turn_order, volcano, spent_wood):
+    """R2 turn order, the volcano and the spent-wood options, under base rules, 2-5 players,
+    mixed lineups."""
+    rng = np.random.default_rng([7, len(turn_order), len(volcano), len(spent_wood)])
     for players in range(2, 6):
-        rules = Rules.make(players, "base", turn_order=turn_order, volcano_after_moai=volcano)
+        rules = Rules.make(
+            players,
+            "base",
+            turn_order=turn_order,
+            volcano_after_moai=volcano,
+            spent_wood=spent_wood,
+        )
         seed = int(rng.integers(2**32))
         games = [int(x) for x in rng.choice(10_000, size=2, replace=False)]
         assert_same_games(rules, lineup_of("mixed", players, rng), seed, games, games[:1])
@@ -131,16 +139,21 @@ VARIANT_CHOICE = st.sets(st.sampled_from(sorted(VARIANTS)), max_size=4).filter(
     variants=VARIANT_CHOICE,
     turn_order=st.sampled_from(["hill", "clockwise"]),
     volcano=st.sampled_from(["stay", "camp"]),
+    spent_wood=st.sampled_from(["supply", "out"]),
     lineup=st.lists(st.sampled_from(["random", "greedy"]), min_size=5, max_size=5),
     seed=st.integers(0, 2**64 - 1),
     games=st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=3, unique=True),
 )
 def test_batch_equals_reference_for_random_configs(
-    players, variants, turn_order, volcano, lineup, seed, games
+    players, variants, turn_order, volcano, spent_wood, lineup, seed, games
 ):
     """Any variant set, options, lineup, root seed and game indices (up to 2**63 - 1)."""
     rules = Rules.make(
-        players, sorted(variants) or "base", turn_order=turn_order, volcano_after_moai=volcano
+        players,
+        sorted(variants) or "base",
+        turn_order=turn_order,
+        volcano_after_moai=volcano,
+        spent_wood=spent_wood,
     )
     assert_same_games(rules, lineup[:players], seed, games, games[-1:])
 

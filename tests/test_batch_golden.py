@@ -26,7 +26,7 @@ from moaisim.engine.results import COLUMNS
 GOLDEN: dict[str, tuple[dict, str]] = {
     "4p-greedy-base-200": (
         dict(players=4, games=200, strategies="greedy", variants="base", seed=2026),
-        "af3c4246e1a3ba363fb909c07ca67409cbfc853b87c96762cb9f936249b2e3bd",
+        "4a1105f4a87f16274427ff8ad2e6e674ee8a831395d5b8d06d354a6186622322",
     ),
     "3p-mixed-short+fixed-disasters-100": (
         dict(
@@ -36,7 +36,7 @@ GOLDEN: dict[str, tuple[dict, str]] = {
             variants="short+fixed-disasters",
             seed=2026,
         ),
-        "45029165ffb285f753c2ca0178c2d7c52fcc85ad103d1e0ee717488592adb2f7",
+        "aa9a75df000d3a8d6372026dc8ff7ffee57b61f36aeae1a12b8253f2b8132b96",
     ),
 }
 

@@ -48,8 +48,10 @@ def check_batch(s: BatchState, rules: Rules, where: str) -> None:
     assert (s.boats[per_boat > 0] >= 0).all(), f"{where}: a pawn on an unbuilt boat"
     # R5.5: fields pawns + covered fields <= fields
     assert ((loc == lay.fields).sum(axis=(1, 2)) + s.covered <= c.fields).all(), where
-    # 15 wood: supply + forest + clans
-    assert (s.wood_supply + s.forest_wood.sum(axis=1) + s.wood.sum(axis=1) == c.wood).all(), where
+    # 15 wood: supply + forest + clans + out of the game (spent_wood = out, R3.1)
+    wood = s.wood_supply + s.forest_wood.sum(axis=1) + s.wood.sum(axis=1) + s.wood_out
+    assert (wood == c.wood).all(), where
+    assert rules.spent_wood == "out" or not s.wood_out.any(), where
     assert (s.wood >= 0).all() and (s.wood_supply >= 0).all(), where
     # 40 cards per type: the deck's remaining part + discard + hands (bids are discarded)
     assert ((s.deck_pos >= 0) & (s.deck_pos <= s.deck_len)).all(), where
@@ -153,6 +155,7 @@ def batches(draw: st.DrawFn) -> tuple[Rules, list[str], int, list[int]]:
         sorted(draw(VARIANT_SETS)) or "base",
         turn_order=draw(st.sampled_from(["hill", "clockwise"])),
         volcano_after_moai=draw(st.sampled_from(["stay", "camp"])),
+        spent_wood=draw(st.sampled_from(["supply", "out"])),
     )
     lineup = draw(
         st.lists(st.sampled_from(["random", "greedy"]), min_size=players, max_size=players)

@@ -76,7 +76,11 @@ def test_rule_options_reach_the_game(capsys):
         "camp",
     )[1]
     header = json.loads(out.splitlines()[0])
-    assert header["options"] == {"turn_order": "clockwise", "volcano_after_moai": "camp"}
+    assert header["options"] == {
+        "turn_order": "clockwise",
+        "volcano_after_moai": "camp",
+        "spent_wood": "supply",
+    }
 
 
 def test_variants_and_strategies_listed(capsys):

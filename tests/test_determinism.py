@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import moaisim
-from moaisim.rng import Streams
+from moaisim.rng import Chance, Streams
 
 
 def test_game_i_alone_equals_game_i_after_others():
@@ -22,24 +22,44 @@ def test_different_games_and_seeds_differ():
 
 
 def test_streams_vectorised_equal_one_game():
-    many = Streams(12345, np.arange(50), 6)
+    many = Streams(12345, np.arange(50), 5)
     rows = np.arange(50)
-    many.draw(3, rows[::2], 7)  # other games and streams advance first
-    batch = many.draw(0, rows, 4)
+    many.seat(3, rows[::2]).uniform(7)  # other games and streams advance first
+    chance = many.chance(Chance.DEAL, rows, 4)
+    seat = many.seat(0, rows).uniform(4)
     for g in (0, 17, 49):
-        one = Streams(12345, [g], 6)
-        assert np.array_equal(one.draw_one_game(0, 4), batch[g])
+        one = Streams(12345, [g], 5)
+        assert np.array_equal(one.chance(Chance.DEAL, [0], 4)[0], chance[g])
+        assert np.array_equal(one.seat(0, np.zeros(1, dtype=np.int64)).uniform(4)[0], seat[g])
 
 
 def test_seat_streams_do_not_shift_chance():
     s1 = Streams(7, [3], 4)
     s2 = Streams(7, [3], 4)
-    s2.draw(2, np.zeros(1, dtype=np.int64), 1000)  # a strategy draws a lot
-    assert np.array_equal(s1.draw_one_game(0, 10), s2.draw_one_game(0, 10))
+    s2.seat(2, np.zeros(1, dtype=np.int64)).uniform(1000)  # a strategy draws a lot
+    for purpose in Chance:
+        assert np.array_equal(s1.chance(purpose, [0], 10), s2.chance(purpose, [0], 10))
+
+
+def test_chance_sub_streams_and_seat_streams_are_distinct():
+    s = Streams(7, [3], 4)
+    row = np.zeros(1, dtype=np.int64)
+    draws = [s.chance(p, row, 8)[0] for p in Chance]
+    draws += [Streams(7, [3], 4).seat(q, row).uniform(8)[0] for q in range(4)]
+    assert len({d.tobytes() for d in draws}) == len(draws)
+
+
+def test_a_chance_draw_at_an_offset_continues_the_sub_stream():
+    s = Streams(5, [0, 1], 2)
+    whole = s.chance(Chance.RESHUFFLE, [0, 1], 30)
+    assert np.array_equal(
+        s.chance(Chance.RESHUFFLE, [0, 1], 10, start=[20, 5]),
+        np.stack([whole[0, 20:30], whole[1, 5:15]]),
+    )
 
 
 def test_streams_are_uniform_enough():
-    u = Streams(0, np.arange(1000), 1).draw(0, np.arange(1000), 200).ravel()
+    u = Streams(0, np.arange(1000), 1).chance(Chance.DEAL, np.arange(1000), 200).ravel()
     assert abs(u.mean() - 0.5) < 0.005
     hist, _ = np.histogram(u, bins=10, range=(0, 1))
     assert hist.min() > 0.9 * len(u) / 10

@@ -3,7 +3,6 @@
 import numpy as np
 from scenario import card_id, done, events, put, scenario, script
 
-from moaisim.engine.decisions import BIRTH_STOP
 from moaisim.engine.reference import Game
 from moaisim.engine.results import ranks, seat_rows
 from moaisim.engine.state import State
@@ -24,6 +23,8 @@ def test_r8_last_round_fewer_cards_than_players_no_rest_and_the_game_ends():
     #   seat 1: fields 3, volcano 2+2;  0 wood; Moai 9
     #   seat 2: fields 3 3, forest 1;   1 wood; Moai 7 + 5
     # Empty hands (bids forced to 0); seat 0, the bird-man, orders the tie: 2, 1, then himself.
+    # Seat 2 draws two 1s and seat 1 a 3 and a 2: in the last round each must make the one
+    # birth its cards allow (A4: compulsory, so nobody is asked).
     g = scenario(3)
     s, lay = g.state, g.rules.layout
     admiral = next(c.id for c in g.rules.components.epoch_cards if c.is_admiral)
@@ -42,8 +43,7 @@ def test_r8_last_round_fewer_cards_than_players_no_rest_and_the_game_ends():
         2: [put(g, 2, 3, lay.fields), put(g, 2, 3, lay.fields), put(g, 2, 1, F1)],
     }
     script(g, 0, ("order_ties", 2))
-    script(g, 2, ("pick_epoch", 0), ("birth", 0))  # two 1s: a 1
-    script(g, 1, ("birth", BIRTH_STOP))
+    script(g, 2, ("pick_epoch", 0))
     g.play()
     done(g)
 
@@ -64,15 +64,16 @@ def test_r8_last_round_fewer_cards_than_players_no_rest_and_the_game_ends():
     assert not events(g, "rest")
     for seat, pawns in board.items():
         assert (s.loc[seat, pawns] >= 0).all()
-    # births still happen; seat 2's newborn is in its camp
-    assert [(e["seat"], e["strength"]) for e in events(g, "birth")] == [(2, 1)]
-    assert len(s.camp(2)) == 1
+    # R7.3 (A4): births are compulsory in the last round; the newborns are in camp
+    assert [(e["seat"], e["strength"]) for e in events(g, "birth")] == [(2, 1), (1, 2)]
+    assert [e["forced"] for e in events(g, "decision") if e["kind"] == "birth"] == [True, True]
+    assert len(s.camp(2)) == 1 and len(s.camp(1)) == 1
     # the game ends after this review
     assert s.round == 1 and len(events(g, "round")) == 1
     # R8.2: Moai height + living pawns (board and camp) + 2 per wood
     end = g.events[-1]
     assert end["e"] == "end" and end["rounds"] == 1
-    assert end["scores"] == [11 + 3 + 2 * 2, 9 + 3 + 0, 12 + 4 + 2 * 1] == [18, 12, 18]
+    assert end["scores"] == [11 + 3 + 2 * 2, 9 + 4 + 0, 12 + 4 + 2 * 1] == [18, 13, 18]
     assert ranks(np.array(end["scores"])).tolist() == [1, 3, 1]  # ties share the win
 
 

@@ -28,6 +28,7 @@ def configs(draw: st.DrawFn) -> tuple[Rules, list[str], int, int]:
         sorted(draw(VARIANT_SETS)),
         turn_order=draw(st.sampled_from(["hill", "clockwise"])),
         volcano_after_moai=draw(st.sampled_from(["stay", "camp"])),
+        spent_wood=draw(st.sampled_from(["supply", "out"])),
     )
     lineup = [draw(LINEUP) for _ in range(players)]
     return rules, lineup, draw(st.integers(0, 2**32)), draw(st.integers(0, 10_000))

@@ -9,7 +9,7 @@ from scenario import build_boat, card_id, done, events, give, put, scenario, scr
 from test_production import GREEN, RED, YELLOW, legal_sets, rulebook_board
 
 from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP
-from moaisim.rng import CHANCE, Streams
+from moaisim.rng import Chance, Streams
 from moaisim.rules import CAMP, RESERVE
 
 F1, F2, F3 = 0, 1, 2
@@ -148,9 +148,10 @@ def test_r7_1_empty_deck_is_replaced_by_the_shuffled_discard_pile():
     g.draw_cards(0, 3)
     [shuffle] = events(g, "reshuffle")  # the chance outcome is logged, once
     assert sorted(shuffle["deck"]) == [1, 1, 5]
-    # one chance key per card of the set; the discarded cards of type t are the first ids of
-    # that type (type 1: ids 12, 13; type 5: ids 38, 39); the new deck is their argsort
-    keys = Streams(0, [0], 3).draw_one_game(CHANCE, 40)
+    # one chance key per card of the set, the first 40 keys of the reshuffle sub-stream (the
+    # game's first reshuffle); the discarded cards of type t are the first ids of that type
+    # (type 1: ids 12, 13; type 5: ids 38, 39); the new deck is their argsort
+    keys = Streams(0, [0], 2).chance(Chance.RESHUFFLE, [0], 40)[0]
     ids = sorted([12, 13, 38], key=lambda i: (keys[i], i))
     assert shuffle["deck"] == [1 if i < 24 else 5 for i in ids]
     [draw] = events(g, "draw")

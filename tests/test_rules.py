@@ -102,11 +102,28 @@ def test_variants_parse_combine_and_alias():
         parse_variants("open-bidding+open-bidding-strict")
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("short+short", "names short twice"),
+        ("V3+short", "names short twice"),
+        ("base+short", "base cannot be combined"),
+        (["short", "base"], "base cannot be combined"),
+        ("base+base", "base cannot be combined"),
+    ],
+)
+def test_a_variant_named_twice_or_base_with_variants_is_an_error(spec, message):
+    with pytest.raises(RulesError, match=message):
+        parse_variants(spec)
+
+
 def test_unknown_options_rejected():
     with pytest.raises(RulesError, match="turn_order = 'anticlockwise'"):
         Rules.make(3, turn_order="anticlockwise")
     with pytest.raises(RulesError, match="volcano_after_moai"):
         Rules.make(3, volcano_after_moai="crumble")
+    with pytest.raises(RulesError, match="spent_wood = 'burn'"):
+        Rules.make(3, spent_wood="burn")
 
 
 def test_digest_is_stable_and_sensitive():
@@ -117,8 +134,9 @@ def test_digest_is_stable_and_sensitive():
         Rules.make(4).digest(),
         Rules.make(4, "short", turn_order="clockwise").digest(),
         Rules.make(4, "short", volcano_after_moai="camp").digest(),
+        Rules.make(4, "short", spent_wood="out").digest(),
     }
-    assert a.digest() not in others and len(others) == 4
+    assert a.digest() not in others and len(others) == 5
 
 
 def test_rules_are_frozen():

@@ -220,14 +220,15 @@ def test_r5_4_r5_6_without_v1_forest_and_volcano_face_down_fields_and_boats_up()
 # --- R5.3 pass or swap ---------------------------------------------------------------------------
 
 
-def test_r5_3_empty_camp_pass_or_swap_pawns_differing_in_strength_and_place():
+def test_r5_3_a2_empty_camp_pass_or_swap_pawns_in_different_places_differing_in_strength_or_face():
     # Seat 0's camp is empty. Its board:
     #   a 1  forest 1  (down)      b 3  forest 1  (down)
     #   c 2  fields    (up)        d 3  fields    (up)
     #   e 1  volcano 1 (down)
     #   f 2  boat 1    (up)        h 3  boat 2    (up)
     # Same place: a-b (one forest space), c-d (all fields are one place), f-h (boats are
-    # interchangeable: one place). Same strength: a-e, b-d, b-h, c-f, d-h.
+    # interchangeable: one place). Same strength and same face: a-e, c-f, d-h. Same strength
+    # but different faces (A2: legal): b-d, b-h.
     g = scenario(2)
     fields, v0, ocean0, _ = codes(g)
     build_boat(g, 0)
@@ -241,7 +242,7 @@ def test_r5_3_empty_camp_pass_or_swap_pawns_differing_in_strength_and_place():
     h = put(g, 0, 3, ocean0 + 1)
     assert options(g, 0) == {("pass", 0, 0)} | swaps(
         (a, c), (a, d), (a, f), (a, h),
-        (b, c), (b, e), (b, f),
+        (b, c), (b, d), (b, e), (b, f), (b, h),
         (c, e), (c, h),
         (d, e), (d, f),
         (e, f), (e, h),
@@ -284,6 +285,25 @@ def test_r5_3_swap_keeps_faces_except_a_pawn_landing_in_the_fields_turns_up():
     assert s.loc[0, [x, y, u, w, z, v]].tolist() == [fields, 0, ocean0, v0, v0 + 1, 3]
     assert s.up[0, [x, y, u, w, z, v]].tolist() == [True, True, False, True, True, False]
     assert events(g, "swap")[0] == {"e": "swap", "seat": 0, "pawns": [x, y], "locs": [fields, 0]}
+
+
+def test_a2_r5_3_equal_strengths_with_different_faces_swap_and_keep_their_faces():
+    # The rules book's example: a face-up 2 in the forest (revealed by a contest) and a
+    # face-down 2 on the volcano. The swap is legal (A2); each pawn keeps its face, so the
+    # revealed 2 now stands on the volcano, where it can be raided (R6.4).
+    g = scenario(2)
+    s = g.state
+    _, v0, _, _ = codes(g)
+    up2 = put(g, 0, 2, 2, up=True)
+    down2 = put(g, 0, 2, v0)
+    same1 = put(g, 0, 1, 4)  # a face-down 1 in the forest ...
+    same1b = put(g, 0, 1, v0 + 1)  # ... and one on the volcano: same strength, same face
+    assert options(g, 0) == {("pass", 0, 0)} | swaps(
+        (up2, down2), (up2, same1), (up2, same1b), (down2, same1), (down2, same1b)
+    )
+    g.apply_work(0, g.work_codec.swap(up2, down2))
+    assert s.loc[0, [up2, down2]].tolist() == [v0, 2]
+    assert s.up[0, [up2, down2]].tolist() == [True, False]
 
 
 def test_r5_3_pass_changes_nothing():
@@ -335,11 +355,13 @@ def test_r5_1_turns_go_round_until_every_camp_is_empty_empty_camps_pass_or_swap(
     ]
     assert not (s.loc == CAMP).any()
     assert s.loc[0, [a, b]].tolist() == [v0, 0]
-    # what seat 0 was offered after its camp emptied: pass, or swap a (1) and b (3)
-    # (its 1 in the fields and the 1 in the forest have the same strength)
+    # what seat 0 was offered after its camp emptied: pass, or swap any two of a (1, forest,
+    # down), b (3, volcano, down) and its 1 in the fields (up): a and that 1 have the same
+    # strength but not the same face (A2)
     pass_or_swap = [view.legal[0] for k, view in g.strategies[0].asked][1]
+    farmer = s.pawns_at(0, fields)[0]
     assert {wc.decode(int(x)) for x in np.flatnonzero(pass_or_swap)} == {("pass", 0, 0)} | swaps(
-        (a, b), (b, s.pawns_at(0, fields)[0])
+        (a, b), (b, farmer), (a, farmer)
     )
     done(g)
 

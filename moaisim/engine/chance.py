@@ -3,49 +3,66 @@
 Each function takes the games `rows` of a `Streams` and returns their outcomes as arrays with
 a leading games axis; the reference engine calls them with its one game. A shuffle is the
 argsort of one random key per card, in the canonical card order, so that a game's outcome
-does not depend on the games drawn with it.
+does not depend on the games drawn with it. Each purpose reads its own chance sub-stream
+(`rng.Chance`) at fixed positions: on the same (seed, game) every variant and rule option
+deals the same hands and decks, V3's deck is the base deck without the removed cards (order
+kept), and the k-th reshuffle of the same discard pile gives the same order.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from moaisim.rng import CHANCE, Streams
+from moaisim.rng import Chance, Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES, SHORT_REMOVALS
 
 
 def epoch_decks(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
     """R1.7 (and V3): each epoch pile shuffled, epoch 1 on 2 on 3 ([n, deck] card ids, top
-    first). V3 removes the first 2 epoch-1, 2 epoch-2 and the first non-Admiral epoch-3 card
-    of the shuffled piles."""
+    first). V3 removes 2 epoch-1, 2 epoch-2 and 1 epoch-3 cards, never the Admiral, drawn
+    uniformly among each epoch's other cards independently of the shuffle (`short_removals`)."""
     cards = rules.components.epoch_cards
-    keys = streams.draw(CHANCE, rows, len(cards))
-    admiral = np.array([c.is_admiral for c in cards])
+    n = len(rows)
+    removed = short_removals(rules, streams, rows)
     piles = []
-    for epoch in (1, 2, 3):
+    shuffles = (Chance.EPOCH_1, Chance.EPOCH_2, Chance.EPOCH_3)
+    for epoch, purpose in zip((1, 2, 3), shuffles, strict=True):
         ids = np.array([c.id for c in cards if c.epoch == epoch], dtype=np.int16)
-        pile = ids[np.argsort(keys[:, ids], axis=1, kind="stable")]  # ties by id
-        remove = SHORT_REMOVALS[epoch - 1] if rules.has("short") else 0
-        if remove:
-            plain = ~admiral[pile]
-            drop = plain & (np.cumsum(plain, axis=1) <= remove)
-            pile = pile[~drop].reshape(len(pile), -1)
-        piles.append(pile)
+        keys = streams.chance(purpose, rows, len(ids))
+        pile = ids[np.argsort(keys, axis=1, kind="stable")]  # ties by id
+        keep = ~removed[np.arange(n)[:, None], pile]
+        size = len(ids) - (SHORT_REMOVALS[epoch - 1] if rules.has("short") else 0)
+        piles.append(pile[keep].reshape(n, size))
     return np.concatenate(piles, axis=1)
+
+
+def short_removals(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
+    """V3: [n, epoch cards] bool, the cards removed before setup: of each epoch, the
+    `SHORT_REMOVALS` non-Admiral cards with the lowest keys (one key per card, by id)."""
+    cards = rules.components.epoch_cards
+    removed = np.zeros((len(rows), len(cards)), dtype=bool)
+    if not rules.has("short"):
+        return removed
+    keys = streams.chance(Chance.SHORT, rows, len(cards))
+    for epoch in (1, 2, 3):
+        ids = np.array([c.id for c in cards if c.epoch == epoch and not c.is_admiral], dtype=int)
+        drop = ids[np.argsort(keys[:, ids], axis=1, kind="stable")[:, : SHORT_REMOVALS[epoch - 1]]]
+        removed[np.arange(len(rows))[:, None], drop] = True
+    return removed
 
 
 def rapa_nui_decks(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
     """R1.6: the shuffled Rapa Nui deck ([n, cards] card types, top first)."""
     c = rules.components
-    keys = streams.draw(CHANCE, rows, c.n_cards)
+    keys = streams.chance(Chance.DEAL, rows, c.n_cards)
     types = np.repeat(np.arange(N_CARD_TYPES, dtype=np.int8), c.cards)
     return types[np.argsort(keys, axis=1, kind="stable")]
 
 
 def first_bid_orders(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
     """V2/V4: round 1's random bidding order ([n, P] seats)."""
-    keys = streams.draw(CHANCE, rows, rules.players)
+    keys = streams.chance(Chance.BID_ORDER, rows, rules.players)
     return np.argsort(keys, axis=1, kind="stable").astype(np.int8)
 
 
@@ -66,9 +83,10 @@ def reshuffle_order(
     """R7.1: the discard pile shuffled into a new deck ([n, cards] card types, top first,
     padded with -1). One chance key per card of the set (canonical ids, type by type); the
     discarded cards of type t are the first ids of that type. `k` counts the game's earlier
-    reshuffles."""
+    reshuffles: the k-th reads keys k * cards .. (k + 1) * cards - 1 of its sub-stream."""
     c = rules.components
-    keys = streams.draw(CHANCE, rows, c.n_cards)
+    start = np.asarray(k, dtype=np.int64) * c.n_cards
+    keys = streams.chance(Chance.RESHUFFLE, rows, c.n_cards, start)
     types = np.repeat(np.arange(N_CARD_TYPES), c.cards)
     start = np.concatenate([[0], np.cumsum(c.cards)[:-1]])
     rank = np.arange(c.n_cards) - start[types]  # index of each id within its type

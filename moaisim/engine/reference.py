@@ -82,7 +82,7 @@ class Game:
         self.rules, self.seed, self.game = rules, seed, game
         self.strategies = list(strategies)
         self.names = list(names) if names else [type(s).__name__ for s in strategies]
-        self.streams = Streams(seed, [game], 1 + rules.players)
+        self.streams = Streams(seed, [game], rules.players)
         self.events: list[Event] = []
         self.make_event = EventMaker(rules)
         self.cards = rules.components.epoch_cards
@@ -177,8 +177,12 @@ class Game:
         return a
 
     def discard_wood(self) -> None:
-        """R3.1: a wood token discarded or spent goes back to the supply."""
-        self.state.wood_supply += 1
+        """R3.1: a wood token discarded or spent goes back to the supply, or out of the game
+        under `spent_wood = out` (A1)."""
+        if self.rules.spent_wood == "out":
+            self.state.wood_out += 1
+        else:
+            self.state.wood_supply += 1
 
     def mask(self, kind: Kind) -> np.ndarray:
         return np.zeros(self._sizes[kind], dtype=bool)
@@ -413,11 +417,11 @@ class Game:
                 legal[codec.place(strength, 0) : codec.place(strength, 0) + codec.targets] = target
             return legal
         legal[codec.pass_action] = True  # R5.3: pass or swap
-        loc, st = s.loc[seat], s.strength
+        loc, up, st = s.loc[seat], s.up[seat], s.strength
         for k, (i, j) in enumerate(codec.pairs.tolist()):
-            if loc[i] < 0 or loc[j] < 0:
-                continue
-            if swap_place(lay, loc[i]) != swap_place(lay, loc[j]) and st[i] != st[j]:
+            if loc[i] < 0 or loc[j] < 0 or swap_place(lay, loc[i]) == swap_place(lay, loc[j]):
+                continue  # both on the board, in different places
+            if st[i] != st[j] or up[i] != up[j]:  # and a change: strength or face (A2)
                 legal[codec.swap0 + k] = True
         return legal
 
@@ -462,24 +466,29 @@ class Game:
         self.feeding()
 
     def forest(self) -> None:
-        """R6.1: each space with a wood token, in order."""
+        """R6.1: each forest space in order. Pawns of several clans on a space are revealed,
+        whether or not it holds wood (A3); a wood token goes to the strongest clan there."""
         s, p = self.state, self.rules.players
-        for space in range(self.rules.components.forest_spaces):
-            if not s.forest_wood[space]:
-                continue
+        for space in range(self.rules.layout.forest):
             here = s.loc == space
             clans = [q for q in range(p) if here[q].any()]
+            wood = bool(s.forest_wood[space])
+            totals: dict[int, int] = {}
+            if len(clans) > 1:
+                s.up[here] = True
+                totals = {q: int(s.strength[here[q]].sum()) for q in clans}
+            if not wood:
+                if totals:
+                    self.log("forest", space=space, wood=False, strengths=_keys(totals), winner=-1)
+                continue
             if not clans:  # no pawn beside it: the token is discarded (R3.1)
                 s.forest_wood[space] = False
                 self.discard_wood()
                 self.log("forest", space=space, wood=True, strengths={}, winner=-1)
                 continue
-            totals: dict[int, int] = {}
             if len(clans) == 1:
                 winner = clans[0]  # pawns stay face down
             else:
-                s.up[here] = True
-                totals = {q: int(s.strength[here[q]].sum()) for q in clans}
                 best = max(totals.values())
                 tied = [q for q in clans if totals[q] == best]
                 if len(tied) == 1:
@@ -488,16 +497,10 @@ class Game:
                     legal = self.mask(Kind.FOREST_TIE)
                     legal[tied] = True
                     winner = self.ask(s.birdman, Kind.FOREST_TIE, legal, space=space)
-            s.forest_wood[space] = False
+            s.forest_wood[space] = False  # the token leaves its space only when awarded
             s.wood[winner] += 1
             s.counters["forest_wood"][winner] += 1
-            self.log(
-                "forest",
-                space=space,
-                wood=True,
-                strengths={str(q): v for q, v in totals.items()},
-                winner=winner,
-            )
+            self.log("forest", space=space, wood=True, strengths=_keys(totals), winner=winner)
 
     def volcano(self) -> None:
         """R6.2: in turn order, finish any volcano spaces, one at a time."""
@@ -672,7 +675,8 @@ class Game:
             s.up[seat, pawn] = False
 
     def births(self, seat: int) -> None:
-        """R7.3: any number of times, two cards for a pawn of the lower card's strength."""
+        """R7.3: any number of times, two cards for a pawn of the lower card's strength; in
+        the last round while a birth is possible (the player still picks the pair)."""
         s = self.state
         per = self.rules.components.pawns_per_strength
         while True:
@@ -685,7 +689,7 @@ class Game:
                 legal[k] = holds_pair(hand, a, b) and reserve[PAIR_STRENGTH[k] - 1] > 0
             if not legal.any():
                 return
-            legal[BIRTH_STOP] = True
+            legal[BIRTH_STOP] = not s.last_round  # A4: compulsory in the last round
             k = self.ask(seat, Kind.BIRTH, legal)
             if k == BIRTH_STOP:
                 return
@@ -699,3 +703,8 @@ class Game:
             s.loc[seat, pawn] = CAMP
             s.counters["births"][seat] += 1
             self.log("birth", seat=seat, cards=[a, b], strength=strength)
+
+
+def _keys(totals: dict[int, int]) -> dict[str, int]:
+    """A forest event's strengths: JSON object keys are strings."""
+    return {str(q): v for q, v in totals.items()}

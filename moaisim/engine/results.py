@@ -8,11 +8,17 @@ import numpy as np
 import pandas as pd
 
 from moaisim.engine.state import COUNTERS, State
+from moaisim.rules import OPTIONS, Rules
 
+#: The rules each row was played under: its variant, each rule option and the digest of the
+#: whole set-up (component file included), so that tables of different runs concatenate.
+PROVENANCE: tuple[str, ...] = ("variant", *OPTIONS, "rules_digest")
 COLUMNS: tuple[str, ...] = (
-    "game", "seed", "players", "variant", "seat", "strategy", "score", "moai_height",
+    "game", "seed", "players", *PROVENANCE, "seat", "strategy", "score", "moai_height",
     "moai_count", "pawns", "wood", "rank", "win", "rounds", *COUNTERS,
 )  # fmt: skip
+#: Columns stored as pandas categoricals.
+CATEGORIES: tuple[str, ...] = (*PROVENANCE, "strategy")
 
 DTYPES: dict[str, str] = {
     "game": "int64",
@@ -47,7 +53,7 @@ def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> 
         "game": [game] * p,
         "seed": [seed] * p,
         "players": [p] * p,
-        "variant": [rules.variant] * p,
+        **{k: [v] * p for k, v in provenance(rules).items()},
         "seat": list(range(p)),
         "strategy": list(strategies),
         "score": scores.tolist(),
@@ -64,10 +70,15 @@ def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> 
     return cols
 
 
+def provenance(rules: Rules) -> dict[str, str]:
+    """The provenance columns' values for games played under `rules`."""
+    return {"variant": rules.variant, **rules.options(), "rules_digest": rules.digest()}
+
+
 def frame(columns: dict[str, list]) -> pd.DataFrame:
     """A results DataFrame with the schema's column order and dtypes."""
     df = pd.DataFrame({c: columns[c] for c in COLUMNS})
     df = df.astype(DTYPES)
-    df["variant"] = df["variant"].astype("category")
-    df["strategy"] = df["strategy"].astype("category")
+    for col in CATEGORIES:
+        df[col] = df[col].astype("category")
     return df

@@ -50,6 +50,7 @@ class State:
     bids: np.ndarray = field(default=None)  # type: ignore[assignment]
     wood: np.ndarray = field(default=None)  # type: ignore[assignment]
     wood_supply: int = 0
+    wood_out: int = 0  # R3.1 `spent_wood = out`: wood tokens out of the game
     forest_wood: np.ndarray = field(default=None)  # type: ignore[assignment]
     covered: int = 0
     disaster_supply: int = 0

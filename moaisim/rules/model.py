@@ -22,6 +22,7 @@ class Rules:
     variants: frozenset[str] = frozenset()
     turn_order: str = "hill"
     volcano_after_moai: str = "stay"
+    spent_wood: str = "supply"
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
@@ -31,6 +32,7 @@ class Rules:
         object.__setattr__(self, "variants", parse_variants(self.variants))
         check_option("turn_order", self.turn_order)
         check_option("volcano_after_moai", self.volcano_after_moai)
+        check_option("spent_wood", self.spent_wood)
         c = self.components
         if self.layout.size > 127:  # location codes are int8 in both engines
             raise RulesError(
@@ -52,6 +54,7 @@ class Rules:
         rules_file: str | Path | None = None,
         turn_order: str = "hill",
         volcano_after_moai: str = "stay",
+        spent_wood: str = "supply",
     ) -> Rules:
         """Rules for `players` with the default (or a user's TOML) component set."""
         return cls(
@@ -60,6 +63,7 @@ class Rules:
             variants=parse_variants(variants),
             turn_order=turn_order,
             volcano_after_moai=volcano_after_moai,
+            spent_wood=spent_wood,
         )
 
     def has(self, variant: str) -> bool:
@@ -82,7 +86,7 @@ class Rules:
     def _hash(self) -> int:
         """The field hash, computed once: Rules key the per-rules caches of the engines."""
         fields = (self.players, self.components, self.variants)
-        return hash((*fields, self.turn_order, self.volcano_after_moai))
+        return hash((*fields, *self.options().values()))
 
     @cached_property
     def layout(self) -> Layout:
@@ -103,4 +107,8 @@ class Rules:
 
     def digest(self) -> str:
         """Stable SHA-256 of everything that defines the game (for run manifests)."""
+        return self._digest
+
+    @cached_property
+    def _digest(self) -> str:
         return digest_of(self.to_dict())

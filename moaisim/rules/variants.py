@@ -20,28 +20,38 @@ ALIASES: dict[str, str] = {f"V{i}": name for i, name in enumerate(VARIANTS, star
 OPTIONS: dict[str, tuple[str, ...]] = {
     "turn_order": ("hill", "clockwise"),  # R2
     "volcano_after_moai": ("stay", "camp"),  # R6.2
+    "spent_wood": ("supply", "out"),  # R3.1 (A1)
 }
 
 
 def parse_variants(spec: str | Iterable[str] | None) -> frozenset[str]:
-    """`"short+fixed-disasters"`, `"V3+V5"`, `["short"]` or `"base"` -> a set of names."""
+    """`"short+fixed-disasters"`, `"V3+V5"`, `["short"]` or `"base"` -> a set of names.
+
+    `base` stands alone (it means "no variant"); a variant may be named once.
+    """
     if spec is None:
         return frozenset()
+    if isinstance(spec, frozenset | set) and spec <= set(VARIANTS):
+        return frozenset(spec)
     parts = spec.split("+") if isinstance(spec, str) else [p for s in spec for p in s.split("+")]
-    out: set[str] = set()
+    names = []
     for raw in parts:
         name = raw.strip()
-        name = ALIASES.get(name.upper(), name) if name.upper() in ALIASES else name
-        if name in ("", "base"):
-            continue
-        if name not in VARIANTS:
+        name = ALIASES.get(name.upper(), name)
+        if name != "base" and name not in VARIANTS:
             raise RulesError(
                 f"unknown variant {raw.strip()!r} (expected base or one of {', '.join(VARIANTS)})"
             )
-        out.add(name)
+        names.append(name)
+    if "base" in names and len(names) > 1:
+        raise RulesError(f"variant {'+'.join(parts)!r}: base cannot be combined with variants")
+    twice = sorted({n for n in names if names.count(n) > 1 and n != "base"})
+    if twice:
+        raise RulesError(f"variant {'+'.join(parts)!r} names {twice[0]} twice")
+    out = frozenset(names) - {"base"}
     if {"open-bidding", "open-bidding-strict"} <= out:
         raise RulesError("variants open-bidding and open-bidding-strict exclude each other")
-    return frozenset(out)
+    return out
 
 
 def variant_label(variants: Iterable[str]) -> str:

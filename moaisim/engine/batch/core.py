@@ -52,7 +52,7 @@ class BatchCore:
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
         self.tile_heights = np.asarray(rules.components.moai_heights, dtype=np.int64)
-        self.streams = Streams(self.seed, self.games, 1 + rules.players)
+        self.streams = Streams(self.seed, self.games, rules.players)
         self.asked = 0  # decisions put to strategies (game-decisions, forced ones excluded)
         self.decided = 0  # all decisions, forced ones included
         # log: games (indices in the run) whose event log is kept
@@ -81,8 +81,12 @@ class BatchCore:
                 )
 
     def discard_wood(self, rows: np.ndarray, n: int) -> None:
-        """R3.1: a wood token discarded or spent goes back to the supply."""
-        self.state.wood_supply[rows] += n
+        """R3.1: a wood token discarded or spent goes back to the supply, or out of the game
+        under `spent_wood = out` (A1)."""
+        if self.rules.spent_wood == "out":
+            self.state.wood_out[rows] += n
+        else:
+            self.state.wood_supply[rows] += n
 
     # --- the log ---------------------------------------------------------------------------
     def logged(self, rows: np.ndarray) -> list[int]:

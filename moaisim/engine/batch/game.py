@@ -11,7 +11,7 @@ from moaisim.engine.batch.epoch import epoch_phase
 from moaisim.engine.batch.production import production_phase
 from moaisim.engine.batch.review import review_phase
 from moaisim.engine.batch.work import work_phase
-from moaisim.engine.results import COLUMNS, frame, ranks
+from moaisim.engine.results import COLUMNS, frame, provenance, ranks
 from moaisim.engine.state import COUNTERS
 from moaisim.rules.codes import CAMP, score
 
@@ -68,7 +68,7 @@ class BatchGame(BatchCore):
             "game": np.repeat(self.games, p),
             "seed": np.full(b * p, self.seed, dtype=np.uint64),
             "players": np.full(b * p, p),
-            "variant": [self.rules.variant] * (b * p),
+            **{k: [v] * (b * p) for k, v in provenance(self.rules).items()},
             "seat": p_of,
             "strategy": [self.names[q] for q in p_of],
             "score": scores.ravel(),

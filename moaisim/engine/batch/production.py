@@ -28,75 +28,98 @@ def production_phase(g: BatchCore, rows: np.ndarray) -> None:
 
 # --- R6.1 forest -------------------------------------------------------------------------------
 def forest(g: BatchCore, rows: np.ndarray) -> None:
-    """R6.1: each space with a wood token, in order; the strongest clan there takes it."""
-    s, p = g.state, g.rules.players
+    """R6.1: each forest space in order. Pawns of several clans on a space are revealed,
+    whether or not it holds wood (A3); a wood token goes to the strongest clan there (a tie
+    broken by the bird-man), to the only clan there, or back to the supply (R3.1)."""
+    s = g.state
+    present, totals = forest_clans(rows, s.loc, g.rules.layout)  # [n, F, P]
+    clans = present.sum(axis=2)
+    contest = clans > 1
+    reveal_contenders(rows, contest, s.loc, s.up)
     for space in range(g.rules.layout.forest):
-        w = np.flatnonzero(s.forest_wood[rows, space])
+        wood = s.forest_wood[rows, space]
+        if g.log_mask is not None:
+            for i in g.logged(rows):
+                if contest[i, space] and not wood[i]:
+                    g.emit(
+                        rows[i],
+                        "forest",
+                        space=space,
+                        wood=False,
+                        strengths=_strengths(present[i, space], totals[i, space]),
+                        winner=-1,
+                    )
+        w = np.flatnonzero(wood)
         if not len(w):
             continue
         r = rows[w]
-        present, totals = forest_clans(r, space, s.loc, g.rules.layout)
-        clans = present.sum(axis=1)
-        winner = np.argmax(present, axis=1)  # the only clan, when alone
-        contest = clans > 1
-        if contest.any():
-            c = np.flatnonzero(contest)
-            up = s.up[r[c]]
-            up |= s.loc[r[c]] == space  # every pawn there is shown
-            s.up[r[c]] = up
-            best = np.where(present[c], totals[c], -1).max(axis=1)
-            tied = present[c] & (totals[c] == best[:, None])
+        pres, tot, fight = present[w, space], totals[w, space], contest[w, space]
+        winner = np.argmax(pres, axis=1)  # the only clan, when alone
+        c = np.flatnonzero(fight)
+        if len(c):
+            best = np.where(pres[c], tot[c], -1).max(axis=1)
+            tied = pres[c] & (tot[c] == best[:, None])
             winner[c] = np.argmax(tied, axis=1)
             ask = np.flatnonzero(tied.sum(axis=1) > 1)
             if len(ask):
                 birdman = s.birdman[r[c[ask]]].astype(np.int64)
+                space_info = np.full(len(ask), space)
                 winner[c[ask]] = g.ask(
-                    Kind.FOREST_TIE,
-                    birdman,
-                    r[c[ask]],
-                    tied[ask],
-                    space=np.full(len(ask), space),
+                    Kind.FOREST_TIE, birdman, r[c[ask]], tied[ask], space=space_info
                 )
         s.forest_wood[r, space] = False
-        nobody = clans == 0  # no pawn beside it: the token is discarded (R3.1)
+        nobody = clans[w, space] == 0  # no pawn beside it: the token is discarded (R3.1)
         g.discard_wood(r[nobody], 1)
         won = np.flatnonzero(~nobody)
         s.wood[r[won], winner[won]] += 1
         s.counters["forest_wood"][r[won], winner[won]] += 1
         if g.log_mask is not None:
             for i in g.logged(r):
-                strengths = (
-                    {str(q): int(totals[i, q]) for q in range(p) if present[i, q]}
-                    if contest[i]
-                    else {}
-                )
                 g.emit(
                     r[i],
                     "forest",
                     space=space,
                     wood=True,
-                    strengths=strengths,
+                    strengths=_strengths(pres[i], tot[i]) if fight[i] else {},
                     winner=-1 if nobody[i] else int(winner[i]),
                 )
 
 
+def _strengths(present: np.ndarray, totals: np.ndarray) -> dict[str, int]:
+    """A forest event's strengths of the clans present (JSON keys are strings)."""
+    return {str(q): int(totals[q]) for q in np.flatnonzero(present)}
+
+
 @njit(cache=True, nogil=True)
-def forest_clans(
-    rows: np.ndarray, space: int, loc: np.ndarray, lay: Layout
-) -> tuple[np.ndarray, np.ndarray]:
-    """R6.1: per game, which clans have pawns on a forest space and their total strength
-    there ([m, P] bool, [m, P] int)."""
+def forest_clans(rows: np.ndarray, loc: np.ndarray, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """R6.1: per game and forest space, which clans have pawns there and their total
+    strength ([m, F, P] bool, [m, F, P] int)."""
     m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
-    present = np.zeros((m, players), dtype=np.bool_)
-    total = np.zeros((m, players), dtype=np.int64)
+    present = np.zeros((m, lay.forest, players), dtype=np.bool_)
+    total = np.zeros((m, lay.forest, players), dtype=np.int64)
     for k in range(m):
         r = rows[k]
         for q in range(players):
             for i in range(pawns):
-                if loc[r, q, i] == space:
-                    present[k, q] = True
-                    total[k, q] += strength_of(lay, i)
+                x = loc[r, q, i]
+                if 0 <= x < lay.forest:
+                    present[k, x, q] = True
+                    total[k, x, q] += strength_of(lay, i)
     return present, total
+
+
+@njit(cache=True, nogil=True)
+def reveal_contenders(
+    rows: np.ndarray, contest: np.ndarray, loc: np.ndarray, up: np.ndarray
+) -> None:
+    """R6.1: every pawn on a forest space where several clans stand turns face up."""
+    for k in range(len(rows)):
+        r = rows[k]
+        for q in range(loc.shape[1]):
+            for i in range(loc.shape[2]):
+                x = loc[r, q, i]
+                if 0 <= x < contest.shape[1] and contest[k, x]:
+                    up[r, q, i] = True
 
 
 # --- R6.2 volcano ------------------------------------------------------------------------------

@@ -165,12 +165,13 @@ def apply_rest(
 
 # --- R7.3 births -------------------------------------------------------------------------------
 def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
-    """R7.3: any number of times, two cards for a pawn of the lower card's strength."""
+    """R7.3: any number of times, two cards for a pawn of the lower card's strength; in the
+    last round while a birth is possible (A4)."""
     s, lay = g.state, g.rules.layout
     go = np.arange(len(rows))
     while len(go):
         r, q = rows[go], seat[go]
-        legal, more = birth_mask(r, q, s.hand, s.loc, lay)
+        legal, more = birth_mask(r, q, s.hand, s.loc, s.last_round, lay)
         if not more.all():
             go, r, q, legal = go[more], r[more], q[more], legal[more]
             if not len(go):
@@ -195,11 +196,17 @@ def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
 
 @njit(cache=True, nogil=True)
 def birth_mask(
-    rows: np.ndarray, seat: np.ndarray, hand: np.ndarray, loc: np.ndarray, lay: Layout
+    rows: np.ndarray,
+    seat: np.ndarray,
+    hand: np.ndarray,
+    loc: np.ndarray,
+    last_round: np.ndarray,
+    lay: Layout,
 ) -> tuple[np.ndarray, np.ndarray]:
     """R7.3 masks [m, pairs + 1]: a pair of cards the clan holds whose lower value has a
     pawn of that strength in the clan's reserve; the last action, stop, is legal when any
-    pair is. Also returns which games have a legal pair [m]."""
+    pair is, except in the last round, where births are compulsory (A4). Also returns which
+    games have a legal pair [m]."""
     m, pairs = len(rows), len(PAIR_A)
     legal = np.zeros((m, pairs + 1), dtype=np.bool_)
     some = np.zeros(m, dtype=np.bool_)
@@ -214,7 +221,7 @@ def birth_mask(
             if holds_pair(hand[r, q], PAIR_A[x], PAIR_B[x]) and reserve[PAIR_STRENGTH[x] - 1] > 0:
                 legal[k, x] = True
                 some[k] = True
-        legal[k, pairs] = some[k]
+        legal[k, pairs] = some[k] and not last_round[r]
     return legal, some
 
 

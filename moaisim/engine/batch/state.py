@@ -44,6 +44,7 @@ class BatchState:
         self.up = np.zeros((b, p, c.pawns), dtype=bool)
         self.wood = np.zeros((b, p), dtype=np.int16)
         self.wood_supply = np.full(b, c.wood, dtype=np.int16)
+        self.wood_out = np.zeros(b, dtype=np.int16)  # R3.1 `spent_wood = out`
         self.forest_wood = np.zeros((b, c.forest_spaces), dtype=bool)
         self.covered = np.zeros(b, dtype=np.int16)
         self.disaster_supply = np.full(b, c.disaster_tokens, dtype=np.int16)

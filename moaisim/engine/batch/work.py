@@ -140,7 +140,7 @@ def work_mask(
     fields if one is free (R5.5), its own volcano spaces in use or its lowest unused one
     (R5.6), a free boat (R5.7). With an empty camp (R5.3): pass, or swap two own board
     pawns standing in different places (all fields one place, all own boats one place) that
-    differ in strength.
+    differ in strength or in face state (A2).
     """
     m = len(live)
     legal = np.zeros((m, codec.size), dtype=np.bool_)
@@ -171,7 +171,7 @@ def work_mask(
                 li, lj = loc[r, q, i], loc[r, q, j]
                 if li < 0 or lj < 0 or swap_place(lay, li) == swap_place(lay, lj):
                     continue
-                if strength_of(lay, i) != strength_of(lay, j):
+                if strength_of(lay, i) != strength_of(lay, j) or up[r, q, i] != up[r, q, j]:
                     legal[k, codec.swap0 + n] = True
     return legal
 
