@@ -6,6 +6,13 @@
 
 Scripted strategies raise if asked a decision that is not next in their script, and
 `done(g)` checks that every scripted decision was used.
+
+Every scenario runs on both engines: a test module that sets
+`pytestmark = pytest.mark.usefixtures("engine")` runs each test twice, and `scenario()` then
+returns either the reference `Game` or a `BatchScenario`, which has the same methods but plays
+each phase (or step) in the batch engine: it copies the position into a one-game
+`BatchState`, runs the batch engine's function for that phase, and copies the result back
+into the same `State` object (and the batch's log into `events`).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from moaisim.engine.batch import BatchGame, BatchState, birdman, epoch, production, review, work
 from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
 from moaisim.engine.state import State
@@ -50,17 +58,115 @@ for _kind in Kind:
     setattr(Script, _kind.value, lambda self, view: self._next(view))
 
 
+#: The engine `scenario()` builds games for (set by the `engine` fixture, tests/conftest.py).
+ENGINE = {"name": "reference"}
+ONE = np.zeros(1, dtype=np.int64)
+
+
+class BatchScenario(Game):
+    """A scenario game whose phases and steps run in the batch engine (see the module doc)."""
+
+    def _batch(self) -> BatchGame:
+        state = BatchState.from_states([self.state])
+        core = BatchGame(
+            self.rules, self.strategies, self.seed, [self.game], self.names, [self.game], state
+        )
+        core.streams = self.streams  # the seats' streams go on where they were
+        return core
+
+    def _run(self, fn, *args: Any) -> Any:  # type: ignore[no-untyped-def]
+        core = self._batch()
+        out = fn(core, ONE, *args)
+        core.state.write_back(0, self.state)
+        self.events += core.events[self.game]
+        return out
+
+    def play(self) -> list[dict[str, Any]]:
+        core = self._batch()
+        core.play()
+        core.state.write_back(0, self.state)
+        self.events += core.events[self.game]
+        return self.events
+
+    def birdman_phase(self) -> None:
+        self._run(birdman.birdman_phase)
+
+    def bidding(self) -> None:
+        self._run(birdman.bidding)
+
+    def hill_order(self) -> None:
+        self._run(birdman.hill_order)
+
+    def epoch_phase(self) -> None:
+        self._run(epoch.epoch_phase)
+
+    def disaster(self, taker: int, pos: int, cid: int) -> None:
+        kind = np.array([self.rules.components.epoch_cards[cid].type])
+        self._run(epoch.disasters, np.array([taker]), pos, np.array([cid]), kind)
+
+    def work_phase(self) -> None:
+        self._run(work.work_phase)
+
+    def work_mask(self, seat: int) -> np.ndarray:
+        def mask(g: BatchGame, rows: np.ndarray) -> np.ndarray:
+            counts = work.phase_counts(g, rows)
+            s = g.state
+            return work.work_mask(
+                counts, ONE, np.array([seat]), rows, s.loc, s.up, g.rules.layout, g.work_codec
+            )[0]
+
+        return self._run(mask)
+
+    def apply_work(self, seat: int, action: int) -> None:
+        def step(g: BatchGame, rows: np.ndarray) -> None:
+            counts, s, q = work.phase_counts(g, rows), g.state, np.array([seat])
+            a = np.array([action])
+            open_pawns = g.rules.has("open-pawns")
+            placed = work.apply_work(
+                counts, ONE, q, rows, a, s.loc, s.up, g.rules.layout, g.work_codec, open_pawns
+            )
+            work.log_work(g, rows, q, a, placed)
+
+        self._run(step)
+
+    def production_phase(self) -> None:
+        self._run(production.production_phase)
+
+    def forest(self) -> None:
+        self._run(production.forest)
+
+    def volcano(self) -> None:
+        self._run(production.volcano)
+
+    def feeding(self) -> None:
+        self._run(production.feeding)
+
+    def review_phase(self) -> None:
+        self._run(review.review_phase)
+
+    def draw_cards(self, seat: int, n: int) -> None:
+        self._run(review.draw_cards, np.array([seat]), np.array([n]))
+
+    def rest(self, seat: int, hut: int) -> None:
+        self._run(review.rest, np.array([seat]), np.array([hut]))
+
+    def births(self, seat: int) -> None:
+        self._run(review.births, np.array([seat]))
+
+
 def scenario(
     players: int,
     scripts: dict[int, list[tuple[str, Any]]] | None = None,
     variants: str | None = None,
     **options: str,
 ) -> Game:
-    """A game on an empty table (no pawn, card or wood dealt) with scripted seats."""
+    """A game on an empty table (no pawn, card or wood dealt) with scripted seats, for the
+    engine of the running test (`ENGINE`)."""
     rules = Rules.make(players, variants, **options)
     scripts = scripts or {}
     strategies = [Script(scripts.get(seat, [])) for seat in range(players)]
-    return Game(rules, strategies, seed=0, game=0, state=State.empty(rules))
+    cls = BatchScenario if ENGINE["name"] == "batch" else Game
+    return cls(rules, strategies, seed=0, game=0, state=State.empty(rules))
 
 
 def script(g: Game, seat: int, *steps: tuple[str, Any]) -> None:

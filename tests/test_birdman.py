@@ -12,6 +12,8 @@ from scenario import Script, card_id, done, events, give, scenario, script
 
 from moaisim.errors import IllegalActionError
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
+
 RED, YELLOW, GREEN = 0, 1, 2
 NO_BID = [0, 0, 0, 0, 0, 0]
 

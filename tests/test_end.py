@@ -1,6 +1,7 @@
 """R4.2 / R7.2 / R8 the last round, end and score; V3 the short variant."""
 
 import numpy as np
+import pytest
 from scenario import card_id, done, events, put, scenario, script
 
 from moaisim.engine.reference import Game
@@ -9,6 +10,8 @@ from moaisim.engine.state import State
 from moaisim.rng import Streams
 from moaisim.rules import CAMP, Rules
 from strategies.random import RandomStrategy
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 F1 = 0
 

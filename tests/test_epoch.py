@@ -5,10 +5,13 @@ Disaster effects are tested through `Game.disaster(taker, position, card)` (the 
 epoch phase makes when a disaster card is taken) and through the whole epoch phase.
 """
 
+import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 
 from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 from moaisim.rules import CAMP, RESERVE
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 RED, YELLOW, GREEN = 0, 1, 2
 

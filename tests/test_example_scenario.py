@@ -1,6 +1,9 @@
 """R6.1: the rulebook's production example, forest part."""
 
+import pytest
 from scenario import done, events, put, scenario, script
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 
 def test_r6_1_rulebook_forest_example_tie_for_red_green_wins_2_yellow_alone_3():

@@ -9,10 +9,13 @@ Moai tiles are sorted by height: 3 3 3 4 4 4 5 5 5 6 6 6 7 7 7 8 8 8 9 9 9 (indi
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 
 from moaisim.rules import RESERVE
 from moaisim.rules.codes import RAID_COMBOS
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 RED, YELLOW, GREEN = 0, 1, 2
 F1, F2, F3, F4 = 0, 1, 2, 3  # forest spaces 1-4 of the rulebook

@@ -5,12 +5,15 @@ Card types: 0, 1, 2 = values 1, 2, 3; 3, 4, 5 = Raid 1, 2, 3. Birth actions inde
 """
 
 import numpy as np
+import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 from test_production import GREEN, RED, YELLOW, legal_sets, rulebook_board
 
 from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP
 from moaisim.rng import Chance, Streams
 from moaisim.rules import CAMP, RESERVE
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 F1, F2, F3 = 0, 1, 2
 

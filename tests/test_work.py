@@ -7,9 +7,12 @@ boat of the clan). Pawn indices: strength 1 = 0..5, strength 2 = 6..11, strength
 """
 
 import numpy as np
+import pytest
 from scenario import build_boat, done, events, put, scenario, script
 
 from moaisim.rules import CAMP
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 FOREST = list(range(6))
 

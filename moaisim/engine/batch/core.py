@@ -38,6 +38,7 @@ class BatchCore:
         games: Sequence[int] | np.ndarray,
         names: Sequence[str] | None = None,
         log: Sequence[int] | None = None,
+        state: BatchState | None = None,
     ) -> None:
         if len(strategies) != rules.players:
             raise ValueError(f"{rules.players} players need {rules.players} strategies")
@@ -65,6 +66,10 @@ class BatchCore:
             wanted = set(int(g) for g in log)
             self.log_mask = np.array([g in wanted for g in self.games.tolist()], dtype=bool)
             self.events = {int(g): [] for g in self.games[self.log_mask]}
+        if state is not None:  # a position set up by hand (scenario tests): no setup event
+            self.state = state
+            self.tables = BatchTables(state)
+            return
         self.state = BatchState.setup(rules, self.streams)
         self.tables = BatchTables(self.state)
         if self.log_mask is not None:

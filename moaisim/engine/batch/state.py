@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from moaisim.engine.chance import setup_draws
-from moaisim.engine.state import COUNTERS
+from moaisim.engine.state import COUNTERS, State
 from moaisim.engine.views import TABLE_FIELDS
 from moaisim.rng import Streams
 from moaisim.rules import Rules
@@ -88,6 +88,46 @@ class BatchState:
         if bid_order is not None:  # V2: round 1's bidding order is random
             s.bid_order[:] = bid_order
         return s
+
+
+    #: Fields that a reference `State` and a batch share under the same name and layout.
+    SAME: tuple[str, ...] = (
+        "round", "last_round", "birdman", "order", "turn", "bid_order", "hand", "discard",
+        "reshuffles", "offer", "held", "bids", "loc", "up", "wood", "wood_supply", "wood_out",
+        "forest_wood", "covered", "disaster_supply", "boats", "moai_owner",
+    )  # fmt: skip
+
+    @classmethod
+    def from_states(cls, states: list[State]) -> BatchState:
+        """A batch holding these reference games' states, game k in row k (positions set by
+        hand in scenario tests then play on in the batch engine)."""
+        rules = states[0].rules
+        s = cls(rules, len(states))
+        for k, one in enumerate(states):
+            for name in cls.SAME:
+                getattr(s, name)[k] = getattr(one, name)
+            for name in COUNTERS:
+                s.counters[name][k] = one.counters[name]
+            s.deck[k, : len(one.deck)] = one.deck
+            s.deck_pos[k], s.deck_len[k] = 0, len(one.deck)
+            s.epoch_deck[k, : len(one.epoch_deck)] = one.epoch_deck
+            s.epoch_pos[k], s.epoch_len[k] = 0, len(one.epoch_deck)
+        return s
+
+    def write_back(self, row: int, one: State) -> None:
+        """Copy game `row` into a reference `State`, in place."""
+        for name in self.SAME:
+            value = getattr(self, name)[row]
+            if isinstance(getattr(one, name), np.ndarray):
+                getattr(one, name)[...] = value
+            elif name == "bid_order":
+                one.bid_order = [int(x) for x in value]
+            else:
+                setattr(one, name, value.item())
+        for name in COUNTERS:
+            one.counters[name][:] = self.counters[name][row]
+        one.deck = self.deck[row, self.deck_pos[row] : self.deck_len[row]].tolist()
+        one.epoch_deck = self.epoch_deck[row, self.epoch_pos[row] : self.epoch_len[row]].tolist()
 
 
 def count_types(cards: np.ndarray) -> np.ndarray:

@@ -45,15 +45,7 @@ def work_phase(g: BatchCore, rows: np.ndarray) -> None:
     s, lay, codec = g.state, g.rules.layout, g.work_codec
     p = g.rules.players
     open_pawns = g.rules.has("open-pawns")
-    camp, in_fields, used, manned = work_counts(rows, s.loc, lay)
-    counts = WorkCounts(
-        camp=camp,
-        camp_total=camp.sum(axis=(1, 2)),
-        free_fields=free_fields.py_func(lay, s.covered[rows].astype(np.int64), in_fields),
-        used=used,
-        built=s.boats[rows] >= 0,
-        manned=manned,
-    )
+    counts = phase_counts(g, rows)
     step = 0
     while True:
         live = np.flatnonzero(counts.camp_total > 0)
@@ -69,6 +61,20 @@ def work_phase(g: BatchCore, rows: np.ndarray) -> None:
         placed = apply_work(counts, live, q, r, action, s.loc, s.up, lay, codec, open_pawns)
         if g.log_mask is not None:
             log_work(g, r, q, action, placed)
+
+
+def phase_counts(g: BatchCore, rows: np.ndarray) -> WorkCounts:
+    """The derived counts of the games `rows` at the start of their work phase."""
+    s, lay = g.state, g.rules.layout
+    camp, in_fields, used, manned = work_counts(rows, s.loc, lay)
+    return WorkCounts(
+        camp=camp,
+        camp_total=camp.sum(axis=(1, 2)),
+        free_fields=free_fields.py_func(lay, s.covered[rows].astype(np.int64), in_fields),
+        used=used,
+        built=s.boats[rows] >= 0,
+        manned=manned,
+    )
 
 
 def log_work(
