@@ -1,4 +1,4 @@
-"""The public Python API (ARCHITECTURE.md section 3)."""
+"""The public Python API (docs/design.md)."""
 
 from __future__ import annotations
 

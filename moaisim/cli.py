@@ -89,12 +89,45 @@ def play(
 def variants() -> None:
     """List the rule variants (combine with '+') and the rule options."""
     typer.echo("variants:")
-    typer.echo(f"  {'base':<21} the rules as written (RULES.md R1-R8)")
+    typer.echo(f"  {'base':<21} the rules as written (docs/rules.md R1-R8)")
     for name, text in VARIANTS.items():
         typer.echo(f"  {name:<21} {text}")
     typer.echo("rule options (first value is the default):")
     for name, values in OPTIONS.items():
         typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
+
+
+@app.command("rules")
+def rules_book(
+    components: Annotated[
+        bool,
+        typer.Option(
+            "--components", help="Print the default component set (TOML) to copy and edit."
+        ),
+    ] = False,
+    path: Annotated[
+        bool, typer.Option("--path", help="Print where the rules book is instead of its text.")
+    ] = False,
+) -> None:
+    """Print the rules book the engines play by (rule ids R1-R8, V1-V5, C1-C5)."""
+    from moaisim.docs import document, document_path
+
+    if components:
+        from importlib import resources
+
+        sys.stdout.write(resources.files("moaisim.rules").joinpath("default.toml").read_text())
+    elif path:
+        typer.echo(str(document_path("rules.md")))
+    else:
+        sys.stdout.write(document("rules.md"))
+
+
+@app.command("events")
+def event_schema() -> None:
+    """Print the event log's schema: every event kind of `play --json` and its fields."""
+    from moaisim.engine.events import schema_markdown
+
+    sys.stdout.write(schema_markdown())
 
 
 @app.command("strategies")

@@ -20,7 +20,7 @@ class UnknownStrategyError(UserError):
 
 
 class IllegalActionError(MoaisimError):
-    """A strategy returned an action that the legal mask forbids (ARCHITECTURE.md section 3)."""
+    """A strategy returned an action that the legal mask forbids (docs/design.md)."""
 
     def __init__(
         self, strategy: str, kind: str, game: int, seed: int, seat: int, action: object

@@ -1,5 +1,5 @@
 """Strategy registry: built-in names, `module:Class` paths and the entry-point group
-`moaisim.strategies` (ARCHITECTURE.md section 1)."""
+`moaisim.strategies` (docs/design.md, "Layout")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Strategy base class: one method per decision kind (RULES.md section D).
+"""The Strategy base class: one method per decision kind (docs/rules.md section D).
 
 Each method gets a `SeatView` for one seat over a batch of games (leading axis n) and returns
 one action per game: an int array [n] in the kind's action space, or for `bid` an int array

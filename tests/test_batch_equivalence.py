@@ -1,7 +1,7 @@
-"""The batch engine plays exactly the reference engine's games (ARCHITECTURE.md sections 2-3).
+"""The batch engine plays exactly the reference engine's games (docs/design.md: two engines).
 
 "Same rules + same strategies + same game seed => identical game, in either engine and at any
-batch size": for every variant (RULES.md V1-V5) alone and in combination, both rule options
+batch size": for every variant (docs/rules.md V1-V5) alone and in combination, both rule options
 (R2 `turn_order`, R5.6/R6.2 `volcano_after_moai`), 2-5 players and mixed lineups, the batch
 engine's per-seat results equal the reference engine's game by game, and the event logs of the
 logged games are identical. The public API (`moaisim.simulate`, `moaisim.play`) gives the same

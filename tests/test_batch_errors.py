@@ -1,4 +1,4 @@
-"""Illegal actions in the batch engine (ARCHITECTURE.md section 3, "Illegal actions").
+"""Illegal actions in the batch engine (docs/design.md, "Illegal actions and user errors").
 
 A strategy answer outside the legal mask raises `IllegalActionError` naming the strategy, the
 decision kind, the game index (in the run, not the row of the batch) and the root seed, in the

@@ -1,6 +1,6 @@
 """Golden results: fixed seeded batches hash to stored SHA-256 digests.
 
-Section 3 of ARCHITECTURE.md: game i of root seed S is a pure function of (S, i) and the
+docs/design.md, "Seeds": game i of root seed S is a pure function of (S, i) and the
 rules, so a fixed batch's per-seat results (results schema) are fixed too. Any change to the
 rules engine, a built-in strategy, the random streams or the component set that changes how
 these games play changes the digest. A deliberate change regenerates the digests:

@@ -1,4 +1,4 @@
-"""A game's result never depends on the games beside it (ARCHITECTURE.md section 3, Seeds).
+"""A game's result never depends on the games beside it (docs/design.md, "Seeds").
 
 "Game i's streams are a pure function of (root seed, i) ... Results never depend on batch size,
 n_jobs, backend, chunk order or engine": in the batch engine game i gives the same result

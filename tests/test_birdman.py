@@ -8,7 +8,7 @@ from importlib.resources import files
 
 import numpy as np
 import pytest
-from scenario import Script, card_id, done, events, give, scenario, script
+from scenario import Script, card_id, done, events, give, put, scenario, script
 
 from moaisim.errors import IllegalActionError
 
@@ -92,6 +92,32 @@ def test_r3_rulebook_example_bids_3_2_1_red_becomes_birdman_wood_on_spaces_1_to_
     done(g)
 
 
+def test_r3_1_rulebook_four_players_draw_five_cards_wood_on_spaces_1_2_3_in_order():
+    # "à quatre joueurs, par exemple, piochez cinq cartes": players + 1 = 5 cards. Their palms
+    # are on the 2nd, 4th and 5th cards; one token per palm goes on spaces 1, 2, 3 in turn,
+    # whichever cards carry them. The 6th card (a palm too) stays in the deck: no wood for it.
+    #
+    #   revealed:  neutral 2/3 | boat 3/2* | fire 2/3 | neutral 3/3* | erosion 2/2*
+    #   deck:      neutral 3/2*
+    #   forest:    1 W   2 W   3 W   4 .   5 .   6 .
+    g = scenario(4)
+    s = g.state
+    ids = deck(
+        g, "neutral 2/3", "boat 3/2*", "fire 2/3", "neutral 3/3*", "erosion 2/2*", "neutral 3/2*"
+    )
+    distinct_bids(g)
+    g.birdman_phase()
+    assert s.offer.tolist() == ids[:5]
+    assert s.epoch_deck == ids[5:]
+    assert not s.last_round
+    assert s.forest_wood.tolist() == [True, True, True, False, False, False]
+    assert s.wood_supply == 15 - 3
+    assert events(g, "reveal")[0]["cards"] == ids[:5]
+    assert events(g, "reveal")[0]["wood"] == [0, 1, 2]
+    assert s.order.tolist() == [3, 2, 1, 0]
+    done(g)
+
+
 # --- R3.1: palms and wood --------------------------------------------------------------------
 
 
@@ -169,6 +195,56 @@ def test_r3_1_no_wood_in_supply_no_tokens():
     g.birdman_phase()
     assert not g.state.forest_wood.any()
     assert g.state.wood_supply == 0
+
+
+@pytest.mark.parametrize("spent_wood", ["supply", "out"])
+def test_a1_r3_1_spent_wood_discarded_tokens_go_to_the_supply_or_out_of_the_game(spent_wood):
+    """A1: every wood token discarded or spent goes back to the supply (default) or, with
+    `spent_wood = "out"`, leaves the game for good: a fire's burnt token (C3), a forest token
+    nobody claims (R6.1), the transport of a Moai (R6.2), the building of a boat (R7.4). A token
+    a clan wins in the forest is not discarded.
+
+        start:   supply 10; forest: W on space 1 (no pawn), W on space 2 (seat 0's 2)
+                 seat 0: 1 wood, a 3 on volcano space 1     seat 1: 2 wood, boat 2/2 card
+        fire (seat 0 aims at seat 1)    seat 1: 2 -> 1 wood, 1 token discarded
+        forest                          space 1: discarded; space 2: seat 0 -> 2 wood
+        volcano (seat 0 finishes 3 m)   seat 0: 2 -> 1 wood, 1 token spent
+        review (seat 1 builds its boat) seat 1: 1 -> 0 wood, 1 token spent
+    """
+    g = scenario(2, spent_wood=spent_wood)
+    s, lay = g.state, g.rules.layout
+    out = spent_wood == "out"
+    s.wood[:] = [1, 2]
+    s.forest_wood[:2] = True
+    s.wood_supply = 15 - 3 - 2
+    put(g, 0, 2, 1)
+    put(g, 0, 3, lay.volcano0)
+    s.held[1] = card_id(g, "boat 2/2")
+
+    def wood():
+        return s.wood.tolist(), s.forest_wood[:2].tolist(), (s.wood_supply, s.wood_out)
+
+    def discarded(k):
+        """(supply, out of the game) once k tokens have been discarded or spent."""
+        return (10, k) if out else (10 + k, 0)
+
+    assert wood() == ([1, 2], [True, True], (10, 0))
+    script(g, 0, ("disaster_target", 1))
+    g.disaster(0, 0, card_id(g, "fire 2/3"))  # C3
+    assert wood() == ([1, 1], [True, True], discarded(1))
+    g.forest()  # R6.1: space 1 has no pawn; seat 0 alone on space 2 takes its token
+    assert wood() == ([2, 1], [False, False], discarded(2))
+    script(g, 0, ("finish_moai", 0))
+    g.volcano()  # R6.2: seat 0 pays 1 wood for its 3 m statue
+    assert [e["tile_height"] for e in events(g, "moai")] == [3]
+    assert wood() == ([1, 1], [False, False], discarded(3))
+    script(g, 1, ("boat", 1))
+    g.review_phase()  # R7.4: seat 1 pays 1 wood for its boat
+    assert [e["seat"] for e in events(g, "boat")] == [1]
+    assert wood() == ([1, 0], [False, False], discarded(4))
+    # 15 tokens in all: seat 0's 1, then 14 in the supply, or 10 there and 4 out of the game
+    assert (s.wood_supply, s.wood_out) == {"supply": (14, 0), "out": (10, 4)}[spent_wood]
+    done(g)
 
 
 # --- R3.2 / R8.1: the Admiral and the end of the epoch deck ------------------------------------

@@ -1,4 +1,4 @@
-"""Seeds (ARCHITECTURE.md section 3): game i of seed S is a pure function of (S, i)."""
+"""Seeds (docs/design.md): game i of seed S is a pure function of (S, i)."""
 
 from __future__ import annotations
 

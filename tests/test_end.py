@@ -2,8 +2,9 @@
 
 import numpy as np
 import pytest
-from scenario import card_id, done, events, put, scenario, script
+from scenario import card_id, done, events, give, put, scenario, script
 
+from moaisim.engine.decisions import BIRTH_STOP
 from moaisim.engine.reference import Game
 from moaisim.engine.results import ranks, seat_rows
 from moaisim.engine.state import State
@@ -107,6 +108,115 @@ def test_r8_1_admiral_revealed_with_a_full_offer_still_reveals_players_plus_one(
     assert reveal["cards"] == rest and reveal["admiral"] and s.last_round
     assert s.offer.tolist() == rest
     assert s.epoch_deck == [card_id(g, "storm 2/3")]
+
+
+def rounds_of(g):
+    """The game's events split at each "round" event (what came before round 1 dropped)."""
+    starts = [k for k, e in enumerate(g.events) if e["e"] == "round"] + [len(g.events)]
+    return [g.events[a:b] for a, b in zip(starts, starts[1:], strict=False)]
+
+
+def kinds(evs, e):
+    return [x for x in evs if x["e"] == e]
+
+
+def test_a5_r8_1_admiral_alone_in_the_deck_one_more_round_with_no_card_then_the_end():
+    """A5: a round's reveal leaves the Admiral as the epoch deck's only card. That round is not
+    the last. The next round turns up the Admiral alone: no card on offer, no wood put out;
+    bids are still made and paid; nobody takes a card, so nobody draws or rests and nobody can
+    build a boat; the work phase (a boat built earlier can be manned), production and births
+    run; the game ends after that round.
+
+        4 players, bird-man seat 0; 2 fields covered (R1.1); Rapa Nui deck empty
+        epoch deck: neutral 3/2*, neutral 3/3*, neutral 2/3, boat 2/2, neutral 2/2, Admiral
+        every seat: a 1 in the fields;  hands: seat 0 1 1 1, seat 1 1 1, seat 2 1;  seat 3: 1 wood
+
+        round 1: bids 3 2 1 0 (all 1s) -> hill order 0 1 2 3; seat k takes card k; wood on
+                 spaces 1-2 (two palms), unclaimed; review: seats 0 and 1 draw three 1s each
+                 from the reshuffled bids (seats 2 and 3: nothing left), keep them (no birth);
+                 everyone rests its one pawn; seat 3 builds its boat
+        round 2: the Admiral alone. Bids: seat 0 a 1, seat 1 two 1s, seats 2 and 3 nothing
+                 (tied: the bird-man, seat 0, puts 3 first) -> hill order 1 0 3 2; each places
+                 its pawn (seat 3 on its boat); seat 0 must make a birth with its last two 1s
+    """
+    g = scenario(4)
+    s, lay = g.state, g.rules.layout
+    codec = g.work_codec
+    admiral = next(c.id for c in g.rules.components.epoch_cards if c.is_admiral)
+    ids = [
+        card_id(g, x)
+        for x in ("neutral 3/2*", "neutral 3/3*", "neutral 2/3", "boat 2/2", "neutral 2/2")
+    ]
+    s.epoch_deck = ids + [admiral]
+    s.covered, s.disaster_supply = 2, 8
+    s.wood[3], s.wood_supply = 1, 14
+    give(g, 0, c1=3)
+    give(g, 1, c1=2)
+    give(g, 2, c1=1)
+    for seat in range(4):
+        put(g, seat, 1, lay.fields)
+    fields_1 = ("work", codec.place(1, lay.fields))
+    script(g, 0, ("bid", [3, 0, 0, 0, 0, 0]), ("pick_epoch", 0), ("birth", BIRTH_STOP))
+    script(g, 0, ("bid", [1, 0, 0, 0, 0, 0]), ("order_ties", 3), fields_1)
+    script(g, 1, ("bid", [2, 0, 0, 0, 0, 0]), ("pick_epoch", 1), ("birth", BIRTH_STOP))
+    script(g, 1, ("bid", [2, 0, 0, 0, 0, 0]), fields_1)
+    script(g, 2, ("bid", [1, 0, 0, 0, 0, 0]), ("pick_epoch", 2), fields_1)
+    script(g, 3, ("pick_epoch", 3), ("boat", 1), ("work", codec.place(1, codec.boat_target)))
+    g.play()
+    done(g)
+
+    one, two = rounds_of(g)
+    # round 1: an ordinary round, although the deck now holds only the Admiral
+    [reveal] = kinds(one, "reveal")
+    assert (reveal["cards"], reveal["admiral"], reveal["wood"]) == (ids, False, [0, 1])
+    assert not reveal["last_round"]
+    assert kinds(one, "bids")[0]["totals"] == [3, 2, 1, 0]
+    assert [(e["seat"], e["card"]) for e in kinds(one, "pick")] == list(enumerate(ids[:4]))
+    assert kinds(one, "unpicked")[0]["cards"] == [ids[4]]
+    assert [(e["seat"], e["cards"]) for e in kinds(one, "draw")] == [
+        (0, [0, 0, 0]), (1, [0, 0, 0]), (2, []), (3, []),
+    ]  # fmt: skip
+    assert [e["seat"] for e in kinds(one, "rest")] == [0, 1, 2, 3]
+    assert [e["seat"] for e in kinds(one, "boat")] == [3]
+    # round 2: the Admiral alone, no card, no wood
+    [reveal] = kinds(two, "reveal")
+    assert (reveal["cards"], reveal["admiral"], reveal["wood"]) == ([], True, [])
+    assert reveal["last_round"]
+    # bids made and paid: 1 + 2 cards to the discard pile
+    assert [(e["seat"], e["total"]) for e in kinds(two, "bid")] == [(0, 1), (1, 2), (2, 0), (3, 0)]
+    assert kinds(two, "hill")[0]["order"] == [1, 0, 3, 2]
+    # nobody takes a card; nobody draws, rests or builds
+    assert not kinds(two, "pick")
+    assert [e["seat"] for e in kinds(two, "no_card")] == [1, 0, 3, 2]
+    assert [(e["seat"], e["cards"]) for e in kinds(two, "draw")] == [
+        (1, []), (0, []), (3, []), (2, []),
+    ]  # fmt: skip
+    assert not kinds(two, "rest") and not kinds(two, "boat")
+    assert not [e for e in kinds(two, "decision") if e["kind"] in ("pick_epoch", "rest", "boat")]
+    # work: every pawn rested in round 1 goes back out; seat 3 mans the boat it built
+    boat = lay.ocean0
+    assert [(e["seat"], e["loc"], e["up"]) for e in kinds(two, "place")] == [
+        (1, lay.fields, True), (0, lay.fields, True), (3, boat, True), (2, lay.fields, True),
+    ]  # fmt: skip
+    # production: no wood in the forest; every clan feeds its one pawn
+    assert not kinds(two, "forest")
+    assert [(e["seat"], e["food"], e["mouths"]) for e in kinds(two, "feed")] == [
+        (1, 1, 1), (0, 1, 1), (3, 1, 1), (2, 1, 1),
+    ]  # fmt: skip
+    # births: compulsory in this last round (A4), so seat 0's is made without asking
+    assert [(e["seat"], e["strength"]) for e in kinds(two, "birth")] == [(0, 1)]
+    births = [(e["seat"], e["forced"]) for e in kinds(two, "decision") if e["kind"] == "birth"]
+    assert births == [(0, True)]
+    # the end: after this round, with two rounds played and the epoch deck empty
+    end = two[-1]
+    assert end["e"] == "end" and end["rounds"] == 2 and s.round == 2
+    # R8.2 counted by hand: no Moai, no wood; seat 0 a pawn on the board and a newborn
+    assert end["scores"] == [2, 1, 1, 1]
+    assert s.epoch_deck == [] and s.last_round
+    assert s.wood_supply == 15 and not s.forest_wood.any() and s.wood.tolist() == [0] * 4
+    assert s.hand.tolist() == [[0] * 6, [1, 0, 0, 0, 0, 0], [0] * 6, [0] * 6]
+    assert s.discard.tolist() == [5, 0, 0, 0, 0, 0]  # round 2: bids 1 + 2, a birth 2
+    assert s.boats[3, 0] == ids[3] and s.held.tolist() == [-1] * 4
 
 
 def test_r8_2_score_counts_moai_living_pawns_on_board_and_in_camp_and_2_per_wood():

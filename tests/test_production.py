@@ -120,6 +120,57 @@ def test_r6_3_rulebook_feeding_example_3_3_2_1_in_fields_feeds_9_members():
     assert g.state.counters["starved"].tolist() == [0, 0, 0]
 
 
+# --- R6.1 forest ----------------------------------------------------------------------------
+
+
+def test_a3_r6_1_contenders_on_a_space_without_wood_are_revealed_and_can_then_be_raided():
+    """A3: on a forest space with no wood token, the pawns of two clans are turned face up all
+    the same; a single clan's pawns on such a space stay face down. A revealed pawn can then be
+    raided in the feeding that follows (R6.4), a hidden one cannot.
+
+        no wood anywhere in the forest
+        space 1:  seat 0: a 2       seat 1: a 3         -> both turned face up
+        space 2:                    seat 1: a 2         -> stays face down
+        seat 0: fields 1, volcano 1  (food 1, mouths 3: 2 short); hand Raid1, 3, 2
+        seat 1: fields 3 3           (food 6, mouths 4)
+    """
+    g = scenario(2)
+    s, lay = g.state, g.rules.layout
+    codec = g.feed_codec
+    mine = put(g, 0, 2, F1)
+    three = put(g, 1, 3, F1)
+    hidden_two = put(g, 1, 2, F2)
+    put(g, 0, 1, lay.fields)
+    sculptor = put(g, 0, 1, lay.volcano0)
+    give(g, 0, raid1=1, c3=1, c2=1)
+    put(g, 1, 3, lay.fields)
+    put(g, 1, 3, lay.fields)
+    assert not s.up[0, mine] and not s.up[1, three] and not s.forest_wood.any()
+    # combo 0 = a Raid1 and a plain card of the victim's strength
+    script(g, 0, ("feed", codec.raid(1, three, 0)), ("feed", sculptor))
+    g.production_phase()
+    done(g)
+
+    # R6.1: space 1 contested without wood: both pawns up, no winner; space 2: no event
+    assert events(g, "forest") == [
+        {"e": "forest", "space": 0, "wood": False, "strengths": {"0": 2, "1": 3}, "winner": -1}
+    ]
+    assert s.up[0, mine]
+    assert s.wood.tolist() == [0, 0]
+    assert not s.up[1, hidden_two] and s.loc[1, hidden_two] == F2
+    # R6.4: Raid1 + 3 reaches the revealed 3; the hidden 2 is out of reach although seat 0
+    # holds a 2 (a face-down pawn cannot be raided), and seat 0's own pawns may starve
+    assert legal_sets(g, 0, "feed") == [{mine, sculptor, codec.raid(1, three, 0)}, {mine, sculptor}]
+    got = [(e["victim"], e["pawn"], e["at"], e["strength"]) for e in events(g, "raid")]
+    assert got == [(1, three, F1, 3)]
+    assert s.loc[1, three] == RESERVE and not s.up[1, three]
+    assert s.loc[0, sculptor] == RESERVE  # the second missing meal: no Raid card left
+    assert s.loc[0, mine] == F1
+    feed = [(e["seat"], e["food"], e["mouths"], e["deficit"]) for e in events(g, "feed")]
+    assert feed == [(0, 1, 3, 2), (1, 6, 3, 0)]  # seat 1 has one mouth fewer after the raid
+    assert s.hand[0].tolist() == [0, 1, 0, 0, 0, 0]
+
+
 # --- R6.2 volcano ----------------------------------------------------------------------------
 
 

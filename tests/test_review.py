@@ -32,10 +32,11 @@ def camp_strengths(g, seat):
 
 
 def test_r7_rulebook_review_example_draw_rest_births_and_reds_boat():
-    """The rulebook's production then review example. Yellow's line ("two births with a 2 and
-    two 3s, taking pawns of 1 and 3") cannot happen under R7.3 (three cards make one birth,
-    and 2+3 gives a 2): here Yellow makes the one birth its three cards allow."""
+    """The rulebook's production then review example. Yellow's line ("two births, playing a 2
+    and two 3s, taking pawns of 1 and 3") needs a fourth card, a 1 (R7.3): Yellow kept a 1
+    from its hand, so {1, 2} gives the 1 and {3, 3} gives the 3."""
     g, p = rulebook_board()
+    give(g, YELLOW, c1=1)  # the card the rulebook's line leaves out
     s, lay = g.state, g.rules.layout
     stop = lay.volcano
     script(g, RED, ("forest_tie", RED), ("finish_moai", stop))
@@ -58,7 +59,8 @@ def test_r7_rulebook_review_example_draw_rest_births_and_reds_boat():
         ("rest", p.yellow_forest[0]),  # unrevealed, from the forest
         ("rest", yellow_v2),  # a 2 from the volcano
         ("rest", p.yellow_fields[0]),  # a 3 from the fields
-        ("birth", birth(2, 2)),  # two 3s: a 3; the lone 2 cannot make another birth
+        ("birth", birth(0, 1)),  # the 1 and the 2: a 1
+        ("birth", birth(2, 2)),  # two 3s: a 3
     )  # fmt: skip
     script(
         g, GREEN,
@@ -96,16 +98,21 @@ def test_r7_rulebook_review_example_draw_rest_births_and_reds_boat():
     assert all(s.loc[q, i] == CAMP and not s.up[q, i] for q, i in rested)
     # R7.3 births at the lower card's strength
     assert legal_sets(g, RED, "birth") == [{birth(0, 0), birth(0, 2), BIRTH_STOP}]
-    assert legal_sets(g, YELLOW, "birth") == [{birth(1, 2), birth(2, 2), BIRTH_STOP}]
+    assert legal_sets(g, YELLOW, "birth") == [
+        {birth(0, 1), birth(0, 2), birth(1, 2), birth(2, 2), BIRTH_STOP},
+        {birth(2, 2), BIRTH_STOP},
+    ]
     assert legal_sets(g, GREEN, "birth") == [{birth(1, 2), BIRTH_STOP}]
-    assert [(e["seat"], e["strength"]) for e in events(g, "birth")] == [
-        (RED, 1), (YELLOW, 3), (GREEN, 2),
+    assert [(e["seat"], e["cards"], e["strength"]) for e in events(g, "birth")] == [
+        (RED, [0, 0], 1), (YELLOW, [0, 1], 1), (YELLOW, [2, 2], 3), (GREEN, [1, 2], 2),
     ]  # fmt: skip
-    assert camp_strengths(g, RED) == [1, 1, 3]
-    assert camp_strengths(g, YELLOW) == [1, 2, 3, 3]
-    assert camp_strengths(g, GREEN) == [2, 2, 2, 3]
-    assert s.hand.tolist() == [[0, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
-    assert s.discard.tolist() == [2, 1, 3, 0, 0, 0]
+    # in camp: the rested pawns and the newborns
+    assert camp_strengths(g, RED) == [1, 1, 3]  # rested 1, rested 3 (unrevealed), born 1
+    assert camp_strengths(g, YELLOW) == [1, 1, 2, 3, 3]  # rested 1, 2, 3; born 1 and 3
+    assert camp_strengths(g, GREEN) == [2, 2, 2, 3]  # rested 2, 2, 3; born 2
+    assert s.hand.tolist() == [[0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
+    # discarded: Red 1 1, Yellow 1 2 3 3, Green 2 3
+    assert s.discard.tolist() == [3, 2, 3, 0, 0, 0]
     # R7.4 Red builds its boat with the wood it kept; the other cards are discarded
     assert legal_sets(g, RED, "boat") == [{0, 1}]
     boats = np.full((3, lay.boats), -1)
@@ -113,16 +120,48 @@ def test_r7_rulebook_review_example_draw_rest_births_and_reds_boat():
     assert s.boats.tolist() == boats.tolist()
     assert s.wood.tolist() == [0, 0, 0] and s.wood_supply == 15
     assert s.held.tolist() == [-1, -1, -1]
-    assert s.counters["births"].tolist() == [1, 1, 1]
+    assert s.counters["births"].tolist() == [1, 2, 1]
     assert s.counters["boats_built"].tolist() == [1, 0, 0]
     # each player does all of R7.1-R7.4 before the next one starts
     steps = [(e["seat"], e["e"]) for e in g.events if e["e"] in ("draw", "rest", "birth", "boat")]
-    assert [q for q, _ in steps] == [RED] * 5 + [YELLOW] * 5 + [GREEN] * 5
+    assert [q for q, _ in steps] == [RED] * 5 + [YELLOW] * 6 + [GREEN] * 5
     # the boat is usable from the next work phase: Red may place any camp strength on it
     codec = g.work_codec
     assert g.free_boat(RED) == 0
     assert all(g.work_mask(RED)[codec.place(x, codec.boat_target)] for x in (1, 3))
     assert not g.work_mask(YELLOW)[codec.place(3, codec.boat_target)]
+
+
+def test_r7_3_rulebook_yellow_1_2_3_3_makes_two_births_pawns_of_1_and_3():
+    """The rulebook's review example, Yellow's births: "two births, playing a 2 and two 3s,
+    taking pawns of 1 and 3". The pawn of strength 1 needs a card of value 1 (the lower card
+    of a pair, R7.3): Yellow holds 1, 2, 3, 3; {1, 2} gives the 1 and {3, 3} the 3. With the
+    three cards printed (2, 3, 3) the best is one birth, and no pair gives a 1."""
+    g = scenario(3)
+    s = g.state
+    give(g, YELLOW, c1=1, c2=1, c3=2)
+    script(g, YELLOW, ("birth", birth(0, 1)), ("birth", birth(2, 2)))
+    g.births(YELLOW)
+    done(g)
+    assert legal_sets(g, YELLOW, "birth") == [
+        {birth(0, 1), birth(0, 2), birth(1, 2), birth(2, 2), BIRTH_STOP},
+        {birth(2, 2), BIRTH_STOP},
+    ]
+    assert [(e["cards"], e["strength"]) for e in events(g, "birth")] == [([0, 1], 1), ([2, 2], 3)]
+    assert camp_strengths(g, YELLOW) == [1, 3]
+    assert s.hand[YELLOW].tolist() == [0, 0, 0, 0, 0, 0]
+    assert s.discard.tolist() == [1, 1, 2, 0, 0, 0]
+    assert s.counters["births"].tolist() == [0, 2, 0]
+
+    # the three cards as printed: {2, 3} gives a 2, {3, 3} a 3; one birth, then a lone card
+    g = scenario(3)
+    give(g, YELLOW, c2=1, c3=2)
+    script(g, YELLOW, ("birth", birth(2, 2)))
+    g.births(YELLOW)
+    done(g)
+    assert legal_sets(g, YELLOW, "birth") == [{birth(1, 2), birth(2, 2), BIRTH_STOP}]
+    assert [e["strength"] for e in events(g, "birth")] == [3]
+    assert g.state.hand[YELLOW].tolist() == [0, 1, 0, 0, 0, 0]
 
 
 # --- R7.1 draw -------------------------------------------------------------------------------
@@ -287,6 +326,52 @@ def test_r7_3_raid_cards_count_their_value_in_a_birth():
     done(g)
     assert [e["strength"] for e in events(g, "birth")] == [2]
     assert s.discard.tolist() == [0, 0, 1, 0, 1, 0]
+
+
+def test_a4_r7_3_last_round_births_compulsory_the_player_still_picks_each_pair():
+    """A4: in the last round a player must make a birth while one is possible (no "stop"),
+    but it still picks the pair each time, and births go on until none is possible. A player
+    without an epoch card is bound too (its single possible birth is made without asking).
+
+        last round; turn order 0, 1; the deck and the discard pile are empty
+        seat 0: neutral 2/3, hand 1 2 3 3 3     seat 1: no epoch card (R4.2), hand 1 1
+    """
+    g = scenario(2)
+    s = g.state
+    s.last_round = True
+    s.held[0] = card_id(g, "neutral 2/3")
+    give(g, 0, c1=1, c2=1, c3=3)
+    give(g, 1, c1=2)
+    # seat 0 picks {3, 3} (a 3), then {2, 3} (a 2) rather than a pair with the 1
+    script(g, 0, ("birth", birth(2, 2)), ("birth", birth(1, 2)))
+    g.review_phase()
+    done(g)
+    every_pair = {birth(0, 1), birth(0, 2), birth(1, 2), birth(2, 2)}
+    assert legal_sets(g, 0, "birth") == [every_pair, {birth(0, 1), birth(0, 2), birth(1, 2)}]
+    assert [(e["seat"], e["cards"], e["strength"]) for e in events(g, "birth")] == [
+        (0, [2, 2], 3), (0, [1, 2], 2), (1, [0, 0], 1),
+    ]  # fmt: skip
+    # after two births seat 0 holds a lone 1: no pair, no more question; seat 1 is not asked
+    assert s.hand.tolist() == [[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
+    births = [(e["seat"], e["forced"]) for e in events(g, "decision") if e["kind"] == "birth"]
+    assert births == [(0, False), (0, False), (1, True)]
+    assert camp_strengths(g, 0) == [2, 3] and camp_strengths(g, 1) == [1]
+
+    # the same hands in a round that is not the last: stopping is legal (and chosen), and
+    # seat 1, with one pair and "stop", is asked
+    g = scenario(2)
+    s = g.state
+    s.held[0] = card_id(g, "neutral 2/3")
+    give(g, 0, c1=1, c2=1, c3=3)
+    give(g, 1, c1=2)
+    script(g, 0, ("birth", BIRTH_STOP))
+    script(g, 1, ("birth", BIRTH_STOP))
+    g.review_phase()
+    done(g)
+    assert legal_sets(g, 0, "birth") == [every_pair | {BIRTH_STOP}]
+    assert legal_sets(g, 1, "birth") == [{birth(0, 0), BIRTH_STOP}]
+    assert not events(g, "birth")
+    assert s.hand.tolist() == [[1, 1, 3, 0, 0, 0], [2, 0, 0, 0, 0, 0]]
 
 
 # --- R7.4 boat -------------------------------------------------------------------------------

@@ -8,13 +8,15 @@ boat of the clan). Pawn indices: strength 1 = 0..5, strength 2 = 6..11, strength
 
 import numpy as np
 import pytest
-from scenario import build_boat, done, events, put, scenario, script
+from scenario import build_boat, card_id, done, events, put, scenario, script
+from test_production import rulebook_board
 
 from moaisim.rules import CAMP
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 
 FOREST = list(range(6))
+RED, YELLOW, GREEN = 0, 1, 2
 
 
 def codes(g):
@@ -42,6 +44,131 @@ def place(g, strength, target):
 
 def decisions(g):
     return [(e["seat"], e["action"], e["forced"]) for e in events(g, "decision")]
+
+
+def asked_options(g, seat):
+    """The decoded legal work actions of every question the seat was asked, in order."""
+    codec = g.work_codec
+    return [
+        {codec.decode(int(a)) for a in np.flatnonzero(view.legal[0])}
+        for kind, view in g.strategies[seat].asked
+        if kind == "work"
+    ]
+
+
+def rulebook_work_plan(g):
+    """The placements of the rulebook's example work phase (see the test below): per clan,
+    nine (strength, target) pairs, one per turn."""
+    fields, v1 = g.rules.layout.fields, g.rules.layout.volcano0
+    return {
+        RED: [(3, fields), (3, fields), (2, fields), (2, 0), (1, fields),
+              (1, 1), (3, v1), (2, v1), (1, v1)],
+        YELLOW: [(3, fields), (2, v1), (3, fields), (3, fields), (1, 2),
+                 (2, v1), (2, v1), (1, v1), (1, v1)],
+        GREEN: [(3, fields), (3, fields), (2, 0), (3, fields), (2, 1),
+                (2, v1), (1, v1), (1, v1), (1, 3)],
+    }  # fmt: skip
+
+
+def board(g, seat):
+    """The seat's pawns on the board as sorted (location, strength, face up) triples."""
+    s = g.state
+    return sorted(
+        (int(s.loc[seat, i]), int(s.strength[i]), bool(s.up[seat, i])) for i in s.on_board(seat)
+    )
+
+
+# --- the rulebook's example ----------------------------------------------------------------------
+
+
+def test_r5_rulebook_work_example_27_pawns_placed_fields_run_out_after_the_10th():
+    """The rulebook's example round, work phase: Red, Yellow and Green (turn order) each place
+    their 9 pawns. At 3 players 5 fields are covered at setup (R1.1) and Green's erosion covered
+    a 6th, so 10 fields are free; the feeding example (Red 3+3+2+1, Yellow 3+3+3, Green 3+3+3)
+    puts 10 pawns in the fields: all of them. The other pawns go where the production example
+    needs them (forest: Red and Green tie on space 1, Green beats Red on space 2, Yellow alone
+    on space 3; volcano: Yellow 8 m, Green 4 m, Red's statue never shown).
+
+        turn   Red                 Yellow              Green
+        1      fields 3            fields 3            fields 3
+        2      fields 3            volcano 1: 2        fields 3
+        3      fields 2            fields 3            forest 1: 2
+        4      forest 1: 2         fields 3            fields 3        <- 9 in the fields
+        5      fields 1 (10th)     forest 3: 1         forest 2: 2     <- fields full
+        6      forest 2: 1         volcano 1: 2        volcano 1: 2
+        7      volcano 1: 3        volcano 1: 2        volcano 1: 1
+        8      volcano 1: 2        volcano 1: 1        volcano 1: 1
+        9      volcano 1: 1        volcano 1: 1        forest 4: 1
+    """
+    g = scenario(3)
+    s, lay = g.state, g.rules.layout
+    fields, v1 = lay.fields, lay.volcano0
+    s.turn[:] = [RED, YELLOW, GREEN]
+    s.birdman = RED
+    s.covered, s.disaster_supply = 5, 5  # R1.1 at 3 players
+    g.disaster(GREEN, 2, card_id(g, "erosion 2/3*"))  # Green's erosion covers a free field
+    assert (s.covered, s.disaster_supply) == (6, 4)
+    for seat in (RED, YELLOW, GREEN):
+        for strength in (1, 1, 1, 2, 2, 2, 3, 3, 3):
+            put(g, seat, strength, CAMP)
+    plan = rulebook_work_plan(g)
+    for seat, moves in plan.items():
+        script(g, seat, *(place(g, strength, target) for strength, target in moves))
+    g.work_phase()
+    done(g)
+
+    # R5.1: 27 turns in turn order, all placements (nobody's camp empties before the last turn)
+    codec = g.work_codec
+    assert decisions(g) == [
+        (seat, codec.place(*plan[seat][turn]), False)
+        for turn in range(9)
+        for seat in (RED, YELLOW, GREEN)
+    ]
+    assert not events(g, "pass") and not events(g, "swap")
+    # R5.5: the fields were open until Red's 1 filled the 10th free field (Red's 5th turn);
+    # from then on no question offers the fields, whatever strength is in camp
+    fields_offered = {
+        seat: [any(t == fields for what, _, t in opts if what == "place") for opts in asked]
+        for seat in (RED, YELLOW, GREEN)
+        for asked in [asked_options(g, seat)]
+    }
+    assert fields_offered == {
+        RED: [True] * 5 + [False] * 4,
+        YELLOW: [True] * 4 + [False] * 5,
+        GREEN: [True] * 4 + [False] * 5,
+    }
+    # Red's 5th turn, one free field left: camp 1 1 1 2 3; forest, fields, a new volcano space
+    assert asked_options(g, RED)[4] == places({1, 2, 3}, FOREST + [fields, v1])
+    # Yellow's 5th turn, the fields just filled: camp 1 1 1 2 2; forest, its volcano space 1
+    # (a 2 there since turn 2) or a new space 2; no fields, no boat (none built), no pass
+    assert asked_options(g, YELLOW)[4] == places({1, 2}, FOREST + [v1, v1 + 1])
+    # Green's 5th turn: camp 1 1 1 2 2, no volcano pawn yet: forest or a new volcano space 1
+    assert asked_options(g, GREEN)[4] == places({1, 2}, FOREST + [v1])
+
+    # the board after the work phase (the rulebook's picture): every camp empty
+    F = fields
+    assert board(g, RED) == sorted(
+        [(0, 2, False), (1, 1, False), (F, 3, True), (F, 3, True), (F, 2, True), (F, 1, True),
+         (v1, 3, False), (v1, 2, False), (v1, 1, False)]
+    )  # fmt: skip
+    assert board(g, YELLOW) == sorted(
+        [(2, 1, False), (F, 3, True), (F, 3, True), (F, 3, True),
+         (v1, 2, False), (v1, 2, False), (v1, 2, False), (v1, 1, False), (v1, 1, False)]
+    )  # fmt: skip
+    assert board(g, GREEN) == sorted(
+        [(0, 2, False), (1, 2, False), (3, 1, False), (F, 3, True), (F, 3, True), (F, 3, True),
+         (v1, 2, False), (v1, 1, False), (v1, 1, False)]
+    )  # fmt: skip
+    assert not (s.loc == CAMP).any()
+    # fields: 6 covered + 10 pawns = all 16; no free field left
+    assert (s.loc == fields).sum(axis=1).tolist() == [4, 3, 3]
+    assert s.covered == 6 and s.free_fields() == 0
+    # no boat yet: nobody at sea
+    assert not (s.loc >= lay.ocean0).any()
+    # the same position as the production example's board (tests/test_production.py)
+    example, _ = rulebook_board()
+    for seat in (RED, YELLOW, GREEN):
+        assert board(example, seat) == board(g, seat)
 
 
 # --- R5.2: a player with pawns in camp must place one --------------------------------------------

@@ -1,6 +1,6 @@
 """The reference engine: one game of Moai in plain Python, phases in rulebook order.
 
-It is the oracle the fast engine is tested against and the engine to read beside RULES.md.
+It is the oracle the fast engine is tested against and the engine to read beside docs/rules.md.
 Every decision goes through `Game.ask`, which builds the seat's view, checks the strategy's
 answer against the legal mask (IllegalActionError otherwise) and logs it. Every chance
 outcome and every decision is appended to `Game.events`, in order.

@@ -1,4 +1,4 @@
-"""The per-seat results table (ARCHITECTURE.md section 3: results schema)."""
+"""The per-seat results table (docs/design.md, "Results schema")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The state of one game, as small numpy arrays, and its setup (RULES.md R1)."""
+"""The state of one game, as small numpy arrays, and its setup (docs/rules.md R1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the game is: components, rule options and variants (RULES.md)."""
+"""What the game is: components, rule options and variants (docs/rules.md)."""
 
 from moaisim.rules.codes import (
     CAMP,

@@ -1,4 +1,4 @@
-"""What the game is made of: cards, tiles, board sizes (RULES.md section C), loaded from TOML."""
+"""What the game is made of: cards, tiles, board sizes (docs/rules.md section C), from TOML."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class EpochCard:
 
 @dataclass(frozen=True)
 class Components:
-    """The component set: every count the engine needs, validated (RULES.md C1-C5)."""
+    """The component set: every count the engine needs, validated (docs/rules.md C1-C5)."""
 
     name: str
     fields: int
@@ -276,7 +276,7 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
 
 
 def load_components(path: str | Path | None = None) -> Components:
-    """The component set of a TOML file, or the shipped default (RULES.md section C)."""
+    """The component set of a TOML file, or the shipped default (docs/rules.md section C)."""
     if path is None:
         text = resources.files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
         source = "default.toml"

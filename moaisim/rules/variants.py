@@ -1,4 +1,4 @@
-"""Rule variants V1-V5 and rule options (RULES.md section V and R2, R6.2)."""
+"""Rule variants V1-V5 and rule options (docs/rules.md section V and R2, R3.1, R6.2)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from moaisim.errors import RulesError
 
-#: Variant names of RULES.md section V, in V1..V5 order, with their one-line description.
+#: Variant names of docs/rules.md section V, in V1..V5 order, with their one-line description.
 VARIANTS: dict[str, str] = {
     "open-pawns": "V1: every pawn is placed face up, in every zone",
     "open-bidding": "V2: bids face up, one player at a time in last round's hill order",

@@ -1,4 +1,4 @@
-"""The batch engine (ARCHITECTURE.md section 2): B games at once as numpy arrays.
+"""The batch engine (docs/design.md, "The two engines"): B games at once as numpy arrays.
 
 Game state is a struct of arrays with a leading games axis (`state.BatchState`); each phase
 module runs its sub-steps in lockstep, asking each seat's strategy once per sub-step for the
