@@ -7,9 +7,12 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test bench lint format clean
 
 $(STAMP): pyproject.toml
+	@echo "== Setting up $(VENV): moaisim and its dependencies (numpy, numba, pandas, ...)."
+	@echo "== The first time this downloads and installs about 30 packages (a minute or two)."
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --upgrade pip --progress-bar off
+	$(BIN)/python -m pip install -e '.[test]' --progress-bar off
+	@echo "== Installed. The first game compiles the engine's numba kernels (a few seconds, once)."
 	touch $(STAMP)
 
 demo: $(STAMP)

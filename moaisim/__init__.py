@@ -4,9 +4,17 @@ from moaisim.api import play, simulate
 from moaisim.engine.decisions import Kind
 from moaisim.engine.record import GameRecord
 from moaisim.engine.views import SeatView
-from moaisim.errors import IllegalActionError, MoaisimError, RulesError, UserError
-from moaisim.registry import load_strategy
+from moaisim.errors import (
+    IllegalActionError,
+    MoaisimError,
+    RulesError,
+    StrategyError,
+    UnknownStrategyError,
+    UserError,
+)
+from moaisim.registry import StrategySpec, load_strategy
 from moaisim.rules import Rules
+from moaisim.strategies.base import Strategy
 
 __version__ = "0.1.0"
 
@@ -18,6 +26,10 @@ __all__ = [
     "Rules",
     "RulesError",
     "SeatView",
+    "Strategy",
+    "StrategyError",
+    "StrategySpec",
+    "UnknownStrategyError",
     "UserError",
     "load_strategy",
     "play",

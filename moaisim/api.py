@@ -13,8 +13,8 @@ from moaisim.engine.record import GameRecord
 from moaisim.engine.reference import Game
 from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
 from moaisim.errors import UserError
-from moaisim.registry import parse_lineup, strategy_name
-from moaisim.rules import OPTIONS, Rules, parse_variants, variant_label
+from moaisim.registry import StrategySpec, parse_lineup
+from moaisim.rules import OPTIONS, Rules, load_components, parse_variants, variant_label
 
 ENGINES = ("batch", "reference")
 #: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
@@ -24,44 +24,57 @@ BATCH_SIZE = 10_000
 def make_rules(
     players: int,
     variants: str | Iterable[str] | None = None,
-    rules: Rules | str | Path | None = None,
+    rules: Rules | None = None,
+    components: str | Path | None = None,
     **options: str | None,
 ) -> Rules:
-    """A `Rules` from a player count, variants, an optional TOML file and rule options.
+    """A `Rules` from a player count, variants, a TOML component file and rule options.
 
     A `Rules` object passed as `rules` is used as it is: its player count must match, and
-    variants or options given beside it must agree with it (UserError otherwise).
+    variants, a component file or options given beside it must agree with it (UserError
+    otherwise).
     """
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
     chosen = {k: v for k, v in options.items() if v is not None}
-    if isinstance(rules, Rules):
-        if rules.players != players:
-            raise UserError(f"rules are for {rules.players} players, not {players}")
-        if variants is not None and parse_variants(variants) != rules.variants:
+    if rules is None:
+        return Rules.make(players, variants, components, **chosen)
+    if not isinstance(rules, Rules):
+        raise UserError(
+            f"rules must be a moaisim.Rules object, got {type(rules).__name__} "
+            "(give a component file as components=)"
+        )
+    if rules.players != players:
+        raise UserError(f"rules are for {rules.players} players, not {players}")
+    if variants is not None and parse_variants(variants) != rules.variants:
+        raise UserError(
+            f"variants {variant_label(parse_variants(variants))!r} disagree with the Rules "
+            f"object's {rules.variant!r}: give one or the other"
+        )
+    if components is not None and load_components(components) != rules.components:
+        raise UserError(
+            f"the component file {str(components)!r} disagrees with the Rules object's "
+            "components: give one or the other"
+        )
+    for name, value in chosen.items():
+        if getattr(rules, name) != value:
             raise UserError(
-                f"variants {variant_label(parse_variants(variants))!r} disagree with the Rules "
-                f"object's {rules.variant!r}: give one or the other"
+                f"{name}={value!r} disagrees with the Rules object's "
+                f"{name}={getattr(rules, name)!r}: give one or the other"
             )
-        for name, value in chosen.items():
-            if getattr(rules, name) != value:
-                raise UserError(
-                    f"{name}={value!r} disagrees with the Rules object's "
-                    f"{name}={getattr(rules, name)!r}: give one or the other"
-                )
-        return rules
-    return Rules.make(players, variants, rules, **chosen)
+    return rules
 
 
 def play(
     players: int,
     seed: int,
     game: int = 0,
-    strategies: str | Sequence[str | type] = "greedy",
+    strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec] = "greedy",
     variants: str | Iterable[str] | None = None,
-    rules: Rules | str | Path | None = None,
+    rules: Rules | None = None,
     engine: str = "reference",
+    components: str | Path | None = None,
     **options: str | None,
 ) -> GameRecord:
     """Play game `game` of root seed `seed` and return its record (events, text, result).
@@ -73,13 +86,13 @@ def play(
     _check_seed(seed)
     if _not_int(game) or not 0 <= game < 2**63:
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
-    r = make_rules(players, variants, rules, **options)
-    classes = parse_lineup(strategies, r.players)
-    names = [strategy_name(c) for c in classes]
+    r = make_rules(players, variants, rules, components, **options)
+    specs = parse_lineup(strategies, r.players)
+    names = [spec.label for spec in specs]
     if engine == "batch":
-        b = BatchGame(r, [c() for c in classes], seed, [game], names=names, log=[game]).play()
+        b = BatchGame(r, [s() for s in specs], seed, [game], names=names, log=[game]).play()
         return GameRecord(r, seed, game, names, b.events[game], b.results())
-    g = Game(r, [c() for c in classes], seed=seed, game=game, names=names)
+    g = Game(r, [s() for s in specs], seed=seed, game=game, names=names)
     events = g.play()
     result = frame(seat_rows(g.state, seed, game, names))
     return GameRecord(r, seed, game, names, events, result)
@@ -88,12 +101,13 @@ def play(
 def simulate(
     players: int,
     games: int | Iterable[int],
-    strategies: str | Sequence[str | type] = "greedy",
+    strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec] = "greedy",
     variants: str | Iterable[str] | None = None,
     seed: int = 0,
     engine: str = "batch",
-    rules: Rules | str | Path | None = None,
+    rules: Rules | None = None,
     batch_size: int = BATCH_SIZE,
+    components: str | Path | None = None,
     **options: str | None,
 ) -> pd.DataFrame:
     """Play games of root seed `seed` and return the per-seat results (results schema).
@@ -107,18 +121,18 @@ def simulate(
     index = _game_indices(games)
     if _not_int(batch_size) or batch_size < 1:
         raise UserError(f"batch_size must be a positive integer, got {batch_size!r}")
-    r = make_rules(players, variants, rules, **options)
-    classes = parse_lineup(strategies, r.players)
-    names = [strategy_name(c) for c in classes]
+    r = make_rules(players, variants, rules, components, **options)
+    specs = parse_lineup(strategies, r.players)
+    names = [spec.label for spec in specs]
     parts: list[pd.DataFrame] = []
     if engine == "batch":
         for start in range(0, len(index), batch_size):
             chunk = index[start : start + batch_size]
-            g = BatchGame(r, [c() for c in classes], seed, chunk, names=names).play()
+            g = BatchGame(r, [s() for s in specs], seed, chunk, names=names).play()
             parts.append(g.results())
     else:
         for game in index.tolist():
-            ref = Game(r, [c() for c in classes], seed=seed, game=game, names=names)
+            ref = Game(r, [s() for s in specs], seed=seed, game=game, names=names)
             ref.play()
             parts.append(frame(seat_rows(ref.state, seed, game, names)))
     if not parts:

@@ -1,28 +1,42 @@
 """The `moaisim` command line: thin typer commands over the library functions.
 
-A user mistake prints one line (`moaisim: error: ...`) and exits with code 2, never a traceback.
+Exit codes: 0 done; 2 a mistake in what was asked (`moaisim: error: ...`, one line: unknown
+name, bad rules file, bad option...); 1 a strategy failed during a game (`moaisim: strategy
+error: ...`, one line naming the strategy, decision, game and seed); 130 interrupted.
+`--debug`, anywhere on the line, prints the traceback as well.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from moaisim.api import play as play_game
-from moaisim.errors import IllegalActionError, UserError
-from moaisim.registry import available
+from moaisim.errors import StrategyError, UserError
 from moaisim.rules import OPTIONS, VARIANTS
+
+HELP = """Balance analysis for the board game Moai: seeded games between pluggable strategies.
+
+Exit codes: 0 done, 2 a mistake in the command (one line), 1 a strategy failed during a game
+(one line). Add --debug anywhere to see the traceback."""
 
 app = typer.Typer(
     name="moaisim",
-    help="Balance analysis for the board game Moai: seeded games between pluggable strategies.",
+    help=HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={
+        "help_option_names": ["-h", "--help"],
+        "max_content_width": 100,
+        "terminal_width": 100,
+    },
 )
 
 
@@ -44,20 +58,28 @@ def _main(
     """Balance analysis for the board game Moai: seeded games between pluggable strategies."""
 
 
-@app.command()
+#: The help of an option that takes a strategy lineup.
+STRATEGIES_HELP = (
+    "Strategies by seat, comma-separated: 'greedy,random'. A lineup shorter than the players "
+    "repeats; a strategy takes parameters as 'greedy(moai_height=8)'; 'module:Class' loads "
+    "your own (from the current directory too)."
+)
+
+
+@app.command(short_help="Play one seeded game and print its log.")
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-5.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the run.")] = 0,
     game: Annotated[int, typer.Option("--game", "-g", help="Game index within the run.")] = 0,
-    strategies: Annotated[
-        str,
-        typer.Option(help="One strategy for every seat, or one per seat: 'greedy,random,...'."),
-    ] = "greedy",
+    strategies: Annotated[str, typer.Option(help=STRATEGIES_HELP)] = "greedy",
     variant: Annotated[
         str, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
     ] = "base",
-    rules: Annotated[
-        Path | None, typer.Option("--rules", help="A TOML component set replacing the default.")
+    components: Annotated[
+        Path | None,
+        typer.Option(
+            "--components", help="A TOML component set replacing the default (see `rules`)."
+        ),
     ] = None,
     turn_order: Annotated[str, typer.Option(help="Rule option: hill | clockwise.")] = "hill",
     volcano_after_moai: Annotated[str, typer.Option(help="Rule option: stay | camp.")] = "stay",
@@ -76,7 +98,7 @@ def play(
         game=game,
         strategies=strategies,
         variants=variant,
-        rules=rules,
+        components=components,
         turn_order=turn_order,
         volcano_after_moai=volcano_after_moai,
         spent_wood=spent_wood,
@@ -85,7 +107,7 @@ def play(
     sys.stdout.write(record.jsonl() if json else record.text() + "\n")
 
 
-@app.command()
+@app.command(short_help="List the rule variants and rule options.")
 def variants() -> None:
     """List the rule variants (combine with '+') and the rule options."""
     typer.echo("variants:")
@@ -97,7 +119,7 @@ def variants() -> None:
         typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
 
 
-@app.command("rules")
+@app.command("rules", short_help="Print the rules book, or the default component set.")
 def rules_book(
     components: Annotated[
         bool,
@@ -122,7 +144,7 @@ def rules_book(
         sys.stdout.write(document("rules.md"))
 
 
-@app.command("events")
+@app.command("events", short_help="Print the event log's schema (play --json).")
 def event_schema() -> None:
     """Print the event log's schema: every event kind of `play --json` and its fields."""
     from moaisim.engine.events import schema_markdown
@@ -130,14 +152,19 @@ def event_schema() -> None:
     sys.stdout.write(schema_markdown())
 
 
-@app.command("strategies")
+@app.command("strategies", short_help="List the strategies and their parameters.")
 def list_strategies() -> None:
-    """List the strategies that --strategies accepts (names, or any 'module:Class')."""
-    for name, path in available().items():
-        typer.echo(f"  {name:<12} {path}")
+    """List the strategies that --strategies accepts, with their plan and parameters (any
+    'module:Class' works too)."""
+    from moaisim.registry import describe
+
+    for name, plan, params in describe():
+        typer.echo(f"{name:<10} {plan}")
+        if params:
+            typer.echo(f"{'':<10} parameters: {params}")
 
 
-@app.command()
+@app.command(short_help="Time both engines on the same games; measure memory.")
 def bench(
     players: Annotated[
         str, typer.Option("--players", "-p", help="Player counts to time, e.g. '2,3,4,5'.")
@@ -203,15 +230,24 @@ def bench(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app; turn user mistakes into one line and exit code 2."""
+    """Entry point: run the app; a user mistake is one line and exit code 2, a strategy's
+    failure one line and exit code 1 (with --debug, the traceback too)."""
     command = typer.main.get_command(app)
-    args = sys.argv[1:] if argv is None else argv
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    args = [a for a in args if a != "--debug"]
+    if os.getcwd() not in sys.path:  # 'module:Class' strategies from the current directory
+        sys.path.insert(0, os.getcwd())
     try:
         code = command.main(args=args, prog_name="moaisim", standalone_mode=False)
     except UserError as exc:
+        if debug:
+            traceback.print_exc()
         typer.echo(f"moaisim: error: {exc}", err=True)
         return 2
-    except IllegalActionError as exc:
+    except StrategyError as exc:
+        if debug:
+            traceback.print_exc()
         typer.echo(f"moaisim: strategy error: {exc}", err=True)
         return 1
     except BrokenPipeError:

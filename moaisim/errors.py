@@ -1,4 +1,9 @@
-"""Errors. `UserError` and its subclasses are user mistakes: the CLI prints one line, exits 2."""
+"""Errors.
+
+`UserError` and its subclasses are mistakes in what the user asked for: the CLI prints one
+line and exits with code 2. `StrategyError` and its subclasses are a strategy's failures
+(an exception in its code, a malformed or illegal answer): one line, exit code 1.
+"""
 
 from __future__ import annotations
 
@@ -16,18 +21,51 @@ class RulesError(UserError):
 
 
 class UnknownStrategyError(UserError):
-    """A strategy name that no registry, module path or entry point provides."""
+    """A strategy name, spec or class that cannot give a strategy (unknown, not a strategy
+    class, a bad parameter)."""
 
 
-class IllegalActionError(MoaisimError):
-    """A strategy returned an action that the legal mask forbids (docs/design.md)."""
+class StrategyError(MoaisimError):
+    """A strategy failed during a game: its code raised, or its answer was malformed or
+    illegal. Names the strategy, seat, decision kind, game (the first one concerned, and how
+    many others of the batch were) and root seed (docs/design.md, "Illegal actions and user
+    errors")."""
 
     def __init__(
-        self, strategy: str, kind: str, game: int, seed: int, seat: int, action: object
+        self,
+        strategy: str,
+        kind: str,
+        game: int,
+        seed: int,
+        seat: int,
+        problem: str,
+        others: int = 0,
     ) -> None:
         self.strategy, self.kind, self.game, self.seed = strategy, kind, game, seed
-        self.seat, self.action = seat, action
-        super().__init__(
-            f"illegal action {action!r} by strategy {strategy!r} (seat {seat}) "
-            f"for decision {kind!r} in game {game} of seed {seed}"
+        self.seat, self.problem, self.others = seat, problem, others
+        more = (
+            f" (and {others} other game{'s' if others > 1 else ''} of the batch)" if others else ""
         )
+        super().__init__(
+            f"strategy {strategy!r} (seat {seat}), decision {kind!r}, game {game}{more} "
+            f"of seed {seed}: {problem}"
+        )
+
+
+class IllegalActionError(StrategyError):
+    """A strategy answered an action that the legal mask forbids (or no action at all)."""
+
+    def __init__(
+        self,
+        strategy: str,
+        kind: str,
+        game: int,
+        seed: int,
+        seat: int,
+        action: object,
+        problem: str | None = None,
+        others: int = 0,
+    ) -> None:
+        self.action = action
+        problem = problem or f"illegal action {action!r}"
+        super().__init__(strategy, kind, game, seed, seat, problem, others)

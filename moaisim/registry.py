@@ -1,18 +1,30 @@
-"""Strategy registry: built-in names, `module:Class` paths and the entry-point group
-`moaisim.strategies` (docs/design.md, "Layout")."""
+"""Strategies by name: built-ins, `module:Class` paths, the entry-point group
+`moaisim.strategies`, with parameters (docs/design.md, "Strategies and their defaults").
+
+A spec names a strategy and, optionally, its parameters: `greedy`, `greedy(moai_height=7)`,
+`mypackage.module:MyClass(weights=path.toml)`. `load_strategy` turns a spec (or a class) into a
+`StrategySpec`: the class, the parameters, checked once, and a label (the spec written the
+canonical way, parameters at their default left out), which is what results call the
+strategy, so that two parameter settings are two strategies in every table. Calling a
+`StrategySpec` makes an instance: the engines make one per seat per batch.
+"""
 
 from __future__ import annotations
 
+import ast
 import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
+from moaisim.engine.decisions import Kind
 from moaisim.errors import UnknownStrategyError
 
 GROUP = "moaisim.strategies"
 BUILTIN: dict[str, str] = {
-    "random": "strategies.random:RandomStrategy",
-    "greedy": "strategies.greedy:GreedyStrategy",
+    "random": "moaisim.strategies.random:RandomStrategy",
+    "greedy": "moaisim.strategies.greedy:GreedyStrategy",
 }
 
 
@@ -22,6 +34,113 @@ def available() -> dict[str, str]:
     for ep in entry_points(group=GROUP):
         found.setdefault(ep.name, ep.value)
     return dict(sorted(found.items()))
+
+
+def describe() -> list[tuple[str, str, str]]:
+    """(name, one-line plan, parameters with defaults) of every known strategy; a strategy
+    that cannot be loaded says why instead of its plan."""
+    out = []
+    for name, path in available().items():
+        try:
+            cls = _import(path, name)
+        except UnknownStrategyError as exc:
+            out.append((name, f"(cannot be loaded: {exc})", ""))
+            continue
+        doc = (cls.__doc__ or "").strip().splitlines()
+        params = getattr(cls, "params", {}) or {}
+        listed = ", ".join(f"{k}={v!r}" if not isinstance(v, dict) else f"{k}=<table or TOML file>"
+                           for k, v in params.items())  # fmt: skip
+        out.append((name, doc[0] if doc else path, listed))
+    return out
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy class with its parameters; calling it makes an instance."""
+
+    cls: type
+    params: tuple[tuple[str, Any], ...]
+    label: str
+
+    def __call__(self) -> Any:
+        return self.cls(**dict(self.params))
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+
+def load_strategy(spec: str | type | StrategySpec, **params: Any) -> StrategySpec:
+    """The `StrategySpec` of a name, a 'module:Class' path, a spec string with parameters
+    (`"greedy(moai_height=7)"`) or a class; keyword arguments are parameters too."""
+    if isinstance(spec, StrategySpec):
+        if not params:
+            return spec
+        spec, params = spec.cls, {**dict(spec.params), **params}
+    if isinstance(spec, type):
+        return _spec_of(spec, params)
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownStrategyError(
+            f"strategy {spec!r}: expected a name, a 'module:Class' path or a class"
+        )
+    name, given = parse_spec(spec)
+    return _spec_of(_resolve(name, spec), {**given, **params})
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """`"greedy(moai_height=7, weights=w.toml)"` -> ("greedy", {...}). A value is a Python
+    literal (7, 0.5, 'x', True, [1, 2]) or, failing that, the text as written (a path)."""
+    text = text.strip()
+    if "(" not in text:
+        return text, {}
+    if not text.endswith(")"):
+        raise UnknownStrategyError(f"strategy {text!r}: parameters must end with ')'")
+    name, _, inside = text[:-1].partition("(")
+    params: dict[str, Any] = {}
+    for part in split_top(inside, ","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise UnknownStrategyError(
+                f"strategy {text!r}: expected name=value parameters, got {part.strip()!r}"
+            )
+        try:
+            params[key] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            params[key] = value.strip()
+    return name.strip(), params
+
+
+def split_top(text: str, sep: str = ",") -> list[str]:
+    """Split at `sep` outside brackets and quotes: "greedy(a=1,b=2),random" -> two parts."""
+    parts, depth, quote, start = [], 0, "", 0
+    for k, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:k])
+            start = k + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _resolve(name: str, spec: str) -> type:
+    if ":" in name:
+        return _import(name, spec)
+    known = available()
+    if name not in known:
+        raise UnknownStrategyError(
+            f"unknown strategy {name!r} (known: {', '.join(known)}; or give 'module:Class')"
+        )
+    return _import(known[name], spec)
 
 
 def _import(path: str, spec: str) -> type:
@@ -44,46 +163,77 @@ def _import(path: str, spec: str) -> type:
     return obj
 
 
-def load_strategy(spec: str | type) -> type:
-    """The strategy class for a built-in name, an entry-point name or a 'module:Class' path."""
-    if isinstance(spec, type):
-        return spec
-    if not isinstance(spec, str) or not spec.strip():
-        raise UnknownStrategyError(f"strategy {spec!r}: expected a name or 'module:Class'")
-    spec = spec.strip()
-    if ":" in spec:
-        return _import(spec, spec)
-    known = available()
-    if spec not in known:
-        raise UnknownStrategyError(
-            f"unknown strategy {spec!r} (known: {', '.join(known)}; or give 'module:Class')"
-        )
-    return _import(known[spec], spec)
-
-
-def strategy_name(cls: type) -> str:
-    """The name results use for a strategy class: its `name` attribute, else the class name."""
+def _default_name(cls: type) -> str:
+    """What results call a strategy class: its `name` attribute, else the class name."""
     name = getattr(cls, "name", None)
     return name if isinstance(name, str) and name != "base" else cls.__name__
 
 
-def parse_lineup(
-    strategies: str | type | list[str | type] | tuple[str | type, ...], players: int
-) -> list[type]:
-    """One strategy class per seat: a single spec for all seats, or exactly `players` specs.
-
-    A string may list seats separated by commas ("greedy,random,greedy").
-    """
-    if isinstance(strategies, str):
-        specs: list[str | type] = [s for s in strategies.split(",")]
-    elif isinstance(strategies, type):
-        specs = [strategies]
-    else:
-        specs = list(strategies)
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
+def _spec_of(cls: type, params: dict[str, Any]) -> StrategySpec:
+    """Check a class and its parameters once; the spec, with its label."""
+    name = _default_name(cls)
+    missing = [k.value for k in Kind if not callable(getattr(cls, k.value, None))]
+    if missing:
         raise UnknownStrategyError(
-            f"{len(specs)} strategies given for {players} players (give one, or one per seat)"
+            f"strategy {name!r}: {cls.__name__} is not a strategy (it has no "
+            f"{', '.join(missing)} method; subclass moaisim.Strategy)"
         )
-    return [load_strategy(s) for s in specs]
+    resolve = getattr(cls, "resolve_params", None)
+    if resolve is None:
+        if params:
+            raise UnknownStrategyError(f"strategy {name!r} takes no parameters")
+        given: dict[str, Any] = {}
+    else:
+        resolve(params, name)  # one clear line per mistake, before any game starts
+        defaults = getattr(cls, "params", {})
+        given = {k: params[k] for k in defaults if k in params and params[k] != defaults[k]}
+    label = name + (f"({', '.join(f'{k}={v!r}' for k, v in given.items())})" if given else "")
+    spec = StrategySpec(cls, tuple(given.items()), label)
+    try:
+        spec()
+    except UnknownStrategyError:
+        raise
+    except TypeError as exc:
+        raise UnknownStrategyError(
+            f"strategy {name!r}: {cls.__name__}() cannot be made with these parameters "
+            f"({' '.join(str(exc).split())})"
+        ) from None
+    return spec
+
+
+def strategy_name(spec: StrategySpec | type) -> str:
+    """The name results use for a strategy (a spec's label, or a class's name)."""
+    return spec.label if isinstance(spec, StrategySpec) else _default_name(spec)
+
+
+def parse_lineup(
+    strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec], players: int
+) -> list[StrategySpec]:
+    """One strategy per seat. A string may list seats separated by commas
+    ("greedy,random,greedy"); a lineup shorter than the player count repeats to fill the
+    seats ("greedy,random" at 5 players: greedy, random, greedy, random, greedy)."""
+    if isinstance(strategies, str):
+        specs: list[Any] = [s for s in split_top(strategies, ",")]
+    elif isinstance(strategies, type | StrategySpec):
+        specs = [strategies]
+    elif isinstance(strategies, Sequence):
+        specs = list(strategies)
+    else:
+        raise UnknownStrategyError(
+            f"strategies must be a name, a spec, a class or a list of them, got {strategies!r}"
+        )
+    for s in specs:
+        if not isinstance(s, str | type | StrategySpec):
+            what = "an instance" if hasattr(s, "work") else repr(s)
+            raise UnknownStrategyError(
+                f"strategies: got {what} of {type(s).__name__}; give its class, name or spec "
+                "(moaisim makes one instance per seat per batch)"
+            )
+    if not specs:
+        raise UnknownStrategyError("strategies: the lineup is empty")
+    if len(specs) > players:
+        raise UnknownStrategyError(
+            f"{len(specs)} strategies given for {players} players (give at most one per seat)"
+        )
+    loaded = [load_strategy(s) for s in specs]
+    return [loaded[k % len(loaded)] for k in range(players)]

@@ -102,25 +102,38 @@ class Streams:
         return _uniforms(self.chance_keys[rows, int(purpose)], first, k)
 
     def seat(self, seat: int, rows: np.ndarray) -> SeatRandom:
-        """The handle on seat `seat`'s strategy stream for the games at `rows`."""
-        return SeatRandom(self.seat_keys[rows, seat].copy(), self.counters[seat], rows)
+        """A handle on seat `seat`'s strategy stream for the games at `rows`, holding copies
+        only; `advance` then moves the stream on by what the handle drew."""
+        return SeatRandom(self.seat_keys[rows, seat].copy(), self.counters[seat][rows].copy())
+
+    def advance(self, seat: int, rows: np.ndarray, handle: SeatRandom) -> None:
+        """Move seat `seat`'s stream of the games at `rows` past the values `handle` drew."""
+        if handle.drawn:
+            self.counters[seat][rows] += np.uint64(handle.drawn)
 
 
 class SeatRandom:
     """A seat's strategy stream for the games of one view: `uniform(k)` -> [n, k].
 
-    It holds that stream's keys and counters only: a strategy cannot read or shift the
-    game's chance or another seat's stream.
+    It holds its own copies of that stream's keys and positions only: a strategy cannot read
+    or shift the game's chance, another seat's stream or another game's.
     """
 
-    def __init__(self, keys: np.ndarray, counter: np.ndarray, rows: np.ndarray) -> None:
-        self.__keys, self.__counter, self.__rows = keys, counter, rows
+    def __init__(self, keys: np.ndarray, start: np.ndarray) -> None:
+        self.__keys, self.__start = keys, start
+        self.__drawn = 0
+
+    @property
+    def drawn(self) -> int:
+        """Values drawn per game so far."""
+        return self.__drawn
 
     def uniform(self, k: int = 1) -> np.ndarray:
         """k uniforms in [0, 1) per game of the view."""
-        start = self.__counter[self.__rows]
-        self.__counter[self.__rows] = start + np.uint64(k)
-        return _uniforms(self.__keys, start, k)
+        k = int(k)
+        out = _uniforms(self.__keys, self.__start + np.uint64(self.__drawn), k)
+        self.__drawn += k
+        return out
 
     def choice(self, legal: np.ndarray) -> np.ndarray:
         """A uniformly random legal action per game (one value drawn per game).

@@ -9,15 +9,63 @@ runs unchanged in both engines.
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+from typing import Any, ClassVar
+
 import numpy as np
 
+from moaisim.engine.decisions import Kind
 from moaisim.engine.views import SeatView
+from moaisim.errors import UnknownStrategyError
 
 
 class Strategy:
-    """Base class of all strategies. `name` is how registries and results refer to it."""
+    """Base class of all strategies. `name` is how registries and results refer to it.
+
+    `reads` (optional) maps decision kinds to the view fields the strategy's method for
+    that kind reads: its views of that kind then copy only those fields, which is faster
+    (an undeclared field read raises a clear AttributeError). Kinds it does not name get
+    every field, except kinds whose method is the base class's random default, which reads
+    none. A subclass that overrides a method without declaring its reads gets every field
+    for that kind (`__init_subclass__` fills this in).
+    """
 
     name = "base"
+    reads: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: Parameters and their defaults; a value's type is its default's type. A table (dict)
+    #: parameter also takes the path of a TOML file, which is read into it.
+    params: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        for key, value in self.resolve_params(params, self.name).items():
+            setattr(self, key, value)
+
+    @classmethod
+    def resolve_params(cls, given: dict[str, Any], name: str) -> dict[str, Any]:
+        """Every parameter's value: the given ones, checked against their defaults' types
+        (one clear line per mistake), the others at their defaults."""
+        out = dict(cls.params)
+        for key, value in given.items():
+            if key not in cls.params:
+                known = ", ".join(cls.params) or "none"
+                raise UnknownStrategyError(
+                    f"strategy {name!r}: unknown parameter {key!r} (parameters: {known})"
+                )
+            out[key] = _checked(name, key, value, cls.params[key])
+        return out
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("reads", {})
+        declared = dict(cls.reads)
+        for kind in Kind:
+            method = kind.value
+            if method in cls.__dict__ and method not in own:
+                declared.pop(method, None)  # redefined here, reads undeclared: every field
+            if getattr(cls, method) is getattr(Strategy, method):
+                declared.setdefault(method, ())  # the random default reads no field
+        cls.reads = declared
 
     def _random(self, view: SeatView) -> np.ndarray:
         return view.rng.choice(view.legal)
@@ -81,3 +129,43 @@ class Strategy:
     def boat(self, view: SeatView) -> np.ndarray:
         """R7.4: 1 to pay a wood and build the boat, 0 not to."""
         return self._random(view)
+
+
+def _checked(name: str, key: str, value: Any, default: Any) -> Any:
+    """A parameter value of the default's type (int, float, bool, str, table), or an error."""
+
+    def wrong(what: str) -> UnknownStrategyError:
+        return UnknownStrategyError(
+            f"strategy {name!r}: parameter {key} must be {what}, got {value!r}"
+        )
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise wrong("True or False")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise wrong("an integer")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise wrong("a number")
+        return float(value)
+    if isinstance(default, dict):
+        if isinstance(value, dict):
+            return value
+        if not isinstance(value, str | Path):
+            raise wrong("a table or the path of a TOML file")
+        try:
+            return tomllib.loads(Path(value).read_text("utf-8"))
+        except OSError as exc:
+            raise UnknownStrategyError(
+                f"strategy {name!r}: parameter {key}: cannot read {str(value)!r} ({exc.strerror})"
+            ) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise UnknownStrategyError(
+                f"strategy {name!r}: parameter {key}: {str(value)!r} is not valid TOML ({exc})"
+            ) from None
+    if isinstance(default, str) and not isinstance(value, str):
+        raise wrong("a string")
+    return value

@@ -11,6 +11,7 @@ cards, build boats, and aim disasters at the leader.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -26,7 +27,7 @@ from moaisim.engine.decisions import (
 from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
 from moaisim.rules.codes import FIELDS, OCEAN, Layout, is_raid
-from strategies.base import Strategy
+from moaisim.strategies.base import Strategy
 
 NEG = -1e9
 
@@ -47,6 +48,10 @@ def _best_legal(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
                 best = scores[r, a]
                 out[r] = a
     return out
+
+
+#: The view fields `public_score` reads.
+SCORE_FIELDS = ("on_board", "camp_size", "moai_count", "wood")
 
 
 def public_score(view: SeatView) -> np.ndarray:
@@ -220,9 +225,29 @@ class GreedyStrategy(Strategy):
     """Plays to score with simple priorities (see the module docstring)."""
 
     name = "greedy"
-    bid_cards_from = 5  # bid one low card when holding at least this many
-    moai_height = 7  # finish a statue at this height (or in the last round from 3)
-    keep_cards = 4  # births only with more cards than this (any in the last round)
+    #: the view fields each decision reads (their views copy nothing else)
+    reads: ClassVar[dict[str, tuple[str, ...]]] = {
+        "bid": (),
+        "order_ties": SCORE_FIELDS,
+        "pick_epoch": ("offer", "wood", "last_round"),
+        "disaster_target": (*SCORE_FIELDS, "boats"),
+        "disaster_loss": ("own_loc", "boats_manned"),
+        "work": ("own_loc", "shown_loc", "hidden_count", "forest_wood"),
+        "forest_tie": SCORE_FIELDS,
+        "finish_moai": ("own_loc", "wood", "last_round"),
+        "feed": (*SCORE_FIELDS, "own_loc"),
+        "rest": ("own_loc",),
+        "birth": ("hand", "last_round"),
+        "boat": ("last_round",),
+    }
+    params: ClassVar[dict[str, Any]] = {
+        "bid_cards_from": 5,  # bid one low card when holding at least this many cards
+        "moai_height": 7,  # finish a statue at this height (or in the last round from 3)
+        "keep_cards": 4,  # births only with more cards than this (any in the last round)
+    }
+    bid_cards_from: int
+    moai_height: int
+    keep_cards: int
 
     # --- R3 ----------------------------------------------------------------------------
     def bid(self, view: SeatView) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from strategies.base import Strategy
+from moaisim.strategies.base import Strategy
 
 
 class RandomStrategy(Strategy):

@@ -28,7 +28,7 @@ from moaisim.engine.reference import Game
 from moaisim.engine.state import State
 from moaisim.engine.views import SeatView
 from moaisim.rules import CAMP, RESERVE, Rules
-from strategies.base import Strategy
+from moaisim.strategies.base import Strategy
 
 
 class ScriptError(AssertionError):
@@ -56,6 +56,7 @@ class Script(Strategy):
 
 for _kind in Kind:
     setattr(Script, _kind.value, lambda self, view: self._next(view))
+Script.reads = {}  # the methods above replace the random defaults: full views for every kind
 
 
 #: The engine `scenario()` builds games for (set by the `engine` fixture, tests/conftest.py).
@@ -123,7 +124,7 @@ class BatchScenario(Game):
             a = np.array([action])
             open_pawns = g.rules.has("open-pawns")
             placed = work.apply_work(
-                counts, ONE, q, rows, a, s.loc, s.up, g.rules.layout, g.work_codec, open_pawns
+                counts, ONE, q, rows, a, s.pawns, g.rules.layout, g.work_codec, open_pawns
             )
             work.log_work(g, rows, q, a, placed)
 

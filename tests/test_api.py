@@ -24,7 +24,7 @@ def test_results_carry_every_rule_option_and_the_rules_digest(tmp_path):
         strategies="random",
         variants="short",
         seed=2,
-        rules=path,
+        components=path,
         turn_order="clockwise",
         spent_wood="out",
     )

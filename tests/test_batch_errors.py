@@ -16,7 +16,7 @@ from moaisim.engine.reference import Game
 from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, MoaisimError
 from moaisim.rules import Rules
-from strategies.random import RandomStrategy
+from moaisim.strategies.random import RandomStrategy
 
 SEED = 2**63 + 12345
 TARGET = 1_000_003  # the only game in which the strategies below misbehave

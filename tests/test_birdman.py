@@ -156,7 +156,7 @@ def test_r3_1_palms_beyond_the_last_space_are_lost(tmp_path):
     text = files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
     rules_file = tmp_path / "three-spaces.toml"
     rules_file.write_text(text.replace("forest_spaces = 6", "forest_spaces = 3"))
-    g = scenario(3, rules_file=str(rules_file))
+    g = scenario(3, components=str(rules_file))
     deck(g, "neutral 3/2*", "neutral 3/3*", "neutral 2/2*", "boat 3/2*", "neutral 2/3")
     distinct_bids(g)
     g.birdman_phase()

@@ -106,8 +106,8 @@ def test_variants_and_strategies_listed(capsys):
         ["play", "--players", "1"],
         ["play", "--variant", "bogus"],
         ["play", "--strategies", "nobody"],
-        ["play", "--strategies", "greedy,random"],
-        ["play", "--rules", "/no/such/file.toml"],
+        ["play", "--strategies", "greedy,random,greedy,random,greedy"],
+        ["play", "--components", "/no/such/file.toml"],
         ["play", "--turn-order", "sideways"],
         ["play", "--seed", "-3"],
         ["play", "--players", "four"],
@@ -125,7 +125,7 @@ def test_user_mistakes_one_line_exit_2(capsys, args):
 def test_bad_rules_file_one_line(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[board]\nfields = 16\nmystery = 1\n")
-    code, _, err = run(capsys, "play", "--rules", str(bad))
+    code, _, err = run(capsys, "play", "--components", str(bad))
     assert code == 2 and "unknown key board.mystery" in err and err.count("\n") == 1
 
 

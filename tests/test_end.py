@@ -10,7 +10,7 @@ from moaisim.engine.results import ranks, seat_rows
 from moaisim.engine.state import State
 from moaisim.rng import Streams
 from moaisim.rules import CAMP, Rules
-from strategies.random import RandomStrategy
+from moaisim.strategies.random import RandomStrategy
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

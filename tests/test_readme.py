@@ -20,7 +20,8 @@ def blocks(lang: str) -> list[str]:
 
 
 def test_readme_python_blocks_run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)  # with the component file the README's tour writes
+    shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", tmp_path / "my-components.toml")
     namespace: dict[str, object] = {}
     for code in blocks("python"):
         exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102

@@ -7,16 +7,18 @@ import pytest
 import moaisim
 from moaisim.errors import UnknownStrategyError
 from moaisim.registry import available, load_strategy, parse_lineup
-from strategies.greedy import GreedyStrategy
-from strategies.random import RandomStrategy
+from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.random import RandomStrategy
 
 
 def test_builtins_and_entry_points():
     known = available()
-    assert known["random"] == "strategies.random:RandomStrategy"
-    assert known["greedy"] == "strategies.greedy:GreedyStrategy"
-    assert load_strategy("random") is RandomStrategy
-    assert moaisim.load_strategy("greedy") is GreedyStrategy
+    assert known["random"] == "moaisim.strategies.random:RandomStrategy"
+    assert known["greedy"] == "moaisim.strategies.greedy:GreedyStrategy"
+    assert load_strategy("random").cls is RandomStrategy
+    spec = moaisim.load_strategy("greedy")
+    assert spec.cls is GreedyStrategy and spec.label == "greedy" and spec.params == ()
+    assert isinstance(spec(), GreedyStrategy)
 
 
 def test_module_class_path_and_user_strategy_plays():
@@ -43,7 +45,13 @@ def test_unknown_strategies_fail_clearly(spec, message):
 
 
 def test_lineups():
-    assert parse_lineup("greedy", 3) == [GreedyStrategy] * 3
-    assert parse_lineup("greedy,random", 2) == [GreedyStrategy, RandomStrategy]
+    def classes(lineup, players):  # type: ignore[no-untyped-def]
+        return [s.cls for s in parse_lineup(lineup, players)]
+
+    assert classes("greedy", 3) == [GreedyStrategy] * 3
+    assert classes("greedy,random", 2) == [GreedyStrategy, RandomStrategy]
+    # a lineup shorter than the player count repeats to fill the seats
+    assert classes("greedy,random", 5) == [GreedyStrategy, RandomStrategy] * 2 + [GreedyStrategy]
+    assert classes([RandomStrategy, "greedy"], 4) == [RandomStrategy, GreedyStrategy] * 2
     with pytest.raises(UnknownStrategyError, match="3 strategies given for 2 players"):
         parse_lineup("greedy,random,greedy", 2)

@@ -11,7 +11,7 @@ from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
 from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
-from strategies.base import Strategy
+from moaisim.strategies.base import Strategy
 
 
 class Replay(Strategy):

@@ -73,7 +73,7 @@ def test_bad_rules_file_gives_one_clear_message(tmp_path, old, new, message):
 
 def test_user_rules_file_is_used(tmp_path):
     text = DEFAULT.read_text().replace("forest_spaces = 6", "forest_spaces = 4")
-    rules = Rules.make(3, rules_file=write(tmp_path, text))
+    rules = Rules.make(3, components=write(tmp_path, text))
     assert rules.components.forest_spaces == 4 and rules.layout.forest == 4
     assert rules.digest() != Rules.make(3).digest()
 
@@ -148,4 +148,4 @@ def test_rules_are_frozen():
 def test_layout_too_large_for_location_codes_is_a_clear_error(tmp_path):
     text = DEFAULT.read_text().replace("forest_spaces = 6", "forest_spaces = 120")
     with pytest.raises(RulesError, match="at most 127 are supported"):
-        Rules.make(3, rules_file=write(tmp_path, text))
+        Rules.make(3, components=write(tmp_path, text))

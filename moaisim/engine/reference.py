@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from moaisim.engine.answers import BadAnswer, answer, failure
 from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
@@ -24,13 +25,11 @@ from moaisim.engine.decisions import (
     Kind,
     action_size,
     feed_codec,
-    read_only,
     work_codec,
 )
 from moaisim.engine.events import Event, EventMaker
-from moaisim.engine.state import State, TablesOfOne
-from moaisim.engine.views import SeatView
-from moaisim.errors import IllegalActionError
+from moaisim.engine.state import State
+from moaisim.engine.views import check_reads, make_view, parts_for, start_strategies
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import (
@@ -89,9 +88,11 @@ class Game:
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
         self._sizes = {k: action_size(rules, k) for k in Kind}
-        self._tables: TablesOfOne
         self.asked = 0  # decisions put to the strategy (forced ones excluded)
         self.decided = 0  # all decisions, forced ones included
+        for strategy, name in zip(self.strategies, self.names, strict=True):
+            check_reads(strategy, name)
+        start_strategies(self.strategies, rules, np.array([game], dtype=np.int64))
         if state is None:
             state = State.setup(rules, self.streams)
             self.log(
@@ -111,7 +112,6 @@ class Game:
     @state.setter
     def state(self, value: State) -> None:
         self._state = value
-        self._tables = TablesOfOne(value)
 
     # --- plumbing ----------------------------------------------------------------------
     def log(self, e: str, **data: Any) -> None:
@@ -132,21 +132,7 @@ class Game:
                 else int(np.argmax(legal))
             )
         else:
-            rows = np.zeros(1, dtype=np.int64)
-            view = SeatView(
-                kind,
-                seat,
-                self.rules,
-                self._tables,
-                rows,
-                np.array([self.game]),
-                read_only(legal[None]),
-                self.streams.seat(seat, rows),
-                {k: read_only(np.asarray(v)[None]) for k, v in info.items()},
-            )
-            self.asked += 1
-            answer = np.asarray(getattr(self.strategies[seat], kind.value)(view))
-            action = self._check(seat, kind, legal, answer)
+            action = self._ask_strategy(seat, kind, legal, info)
         self.log(
             "decision",
             seat=seat,
@@ -156,25 +142,25 @@ class Game:
         )
         return action
 
-    def _check(self, seat: int, kind: Kind, legal: np.ndarray, answer: np.ndarray) -> Any:
-        def illegal() -> IllegalActionError:
-            return IllegalActionError(
-                self.names[seat], kind.value, self.game, self.seed, seat, answer.tolist()
-            )
-
-        if kind is Kind.BID:
-            if answer.shape != (1, N_CARD_TYPES) or not np.issubdtype(answer.dtype, np.integer):
-                raise illegal()
-            bid = answer[0].astype(np.int16)
-            if (bid < 0).any() or (bid > legal).any():
-                raise illegal()
-            return bid
-        if answer.shape != (1,) or not np.issubdtype(answer.dtype, np.integer):
-            raise illegal()
-        a = int(answer[0])
-        if not 0 <= a < legal.shape[0] or not legal[a]:
-            raise illegal()
-        return a
+    def _ask_strategy(self, seat: int, kind: Kind, legal: np.ndarray, info: dict[str, Any]) -> Any:
+        """Ask the seat's strategy through a sealed view of this game (a batch of one) and
+        check its answer as the batch engine does."""
+        rows, games = np.zeros(1, dtype=np.int64), np.array([self.game])
+        rng = self.streams.seat(seat, rows)
+        info = {k: np.asarray(v)[None] for k, v in info.items()}
+        s = self.state
+        secrets = (s.hand[None], s.loc[None], s.up[None], s.moai_owner[None])
+        parts = parts_for(self.strategies[seat], kind)
+        view = make_view(
+            kind, seat, self.rules, parts, s.record(), secrets, rows, games, legal[None], rng, info
+        )
+        self.asked += 1
+        try:
+            action = answer(getattr(self.strategies[seat], kind.value), view, kind, legal[None])
+        except BadAnswer as bad:
+            raise failure(bad, self.names[seat], kind, games, self.seed, seat) from bad.raised
+        self.streams.advance(seat, rows, rng)
+        return action[0] if kind is Kind.BID else int(action[0])
 
     def discard_wood(self) -> None:
         """R3.1: a wood token discarded or spent goes back to the supply, or out of the game

@@ -8,7 +8,7 @@ import numpy as np
 
 from moaisim.engine.chance import setup_draws
 from moaisim.engine.decisions import strengths
-from moaisim.engine.views import TABLE_FIELDS
+from moaisim.engine.views import STATE_FIELDS, public_dtype
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY, free_fields, score
@@ -108,6 +108,17 @@ class State:
             s.bid_order = [int(x) for x in bid_order[0]]
         return s
 
+    def record(self) -> np.ndarray:
+        """This game's public record (`views.RECORD`), made afresh for a view."""
+        rec = np.zeros(1, dtype=public_dtype(self.rules))
+        decks = {"deck_pos": 0, "deck_len": len(self.deck), "epoch_pos": 0}
+        decks["epoch_len"] = len(self.epoch_deck)
+        for name in STATE_FIELDS:
+            rec[name] = decks[name] if name in decks else getattr(self, name)
+        if self.epoch_deck:
+            rec["next_epoch"] = self.rules.components.epoch_cards[self.epoch_deck[0]].epoch
+        return rec
+
     # --- small readable helpers ------------------------------------------------------------
     @property
     def strength(self) -> np.ndarray:
@@ -136,23 +147,3 @@ class State:
         """R8.2: Moai height + living pawns (board and camp) + 2 per wood."""
         living = int((self.loc[seat] >= CAMP).sum())
         return score.py_func(self.moai_height(seat), living, int(self.wood[seat]))
-
-
-class TablesOfOne:
-    """The `decisions.Tables` of one game: the state's arrays with a games axis of length 1.
-
-    Only the fields of `decisions.TABLE_FIELDS` are served (never the decks' order).
-    """
-
-    def __init__(self, state: State) -> None:
-        self.__state = state
-
-    def __getattr__(self, name: str) -> np.ndarray:
-        if name not in TABLE_FIELDS:
-            raise AttributeError(name)
-        s = self.__state
-        if name == "deck_size":
-            return np.array([len(s.deck)])
-        if name == "epoch_deck_size":
-            return np.array([len(s.epoch_deck)])
-        return np.asarray(getattr(s, name))[None]

@@ -1,73 +1,191 @@
 """What a strategy sees: `SeatView`, one seat's view of the games it decides (R5.9, R6.5).
 
-A `SeatView` shows one seat its own hand and pawns, the public board, and for what is hidden
-(other hands, face-down and camp pawns, Moai heights) only the counts that the table shows.
-(A strategy with memory can still deduce what the physical game lets a player deduce, e.g.
-tile heights from the supply.) Every array has a leading games axis.
+A view is sealed by construction (docs/design.md, "Sealed views"): it is made of copies of
+what its seat may see of the games it decides, and of nothing else. Everything public about
+a game's state lives in one record per game (`RECORD`, `public_dtype`), which a view copies
+for its games in one go; what needs the secrets to count or to show (what the pawns show,
+hand sizes, Moai counts, the seat's own hand, pawns and tiles) is copied out by small compiled
+passes that read the seat's own secrets only, or only counts of others'. No array of a view
+shares memory with the engine's state or shows another game of the batch, so writing into a
+view changes no game. (A strategy with memory can still deduce what the physical game lets
+a player deduce, e.g. tile heights from the supply.) Every array has a leading games axis.
+
+A view carries every field of `FIELDS` unless its strategy declares, per decision kind,
+the fields it reads (`Strategy.reads`): the view then copies only those, which is faster.
 """
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import Any, Protocol
+from collections.abc import Mapping
+from functools import cache, cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from moaisim.engine.decisions import Kind, strengths
+from moaisim.errors import UnknownStrategyError
 from moaisim.rng import SeatRandom
-from moaisim.rules import RESERVE, Rules
-from moaisim.rules.codes import TILE_SUPPLY, free_fields
+from moaisim.rules import Rules
+from moaisim.rules.codes import CAMP, RESERVE, TILE_SUPPLY, Layout, free_fields
 
 HIDDEN = -3  # location shown for a pawn whose place or strength a seat may not see
 
+#: The public record of a game: (field, dtype, shape in terms of P players, F forest spaces,
+#: K boat slots), and what it holds: the public state itself, and `next_epoch`, which the
+#: engines keep up to date from the (secret) epoch deck.
+RECORD: tuple[tuple[str, str, str, str], ...] = (
+    ("round", "i2", "", "the round, from 1"),
+    ("last_round", "?", "", "this round is the last (R8.1)"),
+    ("birdman", "i1", "", "the bird-man's seat"),
+    ("order", "i1", "P", "hill order: seats by position, position 0 = bird-man"),
+    ("turn", "i1", "P", "order of phases R4-R7 (hill order, or clockwise by rule option)"),
+    ("bid_order", "i1", "P", "order of the open bids (V2/V4): last round's hill order"),
+    ("bids", "i2", "P", "bid totals revealed so far this round (-1: not revealed)"),
+    ("discard", "i2", "6", "the discard pile: counts per card type"),
+    ("deck_pos", "i2", "", "cards drawn from the Rapa Nui deck since its last shuffle"),
+    ("deck_len", "i2", "", "cards of the Rapa Nui deck at its last shuffle"),
+    ("reshuffles", "i2", "", "reshuffles of the discard pile so far (R7.1)"),
+    ("epoch_pos", "i2", "", "epoch cards revealed so far"),
+    ("epoch_len", "i2", "", "epoch cards in the game's deck"),
+    ("offer", "i2", "P+1", "epoch cards on offer (card ids; -1: taken or none)"),
+    ("held", "i2", "P", "epoch card each clan holds this round (-1: none)"),
+    ("wood", "i2", "P", "wood held by each clan"),
+    ("wood_supply", "i2", "", "wood in the supply"),
+    ("wood_out", "i2", "", "wood out of the game (rule option spent_wood = out)"),
+    ("forest_wood", "?", "F", "a wood token lies on the forest space"),
+    ("covered", "i2", "", "fields covered by a disaster token"),
+    ("disaster_supply", "i2", "", "disaster tokens in the supply"),
+    ("boats", "i2", "P,K", "boat card in each clan's boat slot (-1: none built)"),
+    ("next_epoch", "i1", "", "epoch (1-3) on the back of the epoch deck's top card, 0: empty"),
+)
+#: The record fields that are state (the engines write them; `next_epoch` follows the deck).
+STATE_FIELDS: tuple[str, ...] = tuple(name for name, *_ in RECORD[:-1])
 
-class Tables(Protocol):
-    """The game state as arrays with a leading games axis: what both engines expose to views.
 
-    Shapes (B games, P players, N pawns per colour, F forest spaces, K boat slots, T tiles):
-    round, birdman, deck_size, epoch_deck_size, wood_supply, covered, disaster_supply [B];
-    last_round [B] bool; order (hill order), turn (order of phases R4-R7), wood, held,
-    bids (-1 until revealed) [B, P]; offer [B, P+1] (epoch card id or -1); hand [B, P, 6];
-    discard [B, 6]; loc [B, P, N] (location code); up [B, P, N] bool (face up);
-    forest_wood [B, F] bool; boats [B, P, K] (card id or -1); moai_owner [B, T]
-    (seat, -1 supply, -2 out of the game).
-    """
+@cache
+def public_dtype(rules: Rules) -> np.dtype:
+    """The numpy record type of a game's public record under these rules."""
+    lay, p = rules.layout, rules.players
+    sizes = {"P": p, "P+1": p + 1, "F": lay.forest, "K": lay.boats, "6": 6}
+    fields = []
+    for name, kind, shape, _ in RECORD:
+        dims = tuple(sizes[d] for d in shape.split(",") if d)
+        fields.append((name, kind, dims) if dims else (name, kind))
+    return np.dtype(fields)
 
-    round: np.ndarray
-    last_round: np.ndarray
-    birdman: np.ndarray
-    order: np.ndarray
-    turn: np.ndarray
-    hand: np.ndarray
-    deck_size: np.ndarray
-    discard: np.ndarray
-    epoch_deck_size: np.ndarray
-    offer: np.ndarray
-    held: np.ndarray
-    bids: np.ndarray
+
+def next_epochs(epoch_deck: np.ndarray, public: np.ndarray, rows: np.ndarray, rules: Rules) -> None:
+    """R5.9: the epoch printed on the back of each game's top epoch card (0: deck empty)."""
+    pos, end = public["epoch_pos"][rows], public["epoch_len"][rows]
+    top = epoch_deck[rows, np.minimum(pos, epoch_deck.shape[1] - 1)]
+    public["next_epoch"][rows] = np.where(pos < end, epoch_of_cards(rules)[top], 0)
+
+
+@cache
+def epoch_of_cards(rules: Rules) -> np.ndarray:
+    """The epoch (1-3) of each epoch card id."""
+    out = np.array([c.epoch for c in rules.components.epoch_cards], dtype=np.int8)
+    out.setflags(write=False)
+    return out
+
+
+class Pawns(NamedTuple):
+    """The pawn block of a batch: [B, P, N] locations and faces (R5)."""
+
     loc: np.ndarray
     up: np.ndarray
-    wood: np.ndarray
-    wood_supply: np.ndarray
-    forest_wood: np.ndarray
-    covered: np.ndarray
-    disaster_supply: np.ndarray
-    boats: np.ndarray
-    moai_owner: np.ndarray
 
 
-TABLE_FIELDS: frozenset[str] = frozenset(Tables.__annotations__)
+@njit(cache=True, nogil=True)
+def set_pawn(pw: Pawns, r: int, q: int, i: int, loc: int, up: bool) -> None:
+    """Move pawn (q, i) of game r to `loc`, face up or down; a pawn off the board has no
+    face (R5.4-R5.7). Every pawn move of the batch engine comes here."""
+    pw.loc[r, q, i] = loc
+    pw.up[r, q, i] = up and loc >= 0
+
+
+# --- the fields of a view ----------------------------------------------------------------------
+#: A view's arrays, their meaning, and the part of the game they are copied from: `record`
+#: (the public record), `map` (where the pawns are, as shown), `counts` (pawn counts),
+#: `hands` (hand sizes and the own hand), `pawns` (the own pawns), `tiles` (Moai).
+FIELDS: dict[str, tuple[str, str]] = {
+    "round": ("record", "[n] the round, from 1"),
+    "last_round": ("record", "[n] bool: this round is the last (R8.1)"),
+    "birdman": ("record", "[n] the bird-man's seat"),
+    "order": ("record", "[n, P] hill order: seats by position, position 0 = bird-man"),
+    "turn": ("record", "[n, P] order of phases R4-R7 (hill order, or clockwise by option)"),
+    "position": ("record", "[n] this seat's position in `turn`"),
+    "bids": ("record", "[n, P] bid totals revealed so far this round (-1: not revealed)"),
+    "discard": ("record", "[n, 6] the discard pile: counts per card type"),
+    "deck_size": ("record", "[n] cards in the Rapa Nui deck"),
+    "epoch_deck_size": ("record", "[n] cards in the epoch deck"),
+    "next_epoch": ("record", "[n] epoch (1-3) on the back of the epoch deck's top card; 0"),
+    "offer": ("record", "[n, P+1] epoch cards on offer (card ids; -1: taken or none)"),
+    "held": ("record", "[n, P] epoch card each clan holds this round (-1: none)"),
+    "wood": ("record", "[n, P] wood held by each clan"),
+    "wood_supply": ("record", "[n] wood in the supply"),
+    "wood_out": ("record", "[n] wood out of the game (rule option spent_wood = out)"),
+    "forest_wood": ("record", "[n, F] bool: a wood token lies on the forest space"),
+    "covered": ("record", "[n] fields covered by a disaster token"),
+    "disaster_supply": ("record", "[n] disaster tokens in the supply"),
+    "boats": ("record", "[n, P, K] bool: the clan has built a boat in that slot"),
+    "shown_loc": ("map", "[n, P, N] location of each face-up pawn on the board, else HIDDEN"),
+    "hidden_count": ("map", "[n, P, L] face-down pawns of each clan on each location code"),
+    "on_board": ("counts", "[n, P] pawns of each clan on the board"),
+    "camp_size": ("counts", "[n, P] pawns in each clan's camp"),
+    "reserve": ("counts", "[n, P, 3] pawns of strength 1, 2, 3 in each clan's reserve"),
+    "boats_manned": ("counts", "[n, P, K] bool: a pawn stands on that boat"),
+    "free_fields": ("counts", "[n] fields with no pawn and no disaster token (R5.5)"),
+    "hand_sizes": ("hands", "[n, P] cards in each hand"),
+    "hand": ("hands", "[n, 6] own hand: counts per card type"),
+    "own_loc": ("pawns", "[n, N] own pawns' location codes (pawn i has strength[i])"),
+    "own_up": ("pawns", "[n, N] bool: own pawn face up"),
+    "moai_count": ("tiles", "[n, P] Moai tiles held by each clan (R6.5: heights are secret)"),
+    "moai_supply": ("tiles", "[n, T] bool: that tile (sorted by height) is in the supply"),
+    "own_tiles": ("tiles", "[n, T] bool: the tiles this clan holds (heights: tile_heights)"),
+}
+PARTS: tuple[str, ...] = ("record", "map", "counts", "hands", "pawns", "tiles")
+
+
+def parts_for(strategy: Any, kind: Kind) -> frozenset[str]:
+    """The parts of a game a strategy's views of `kind` copy: those of the fields it declares
+    in `reads[kind]`, or every part when it declares nothing for that kind."""
+    reads: Mapping[str, Any] = getattr(strategy, "reads", None) or {}
+    if kind.value not in reads:
+        return frozenset(PARTS)
+    return frozenset(FIELDS[f][0] for f in reads[kind.value])
+
+
+def check_reads(strategy: Any, name: str) -> None:
+    """A strategy's `reads` declaration names decision kinds and view fields (one clear line
+    per mistake)."""
+    reads = getattr(strategy, "reads", None) or {}
+    if not isinstance(reads, Mapping):
+        raise UnknownStrategyError(f"strategy {name!r}: reads must map decision kinds to fields")
+    kinds = {k.value for k in Kind}
+    for kind, fields in reads.items():
+        if kind not in kinds:
+            raise UnknownStrategyError(
+                f"strategy {name!r}: reads names {kind!r}, not a decision kind "
+                f"({', '.join(sorted(kinds))})"
+            )
+        for f in fields:
+            if f not in FIELDS:
+                raise UnknownStrategyError(
+                    f"strategy {name!r}: reads[{kind!r}] names {f!r}, not a view field"
+                )
 
 
 class SeatView:
-    """What one seat sees of the games `rows` of `tables`, plus the question it is asked.
+    """What one seat sees of the games it is asked about, and the question.
 
-    Attributes computed on first use; all arrays have a leading axis of len(games). Fields:
-    kind, seat, rules, games (game indices in the run), legal ([n, A] bool mask; for bid the
-    [n, 6] hand counts that bound the bid), rng (the seat's stream), info (arrays specific to
-    the decision, e.g. info["deficit"] for feed; see the engine's docstrings). `legal` and
-    the `info` arrays are read-only (they may be the engine's own): copy them to edit.
+    Attributes: kind (a `Kind`), seat, rules, games (the games' indices in the run), legal
+    ([n, A] bool mask of the legal actions; for bid the [n, 6] hand counts that bound the
+    bid), info (arrays about the question, e.g. info["deficit"] for feed), rng (the seat's
+    own random stream), the arrays of `FIELDS` (all of them, or those its strategy declares
+    in `reads`), and two constants of the rules: tile_heights [T] and strength [N]. Every
+    array is the view's own copy.
     """
 
     def __init__(
@@ -75,235 +193,180 @@ class SeatView:
         kind: Kind,
         seat: int,
         rules: Rules,
-        tables: Tables,
-        rows: np.ndarray,
         games: np.ndarray,
         legal: np.ndarray,
         rng: SeatRandom,
-        info: dict[str, Any] | None = None,
+        info: dict[str, np.ndarray],
+        record: np.ndarray | None,
+        copied: dict[str, np.ndarray],
     ) -> None:
-        self.kind, self.seat, self.rules = kind, seat, rules
-        # The full tables stay private: every public attribute below is filtered for `seat`.
-        self.__tables, self.__rows = tables, rows
-        self.games, self.legal, self.rng = games, legal, rng
-        self.info: dict[str, Any] = info or {}
-        self.__fields: dict[str, np.ndarray] = {}
+        self.kind, self.seat, self.rules, self.rng = kind, seat, rules, rng
+        self.games, self.legal, self.info = games, legal, info
+        self._record = record
+        self.__dict__.update(copied)
 
     def __len__(self) -> int:
-        return len(self.__rows)
+        return len(self.games)
 
-    def _table(self, name: str) -> np.ndarray:
-        """A whole table field (every game): for the kernels, which read only `rows`."""
-        return np.asarray(getattr(self.__tables, name))
+    def __getattr__(self, name: str) -> Any:
+        # only called for attributes that are not there: a field this view did not copy
+        if name in FIELDS:
+            raise AttributeError(
+                f"this {self.kind.value} view has no {name!r}: the strategy's `reads` "
+                f"declaration for {self.kind.value!r} does not name it"
+            )
+        raise AttributeError(name)
 
-    def _own(self, name: str) -> np.ndarray:
-        """This seat's slice of a [B, P, ...] table field (gathered alone if the whole field
-        is not needed)."""
-        got = self.__fields.get(name)
-        if got is not None:
-            return got[:, self.seat]
-        return np.asarray(getattr(self.__tables, name))[self.__rows, self.seat]
+    def _field(self, name: str) -> np.ndarray:
+        if self._record is None:
+            return self.__getattr__(name)
+        return self._record[name]
 
-    def _get(self, name: str) -> np.ndarray:
-        """The view's rows of a table field (each field gathered once per view)."""
-        got = self.__fields.get(name)
-        if got is None:
-            got = self.__fields[name] = np.asarray(getattr(self.__tables, name))[self.__rows]
-        return got
-
-    # --- public state (R5.9) ---------------------------------------------------------------
+    # --- the public record (R5.9), read on first use --------------------------------------
     @cached_property
     def round(self) -> np.ndarray:
-        return self._get("round")
+        return self._field("round")
 
     @cached_property
     def last_round(self) -> np.ndarray:
-        return self._get("last_round")
+        return self._field("last_round")
 
     @cached_property
     def birdman(self) -> np.ndarray:
-        return self._get("birdman")
+        return self._field("birdman")
 
     @cached_property
     def order(self) -> np.ndarray:
-        """Hill order [n, P]: seats by position, position 0 = bird-man."""
-        return self._get("order")
+        return self._field("order")
 
     @cached_property
     def turn(self) -> np.ndarray:
-        """Turn order of phases R4-R7 [n, P] (hill order, or clockwise by rule option)."""
-        return self._get("turn")
+        return self._field("turn")
 
     @cached_property
     def position(self) -> np.ndarray:
-        """This seat's position in the turn order [n]."""
         return np.argmax(self.turn == self.seat, axis=1)
 
     @cached_property
-    def hand_sizes(self) -> np.ndarray:
-        return self._get("hand").sum(axis=2)
-
-    @cached_property
-    def deck_size(self) -> np.ndarray:
-        return self._get("deck_size")
+    def bids(self) -> np.ndarray:
+        return self._field("bids")
 
     @cached_property
     def discard(self) -> np.ndarray:
-        """Discard pile [n, 6] counts by card type (public)."""
-        return self._get("discard")
+        return self._field("discard")
+
+    @cached_property
+    def deck_size(self) -> np.ndarray:
+        return self._field("deck_len") - self._field("deck_pos")
 
     @cached_property
     def epoch_deck_size(self) -> np.ndarray:
-        return self._get("epoch_deck_size")
+        return self._field("epoch_len") - self._field("epoch_pos")
+
+    @cached_property
+    def next_epoch(self) -> np.ndarray:
+        return self._field("next_epoch")
 
     @cached_property
     def offer(self) -> np.ndarray:
-        """Epoch cards on offer [n, P+1] (card ids, -1 for a taken slot)."""
-        return self._get("offer")
+        return self._field("offer")
 
     @cached_property
     def held(self) -> np.ndarray:
-        """Epoch card each clan holds this round [n, P] (-1: none)."""
-        return self._get("held")
-
-    @cached_property
-    def bids(self) -> np.ndarray:
-        """Bid totals revealed so far this round [n, P] (-1: not revealed)."""
-        return self._get("bids")
+        return self._field("held")
 
     @cached_property
     def wood(self) -> np.ndarray:
-        return self._get("wood")
+        return self._field("wood")
 
     @cached_property
     def wood_supply(self) -> np.ndarray:
-        return self._get("wood_supply")
+        return self._field("wood_supply")
+
+    @cached_property
+    def wood_out(self) -> np.ndarray:
+        return self._field("wood_out")
 
     @cached_property
     def forest_wood(self) -> np.ndarray:
-        """[n, F] bool: a wood token lies on the forest space."""
-        return self._get("forest_wood")
+        return self._field("forest_wood")
 
     @cached_property
     def covered(self) -> np.ndarray:
-        """Fields covered by a disaster token [n]."""
-        return self._get("covered")
+        return self._field("covered")
 
     @cached_property
     def disaster_supply(self) -> np.ndarray:
-        return self._get("disaster_supply")
-
-    @cached_property
-    def free_fields(self) -> np.ndarray:
-        """Fields with no pawn and no disaster token [n] (R5.5)."""
-        in_fields = (self._get("loc") == self.rules.layout.fields).sum(axis=(1, 2))
-        return free_fields.py_func(self.rules.layout, self.covered, in_fields)
+        return self._field("disaster_supply")
 
     @cached_property
     def boats(self) -> np.ndarray:
-        """[n, P, K] bool: the clan has built a boat in that slot."""
-        return self._get("boats") >= 0
+        return self._field("boats") >= 0
 
-    @cached_property
-    def boats_manned(self) -> np.ndarray:
-        """[n, P, K] bool: a pawn stands on that boat."""
-        lay = self.rules.layout
-        loc = self._get("loc")
-        n, p, _ = loc.shape
-        slot = np.where(loc >= lay.ocean0, loc - lay.ocean0, lay.boats)  # K: not on a boat
-        out = np.zeros((n, p, lay.boats + 1), dtype=bool)
-        out[np.arange(n)[:, None, None], np.arange(p)[None, :, None], slot] = True
-        return out[:, :, : lay.boats]
-
-    @cached_property
-    def moai_count(self) -> np.ndarray:
-        """Moai tiles held by each clan [n, P] (public, R6.5)."""
-        return self._counts[:, :, 2]
-
-    @cached_property
-    def _counts(self) -> np.ndarray:
-        """[n, P, 3]: pawns on the board, in camp, Moai tiles, per clan (all public)."""
-        return clan_counts(self._table("loc"), self._table("moai_owner"), self.__rows)
-
-    @cached_property
-    def moai_supply(self) -> np.ndarray:
-        """[n, T] bool: that tile (tiles sorted by height) is still in the supply."""
-        return self._get("moai_owner") == TILE_SUPPLY
-
-    @cached_property
+    # --- constants of the rules ----------------------------------------------------------
+    @property
     def tile_heights(self) -> np.ndarray:
+        """Height of each Moai tile of the component set [T] (sorted ascending)."""
         return np.asarray(self.rules.components.moai_heights, dtype=np.int16)
 
-    @cached_property
-    def camp_size(self) -> np.ndarray:
-        """Pawns in each clan's camp [n, P] (public)."""
-        return self._counts[:, :, 1]
-
-    @cached_property
-    def reserve(self) -> np.ndarray:
-        """[n, P, 3]: pawns of strength 1, 2, 3 in each clan's reserve (public supply)."""
-        res = self._get("loc") == RESERVE
-        per = self.rules.components.pawns_per_strength
-        return res.reshape(res.shape[0], res.shape[1], 3, per).sum(axis=3)
-
-    @cached_property
-    def shown_loc(self) -> np.ndarray:
-        """[n, P, N]: location of each face-up pawn on the board, HIDDEN otherwise.
-
-        Pawns are numbered by strength, so only face-up pawns are shown by index.
-        """
-        return self._shown_and_hidden[0]
-
-    @cached_property
-    def hidden_count(self) -> np.ndarray:
-        """[n, P, L]: face-down pawns of each clan on each board location (counts only)."""
-        return self._shown_and_hidden[1]
-
-    @cached_property
-    def _shown_and_hidden(self) -> tuple[np.ndarray, np.ndarray]:
-        loc, up = self._table("loc"), self._table("up")
-        return shown_and_hidden(loc, up, self.__rows, self.rules.layout.size, HIDDEN)
-
-    @cached_property
-    def on_board(self) -> np.ndarray:
-        """Pawns of each clan on the board [n, P] (public)."""
-        return self._counts[:, :, 0]
-
-    # --- own, secret state ---------------------------------------------------------------
-    @cached_property
-    def hand(self) -> np.ndarray:
-        """Own hand [n, 6]: counts by card type (CARD_TYPES order)."""
-        return self._own("hand")
-
-    @cached_property
-    def own_loc(self) -> np.ndarray:
-        """Own pawns' location codes [n, N] (pawn i has strength `strengths(rules)[i]`)."""
-        return self._own("loc")
-
-    @cached_property
-    def own_up(self) -> np.ndarray:
-        return self._own("up")
-
-    @cached_property
-    def own_tiles(self) -> np.ndarray:
-        """[n, T] bool: the tiles this clan holds (heights in `tile_heights`)."""
-        return self._get("moai_owner") == self.seat
-
-    @cached_property
+    @property
     def strength(self) -> np.ndarray:
-        """Strength of each pawn index [N]."""
+        """Strength (1-3) of each pawn index [N] (pawns are numbered by strength)."""
         return strengths(self.rules)
 
 
-@njit(cache=True, nogil=True)
-def shown_and_hidden(
-    loc: np.ndarray, up: np.ndarray, rows: np.ndarray, size: int, hidden_code: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """[B, P, N] loc/up, games `rows` -> (shown_loc [n, P, N], hidden_count [n, P, size]).
+def make_view(
+    kind: Kind,
+    seat: int,
+    rules: Rules,
+    parts: frozenset[str],
+    public: np.ndarray,
+    secrets: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    rows: np.ndarray,
+    games: np.ndarray,
+    legal: np.ndarray,
+    rng: SeatRandom,
+    info: dict[str, np.ndarray],
+) -> SeatView:
+    """The sealed view of `seat` for the games at `rows`, with copies of the `parts` of
+    them that it needs: `public` [B] holds the public records; `secrets` = (hand [B, P, 6],
+    loc and up [B, P, N], moai_owner [B, T]) are read for this seat's own part, or counted.
+    `games` becomes the view's own (give a fresh array)."""
+    hand, loc, up, owner = secrets
+    lay = rules.layout
+    record = take_records(public, rows) if "record" in parts else None
+    copied: dict[str, np.ndarray] = {}
+    if "map" in parts:
+        copied["shown_loc"], copied["hidden_count"] = pawn_map(rows, loc, up, lay.size, HIDDEN)
+    if "counts" in parts:
+        names = ("on_board", "camp_size", "reserve", "boats_manned", "free_fields")
+        counted = pawn_counts(rows, loc, public["covered"], lay)
+        copied.update(zip(names, counted, strict=True))
+    if "hands" in parts:
+        copied["hand_sizes"], copied["hand"] = hands(rows, seat, hand)
+    if "pawns" in parts:
+        copied["own_loc"], copied["own_up"] = loc[rows, seat], up[rows, seat]
+    if "tiles" in parts:
+        names = ("moai_count", "moai_supply", "own_tiles")
+        copied.update(zip(names, tiles(rows, seat, owner, loc.shape[1]), strict=True))
+    legal = np.array(legal, copy=True)
+    info = {k: np.array(v, copy=True) for k, v in info.items()}
+    return SeatView(kind, seat, rules, games, legal, rng, info, record, copied)
 
-    shown_loc: the location of a face-up board pawn, `hidden_code` otherwise;
-    hidden_count: face-down board pawns of each clan on each location.
-    """
+
+def take_records(public: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """A copy of the public records of the games `rows` (one fast copy of raw bytes)."""
+    raw = public.view(np.uint8).reshape(len(public), public.dtype.itemsize)
+    return np.take(raw, rows, axis=0).view(public.dtype).reshape(len(rows))
+
+
+@njit(cache=True, nogil=True)
+def pawn_map(
+    rows: np.ndarray, loc: np.ndarray, up: np.ndarray, size: int, hidden_code: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """R5.9: where the pawns of games `rows` are, as every seat sees it: each face-up board
+    pawn by index (`hidden_code` for the others) [n, P, N]; face-down board pawns as counts
+    per location code [n, P, size]."""
     n, p, pawns = len(rows), loc.shape[1], loc.shape[2]
     shown = np.empty((n, p, pawns), dtype=np.int8)
     hidden = np.zeros((n, p, size), dtype=np.int16)
@@ -322,22 +385,80 @@ def shown_and_hidden(
 
 
 @njit(cache=True, nogil=True)
-def clan_counts(loc: np.ndarray, moai_owner: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """[B, P, N] locations, [B, T] tile owners, games `rows` -> [n, P, 3]: pawns on the
-    board, pawns in camp and Moai tiles held, per clan."""
-    n, players, pawns = len(rows), loc.shape[1], loc.shape[2]
-    out = np.zeros((n, players, 3), dtype=np.int64)
+def pawn_counts(
+    rows: np.ndarray, loc: np.ndarray, covered: np.ndarray, lay: Layout
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """R5.9: each clan's pawns on the board, in camp, in the reserve by strength, its manned
+    boats, and the free fields, for the games `rows` (covered: [B] fields covered)."""
+    n, p, pawns = len(rows), loc.shape[1], loc.shape[2]
+    board = np.zeros((n, p), dtype=np.int16)
+    camp = np.zeros((n, p), dtype=np.int16)
+    reserve = np.zeros((n, p, 3), dtype=np.int16)
+    manned = np.zeros((n, p, lay.boats), dtype=np.bool_)
+    free = np.empty(n, dtype=np.int16)
+    per = lay.per_strength
     for k in range(n):
         r = rows[k]
-        for q in range(players):
+        in_fields = 0
+        for q in range(p):
             for i in range(pawns):
                 x = loc[r, q, i]
                 if x >= 0:
-                    out[k, q, 0] += 1
-                elif x == -1:
-                    out[k, q, 1] += 1
-        for t in range(moai_owner.shape[1]):
-            q = moai_owner[r, t]
-            if q >= 0:
-                out[k, q, 2] += 1
-    return out
+                    board[k, q] += 1
+                    if x == lay.fields:
+                        in_fields += 1
+                    elif x >= lay.ocean0:
+                        manned[k, q, x - lay.ocean0] = True
+                elif x == CAMP:
+                    camp[k, q] += 1
+                elif x == RESERVE:
+                    reserve[k, q, i // per] += 1
+        free[k] = free_fields(lay, covered[r], in_fields)
+    return board, camp, reserve, manned, free
+
+
+@njit(cache=True, nogil=True)
+def hands(rows: np.ndarray, seat: int, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R1.6: the size of every hand, and the seat's own hand, of the games `rows`."""
+    n, p = len(rows), hand.shape[1]
+    sizes = np.zeros((n, p), dtype=np.int16)
+    own = np.empty((n, hand.shape[2]), dtype=np.int16)
+    for k in range(n):
+        r = rows[k]
+        for q in range(p):
+            for t in range(hand.shape[2]):
+                sizes[k, q] += hand[r, q, t]
+        for t in range(hand.shape[2]):
+            own[k, t] = hand[r, seat, t]
+    return sizes, own
+
+
+@njit(cache=True, nogil=True)
+def tiles(
+    rows: np.ndarray, seat: int, owner: np.ndarray, players: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """R6.5: each clan's number of Moai, the tiles left in the supply and the seat's own
+    tiles, of the games `rows` (heights of others' tiles stay secret)."""
+    n, t_count = len(rows), owner.shape[1]
+    count = np.zeros((n, players), dtype=np.int16)
+    supply = np.empty((n, t_count), dtype=np.bool_)
+    own = np.empty((n, t_count), dtype=np.bool_)
+    for k in range(n):
+        r = rows[k]
+        for t in range(t_count):
+            x = owner[r, t]
+            supply[k, t] = x == TILE_SUPPLY
+            own[k, t] = x == seat
+            if x >= 0:
+                count[k, x] += 1
+    return count, supply, own
+
+
+def start_strategies(strategies: list[Any], rules: Rules, games: np.ndarray) -> None:
+    """docs/design.md, "Strategy lifetime": each seat's strategy instance serves every game
+    of a batch (one game in the reference engine); its optional `start(rules, seat, games)`
+    hook is called once, before the first decision, with the batch's game indices."""
+    for seat, strategy in enumerate(strategies):
+        start = getattr(strategy, "start", None)
+        if start is not None:
+            start(rules, seat, games.copy())

@@ -51,15 +51,15 @@ class Rules:
         cls,
         players: int,
         variants: str | Iterable[str] | None = None,
-        rules_file: str | Path | None = None,
+        components: str | Path | None = None,
         turn_order: str = "hill",
         volcano_after_moai: str = "stay",
         spent_wood: str = "supply",
     ) -> Rules:
-        """Rules for `players` with the default (or a user's TOML) component set."""
+        """Rules for `players`, with the default component set or a TOML file's."""
         return cls(
             players=players,
-            components=load_components(rules_file),
+            components=load_components(components),
             variants=parse_variants(variants),
             turn_order=turn_order,
             volcano_after_moai=volcano_after_moai,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from moaisim.engine.views import SeatView
-from strategies.base import Strategy
+from moaisim.strategies.base import Strategy
 
 
 class NeverBids(Strategy):

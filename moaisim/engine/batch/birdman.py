@@ -6,6 +6,7 @@ import numpy as np
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import Kind
+from moaisim.engine.views import next_epochs
 from moaisim.rules.codes import N_CARD_TYPES, card_value
 
 CARD_VALUES = np.array([card_value.py_func(t) for t in range(N_CARD_TYPES)], dtype=np.int16)
@@ -44,6 +45,7 @@ def reveal(g: BatchCore, rows: np.ndarray) -> None:
         offer[keep, shown[keep]] = cid[~adm]
         shown[keep] += 1
     s.epoch_pos[rows] = pos
+    next_epochs(s.epoch_deck, s.public, rows, g.rules)  # R5.9: the next card's back
     s.last_round[rows] |= admiral | (pos >= end)
     s.offer[rows] = offer
     palms = np.where(offer >= 0, palm_of[np.maximum(offer, 0)], 0).sum(axis=1)

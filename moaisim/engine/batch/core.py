@@ -15,16 +15,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from moaisim.engine.batch.state import BatchState, BatchTables
-from moaisim.engine.decisions import Kind, action_size, feed_codec, read_only, work_codec
+from moaisim.engine.answers import BadAnswer, answer, failure
+from moaisim.engine.batch.state import BatchState
+from moaisim.engine.decisions import Kind, action_size, feed_codec, work_codec
 from moaisim.engine.events import Event, EventMaker
-from moaisim.engine.views import SeatView
-from moaisim.errors import IllegalActionError
+from moaisim.engine.views import check_reads, make_view, parts_for, start_strategies
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES
-
-_INTEGER = "iu"  # dtype kinds of an integer answer
 
 
 class BatchCore:
@@ -48,6 +46,10 @@ class BatchCore:
         self.strategies = list(strategies)
         self.names = list(names) if names else [type(s).__name__ for s in strategies]
         self.methods = {k: [getattr(s, k.value) for s in self.strategies] for k in Kind}
+        for strategy, name in zip(self.strategies, self.names, strict=True):
+            check_reads(strategy, name)
+        #: the parts of a game each seat's views of each kind copy (views.parts_for)
+        self.parts = {k: [parts_for(s, k) for s in self.strategies] for k in Kind}
         self.sizes = {k: action_size(rules, k) for k in Kind}
         self.cards = rules.components.epoch_cards
         self.work_codec = work_codec(rules)
@@ -66,12 +68,11 @@ class BatchCore:
             wanted = set(int(g) for g in log)
             self.log_mask = np.array([g in wanted for g in self.games.tolist()], dtype=bool)
             self.events = {int(g): [] for g in self.games[self.log_mask]}
+        start_strategies(self.strategies, rules, self.games)
         if state is not None:  # a position set up by hand (scenario tests): no setup event
             self.state = state
-            self.tables = BatchTables(state)
             return
         self.state = BatchState.setup(rules, self.streams)
-        self.tables = BatchTables(self.state)
         if self.log_mask is not None:
             s = self.state
             for r in np.flatnonzero(self.log_mask).tolist():
@@ -186,47 +187,22 @@ class BatchCore:
         info: dict[str, np.ndarray],
         sel: np.ndarray | slice,
     ) -> np.ndarray:
+        """Ask `seat`'s strategy about the games `rows` through a sealed view (copies only),
+        check its answer, and move its random stream on by what it drew."""
         self.asked += len(rows)
-        view = SeatView(
-            kind,
-            seat,
-            self.rules,
-            self.tables,
-            rows,
-            self.games[rows],
-            read_only(legal),  # these may be the engine's own arrays (slices)
-            self.streams.seat(seat, rows),
-            {k: read_only(v[sel]) for k, v in info.items()},
+        rng = self.streams.seat(seat, rows)
+        info = {k: v[sel] for k, v in info.items()}
+        games = self.games[rows]
+        s, parts = self.state, self.parts[kind][seat]
+        view = make_view(
+            kind, seat, self.rules, parts, s.public, s.secrets(), rows, games, legal, rng, info
         )
-        answer = np.asarray(self.methods[kind][seat](view))
-        n = len(rows)
-        if kind is Kind.BID:
-            ok = answer.shape == (n, N_CARD_TYPES) and answer.dtype.kind in _INTEGER
-            bad = None if ok else np.arange(n)
-            if ok:
-                bad = np.flatnonzero(((answer < 0) | (answer > legal)).any(axis=1))
-        else:
-            ok = answer.shape == (n,) and answer.dtype.kind in _INTEGER
-            bad = None if ok else np.arange(n)
-            if ok:
-                inside = (answer >= 0) & (answer < legal.shape[1])
-                bad = np.flatnonzero(~inside)
-                if not len(bad):
-                    bad = np.flatnonzero(~legal[np.arange(n), answer])
-        if bad is not None and len(bad):
-            i = int(bad[0])
-            # as the reference engine reports it: the game's answer (one row), or the whole
-            # answer when its shape or type is wrong
-            shown = answer[i : i + 1] if ok else answer
-            raise IllegalActionError(
-                self.names[seat],
-                kind.value,
-                int(self.games[rows[i]]),
-                self.seed,
-                seat,
-                shown.tolist(),
-            )
-        return answer
+        try:
+            actions = answer(self.methods[kind][seat], view, kind, legal)
+        except BadAnswer as bad:
+            raise failure(bad, self.names[seat], kind, games, self.seed, seat) from bad.raised
+        self.streams.advance(seat, rows, rng)
+        return actions
 
 
 @njit(cache=True, nogil=True)

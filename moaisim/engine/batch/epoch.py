@@ -128,8 +128,8 @@ def lose_pawn(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
                 strength=lay.strength(int(pawn[i])),
                 at=int(s.loc[rows[i], seat[i], pawn[i]]),
             )
-    s.loc[rows, seat, pawn] = RESERVE
-    s.up[rows, seat, pawn] = False
+    n = len(rows)
+    s.move(rows, seat, pawn, np.full(n, RESERVE), np.zeros(n, dtype=bool))
 
 
 def lose_boat(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
@@ -138,13 +138,11 @@ def lose_boat(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray)
     built = s.boats[rows, seat] >= 0
     rows, seat, slot = ask_loss(g, rows, seat, cid, built, LOSS_BOAT)
     s.boats[rows, seat, slot] = -1
-    loc = s.loc[rows, seat]
-    sailor = loc == (lay.ocean0 + slot)[:, None]
-    loc[sailor] = CAMP
-    s.loc[rows, seat] = loc
-    up = s.up[rows, seat]
-    up[sailor] = False
-    s.up[rows, seat] = up
+    sailor = s.loc[rows, seat] == (lay.ocean0 + slot)[:, None]
+    manned = np.flatnonzero(sailor.any(axis=1))  # the boat's pawn, if any, goes to camp
+    n = len(manned)
+    pawn = np.argmax(sailor[manned], axis=1)
+    s.move(rows[manned], seat[manned], pawn, np.full(n, CAMP), np.zeros(n, dtype=bool))
     if g.log_mask is not None:
         for i in g.logged(rows):
             g.emit(

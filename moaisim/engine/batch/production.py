@@ -7,6 +7,7 @@ from numba import njit
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import FeedCodec, Kind, raid_action, raid_of
+from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import (
     CAMP,
     RESERVE,
@@ -35,7 +36,7 @@ def forest(g: BatchCore, rows: np.ndarray) -> None:
     present, totals = forest_clans(rows, s.loc, g.rules.layout)  # [n, F, P]
     clans = present.sum(axis=2)
     contest = clans > 1
-    reveal_contenders(rows, contest, s.loc, s.up)
+    reveal_contenders(rows, contest, s.pawns, g.rules.layout)
     for space in range(g.rules.layout.forest):
         wood = s.forest_wood[rows, space]
         if g.log_mask is not None:
@@ -109,17 +110,15 @@ def forest_clans(rows: np.ndarray, loc: np.ndarray, lay: Layout) -> tuple[np.nda
 
 
 @njit(cache=True, nogil=True)
-def reveal_contenders(
-    rows: np.ndarray, contest: np.ndarray, loc: np.ndarray, up: np.ndarray
-) -> None:
+def reveal_contenders(rows: np.ndarray, contest: np.ndarray, pw: Pawns, lay: Layout) -> None:
     """R6.1: every pawn on a forest space where several clans stand turns face up."""
     for k in range(len(rows)):
         r = rows[k]
-        for q in range(loc.shape[1]):
-            for i in range(loc.shape[2]):
-                x = loc[r, q, i]
-                if 0 <= x < contest.shape[1] and contest[k, x]:
-                    up[r, q, i] = True
+        for q in range(pw.loc.shape[1]):
+            for i in range(pw.loc.shape[2]):
+                x = pw.loc[r, q, i]
+                if 0 <= x < lay.forest and contest[k, x] and not pw.up[r, q, i]:
+                    set_pawn(pw, r, q, i, x, True)
 
 
 # --- R6.2 volcano ------------------------------------------------------------------------------
@@ -187,20 +186,13 @@ def finish_moai(
 ) -> None:
     """R6.2: the space's pawns turn face up, the clan pays a wood (transport) and takes its
     tile; under `volcano_after_moai = camp` the pawns go back to camp."""
-    s, lay = g.state, g.rules.layout
-    own = s.loc[rows, seat]
-    pawns = own == (lay.volcano0 + k)[:, None]
-    up = s.up[rows, seat]
-    up |= pawns
+    s = g.state
+    to_camp = g.rules.volcano_after_moai == "camp"
+    reveal_statues(rows, seat, k, s.pawns, g.rules.layout, to_camp)
     s.wood[rows, seat] -= 1  # transport
     g.discard_wood(rows, 1)
     tile = take_tiles(rows, seat, height, s.moai_owner, g.tile_heights)
     s.counters["moai_finished"][rows, seat] += 1
-    if g.rules.volcano_after_moai == "camp":
-        own[pawns] = CAMP
-        up[pawns] = False
-        s.loc[rows, seat] = own
-    s.up[rows, seat] = up
     if g.log_mask is not None:
         heights = g.tile_heights
         for i in g.logged(rows):
@@ -213,6 +205,19 @@ def finish_moai(
                 tile=int(tile[i]),
                 tile_height=int(heights[tile[i]]),
             )
+
+
+@njit(cache=True, nogil=True)
+def reveal_statues(
+    rows: np.ndarray, seat: np.ndarray, space: np.ndarray, pw: Pawns, lay: Layout, to_camp: bool
+) -> None:
+    """R6.2: the pawns of a finished volcano space turn face up and stay, or (option
+    `volcano_after_moai = camp`) go back to camp."""
+    for k in range(len(rows)):
+        r, q, x = rows[k], seat[k], lay.volcano0 + space[k]
+        for i in range(pw.loc.shape[2]):
+            if pw.loc[r, q, i] == x:
+                set_pawn(pw, r, q, i, CAMP if to_camp else x, not to_camp)
 
 
 @njit(cache=True, nogil=True)
@@ -260,7 +265,7 @@ def feeding(g: BatchCore, rows: np.ndarray) -> None:
                 log_feed(g, r, q, action)
             c = s.counters
             apply_feed(
-                r, q, action, s.loc, s.up, s.hand, s.discard, c["starved"], c["raids_made"],
+                r, q, action, s.pawns, s.hand, s.discard, c["starved"], c["raids_made"],
                 c["raids_suffered"], lay, codec,
             )  # fmt: skip
             deficit[go] -= 1
@@ -328,8 +333,7 @@ def apply_feed(
     rows: np.ndarray,
     seat: np.ndarray,
     action: np.ndarray,
-    loc: np.ndarray,
-    up: np.ndarray,
+    pw: Pawns,
     hand: np.ndarray,
     discard: np.ndarray,
     starved: np.ndarray,
@@ -343,16 +347,14 @@ def apply_feed(
     for k in range(len(rows)):
         r, q, a = rows[k], seat[k], action[k]
         if a < codec.pawns:
-            loc[r, q, a] = RESERVE
-            up[r, q, a] = False
+            set_pawn(pw, r, q, a, RESERVE, False)
             starved[r, q] += 1
             continue
         victim, pawn, combo = raid_of(codec, a)
         for t in raid_cards(combo, strength_of(lay, pawn)):
             hand[r, q, t] -= 1
             discard[r, t] += 1
-        loc[r, victim, pawn] = RESERVE
-        up[r, victim, pawn] = False
+        set_pawn(pw, r, victim, pawn, RESERVE, False)
         raids_made[r, q] += 1
         raids_suffered[r, victim] += 1
 

@@ -9,6 +9,7 @@ from numba import njit
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import BIRTH_STOP, PAIR_A, PAIR_B, PAIR_STRENGTH, Kind
+from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import CAMP, RESERVE, Layout, holds_pair, strength_of, zone_of
 
 
@@ -96,7 +97,7 @@ def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> N
         r, q = rows[go], seat[go]
         legal = rest_mask(r, q, go, s.loc, taken, lay)
         pawn = g.ask(Kind.REST, q, r, legal)
-        at, shown = apply_rest(r, q, go, pawn, s.loc, s.up, taken, lay)
+        at, shown = apply_rest(r, q, go, pawn, s.pawns, taken, lay)
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(
@@ -143,8 +144,7 @@ def apply_rest(
     seat: np.ndarray,
     go: np.ndarray,
     pawn: np.ndarray,
-    loc: np.ndarray,
-    up: np.ndarray,
+    pw: Pawns,
     taken: np.ndarray,
     lay: Layout,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -155,11 +155,10 @@ def apply_rest(
     shown = np.empty(m, dtype=np.bool_)
     for k in range(m):
         r, q, i = rows[k], seat[k], pawn[k]
-        at[k] = loc[r, q, i]
-        shown[k] = up[r, q, i]
+        at[k] = pw.loc[r, q, i]
+        shown[k] = pw.up[r, q, i]
         taken[go[k], zone_of(lay, at[k])] += 1
-        loc[r, q, i] = CAMP
-        up[r, q, i] = False
+        set_pawn(pw, r, q, i, CAMP, False)
     return at, shown
 
 
@@ -182,7 +181,7 @@ def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
             go, r, q, k = go[born], r[born], q[born], k[born]
             if not len(go):
                 return
-        apply_birth(r, q, k, s.hand, s.discard, s.loc, s.counters["births"], lay)
+        apply_birth(r, q, k, s.hand, s.discard, s.pawns, s.counters["births"], lay)
         if g.log_mask is not None:
             for i in g.logged(r):
                 g.emit(
@@ -232,7 +231,7 @@ def apply_birth(
     pair: np.ndarray,
     hand: np.ndarray,
     discard: np.ndarray,
-    loc: np.ndarray,
+    pw: Pawns,
     births: np.ndarray,
     lay: Layout,
 ) -> None:
@@ -244,9 +243,9 @@ def apply_birth(
             hand[r, q, t] -= 1
             discard[r, t] += 1
         pawn = (PAIR_STRENGTH[x] - 1) * lay.per_strength
-        while loc[r, q, pawn] != RESERVE:
+        while pw.loc[r, q, pawn] != RESERVE:
             pawn += 1
-        loc[r, q, pawn] = CAMP
+        set_pawn(pw, r, q, pawn, CAMP, False)
         births[r, q] += 1
 
 

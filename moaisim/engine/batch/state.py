@@ -7,49 +7,51 @@ a read position (the top card) and a length, so drawing is an index shift, not a
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from moaisim.engine.chance import setup_draws
 from moaisim.engine.state import COUNTERS, State
-from moaisim.engine.views import TABLE_FIELDS
+from moaisim.engine.views import (
+    STATE_FIELDS,
+    Pawns,
+    next_epochs,
+    public_dtype,
+    set_pawn,
+)
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY
 
 
 class BatchState:
-    """B games' state. Shapes as in `decisions.Tables`, plus the decks and counters."""
+    """B games' state: the public records (`public`, one per game, see `views.RECORD`), whose
+    fields are also attributes (`state.round`, `state.order`... are views into `public`),
+    and the secret arrays: hands [B, P, 6], the decks, the pawn block loc/up [B, P, N], the
+    Moai tiles' owners [B, T]; plus the per-seat counters of the results."""
 
     def __init__(self, rules: Rules, b: int) -> None:
         p, c, lay = rules.players, rules.components, rules.layout
         self.rules, self.b = rules, b
-        self.round = np.zeros(b, dtype=np.int16)
-        self.last_round = np.zeros(b, dtype=bool)
-        self.birdman = np.zeros(b, dtype=np.int8)
-        self.order = np.tile(np.arange(p, dtype=np.int8), (b, 1))
-        self.turn = self.order.copy()
-        self.bid_order = self.order.copy()  # V2/V4: who bids first
+        self.public = np.zeros(b, dtype=public_dtype(rules))
+        for name in STATE_FIELDS:  # the public state: views into the records
+            setattr(self, name, self.public[name])
+        self.order[:] = np.arange(p)
+        self.turn[:] = self.order
+        self.bid_order[:] = self.order  # V2/V4: who bids first
+        self.offer[:] = -1
+        self.held[:] = -1
+        self.bids[:] = -1
+        self.wood_supply[:] = c.wood
+        self.disaster_supply[:] = c.disaster_tokens
+        self.boats[:] = -1
+        # the secrets
         self.hand = np.zeros((b, p, N_CARD_TYPES), dtype=np.int16)
         self.deck = np.zeros((b, c.n_cards), dtype=np.int8)  # card types, top at deck_pos
-        self.deck_pos = np.zeros(b, dtype=np.int16)
-        self.deck_len = np.zeros(b, dtype=np.int16)
-        self.discard = np.zeros((b, N_CARD_TYPES), dtype=np.int16)
-        self.reshuffles = np.zeros(b, dtype=np.int16)  # R7.1: reshuffles so far
         self.epoch_deck = np.zeros((b, len(c.epoch_cards)), dtype=np.int16)
-        self.epoch_pos = np.zeros(b, dtype=np.int16)
-        self.epoch_len = np.zeros(b, dtype=np.int16)
-        self.offer = np.full((b, p + 1), -1, dtype=np.int16)
-        self.held = np.full((b, p), -1, dtype=np.int16)
-        self.bids = np.full((b, p), -1, dtype=np.int16)
-        self.loc = np.full((b, p, c.pawns), RESERVE, dtype=np.int8)
-        self.up = np.zeros((b, p, c.pawns), dtype=bool)
-        self.wood = np.zeros((b, p), dtype=np.int16)
-        self.wood_supply = np.full(b, c.wood, dtype=np.int16)
-        self.wood_out = np.zeros(b, dtype=np.int16)  # R3.1 `spent_wood = out`
-        self.forest_wood = np.zeros((b, c.forest_spaces), dtype=bool)
-        self.covered = np.zeros(b, dtype=np.int16)
-        self.disaster_supply = np.full(b, c.disaster_tokens, dtype=np.int16)
-        self.boats = np.full((b, p, lay.boats), -1, dtype=np.int16)
+        self.loc = np.full((b, p, lay.pawns), RESERVE, dtype=np.int8)
+        self.up = np.zeros((b, p, lay.pawns), dtype=bool)
         self.moai_owner = np.full((b, c.n_tiles), TILE_SUPPLY, dtype=np.int8)
+        self.pawns = Pawns(self.loc, self.up)
         self.counters = {name: np.zeros((b, p), dtype=np.int16) for name in COUNTERS}
 
     @property
@@ -60,10 +62,20 @@ class BatchState:
     def epoch_deck_size(self) -> np.ndarray:
         return self.epoch_len - self.epoch_pos
 
+    def secrets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The secret arrays a view reads its own seat's part of (`views.make_view`)."""
+        return self.hand, self.loc, self.up, self.moai_owner
+
+    def move(self, rows: np.ndarray, seat: np.ndarray, pawn: np.ndarray, loc: np.ndarray,
+             up: np.ndarray) -> None:  # fmt: skip
+        """Move pawns (`views.set_pawn`), one per game of `rows` (vectorised callers)."""
+        move_pawns(self.pawns, rows, seat, pawn, loc, up)
+
     def nbytes(self) -> int:
         """Memory held by the state's arrays."""
-        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
-        return sum(a.nbytes for a in arrays) + sum(a.nbytes for a in self.counters.values())
+        arrays = [self.public, self.hand, self.deck, self.epoch_deck, self.loc, self.up,
+                  self.moai_owner, *self.counters.values()]  # fmt: skip
+        return sum(a.nbytes for a in arrays)
 
     @classmethod
     def setup(cls, rules: Rules, streams: Streams) -> BatchState:
@@ -87,8 +99,8 @@ class BatchState:
         s.deck_pos[:] = p * c.hand
         if bid_order is not None:  # V2: round 1's bidding order is random
             s.bid_order[:] = bid_order
+        next_epochs(s.epoch_deck, s.public, np.arange(b), rules)
         return s
-
 
     #: Fields that a reference `State` and a batch share under the same name and layout.
     SAME: tuple[str, ...] = (
@@ -112,6 +124,7 @@ class BatchState:
             s.deck_pos[k], s.deck_len[k] = 0, len(one.deck)
             s.epoch_deck[k, : len(one.epoch_deck)] = one.epoch_deck
             s.epoch_pos[k], s.epoch_len[k] = 0, len(one.epoch_deck)
+        next_epochs(s.epoch_deck, s.public, np.arange(len(states)), rules)
         return s
 
     def write_back(self, row: int, one: State) -> None:
@@ -135,15 +148,15 @@ def count_types(cards: np.ndarray) -> np.ndarray:
     return (cards[:, :, None] == np.arange(N_CARD_TYPES)[None, None, :]).sum(axis=1)
 
 
-class BatchTables:
-    """The `decisions.Tables` of a batch for the views: only `TABLE_FIELDS` are served."""
-
-    __slots__ = ("__state",)
-
-    def __init__(self, state: BatchState) -> None:
-        self.__state = state
-
-    def __getattr__(self, name: str) -> np.ndarray:
-        if name not in TABLE_FIELDS:
-            raise AttributeError(name)
-        return getattr(self.__state, name)
+@njit(cache=True, nogil=True)
+def move_pawns(
+    pw: Pawns,
+    rows: np.ndarray,
+    seat: np.ndarray,
+    pawn: np.ndarray,
+    loc: np.ndarray,
+    up: np.ndarray,
+) -> None:
+    """`set_pawn` for pawn (seat[k], pawn[k]) of game rows[k], to loc[k], face up[k]."""
+    for k in range(len(rows)):
+        set_pawn(pw, rows[k], seat[k], pawn[k], loc[k], up[k])

@@ -15,6 +15,7 @@ from numba import njit
 
 from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import Kind, WorkCodec, place_action, placement
+from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import (
     CAMP,
     VOLCANO,
@@ -58,7 +59,7 @@ def work_phase(g: BatchCore, rows: np.ndarray) -> None:
         live, r, q = live[by_seat], r[by_seat], q[by_seat]
         legal = work_mask(counts, live, q, r, s.loc, s.up, lay, codec)
         action = g.ask(Kind.WORK, q, r, legal)
-        placed = apply_work(counts, live, q, r, action, s.loc, s.up, lay, codec, open_pawns)
+        placed = apply_work(counts, live, q, r, action, s.pawns, lay, codec, open_pawns)
         if g.log_mask is not None:
             log_work(g, r, q, action, placed)
 
@@ -189,8 +190,7 @@ def apply_work(
     seat: np.ndarray,
     rows: np.ndarray,
     action: np.ndarray,
-    loc: np.ndarray,
-    up: np.ndarray,
+    pw: Pawns,
     lay: Layout,
     codec: WorkCodec,
     open_pawns: bool,
@@ -208,7 +208,7 @@ def apply_work(
         if a < codec.pass_action:
             strength, target = placement(codec, a)
             pawn = (strength - 1) * lay.per_strength
-            while loc[r, q, pawn] != CAMP:
+            while pw.loc[r, q, pawn] != CAMP:
                 pawn += 1
             dest = target
             if target == codec.boat_target:
@@ -221,17 +221,14 @@ def apply_work(
                 counts.free_fields[c] -= 1
             elif target >= lay.volcano0:
                 counts.used[c, q, target - lay.volcano0] = True
-            loc[r, q, pawn] = dest
-            up[r, q, pawn] = placed_face_up(lay, dest, open_pawns)
+            set_pawn(pw, r, q, pawn, dest, placed_face_up(lay, dest, open_pawns))
             counts.camp[c, q, strength - 1] -= 1
             counts.camp_total[c] -= 1
             placed[k] = pawn
         elif a > codec.pass_action:
             i, j = codec.pair_i[a - codec.swap0], codec.pair_j[a - codec.swap0]
-            li, lj = loc[r, q, i], loc[r, q, j]
-            loc[r, q, i], loc[r, q, j] = lj, li
-            if lj == lay.fields:
-                up[r, q, i] = True
-            if li == lay.fields:
-                up[r, q, j] = True
+            li, lj = pw.loc[r, q, i], pw.loc[r, q, j]
+            ui, uj = pw.up[r, q, i], pw.up[r, q, j]
+            set_pawn(pw, r, q, i, lj, ui or lj == lay.fields)
+            set_pawn(pw, r, q, j, li, uj or li == lay.fields)
     return placed
