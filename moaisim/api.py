@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -11,10 +12,20 @@ import pandas as pd
 from moaisim.engine.batch import BatchGame
 from moaisim.engine.record import GameRecord
 from moaisim.engine.reference import Game
-from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
+from moaisim.engine.results import frame, seat_rows
 from moaisim.errors import UserError
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules, load_components, parse_variants, variant_label
+from moaisim.runner import (
+    BACKENDS,
+    Progress,
+    Study,
+    load_results,
+    make_study,
+    run_in_memory,
+    run_to_disk,
+    summary,
+)
 
 ENGINES = ("batch", "reference")
 #: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
@@ -99,48 +110,93 @@ def play(
 
 
 def simulate(
-    players: int,
+    players: int | Sequence[int],
     games: int | Iterable[int],
     strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec] = "greedy",
-    variants: str | Iterable[str] | None = None,
+    variants: str | Sequence[str] | None = None,
     seed: int = 0,
     engine: str = "batch",
     rules: Rules | None = None,
     batch_size: int = BATCH_SIZE,
-    components: str | Path | None = None,
-    **options: str | None,
-) -> pd.DataFrame:
-    """Play games of root seed `seed` and return the per-seat results (results schema).
+    components: str | Path | Sequence[str | Path] | None = None,
+    *,
+    lineups: Sequence[Any] | None = None,
+    rotation: str = "cyclic",
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    rounds: bool = False,
+    progress: bool = False,
+    **options: str | Sequence[str] | None,
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
+    """Play a study and return its per-seat results (results schema + cell columns).
 
-    games: a number n (games 0..n-1 of the run) or the game indices to play. Game i is the
-    same game whatever the engine, the batch size and the other games played with it. The
-    batch engine plays `batch_size` games at a time; the reference engine one at a time.
+    A study is a grid: `players`, `variants` (each a variant, '+' combining names),
+    `components` and every rule option (`turn_order=...`) may be one value or a list, and
+    `lineups` lists several lineups (`strategies` is one). Each cell plays games 0..n-1 of
+    root seed `seed` (or the game indices given): game i is the same deal in every cell,
+    seated in rotation i mod R of its lineup (`rotation`: "cyclic", "all" seatings, or
+    "none"). Game i is the same game whatever the engine, the jobs, the backend, the chunk
+    and batch sizes. `n_jobs` > 1 plays chunks in parallel (loky), `backend="dask"` on the
+    dask.distributed cluster at `scheduler`.
+
+    With `out`, the run is written to that directory (Parquet parts and a manifest; with
+    `resume`, an existing run of the same study goes on or grows) and the per-cell summary
+    is returned: `load_results(out)` gives the rows. With `rounds`, a per-round table is
+    kept too; in memory, (results, rounds) is returned.
     """
-    _check_engine(engine)
-    _check_seed(seed)
-    index = _game_indices(games)
-    if _not_int(batch_size) or batch_size < 1:
-        raise UserError(f"batch_size must be a positive integer, got {batch_size!r}")
-    r = make_rules(players, variants, rules, components, **options)
-    specs = parse_lineup(strategies, r.players)
-    names = [spec.label for spec in specs]
-    parts: list[pd.DataFrame] = []
-    if engine == "batch":
-        for start in range(0, len(index), batch_size):
-            chunk = index[start : start + batch_size]
-            g = BatchGame(r, [s() for s in specs], seed, chunk, names=names).play()
-            parts.append(g.results())
-    else:
-        for game in index.tolist():
-            ref = Game(r, [s() for s in specs], seed=seed, game=game, names=names)
-            ref.play()
-            parts.append(frame(seat_rows(ref.state, seed, game, names)))
-    if not parts:
-        return frame({c: [] for c in COLUMNS})
-    out = pd.concat(parts, ignore_index=True)
-    for col in CATEGORIES:  # concat loses categoricals whose categories differ
-        out[col] = out[col].astype("category")
-    return out
+    index = (
+        None
+        if isinstance(games, int | np.integer) and not isinstance(games, bool)
+        else (_game_indices(games))
+    )
+    study = make_study(
+        players,
+        0 if index is not None else games,
+        list(lineups) if lineups is not None else [strategies],
+        variants,
+        seed,
+        components,
+        rotation,
+        chunk_size,
+        rounds,
+        engine,
+        batch_size,
+        rules,
+        **options,
+    )
+    _check_jobs(n_jobs, backend)
+    bar = _progress_bar(study, index) if progress else None
+    try:
+        if out is not None:
+            if index is not None:
+                raise UserError("a run on disk plays games 0..n-1: give games as a count")
+            command = "moaisim.simulate(...)"
+            run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar, command)
+            return summary(load_results(out))
+        results, table = run_in_memory(study, n_jobs, backend, scheduler, bar, index)
+    finally:
+        if bar is not None:
+            bar.close()
+    return (results, table) if rounds else results
+
+
+def _check_jobs(n_jobs: int, backend: str) -> None:
+    if _not_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
+        raise UserError(f"n_jobs must be a positive integer (or -1: every core), got {n_jobs!r}")
+    if backend not in BACKENDS:
+        raise UserError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+
+
+def _progress_bar(study: Study, index: np.ndarray | None) -> Progress:
+    """A rich progress bar (games, games/s, time left) fed by the runner's `Progress`."""
+    from moaisim.progress import bar
+
+    per_cell = study.games if index is None else len(index)
+    return bar(per_cell * len(study.cells))
 
 
 def _not_int(x: object) -> bool:

@@ -528,6 +528,96 @@ def report(
     return text
 
 
+# --- the runner: a big parallel study ---------------------------------------------------------
+
+#: The runner benchmark: games of a 4-player greedy study with --jobs 2 (make bench), and the
+#: smaller study timed with --jobs 1 and --jobs 2 for the speed-up.
+RUNNER_GAMES = 1_000_000
+RUNNER_SPEEDUP_GAMES = 100_000
+RUNNER_JOBS = 2
+
+
+def check_runner_args(games: int, speedup_games: int, jobs: int) -> None:
+    """The runner benchmark's arguments, checked before anything runs."""
+    for name, value in (("runner games", games), ("runner speed-up games", speedup_games)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise UserError(f"bench: {name} must be a count of at least 0, got {value!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise UserError(f"bench: runner jobs must be at least 1, got {jobs!r}")
+
+
+def runner_speed(
+    games: int = RUNNER_GAMES,
+    speedup_games: int = RUNNER_SPEEDUP_GAMES,
+    jobs: int = RUNNER_JOBS,
+    players: int = 4,
+    lineup: str = "greedy",
+    seed: int = SEED,
+    progress: Callable[[str], None] | None = None,
+) -> pd.DataFrame:
+    """Time `moaisim simulate` runs to disk in fresh processes: `speedup_games` games with
+    --jobs 1 and with --jobs `jobs` (the speed-up), then `games` games with --jobs `jobs`.
+    Per run: wall seconds, games/s, the peak memory of each worker (from the manifest: each
+    chunk records its process's peak RSS) and of the whole run (the largest process)."""
+    import resource
+    import tempfile
+
+    check_runner_args(games, speedup_games, jobs)
+    rows = []
+    plan = [(speedup_games, 1), (speedup_games, jobs), (games, jobs)]
+    for n, j in plan:
+        if n <= 0:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "run")
+            argv = [sys.executable, "-m", "moaisim.cli", "simulate", "-p", str(players),
+                    "-n", str(n), "--strategies", lineup, "-s", str(seed), "-j", str(j),
+                    "-o", out, "-q"]  # fmt: skip
+            if progress:
+                progress(f"runner: {n:,} games, --jobs {j}")
+            wall = time.perf_counter()
+            done = subprocess.run(argv, capture_output=True, text=True, check=False)
+            wall = time.perf_counter() - wall
+            if done.returncode:
+                raise UserError(f"bench: the runner failed: {done.stderr.strip()}")
+            with open(os.path.join(out, "manifest.json")) as f:
+                manifest = json.load(f)
+            workers: dict[int, float] = {}
+            for chunk in manifest["chunks"]:
+                workers[chunk["pid"]] = max(workers.get(chunk["pid"], 0.0), chunk["peak_rss_mib"])
+            rows.append({
+                "games": n,
+                "jobs": j,
+                "wall s": wall,
+                "games/s": n / wall,
+                "workers": len(workers),
+                "peak MiB per worker": max(workers.values()),
+                "chunks": len(manifest["chunks"]),
+                "whole run peak RSS MiB": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+                / 2**10,
+            })  # fmt: skip
+    df = pd.DataFrame(rows)
+    if len(df) >= 2 and df["games"].iloc[0] == df["games"].iloc[1]:
+        df.attrs["speedup"] = df["games/s"].iloc[1] / df["games/s"].iloc[0]
+    return df
+
+
+def runner_markdown(df: pd.DataFrame, command: str) -> str:
+    """The runner table, with its command and the speed-up line."""
+    lines = [f"Command: `{command}`", "", "| games | jobs | wall s | games/s | workers | "
+             "peak MiB per worker | whole run peak RSS MiB | chunks |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    for r in df.itertuples(index=False):
+        lines.append(
+            f"| {r.games:,} | {r.jobs} | {r[2]:,.1f} | {r[3]:,.0f} | {r.workers} | "
+            f"{r[5]:,.0f} | {r[7]:,.0f} | {r.chunks} |"
+        )
+    if "speedup" in df.attrs:
+        j = df["jobs"].iloc[1]
+        lines += ["", f"Speed-up from --jobs 1 to --jobs {j}: {df.attrs['speedup']:.2f}x"]
+    return "\n".join(lines) + "\n"
+
+
 __all__ = [
     "Config",
     "environment",
@@ -537,5 +627,7 @@ __all__ = [
     "memory_columns",
     "report",
     "run",
+    "runner_markdown",
+    "runner_speed",
     "speed",
 ]

@@ -143,6 +143,8 @@ def test_bad_rules_file_one_line(capsys, tmp_path):
         ["--memory-players", "9"],
         ["--games", "many"],
         ["--csv", "/no/such/dir/bench.csv"],
+        ["--no-memory", "--games", "2", "--reference-games", "1", "--runner-games", "-1"],
+        ["--no-memory", "--games", "2", "--reference-games", "1", "--runner-jobs", "0"],
     ],
 )
 def test_bench_mistakes_one_line_exit_2(capsys, args):
@@ -170,6 +172,10 @@ def test_bench_prints_a_table_and_writes_files(capsys, tmp_path):
         str(md),
         "--csv",
         str(csv),
+        "--runner-games",
+        "0",
+        "--runner-speedup-games",
+        "0",
     )
     assert code == 0
     assert out.startswith("Command: `moaisim bench --players 2,3 --lineups random --games 8")
@@ -177,6 +183,22 @@ def test_bench_prints_a_table_and_writes_files(capsys, tmp_path):
     assert err.count("\n") == 2 and err.startswith("2p random: batch ")
     assert md.read_text() == out
     assert len(csv.read_text().splitlines()) == 3
+
+
+def test_bench_times_the_runner_in_fresh_processes(capsys, tmp_path):
+    md = tmp_path / "bench.md"
+    code, out, err = run(capsys, "bench", "--players", "2", "--lineups", "random", "--games",
+                         "4", "--reference-games", "1", "--no-memory", "--runner-games", "30",
+                         "--runner-speedup-games", "20", "--markdown", str(md))  # fmt: skip
+    assert code == 0
+    assert "runner: 20 games, --jobs 1" in err and "runner: 30 games, --jobs 2" in err
+    rows = [line for line in out.splitlines() if line.startswith("| 20 |") or
+            line.startswith("| 30 |")]  # fmt: skip
+    assert [r.split("|")[2].strip() for r in rows] == ["1", "2", "2"]  # jobs of each run
+    # one chunk per run here (default chunk size 5 000), so one worker plays it
+    assert [r.split("|")[5].strip() for r in rows] == ["1", "1", "1"]
+    assert "Speed-up from --jobs 1 to --jobs 2: " in out
+    assert md.read_text() == out
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,608 @@
+"""The runner: a study grid of seeded games, cut into chunks, played in parallel, written as
+Parquet parts (docs/design.md, "Runs and scale").
+
+A study is a grid of cells: player counts x variants x rule options x component files x
+strategy lineups, each cell playing games 0..N-1 of one root seed. Game i is the same deal in
+every cell (common random numbers), and a lineup is rotated over the seats: game i seats it
+in rotation i mod R (cyclic: R = players; "all": every distinct seating), so every strategy
+sits in every seat equally often. Work is cut into chunks of games, one joblib task each
+(loky on one machine, or a dask.distributed cluster); a chunk returns a compact table, and a
+run on disk writes it at once as a Parquet part (atomically) and records it in the manifest,
+so an interrupted run resumes where it stopped, and a run asked for more games plays only the
+new ones. Results never depend on the number of jobs, the backend, the chunk size or the
+order in which chunks finish: rows are sorted by cell, game and seat.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.engine.batch import BatchGame
+from moaisim.engine.batch.game import ROUND_COLUMNS
+from moaisim.engine.reference import Game
+from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
+from moaisim.errors import UserError
+from moaisim.registry import StrategySpec, parse_lineup
+from moaisim.rules import OPTIONS, Rules
+from moaisim.rules.variants import parse_variants
+
+#: Format of a run directory's manifest.
+FORMAT = 1
+ROTATIONS = ("cyclic", "all", "none")
+ENGINES = ("batch", "reference")
+BACKENDS = ("loky", "dask")
+#: Columns the runner adds to the results schema: which cell and seating each row is from.
+CELL_COLUMNS = ("cell", "lineup_id", "lineup", "rotation")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a study: a set-up (`Rules`) and a lineup, with its seatings."""
+
+    index: int
+    rules: Rules
+    components: str | None  # the component file as given (None: the default set)
+    lineup_id: int
+    lineup: tuple[StrategySpec, ...]  # one per seat, the lineup repeated to fill the seats
+    rotation: str
+
+    @property
+    def label(self) -> str:
+        return ",".join(s.label for s in self.lineup)
+
+    def seatings(self) -> list[tuple[int, ...]]:
+        """The seatings games rotate through: seating r puts lineup[seating[s]] at seat s."""
+        p = len(self.lineup)
+        if self.rotation == "none":
+            return [tuple(range(p))]
+        if self.rotation == "cyclic":
+            return [tuple((s + r) % p for s in range(p)) for r in range(p)]
+        seen: dict[tuple[str, ...], tuple[int, ...]] = {}
+        for perm in itertools.permutations(range(p)):
+            seen.setdefault(tuple(self.lineup[k].label for k in perm), perm)
+        return list(seen.values())
+
+    def describe(self) -> dict[str, Any]:
+        """What the manifest records of the cell (and what identifies it)."""
+        r = self.rules
+        return {
+            "cell": self.index,
+            "players": r.players,
+            "variant": r.variant,
+            **r.options(),
+            "components": self.components,
+            "rules_digest": r.digest(),
+            "lineup_id": self.lineup_id,
+            "lineup": self.label,
+            "seatings": len(self.seatings()),
+        }
+
+
+@dataclass(frozen=True)
+class Study:
+    """A grid of cells, the games each plays, the root seed, and how the work is cut."""
+
+    seed: int
+    games: int
+    cells: tuple[Cell, ...]
+    rotation: str = "cyclic"
+    chunk_size: int = 5_000
+    rounds: bool = False
+    engine: str = "batch"
+    batch_size: int = 10_000
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for a run directory to continue this study (all but `games`)."""
+        return {
+            "seed": self.seed,
+            "rotation": self.rotation,
+            "chunk_size": self.chunk_size,
+            "rounds": self.rounds,
+            "engine": self.engine,
+            "cells": [c.describe() for c in self.cells],
+        }
+
+    def chunks(self, done: Iterable[tuple[int, int, int]] = ()) -> list[tuple[int, int, int]]:
+        """(cell, start, end) of the chunks still to play: games not covered by `done`."""
+        covered: dict[int, int] = {}
+        for cell, _, end in done:
+            covered[cell] = max(covered.get(cell, 0), end)
+        out = []
+        for c in self.cells:
+            start = covered.get(c.index, 0)
+            while start < self.games:
+                end = min(self.games, (start // self.chunk_size + 1) * self.chunk_size)
+                out.append((c.index, start, end))
+                start = end
+        return out
+
+
+def round_robin(names: Sequence[str], players: Iterable[int]) -> dict[int, list[str]]:
+    """A tournament's lineups: at each player count, every set of distinct strategies that
+    fills the seats (each rotated over the seats by the study)."""
+    names = list(dict.fromkeys(names))
+    out = {}
+    for p in players:
+        if isinstance(p, bool) or not isinstance(p, int | np.integer):
+            raise UserError(f"players must be whole numbers from 2 to 5, got {p!r}")
+        if len(names) < p:
+            raise UserError(f"a tournament at {p} players needs at least {p} strategies")
+        out[int(p)] = [",".join(c) for c in itertools.combinations(names, int(p))]
+    return out
+
+
+def _lineups_for(lineups: Sequence[Any] | Mapping[int, Sequence[Any]], players: int) -> list[Any]:
+    """The lineups a set-up plays: all of them, or those listed for its player count."""
+    if isinstance(lineups, Mapping):
+        if players not in lineups or not lineups[players]:
+            raise UserError(f"no strategy lineup given for {players} players")
+        return list(lineups[players])
+    return list(lineups)
+
+
+def _listed(value: Any) -> list[Any]:
+    if value is None:
+        return [None]
+    if isinstance(value, str | int | Path) or not isinstance(value, Iterable):
+        return [value]
+    return list(value)
+
+
+def make_study(
+    players: int | Sequence[int],
+    games: int,
+    lineups: Sequence[Any] | Mapping[int, Sequence[Any]],
+    variants: str | Sequence[str] | None = None,
+    seed: int = 0,
+    components: str | Path | Sequence[str | Path] | None = None,
+    rotation: str = "cyclic",
+    chunk_size: int | None = None,
+    rounds: bool = False,
+    engine: str = "batch",
+    batch_size: int = 10_000,
+    rules: Rules | None = None,
+    **options: str | Sequence[str] | None,
+) -> Study:
+    """Check every part of a study and build its cells (one clear `UserError` per mistake,
+    before anything is played or written). Each of players, variants, components and the
+    rule options may be one value or a list (a grid dimension); a variant combines names
+    with '+'. `lineups` apply to every player count, or map each player count to its own
+    (`round_robin` builds a tournament's)."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
+        raise UserError(f"games must be a count of at least 0, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
+        raise UserError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    if rotation not in ROTATIONS:
+        raise UserError(f"rotation must be one of {', '.join(ROTATIONS)}, got {rotation!r}")
+    if engine not in ENGINES:
+        raise UserError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise UserError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise UserError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
+    if not lineups:
+        raise UserError("a study needs at least one strategy lineup")
+    grid_options = {name: _listed(options.get(name)) for name in OPTIONS}
+    setups: list[tuple[Rules, str | None]] = []
+    if rules is not None:
+        if not isinstance(rules, Rules):
+            raise UserError(f"rules must be a moaisim.Rules object, got {type(rules).__name__}")
+        from moaisim.api import make_rules
+
+        for p in _listed(players):
+            single = {k: v[0] for k, v in grid_options.items() if len(v) == 1}
+            if any(len(v) > 1 for v in grid_options.values()):
+                raise UserError("a Rules object fixes the rule options: give one value of each")
+            setups.append((make_rules(p, variants, rules, None, **single), None))
+    else:
+        for p, v, comp, *opts in itertools.product(
+            _listed(players),
+            _listed(variants),
+            _listed(components),
+            *grid_options.values(),
+        ):
+            chosen = {k: o for k, o in zip(OPTIONS, opts, strict=True) if o is not None}
+            r = Rules.make(p, parse_variants(v), comp, **chosen)
+            setups.append((r, None if comp is None else str(comp)))
+    cells = []
+    for r, comp in setups:
+        for lineup_id, lineup in enumerate(_lineups_for(lineups, r.players)):
+            specs = tuple(parse_lineup(lineup, r.players))
+            cells.append(Cell(len(cells), r, comp, lineup_id, specs, rotation))
+    keys = [(c.rules, c.label) for c in cells]
+    if len(set(keys)) != len(keys):
+        raise UserError("the grid names the same cell twice (a repeated value in a list?)")
+    if chunk_size is None:
+        chunk_size = 5_000 if engine == "batch" else 50
+    return Study(int(seed), int(games), tuple(cells), rotation, chunk_size, rounds, engine,
+                 batch_size)  # fmt: skip
+
+
+def play_chunk(
+    study: Study, cell: Cell, games: np.ndarray
+) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
+    """Play the games of a cell (each in its seating, game i in seating i mod R) and return
+    their results, the per-round table if asked, and what it cost: CPU seconds, and the
+    process (pid) and its peak memory so far (a worker's, in a parallel run)."""
+    clock = time.process_time()
+    seatings = cell.seatings()
+    parts, rounds = [], []
+    games = np.asarray(games, dtype=np.int64)
+    rotation = games % len(seatings)
+    groups: dict[tuple[str, ...], list[int]] = {}  # seatings that seat the same strategies
+    for r, seating in enumerate(seatings):
+        groups.setdefault(tuple(cell.lineup[k].label for k in seating), []).append(r)
+    for rs in groups.values():
+        mine = games[np.isin(rotation, rs)]
+        specs = [cell.lineup[k] for k in seatings[rs[0]]]
+        names = [s.label for s in specs]
+        for b in range(0, len(mine), study.batch_size):
+            batch = mine[b : b + study.batch_size]
+            if study.engine == "batch":
+                g = BatchGame(cell.rules, [s() for s in specs], study.seed, batch, names=names)
+                g.play(rounds=study.rounds)
+                res = g.results()
+                if study.rounds:
+                    rounds.append(g.round_table())
+            else:
+                res = pd.concat(
+                    [_reference_game(cell, specs, names, study.seed, int(i)) for i in batch]
+                )
+            res["rotation"] = res["game"].to_numpy() % len(seatings)
+            parts.append(res)
+    results = _tag(pd.concat(parts, ignore_index=True) if parts else _empty(), cell)
+    table = None
+    if study.rounds:
+        table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds()
+        table["cell"] = np.int32(cell.index)
+        table = table.sort_values(["game", "round", "seat"], ignore_index=True)
+    cost = {
+        "cpu_seconds": round(time.process_time() - clock, 3),
+        "pid": os.getpid(),
+        "peak_rss_mib": round(peak_rss_mib(), 1),
+    }
+    return results, table, cost
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory so far, in MiB (0 where it cannot be read)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Linux or macOS
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
+
+
+def _reference_game(
+    cell: Cell, specs: list[StrategySpec], names: list[str], seed: int, game: int
+) -> pd.DataFrame:
+    g = Game(cell.rules, [s() for s in specs], seed=seed, game=game, names=names)
+    g.play()
+    return frame(seat_rows(g.state, seed, game, names))
+
+
+def _empty() -> pd.DataFrame:
+    out = frame({c: [] for c in COLUMNS})
+    out["rotation"] = np.zeros(0, dtype=np.int8)
+    return out
+
+
+def _empty_rounds() -> pd.DataFrame:
+    from moaisim.engine.batch.game import ROUND_DTYPES
+
+    return pd.DataFrame({c: [] for c in ROUND_COLUMNS}).astype(ROUND_DTYPES)
+
+
+def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
+    """The results of a cell's chunk with its cell columns, sorted by game and seat."""
+    df = df.sort_values(["game", "seat"], kind="stable", ignore_index=True)
+    df["cell"] = np.int32(cell.index)
+    df["lineup_id"] = np.int16(cell.lineup_id)
+    df["lineup"] = cell.label
+    df["rotation"] = df["rotation"].astype(np.int16)
+    return df
+
+
+def finish(df: pd.DataFrame) -> pd.DataFrame:
+    """A whole results table: sorted by cell, game and seat; categoricals restored."""
+    df = df.sort_values(["cell", "game", "seat"], kind="stable", ignore_index=True)
+    for col in (*CATEGORIES, "lineup"):
+        if col in df:
+            df[col] = df[col].astype("category")
+    return df
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    """Games done so far; `update` is called after each chunk (a no-op by default)."""
+
+    total: int
+    done: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    on_update: Callable[[Progress], None] | None = None
+
+    def update(self, games: int) -> None:
+        self.done += games
+        if self.on_update is not None:
+            self.on_update(self)
+
+    def plan(self, total: int) -> None:
+        """The games still to play (a resumed run has fewer than its study)."""
+        self.total = total
+
+    def close(self) -> None:
+        """Stop showing progress (nothing to do here; a bar overrides it)."""
+
+    @property
+    def rate(self) -> float:
+        return self.done / max(time.perf_counter() - self.started, 1e-9)
+
+
+def run_chunks(
+    study: Study,
+    todo: Sequence[tuple[int, int, int]],
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+) -> Iterator[tuple[tuple[int, int, int], tuple[pd.DataFrame, pd.DataFrame | None, dict]]]:
+    """Play the chunks, yielding each one's result as it finishes (in any order). n_jobs 1:
+    serially, in this process, without joblib (for debugging and profiling)."""
+    if not todo:
+        return
+    if n_jobs == 1 and backend == "loky":
+        for c, a, b in todo:
+            yield _task(study, c, a, b)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    tasks = (delayed(_task)(study, c, a, b) for c, a, b in todo)
+    if backend == "dask":
+        client = _dask_client(scheduler)
+        try:
+            with parallel_config(backend="dask", n_jobs=n_jobs):
+                yield from Parallel(return_as="generator_unordered")(tasks)
+        finally:
+            client.close()
+        return
+    yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)
+
+
+def _task(
+    study: Study, c: int, a: int, b: int
+) -> tuple[tuple[int, int, int], tuple[pd.DataFrame, pd.DataFrame | None, dict]]:
+    """A joblib task: play games a..b-1 of cell c."""
+    return (c, a, b), play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
+
+
+def _dask_client(scheduler: str | None) -> Any:
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - the dask extra is not installed
+        raise UserError(
+            "the dask backend needs dask.distributed: pip install 'moaisim[dask]'"
+        ) from None
+    if not scheduler:
+        raise UserError("the dask backend needs a scheduler address (--scheduler tcp://...)")
+    try:
+        return Client(scheduler, timeout="5s")
+    except OSError as exc:
+        raise UserError(f"cannot reach the dask scheduler {scheduler!r} ({exc})") from None
+
+
+def run_in_memory(
+    study: Study, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+    progress: Progress | None = None, games: np.ndarray | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:  # fmt: skip
+    """Play a whole study and return its results (and per-round table) in memory; `games`
+    (game indices) replaces games 0..N-1 when given (played serially)."""
+    parts, rounds = [], []
+    if games is not None:
+        done = ((c.index, play_chunk(study, c, games)) for c in study.cells)
+        chunks = (((c, 0, len(games)), out) for c, out in done)
+    else:
+        chunks = run_chunks(study, study.chunks(), n_jobs, backend, scheduler)
+    for (_, a, b), (res, table, _) in chunks:
+        parts.append(res)
+        if table is not None:
+            rounds.append(table)
+        if progress is not None:
+            progress.update(b - a)
+    results = finish(pd.concat(parts, ignore_index=True)) if parts else finish(_empty_cells())
+    if not study.rounds:
+        return results, None
+    table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds()
+    return results, table.sort_values(["cell", "game", "round", "seat"], ignore_index=True)
+
+
+def _empty_cells() -> pd.DataFrame:
+    out = _empty()
+    out["cell"] = np.zeros(0, dtype=np.int32)
+    out["lineup_id"] = np.zeros(0, dtype=np.int16)
+    out["lineup"] = pd.Series([], dtype=object)
+    return out
+
+
+# --- runs on disk ------------------------------------------------------------------------------
+
+
+class RunDir:
+    """A run directory: manifest.json, parts/*.parquet and (per-round table) rounds/*.parquet.
+
+    Parts are written under a temporary name and renamed, and the manifest is rewritten
+    (atomically too) after each part, so a run interrupted at any moment holds only whole
+    chunks, each recorded."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.manifest_path = self.path / "manifest.json"
+
+    def exists(self) -> bool:
+        return self.manifest_path.is_file()
+
+    def read(self) -> dict[str, Any]:
+        try:
+            return json.loads(self.manifest_path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UserError(f"{self.manifest_path}: not a readable run manifest ({exc})") from None
+
+    def write(self, manifest: dict[str, Any]) -> None:
+        tmp = self.manifest_path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(manifest, indent=1, default=str))
+        os.replace(tmp, self.manifest_path)
+
+    def part(self, kind: str, cell: int, start: int, end: int) -> Path:
+        return self.path / kind / f"cell{cell:04d}-games{start:012d}-{end:012d}.parquet"
+
+    def save(self, kind: str, df: pd.DataFrame, cell: int, start: int, end: int) -> str:
+        path = self.part(kind, cell, start, end)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+        return str(path.relative_to(self.path))
+
+
+def versions() -> dict[str, str]:
+    """The versions of Python and of the packages a run depends on (for the manifest)."""
+    out = {"python": platform.python_version()}
+    for pkg in ("moaisim", "numpy", "pandas", "numba", "pyarrow", "joblib", "scipy"):
+        with contextlib.suppress(PackageNotFoundError):  # a missing package: not recorded
+            out[pkg] = version(pkg)
+    return out
+
+
+def run_to_disk(
+    study: Study,
+    out: str | Path,
+    resume: bool = False,
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    command: str | None = None,
+) -> dict[str, Any]:
+    """Play a study into a run directory and return its manifest. With `resume`, a
+    directory holding the same study (same seed and grid) goes on where it stopped, or
+    plays the games that a larger `games` adds; a directory holding another study is an
+    error, and so is an existing run without `resume`; nothing is written then."""
+    run = RunDir(out)
+    identity = json.loads(json.dumps(study.identity(), default=str))
+    done: list[dict[str, Any]] = []
+    if run.exists():
+        manifest = run.read()
+        if not resume:
+            raise UserError(
+                f"{run.path} already holds a run: add --resume to continue or extend it, "
+                "or choose another --out"
+            )
+        if manifest.get("study") != identity:
+            raise UserError(f"{run.path} holds a different run (other seed or grid): "
+                            "choose another --out")  # fmt: skip
+        done = [c for c in manifest.get("chunks", []) if (run.path / c["file"]).is_file()]
+        manifest["games"] = max(manifest.get("games", 0), study.games)
+    elif run.path.exists() and any(run.path.iterdir()):
+        raise UserError(f"{run.path} exists and is not a run directory: choose another --out")
+    else:
+        manifest = {
+            "format": FORMAT,
+            "study": identity,
+            "games": study.games,
+            "seed": study.seed,
+            "versions": versions(),
+            "chunks": [],
+            "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+            "seconds": 0.0,
+            "cpu_seconds": 0.0,
+        }
+    manifest["command"] = command
+    manifest["chunks"] = done
+    todo = study.chunks((c["cell"], c["start"], c["end"]) for c in done)
+    run.path.mkdir(parents=True, exist_ok=True)
+    run.write(manifest)
+    if progress is not None:
+        progress.plan(sum(b - a for _, a, b in todo))
+    clock = time.perf_counter()
+    elapsed = float(manifest.get("seconds", 0.0))
+    for (c, a, b), (res, table, cost) in run_chunks(study, todo, n_jobs, backend, scheduler):
+        entry = {"cell": c, "start": a, "end": b, "file": run.save("parts", res, c, a, b),
+                 **cost}  # fmt: skip
+        if table is not None:
+            entry["rounds_file"] = run.save("rounds", table, c, a, b)
+        manifest["chunks"].append(entry)
+        cpu = manifest.get("cpu_seconds", 0.0) + cost["cpu_seconds"]
+        manifest["cpu_seconds"] = round(cpu, 3)
+        manifest["seconds"] = round(elapsed + time.perf_counter() - clock, 3)
+        games = sum(x["end"] - x["start"] for x in manifest["chunks"])
+        manifest["games_played"] = games
+        manifest["games_per_second"] = round(games / max(manifest["seconds"], 1e-9), 1)
+        manifest["updated"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+        run.write(manifest)
+        if progress is not None:
+            progress.update(b - a)
+    manifest["complete"] = not study.chunks(
+        (x["cell"], x["start"], x["end"]) for x in manifest["chunks"]
+    )
+    run.write(manifest)
+    return manifest
+
+
+def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
+    """The results (or `table="rounds"`, the per-round table) of a run directory, sorted
+    by cell, game (round) and seat, with the study's cell columns."""
+    run = RunDir(path)
+    if not run.exists():
+        raise UserError(f"{run.path} is not a run directory (no manifest.json)")
+    if table not in ("results", "rounds"):
+        raise UserError(f"table must be 'results' or 'rounds', got {table!r}")
+    manifest = run.read()
+    key = "file" if table == "results" else "rounds_file"
+    files = [run.path / c[key] for c in manifest.get("chunks", []) if key in c]
+    if table == "rounds" and not manifest["study"].get("rounds"):
+        raise UserError(f"{run.path} was run without --rounds: it has no per-round table")
+    if not files:
+        return finish(_empty_cells()) if table == "results" else _empty_rounds()
+    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    if table == "rounds":
+        return df.sort_values(["cell", "game", "round", "seat"], ignore_index=True)
+    return finish(df)
+
+
+def summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and strategy: games, mean score and win share (shared wins split evenly)."""
+    if results.empty:
+        return pd.DataFrame(columns=["cell", "players", "variant", "strategy", "games",
+                                     "mean_score", "win_share"])  # fmt: skip
+    df = results.copy()
+    winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
+    df["share"] = np.where(df["win"], 1.0 / winners, 0.0)
+    keys = ["cell", "players", "variant", "strategy"]
+    out = df.groupby(keys, observed=True).agg(
+        seats=("game", "size"), mean_score=("score", "mean"), win_share=("share", "mean")
+    )
+    games = df.groupby("cell", observed=True)["game"].nunique()
+    out = out.reset_index()
+    out.insert(4, "games", out["cell"].map(games))
+    return out.drop(columns="seats")

@@ -1,0 +1,292 @@
+"""The runner (docs/design.md, "Runs and scale"): study grids, seat rotation, common random
+numbers, parallel chunks on loky and dask, Parquet runs that resume and grow, bad input."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import moaisim
+from moaisim.cli import main
+from moaisim.errors import UserError
+from moaisim.runner import Progress, load_results, make_study, run_to_disk
+
+KW = dict(strategies="greedy,random", seed=11)
+
+
+def same(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+
+
+# --- the grid, rotation and common random numbers -----------------------------------------
+
+
+def test_a_grid_has_a_cell_per_combination_each_row_says_its_cell():
+    df = moaisim.simulate(
+        [3, 4], 12, variants=["base", "short"], spent_wood=["supply", "out"],
+        lineups=["greedy", "greedy,random"], seed=2,
+    )  # fmt: skip
+    cells = df.groupby("cell", observed=True)
+    assert cells.ngroups == 2 * 2 * 2 * 2
+    first = cells.first()
+    assert set(zip(first.players, first.variant, first.spent_wood, first.lineup, strict=True)) == {
+        (p, v, w, lineup)
+        for p in (3, 4)
+        for v in ("base", "short")
+        for w in ("supply", "out")
+        for lineup in (",".join(["greedy"] * p), ",".join((["greedy", "random"] * 2)[:p]))
+    }
+    assert (cells["game"].nunique() == 12).all()
+    assert {"cell", "lineup_id", "lineup", "rotation", "rules_digest"} <= set(df.columns)
+
+
+def test_rotation_seats_every_strategy_in_every_seat_equally_often():
+    df = moaisim.simulate(4, 40, strategies="moaisim.strategies.random:RandomStrategy,greedy",
+                          seed=3)  # fmt: skip
+    counts = pd.crosstab(df["seat"], df["strategy"])
+    assert (counts.to_numpy() == 20).all()  # 40 games x 4 seats / 2 strategies / 4 seats
+    # game i is seated in rotation i mod 4
+    assert (df["rotation"] == df["game"] % 4).all()
+    every = moaisim.simulate(3, 30, strategies="greedy,random,random", rotation="all", seed=3)
+    assert every["rotation"].nunique() == 3  # three distinct seatings of greedy,random,random
+    assert (pd.crosstab(every["seat"], every["strategy"])["greedy"] == 10).all()
+    fixed = moaisim.simulate(3, 9, strategies="greedy,random,random", rotation="none", seed=3)
+    assert fixed.loc[fixed.seat == 0, "strategy"].eq("greedy").all()
+
+
+def test_game_i_is_the_same_deal_in_every_cell():
+    """Common random numbers: cells that differ only where play cannot see it play the same
+    games; greedy never looks at bids, so open bidding reproduces base game by game."""
+    df = moaisim.simulate(4, 30, variants=["base", "open-bidding"], strategies="greedy", seed=9)
+    base = df[df.variant == "base"].reset_index(drop=True)
+    v2 = df[df.variant == "open-bidding"].reset_index(drop=True)
+    for col in ("game", "seat", "score", "births", "moai_height", "rounds"):
+        assert base[col].tolist() == v2[col].tolist()
+
+
+# --- identical results whatever the jobs, backend and chunks ----------------------------
+
+
+def test_results_do_not_depend_on_jobs_or_chunk_size():
+    one = moaisim.simulate([3, 4], 40, variants=["base", "short"], **KW)
+    for jobs, chunk in ((2, 9), (2, 40), (1, 13)):
+        same(moaisim.simulate([3, 4], 40, variants=["base", "short"], n_jobs=jobs,
+                              chunk_size=chunk, **KW), one)  # fmt: skip
+
+
+def test_the_dask_backend_on_a_local_cluster_gives_the_same_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        got = moaisim.simulate(3, 80, backend="dask", scheduler=cluster.scheduler_address,
+                               n_jobs=2, chunk_size=15, **KW)  # fmt: skip
+        moaisim.simulate(3, 80, backend="dask", scheduler=cluster.scheduler_address,
+                         chunk_size=15, out=tmp_path / "run", **KW)  # fmt: skip
+    want = moaisim.simulate(3, 80, **KW)
+    same(got, want)
+    same(load_results(tmp_path / "run"), want)
+
+
+def test_a_bad_dask_scheduler_is_one_clear_error():
+    with pytest.raises(UserError, match="cannot reach the dask scheduler"):
+        moaisim.simulate(3, 4, backend="dask", scheduler="tcp://127.0.0.1:9", **KW)
+    with pytest.raises(UserError, match="needs a scheduler address"):
+        moaisim.simulate(3, 4, backend="dask", n_jobs=2, **KW)
+
+
+# --- runs on disk: parts, manifest, resume, growth -----------------------------------------
+
+
+def test_a_run_on_disk_holds_parts_and_a_manifest_and_loads_back(tmp_path):
+    out = tmp_path / "run"
+    summary = moaisim.simulate([2, 3], 50, chunk_size=20, out=out, **KW)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 11 and manifest["games"] == 50 and manifest["complete"]
+    assert len(manifest["chunks"]) == 2 * 3  # per cell: 0-20, 20-40, 40-50
+    assert {c["end"] - c["start"] for c in manifest["chunks"]} == {20, 10}
+    assert manifest["versions"]["numpy"] == np.__version__
+    assert [c["rules_digest"] for c in manifest["study"]["cells"]] == [
+        moaisim.Rules.make(p).digest() for p in (2, 3)
+    ]
+    assert manifest["games_per_second"] > 0
+    assert sorted(p.name for p in (out / "parts").iterdir()) == sorted(
+        Path(c["file"]).name for c in manifest["chunks"]
+    )
+    assert not list(out.rglob("*.tmp"))
+    same(load_results(out), moaisim.simulate([2, 3], 50, **KW))
+    assert set(summary.columns) >= {"cell", "strategy", "games", "mean_score", "win_share"}
+
+
+def test_an_interrupted_run_resumes_to_exactly_the_uninterrupted_one(tmp_path):
+    study = make_study([3, 4], 40, ["greedy,random"], seed=4, chunk_size=10, rounds=True)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_three(progress: Progress) -> None:
+        if progress.done >= 30:
+            raise Stop
+
+    with pytest.raises(Stop):
+        run_to_disk(study, tmp_path / "a", progress=Progress(80, on_update=stop_after_three))
+    kept = json.loads((tmp_path / "a" / "manifest.json").read_text())["chunks"]
+    assert len(kept) == 3 and not (tmp_path / "a" / "manifest.json").read_text().count(
+        '"complete": true'
+    )
+    with pytest.raises(UserError, match="already holds a run: add --resume"):
+        run_to_disk(study, tmp_path / "a")
+    played = []
+    resumed = Progress(80, on_update=lambda p: played.append(p.done))
+    run_to_disk(study, tmp_path / "a", resume=True, progress=resumed)
+    assert played[-1] == 80 - 30 and resumed.total == 50  # only what was missing
+    run_to_disk(study, tmp_path / "b")
+    for table in ("results", "rounds"):
+        same(load_results(tmp_path / "a", table), load_results(tmp_path / "b", table))
+
+
+def test_asking_a_run_for_more_games_plays_only_the_new_ones(tmp_path):
+    out = tmp_path / "run"
+    moaisim.simulate(3, 25, chunk_size=10, out=out, **KW)
+    first = json.loads((out / "manifest.json").read_text())["chunks"]
+    moaisim.simulate(3, 42, chunk_size=10, out=out, resume=True, **KW)
+    chunks = json.loads((out / "manifest.json").read_text())["chunks"]
+    assert chunks[: len(first)] == first
+    assert [(c["start"], c["end"]) for c in chunks[len(first) :]] == [(25, 30), (30, 40), (40, 42)]
+    same(load_results(out), moaisim.simulate(3, 42, **KW))
+
+
+def test_ctrl_c_stops_cleanly_keeps_whole_chunks_and_prints_how_to_resume(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "-p", "3", "-n", "900", "--strategies", "greedy", "-s", "5",
+            "--chunk-size", "150", "-o", str(out), "-q"]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moaisim.cli", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        manifest = out / "manifest.json"
+        if manifest.is_file() and len(json.loads(manifest.read_text())["chunks"]) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the interrupt reached it")
+    assert proc.returncode == 130
+    assert "interrupted;" in err and "Resume with: moaisim simulate" in err and "--resume" in err
+    assert not list(out.rglob("*.tmp"))
+    assert main([*args, "--resume"]) == 0
+    same(load_results(out), moaisim.simulate(3, 900, strategies="greedy", seed=5))
+
+
+def test_the_manifest_command_reproduces_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "-p", "2", "-n", "30", "--strategies", "greedy,random", "-v", "short",
+            "--spent-wood", "out", "-s", "8", "-o", "first", "-q"]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["moaisim", *args])
+    assert main(args) == 0
+    command = json.loads(Path("first/manifest.json").read_text())["command"]
+    assert command.startswith("moaisim simulate") and "-o first" in command
+    again = command.replace("-o first", "-o second").split()[1:]
+    assert main(again) == 0
+    same(load_results("first"), load_results("second"))
+
+
+# --- bad input: one line, exit code 2, nothing written -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--strategies", "nobody"], "unknown strategy 'nobody'"),
+        (["-v", "short+short"], "names short twice"),
+        (["--turn-order", "sideways"], "turn_order = 'sideways'"),
+        (["-p", "6"], "players must be from 2 to 5"),
+        (["--components", "/no/such.toml"], "cannot read rules file"),
+        (["--rotation", "spiral"], "rotation must be one of"),
+        (["--jobs", "0"], "n_jobs must be a positive integer"),
+        (["--backend", "ray"], "backend must be one of"),
+        (["--strategies", "greedy(moai_height=x)"], "must be an integer"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, extra, message):
+    out = tmp_path / "run"
+    code = main(["simulate", "-p", "3", "-n", "10", "-o", str(out), *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err
+    assert not out.exists()
+
+
+def test_an_out_directory_with_another_run_is_refused_and_left_alone(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "-p", "3", "-n", "10", "-s", "1", "-o", str(out), "-q"]) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    for other in (["-s", "2"], ["-p", "4"], ["--strategies", "random"]):
+        code = main(["simulate", "-p", "3", "-n", "10", "-s", "1", "-o", str(out), "-q",
+                     "--resume", *other])  # fmt: skip
+        assert code == 2
+        assert "holds a different run" in capsys.readouterr().err
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "file.txt").write_text("mine")
+    assert main(["simulate", "-p", "3", "-n", "10", "-o", str(tmp_path / "junk"), "-q"]) == 2
+    assert "is not a run directory" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_the_command_line_summary_and_where_the_data_is(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["simulate", "-p", "3", "-n", "20", "--strategies", "greedy,random",
+                 "-o", str(out)]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "win_share" in text and "greedy" in text and "random" in text
+    assert f"rows in {out}" in text and "load_results" in text
+
+
+def test_per_round_table_in_memory_matches_the_final_results():
+    results, rounds = moaisim.simulate(4, 20, rounds=True, **KW)
+    last = rounds[rounds["round"] == rounds.groupby("game")["round"].transform("max")]
+    last = last.sort_values(["game", "seat"]).reset_index(drop=True)
+    assert last["score"].tolist() == results["score"].tolist()
+    assert last["round"].tolist() == results["rounds"].tolist()
+    births = rounds.groupby(["game", "seat"])["births"].sum().tolist()
+    assert births == results["births"].tolist()
+    assert (rounds.groupby(["game", "round"])["birdman"].sum() == 1).all()
+
+
+def test_load_results_of_a_run_without_rounds_says_so(tmp_path):
+    moaisim.simulate(2, 4, out=tmp_path / "r", **KW)
+    with pytest.raises(UserError, match="without --rounds"):
+        load_results(tmp_path / "r", "rounds")
+    with pytest.raises(UserError, match="not a run directory"):
+        load_results(tmp_path / "nothing")
+
+
+def test_progress_counts_every_game():
+    seen = []
+    study = make_study([2, 3], 30, ["greedy"], chunk_size=7)
+    from moaisim.runner import run_in_memory
+
+    run_in_memory(study, progress=Progress(60, on_update=lambda p: seen.append(p.done)))
+    assert seen[-1] == 60 and seen == sorted(seen)
+
+
+def test_workers_inherit_no_global_random_state():
+    """Seeded games do not depend on the global random generators of any process."""
+    np.random.seed(1)
+    a = moaisim.simulate(3, 20, n_jobs=2, chunk_size=5, **KW)
+    np.random.seed(2)
+    import random
+
+    random.seed(3)
+    b = moaisim.simulate(3, 20, n_jobs=2, chunk_size=5, **KW)
+    same(a, b)
