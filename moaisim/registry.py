@@ -25,6 +25,14 @@ GROUP = "moaisim.strategies"
 BUILTIN: dict[str, str] = {
     "random": "moaisim.strategies.random:RandomStrategy",
     "greedy": "moaisim.strategies.greedy:GreedyStrategy",
+    "heuristic": "moaisim.strategies.heuristic:HeuristicStrategy",
+    "moai": "moaisim.strategies.moai:MoaiStrategy",
+    "fisher": "moaisim.strategies.fisher:FisherStrategy",
+    "forester": "moaisim.strategies.forester:ForesterStrategy",
+    "breeder": "moaisim.strategies.breeder:BreederStrategy",
+    "raider": "moaisim.strategies.raider:RaiderStrategy",
+    "bidder": "moaisim.strategies.bidder:BidderStrategy",
+    "tuned": "moaisim.strategies.tuned:TunedStrategy",
 }
 
 

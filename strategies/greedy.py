@@ -1,7 +1,8 @@
 """`greedy`: a sensible baseline that plays to score.
 
-Each decision scores every legal action from what the seat can see and takes the best one
-(lowest action index on ties), with no randomness, so its choices depend only on its view.
+Each decision scores every legal action from what the seat can see and takes the best one;
+ties between equally good actions are broken at random from the seat's stream (one value per
+game and decision, `strategies/ties.py`), never by seat or action index.
 Priorities, in short: feed the clan first (boats, then fields, strongest pawns), fight for
 wood it can win, pile the rest on one volcano space, finish Moai it can pay for when they are
 tall enough (any worthwhile one in the last round), raid when it can, give births with spare
@@ -28,27 +29,7 @@ from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
 from moaisim.rules.codes import FIELDS, OCEAN, Layout, is_raid
 from moaisim.strategies.base import Strategy
-
-NEG = -1e9
-
-
-def _best(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Index of the best-scored legal action per game (first one on ties)."""
-    return _best_legal(np.asarray(scores, dtype=np.float64), legal)
-
-
-@njit(cache=True, nogil=True)
-def _best_legal(scores: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    n, size = legal.shape
-    out = np.zeros(n, dtype=np.int64)
-    for r in range(n):
-        best = -np.inf
-        for a in range(size):
-            if legal[r, a] and scores[r, a] > best:
-                best = scores[r, a]
-                out[r] = a
-    return out
-
+from moaisim.strategies.ties import NEG, best, pick_row, tie_values
 
 #: The view fields `public_score` reads.
 SCORE_FIELDS = ("on_board", "camp_size", "moai_count", "wood")
@@ -71,8 +52,9 @@ def _placements(
     seat: int,
     lay: Layout,
     top: int,
+    u: np.ndarray,
 ) -> np.ndarray:
-    """The best legal placement per game (first on ties); -1 where none is legal.
+    """The best legal placement per game (ties at random by `u`); -1 where none is legal.
 
     Scores of a pawn of strength s on target t (targets as in `WorkCodec`):
     1. food while the clan would go hungry: boats first, then fields, strongest first
@@ -92,6 +74,7 @@ def _placements(
     by_place = np.zeros(size + 1, dtype=np.int64)
     seen = np.zeros(forest, dtype=np.int64)
     est = np.zeros(forest, dtype=np.int64)
+    scores = np.full(3 * targets, NEG)
     for r in range(n):
         placing = False
         for a in range(3 * targets):
@@ -125,7 +108,6 @@ def _placements(
             for k in range(forest):
                 if est[k] > seen[k]:
                     seen[k] = est[k]
-        best = -(1 << 30)
         for s in range(1, 4):
             for t in range(targets):
                 a = (s - 1) * targets + t
@@ -147,17 +129,21 @@ def _placements(
                     score = 20 + height + s if height + s <= top else 15 - s
                 else:
                     score = 101 + 10 * s if hungry else 11 + s
-                if score > best:
-                    best = score
-                    out[r] = a
+                scores[a] = score
+        out[r] = pick_row(scores, legal[r, : 3 * targets], u[r])
     return out
 
 
 @njit(cache=True, nogil=True)
 def _best_feed(
-    legal: np.ndarray, own_loc: np.ndarray, strength: np.ndarray, lead: np.ndarray, forest: int
+    legal: np.ndarray,
+    own_loc: np.ndarray,
+    strength: np.ndarray,
+    lead: np.ndarray,
+    forest: int,
+    u: np.ndarray,
 ) -> np.ndarray:
-    """The best legal feeding action per game (first on ties), in `FeedCodec` order.
+    """The best legal feeding action per game (ties at random by `u`), in `FeedCodec` order.
 
     Starving own pawn i scores -10 x strength + 5 in the forest (the weakest first, forest
     pawns before volcano pawns: their wood is taken); raiding rival q's pawn with Raid combo c
@@ -167,24 +153,19 @@ def _best_feed(
     n, pawns = own_loc.shape
     players = lead.shape[1]
     out = np.zeros(n, dtype=np.int64)
+    scores = np.full(legal.shape[1], NEG)
     for r in range(n):
-        best = -(1 << 30)
         for i in range(pawns):
             if legal[r, i]:
                 x = own_loc[r, i]
-                score = -10 * strength[i] + (5 if 0 <= x < forest else 0)
-                if score > best:
-                    best = score
-                    out[r] = i
+                scores[i] = -10 * strength[i] + (5 if 0 <= x < forest else 0)
         for q in range(players):
             for j in range(pawns):
                 base = pawns + (q * pawns + j) * 6
                 for c in range(6):
                     if legal[r, base + c]:
-                        score = 100 + lead[r, q] - (c // 2 + 1 + 3 * (c % 2))
-                        if score > best:
-                            best = score
-                            out[r] = base + c
+                        scores[base + c] = 100 + lead[r, q] - (c // 2 + 1 + 3 * (c % 2))
+        out[r] = pick_row(scores, legal[r], u[r])
     return out
 
 
@@ -222,7 +203,7 @@ REST_PREFER = np.array([40.0, 20.0, 10.0, 30.0, 0.0])  # forest, fields, volcano
 
 
 class GreedyStrategy(Strategy):
-    """Plays to score with simple priorities (see the module docstring)."""
+    """Balanced baseline: feeds first, takes wood it can win, piles the rest on one statue."""
 
     name = "greedy"
     #: the view fields each decision reads (their views copy nothing else)
@@ -262,7 +243,7 @@ class GreedyStrategy(Strategy):
     def order_ties(self, view: SeatView) -> np.ndarray:
         scores = -public_score(view).astype(float)
         scores[:, view.seat] = 1e6  # itself first when allowed
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     # --- R4 ----------------------------------------------------------------------------
     def pick_epoch(self, view: SeatView) -> np.ndarray:
@@ -271,7 +252,7 @@ class GreedyStrategy(Strategy):
         draw, boat, hits = table["draw"][cid], table["boat"][cid], table["targeted"][cid]
         can_build = (view.wood[:, view.seat] >= 1) & ~view.last_round
         scores = draw + 2.0 * (boat & can_build[:, None]) + 1.5 * hits
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     def disaster_target(self, view: SeatView) -> np.ndarray:
         kind = _card_table(view.rules)["type"][view.info["card"]]
@@ -289,7 +270,7 @@ class GreedyStrategy(Strategy):
         loses = np.where((kind >= 0)[:, None], has[np.arange(len(view)), kind], False)
         scores = public_score(view) + 50.0 * loses
         scores[:, view.seat] = NEG
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     def disaster_loss(self, view: SeatView) -> np.ndarray:
         n, size = view.legal.shape
@@ -311,7 +292,7 @@ class GreedyStrategy(Strategy):
         scores[:, :t] = np.where(
             what[:, None] == LOSS_MOAI, -1.0 * view.tile_heights, scores[:, :t]
         )
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     # --- R5 ----------------------------------------------------------------------------
     def work(self, view: SeatView) -> np.ndarray:
@@ -330,6 +311,7 @@ class GreedyStrategy(Strategy):
             view.seat,
             lay,
             max(rules.components.moai_heights, default=0),
+            tie_values(view),
         )
         # no placement legal: pass if allowed, else the first legal swap
         other = np.flatnonzero(place < 0)
@@ -342,7 +324,7 @@ class GreedyStrategy(Strategy):
     def forest_tie(self, view: SeatView) -> np.ndarray:
         scores = -public_score(view).astype(float)
         scores[:, view.seat] = 1e6
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     def finish_moai(self, view: SeatView) -> np.ndarray:
         lay = view.rules.layout
@@ -352,19 +334,19 @@ class GreedyStrategy(Strategy):
         worth = (height >= self.moai_height) | (view.last_round[:, None] & (height >= 3))
         worth |= (height >= 4) & (wood >= 3)[:, None]
         scores = np.concatenate([np.where(worth, height, -1.0), np.zeros((len(view), 1))], axis=1)
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     def feed(self, view: SeatView) -> np.ndarray:
         """Starve the weakest pawn, or raid the leader (see `_best_feed`)."""
         lead = public_score(view).astype(np.int64)
         forest = view.rules.layout.forest
-        return _best_feed(view.legal, view.own_loc, view.strength, lead, forest)
+        return _best_feed(view.legal, view.own_loc, view.strength, lead, forest, tie_values(view))
 
     # --- R7 ----------------------------------------------------------------------------
     def rest(self, view: SeatView) -> np.ndarray:
         zone = view.rules.layout.zones(view.own_loc)
         scores = REST_PREFER[zone] + view.strength
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     def birth(self, view: SeatView) -> np.ndarray:
         n = len(view)
@@ -372,7 +354,7 @@ class GreedyStrategy(Strategy):
         scores = np.zeros((n, len(BIRTH_PAIRS) + 1))
         scores[:, :-1] = 10 * PAIR_MIN - 15 * PAIR_RAIDS
         scores[:, -1] = np.where(spare, -100.0, 100.0)  # stop unless cards are spare
-        return _best(scores, view.legal)
+        return best(scores, view)
 
     def boat(self, view: SeatView) -> np.ndarray:
         return np.where(view.last_round, 0, 1).astype(np.int64)

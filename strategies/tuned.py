@@ -1,0 +1,47 @@
+"""`tuned`: `heuristic` with the weights `moaisim tune` found, one file per player count.
+
+The files are `strategies/weights/tuned-<P>p.toml`; each records in its `[tuned]` table the
+command that made it, its seeds, its field of opponents, its generations and its strength on
+held-out games. A player count without a file of its own plays the file of the nearest player
+count that has one (the larger on a tie).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+
+import numpy as np
+
+from moaisim.errors import UnknownStrategyError
+from moaisim.rules import Rules
+from moaisim.strategies.heuristic import HeuristicStrategy, read_weights, vector, weights_path
+
+
+@cache
+def tuned_file(players: int) -> str:
+    """The name of the tuned weights file a player count plays (the nearest one shipped)."""
+    have = [p for p in range(2, 6) if weights_path(f"tuned-{p}p.toml").is_file()]
+    if not have:
+        raise UnknownStrategyError("strategy 'tuned': no tuned-<P>p.toml in strategies/weights")
+    nearest = min(have, key=lambda p: (abs(p - players), -p))
+    return f"tuned-{nearest}p.toml"
+
+
+@cache
+def tuned_weights(players: int) -> dict[str, float]:
+    """The tuned weights for a player count (read once)."""
+    path = weights_path(tuned_file(players))
+    doc = tomllib.loads(path.read_text("utf-8"))
+    return read_weights(doc, str(path))
+
+
+class TunedStrategy(HeuristicStrategy):
+    """Plays the heuristic weights `moaisim tune` found for its player count."""
+
+    name = "tuned"
+
+    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        super().start(rules, seat, games)
+        given = read_weights(self.weights, f"strategy {self.name!r}")
+        self.w = vector({**tuned_weights(rules.players), **given})

@@ -1,0 +1,273 @@
+"""The built-in strategies: fair tie-breaks, plans that play their plan, legal play everywhere,
+the same games alone as in a batch, and the strength ladder (issue: "A strategy library worth
+measuring against").
+
+Rates are measured on fixed seeds with margins: a plan's lead is checked with a 95 %
+interval of the per-game difference (it must exclude 0), the seat symmetry with a chi-square
+test (p > 0.001). Heavier measurements (the full ladder and win-share tables) are in
+benchmarks/ladder.py.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import moaisim
+from moaisim.engine.batch import BatchGame
+from moaisim.errors import UnknownStrategyError
+from moaisim.registry import BUILTIN, describe, load_strategy
+from moaisim.rules import Rules
+from moaisim.strategies import heuristic as h
+from moaisim.strategies.ties import pick_best
+from moaisim.tune import rotated, strength
+
+PLANS = ("moai", "fisher", "forester", "breeder", "raider", "bidder")
+#: what each plan must do most of, as a result column
+PLAN_COLUMN = {
+    "moai": "moai_height",
+    "fisher": "boats_built",
+    "forester": "wood",
+    "breeder": "births",
+    "raider": "raids_made",
+    "bidder": "birdman_rounds",
+}
+EVERY = ("random", "greedy", "heuristic", *PLANS, "tuned")
+VARIANTS = ("base", "open-pawns", "open-bidding", "short", "open-bidding-strict", "fixed-disasters")
+
+
+def batch(players: int, lineup, games, seed: int = 0, rules: Rules | None = None) -> BatchGame:
+    """Play games on the batch engine, strategies by seat (a short lineup repeats)."""
+    rules = rules or Rules.make(players)
+    specs = [load_strategy(lineup[k % len(lineup)]) for k in range(players)]
+    names = [s.label for s in specs]
+    return BatchGame(rules, [s() for s in specs], seed, np.asarray(games), names=names).play()
+
+
+# --- 1. fair tie-breaks -----------------------------------------------------------------------
+
+
+def test_pick_best_breaks_exact_ties_uniformly_and_never_takes_a_worse_action():
+    n = 30_000
+    scores = np.tile(np.array([5.0, 7.0, 1.0, 7.0, 7.0, 7.0 - 1e-6]), (n, 1))
+    legal = np.ones_like(scores, dtype=bool)
+    legal[:, 4] = False  # a tied but illegal action is never taken
+    u = np.random.default_rng(1).random(n)  # the tests' own numbers, not a seat stream
+    got = pick_best(scores, legal, u)
+    counts = np.bincount(got, minlength=6)
+    assert counts[[0, 2, 4, 5]].sum() == 0  # worse, illegal and nearly-as-good: never
+    assert stats.chisquare(counts[[1, 3]]).pvalue > 0.001  # the two tied ones: 1/2 each
+    # a tie is not settled by the action index: the lowest tied index is no more frequent
+    assert abs(counts[1] / n - 0.5) < 0.02
+
+
+def _chi2_seats(table: pd.DataFrame, column: str, players: int) -> float:
+    """p-value of a Wald chi-square test that seats 1..P-1 have the same mean of `column`
+    (games are the units: the per-game differences between seats, with their covariance)."""
+    m = table.pivot(index="game", columns="seat", values=column).to_numpy(float)[:, 1:]
+    d = m[:, :-1] - m[:, 1:]
+    mean = d.mean(axis=0)
+    cov = np.atleast_2d(np.cov(d, rowvar=False))
+    stat = len(d) * mean @ np.linalg.solve(cov, mean)
+    return float(stats.chi2.sf(stat, players - 2))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_greedy_self_play_treats_seats_1_to_p_minus_1_alike(players):
+    """Under the rules, seats 1..P-1 are exchangeable when every seat plays the same
+    symmetric strategy (seat 0 alone starts as bird-man): their win shares, disasters
+    suffered and raids suffered do not differ (20 000 games, p > 0.001)."""
+    df = moaisim.simulate(players, 20_000, strategies="greedy", seed=2024)
+    df["share"] = df["win"] / df.groupby("game")["win"].transform("sum")
+    for column in ("share", "disasters_suffered", "raids_suffered"):
+        p = _chi2_seats(df, column, players)
+        assert p > 0.001, (column, p, df.groupby("seat")[column].mean().round(3).tolist())
+
+
+@pytest.mark.parametrize(("name", "players"), [("heuristic", 4), ("tuned", 3)])
+def test_the_heuristic_family_treats_seats_1_to_p_minus_1_alike(name, players):
+    """The same for the weighted strategies (5 000 games)."""
+    df = moaisim.simulate(players, 5000, strategies=name, seed=2024)
+    df["share"] = df["win"] / df.groupby("game")["win"].transform("sum")
+    for column in ("share", "disasters_suffered", "raids_suffered"):
+        assert _chi2_seats(df, column, players) > 0.001, column
+
+
+def test_greedy_still_feeds_first_and_plays_to_score():
+    """The tie-break changed greedy's games, not its character (previous behaviour, in
+    spirit): it starves little, keeps living pawns, carves Moai and beats random."""
+    df = moaisim.simulate(4, 1000, strategies="greedy", seed=5)
+    assert df["starved"].mean() < 4 and df["pawns"].mean() > 9
+    assert df["moai_height"].mean() > 12 and df["births"].mean() > 5
+    mixed = strength(4, "greedy", "random", 100, seed=5)
+    assert mixed.low > 0.9
+
+
+# --- 2. plans play their plan -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def against_greedy() -> dict[str, pd.DataFrame]:
+    """Each plan in one seat against greedy opponents, seats rotated (4 x 100 4-player
+    games), with every seat's results."""
+    return {plan: rotated(4, plan, "greedy", 100, seed=31) for plan in PLANS}
+
+
+def _lead(df: pd.DataFrame, column: str) -> tuple[float, float, float]:
+    """The plan's value of `column` minus the mean of the greedy seats of the same game:
+    mean and 95 % interval over the games."""
+    key = ["rotation", "game"]
+    mine = df[df.seat == df.rotation].set_index(key)[column]
+    others = df[df.seat != df.rotation].groupby(key)[column].mean()
+    d = (mine - others.loc[mine.index]).to_numpy(float)
+    half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    return float(d.mean()), float(d.mean() - half), float(d.mean() + half)
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_each_plan_does_its_thing_more_than_greedy(plan, against_greedy):
+    column = PLAN_COLUMN[plan]
+    mean, low, high = _lead(against_greedy[plan], column)
+    assert low > 0, f"{plan}: {column} lead over greedy {mean:.2f} [{low:.2f}, {high:.2f}]"
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_each_plan_does_its_thing_more_than_every_other_plan(plan, against_greedy):
+    """Against the same greedy opponents, the plan's column is the highest of all plans,
+    by a margin: its interval (mean lead over greedy) lies above every other plan's."""
+    column = PLAN_COLUMN[plan]
+    _, low, _ = _lead(against_greedy[plan], column)
+    for other in PLANS:
+        if other != plan:
+            _, _, high = _lead(against_greedy[other], column)
+            assert low > high, f"{plan} vs {other} on {column}"
+
+
+# --- 3. the ladder (the full one: benchmarks/ladder.py) ------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_ladder_random_greedy_tuned_on_unseen_seeds(players):
+    """Win share against greedy opponents, seats rotated, on a root seed no tuning run used:
+    random < greedy < tuned, the Wilson intervals apart."""
+    games = 300
+    ladder = [strength(players, s, "greedy", games, seed=777_001) for s in ("random", "greedy")]
+    ladder.append(strength(players, "tuned", "greedy", games, seed=777_001))
+    for weaker, stronger in zip(ladder, ladder[1:], strict=False):
+        assert weaker.high < stronger.low, ladder
+
+
+# --- 4. legal play everywhere, the same games alone as in a batch ------------------------------
+
+options = st.fixed_dictionaries(
+    {
+        "turn_order": st.sampled_from(["hill", "clockwise"]),
+        "volcano_after_moai": st.sampled_from(["stay", "camp"]),
+        "spent_wood": st.sampled_from(["supply", "out"]),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(2, 5),
+    variants=st.sets(st.sampled_from(VARIANTS[1:]), max_size=3),
+    opts=options,
+    lineup=st.lists(st.sampled_from(EVERY), min_size=5, max_size=5),
+    seed=st.integers(0, 2**32),
+)
+def test_no_strategy_ever_plays_an_illegal_action(players, variants, opts, lineup, seed):
+    """Any lineup of built-ins, any rules: the engine checks every answer against the legal
+    masks and would raise IllegalActionError."""
+    if {"open-bidding", "open-bidding-strict"} <= variants:
+        variants = variants - {"open-bidding"}
+    rules = Rules.make(players, "+".join(sorted(variants)) or "base", **opts)
+    g = batch(players, lineup[:players], range(12), seed, rules)
+    assert (g.state.round > 0).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_strategy_plays_every_variant_and_option(variant):
+    """Each built-in under each variant: at 2 players with the default options, at 5 players
+    with the other value of every option."""
+    other = {"turn_order": "clockwise", "volcano_after_moai": "camp", "spent_wood": "out"}
+    for players, opts in ((2, {}), (5, other)):
+        rules = Rules.make(players, variant, **opts)
+        for shift in range(0, len(EVERY), players):
+            lineup = [EVERY[(shift + k) % len(EVERY)] for k in range(players)]
+            batch(players, lineup, range(6), 11, rules)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_a_strategy_plays_the_same_games_alone_as_in_a_batch(name):
+    """The reference engine (a batch of one) and the batch engine at two batch sizes give the
+    same results, game by game, for each built-in (with others beside it)."""
+    games = [0, 3, 4]
+    kw = dict(strategies=[name, "greedy", name], seed=9, variants="short")
+    ref = moaisim.simulate(3, games, engine="reference", **kw)
+    for size in (1, 100):
+        pd.testing.assert_frame_equal(moaisim.simulate(3, games, batch_size=size, **kw), ref)
+
+
+# --- 5. the registry, the weights files ---------------------------------------------------------
+
+
+def test_every_strategy_is_listed_with_a_one_line_plan_and_its_parameters():
+    listed = {name: (plan, params) for name, plan, params in describe()}
+    for name in EVERY:
+        assert name in BUILTIN and name in listed
+        plan, params = listed[name]
+        assert plan and "cannot be loaded" not in plan and len(plan) < 120
+    assert "weights=<table or TOML file>" in listed["heuristic"][1]
+    assert "moai_height=7" in listed["greedy"][1]
+
+
+def test_the_default_weights_file_documents_every_weight_the_module_names():
+    text = h.weights_path("heuristic.toml").read_text()
+    doc = tomllib.loads(text)["weights"]
+    assert list(doc) == list(h.NAMES)
+    for name in h.NAMES:
+        assert f"[{name}]" in h.__doc__, name
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_plans_are_points_of_the_heuristic_weight_space(plan):
+    cls = load_strategy(plan).cls
+    assert issubclass(cls, h.HeuristicStrategy) and cls.preset == f"{plan}.toml"
+    own = h.shipped(cls.preset)
+    assert own and set(own) <= set(h.NAMES)
+    # the plan's instance plays exactly heuristic with the plan's file
+    np.testing.assert_array_equal(cls().w, h.vector(own))
+
+
+def test_heuristic_takes_a_weights_file_and_checks_it(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_text("[weights]\nwood = 9.5\nbid_base = 3\n")
+    s = load_strategy(f"heuristic(weights={path})")()
+    assert s.w[h.INDEX["wood"]] == 9.5 and s.w[h.INDEX["bid_base"]] == 3.0
+    assert s.w[h.INDEX["starve"]] == h.defaults()["starve"]
+    path.write_text("wod = 1\n")
+    with pytest.raises(UnknownStrategyError, match="unknown weight 'wod'"):
+        load_strategy(f"heuristic(weights={path})")
+    with pytest.raises(UnknownStrategyError, match="weight wood must be a number"):
+        load_strategy("heuristic", weights={"wood": "lots"})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_tuned_plays_the_file_of_its_player_count(players):
+    from moaisim.strategies import tuned
+
+    name = tuned.tuned_file(players)
+    doc = tomllib.loads(h.weights_path(name).read_text())
+    assert doc["tuned"]["command"].startswith("moaisim tune ")
+    s = load_strategy("tuned")()
+    s.start(Rules.make(players), 0, np.arange(1))
+    np.testing.assert_array_equal(s.w, h.vector(h.read_weights(doc, name)))
+    if h.weights_path(f"tuned-{players}p.toml").is_file():
+        assert name == f"tuned-{players}p.toml" and doc["tuned"]["players"] == players
