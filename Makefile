@@ -1,4 +1,5 @@
-# Quick start: `make demo` plays one seeded game; `make test` runs the test suite.
+# Quick start: `make demo` plays one seeded game, a small study and its report;
+# `make test` runs the test suite.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,8 +16,15 @@ $(STAMP): pyproject.toml
 	@echo "== Installed. The first game compiles the engine's numba kernels (a few seconds, once)."
 	touch $(STAMP)
 
+# One seeded game, then a small study (3 and 4 players, base and short, 2 x 2 000 games per
+# cell) and its balance report in out/demo-report (report.md, report.html).
 demo: $(STAMP)
 	$(BIN)/moaisim play --players 4 --seed 1 --strategies greedy,greedy,random,greedy
+	$(BIN)/moaisim simulate --players 3 --players 4 --variant base --variant short \
+	  --strategies greedy --strategies greedy,random --games 2000 --seed 1 --rounds \
+	  --jobs 2 --out out/demo-run --resume
+	$(BIN)/moaisim report out/demo-run --out out/demo-report --title "moaisim demo study"
+	@echo "== The report: out/demo-report/report.md and out/demo-report/report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

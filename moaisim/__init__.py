@@ -14,6 +14,7 @@ from moaisim.errors import (
 )
 from moaisim.registry import StrategySpec, load_strategy
 from moaisim.rules import Rules
+from moaisim.runner import load_results
 from moaisim.strategies.base import Strategy
 
 __version__ = "0.1.0"
@@ -31,6 +32,7 @@ __all__ = [
     "StrategySpec",
     "UnknownStrategyError",
     "UserError",
+    "load_results",
     "load_strategy",
     "play",
     "simulate",

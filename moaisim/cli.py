@@ -9,6 +9,7 @@ error: ...`, one line naming the strategy, decision, game and seed); 130 interru
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import traceback
 from pathlib import Path
@@ -119,6 +120,276 @@ def variants() -> None:
         typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
 
 
+@app.command(short_help="Play a study grid of seeded games, in parallel, to Parquet.")
+def simulate(
+    players: Annotated[
+        list[int], typer.Option("--players", "-p", help="Player counts (repeat for a grid).")
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per cell.")],
+    strategies: Annotated[
+        list[str] | None,
+        typer.Option(help=STRATEGIES_HELP + " Repeat the option for several lineups."),
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="Variants, '+' combining (repeat for a grid)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the run.")] = 0,
+    components: Annotated[
+        list[Path] | None,
+        typer.Option("--components", help="Component files (repeat for a grid)."),
+    ] = None,
+    turn_order: Annotated[
+        list[str] | None, typer.Option(help="Rule option hill | clockwise (repeat: a grid).")
+    ] = None,
+    volcano_after_moai: Annotated[
+        list[str] | None, typer.Option(help="Rule option stay | camp (repeat: a grid).")
+    ] = None,
+    spent_wood: Annotated[
+        list[str] | None, typer.Option(help="Rule option supply | out (repeat: a grid).")
+    ] = None,
+    rotation: Annotated[
+        str,
+        typer.Option(
+            help="Seat rotation: cyclic (game i in rotation i mod players), all "
+            "(every seating) or none."
+        ),
+    ] = "cyclic",  # fmt: skip
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Parallel jobs (1: serial, no joblib).")
+    ] = 1,
+    backend: Annotated[
+        str, typer.Option(help="loky (this machine) or dask (a dask.distributed cluster).")
+    ] = "loky",
+    scheduler: Annotated[
+        str | None, typer.Option(help="The dask scheduler's address, e.g. tcp://host:8786.")
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="Games per task (default 5 000; fixed by a run).")
+    ] = None,
+    batch_size: Annotated[
+        int, typer.Option(help="Games the batch engine plays at once in a task.")
+    ] = 10_000,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Run directory: Parquet parts and manifest.json."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Continue (or extend) the run in --out, skipping done chunks.")
+    ] = False,
+    rounds: Annotated[
+        bool, typer.Option(help="Also keep a per-round table (rounds/*.parquet).")
+    ] = False,
+    engine: Annotated[
+        str, typer.Option("--engine", "-e", help="Engine: batch | reference (same games).")
+    ] = "batch",
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")
+    ] = False,
+) -> None:
+    """Play a study grid: player counts x variants x rule options x component files x
+    lineups, N games per cell. Game i is the same deal in every cell; lineups rotate over
+    the seats. With --out the rows go to Parquet parts as chunks finish (load them with
+    moaisim.load_results); Ctrl-C stops cleanly and --resume goes on."""
+    from moaisim.runner import load_results, make_study, run_in_memory, run_to_disk, summary
+
+    options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
+               "spent_wood": spent_wood}  # fmt: skip
+    study = make_study(
+        players, games, strategies or ["greedy"], variant or None, seed, components or None,
+        rotation, chunk_size, rounds, engine, batch_size, **options,
+    )  # fmt: skip
+    from moaisim.api import _check_jobs
+
+    _check_jobs(jobs, backend)
+    show = not quiet and sys.stderr.isatty()
+    bar = None
+    if show:
+        from moaisim.progress import bar as make_bar
+
+        bar = make_bar(study.games * len(study.cells))
+    command = _command_line("simulate")
+    try:
+        if out is not None:
+            run_to_disk(study, out, resume, jobs, backend, scheduler, bar, command)
+            results = load_results(out)
+        else:
+            results, _ = run_in_memory(study, jobs, backend, scheduler, bar)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        _interrupted(out, command)
+        raise typer.Exit(130) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    if quiet:
+        return
+    table = summary(results)
+    typer.echo(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    where = f"rows in {out} (moaisim.load_results('{out}'))" if out else "rows not kept: add --out"
+    typer.echo(f"{study.games} games per cell, {len(study.cells)} cells; {where}")
+
+
+def _interrupted(out: Path | None, command: str) -> None:
+    """Ctrl-C: what finished is kept; say how to go on."""
+    if out is None:
+        typer.echo("moaisim: interrupted (nothing kept: the run had no --out)", err=True)
+        return
+    from moaisim.runner import RunDir
+
+    manifest = RunDir(out).read() if RunDir(out).exists() else {"chunks": []}
+    done = len(manifest.get("chunks", []))
+    again = command if "--resume" in command.split() else command + " --resume"
+    typer.echo(f"moaisim: interrupted; {done} chunks kept in {out}. Resume with: {again}",
+               err=True)  # fmt: skip
+
+
+@app.command(short_help="Write a run's balance report: Markdown, HTML, CSV, figures.")
+def report(
+    run: Annotated[Path, typer.Argument(help="A run directory (moaisim simulate --out).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the report.")],
+    title: Annotated[str | None, typer.Option(help="The report's title.")] = None,
+) -> None:
+    """Write the balance report of a run: report.md and a self-contained report.html, a CSV
+    per table, the figures, the run's manifest and the commands that reproduce it."""
+    from moaisim.analysis.report import make_report
+
+    command = f"moaisim report {run} --out {out}" + (
+        f" --title {shlex.quote(title)}" if title else ""
+    )
+    path = make_report(run, out, title=title, command=command)
+    typer.echo(f"report: {path} and {path.with_suffix('.html')}")
+
+
+@app.command(short_help="Run a declarative study (TOML) and write its report.")
+def experiment(
+    file: Annotated[Path, typer.Argument(help="The experiment file (see experiments/).")],
+    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("runs"),
+    reports: Annotated[Path, typer.Option(help="Where reports go: REPORTS/<name>.")] = Path(
+        "reports"
+    ),
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", "-n", help="Games per cell instead of the file's (a quick look)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run the study an experiment file declares into RUNS/<name> (a stopped or smaller run of
+    the same study is resumed), then write its report into REPORTS/<name>. With --games N the
+    study plays N games per cell, into RUNS/<name>-N and REPORTS/<name>-N."""
+    from moaisim.analysis.experiment import load_experiment, run_experiment, study_of
+
+    exp = load_experiment(file)
+    study = study_of(exp, games)  # every mistake before anything runs
+    bar = None
+    if not quiet and sys.stderr.isatty():
+        from moaisim.progress import bar as make_bar
+
+        bar = make_bar(study.games * len(study.cells))
+    try:
+        path = run_experiment(file, runs, reports, jobs, bar, games)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        again = f"moaisim experiment {file}" + (f" --games {games}" if games else "")
+        typer.echo(f"moaisim: interrupted; run it again to resume: {again}", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    typer.echo(f"report: {path} and {path.with_suffix('.html')}")
+
+
+@app.command(short_help="Find strong heuristic weights by simulation (CMA-ES).")
+def tune(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-5.")],
+    field: Annotated[
+        str, typer.Option(help="The opponents, comma-separated; they fill the other seats.")
+    ] = "greedy",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Training games per seat rotation and candidate.")
+    ] = 300,
+    generations: Annotated[int, typer.Option(help="CMA-ES generations in all.")] = 40,
+    popsize: Annotated[
+        int | None, typer.Option(help="Candidates per generation (default: CMA-ES's).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the training games.")] = 0,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Where tuned-<P>p.toml, .log and .state go.")
+    ] = Path("."),
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
+    ] = None,
+    turn_order: Annotated[str, typer.Option(help="Rule option: hill | clockwise.")] = "hill",
+    volcano_after_moai: Annotated[str, typer.Option(help="Rule option: stay | camp.")] = "stay",
+    spent_wood: Annotated[str, typer.Option(help="Rule option: supply | out.")] = "supply",
+    start: Annotated[
+        Path | None, typer.Option(help="Starting weights (TOML); default heuristic's.")
+    ] = None,
+    sigma: Annotated[
+        float, typer.Option(help="Initial step, in units of each weight's scale.")
+    ] = 0.3,
+    held_out_games: Annotated[
+        int, typer.Option(help="Games per rotation of the final, held-out evaluation.")
+    ] = 2000,
+    held_out_seed: Annotated[
+        int | None, typer.Option(help="Root seed of the held-out games (default seed + 1).")
+    ] = None,
+    objective: Annotated[str, typer.Option(help="win (win share) or rank (mean rank).")] = "win",
+    names: Annotated[
+        str | None, typer.Option(help="Only these weights, comma-separated (default: all).")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Candidates played in parallel.")] = 1,
+    restart: Annotated[
+        bool, typer.Option(help="Start again instead of resuming the saved search in --out.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per generation.")] = False,
+) -> None:
+    """Search heuristic's weight space with CMA-ES: every candidate plays the same training
+    games, seats rotated, against the field; the best weights go to OUT/tuned-<P>p.toml with
+    how they were made and their win share on held-out games. Ctrl-C keeps the last finished
+    generation; the same command resumes."""
+    from moaisim.tune import TuneProgress
+    from moaisim.tune import tune as run_tune
+
+    options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
+               "spent_wood": spent_wood}  # fmt: skip
+    options = {k: v for k, v in options.items() if v != OPTIONS[k][0]}
+
+    def report(p: TuneProgress) -> None:
+        if quiet:
+            return
+        if p.phase == "search":
+            again = " (resumed)" if p.resumed else ""
+            typer.echo(
+                f"generation {p.generation}/{p.generations}{again}: best {p.best:.4f}, "
+                f"mean point {p.mean:.4f}, sigma {p.sigma:.3f}, {p.evaluations} candidates, "
+                f"{p.elapsed:.0f} s",
+                err=True,
+            )
+        elif p.phase == "held-out":
+            typer.echo(f"playing {held_out_games} held-out games per seat...", err=True)
+
+    command = _command_line("tune")
+    try:
+        result = run_tune(
+            players, field, games, generations, popsize, seed, out, not restart, report,
+            variant, start, sigma, held_out_games, held_out_seed, objective,
+            names.split(",") if names else None, jobs, None, command, **options,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        typer.echo("moaisim: interrupted; the last finished generation is saved: run the same "
+                   "command again to resume", err=True)  # fmt: skip
+        raise typer.Exit(130) from None
+    typer.echo(f"held-out win share: tuned {result.held_out}; start {result.start_held_out}")
+    typer.echo(f"weights: {result.path} (play them: --strategies 'heuristic(weights="
+               f"{result.path})'); log: {result.log}")  # fmt: skip
+
+
 @app.command("rules", short_help="Print the rules book, or the default component set.")
 def rules_book(
     components: Annotated[
@@ -200,6 +471,13 @@ def bench(
     csv: Annotated[
         Path | None, typer.Option("--csv", help="Also write every measured column as CSV.")
     ] = None,
+    runner_games: Annotated[
+        int, typer.Option(help="Games of the runner benchmark (4p greedy to disk); 0: skip.")
+    ] = 1_000_000,
+    runner_speedup_games: Annotated[
+        int, typer.Option(help="Games timed with --jobs 1 and --runner-jobs (the speed-up).")
+    ] = 100_000,
+    runner_jobs: Annotated[int, typer.Option(help="Jobs of the runner benchmark.")] = 2,
 ) -> None:
     """Time the batch and reference engines on the same games; measure a batch's memory.
 
@@ -219,14 +497,37 @@ def bench(
         repeat=repeat,
         batch_size=batch_size,
     )
+    bench_lib.check_runner_args(runner_games, runner_speedup_games, runner_jobs)
+    say = lambda line: typer.echo(line, err=True)  # noqa: E731
     text = bench_lib.report(
         config,
         "moaisim bench",
         markdown_path=str(markdown) if markdown else None,
         csv_path=str(csv) if csv else None,
-        progress=lambda line: typer.echo(line, err=True),
+        progress=say,
     )
     sys.stdout.write(text)
+    if runner_games > 0 or runner_speedup_games > 0:
+        df = bench_lib.runner_speed(
+            runner_games, runner_speedup_games, runner_jobs, seed=seed, progress=say
+        )
+        command = (f"moaisim simulate -p 4 -n N --strategies greedy -s {seed} -j J -o DIR -q "
+                   f"(N = {runner_speedup_games:,} with J = 1 and {runner_jobs}; "
+                   f"N = {runner_games:,} with J = {runner_jobs})")  # fmt: skip
+        runner = "\n" + bench_lib.runner_markdown(df, command)
+        sys.stdout.write(runner)
+        if markdown:
+            with open(markdown, "a") as f:
+                f.write(runner)
+
+
+#: The arguments `main` is running (what the runs and the tuner record as their command).
+_ARGS: list[str] = []
+
+
+def _command_line(name: str) -> str:
+    """The command being run, as a shell line (recorded in manifests and weights files)."""
+    return "moaisim " + shlex.join(_ARGS) if _ARGS else f"moaisim {name}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     args = [a for a in args if a != "--debug"]
+    _ARGS[:] = args
     if os.getcwd() not in sys.path:  # 'module:Class' strategies from the current directory
         sys.path.insert(0, os.getcwd())
     try:

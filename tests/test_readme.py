@@ -19,14 +19,6 @@ def blocks(lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", README, flags=re.S)
 
 
-def test_readme_python_blocks_run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # with the component file the README's tour writes
-    shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", tmp_path / "my-components.toml")
-    namespace: dict[str, object] = {}
-    for code in blocks("python"):
-        exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
-
-
 def commands() -> list[list[str]]:
     out = []
     for block in blocks("sh"):
@@ -37,12 +29,33 @@ def commands() -> list[list[str]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    """One directory for the whole README, as a reader's checkout: later commands and the
+    Python blocks use what earlier commands wrote (runs/...), and the repository's
+    experiments/ and strategies/ folders are there."""
+    where = tmp_path_factory.mktemp("readme")
+    shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", where / "my-components.toml")
+    for folder in ("experiments", "strategies"):
+        (where / folder).symlink_to(ROOT / folder)
+    return where
+
+
 @pytest.mark.parametrize("args", commands(), ids=lambda a: " ".join(a))
-def test_readme_commands_run(args, tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", tmp_path / "my-components.toml")
+def test_readme_commands_run(args, workdir, monkeypatch, capsys):
+    """Each `moaisim` command of the README's shell blocks, in the order shown."""
+    monkeypatch.chdir(workdir)
     assert main(args) == 0
     assert capsys.readouterr().out
+
+
+def test_readme_python_blocks_run(workdir, monkeypatch):
+    """The Python blocks in order, in one namespace, after the commands (they read the runs
+    the commands wrote)."""
+    monkeypatch.chdir(workdir)
+    namespace: dict[str, object] = {}
+    for code in blocks("python"):
+        exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
 
 
 def test_readme_shows_the_quick_start():

@@ -1,0 +1,34 @@
+"""Balance analysis of simulated games: tables (pandas), figures (matplotlib) and reports.
+
+The tables take a run directory (`moaisim simulate --out`), a `Source` or a results DataFrame
+and read it block by block, so a run of any size fits in memory; every rate comes with its
+interval and its n (docs/design.md, "Analysis").
+"""
+
+from moaisim.analysis.experiment import run_experiment
+from moaisim.analysis.report import make_report
+from moaisim.analysis.source import Source
+from moaisim.analysis.tables import (
+    compute,
+    game_quality,
+    game_shape,
+    head_to_head,
+    ratings,
+    seat_balance,
+    strategies,
+    variants,
+)
+
+__all__ = [
+    "Source",
+    "compute",
+    "game_quality",
+    "game_shape",
+    "head_to_head",
+    "make_report",
+    "ratings",
+    "run_experiment",
+    "seat_balance",
+    "strategies",
+    "variants",
+]

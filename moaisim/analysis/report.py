@@ -1,0 +1,524 @@
+"""`moaisim report`: a run's tables, figures and a plain-language summary, as Markdown and a
+self-contained HTML page (docs/design.md, "Analysis").
+
+`make_report(run, out)` writes into `out`: report.md, report.html (figures embedded), a CSV
+per table (tables/), the figures as PNG (figures/), the run's manifest, and the commands that
+reproduce the run and the report. The summary states each claim with its interval and n,
+and says what the numbers cannot support.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import shutil
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from moaisim.analysis import plots, tables
+from moaisim.analysis.source import Source
+
+
+@dataclass
+class Section:
+    """One table of the report: its title, what it shows, the table, its figures."""
+
+    key: str
+    title: str
+    text: str
+    table: pd.DataFrame
+    shown: pd.DataFrame
+    figures: list[str] = field(default_factory=list)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _ci(lo: float, hi: float, pct: bool = True) -> str:
+    return f"{_pct(lo)}-{_pct(hi)}" if pct else f"{lo:.2f} to {hi:.2f}"
+
+
+def _cell_name(row: pd.Series) -> str:
+    extra = [f"{o}={row[o]}" for o, d in tables.DEFAULTS.items() if o in row and row[o] != d]
+    name = f"{row['players']} players, {row['variant']}"
+    return name + (", " + ", ".join(extra) if extra else "")
+
+
+def _fmt_share(df: pd.DataFrame, col: str, lo: str = "lo", hi: str = "hi") -> pd.Series:
+    return df.apply(lambda r: f"{_pct(r[col])} ({_ci(r[lo], r[hi])})", axis=1)
+
+
+def _fmt_mean(df: pd.DataFrame, col: str) -> pd.Series:
+    return df.apply(
+        lambda r: f"{r[col]:.2f} ({r[col + '_lo']:.2f} to {r[col + '_hi']:.2f})", axis=1
+    )
+
+
+#: More lineups than this per set-up, and the tables pool them (`Source.pooled`).
+MAX_LINEUPS = 3
+
+
+def build_sections(src: Source) -> list[Section]:
+    """Every table that applies to this run, with the columns a reader needs."""
+    out: list[Section] = []
+    lineups = src.lineups_per_setup()
+    if lineups > MAX_LINEUPS:
+        # a tournament: one row per set-up, not per lineup (head to head and ratings compare
+        # the strategies)
+        src = src.pooled()
+    pooled = (
+        f" The {lineups} lineups of each set-up are pooled (each rotated over the seats)."
+        if src.pool
+        else ""
+    )
+    made = tables.compute(src)  # every table that applies, in one pass over the run
+    seats = made["seat_balance"]
+    shown = seats.assign(cell=seats.apply(_cell_name, axis=1))
+    shown = pd.DataFrame(
+        {
+            "cell": shown["cell"],
+            "lineup": seats["lineup"],
+            "seat": seats["seat"],
+            "games (n)": seats["games"].astype(int),
+            "win share (95 % interval)": _fmt_share(seats, "win_share"),
+            "fair": seats["fair"].map(_pct),
+            "equal seats: p": seats["p_equal"].map(lambda p: f"{p:.3g}"),
+        }
+    )
+    out.append(
+        Section(
+            "seat_balance",
+            "Seat balance",
+            (
+                "Win share of each seat (seat 0 holds the bird-man "
+                "token at the start), shared wins "
+                "split evenly, against the fair share 1/players; p is a chi-square test that every "
+                "seat wins equally often." + pooled
+            ),
+            seats,
+            shown,
+            ["seat_win_share"],
+        )
+    )
+    strat = made["strategies"]
+    shown = pd.DataFrame(
+        {
+            "cell": strat.apply(_cell_name, axis=1),
+            "strategy": strat["strategy"],
+            "seats (n)": strat["n"].astype(int),
+            "win share (95 % interval)": _fmt_share(strat, "win_share"),
+            "mean score": _fmt_mean(strat, "score"),
+            "Moai height": _fmt_mean(strat, "moai_height"),
+            "living pawns": _fmt_mean(strat, "pawns"),
+            "2 x wood": _fmt_mean(strat, "wood_points"),
+        }
+    )
+    out.append(
+        Section(
+            "strategies",
+            "Strategies",
+            (
+                "Per strategy: its win share per seat played (a strategy in two seats of a game "
+                "counts twice), its mean score and the mean of each part of the score (R8.2), with "
+                "95 % intervals." + pooled
+            ),
+            strat,
+            shown,
+            ["score_parts", "score_distributions"],
+        )
+    )
+    h2h = made["head_to_head"]
+    if len(h2h):
+        shown = pd.DataFrame(
+            {
+                "players": h2h["players"],
+                "strategy": h2h["strategy"],
+                "opponent": h2h["opponent"],
+                "meetings (n)": h2h["n"].astype(int),
+                "finishes above (95 % interval)": _fmt_share(h2h, "above_share"),
+            }
+        )
+        out.append(
+            Section(
+                "head_to_head",
+                "Head to head",
+                (
+                    "How often a strategy finishes above another when "
+                    "both play the same game (a tie "
+                    "counts half)."
+                ),
+                h2h,
+                shown,
+                ["head_to_head_heatmap"],
+            )
+        )
+        rates = made["ratings"]
+        if len(rates):
+            shown = pd.DataFrame(
+                {
+                    "players": rates["players"],
+                    "strategy": rates["strategy"],
+                    "games (n)": rates["games"],
+                    "rating (95 % interval)": rates.apply(
+                        lambda r: f"{r['rating']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f})", axis=1
+                    ),
+                }
+            )
+            out.append(
+                Section(
+                    "ratings",
+                    "Ratings",
+                    (
+                        "A Plackett-Luce rating of the strategies "
+                        "(log-strength, centred on 0) from "
+                        "the games in which every seat plays a different strategy, with bootstrap "
+                        "intervals."
+                    ),
+                    rates,
+                    shown,
+                )
+            )
+    deltas = made.get("variants")
+    if deltas is not None and len(deltas):
+        shown = pd.DataFrame(
+            {
+                "players": deltas["players"],
+                "lineup": deltas["lineup"],
+                "change": deltas["change"],
+                "metric": deltas["metric"],
+                "games (n)": deltas["games"].astype(int),
+                "base": deltas["base"].map("{:.3f}".format),
+                "with the change": deltas["treatment"].map("{:.3f}".format),
+                "difference (95 % interval)": deltas.apply(
+                    lambda r: f"{r['delta']:+.3f} ({r['lo']:+.3f} to {r['hi']:+.3f})", axis=1
+                ),
+                "p (Holm)": deltas["p_holm"].map(lambda p: f"{p:.3g}"),
+            }
+        )
+        out.append(
+            Section(
+                "variants",
+                "Variants and options against base",
+                (
+                    "Each variant or rule option against base with "
+                    "the default options, on the same "
+                    "games (common random numbers: the differences are "
+                    "paired game by game); p-values "
+                    "of paired t tests, Holm-corrected over the whole table."
+                ),
+                deltas,
+                shown,
+                ["variant_deltas"],
+            )
+        )
+    shape = made["game_shape"]
+    shown = pd.DataFrame(
+        {
+            "cell": shape.apply(_cell_name, axis=1),
+            "lineup": shape["lineup"],
+            "games (n)": shape["games"].astype(int),
+            "rounds": _fmt_mean(shape, "rounds"),
+            "mean score": _fmt_mean(shape, "score"),
+            "winning margin": _fmt_mean(shape, "margin"),
+            "shared wins": _fmt_share(shape, "shared_win_share", "shared_lo", "shared_hi"),
+        }
+    )
+    out.append(
+        Section(
+            "game_shape",
+            "Game shape",
+            (
+                "How long games last, how many points are scored, "
+                "by how much the winner wins (over "
+                "the best other seat; 0 when the win is shared) and how often a win is shared."
+            ),
+            shape,
+            shown,
+            ["game_length"],
+        )
+    )
+    if "game_quality" in made:
+        q = made["game_quality"]
+        shown = pd.DataFrame(
+            {
+                "cell": q.apply(_cell_name, axis=1),
+                "lineup": q["lineup"],
+                "games (n)": q["games"].astype(int),
+                "lead changes": _fmt_mean(q, "lead_changes"),
+                "won from behind": _fmt_share(q, "comeback_share", "comeback_lo", "comeback_hi"),
+                "deepest deficit (points)": _fmt_mean(q, "deficit"),
+                "rounds behind": _fmt_mean(q, "rounds_behind"),
+                "led for good from (share of game)": _fmt_mean(q, "decided"),
+                "close games (margin <= 2)": _fmt_share(q, "close_share", "close_lo", "close_hi"),
+            }
+        )
+        out.append(
+            Section(
+                "game_quality",
+                "Game quality",
+                (
+                    "How the lead moves (after the evaluation metrics "
+                    "of the Ludii general game system: "
+                    "lead change, drama, decisiveness): lead changes between rounds per game, how "
+                    "often and how far the eventual winner came from "
+                    "behind, from which point of the "
+                    "game it led for good, and how often the final margin is 2 points or less."
+                ),
+                q,
+                shown,
+                ["lead_over_rounds"],
+            )
+        )
+    return out
+
+
+FIGURES = {
+    "seat_win_share": lambda s: plots.seat_win_share(s["seat_balance"].table),
+    "score_parts": lambda s: plots.score_parts(s["strategies"].table),
+    "score_distributions": lambda s: plots.score_distributions(s["game_shape"].table),
+    "head_to_head_heatmap": lambda s: plots.head_to_head_heatmap(s["head_to_head"].table),
+    "variant_deltas": lambda s: plots.variant_deltas(s["variants"].table),
+    "game_length": lambda s: plots.game_length(s["game_shape"].table),
+    "lead_over_rounds": lambda s: plots.lead_over_rounds(s["game_quality"].table),
+}
+CAPTIONS = {
+    "seat_win_share": "Win share by seat, with 95 % intervals; the dashed line is the fair share.",
+    "score_parts": "The mean score of each strategy, split into its parts.",
+    "score_distributions": "The distribution of final scores of each strategy.",
+    "head_to_head_heatmap": "How often the row strategy finishes above the column strategy.",
+    "variant_deltas": "Each change against base, on the same games, with 95 % intervals.",
+    "game_length": "How many rounds games last.",
+    "lead_over_rounds": "The eventual winner's lead over the other seats, round by round.",
+}
+
+
+def summary_lines(sections: dict[str, Section]) -> list[str]:
+    """The claims the numbers support, each with its interval and n, in plain language."""
+    lines = []
+    seats = sections["seat_balance"].table
+    for _, c in seats[seats["seat"] == 0].iterrows():
+        p = c["p_equal"]
+        if p < 0.001:
+            verdict = "the seats are not equal (chi-square p < 0.001)"
+        elif p < 0.01:
+            verdict = f"evidence that the seats differ (chi-square p = {p:.2g})"
+        elif p < 0.05:
+            verdict = f"weak evidence that the seats differ (chi-square p = {p:.2g})"
+        else:
+            verdict = f"no seat differs detectably (chi-square p = {p:.2g})"
+        lines.append(
+            f"At {_cell_name(c)} ({c['lineup']}), the first bird-man (seat 0) wins "
+            f"{_pct(c['win_share'])} of {int(c['games']):,} games (95 % interval "
+            f"{_ci(c['lo'], c['hi'])}), against a fair {_pct(c['fair'])}; {verdict}."
+        )
+    strat = sections["strategies"].table
+    for _, cell in strat.groupby("cell"):
+        if cell["strategy"].nunique() < 2:
+            continue
+        best = cell.sort_values("win_share", ascending=False).iloc[0]
+        lines.append(
+            f"At {_cell_name(best)} ({best['lineup']}), {best['strategy']} wins the most: "
+            f"{_pct(best['win_share'])} per seat ({_ci(best['lo'], best['hi'])}, "
+            f"{int(best['n']):,} seats), mean score {best['score']:.1f} "
+            f"({best['score_lo']:.1f} to {best['score_hi']:.1f})."
+        )
+    if "variants" in sections:
+        d = sections["variants"].table
+        real = d[d["p_holm"] < 0.05]
+        for _, r in real.iterrows():
+            lines.append(
+                f"{r['change']} at {r['players']} players ({r['lineup']}) changes "
+                f"{r['metric']} from {r['base']:.3f} to {r['treatment']:.3f}: "
+                f"{r['delta']:+.3f} (95 % interval {r['lo']:+.3f} to {r['hi']:+.3f}, "
+                f"{int(r['games']):,} paired games, Holm p = {r['p_holm']:.2g})."
+            )
+        quiet = d[d["p_holm"] >= 0.05]
+        if len(quiet):
+            names = sorted({f"{r['change']}: {r['metric']}" for _, r in quiet.iterrows()})
+            lines.append("No detectable change (Holm p >= 0.05) in: " + "; ".join(names) + ".")
+    if "game_quality" in sections:
+        for _, q in sections["game_quality"].table.iterrows():
+            lines.append(
+                f"At {_cell_name(q)} ({q['lineup']}), the lead changes {q['lead_changes']:.2f} "
+                f"times a game ({q['lead_changes_lo']:.2f} to {q['lead_changes_hi']:.2f}); "
+                f"the winner came from behind in {_pct(q['comeback_share'])} of games "
+                f"({_ci(q['comeback_lo'], q['comeback_hi'])}) and {_pct(q['close_share'])} "
+                f"end within 2 points ({_ci(q['close_lo'], q['close_hi'])})."
+            )
+    return lines
+
+
+CAVEATS = [
+    "These are games between programs (the strategies named in each table), not people: a "
+    "finding is a property of the game as these strategies play it. A seat or variant "
+    "effect that the strategies create or hide can differ with stronger or human play.",
+    "The card-by-card contents of the decks and tiles are assumed (the rules book, section "
+    "C): the totals are published, the contents are not; another component file may change "
+    "the findings.",
+    "Intervals are 95 %: about one claim in twenty can miss its true value by chance. Only "
+    "the variants table corrects for its many comparisons (Holm).",
+    "Every game is reproducible from its seed (`moaisim play --seed S --game I`).",
+]
+
+
+def make_report(
+    run: Any,
+    out: str | Path,
+    title: str | None = None,
+    command: str | None = None,
+    rounds: pd.DataFrame | None = None,
+    question: str = "",
+) -> Path:
+    """Write the report of a run directory (or a results DataFrame, with its per-round table)
+    into `out`; returns the path of report.md."""
+    src = Source.of(run, rounds)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    sections = {s.key: s for s in build_sections(src)}
+    (out / "tables").mkdir(exist_ok=True)
+    (out / "figures").mkdir(exist_ok=True)
+    for s in sections.values():
+        s.table.to_csv(out / "tables" / f"{s.key}.csv", index=False)
+    made: dict[str, Path] = {}
+    for s in sections.values():
+        for name in s.figures:
+            made[name] = plots.save(FIGURES[name](sections), out / "figures" / f"{name}.png")
+    manifest = src.manifest
+    if manifest is not None:
+        shutil.copyfile(src.run.path / "manifest.json", out / "manifest.json")
+    title = title or "moaisim balance report"
+    games = int(sections["seat_balance"].table.groupby("cell")["games"].first().sum())
+    cells = int(sections["seat_balance"].table["cell"].nunique())
+    repro = []
+    if manifest is not None and manifest.get("command"):
+        repro.append(manifest["command"])
+    if command and command not in repro:
+        repro.append(command)
+    made_on = f"Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC from "
+    intro = [x for x in (question, made_on + _study_line(manifest, games, cells)) if x]
+    (out / "report.md").write_text(_markdown(title, intro, repro, sections, made))
+    (out / "report.html").write_text(_html(title, intro, repro, sections, made))
+    return out / "report.md"
+
+
+def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
+    text = f"{games:,} games in {cells} cells"
+    if manifest is not None:
+        text += (
+            f", root seed {manifest['seed']}, {manifest['study']['rotation']} seat rotation, "
+            f"moaisim {manifest['versions'].get('moaisim', '?')}"
+        )
+    return text + "."
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table (cells as text; '|' escaped)."""
+
+    def cell(x: Any) -> str:
+        return str(x).replace("|", "\\|")
+
+    head = "| " + " | ".join(map(cell, df.columns)) + " |"
+    rule = "| " + " | ".join("---" for _ in df.columns) + " |"
+    rows = ["| " + " | ".join(map(cell, r)) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
+def _markdown(
+    title: str,
+    intro: list[str],
+    repro: list[str],
+    sections: dict[str, Section],
+    figs: dict[str, Path],
+) -> str:
+    lines = [f"# {title}", ""]
+    for paragraph in intro:
+        lines += [paragraph, ""]
+    if repro:
+        lines += ["Reproduce:", "", "```sh", *repro, "```", ""]
+    lines += [
+        "## Summary",
+        "",
+        *[f"- {x}" for x in summary_lines(sections)],
+        "",
+        "What these numbers do not support:",
+        "",
+        *[f"- {x}" for x in CAVEATS],
+        "",
+    ]
+    for s in sections.values():
+        lines += [
+            f"## {s.title}",
+            "",
+            s.text,
+            "",
+            markdown_table(s.shown),
+            "",
+            f"_{s.table.attrs.get('sample_size', '')}. Table: tables/{s.key}.csv._",
+            "",
+        ]
+        for name in s.figures:
+            lines += [
+                f"![{CAPTIONS[name]}](figures/{figs[name].name})",
+                "",
+                f"_{CAPTIONS[name]}_",
+                "",
+            ]
+    return "\n".join(lines)
+
+
+def _html(
+    title: str,
+    intro: list[str],
+    repro: list[str],
+    sections: dict[str, Section],
+    figs: dict[str, Path],
+) -> str:
+    esc = html.escape
+    body = [f"<h1>{esc(title)}</h1>", *[f"<p>{esc(x)}</p>" for x in intro]]
+    if repro:
+        body.append("<p>Reproduce:</p><pre>" + esc("\n".join(repro)) + "</pre>")
+    body.append(
+        "<h2>Summary</h2><ul>"
+        + "".join(f"<li>{esc(x)}</li>" for x in summary_lines(sections))
+        + "</ul>"
+    )
+    body.append(
+        "<p>What these numbers do not support:</p><ul>"
+        + "".join(f"<li>{esc(x)}</li>" for x in CAVEATS)
+        + "</ul>"
+    )
+    for s in sections.values():
+        body.append(f"<h2>{esc(s.title)}</h2><p>{esc(s.text)}</p>")
+        body.append(s.shown.to_html(index=False, border=0, classes="table"))
+        body.append(
+            f"<p class='note'>{esc(s.table.attrs.get('sample_size', ''))}. "
+            f"Table: tables/{s.key}.csv.</p>"
+        )
+        for name in s.figures:
+            data = base64.b64encode(figs[name].read_bytes()).decode()
+            body.append(
+                f"<figure><img alt='{esc(CAPTIONS[name])}' "
+                f"src='data:image/png;base64,{data}'><figcaption>"
+                f"{esc(CAPTIONS[name])}</figcaption></figure>"
+            )
+    style = (
+        "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
+        "color:#222}table{border-collapse:collapse;font-size:13px;margin:1em 0}"
+        "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}"
+        "img{max-width:100%}.note{color:#666;font-size:12px}pre{background:#f4f4f4;"
+        "padding:8px;overflow-x:auto}figcaption{font-size:13px;color:#444}"
+    )
+    check = (
+        "<script>window.addEventListener('load',function(){var i=document.images,k=0;"
+        "for(var j=0;j<i.length;j++){if(i[j].complete&&i[j].naturalWidth>0){k++;}}"
+        "document.body.setAttribute('data-images-shown',k+'/'+i.length);});</script>"
+    )
+    return (
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}"
+        f"</title><style>{style}</style></head><body>{''.join(body)}{check}</body></html>"
+    )

@@ -1,0 +1,210 @@
+"""Where the analysis reads results from: a run directory, read block by block, or a DataFrame.
+
+Every table of `moaisim.analysis` is computed from sufficient statistics summed over blocks
+of games, so a report never holds a whole run in memory: a block is one game range of every
+cell of the run (the runner cuts every cell at the same chunk boundaries, so a block is a
+handful of Parquet parts, a few thousand games per cell). Paired comparisons between cells
+(the same game indices) need nothing more than one block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.errors import UserError
+from moaisim.runner import RunDir
+
+#: Games per block when the source is a DataFrame.
+BLOCK_GAMES = 5_000
+
+
+@dataclass
+class Source:
+    """Results to analyse: a run directory or in-memory tables (results, and per-round)."""
+
+    results: pd.DataFrame | None = None
+    rounds: pd.DataFrame | None = None
+    run: RunDir | None = None
+    pool: bool = False  # the lineups of each set-up pooled into one cell (`pooled`)
+
+    @classmethod
+    def of(cls, data: Any, rounds: pd.DataFrame | None = None) -> Source:
+        """A Source from a run directory path, a Source, or a results DataFrame."""
+        if isinstance(data, Source):
+            return data
+        if isinstance(data, pd.DataFrame):
+            if "cell" not in data:
+                data = data.assign(cell=0)
+            return cls(results=data, rounds=rounds)
+        if isinstance(data, str | Path):
+            run = RunDir(data)
+            if not run.exists():
+                raise UserError(f"{run.path} is not a run directory (no manifest.json)")
+            return cls(run=run)
+        raise UserError(
+            f"cannot analyse a {type(data).__name__}: give a run directory or a results DataFrame"
+        )
+
+    @property
+    def manifest(self) -> dict[str, Any] | None:
+        return self.run.read() if self.run is not None else None
+
+    @property
+    def has_rounds(self) -> bool:
+        if self.run is not None:
+            return bool(self.manifest["study"].get("rounds"))
+        return self.rounds is not None
+
+    def pooled(self) -> Source:
+        """The same games with every lineup of a set-up (players, variant, options,
+        components) pooled into one cell: for a study of many lineups (a tournament), where a
+        table per lineup would be too long to read. Each lineup is rotated over the seats, so
+        a pooled seat balance still compares seats, not strategies. Game numbers are made
+        unique per lineup (lineup k's game i becomes k * 2**32 + i), which keeps games paired
+        across set-ups."""
+        return replace(self, pool=True)
+
+    def lineups_per_setup(self) -> int:
+        """The largest number of lineups a set-up plays."""
+        cells = self._cells()
+        return int(cells.groupby(_setup_key(cells), dropna=False)["lineup"].nunique().max())
+
+    def cells(self) -> pd.DataFrame:
+        """One row per cell: players, variant, options, lineup (and components)."""
+        cells = self._cells()
+        if not self.pool:
+            return cells
+        group, _ = self._pooling(cells)
+        out = cells.assign(cell=cells["cell"].map(group))
+        count = out.groupby("cell")["lineup"].transform("nunique")
+        out["lineup"] = np.where(count > 1, count.map("all {} lineups".format), out["lineup"])
+        if "lineup_id" in out:
+            out["lineup_id"] = 0
+        return out.drop_duplicates("cell").reset_index(drop=True)
+
+    @staticmethod
+    def _pooling(cells: pd.DataFrame) -> tuple[dict[int, int], dict[int, int]]:
+        """Each cell's pooled cell (its set-up) and its lineup's number."""
+        group = cells.groupby(_setup_key(cells), dropna=False, sort=False).ngroup()
+        lineup = pd.factorize(cells["lineup"])[0]
+        cell = cells["cell"].astype(int).tolist()
+        return dict(zip(cell, group.astype(int).tolist(), strict=True)), dict(
+            zip(cell, lineup.tolist(), strict=True)
+        )
+
+    def _pool(self, table: pd.DataFrame | None, group: dict, lineup: dict) -> pd.DataFrame | None:
+        if table is None:
+            return None
+        cell = table["cell"].astype(int)
+        return table.assign(
+            game=cell.map(lineup).to_numpy(dtype=np.int64) * 2**32
+            + table["game"].to_numpy(dtype=np.int64),
+            cell=cell.map(group).to_numpy(dtype=np.int64),
+        )
+
+    def _cells(self) -> pd.DataFrame:
+        if self.run is not None:
+            return pd.DataFrame(self.manifest["study"]["cells"])
+        df = self.results
+        cols = [c for c in CELL_KEYS if c in df]
+        cells = df.groupby("cell", observed=True)[cols[1:]].first().reset_index()
+        # plain values, as a run directory's manifest gives them (not categories)
+        for c in cells.columns:
+            if isinstance(cells[c].dtype, pd.CategoricalDtype):
+                cells[c] = cells[c].astype(cells[c].cat.categories.dtype)
+        return cells
+
+    def blocks(
+        self, rounds: bool = False, columns: tuple[Any, Any] | None = None
+    ) -> Iterator[tuple[pd.DataFrame, pd.DataFrame | None]]:
+        """(results, per-round table or None) of each block of games, every cell. `columns`
+        (results columns, per-round columns; None: all) limits what is read from a run."""
+        cols = columns or (None, None)
+        if self.run is not None:
+            blocks = self._run_blocks(rounds, *cols)
+        else:
+            blocks = self._frame_blocks(rounds)
+        if not self.pool:
+            yield from blocks
+            return
+        group, lineup = self._pooling(self._cells())
+        for res, table in blocks:
+            yield self._pool(res, group, lineup), self._pool(table, group, lineup)
+
+    def _frame_blocks(self, rounds: bool) -> Iterator[tuple[pd.DataFrame, pd.DataFrame | None]]:
+        df = self.results
+        table = self.rounds if rounds else None
+        if table is not None and "cell" not in table:
+            table = table.assign(cell=0)
+        games = np.sort(df["game"].unique())
+        res_game, res_order = _sorted(df["game"])
+        if table is not None:
+            round_game, round_order = _sorted(table["game"])
+        for k in range(0, len(games), BLOCK_GAMES):
+            lo, hi = games[k], games[min(k + BLOCK_GAMES, len(games)) - 1]
+            part = df.iloc[_between(res_game, res_order, lo, hi)]
+            block = None
+            if table is not None:
+                block = table.iloc[_between(round_game, round_order, lo, hi)]
+            yield part, block
+
+    def _run_blocks(
+        self, rounds: bool, columns: Any = None, round_columns: Any = None
+    ) -> Iterator[tuple[pd.DataFrame, pd.DataFrame | None]]:
+        run = self.run
+        assert run is not None
+        chunks = run.read()["chunks"]
+        by_range: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for c in chunks:
+            by_range.setdefault((c["start"], c["end"]), []).append(c)
+
+        def read(name: str, cols: Any) -> pd.DataFrame:
+            return pd.read_parquet(run.path / name, columns=None if cols is None else list(cols))
+
+        for key in sorted(by_range):
+            group = by_range[key]
+            res = pd.concat([read(c["file"], columns) for c in group], ignore_index=True)
+            table = None
+            if rounds and all("rounds_file" in c for c in group):
+                table = pd.concat(
+                    [read(c["rounds_file"], round_columns) for c in group], ignore_index=True
+                )
+            yield res, table
+
+
+def _sorted(games: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Game numbers in order, and the row order that sorts them (stable)."""
+    order = np.argsort(games.to_numpy(), kind="stable")
+    return games.to_numpy()[order], order
+
+
+def _between(games: np.ndarray, order: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """The rows (in their original order) whose game lies in lo..hi."""
+    a, b = np.searchsorted(games, lo, "left"), np.searchsorted(games, hi, "right")
+    return np.sort(order[a:b])
+
+
+#: The columns that say which cell a row is from.
+CELL_KEYS = (
+    "cell",
+    "players",
+    "variant",
+    "turn_order",
+    "volcano_after_moai",
+    "spent_wood",
+    "rules_digest",
+    "lineup_id",
+    "lineup",
+)
+
+
+def _setup_key(cells: pd.DataFrame) -> list[str]:
+    """The columns of a set-up: everything that names a cell but its lineup."""
+    keys = [c for c in CELL_KEYS if c in cells and c not in ("cell", "lineup_id", "lineup")]
+    return keys + (["components"] if "components" in cells else [])

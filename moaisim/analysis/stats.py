@@ -1,0 +1,87 @@
+"""Statistics the tables use (scipy): Wilson intervals, tests, the Holm correction, and the
+sample size a table would need for a narrower interval."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+#: The confidence level of every interval of the reports.
+LEVEL = 0.95
+Z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+
+
+def wilson(k: np.ndarray | float, n: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval (95 %) of a proportion k / n, for arrays of k and n. k may be
+    fractional (wins shared by a tie count as a fraction of a win); n = 0 gives (nan, nan)."""
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1 + Z**2 / n
+        centre = (p + Z**2 / (2 * n)) / denom
+        half = Z * np.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2)) / denom
+    return centre - half, centre + half
+
+
+def mean_interval(
+    n: np.ndarray, total: np.ndarray, squares: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, standard deviation and the t interval (95 %) of the mean, from the count, the
+    sum and the sum of squares of the values (summed block by block)."""
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.asarray(total, dtype=float) / n
+        var = (np.asarray(squares, dtype=float) - n * mean**2) / (n - 1)
+        sd = np.sqrt(np.maximum(var, 0.0))
+        half = stats.t.ppf(0.5 + LEVEL / 2, np.maximum(n - 1, 1)) * sd / np.sqrt(n)
+    return mean, sd, mean - half, mean + half
+
+
+def paired_test(
+    n: np.ndarray, total: np.ndarray, squares: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean of paired differences, its 95 % interval and the two-sided p-value of a paired
+    t test (difference 0), from the count, sum and sum of squares of the differences."""
+    mean, sd, lo, hi = mean_interval(n, total, squares)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = mean / (sd / np.sqrt(n))
+        p = 2 * stats.t.sf(np.abs(t), np.maximum(n - 1, 1))
+    p = np.where(sd == 0, np.where(mean == 0, 1.0, 0.0), p)
+    return mean, lo, hi, p
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down correction of a family of p-values (the adjusted p-values)."""
+    p = np.asarray(p, dtype=float)
+    out = np.full_like(p, np.nan)
+    ok = ~np.isnan(p)
+    if not ok.any():
+        return out
+    q = p[ok]
+    order = np.argsort(q)
+    m = len(q)
+    adjusted = np.maximum.accumulate((m - np.arange(m)) * q[order])
+    res = np.empty(m)
+    res[order] = np.minimum(adjusted, 1.0)
+    out[ok] = res
+    return out
+
+
+def equal_shares(observed: np.ndarray) -> float:
+    """p-value of a chi-square test that the counts (wins by seat) are equal in expectation."""
+    observed = np.asarray(observed, dtype=float)
+    if observed.sum() <= 0 or len(observed) < 2:
+        return float("nan")
+    return float(stats.chisquare(observed).pvalue)
+
+
+def sample_size_line(width: float, n: float) -> str:
+    """How wide the table's widest interval is with n, and what halving it takes: the width
+    of a 95 % interval shrinks as 1 / sqrt(n), so halving it takes four times the games."""
+    if not np.isfinite(width) or n <= 0:
+        return "sample size: no interval to report"
+    return (
+        f"sample size: widest 95 % interval {width:.3g} wide with {n:,.0f} games; "
+        f"halving it needs about {4 * n:,.0f} games"
+    )

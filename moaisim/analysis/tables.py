@@ -1,0 +1,607 @@
+"""The balance tables: pandas DataFrames, each rate with its interval and its n.
+
+Every function takes a run directory, a `Source` or a results DataFrame (from
+`moaisim.simulate` or `moaisim.load_results`), reads it block by block (`Source.blocks`) and
+sums sufficient statistics, so a run of any size fits in memory; `compute` makes several
+tables in one pass over the run (what a report does). Shared wins are split evenly: a k-way
+tie for the win counts 1/k of a win for each winner. Intervals are 95 %: Wilson for shares,
+t for means; p-values of families of comparisons are Holm-corrected. Each table carries a
+sample-size line in `df.attrs["sample_size"]`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.analysis import stats
+from moaisim.analysis.source import Source
+from moaisim.errors import UserError
+from moaisim.rules import OPTIONS
+
+#: The columns that describe a cell in every table.
+CELL = ("players", "variant", *OPTIONS, "lineup")
+DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}
+#: The results columns the tables read (a run's Parquet parts are read for these only).
+RESULT_COLUMNS = ("cell", "game", "players", "seat", "strategy", "score", "moai_height",
+                  "pawns", "wood", "rank", "win", "rounds")  # fmt: skip
+#: The per-round columns game quality reads.
+ROUND_COLUMNS = ("cell", "game", "round", "seat", "score")
+
+
+def _cells(src: Source) -> pd.DataFrame:
+    cells = src.cells()
+    return cells[["cell", *[c for c in CELL if c in cells]]]
+
+
+def _with_cells(df: pd.DataFrame, src: Source) -> pd.DataFrame:
+    out = _cells(src).merge(df, on="cell", how="right")
+    return out.sort_values(["cell", *[c for c in df.columns if c != "cell"][:1]]).reset_index(
+        drop=True
+    )
+
+
+def _shares(df: pd.DataFrame) -> pd.Series:
+    """Each seat's share of its game's win: 1/k for each of k tied winners, else 0."""
+    winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
+    return pd.Series(np.where(df["win"], 1.0 / winners, 0.0), index=df.index)
+
+
+def _sample(df: pd.DataFrame, width_cols: tuple[str, str], n_col: str) -> pd.DataFrame:
+    width = (df[width_cols[1]] - df[width_cols[0]]).max() if len(df) else np.nan
+    n = df.loc[(df[width_cols[1]] - df[width_cols[0]]).idxmax(), n_col] if len(df) else 0
+    df.attrs["sample_size"] = stats.sample_size_line(float(width), float(n))
+    return df
+
+
+def _add(total: pd.DataFrame | pd.Series | None, part: Any) -> Any:
+    """Running sums of grouped statistics (index-aligned, missing as 0)."""
+    return part if total is None else total.add(part, fill_value=0)
+
+
+class _Table:
+    """One table made in a pass over a run: `add` each block (results with each seat's win
+    share in `share`; the per-round table when `rounds`), then `result`."""
+
+    rounds = False
+
+    def __init__(self, src: Source) -> None:
+        self.src = src
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        raise NotImplementedError
+
+    def result(self) -> pd.DataFrame:
+        raise NotImplementedError
+
+
+def compute(data: Any, *names: str) -> dict[str, pd.DataFrame]:
+    """Several tables in one pass over the run (all of them by default): a dict by name
+    (`seat_balance`, `strategies`, `head_to_head`, `ratings`, `variants`, `game_shape`,
+    `game_quality`)."""
+    src = Source.of(data)
+    for name in names:
+        if name not in TABLES:
+            raise UserError(f"unknown table {name!r} (tables: {', '.join(TABLES)})")
+    if not names:  # every table that applies
+        names = tuple(
+            n
+            for n in TABLES
+            if (n != "game_quality" or src.has_rounds)
+            and (n != "variants" or _baseline_of(src.cells()))
+        )
+    made = {name: TABLES[name](src) for name in names}
+    need_rounds = any(t.rounds for t in made.values())
+    columns = RESULT_COLUMNS, ROUND_COLUMNS if need_rounds else None
+    found = False
+    for res, table in src.blocks(rounds=need_rounds, columns=columns):
+        if res.empty:
+            continue
+        found = True
+        res = res.assign(share=_shares(res))
+        for t in made.values():
+            t.add(res, table)
+    if not found:
+        raise UserError("no games to analyse")
+    return {name: t.result() for name, t in made.items()}
+
+
+# --- seat balance ------------------------------------------------------------------------------
+
+
+class _SeatBalance(_Table):
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.acc: pd.DataFrame | None = None
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        g = res.groupby(["cell", "seat"], observed=True)["share"].agg(["size", "sum"])
+        self.acc = _add(self.acc, g.astype(float))
+
+    def result(self) -> pd.DataFrame:
+        df = self.acc.reset_index().rename(columns={"size": "games", "sum": "wins"})
+        df[["cell", "seat"]] = df[["cell", "seat"]].astype(int)
+        df["win_share"] = df["wins"] / df["games"]
+        df["lo"], df["hi"] = stats.wilson(df["wins"], df["games"])
+        df["fair"] = 1.0 / df.groupby("cell")["seat"].transform("size")
+        df["p_equal"] = df.groupby("cell")["wins"].transform(lambda w: stats.equal_shares(w.values))
+        return _sample(_with_cells(df, self.src), ("lo", "hi"), "games")
+
+
+def seat_balance(data: Any) -> pd.DataFrame:
+    """Win share of each seat (seat 0 holds the bird-man at the start) in each cell, with its
+    Wilson interval, n (games), the fair share 1/players, and the p-value of a chi-square
+    test that every seat wins equally often (`p_equal`, one per cell)."""
+    return compute(data, "seat_balance")["seat_balance"]
+
+
+# --- strategies --------------------------------------------------------------------------------
+
+PARTS = ("score", "moai_height", "pawns", "wood_points")
+
+
+class _Strategies(_Table):
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.acc: pd.DataFrame | None = None
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        frame = pd.DataFrame(
+            {
+                "cell": res["cell"].to_numpy(),
+                "strategy": res["strategy"].astype(str).to_numpy(),
+                "share": res["share"].to_numpy(),
+                "wood_points": 2.0 * res["wood"].to_numpy(),
+            }
+        )
+        for c in PARTS[:3]:
+            frame[c] = res[c].to_numpy(dtype=float)
+        for c in PARTS:
+            frame[c + "2"] = frame[c] ** 2
+        g = frame.groupby(["cell", "strategy"])
+        agg = g.sum()
+        agg["n"] = g.size().astype(float)
+        self.acc = _add(self.acc, agg)
+
+    def result(self) -> pd.DataFrame:
+        table = self.acc.reset_index()
+        out = table[["cell", "strategy", "n"]].copy()
+        out["cell"] = out["cell"].astype(int)
+        out["win_share"] = table["share"] / table["n"]
+        out["lo"], out["hi"] = stats.wilson(table["share"], table["n"])
+        for part in PARTS:
+            mean, _, lo, hi = stats.mean_interval(table["n"], table[part], table[part + "2"])
+            out[part], out[part + "_lo"], out[part + "_hi"] = mean, lo, hi
+        return _sample(_with_cells(out, self.src), ("lo", "hi"), "n")
+
+
+def strategies(data: Any) -> pd.DataFrame:
+    """Per cell and strategy: n (seats played), win share with its Wilson interval, mean score
+    and the mean of each part of the score (Moai height, living pawns, 2 x wood), each with
+    its t interval."""
+    return compute(data, "strategies")["strategies"]
+
+
+def _by_game(part: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy names and ranks of a block's games at one player count, as [games, seats]."""
+    part = part.sort_values(["cell", "game", "seat"])
+    strat = part["strategy"].astype(str).to_numpy().reshape(-1, players)
+    ranks = part["rank"].to_numpy().reshape(-1, players)
+    return strat, ranks
+
+
+class _HeadToHead(_Table):
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.acc: pd.DataFrame | None = None
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        for players, part in res.groupby("players", observed=True):
+            p = int(players)
+            strat, ranks = _by_game(part, p)
+            i, j = np.array([(i, j) for i in range(p) for j in range(p) if i != j]).T
+            a, b = strat[:, i].ravel(), strat[:, j].ravel()
+            ri, rj = ranks[:, i].ravel(), ranks[:, j].ravel()
+            differ = a != b
+            if not differ.any():
+                continue
+            pairs = pd.DataFrame(
+                {
+                    "players": p,
+                    "strategy": a[differ],
+                    "opponent": b[differ],
+                    "above": ((ri < rj) + 0.5 * (ri == rj))[differ],
+                }
+            )
+            g = pairs.groupby(["players", "strategy", "opponent"])["above"].agg(["size", "sum"])
+            self.acc = _add(self.acc, g.astype(float))
+
+    def result(self) -> pd.DataFrame:
+        cols = ["players", "strategy", "opponent", "n", "above"]
+        if self.acc is None:
+            df = pd.DataFrame(columns=cols)
+        else:
+            df = self.acc.reset_index().rename(columns={"size": "n", "sum": "above"})[cols]
+            df = df.sort_values(cols[:3])
+        df["above_share"] = df["above"] / df["n"]
+        df["lo"], df["hi"] = stats.wilson(df["above"], df["n"])
+        return _sample(df.reset_index(drop=True), ("lo", "hi"), "n")
+
+
+def head_to_head(data: Any) -> pd.DataFrame:
+    """For every pair of strategies that met (by player count): how often the first finished
+    above the second (a tie counts half), with its Wilson interval and n (meetings)."""
+    return compute(data, "head_to_head")["head_to_head"]
+
+
+class _Ratings(_Table):
+    max_games = 20_000
+    resamples = 100
+    seed = 0
+
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.found: dict[int, list[np.ndarray]] = {}
+        self.names: dict[int, list[str]] = {}
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        for players, part in res.groupby("players", observed=True):
+            p = int(players)
+            found = self.found.setdefault(p, [])
+            if sum(len(x) for x in found) >= self.max_games:
+                continue
+            strat, ranks = _by_game(part, p)
+            distinct = (np.sort(strat, axis=1)[:, 1:] != np.sort(strat, axis=1)[:, :-1]).all(1)
+            if not distinct.any():
+                continue
+            known = self.names.setdefault(p, [])
+            for s in sorted(set(strat[distinct].ravel()) - set(known)):
+                known.append(s)
+            index = {s: k for k, s in enumerate(known)}
+            ids = np.vectorize(index.get)(strat[distinct])
+            order = np.argsort(ranks[distinct], axis=1, kind="stable")  # ties by seat
+            found.append(np.take_along_axis(ids, order, axis=1))
+
+    def result(self) -> pd.DataFrame:
+        import choix
+
+        rows = []
+        rng = np.random.default_rng(self.seed)
+        for p, blocks in sorted(self.found.items()):
+            if not blocks:
+                continue
+            rankings = np.concatenate(blocks)[: self.max_games]
+            items = len(self.names[p])
+            if items < 2 or len(rankings) < 10:
+                continue
+            est = choix.ilsr_rankings(items, rankings.tolist(), alpha=0.01)
+            boots = []
+            for _ in range(self.resamples):
+                pick = rng.integers(0, len(rankings), len(rankings))
+                boots.append(choix.ilsr_rankings(items, rankings[pick].tolist(), alpha=0.01))
+            lo, hi = np.percentile(np.array(boots), [2.5, 97.5], axis=0)
+            for k, name in enumerate(self.names[p]):
+                rows.append((p, name, len(rankings), est[k], lo[k], hi[k]))
+        df = pd.DataFrame(rows, columns=["players", "strategy", "games", "rating", "lo", "hi"])
+        df = df.sort_values(["players", "rating"], ascending=[True, False], ignore_index=True)
+        return _sample(df, ("lo", "hi"), "games")
+
+
+def ratings(
+    data: Any, max_games: int = 20_000, resamples: int = 100, seed: int = 0
+) -> pd.DataFrame:
+    """A Plackett-Luce rating of the strategies, by player count (choix's ILSR), from the
+    games whose seats all play different strategies (the first `max_games` of them): log-
+    strengths centred on 0, with 95 % bootstrap intervals over games (`resamples`, drawn
+    from a generator seeded with `seed`). Ties for a place are ordered by seat."""
+    src = Source.of(data)
+    table = _Ratings(src)
+    table.max_games, table.resamples, table.seed = max_games, resamples, seed
+    for res, _ in src.blocks(columns=(RESULT_COLUMNS, None)):
+        table.add(res, None)
+    return table.result()
+
+
+# --- variants and options against base, paired ------------------------------------------------
+
+
+def _baseline_of(cells: pd.DataFrame) -> dict[int, tuple[int, str]]:
+    """For each cell that is not a baseline: the cell that plays the same games with `base`
+    and the default rule options (same players, lineup, components), and what differs."""
+    key = ["players", "lineup", *(["components"] if "components" in cells else [])]
+    out = {}
+    for _, group in cells.groupby(key, dropna=False):
+        default = np.logical_and.reduce([group[o] == d for o, d in DEFAULTS.items()])
+        base = group[(group["variant"] == "base") & default]
+        if base.empty:
+            continue
+        b = int(base["cell"].iloc[0])
+        for _, row in group.iterrows():
+            if int(row["cell"]) == b:
+                continue
+            what = [row["variant"]] if row["variant"] != "base" else []
+            what += [f"{o}={row[o]}" for o, d in DEFAULTS.items() if row[o] != d]
+            out[int(row["cell"])] = (b, "+".join(what))
+    return out
+
+
+def _game_metrics(res: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and game: mean score, score spread (sd over seats), rounds, the first
+    bird-man's win share, and each strategy's win share (per seat it plays)."""
+    g = res.groupby(["cell", "game"], observed=True)
+    out = pd.DataFrame(
+        {
+            "mean score": g["score"].mean(),
+            "score spread (sd over seats)": g["score"].std(ddof=0),
+            "rounds": g["rounds"].first().astype(float),
+            "first bird-man win share": res[res["seat"] == 0].set_index(["cell", "game"])["share"],
+        }
+    )
+    per = res.groupby(["cell", "game", "strategy"], observed=True)["share"].mean().unstack()
+    # a strategy's win share is a finding only where it meets another (in self-play it is 1/p)
+    kinds = res.groupby("cell", observed=True)["strategy"].nunique()
+    mixed = kinds.reindex(per.index.get_level_values("cell")).to_numpy() > 1
+    for s in per.columns:
+        if mixed.any():
+            out[f"win share: {s}"] = per[s].where(mixed)
+    return out
+
+
+class _Variants(_Table):
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.base_of = _baseline_of(src.cells())
+        self.acc: dict[tuple[int, str], np.ndarray] = {}
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        if not self.base_of:
+            return
+        m = _game_metrics(res)
+        present = set(m.index.get_level_values(0))
+        for cell, (b, _) in self.base_of.items():
+            if cell not in present or b not in present:
+                continue
+            t, base = m.xs(cell, level="cell"), m.xs(b, level="cell")
+            joined = t.merge(
+                base, left_index=True, right_index=True, how="inner", suffixes=("", " base")
+            )
+            for metric in t.columns:
+                if metric + " base" not in joined:
+                    continue
+                x, y = joined[metric], joined[metric + " base"]
+                ok = x.notna() & y.notna()
+                d = (x - y)[ok]
+                v = np.array([ok.sum(), d.sum(), (d**2).sum(), x[ok].sum(), y[ok].sum()])
+                self.acc[(cell, metric)] = self.acc.get((cell, metric), 0) + v
+
+    def result(self) -> pd.DataFrame:
+        if not self.base_of:
+            raise UserError(
+                "no variant or option to compare: the study needs a base cell and another "
+                "cell that differs from it in its variant or rule options"
+            )
+        rows = []
+        for (cell, metric), (n, s, s2, tx, ty) in self.acc.items():
+            if n == 0:
+                continue
+            mean, lo, hi, p = stats.paired_test(n, s, s2)
+            base, change = self.base_of[cell]
+            rows.append((cell, base, change, metric, n, ty / n, tx / n, float(mean),
+                         float(lo), float(hi), float(p)))  # fmt: skip
+        cols = ["cell", "base_cell", "change", "metric", "games", "base", "treatment", "delta",
+                "lo", "hi", "p"]  # fmt: skip
+        df = pd.DataFrame(rows, columns=cols)
+        df["p_holm"] = stats.holm(df["p"].to_numpy())
+        df = _cells(self.src)[["cell", "players", "lineup"]].merge(df, on="cell", how="right")
+        df = df.sort_values(["players", "lineup", "change", "metric"], ignore_index=True)
+        return _sample(df, ("lo", "hi"), "games")
+
+
+def variants(data: Any) -> pd.DataFrame:
+    """Each variant or option against `base` with default options, on the same games
+    (paired: common random numbers): for the first bird-man's win share, the mean score, the
+    score spread, the game length and each strategy's win share, the baseline and treatment
+    means, the mean paired difference with its 95 % interval, n (games paired), the p-value
+    of a paired t test and its Holm correction over the whole table."""
+    src = Source.of(data)
+    if not _baseline_of(src.cells()):
+        _Variants(src).result()  # the error: nothing to compare
+    return compute(src, "variants")["variants"]
+
+
+# --- game shape and game quality ---------------------------------------------------------------
+
+SHAPE = ("rounds", "score", "margin")
+
+
+class _GameShape(_Table):
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.acc: pd.DataFrame | None = None
+        self.rounds_hist: pd.Series | None = None
+        self.score_hist: pd.Series | None = None
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        g = res.groupby(["cell", "game"], observed=True)
+        winners = g["win"].sum()
+        top = g["score"].max()
+        second = res[~res["win"]].groupby(["cell", "game"], observed=True)["score"].max()
+        margin = (top - second.reindex(top.index)).where(winners == 1, 0).fillna(0)
+        per = pd.DataFrame(
+            {
+                "rounds": g["rounds"].first().astype(float),
+                "score": g["score"].mean(),
+                "margin": margin.astype(float),
+                "shared": (winners > 1).astype(float),
+            }
+        )
+        for c in SHAPE:
+            per[c + "2"] = per[c] ** 2
+        by_cell = per.groupby(level="cell")
+        agg = by_cell.sum()
+        agg["n"] = by_cell.size().astype(float)
+        self.acc = _add(self.acc, agg)
+        rounds = per.assign(rounds=per["rounds"].astype(int)).groupby(["cell", "rounds"]).size()
+        self.rounds_hist = _add(self.rounds_hist, rounds)
+        scores = pd.DataFrame(
+            {
+                "cell": res["cell"].to_numpy(),
+                "strategy": res["strategy"].astype(str).to_numpy(),
+                "score": res["score"].to_numpy(),
+            }
+        )
+        self.score_hist = _add(
+            self.score_hist, scores.groupby(["cell", "strategy", "score"]).size()
+        )
+
+    def result(self) -> pd.DataFrame:
+        v = self.acc
+        df = pd.DataFrame({"cell": v.index.astype(int), "games": v["n"].to_numpy()})
+        for c in SHAPE:
+            mean, sd, lo, hi = stats.mean_interval(v["n"], v[c], v[c + "2"])
+            df[c], df[f"{c}_sd"] = np.asarray(mean), np.asarray(sd)
+            df[f"{c}_lo"], df[f"{c}_hi"] = np.asarray(lo), np.asarray(hi)
+        df["shared_win_share"] = (v["shared"] / v["n"]).to_numpy()
+        lo, hi = stats.wilson(v["shared"], v["n"])
+        df["shared_lo"], df["shared_hi"] = np.asarray(lo), np.asarray(hi)
+        df = _with_cells(df, self.src)
+        df.attrs["rounds_hist"] = self.rounds_hist.astype(int)
+        df.attrs["score_hist"] = self.score_hist.astype(int)
+        return _sample(df, ("shared_lo", "shared_hi"), "games")
+
+
+def game_shape(data: Any) -> pd.DataFrame:
+    """Per cell: game length (rounds), score, winning margin (the winner's lead over the best
+    other seat; 0 when the win is shared) as means with t intervals, and the share of games
+    with a shared win (Wilson). `df.attrs["rounds_hist"]` and `["score_hist"]` hold the
+    distributions (counts by value)."""
+    return compute(data, "game_shape")["game_shape"]
+
+
+QUALITY = ("lead_changes", "deficit", "rounds_behind", "decided", "comeback", "close")
+
+
+@np.errstate(invalid="ignore")
+def _quality_of_games(rounds: pd.DataFrame, results: pd.DataFrame) -> list[tuple[Any, ...]]:
+    """Per cell of one block: a DataFrame per game (lead changes, the eventual winner's
+    deepest deficit (points behind the leader after a round) and rounds spent behind, the
+    share of the game from which it led for good, whether it came from behind, whether the
+    final margin was at most 2), and by round the count, sum and sum of squares of the gap
+    between the eventual winner and the mean of the other seats."""
+    out = []
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"(All-NaN slice|Mean of empty slice)", RuntimeWarning)
+        for cell, part in rounds.groupby("cell", observed=True):
+            part = part.sort_values(["game", "round", "seat"])
+            p = int(part["seat"].max()) + 1
+            games = part["game"].unique()
+            max_r = int(part["round"].max())
+            score = np.full((len(games), max_r, p), np.nan)
+            gi = np.searchsorted(games, part["game"].to_numpy())
+            score[gi, part["round"].to_numpy() - 1, part["seat"].to_numpy()] = part["score"]
+            length = (~np.isnan(score[:, :, 0])).sum(axis=1)
+            res = results[results["cell"] == cell].set_index(["game", "seat"])["win"]
+            win = res.reindex(pd.MultiIndex.from_product([games, range(p)])).to_numpy()
+            win = win.reshape(len(games), p).astype(bool)
+            top = np.nanmax(score, axis=2)
+            leading = score == top[:, :, None]  # [G, R, P]
+            best_winner = np.nanmax(np.where(win[:, None, :], score, -np.inf), axis=2)
+            deficit = np.where(np.isnan(top), np.nan, top - best_winner)
+            valid = ~np.isnan(top)
+            code = (leading * (1 << np.arange(p))).sum(axis=2)  # the set of leaders, as bits
+            changes = ((code[:, 1:] != code[:, :-1]) & valid[:, 1:]).sum(axis=1)
+            behind = (deficit > 0) & valid
+            last = np.where(behind.any(axis=1), max_r - np.argmax(behind[:, ::-1], axis=1), 0)
+            others = np.where(~win[:, None, :], score, np.nan)
+            gap = best_winner - np.nanmean(others, axis=2)  # [G, R]
+            final = np.sort(score[np.arange(len(games)), length - 1], axis=1)  # ascending
+            margin = final[:, -1] - final[:, -2]
+            per_game = pd.DataFrame(
+                {
+                    "lead_changes": changes.astype(float),
+                    "deficit": np.nanmax(np.where(valid, deficit, np.nan), axis=1),
+                    "rounds_behind": behind.sum(axis=1).astype(float),
+                    "decided": (last + 1) / length,  # led (or tied) for good from this share
+                    "comeback": (behind[:, 1:].any(axis=1)).astype(float),
+                    "close": (margin <= 2).astype(float),
+                }
+            )
+            ok = np.isfinite(gap)
+            by_round = pd.DataFrame(
+                {
+                    "n": ok.sum(axis=0).astype(float),
+                    "sum": np.where(ok, gap, 0).sum(axis=0),
+                    "sum2": np.where(ok, gap**2, 0).sum(axis=0),
+                },
+                index=pd.MultiIndex.from_product([[int(cell)], range(1, max_r + 1)]),
+            )
+            out.append((int(cell), per_game, by_round))
+    return out
+
+
+class _GameQuality(_Table):
+    rounds = True
+
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        if not src.has_rounds:
+            raise UserError("game quality needs the per-round table: run the study with --rounds")
+        self.acc: dict[int, np.ndarray] = {}
+        self.gaps: pd.DataFrame | None = None
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        if table is None or table.empty:
+            return
+        for cell, part, by_round in _quality_of_games(table, res):
+            v = [len(part)]
+            for c in QUALITY:
+                v += [part[c].sum(), (part[c] ** 2).sum()]
+            self.acc[cell] = self.acc.get(cell, 0) + np.array(v, dtype=float)
+            self.gaps = _add(self.gaps, by_round)
+
+    def result(self) -> pd.DataFrame:
+        rows = []
+        for cell, v in sorted(self.acc.items()):
+            n = v[0]
+            row: dict[str, float] = {"cell": cell, "games": n}
+            for k, c in enumerate(QUALITY[:4]):
+                mean, _, lo, hi = stats.mean_interval(n, v[1 + 2 * k], v[2 + 2 * k])
+                row |= {c: float(mean), f"{c}_lo": float(lo), f"{c}_hi": float(hi)}
+            for name, k in (("comeback", 9), ("close", 11)):
+                row[f"{name}_share"] = v[k] / n
+                row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in stats.wilson(v[k], n))
+            rows.append(row)
+        df = _with_cells(pd.DataFrame(rows), self.src)
+        lead = self.gaps.rename_axis(["cell", "round"]).reset_index()
+        lead = lead[lead["n"] > 0]
+        mean, _, lo, hi = stats.mean_interval(lead["n"], lead["sum"], lead["sum2"])
+        lead = lead.assign(gap=mean, lo=lo, hi=hi).drop(columns=["sum", "sum2"])
+        df.attrs["lead_by_round"] = _with_cells(lead.reset_index(drop=True), self.src)
+        return _sample(df, ("comeback_lo", "comeback_hi"), "games")
+
+
+def game_quality(data: Any) -> pd.DataFrame:
+    """From the per-round table (a run with --rounds), per cell, in the spirit of the Ludii
+    game-evaluation metrics (lead change, drama, decisiveness): how often the leader changes
+    between rounds (lead changes per game), the share of games the eventual winner won from
+    behind (it trailed after some round but the first), how far behind (deepest deficit, in
+    points) and for how many rounds, from which point of the game it led for good (0-1:
+    share of the rounds played), and the share of close games (final margin of at most 2
+    points). Means with t intervals, shares with Wilson intervals. `df.attrs["lead_by_round"]`
+    holds the mean gap by round between the eventual winner and the other seats."""
+    return compute(data, "game_quality")["game_quality"]
+
+
+#: Every table `compute` makes, by name.
+TABLES: dict[str, type[_Table]] = {
+    "seat_balance": _SeatBalance,
+    "strategies": _Strategies,
+    "head_to_head": _HeadToHead,
+    "ratings": _Ratings,
+    "variants": _Variants,
+    "game_shape": _GameShape,
+    "game_quality": _GameQuality,
+}

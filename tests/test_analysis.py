@@ -1,0 +1,326 @@
+"""Balance analysis (docs/design.md, "Analysis"): statistics against known answers, tables on
+hand-made and synthetic results, a report end to end (opened in a real headless browser),
+and experiment files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sp
+
+import moaisim
+from moaisim.analysis import Source, game_quality, seat_balance, stats, strategies, variants
+from moaisim.analysis.report import make_report
+from moaisim.cli import main
+
+ROOT = Path(__file__).parents[1]
+
+
+# --- statistics against known answers --------------------------------------------------------
+
+
+def test_wilson_interval_known_values():
+    lo, hi = stats.wilson([5, 0, 10], [10, 10, 10])
+    # textbook values of the Wilson score interval (95 %)
+    assert lo[0] == pytest.approx(0.2366, abs=1e-4) and hi[0] == pytest.approx(0.7634, abs=1e-4)
+    assert lo[1] == pytest.approx(0.0, abs=1e-12) and hi[1] == pytest.approx(0.2775, abs=1e-4)
+    assert lo[2] == pytest.approx(0.7225, abs=1e-4) and hi[2] == pytest.approx(1.0, abs=1e-12)
+    # scipy's own Wilson interval agrees on integer counts
+    ci = sp.binomtest(37, 120).proportion_ci(method="wilson")
+    got = stats.wilson(37, 120)
+    assert (float(got[0]), float(got[1])) == pytest.approx((ci.low, ci.high), abs=1e-9)
+
+
+def test_holm_by_hand():
+    # sorted p 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04 -> running
+    # maximum 0.02, 0.03, 0.06, 0.06
+    adjusted = stats.holm(np.array([0.01, 0.04, 0.03, 0.005]))
+    assert adjusted.tolist() == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    # 0.5 x 2 = 1.0 caps at 1; 0.9 x 1 = 0.9 is raised to the running maximum 1.0
+    assert stats.holm(np.array([0.5, 0.9])).tolist() == pytest.approx([1.0, 1.0])
+    assert np.isnan(stats.holm(np.array([np.nan, 0.02]))[0])
+
+
+def test_equal_shares_chi_square_by_hand():
+    # observed 30, 20, 25, 25 against 25 each: chi2 = (25 + 25) / 25 = 2 on 3 degrees
+    assert stats.equal_shares([30, 20, 25, 25]) == pytest.approx(sp.chi2.sf(2.0, 3))
+    assert stats.equal_shares([30, 20, 25, 25]) == pytest.approx(0.5724, abs=1e-4)
+
+
+def test_paired_test_and_mean_interval_by_hand():
+    d = np.array([1.0, 2.0, 3.0, 4.0])  # mean 2.5, sd 1.291, t = 3.873 on 3 degrees
+    mean, lo, hi, p = stats.paired_test(len(d), d.sum(), (d**2).sum())
+    assert float(mean) == 2.5
+    assert float(p) == pytest.approx(sp.ttest_1samp(d, 0).pvalue)
+    half = sp.t.ppf(0.975, 3) * d.std(ddof=1) / 2
+    assert (float(lo), float(hi)) == pytest.approx((2.5 - half, 2.5 + half))
+
+
+def test_sample_size_line():
+    assert "halving it needs about 40,000 games" in stats.sample_size_line(0.02, 10_000)
+
+
+# --- tables on synthetic results -----------------------------------------------------------
+
+
+def synthetic(games: int, players: int, seat0: float, rng: np.random.Generator) -> pd.DataFrame:
+    """A results table whose winner is drawn per game: seat 0 with probability seat0, the
+    others equally; every seat plays the same strategy."""
+    others = (1 - seat0) / (players - 1)
+    winner = rng.choice(players, size=games, p=[seat0] + [others] * (players - 1))
+    seat = np.tile(np.arange(players), games)
+    win = seat == np.repeat(winner, players)
+    return pd.DataFrame({
+        "cell": 0, "game": np.repeat(np.arange(games), players), "players": players,
+        "variant": "base", "turn_order": "hill", "volcano_after_moai": "stay",
+        "spent_wood": "supply", "lineup": ",".join(["greedy"] * players), "seat": seat,
+        "strategy": "greedy", "win": win, "rank": np.where(win, 1, 2), "score": 10 + 5 * win,
+        "moai_height": 5, "pawns": 5, "wood": 0 + win, "rounds": 7,
+    })  # fmt: skip
+
+
+def test_a_planted_seat_advantage_is_detected():
+    df = synthetic(20_000, 4, 0.30, np.random.default_rng(1))
+    table = seat_balance(df)
+    s0 = table[table.seat == 0].iloc[0]
+    assert s0["games"] == 20_000 and s0["fair"] == 0.25
+    assert s0["lo"] > 0.25 and s0["p_equal"] < 1e-10
+    assert s0["lo"] < 0.30 < s0["hi"]
+
+
+def test_no_planted_advantage_is_found_at_the_stated_rate():
+    """Without an advantage, p < 0.05 comes out in about 5 % of tables (binomial bounds)."""
+    rng = np.random.default_rng(7)
+    false = sum(
+        seat_balance(synthetic(2_000, 3, 1 / 3, rng))["p_equal"].iloc[0] < 0.05 for _ in range(200)
+    )
+    assert sp.binomtest(false, 200, 0.05).pvalue > 0.001
+
+
+def test_shared_wins_are_split_evenly():
+    df = synthetic(4, 2, 0.5, np.random.default_rng(0))
+    df.loc[df.game == 0, "win"] = True  # game 0: both seats win
+    table = seat_balance(df)
+    assert table["wins"].sum() == pytest.approx(4.0)
+    strat = strategies(df)
+    assert strat["win_share"].iloc[0] == pytest.approx(0.5)
+
+
+def test_a_planted_variant_effect_is_measured_paired():
+    rng = np.random.default_rng(3)
+    base = synthetic(3_000, 3, 1 / 3, rng)
+    treated = base.copy()
+    treated["cell"], treated["variant"] = 1, "short"
+    treated["score"] = treated["score"] + 2  # every game scores 2 more per seat
+    treated["rounds"] = 6
+    table = variants(pd.concat([base, treated]))
+    row = table.set_index("metric").loc["mean score"]
+    assert row["change"] == "short" and row["games"] == 3_000
+    assert row["delta"] == pytest.approx(2.0) and row["lo"] == pytest.approx(2.0)
+    assert table.set_index("metric").loc["rounds", "delta"] == pytest.approx(-1.0)
+    assert row["p_holm"] < 1e-6
+
+
+def test_game_quality_on_a_game_counted_by_hand():
+    # two seats, three rounds: after round 1 seat 0 leads 5-3, after round 2 seat 1 leads
+    # 6-4, after round 3 seat 0 wins 7-6. Lead changes: 2; the winner trailed by 2 after
+    # round 2 (one round behind, a comeback), led for good from round 3 (share 3/3 = 1);
+    # final margin 1 (a close game).
+    rounds = pd.DataFrame({
+        "cell": 0, "game": 0, "round": [1, 1, 2, 2, 3, 3], "seat": [0, 1] * 3,
+        "score": [5, 3, 4, 6, 7, 6],
+    })  # fmt: skip
+    results = synthetic(1, 2, 1.0, np.random.default_rng(0))
+    results["score"] = [7, 6]
+    q = game_quality(Source.of(results, rounds))
+    row = q.iloc[0]
+    assert row["games"] == 1
+    assert (row["lead_changes"], row["deficit"], row["rounds_behind"]) == (2, 2, 1)
+    assert (row["decided"], row["comeback_share"], row["close_share"]) == (1.0, 1.0, 1.0)
+    gap = q.attrs["lead_by_round"]["gap"].tolist()
+    assert gap == [2.0, -2.0, 1.0]
+
+
+def test_tables_of_a_run_directory_equal_those_of_its_dataframe(tmp_path):
+    kw = dict(variants=["base", "short"], strategies="greedy,random", seed=2, chunk_size=30)
+    moaisim.simulate(3, 70, out=tmp_path / "run", **kw)
+    df = moaisim.simulate(3, 70, **kw)
+    for table in (seat_balance, strategies, variants):
+        a, b = table(tmp_path / "run"), table(df)
+        cols = [c for c in a.columns if c in b.columns and c != "cell"]
+        pd.testing.assert_frame_equal(a[cols], b[cols], check_dtype=False)
+
+
+def test_a_pooled_tournament_counts_each_strategy_over_every_lineup():
+    # three strategies at 2 players: lineups a,b / a,c / b,c; in every game "a" wins when it
+    # plays, else seat 0 wins. Pooled: a plays 2 lineups x 10 games and wins all 20; b and c
+    # each win the 5 games of b,c in which they sit in seat 0 (5 of 20); seat 0 wins 10 of
+    # a's 20 games (a sits there in half) and all 10 of b,c: 20 of 30.
+    rows = []
+    for cell, (x, y) in enumerate([("a", "b"), ("a", "c"), ("b", "c")]):
+        for game in range(10):
+            seats = (x, y) if game % 2 == 0 else (y, x)
+            wins = [s == "a" for s in seats] if "a" in seats else [True, False]
+            for seat, (s, w) in enumerate(zip(seats, wins, strict=True)):
+                rows.append({"cell": cell, "game": game, "players": 2, "variant": "base",
+                             "turn_order": "hill", "volcano_after_moai": "stay",
+                             "spent_wood": "supply", "lineup": f"{x},{y}", "seat": seat,
+                             "strategy": s, "win": w, "rank": 1 if w else 2, "score": 9 + w,
+                             "moai_height": 5, "pawns": 4, "wood": w, "rounds": 7})  # fmt: skip
+    src = Source.of(pd.DataFrame(rows))
+    assert src.lineups_per_setup() == 3
+    pooled = strategies(src.pooled()).set_index("strategy")
+    assert pooled["lineup"].unique().tolist() == ["all 3 lineups"]
+    assert pooled.loc["a", ["n", "win_share"]].tolist() == [20, 1.0]
+    assert pooled.loc["b", ["n", "win_share"]].tolist() == [20, 0.25]
+    assert pooled.loc["c", ["n", "win_share"]].tolist() == [20, 0.25]
+    seats = seat_balance(src.pooled())
+    assert seats["games"].tolist() == [30, 30] and seats["wins"].tolist() == [20, 10]
+    assert len(strategies(src)) == 6  # unpooled: one row per lineup and strategy
+
+
+def test_round_robin_lineups_and_a_tournament_study():
+    from moaisim.runner import make_study, round_robin
+
+    lineups = round_robin(["greedy", "random", "greedy", "moai"], [2, 3])
+    assert lineups == {2: ["greedy,random", "greedy,moai", "random,moai"],
+                       3: ["greedy,random,moai"]}  # fmt: skip
+    study = make_study([2, 3], 10, lineups)
+    assert [c.label for c in study.cells] == [*lineups[2], *lineups[3]]
+    with pytest.raises(moaisim.UserError, match="at 4 players needs at least 4 strategies"):
+        round_robin(["greedy", "random"], [4])
+    with pytest.raises(moaisim.UserError, match="no strategy lineup given for 4 players"):
+        make_study([3, 4], 10, {3: ["greedy"]})
+
+
+# --- a report end to end --------------------------------------------------------------------
+
+
+def browser() -> str | None:
+    """Chromium from the system packages; with CI=true it is installed when missing."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found or os.environ.get("CI") != "true":
+        return found
+    subprocess.run(["apt-get", "update", "-q"], check=True, capture_output=True)
+    subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], check=True, capture_output=True)
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("report")
+    moaisim.simulate(
+        [3, 4], 200, variants=["base", "fixed-disasters"], lineups=["greedy", "greedy,random"],
+        seed=9, rounds=True, out=base / "run",
+    )  # fmt: skip
+    make_report(base / "run", base / "out", title="A small study", command="make report")
+    return base / "out"
+
+
+def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir):
+    for name in ("report.md", "report.html", "manifest.json"):
+        assert (report_dir / name).is_file()
+    tables = {p.stem: pd.read_csv(p) for p in (report_dir / "tables").glob("*.csv")}
+    assert set(tables) == {"seat_balance", "strategies", "head_to_head", "variants",
+                           "game_shape", "game_quality"}  # fmt: skip
+    for name, table in tables.items():
+        assert len(table), name
+        assert any(c.endswith("lo") for c in table.columns), name
+        assert any(c.endswith("hi") for c in table.columns), name
+        assert {"games", "n"} & set(table.columns), name
+    figures = sorted(p.name for p in (report_dir / "figures").glob("*.png"))
+    assert len(figures) == 7
+    md = (report_dir / "report.md").read_text()
+    assert "first bird-man (seat 0) wins" in md and "95 % interval" in md
+    assert "not people" in md and "make report" in md and "moaisim.simulate" in md
+    for figure in figures:
+        assert f"figures/{figure}" in md
+
+
+def test_the_html_report_shows_its_images_in_a_headless_browser(report_dir, tmp_path):
+    chromium = browser()
+    if chromium is None:
+        pytest.skip("no Chromium here (set CI=true to install it from the system packages)")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000"]  # fmt: skip
+    page = (report_dir / "report.html").resolve().as_uri()
+    dom = subprocess.run([chromium, *flags, "--dump-dom", page], capture_output=True,
+                         text=True, timeout=120, check=True).stdout  # fmt: skip
+    assert 'data-images-shown="7/7"' in dom
+    assert "<h1>A small study</h1>" in dom
+
+
+# --- experiments -----------------------------------------------------------------------------
+
+
+def test_an_experiment_runs_resumably_and_reports(tmp_path, capsys):
+    exp = tmp_path / "tiny.toml"
+    exp.write_text(
+        'name = "tiny"\ntitle = "Tiny"\nquestion = "Does short change anything?"\n'
+        '[study]\nplayers = [3]\nvariants = ["base", "short"]\nstrategies = "greedy"\n'
+        "games = 60\nseed = 4\nrounds = true\n"
+    )
+    args = ["experiment", str(exp), "--runs", str(tmp_path / "runs"), "--reports",
+            str(tmp_path / "reports"), "-q"]  # fmt: skip
+    assert main(args) == 0
+    report = tmp_path / "reports" / "tiny" / "report.md"
+    assert report.is_file() and "Does short change anything?" in report.read_text()
+    assert main(args) == 0  # again: the run is complete, nothing more to play
+    assert f"moaisim experiment {exp}" in report.read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "name = 'x'\n[study]\nplayers = [3]\ngames = 10\ncolour = 'red'\n",
+            "unknown key study.colour",
+        ),
+        ("name = 'x'\nplayers = 3\n", "unknown key 'players'"),
+        ("name = 'x'\n", "missing table [study]"),
+        ("[study]\nplayers = [3]\ngames = 10\n", "name must be a word"),
+        ("name = 'x'\n[study]\nplayers = [7]\ngames = 10\n", "players must be from 2 to 5"),
+        (
+            "name = 'x'\n[study]\nplayers = [3]\ngames = 10\nvariants = ['long']\n",
+            "unknown variant",
+        ),
+        ("name = 'x'\n[study]\nplayers = [3]\n", "missing key study.games"),
+        ("name = 'x'\n[study\n", "not valid TOML"),
+        (
+            "name = 'x'\n[study]\nplayers = 3\ngames = 1\nlineups = {x = ['greedy']}\n",
+            "study.lineups must be a list of strings, or a table",
+        ),
+        (
+            "name = 'x'\n[study]\nplayers = 4\ngames = 1\nlineups = {'3' = ['greedy']}\n",
+            "no strategy lineup given for 4 players",
+        ),
+        (
+            "name = 'x'\n[study]\nplayers = 4\ngames = 1\ntournament = ['greedy', 'moai']\n",
+            "a tournament at 4 players needs at least 4 strategies",
+        ),
+        (
+            "name = 'x'\n[study]\nplayers = 3\ngames = 1\nstrategies = 'greedy'\n"
+            "tournament = ['a']\n",
+            "not strategies and tournament",
+        ),
+    ],
+)
+def test_a_bad_experiment_file_is_one_line_exit_2(tmp_path, capsys, text, message):
+    exp = tmp_path / "bad.toml"
+    exp.write_text(text)
+    code = main(["experiment", str(exp), "--runs", str(tmp_path / "runs"), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert not (tmp_path / "runs").exists()
+
+
+def test_report_of_a_missing_run_is_one_line(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "none"), "--out", str(tmp_path / "r")]) == 2
+    assert "is not a run directory" in capsys.readouterr().err
