@@ -43,6 +43,11 @@ def _ci(lo: float, hi: float, pct: bool = True) -> str:
     return f"{_pct(lo)}-{_pct(hi)}" if pct else f"{lo:.2f} to {hi:.2f}"
 
 
+def _p(p: float) -> str:
+    """A p-value as text: '= 0.023', or '< 1e-300' where it underflows to 0."""
+    return "< 1e-300" if p == 0 else f"= {p:.2g}"
+
+
 def _cell_name(row: pd.Series) -> str:
     extra = [f"{o}={row[o]}" for o, d in tables.DEFAULTS.items() if o in row and row[o] != d]
     name = f"{row['players']} players, {row['variant']}"
@@ -176,8 +181,9 @@ def build_sections(src: Source) -> list[Section]:
                     (
                         "A Plackett-Luce rating of the strategies "
                         "(log-strength, centred on 0) from "
-                        "the games in which every seat plays a different strategy, with bootstrap "
-                        "intervals."
+                        "the games in which every seat plays a different strategy (a uniform "
+                        "random sample of 50,000 of them when there are more), with Wald "
+                        "intervals from the model's Fisher information."
                     ),
                     rates,
                     shown,
@@ -335,11 +341,12 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
                 f"{r['change']} at {r['players']} players ({r['lineup']}) changes "
                 f"{r['metric']} from {r['base']:.3f} to {r['treatment']:.3f}: "
                 f"{r['delta']:+.3f} (95 % interval {r['lo']:+.3f} to {r['hi']:+.3f}, "
-                f"{int(r['games']):,} paired games, Holm p = {r['p_holm']:.2g})."
+                f"{int(r['games']):,} paired games, Holm p {_p(r['p_holm'])})."
             )
         quiet = d[d["p_holm"] >= 0.05]
         if len(quiet):
-            names = sorted({f"{r['change']}: {r['metric']}" for _, r in quiet.iterrows()})
+            names = [f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']}"
+                     for _, r in quiet.iterrows()]  # fmt: skip
             lines.append("No detectable change (Holm p >= 0.05) in: " + "; ".join(names) + ".")
     if "game_quality" in sections:
         for _, q in sections["game_quality"].table.iterrows():

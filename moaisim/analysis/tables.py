@@ -238,21 +238,23 @@ def head_to_head(data: Any) -> pd.DataFrame:
 
 
 class _Ratings(_Table):
-    max_games = 20_000
-    resamples = 100
+    max_games = 50_000
     seed = 0
 
     def __init__(self, src: Source) -> None:
         super().__init__(src)
-        self.found: dict[int, list[np.ndarray]] = {}
+        # per player count: the sampled games' rankings and their random keys (a uniform
+        # sample without replacement: the max_games smallest keys seen so far)
+        self.found: dict[int, np.ndarray] = {}
+        self.keys: dict[int, np.ndarray] = {}
         self.names: dict[int, list[str]] = {}
+        self.rng: np.random.Generator | None = None
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        if self.rng is None:
+            self.rng = np.random.default_rng(self.seed)
         for players, part in res.groupby("players", observed=True):
             p = int(players)
-            found = self.found.setdefault(p, [])
-            if sum(len(x) for x in found) >= self.max_games:
-                continue
             strat, ranks = _by_game(part, p)
             distinct = (np.sort(strat, axis=1)[:, 1:] != np.sort(strat, axis=1)[:, :-1]).all(1)
             if not distinct.any():
@@ -263,43 +265,63 @@ class _Ratings(_Table):
             index = {s: k for k, s in enumerate(known)}
             ids = np.vectorize(index.get)(strat[distinct])
             order = np.argsort(ranks[distinct], axis=1, kind="stable")  # ties by seat
-            found.append(np.take_along_axis(ids, order, axis=1))
+            rankings = np.take_along_axis(ids, order, axis=1)
+            keys = self.rng.random(len(rankings))
+            if p in self.found:
+                rankings = np.concatenate([self.found[p], rankings])
+                keys = np.concatenate([self.keys[p], keys])
+            if len(keys) > self.max_games:
+                keep = np.sort(np.argpartition(keys, self.max_games)[: self.max_games])
+                rankings, keys = rankings[keep], keys[keep]
+            self.found[p], self.keys[p] = rankings, keys
 
     def result(self) -> pd.DataFrame:
         import choix
 
         rows = []
-        rng = np.random.default_rng(self.seed)
-        for p, blocks in sorted(self.found.items()):
-            if not blocks:
-                continue
-            rankings = np.concatenate(blocks)[: self.max_games]
+        for p, rankings in sorted(self.found.items()):
             items = len(self.names[p])
             if items < 2 or len(rankings) < 10:
                 continue
             est = choix.ilsr_rankings(items, rankings.tolist(), alpha=0.01)
-            boots = []
-            for _ in range(self.resamples):
-                pick = rng.integers(0, len(rankings), len(rankings))
-                boots.append(choix.ilsr_rankings(items, rankings[pick].tolist(), alpha=0.01))
-            lo, hi = np.percentile(np.array(boots), [2.5, 97.5], axis=0)
+            est = est - est.mean()
+            cov = np.linalg.pinv(plackett_luce_information(items, rankings, est))
+            half = stats.Z * np.sqrt(np.maximum(np.diag(cov), 0.0))
             for k, name in enumerate(self.names[p]):
-                rows.append((p, name, len(rankings), est[k], lo[k], hi[k]))
+                rows.append((p, name, len(rankings), est[k], est[k] - half[k], est[k] + half[k]))
         df = pd.DataFrame(rows, columns=["players", "strategy", "games", "rating", "lo", "hi"])
         df = df.sort_values(["players", "rating"], ascending=[True, False], ignore_index=True)
         return _sample(df, ("lo", "hi"), "games")
 
 
-def ratings(
-    data: Any, max_games: int = 20_000, resamples: int = 100, seed: int = 0
-) -> pd.DataFrame:
+def plackett_luce_information(items: int, rankings: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """The observed Fisher information of a Plackett-Luce model at log-strengths `theta`,
+    for full rankings [games, places] of item ids (best first). Each place is a choice of
+    one item among those still unplaced; a choice among a set S with probabilities p adds
+    diag(p) - p p^T on S. Its pseudo-inverse is the covariance of the ratings under the
+    constraint that they sum to 0 (the Wald intervals of `ratings`)."""
+    uniq, counts = np.unique(rankings, axis=0, return_counts=True)
+    w = np.exp(theta - theta.max())
+    info = np.zeros((items, items))
+    for k in range(uniq.shape[1] - 1):
+        left = uniq[:, k:]
+        prob = w[left] / w[left].sum(axis=1, keepdims=True)
+        for a in range(left.shape[1]):
+            np.add.at(info, (left[:, a], left[:, a]), counts * prob[:, a])
+            for b in range(left.shape[1]):
+                np.add.at(info, (left[:, a], left[:, b]), -counts * prob[:, a] * prob[:, b])
+    return info
+
+
+def ratings(data: Any, max_games: int = 50_000, seed: int = 0) -> pd.DataFrame:
     """A Plackett-Luce rating of the strategies, by player count (choix's ILSR), from the
-    games whose seats all play different strategies (the first `max_games` of them): log-
-    strengths centred on 0, with 95 % bootstrap intervals over games (`resamples`, drawn
-    from a generator seeded with `seed`). Ties for a place are ordered by seat."""
+    games whose seats all play different strategies (all of them, or a uniform random sample
+    of `max_games` of them, drawn with `seed`, when there are more): log-strengths centred on
+    0, with 95 % Wald intervals from the observed Fisher information. Ties for a place are
+    ordered by seat."""
     src = Source.of(data)
     table = _Ratings(src)
-    table.max_games, table.resamples, table.seed = max_games, resamples, seed
+    table.max_games, table.seed = max_games, seed
     for res, _ in src.blocks(columns=(RESULT_COLUMNS, None)):
         table.add(res, None)
     return table.result()
