@@ -20,7 +20,6 @@ from moaisim.runner import (
     BACKENDS,
     Progress,
     Study,
-    load_results,
     make_study,
     run_in_memory,
     run_to_disk,
@@ -176,7 +175,7 @@ def simulate(
                 raise UserError("a run on disk plays games 0..n-1: give games as a count")
             command = "moaisim.simulate(...)"
             run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar, command)
-            return summary(load_results(out))
+            return summary(out)
         results, table = run_in_memory(study, n_jobs, backend, scheduler, bar, index)
     finally:
         if bar is not None:

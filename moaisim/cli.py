@@ -191,7 +191,7 @@ def simulate(
     lineups, N games per cell. Game i is the same deal in every cell; lineups rotate over
     the seats. With --out the rows go to Parquet parts as chunks finish (load them with
     moaisim.load_results); Ctrl-C stops cleanly and --resume goes on."""
-    from moaisim.runner import load_results, make_study, run_in_memory, run_to_disk, summary
+    from moaisim.runner import make_study, run_in_memory, run_to_disk, summary
 
     options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
                "spent_wood": spent_wood}  # fmt: skip
@@ -212,7 +212,7 @@ def simulate(
     try:
         if out is not None:
             run_to_disk(study, out, resume, jobs, backend, scheduler, bar, command)
-            results = load_results(out)
+            results = None  # the summary reads the run part by part
         else:
             results, _ = run_in_memory(study, jobs, backend, scheduler, bar)
     except KeyboardInterrupt:
@@ -225,7 +225,7 @@ def simulate(
             bar.close()
     if quiet:
         return
-    table = summary(results)
+    table = summary(out if results is None else results)
     typer.echo(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     where = f"rows in {out} (moaisim.load_results('{out}'))" if out else "rows not kept: add --out"
     typer.echo(f"{study.games} games per cell, {len(study.cells)} cells; {where}")

@@ -590,19 +590,41 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
     return finish(df)
 
 
-def summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Per cell and strategy: games, mean score and win share (shared wins split evenly)."""
-    if results.empty:
-        return pd.DataFrame(columns=["cell", "players", "variant", "strategy", "games",
-                                     "mean_score", "win_share"])  # fmt: skip
-    df = results.copy()
-    winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
-    df["share"] = np.where(df["win"], 1.0 / winners, 0.0)
-    keys = ["cell", "players", "variant", "strategy"]
-    out = df.groupby(keys, observed=True).agg(
-        seats=("game", "size"), mean_score=("score", "mean"), win_share=("share", "mean")
-    )
-    games = df.groupby("cell", observed=True)["game"].nunique()
-    out = out.reset_index()
-    out.insert(4, "games", out["cell"].map(games))
-    return out.drop(columns="seats")
+#: The columns the summary reads from a run's parts.
+SUMMARY_COLUMNS = ["cell", "game", "players", "variant", "strategy", "score", "win"]
+SUMMARY_KEYS = ["cell", "players", "variant", "strategy"]
+
+
+def summary(results: pd.DataFrame | str | Path) -> pd.DataFrame:
+    """Per cell and strategy: games, mean score and win share (shared wins split evenly), of
+    a results DataFrame or of a run directory. A run is read one part at a time, only the
+    columns needed, so its memory does not grow with the run."""
+    if isinstance(results, pd.DataFrame):
+        parts: Any = [results]
+    else:
+        run = RunDir(results)
+        if not run.exists():
+            raise UserError(f"{run.path} is not a run directory (no manifest.json)")
+        chunks = run.read().get("chunks", [])
+        parts = (pd.read_parquet(run.path / c["file"], columns=SUMMARY_COLUMNS) for c in chunks)
+    sums, games = [], []
+    for df in parts:
+        if df.empty:
+            continue
+        winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
+        df = df.assign(share=np.where(df["win"], 1.0 / winners, 0.0))
+        sums.append(df.groupby(SUMMARY_KEYS, observed=True).agg(
+            seats=("game", "size"), score=("score", "sum"), share=("share", "sum")
+        ))  # fmt: skip
+        games.append(df.groupby("cell", observed=True)["game"].nunique())
+    if not sums:
+        return pd.DataFrame(columns=[*SUMMARY_KEYS, "games", "mean_score", "win_share"])
+    # parts never share a game of a cell, so sums and game counts add up across parts
+    total = pd.concat(sums).groupby(level=SUMMARY_KEYS, observed=True).sum()
+    per_cell = pd.concat(games).groupby(level=0).sum()
+    out = pd.DataFrame({
+        "mean_score": total["score"] / total["seats"],
+        "win_share": total["share"] / total["seats"],
+    }).reset_index()  # fmt: skip
+    out.insert(4, "games", out["cell"].map(per_cell).astype(int))
+    return out

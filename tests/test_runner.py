@@ -124,6 +124,17 @@ def test_a_run_on_disk_holds_parts_and_a_manifest_and_loads_back(tmp_path):
     assert not list(out.rglob("*.tmp"))
     same(load_results(out), moaisim.simulate([2, 3], 50, **KW))
     assert set(summary.columns) >= {"cell", "strategy", "games", "mean_score", "win_share"}
+    # read part by part, the summary is the whole table's: each cell's games, each
+    # strategy's mean score over its seats, and win shares that add up to one per game
+    rows = load_results(out)
+    assert (summary["games"] == 50).all()
+    for _, r in summary.iterrows():
+        mine = rows[(rows.cell == r["cell"]) & (rows.strategy == r["strategy"])]
+        assert r["mean_score"] == pytest.approx(mine["score"].mean())
+    seats = rows.groupby(["cell", "strategy"], observed=True).size()
+    shares = summary.set_index(["cell", "strategy"])["win_share"] * seats
+    assert shares.groupby(level="cell").sum().to_numpy() == pytest.approx([50.0] * 2)
+    pd.testing.assert_frame_equal(summary, moaisim.runner.summary(rows))
 
 
 def test_an_interrupted_run_resumes_to_exactly_the_uninterrupted_one(tmp_path):
