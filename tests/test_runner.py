@@ -197,9 +197,12 @@ def test_ctrl_c_stops_cleanly_keeps_whole_chunks_and_prints_how_to_resume(tmp_pa
     out = tmp_path / "run"
     args = ["simulate", "-p", "3", "-n", "300", "--strategies", "slowmod:Slow", "-s", "5",
             "--chunk-size", "50", "-o", str(out), "-q"]  # fmt: skip
+    # A shell that starts jobs in the background (no job control) makes them ignore SIGINT,
+    # and Python then never turns it into KeyboardInterrupt: the child gets the default back.
     proc = subprocess.Popen(
         [sys.executable, "-m", "moaisim.cli", *args], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     deadline = time.time() + 120
     while time.time() < deadline:
