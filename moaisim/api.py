@@ -18,6 +18,7 @@ from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules, load_components, parse_variants, variant_label
 from moaisim.runner import (
     BACKENDS,
+    ENGINES,
     Progress,
     Study,
     make_study,
@@ -26,7 +27,6 @@ from moaisim.runner import (
     summary,
 )
 
-ENGINES = ("batch", "reference")
 #: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
 BATCH_SIZE = 10_000
 

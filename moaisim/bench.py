@@ -559,7 +559,6 @@ def runner_speed(
     --jobs 1 and with --jobs `jobs` (the speed-up), then `games` games with --jobs `jobs`.
     Per run: wall seconds, games/s, the peak memory of each worker (from the manifest: each
     chunk records its process's peak RSS) and of the whole run (the largest process)."""
-    import resource
     import tempfile
 
     check_runner_args(games, speedup_games, jobs)
@@ -576,10 +575,17 @@ def runner_speed(
             if progress:
                 progress(f"runner: {n:,} games, --jobs {j}")
             wall = time.perf_counter()
-            done = subprocess.run(argv, capture_output=True, text=True, check=False)
+            with tempfile.TemporaryFile("w+") as err:
+                proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, text=True)
+                # this run's own rusage: the process and the workers it waited for (the
+                # peak of the largest of them), not every child this benchmark has had
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                err.seek(0)
+                message = err.read().strip()
             wall = time.perf_counter() - wall
-            if done.returncode:
-                raise UserError(f"bench: the runner failed: {done.stderr.strip()}")
+            if proc.returncode:
+                raise UserError(f"bench: the runner failed: {message}")
             with open(os.path.join(out, "manifest.json")) as f:
                 manifest = json.load(f)
             workers: dict[int, float] = {}
@@ -593,8 +599,7 @@ def runner_speed(
                 "workers": len(workers),
                 "peak MiB per worker": max(workers.values()),
                 "chunks": len(manifest["chunks"]),
-                "whole run peak RSS MiB": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-                / 2**10,
+                "whole run peak RSS MiB": usage.ru_maxrss / 2**10,
             })  # fmt: skip
     df = pd.DataFrame(rows)
     if len(df) >= 2 and df["games"].iloc[0] == df["games"].iloc[1]:

@@ -117,17 +117,22 @@ class Study:
         }
 
     def chunks(self, done: Iterable[tuple[int, int, int]] = ()) -> list[tuple[int, int, int]]:
-        """(cell, start, end) of the chunks still to play: games not covered by `done`."""
-        covered: dict[int, int] = {}
-        for cell, _, end in done:
-            covered[cell] = max(covered.get(cell, 0), end)
+        """(cell, start, end) of the chunks still to play: every gap that the `done` chunks
+        leave in games 0..N-1 of each cell (chunks finish in any order, so a stopped
+        parallel run can miss a chunk between two finished ones), cut at multiples of the
+        chunk size."""
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for cell, start, end in done:
+            spans.setdefault(cell, []).append((start, end))
         out = []
         for c in self.cells:
-            start = covered.get(c.index, 0)
-            while start < self.games:
-                end = min(self.games, (start // self.chunk_size + 1) * self.chunk_size)
-                out.append((c.index, start, end))
-                start = end
+            start = 0
+            for a, b in [*sorted(spans.get(c.index, [])), (self.games, self.games)]:
+                while start < min(a, self.games):
+                    end = min(a, (start // self.chunk_size + 1) * self.chunk_size)
+                    out.append((c.index, start, end))
+                    start = end
+                start = max(start, b)
         return out
 
 

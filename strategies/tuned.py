@@ -8,14 +8,19 @@ count that has one (the larger on a tie).
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 
 import numpy as np
 
 from moaisim.errors import UnknownStrategyError
 from moaisim.rules import Rules
-from moaisim.strategies.heuristic import HeuristicStrategy, read_weights, vector, weights_path
+from moaisim.strategies.heuristic import (
+    HeuristicStrategy,
+    read_weights,
+    shipped,
+    vector,
+    weights_path,
+)
 
 
 @cache
@@ -31,9 +36,7 @@ def tuned_file(players: int) -> str:
 @cache
 def tuned_weights(players: int) -> dict[str, float]:
     """The tuned weights for a player count (read once)."""
-    path = weights_path(tuned_file(players))
-    doc = tomllib.loads(path.read_text("utf-8"))
-    return read_weights(doc, str(path))
+    return shipped(tuned_file(players))
 
 
 class TunedStrategy(HeuristicStrategy):

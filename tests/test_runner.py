@@ -149,10 +149,8 @@ def test_an_interrupted_run_resumes_to_exactly_the_uninterrupted_one(tmp_path):
 
     with pytest.raises(Stop):
         run_to_disk(study, tmp_path / "a", progress=Progress(80, on_update=stop_after_three))
-    kept = json.loads((tmp_path / "a" / "manifest.json").read_text())["chunks"]
-    assert len(kept) == 3 and not (tmp_path / "a" / "manifest.json").read_text().count(
-        '"complete": true'
-    )
+    stopped = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert len(stopped["chunks"]) == 3 and not stopped.get("complete")
     with pytest.raises(UserError, match="already holds a run: add --resume"):
         run_to_disk(study, tmp_path / "a")
     played = []
@@ -162,6 +160,25 @@ def test_an_interrupted_run_resumes_to_exactly_the_uninterrupted_one(tmp_path):
     run_to_disk(study, tmp_path / "b")
     for table in ("results", "rounds"):
         same(load_results(tmp_path / "a", table), load_results(tmp_path / "b", table))
+
+
+def test_a_chunk_missing_between_finished_ones_is_played_on_resume(tmp_path):
+    """Parallel chunks finish in any order, so a stopped run can hold chunks 0 and 2 of a
+    cell without chunk 1: resuming plays chunk 1 (and only what is missing)."""
+    study = make_study(3, 45, ["greedy,random"], seed=4, chunk_size=10)
+    done = [(0, 0, 10), (0, 20, 30), (0, 40, 45)]
+    assert study.chunks(done) == [(0, 10, 20), (0, 30, 40)]
+    assert study.chunks([(0, 0, 42)]) == [(0, 42, 45)]  # a smaller run's last chunk
+    run_to_disk(study, tmp_path / "a")
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    middle = next(c for c in manifest["chunks"] if c["start"] == 10)
+    (tmp_path / "a" / middle["file"]).unlink()  # as if it had not finished
+    played = []
+    run_to_disk(study, tmp_path / "a", resume=True,
+                progress=Progress(45, on_update=lambda p: played.append(p.done)))  # fmt: skip
+    assert played == [10]
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["complete"]
+    same(load_results(tmp_path / "a"), moaisim.simulate(3, 45, strategies="greedy,random", seed=4))
 
 
 def test_asking_a_run_for_more_games_plays_only_the_new_ones(tmp_path):

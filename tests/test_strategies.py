@@ -11,6 +11,7 @@ benchmarks/ladder.py.
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -174,6 +175,14 @@ options = st.fixed_dictionaries(
 )
 
 
+def _check_finished(df: pd.DataFrame, players: int, games: int) -> None:
+    """Every game ended with one row per seat, ranks 1..P with at least one winner, and a
+    score equal to its parts (R8.2)."""
+    assert len(df) == players * games and df.groupby("game").size().eq(players).all()
+    assert df["rank"].between(1, players).all() and df.groupby("game")["win"].any().all()
+    assert (df["score"] == df["moai_height"] + df["pawns"] + 2 * df["wood"]).all()
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 5),
@@ -189,7 +198,7 @@ def test_no_strategy_ever_plays_an_illegal_action(players, variants, opts, lineu
         variants = variants - {"open-bidding"}
     rules = Rules.make(players, "+".join(sorted(variants)) or "base", **opts)
     g = batch(players, lineup[:players], range(12), seed, rules)
-    assert (g.state.round > 0).all()
+    _check_finished(g.results(), players, 12)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -201,7 +210,7 @@ def test_every_strategy_plays_every_variant_and_option(variant):
         rules = Rules.make(players, variant, **opts)
         for shift in range(0, len(EVERY), players):
             lineup = [EVERY[(shift + k) % len(EVERY)] for k in range(players)]
-            batch(players, lineup, range(6), 11, rules)
+            _check_finished(batch(players, lineup, range(6), 11, rules).results(), players, 6)
 
 
 @pytest.mark.parametrize("name", EVERY)
@@ -240,10 +249,14 @@ def test_the_default_weights_file_documents_every_weight_the_module_names():
 def test_plans_are_points_of_the_heuristic_weight_space(plan):
     cls = load_strategy(plan).cls
     assert issubclass(cls, h.HeuristicStrategy) and cls.preset == f"{plan}.toml"
-    own = h.shipped(cls.preset)
-    assert own and set(own) <= set(h.NAMES)
-    # the plan's instance plays exactly heuristic with the plan's file
-    np.testing.assert_array_equal(cls().w, h.vector(own))
+    folder = Path(__file__).parents[1] / "strategies" / "weights"
+    own = tomllib.loads((folder / f"{plan}.toml").read_text())["weights"]
+    base = tomllib.loads((folder / "heuristic.toml").read_text())["weights"]
+    assert own and set(own) <= set(base)
+    # the plan's instance plays heuristic's defaults with the plan's file on top
+    w = cls().w
+    for name, value in base.items():
+        assert w[h.INDEX[name]] == own.get(name, value), name
 
 
 def test_heuristic_takes_a_weights_file_and_checks_it(tmp_path):
@@ -261,13 +274,28 @@ def test_heuristic_takes_a_weights_file_and_checks_it(tmp_path):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_tuned_plays_the_file_of_its_player_count(players):
-    from moaisim.strategies import tuned
-
-    name = tuned.tuned_file(players)
-    doc = tomllib.loads(h.weights_path(name).read_text())
+    path = Path(__file__).parents[1] / "strategies" / "weights" / f"tuned-{players}p.toml"
+    doc = tomllib.loads(path.read_text())
     assert doc["tuned"]["command"].startswith("moaisim tune ")
+    assert doc["tuned"]["players"] == players and f"--players {players}" in doc["tuned"]["command"]
     s = load_strategy("tuned")()
     s.start(Rules.make(players), 0, np.arange(1))
-    np.testing.assert_array_equal(s.w, h.vector(h.read_weights(doc, name)))
-    if h.weights_path(f"tuned-{players}p.toml").is_file():
-        assert name == f"tuned-{players}p.toml" and doc["tuned"]["players"] == players
+    assert set(doc["weights"]) == set(h.NAMES)
+    for name, value in doc["weights"].items():
+        assert s.w[h.INDEX[name]] == value, name
+
+
+def test_tuned_falls_back_to_the_nearest_file(monkeypatch):
+    from moaisim.strategies import tuned
+
+    real = h.weights_path
+    hidden = {"tuned-2p.toml", "tuned-4p.toml"}
+    monkeypatch.setattr(
+        tuned, "weights_path", lambda name: real("nowhere.toml") if name in hidden else real(name)
+    )
+    tuned.tuned_file.cache_clear()
+    try:
+        # 2 players: 3 is nearest; 4 players: 3 and 5 are as near, the larger wins
+        assert [tuned.tuned_file(p) for p in (2, 4)] == ["tuned-3p.toml", "tuned-5p.toml"]
+    finally:
+        tuned.tuned_file.cache_clear()

@@ -49,11 +49,14 @@ def test_a_strategy_against_copies_of_itself_wins_exactly_one_in_p():
 
 
 def test_shares_split_shared_wins():
-    got = rotated(2, "greedy", "random", 30, seed=8, table=False)
+    # random against random at 2 players ties now and then (scores of a starving clan)
+    got = rotated(2, "random", "random", 30, seed=8, table=False)
     assert isinstance(got, np.ndarray) and got.shape == (2, 2, 30)
     share = got[0]
-    assert set(np.unique(share)) <= {0.0, 0.5, 1.0}
-    df = rotated(2, "greedy", "random", 30, seed=8)
+    assert set(np.unique(share)) == {0.0, 0.5, 1.0}  # losses, shared wins and wins all occur
+    df = rotated(2, "random", "random", 30, seed=8)
+    tied = df.groupby(["rotation", "game"])["win"].sum() == 2
+    assert tied.any() and (share[tuple(np.array(tied[tied].index.tolist()).T)] == 0.5).all()
     mine = df[df.seat == df.rotation].sort_values(["rotation", "game"])
     winners = (
         df.groupby(["rotation", "game"])["win"]

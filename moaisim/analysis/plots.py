@@ -124,10 +124,11 @@ def score_parts(table: pd.DataFrame) -> Figure:
 
 def head_to_head_heatmap(h2h: pd.DataFrame) -> Figure:
     """How often the row strategy finishes above the column strategy when both play (%),
-    one panel per player count."""
-    groups = list(h2h.groupby("players"))
+    one panel per set-up (player count, variant, options)."""
+    keys = [c for c in ("players", "variant", *DEFAULTS, "rules_digest") if c in h2h]
+    groups = list(h2h.groupby(keys, sort=True))
     fig, axes = _subplots(1, len(groups), figsize=(4.5 * len(groups), 4), squeeze=False)
-    for ax, (players, part) in zip(axes[0], groups, strict=True):
+    for ax, (_, part) in zip(axes[0], groups, strict=True):
         m = part.pivot(index="strategy", columns="opponent", values="above_share") * 100
         names = sorted(set(m.index) | set(m.columns))
         m = m.reindex(index=names, columns=names)
@@ -139,9 +140,12 @@ def head_to_head_heatmap(h2h: pd.DataFrame) -> Figure:
                 v = m.iat[i, j]
                 if np.isfinite(v):
                     ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=8)
-        ax.set_title(f"{players} players")
+        first = part.iloc[0]
+        extra = [f"{k}={first[k]}" for k, d in DEFAULTS.items() if k in first and first[k] != d]
+        ax.set_title(", ".join([f"{first['players']} players", str(first.get("variant", "")),
+                                *extra]), fontsize=9)  # fmt: skip
         ax.set_xlabel("opponent")
-        ax.set_ylabel("strategy")
+    axes[0][0].set_ylabel("strategy")
     fig.colorbar(im, ax=axes[0].tolist(), label="finishes above the opponent (%)")
     fig.suptitle("Head to head")
     return fig

@@ -141,7 +141,7 @@ def build_sections(src: Source) -> list[Section]:
     if len(h2h):
         shown = pd.DataFrame(
             {
-                "players": h2h["players"],
+                "set-up": h2h.apply(_cell_name, axis=1),
                 "strategy": h2h["strategy"],
                 "opponent": h2h["opponent"],
                 "meetings (n)": h2h["n"].astype(int),
@@ -154,8 +154,8 @@ def build_sections(src: Source) -> list[Section]:
                 "Head to head",
                 (
                     "How often a strategy finishes above another when "
-                    "both play the same game (a tie "
-                    "counts half)."
+                    "both play the same game (a tie counts half), per set-up: set-ups share "
+                    "their deals, so their meetings are not pooled."
                 ),
                 h2h,
                 shown,
@@ -166,7 +166,7 @@ def build_sections(src: Source) -> list[Section]:
         if len(rates):
             shown = pd.DataFrame(
                 {
-                    "players": rates["players"],
+                    "set-up": rates.apply(_cell_name, axis=1),
                     "strategy": rates["strategy"],
                     "games (n)": rates["games"],
                     "rating (95 % interval)": rates.apply(
@@ -182,7 +182,8 @@ def build_sections(src: Source) -> list[Section]:
                         "A Plackett-Luce rating of the strategies "
                         "(log-strength, centred on 0) from "
                         "the games in which every seat plays a different strategy (a uniform "
-                        "random sample of 50,000 of them when there are more), with Wald "
+                        f"random sample of {tables._Ratings.max_games:,} of them when there are "
+                        "more), with Wald "
                         "intervals from the model's Fisher information."
                     ),
                     rates,
@@ -414,6 +415,8 @@ def make_report(
 
 
 def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
+    if manifest is not None:  # the study's cells, not the pooled ones the tables show
+        cells = len(manifest["study"]["cells"])
     text = f"{games:,} games in {cells} cells"
     if manifest is not None:
         text += (

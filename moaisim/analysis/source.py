@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,9 @@ class Source:
             f"cannot analyse a {type(data).__name__}: give a run directory or a results DataFrame"
         )
 
-    @property
+    @cached_property
     def manifest(self) -> dict[str, Any] | None:
+        """The run's manifest, read once."""
         return self.run.read() if self.run is not None else None
 
     @property

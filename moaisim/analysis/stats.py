@@ -76,12 +76,12 @@ def equal_shares(observed: np.ndarray) -> float:
     return float(stats.chisquare(observed).pvalue)
 
 
-def sample_size_line(width: float, n: float) -> str:
+def sample_size_line(width: float, n: float, unit: str = "games") -> str:
     """How wide the table's widest interval is with n, and what halving it takes: the width
-    of a 95 % interval shrinks as 1 / sqrt(n), so halving it takes four times the games."""
+    of a 95 % interval shrinks as 1 / sqrt(n), so halving it takes four times the n."""
     if not np.isfinite(width) or n <= 0:
         return "sample size: no interval to report"
     return (
-        f"sample size: widest 95 % interval {width:.3g} wide with {n:,.0f} games; "
-        f"halving it needs about {4 * n:,.0f} games"
+        f"sample size: widest 95 % interval {width:.3g} wide with {n:,.0f} {unit}; "
+        f"halving it needs about {4 * n:,.0f} {unit}"
     )

@@ -12,6 +12,7 @@ sample-size line in `df.attrs["sample_size"]`.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -50,10 +51,15 @@ def _shares(df: pd.DataFrame) -> pd.Series:
     return pd.Series(np.where(df["win"], 1.0 / winners, 0.0), index=df.index)
 
 
-def _sample(df: pd.DataFrame, width_cols: tuple[str, str], n_col: str) -> pd.DataFrame:
-    width = (df[width_cols[1]] - df[width_cols[0]]).max() if len(df) else np.nan
-    n = df.loc[(df[width_cols[1]] - df[width_cols[0]]).idxmax(), n_col] if len(df) else 0
-    df.attrs["sample_size"] = stats.sample_size_line(float(width), float(n))
+def _sample(
+    df: pd.DataFrame, width_cols: tuple[str, str], n_col: str, unit: str = "games"
+) -> pd.DataFrame:
+    """Attach the table's sample-size line: its widest interval and the n behind it."""
+    widths = df[width_cols[1]] - df[width_cols[0]]
+    widest = widths.idxmax() if len(df) and widths.notna().any() else None
+    width = float(widths[widest]) if widest is not None else np.nan
+    n = float(df.loc[widest, n_col]) if widest is not None else 0.0
+    df.attrs["sample_size"] = stats.sample_size_line(width, n, unit)
     return df
 
 
@@ -175,7 +181,7 @@ class _Strategies(_Table):
         for part in PARTS:
             mean, _, lo, hi = stats.mean_interval(table["n"], table[part], table[part + "2"])
             out[part], out[part + "_lo"], out[part + "_hi"] = mean, lo, hi
-        return _sample(_with_cells(out, self.src), ("lo", "hi"), "n")
+        return _sample(_with_cells(out, self.src), ("lo", "hi"), "n", "seats")
 
 
 def strategies(data: Any) -> pd.DataFrame:
@@ -183,6 +189,32 @@ def strategies(data: Any) -> pd.DataFrame:
     and the mean of each part of the score (Moai height, living pawns, 2 x wood), each with
     its t interval."""
     return compute(data, "strategies")["strategies"]
+
+
+#: A set-up: what the rules of a game are (player count, variant, options, component set).
+#: Head to head and ratings count each set-up apart: the set-ups of a study play the same
+#: deals (common random numbers), so their games are paired, not independent trials.
+SETUP = ["players", "variant", *OPTIONS, "rules_digest"]
+
+
+def _setups(src: Source) -> dict[int, tuple]:
+    """Each cell's set-up, as a tuple of the SETUP values (the player count an int)."""
+    cells = src.cells()
+    for col in SETUP:
+        if col not in cells:
+            cells[col] = {"variant": "base", **DEFAULTS}.get(col, "")
+    return {
+        int(row["cell"]): (int(row["players"]), *(str(row[c]) for c in SETUP[1:]))
+        for _, row in cells.iterrows()
+    }
+
+
+def _by_setup(res: pd.DataFrame, setups: dict[int, tuple]) -> Iterator[tuple[tuple, pd.DataFrame]]:
+    """A block's rows by set-up (the key's first item is the player count)."""
+    cells = res["cell"].astype(int).to_numpy()
+    present = [int(c) for c in np.unique(cells)]
+    for setup in sorted({setups[c] for c in present}):
+        yield setup, res[np.isin(cells, [c for c in present if setups[c] == setup])]
 
 
 def _by_game(part: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -197,10 +229,11 @@ class _HeadToHead(_Table):
     def __init__(self, src: Source) -> None:
         super().__init__(src)
         self.acc: pd.DataFrame | None = None
+        self.setups = _setups(src)
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
-        for players, part in res.groupby("players", observed=True):
-            p = int(players)
+        for setup, part in _by_setup(res, self.setups):
+            p = setup[0]
             strat, ranks = _by_game(part, p)
             i, j = np.array([(i, j) for i in range(p) for j in range(p) if i != j]).T
             a, b = strat[:, i].ravel(), strat[:, j].ravel()
@@ -210,30 +243,32 @@ class _HeadToHead(_Table):
                 continue
             pairs = pd.DataFrame(
                 {
-                    "players": p,
+                    **dict(zip(SETUP, setup, strict=True)),
                     "strategy": a[differ],
                     "opponent": b[differ],
                     "above": ((ri < rj) + 0.5 * (ri == rj))[differ],
                 }
             )
-            g = pairs.groupby(["players", "strategy", "opponent"])["above"].agg(["size", "sum"])
+            g = pairs.groupby([*SETUP, "strategy", "opponent"])["above"].agg(["size", "sum"])
             self.acc = _add(self.acc, g.astype(float))
 
     def result(self) -> pd.DataFrame:
-        cols = ["players", "strategy", "opponent", "n", "above"]
+        cols = [*SETUP, "strategy", "opponent", "n", "above"]
         if self.acc is None:
             df = pd.DataFrame(columns=cols)
         else:
             df = self.acc.reset_index().rename(columns={"size": "n", "sum": "above"})[cols]
-            df = df.sort_values(cols[:3])
+            df = df.sort_values(cols[:-2])
         df["above_share"] = df["above"] / df["n"]
         df["lo"], df["hi"] = stats.wilson(df["above"], df["n"])
-        return _sample(df.reset_index(drop=True), ("lo", "hi"), "n")
+        return _sample(df.reset_index(drop=True), ("lo", "hi"), "n", "meetings")
 
 
 def head_to_head(data: Any) -> pd.DataFrame:
-    """For every pair of strategies that met (by player count): how often the first finished
-    above the second (a tie counts half), with its Wilson interval and n (meetings)."""
+    """For every pair of strategies that met, by set-up (players, variant, options, component
+    set; the set-ups of a study share their deals, so each is counted apart): how often the
+    first finished above the second (a tie counts half), with its Wilson interval and n
+    (meetings)."""
     return compute(data, "head_to_head")["head_to_head"]
 
 
@@ -243,19 +278,19 @@ class _Ratings(_Table):
 
     def __init__(self, src: Source) -> None:
         super().__init__(src)
-        # per player count: the sampled games' rankings and their random keys (a uniform
+        # per set-up: the sampled games' rankings and their random keys (a uniform
         # sample without replacement: the max_games smallest keys seen so far)
-        self.found: dict[int, np.ndarray] = {}
-        self.keys: dict[int, np.ndarray] = {}
-        self.names: dict[int, list[str]] = {}
+        self.found: dict[tuple, np.ndarray] = {}
+        self.keys: dict[tuple, np.ndarray] = {}
+        self.names: dict[tuple, list[str]] = {}
         self.rng: np.random.Generator | None = None
+        self.setups = _setups(src)
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
         if self.rng is None:
             self.rng = np.random.default_rng(self.seed)
-        for players, part in res.groupby("players", observed=True):
-            p = int(players)
-            strat, ranks = _by_game(part, p)
+        for p, part in _by_setup(res, self.setups):
+            strat, ranks = _by_game(part, p[0])
             distinct = (np.sort(strat, axis=1)[:, 1:] != np.sort(strat, axis=1)[:, :-1]).all(1)
             if not distinct.any():
                 continue
@@ -279,19 +314,28 @@ class _Ratings(_Table):
         import choix
 
         rows = []
-        for p, rankings in sorted(self.found.items()):
-            items = len(self.names[p])
+        for setup, rankings in sorted(self.found.items()):
+            items = len(self.names[setup])
             if items < 2 or len(rankings) < 10:
                 continue
             est = choix.ilsr_rankings(items, rankings.tolist(), alpha=0.01)
             est = est - est.mean()
             cov = np.linalg.pinv(plackett_luce_information(items, rankings, est))
             half = stats.Z * np.sqrt(np.maximum(np.diag(cov), 0.0))
-            for k, name in enumerate(self.names[p]):
-                rows.append((p, name, len(rankings), est[k], est[k] - half[k], est[k] + half[k]))
-        df = pd.DataFrame(rows, columns=["players", "strategy", "games", "rating", "lo", "hi"])
-        df = df.sort_values(["players", "rating"], ascending=[True, False], ignore_index=True)
-        return _sample(df, ("lo", "hi"), "games")
+            for k, name in enumerate(self.names[setup]):
+                rows.append(
+                    (*setup, name, len(rankings), est[k], est[k] - half[k], est[k] + half[k])
+                )
+        df = pd.DataFrame(rows, columns=[*SETUP, "strategy", "games", "rating", "lo", "hi"])
+        df = df.sort_values([*SETUP, "rating"], ascending=[True] * len(SETUP) + [False],
+                            ignore_index=True)  # fmt: skip
+        df = _sample(df, ("lo", "hi"), "games")
+        if len(df) and df["games"].max() >= self.max_games:
+            df.attrs["sample_size"] += (
+                f" (the ratings use a sample of {self.max_games:,} games: pass a larger "
+                "max_games to ratings() for more)"
+            )
+        return df
 
 
 def plackett_luce_information(items: int, rankings: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -314,7 +358,7 @@ def plackett_luce_information(items: int, rankings: np.ndarray, theta: np.ndarra
 
 
 def ratings(data: Any, max_games: int = 50_000, seed: int = 0) -> pd.DataFrame:
-    """A Plackett-Luce rating of the strategies, by player count (choix's ILSR), from the
+    """A Plackett-Luce rating of the strategies, by set-up (choix's ILSR), from the
     games whose seats all play different strategies (all of them, or a uniform random sample
     of `max_games` of them, drawn with `seed`, when there are more): log-strengths centred on
     0, with 95 % Wald intervals from the observed Fisher information. Ties for a place are
