@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from moaisim.rundir import RunDir
+
 
 def seed_run(path: Path, games: int) -> dict:
     cmd = [sys.executable, "-m", "moaisim.cli", "simulate", "-p", "4", "-v", "base", "-v",
@@ -36,22 +38,26 @@ def seed_run(path: Path, games: int) -> dict:
 
 
 def tiled_run(seed: Path, manifest: dict, out: Path, games: int) -> None:
-    """A run directory of `games` games per cell whose chunks link the seed run's parts."""
+    """A run directory of `games` games per cell whose parts are hard links to the seed
+    run's parts (the same bytes, so their checksums hold)."""
     block = manifest["games"]
     (out / "parts").mkdir(parents=True)
     (out / "rounds").mkdir()
-    chunks = []
+    seed_run, run = RunDir(seed), RunDir(out)
+    parts = seed_run.parts(manifest)
+    count = 0
     for k in range(games // block):
-        for c in manifest["chunks"]:
+        for c in parts:
             entry = dict(c, start=k * block, end=(k + 1) * block)
-            for key in ("file", "rounds_file"):
-                name = c[key].replace(".parquet", f"-copy{k:06d}.parquet")
-                os.symlink(seed / c[key], out / name)
+            for key, kind in (("file", "parts"), ("rounds_file", "rounds")):
+                name = run.part_name(kind, c["cell"], k * block, (k + 1) * block)
+                os.link(seed / c[key], out / name)  # the same bytes: the checksum holds
                 entry[key] = name
-            chunks.append(entry)
-    tiled = dict(manifest, games=games, chunks=chunks, games_played=len(chunks) * block)
+            run.record(entry)
+            count += 1
+    tiled = dict(manifest, games=games, games_played=count * block)
     tiled["study"] = dict(manifest["study"], chunk_size=block)
-    (out / "manifest.json").write_text(json.dumps(tiled))
+    run.write(tiled)
 
 
 def main() -> None:

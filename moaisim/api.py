@@ -21,6 +21,7 @@ from moaisim.runner import (
     ENGINES,
     Progress,
     Study,
+    check_memory,
     make_study,
     run_in_memory,
     run_to_disk,
@@ -129,6 +130,7 @@ def simulate(
     resume: bool = False,
     rounds: bool = False,
     progress: bool = False,
+    force_resume: bool = False,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play a study and return its per-seat results (results schema + cell columns).
@@ -143,9 +145,10 @@ def simulate(
     dask.distributed cluster at `scheduler`.
 
     With `out`, the run is written to that directory (Parquet parts and a manifest; with
-    `resume`, an existing run of the same study goes on or grows) and the per-cell summary
-    is returned: `load_results(out)` gives the rows. With `rounds`, a per-round table is
-    kept too; in memory, (results, rounds) is returned.
+    `resume`, an existing run of the same study and the same code goes on or grows;
+    `force_resume` lets changed code go on, recorded) and the per-cell summary is returned:
+    `load_results(out)` gives the rows. With `rounds`, a per-round table is kept too; in
+    memory, (results, rounds) is returned.
     """
     index = (
         None
@@ -168,13 +171,16 @@ def simulate(
         **options,
     )
     _check_jobs(n_jobs, backend)
+    if out is None:
+        check_memory(study, None if index is None else len(index))
     bar = _progress_bar(study, index) if progress else None
     try:
         if out is not None:
             if index is not None:
                 raise UserError("a run on disk plays games 0..n-1: give games as a count")
             command = "moaisim.simulate(...)"
-            run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar, command)
+            run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar, command,
+                        force_resume)  # fmt: skip
             return summary(out)
         results, table = run_in_memory(study, n_jobs, backend, scheduler, bar, index)
     finally:

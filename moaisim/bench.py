@@ -41,6 +41,7 @@ from moaisim.engine.reference import Game
 from moaisim.errors import UserError
 from moaisim.registry import parse_lineup, strategy_name
 from moaisim.rules import Rules
+from moaisim.rundir import RunDir
 
 PLAYERS = (2, 3, 4, 5)
 LINEUPS = ("greedy", "random")
@@ -258,6 +259,7 @@ import numpy as np
 from moaisim.engine.batch import BatchGame
 from moaisim.registry import parse_lineup, strategy_name
 from moaisim.rules import Rules
+from moaisim.rundir import RunDir
 
 
 def status_kib(key):
@@ -586,10 +588,10 @@ def runner_speed(
             wall = time.perf_counter() - wall
             if proc.returncode:
                 raise UserError(f"bench: the runner failed: {message}")
-            with open(os.path.join(out, "manifest.json")) as f:
-                manifest = json.load(f)
+            run = RunDir(out)
+            parts = run.parts(run.read())
             workers: dict[int, float] = {}
-            for chunk in manifest["chunks"]:
+            for chunk in parts:
                 workers[chunk["pid"]] = max(workers.get(chunk["pid"], 0.0), chunk["peak_rss_mib"])
             rows.append({
                 "games": n,
@@ -598,7 +600,7 @@ def runner_speed(
                 "games/s": n / wall,
                 "workers": len(workers),
                 "peak MiB per worker": max(workers.values()),
-                "chunks": len(manifest["chunks"]),
+                "chunks": len(parts),
                 "whole run peak RSS MiB": usage.ru_maxrss / 2**10,
             })  # fmt: skip
     df = pd.DataFrame(rows)

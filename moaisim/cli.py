@@ -8,10 +8,11 @@ error: ...`, one line naming the strategy, decision, game and seed); 130 interru
 
 from __future__ import annotations
 
-import os
 import shlex
+import signal
 import sys
 import traceback
+import warnings
 from pathlib import Path
 from typing import Annotated
 
@@ -177,6 +178,13 @@ def simulate(
     resume: Annotated[
         bool, typer.Option(help="Continue (or extend) the run in --out, skipping done chunks.")
     ] = False,
+    force_resume: Annotated[
+        bool,
+        typer.Option(
+            help="Resume even though the code changed since the run started (the run "
+            "records it; its games then come from two versions)."
+        ),
+    ] = False,
     rounds: Annotated[
         bool, typer.Option(help="Also keep a per-round table (rounds/*.parquet).")
     ] = False,
@@ -190,8 +198,9 @@ def simulate(
     """Play a study grid: player counts x variants x rule options x component files x
     lineups, N games per cell. Game i is the same deal in every cell; lineups rotate over
     the seats. With --out the rows go to Parquet parts as chunks finish (load them with
-    moaisim.load_results); Ctrl-C stops cleanly and --resume goes on."""
-    from moaisim.runner import make_study, run_in_memory, run_to_disk, summary
+    moaisim.load_results); Ctrl-C or SIGTERM stops cleanly and --resume goes on (with the
+    same code: a run records what played it)."""
+    from moaisim.runner import check_memory, make_study, run_in_memory, run_to_disk, summary
 
     options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
                "spent_wood": spent_wood}  # fmt: skip
@@ -202,6 +211,8 @@ def simulate(
     from moaisim.api import _check_jobs
 
     _check_jobs(jobs, backend)
+    if out is None:
+        check_memory(study)
     show = not quiet and sys.stderr.isatty()
     bar = None
     if show:
@@ -211,15 +222,16 @@ def simulate(
     command = _command_line("simulate")
     try:
         if out is not None:
-            run_to_disk(study, out, resume, jobs, backend, scheduler, bar, command)
+            run_to_disk(study, out, resume, jobs, backend, scheduler, bar, command,
+                        force_resume, _warning)  # fmt: skip
             results = None  # the summary reads the run part by part
         else:
             results, _ = run_in_memory(study, jobs, backend, scheduler, bar)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if bar is not None:
             bar.close()
-        _interrupted(out, command)
-        raise typer.Exit(130) from None
+        _interrupted(out, command, exc)
+        raise typer.Exit(_stop_code(exc)) from None
     finally:
         if bar is not None:
             bar.close()
@@ -231,18 +243,61 @@ def simulate(
     typer.echo(f"{study.games} games per cell, {len(study.cells)} cells; {where}")
 
 
-def _interrupted(out: Path | None, command: str) -> None:
-    """Ctrl-C: what finished is kept; say how to go on."""
+def _interrupted(out: Path | None, command: str, exc: BaseException) -> None:
+    """Ctrl-C or SIGTERM: what finished is kept; say how to go on (a command that works as
+    copied: the run's directory exists and holds whole parts)."""
+    what = "terminated" if isinstance(exc, Terminated) else "interrupted"
     if out is None:
-        typer.echo("moaisim: interrupted (nothing kept: the run had no --out)", err=True)
+        typer.echo(f"moaisim: {what} (nothing kept: the run had no --out)", err=True)
         return
-    from moaisim.runner import RunDir
+    from moaisim.rundir import RunDir
 
-    manifest = RunDir(out).read() if RunDir(out).exists() else {"chunks": []}
-    done = len(manifest.get("chunks", []))
+    run = RunDir(out)
+    try:
+        done = len(run.parts(run.read(), strict=False)) if run.exists() else 0
+    except UserError:
+        done = 0
+    if not done:
+        typer.echo(f"moaisim: {what} before the first chunk finished: nothing kept", err=True)
+        return
     again = command if "--resume" in command.split() else command + " --resume"
-    typer.echo(f"moaisim: interrupted; {done} chunks kept in {out}. Resume with: {again}",
+    typer.echo(f"moaisim: {what}; {done} chunks kept in {out}. Resume with: {_runnable(again)}",
                err=True)  # fmt: skip
+
+
+def _runnable(command: str) -> str:
+    """A moaisim command as the user can paste it: with the path of this moaisim when it is
+    not on PATH (e.g. .venv/bin/moaisim)."""
+    import shutil
+
+    exe = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if exe is None or exe.name != "moaisim" or not command.startswith("moaisim "):
+        return command
+    found = shutil.which("moaisim")
+    if found and Path(found).resolve() == exe.resolve():
+        return command
+    try:
+        shown = exe.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = exe.resolve()
+    return shlex.quote(str(shown)) + command[len("moaisim") :]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, stopped like Ctrl-C: whole chunks kept, workers ended."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _stop_code(exc: BaseException) -> int:
+    """Exit code of a stopped command: 128 + the signal (130 Ctrl-C, 143 SIGTERM)."""
+    return 143 if isinstance(exc, Terminated) else 130
+
+
+def _warning(message: str) -> None:
+    typer.echo(f"moaisim: warning: {message}", err=True)
 
 
 @app.command(short_help="Write a run's balance report: Markdown, HTML, CSV, figures.")
@@ -265,9 +320,9 @@ def report(
 @app.command(short_help="Run a declarative study (TOML) and write its report.")
 def experiment(
     file: Annotated[Path, typer.Argument(help="The experiment file (see experiments/).")],
-    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("runs"),
+    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("out/runs"),
     reports: Annotated[Path, typer.Option(help="Where reports go: REPORTS/<name>.")] = Path(
-        "reports"
+        "out/reports"
     ),
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
@@ -279,8 +334,9 @@ def experiment(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run the study an experiment file declares into RUNS/<name> (a stopped or smaller run of
-    the same study is resumed), then write its report into REPORTS/<name>. With --games N the
-    study plays N games per cell, into RUNS/<name>-N and REPORTS/<name>-N."""
+    the same study is resumed), then write its report into REPORTS/<name> (a directory holding
+    another study's report is never overwritten). With --games N the study plays N games per
+    cell, into RUNS/<name>-N and REPORTS/<name>-N."""
     from moaisim.analysis.experiment import load_experiment, run_experiment, study_of
 
     exp = load_experiment(file)
@@ -291,13 +347,14 @@ def experiment(
 
         bar = make_bar(study.games * len(study.cells))
     try:
-        path = run_experiment(file, runs, reports, jobs, bar, games)
-    except KeyboardInterrupt:
+        path = run_experiment(file, runs, reports, jobs, bar, games, notify=_warning)
+    except KeyboardInterrupt as exc:
         if bar is not None:
             bar.close()
-        again = f"moaisim experiment {file}" + (f" --games {games}" if games else "")
-        typer.echo(f"moaisim: interrupted; run it again to resume: {again}", err=True)
-        raise typer.Exit(130) from None
+        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        again = _runnable(_command_line("experiment"))
+        typer.echo(f"moaisim: {what}; run the same command again to resume: {again}", err=True)
+        raise typer.Exit(_stop_code(exc)) from None
     finally:
         if bar is not None:
             bar.close()
@@ -381,10 +438,11 @@ def tune(
             variant, start, sigma, held_out_games, held_out_seed, objective,
             names.split(",") if names else None, jobs, None, command, **options,
         )  # fmt: skip
-    except KeyboardInterrupt:
-        typer.echo("moaisim: interrupted; the last finished generation is saved: run the same "
+    except KeyboardInterrupt as exc:
+        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        typer.echo(f"moaisim: {what}; the last finished generation is saved: run the same "
                    "command again to resume", err=True)  # fmt: skip
-        raise typer.Exit(130) from None
+        raise typer.Exit(_stop_code(exc)) from None
     typer.echo(f"held-out win share: tuned {result.held_out}; start {result.start_held_out}")
     typer.echo(f"weights: {result.path} (play them: --strategies 'heuristic(weights="
                f"{result.path})'); log: {result.log}")  # fmt: skip
@@ -538,8 +596,12 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in args
     args = [a for a in args if a != "--debug"]
     _ARGS[:] = args
-    if os.getcwd() not in sys.path:  # 'module:Class' strategies from the current directory
-        sys.path.insert(0, os.getcwd())
+    try:  # SIGTERM stops like Ctrl-C (only the main thread can handle signals)
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:
+        previous = None
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning
     try:
         code = command.main(args=args, prog_name="moaisim", standalone_mode=False)
     except UserError as exc:
@@ -554,9 +616,17 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
-    except (typer.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt) as exc:
         typer.echo("moaisim: aborted", err=True)
-        return 130
+        return _stop_code(exc)
+    except OSError as exc:
+        # the file system refused (a full disk, no permission, a path that is a file...):
+        # a problem of the machine or of the paths given, not of moaisim
+        if debug:
+            traceback.print_exc()
+        where = f"{exc.filename}: " if exc.filename else ""
+        typer.echo(f"moaisim: error: {where}{exc.strerror or exc}", err=True)
+        return 2
     except Exception as exc:
         # Usage errors of the command-line parser (click's, or the copy typer ships) carry
         # format_message() and exit_code: print them on one line.
@@ -567,8 +637,24 @@ def main(argv: list[str] | None = None) -> int:
             message = " ".join(str(exc.format_message()).split())
             typer.echo(f"moaisim: error: {message}", err=True)
             return 2
-        raise
+        if debug:
+            raise
+        message = " ".join(str(exc).split())
+        typer.echo(f"moaisim: internal error: {type(exc).__name__}: {message} (a bug in "
+                   "moaisim: run again with --debug for the traceback, and report it)",
+                   err=True)  # fmt: skip
+        return 70
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        warnings.showwarning = shown
     return code if isinstance(code, int) else 0
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *args: object,
+                  **kwargs: object) -> None:  # fmt: skip
+    """Warnings on one line each, as the errors are."""
+    _warning(" ".join(str(message).split()))
 
 
 def run() -> None:

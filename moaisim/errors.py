@@ -51,6 +51,11 @@ class StrategyError(MoaisimError):
             f"of seed {seed}: {problem}"
         )
 
+    def __reduce__(self) -> tuple:
+        # rebuilt from its fields, so it crosses process boundaries (loky, dask) whole
+        fields = (self.strategy, self.kind, self.game, self.seed, self.seat, self.problem)
+        return (type(self), (*fields, self.others))
+
 
 class IllegalActionError(StrategyError):
     """A strategy answered an action that the legal mask forbids (or no action at all)."""
@@ -69,3 +74,7 @@ class IllegalActionError(StrategyError):
         self.action = action
         problem = problem or f"illegal action {action!r}"
         super().__init__(strategy, kind, game, seed, seat, problem, others)
+
+    def __reduce__(self) -> tuple:
+        fields = (self.strategy, self.kind, self.game, self.seed, self.seat, self.action)
+        return (type(self), (*fields, self.problem, self.others))

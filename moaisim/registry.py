@@ -12,8 +12,12 @@ strategy, so that two parameter settings are two strategies in every table. Call
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
-from collections.abc import Sequence
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
@@ -151,15 +155,63 @@ def _resolve(name: str, spec: str) -> type:
     return _import(known[name], spec)
 
 
+#: Whether a 'module:Class' spec may import its module from the current directory: yes for
+#: what the user types (the command line, the Python API); an experiment file only with
+#: `trust_local_code = true` (`local_code`).
+_LOCAL = {"allowed": True}
+
+
+@contextlib.contextmanager
+def local_code(allowed: bool) -> Iterator[None]:
+    """Within this block, 'module:Class' specs import from the current directory only if
+    `allowed` (an experiment file's strategies are not the user's typing)."""
+    before = _LOCAL["allowed"]
+    _LOCAL["allowed"] = allowed
+    try:
+        yield
+    finally:
+        _LOCAL["allowed"] = before
+
+
+def _import_module(name: str) -> Any:
+    """Import a strategy's module: from the current directory too when local code is
+    allowed (the directory then stays on sys.path, so parallel workers find it), never from
+    it otherwise."""
+    here = {"", ".", os.getcwd()}
+    if _LOCAL["allowed"]:
+        if os.getcwd() not in sys.path and importlib.util.find_spec(name.split(".")[0]) is None:
+            sys.path.insert(0, os.getcwd())
+        return importlib.import_module(name)
+    if name in sys.modules:
+        return sys.modules[name]
+    saved = list(sys.path)
+    sys.path[:] = [p for p in sys.path if p not in here]
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved
+
+
 def _import(path: str, spec: str) -> type:
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise UnknownStrategyError(f"strategy {spec!r}: expected a name or 'module:Class'")
     try:
-        module = importlib.import_module(module_name)
+        module = _import_module(module_name)
     except ImportError as exc:
+        if not _LOCAL["allowed"]:
+            raise UnknownStrategyError(
+                f"strategy {spec!r}: cannot import {module_name!r} as an installed module "
+                f"({exc}); an experiment file imports code from the current directory only "
+                "with trust_local_code = true"
+            ) from None
         raise UnknownStrategyError(
             f"strategy {spec!r}: cannot import {module_name!r} ({exc})"
+        ) from None
+    except Exception as exc:  # the module's own code failed as it was imported
+        raise UnknownStrategyError(
+            f"strategy {spec!r}: importing {module_name!r} raised {type(exc).__name__}: "
+            f"{' '.join(str(exc).split())}"
         ) from None
     obj: Any = module
     for part in attr.split("."):
@@ -201,10 +253,12 @@ def _spec_of(cls: type, params: dict[str, Any]) -> StrategySpec:
         spec()
     except UnknownStrategyError:
         raise
-    except TypeError as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # its constructor failed (SystemExit included)
         raise UnknownStrategyError(
             f"strategy {name!r}: {cls.__name__}() cannot be made with these parameters "
-            f"({' '.join(str(exc).split())})"
+            f"({type(exc).__name__}: {' '.join(str(exc).split())})"
         ) from None
     return spec
 

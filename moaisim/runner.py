@@ -20,8 +20,10 @@ import itertools
 import json
 import os
 import platform
+import shutil
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -36,13 +38,18 @@ from moaisim.engine.batch.game import ROUND_COLUMNS
 from moaisim.engine.reference import Game
 from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
 from moaisim.errors import UserError
+from moaisim.fingerprint import differences, fingerprint
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules
 from moaisim.rules.variants import parse_variants
+from moaisim.rundir import FORMAT, LOCK, RunDir, now
 
-#: Format of a run directory's manifest.
-FORMAT = 1
 ROTATIONS = ("cyclic", "all", "none")
+#: The most games a cell may play (game indices stay far below 2**63; plans are lazy, so a
+#: large run costs no memory to plan).
+MAX_GAMES = 10**12
+#: The most result rows a run kept in memory may hold (about 100 bytes each): more needs --out.
+MEMORY_ROWS = 50_000_000
 ENGINES = ("batch", "reference")
 BACKENDS = ("loky", "dask")
 #: Columns the runner adds to the results schema: which cell and seating each row is from.
@@ -117,23 +124,45 @@ class Study:
         }
 
     def chunks(self, done: Iterable[tuple[int, int, int]] = ()) -> list[tuple[int, int, int]]:
-        """(cell, start, end) of the chunks still to play: every gap that the `done` chunks
-        leave in games 0..N-1 of each cell (chunks finish in any order, so a stopped
-        parallel run can miss a chunk between two finished ones), cut at multiples of the
-        chunk size."""
-        spans: dict[int, list[tuple[int, int]]] = {}
-        for cell, start, end in done:
-            spans.setdefault(cell, []).append((start, end))
-        out = []
+        """(cell, start, end) of the chunks still to play (`plan`), as a list."""
+        return list(self.plan(done))
+
+    def plan(self, done: Iterable[tuple[int, int, int]] = ()) -> Iterator[tuple[int, int, int]]:
+        """(cell, start, end) of the chunks still to play, one at a time (a plan of a billion
+        games costs no memory): every gap that the `done` chunks leave in games 0..N-1 of
+        each cell (chunks finish in any order, so a stopped parallel run can miss a chunk
+        between two finished ones), cut at multiples of the chunk size."""
+        spans = _spans(done)
         for c in self.cells:
             start = 0
-            for a, b in [*sorted(spans.get(c.index, [])), (self.games, self.games)]:
+            for a, b in [*spans.get(c.index, []), (self.games, self.games)]:
                 while start < min(a, self.games):
                     end = min(a, (start // self.chunk_size + 1) * self.chunk_size)
-                    out.append((c.index, start, end))
+                    yield (c.index, start, end)
                     start = end
                 start = max(start, b)
-        return out
+
+    def games_left(self, done: Iterable[tuple[int, int, int]] = ()) -> int:
+        """How many games the `plan` still holds (counted, not listed)."""
+        spans = _spans(done)
+        left = 0
+        for c in self.cells:
+            covered, reach = 0, 0
+            for a, b in spans.get(c.index, []):
+                a, b = max(a, reach), min(b, self.games)
+                if b > a:
+                    covered += b - a
+                reach = max(reach, b)
+            left += self.games - covered
+        return left
+
+
+def _spans(done: Iterable[tuple[int, int, int]]) -> dict[int, list[tuple[int, int]]]:
+    """The finished game ranges of each cell, sorted."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for cell, start, end in done:
+        spans.setdefault(cell, []).append((start, end))
+    return {c: sorted(v) for c, v in spans.items()}
 
 
 def round_robin(names: Sequence[str], players: Iterable[int]) -> dict[int, list[str]]:
@@ -189,6 +218,11 @@ def make_study(
     (`round_robin` builds a tournament's)."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
         raise UserError(f"games must be a count of at least 0, got {games!r}")
+    if games > MAX_GAMES:
+        raise UserError(
+            f"games must be at most {MAX_GAMES:,} per cell, got {games:,} (at 10,000 games/s "
+            f"that many take {games / 1e4 / 86400 / 365:,.0f} years): split the study"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
         raise UserError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     if rotation not in ROTATIONS:
@@ -368,15 +402,19 @@ class Progress:
 
 def run_chunks(
     study: Study,
-    todo: Sequence[tuple[int, int, int]],
+    todo: Iterable[tuple[int, int, int]],
     n_jobs: int = 1,
     backend: str = "loky",
     scheduler: str | None = None,
 ) -> Iterator[tuple[tuple[int, int, int], tuple[pd.DataFrame, pd.DataFrame | None, dict]]]:
-    """Play the chunks, yielding each one's result as it finishes (in any order). n_jobs 1:
-    serially, in this process, without joblib (for debugging and profiling)."""
-    if not todo:
+    """Play the chunks (a list or a lazy plan), yielding each one's result as it finishes
+    (in any order). n_jobs 1: serially, in this process, without joblib (for debugging and
+    profiling)."""
+    todo = iter(todo)
+    first = next(todo, None)
+    if first is None:
         return
+    todo = itertools.chain([first], todo)
     if n_jobs == 1 and backend == "loky":
         for c, a, b in todo:
             yield _task(study, c, a, b)
@@ -417,6 +455,19 @@ def _dask_client(scheduler: str | None) -> Any:
         raise UserError(f"cannot reach the dask scheduler {scheduler!r} ({exc})") from None
 
 
+def check_memory(study: Study, games: int | None = None) -> None:
+    """A study played in memory keeps every row: refuse one too large to hold (one clear
+    line; a run on disk has no such limit)."""
+    per_cell = study.games if games is None else games
+    rows = sum(per_cell * c.rules.players for c in study.cells)
+    if rows > MEMORY_ROWS:
+        raise UserError(
+            f"{per_cell:,} games x {len(study.cells)} cells make {rows:,} result rows, too many "
+            f"to keep in memory (about {rows * 100 / 2**30:,.0f} GiB; the limit is "
+            f"{MEMORY_ROWS:,}): write the run to disk with --out (out= in Python)"
+        )
+
+
 def run_in_memory(
     study: Study, n_jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
     progress: Progress | None = None, games: np.ndarray | None = None,
@@ -428,7 +479,7 @@ def run_in_memory(
         done = ((c.index, play_chunk(study, c, games)) for c in study.cells)
         chunks = (((c, 0, len(games)), out) for c, out in done)
     else:
-        chunks = run_chunks(study, study.chunks(), n_jobs, backend, scheduler)
+        chunks = run_chunks(study, study.plan(), n_jobs, backend, scheduler)
     for (_, a, b), (res, table, _) in chunks:
         parts.append(res)
         if table is not None:
@@ -453,43 +504,6 @@ def _empty_cells() -> pd.DataFrame:
 # --- runs on disk ------------------------------------------------------------------------------
 
 
-class RunDir:
-    """A run directory: manifest.json, parts/*.parquet and (per-round table) rounds/*.parquet.
-
-    Parts are written under a temporary name and renamed, and the manifest is rewritten
-    (atomically too) after each part, so a run interrupted at any moment holds only whole
-    chunks, each recorded."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.manifest_path = self.path / "manifest.json"
-
-    def exists(self) -> bool:
-        return self.manifest_path.is_file()
-
-    def read(self) -> dict[str, Any]:
-        try:
-            return json.loads(self.manifest_path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UserError(f"{self.manifest_path}: not a readable run manifest ({exc})") from None
-
-    def write(self, manifest: dict[str, Any]) -> None:
-        tmp = self.manifest_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(manifest, indent=1, default=str))
-        os.replace(tmp, self.manifest_path)
-
-    def part(self, kind: str, cell: int, start: int, end: int) -> Path:
-        return self.path / kind / f"cell{cell:04d}-games{start:012d}-{end:012d}.parquet"
-
-    def save(self, kind: str, df: pd.DataFrame, cell: int, start: int, end: int) -> str:
-        path = self.part(kind, cell, start, end)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-        return str(path.relative_to(self.path))
-
-
 def versions() -> dict[str, str]:
     """The versions of Python and of the packages a run depends on (for the manifest)."""
     out = {"python": platform.python_version()}
@@ -508,88 +522,169 @@ def run_to_disk(
     scheduler: str | None = None,
     progress: Progress | None = None,
     command: str | None = None,
+    force_resume: bool = False,
+    notify: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Play a study into a run directory and return its manifest. With `resume`, a
-    directory holding the same study (same seed and grid) goes on where it stopped, or
-    plays the games that a larger `games` adds; a directory holding another study is an
-    error, and so is an existing run without `resume`; nothing is written then."""
+    """Play a study into a run directory and return its manifest (`moaisim.rundir`).
+
+    The directory is locked while the run writes it (a second run on it is an error). With
+    `resume`, a directory holding the same study (same seed and grid) goes on where it
+    stopped, or plays the games that a larger `games` adds; every finished part is checked
+    against its checksum first, and one that is missing, cut short, changed or foreign is
+    played again (`notify` says so; default: a `RunWarning`). The code must be the code that
+    started the run (`moaisim.fingerprint`): another version of the engine, the rules or a
+    strategy (its source, its defaults, the files it reads) is an error naming what changed,
+    unless `force_resume` (recorded in the manifest as `forced_resumes`). A directory holding
+    another study, or a run without `resume`, is an error; nothing is written then, and an
+    error before the first part leaves nothing that blocks a plain rerun.
+    """
     run = RunDir(out)
+    say = notify if notify is not None else _warn
     identity = json.loads(json.dumps(study.identity(), default=str))
-    done: list[dict[str, Any]] = []
-    if run.exists():
-        manifest = run.read()
-        if not resume:
-            raise UserError(
-                f"{run.path} already holds a run: add --resume to continue or extend it, "
-                "or choose another --out"
-            )
-        if manifest.get("study") != identity:
-            raise UserError(f"{run.path} holds a different run (other seed or grid): "
-                            "choose another --out")  # fmt: skip
-        done = [c for c in manifest.get("chunks", []) if (run.path / c["file"]).is_file()]
-        manifest["games"] = max(manifest.get("games", 0), study.games)
-    elif run.path.exists() and any(run.path.iterdir()):
-        raise UserError(f"{run.path} exists and is not a run directory: choose another --out")
-    else:
-        manifest = {
-            "format": FORMAT,
-            "study": identity,
-            "games": study.games,
-            "seed": study.seed,
-            "versions": versions(),
-            "chunks": [],
-            "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-            "seconds": 0.0,
-            "cpu_seconds": 0.0,
-        }
-    manifest["command"] = command
-    manifest["chunks"] = done
-    todo = study.chunks((c["cell"], c["start"], c["end"]) for c in done)
-    run.path.mkdir(parents=True, exist_ok=True)
-    run.write(manifest)
-    if progress is not None:
-        progress.plan(sum(b - a for _, a, b in todo))
-    clock = time.perf_counter()
-    elapsed = float(manifest.get("seconds", 0.0))
-    for (c, a, b), (res, table, cost) in run_chunks(study, todo, n_jobs, backend, scheduler):
-        entry = {"cell": c, "start": a, "end": b, "file": run.save("parts", res, c, a, b),
-                 **cost}  # fmt: skip
-        if table is not None:
-            entry["rounds_file"] = run.save("rounds", table, c, a, b)
-        manifest["chunks"].append(entry)
-        cpu = manifest.get("cpu_seconds", 0.0) + cost["cpu_seconds"]
-        manifest["cpu_seconds"] = round(cpu, 3)
-        manifest["seconds"] = round(elapsed + time.perf_counter() - clock, 3)
-        games = sum(x["end"] - x["start"] for x in manifest["chunks"])
-        manifest["games_played"] = games
-        manifest["games_per_second"] = round(games / max(manifest["seconds"], 1e-9), 1)
-        manifest["updated"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-        run.write(manifest)
-        if progress is not None:
-            progress.update(b - a)
-    manifest["complete"] = not study.chunks(
-        (x["cell"], x["start"], x["end"]) for x in manifest["chunks"]
+    prints = fingerprint(spec for c in study.cells for spec in c.lineup)
+    created = not run.path.exists()
+    wrote = False
+    try:
+        with run.locked():
+            if not run.holds_nothing():
+                if not run.exists():
+                    raise UserError(
+                        f"{run.path} exists and is not a run directory: choose another --out"
+                    )
+                manifest = run.read()
+                if not resume:
+                    raise UserError(
+                        f"{run.path} already holds a run: add --resume to continue or extend "
+                        "it, or choose another --out"
+                    )
+                if manifest["study"] != identity:
+                    raise UserError(f"{run.path} holds a different run (other seed or grid): "
+                                    "choose another --out")  # fmt: skip
+                _check_code(run, manifest, prints, force_resume)
+                done = _verified_parts(run, manifest, say)
+                run.rewrite(done)
+                manifest["games"] = max(manifest["games"], study.games)
+            else:
+                run.clear()
+                done = []
+                manifest = {
+                    "format": FORMAT,
+                    "study": identity,
+                    "games": study.games,
+                    "seed": study.seed,
+                    "fingerprint": prints,
+                    "versions": versions(),
+                    "started": now(),
+                    "seconds": 0.0,
+                    "cpu_seconds": 0.0,
+                }
+            manifest["command"] = command
+            spans = [(c["cell"], c["start"], c["end"]) for c in done]
+            played = sum(b - a for _, a, b in spans)
+            manifest["games_played"] = played
+            manifest["complete"] = False
+            run.write(manifest)
+            if progress is not None:
+                progress.plan(study.games_left(spans))
+            clock = time.perf_counter()
+            elapsed = float(manifest.get("seconds", 0.0))
+            todo = study.plan(spans)
+            for (c, a, b), (res, table, cost) in run_chunks(study, todo, n_jobs, backend,
+                                                            scheduler):  # fmt: skip
+                entry = {"cell": c, "start": a, "end": b, **run.save("parts", res, c, a, b)}
+                if table is not None:
+                    rounds = run.save("rounds", table, c, a, b)
+                    entry.update({f"rounds_{k}" if k != "file" else "rounds_file": v
+                                  for k, v in rounds.items()})  # fmt: skip
+                run.record({**entry, **cost})
+                wrote = True
+                spans.append((c, a, b))
+                played += b - a
+                manifest["cpu_seconds"] = round(manifest["cpu_seconds"] + cost["cpu_seconds"], 3)
+                manifest["seconds"] = round(elapsed + time.perf_counter() - clock, 3)
+                manifest["games_played"] = played
+                manifest["games_per_second"] = round(played / max(manifest["seconds"], 1e-9), 1)
+                manifest["updated"] = now()
+                run.write(manifest)
+                if progress is not None:
+                    progress.update(b - a)
+            manifest["complete"] = study.games_left(spans) == 0
+            run.write(manifest)
+            wrote = True
+            return manifest
+    except BaseException:
+        if not wrote:  # nothing of this run is worth keeping: leave the directory as it was
+            if created:
+                shutil.rmtree(run.path, ignore_errors=True)
+            elif run.holds_nothing():
+                run.clear()
+                with contextlib.suppress(OSError):
+                    (run.path / LOCK).unlink()
+        raise
+
+
+class RunWarning(UserWarning):
+    """Something a run found and dealt with (a part played again), worth telling the user."""
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, RunWarning, stacklevel=3)
+
+
+def _check_code(run: RunDir, manifest: dict[str, Any], prints: dict[str, Any], force: bool) -> None:
+    """Resuming needs the code that started the run (or `force`, recorded)."""
+    changed = differences(manifest.get("fingerprint", {}), prints)
+    if not changed:
+        return
+    if not force:
+        raise UserError(
+            f"{run.path} was played by other code ({'; '.join(changed)} changed): resume it "
+            "with the code that started it, or choose another --out (--force-resume mixes "
+            "them, and the run records it)"
+        )
+    manifest.setdefault("forced_resumes", []).append(
+        {"at": now(), "changed": changed, "fingerprint": prints}
     )
-    run.write(manifest)
-    return manifest
+    manifest["fingerprint"] = prints
+
+
+def _verified_parts(
+    run: RunDir, manifest: dict[str, Any], say: Callable[[str], None]
+) -> list[dict[str, Any]]:
+    """The finished parts whose files are the ones recorded; the others are reported and
+    left out (their games are played again)."""
+    done = []
+    for entry in run.parts(manifest, strict=False):
+        for key in ("file", "rounds_file"):
+            if key not in entry:
+                continue
+            _, problem = run.check(entry, key)
+            if problem:
+                say(f"{run.path / entry[key]} {problem}: playing games {entry['start']}-"
+                    f"{entry['end'] - 1} of cell {entry['cell']} again")  # fmt: skip
+                break
+        else:
+            done.append(entry)
+    return done
 
 
 def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
     """The results (or `table="rounds"`, the per-round table) of a run directory, sorted
-    by cell, game (round) and seat, with the study's cell columns."""
+    by cell, game (round) and seat, with the study's cell columns. Every part is checked
+    against its checksum first (one clear line naming a part that is not the run's)."""
     run = RunDir(path)
     if not run.exists():
         raise UserError(f"{run.path} is not a run directory (no manifest.json)")
     if table not in ("results", "rounds"):
         raise UserError(f"table must be 'results' or 'rounds', got {table!r}")
     manifest = run.read()
-    key = "file" if table == "results" else "rounds_file"
-    files = [run.path / c[key] for c in manifest.get("chunks", []) if key in c]
     if table == "rounds" and not manifest["study"].get("rounds"):
         raise UserError(f"{run.path} was run without --rounds: it has no per-round table")
-    if not files:
+    key = "file" if table == "results" else "rounds_file"
+    parts = [run.read_part(c, key) for c in run.parts(manifest) if key in c]
+    if not parts:
         return finish(_empty_cells()) if table == "results" else _empty_rounds()
-    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    df = pd.concat(parts, ignore_index=True)
     if table == "rounds":
         return df.sort_values(["cell", "game", "round", "seat"], ignore_index=True)
     return finish(df)
@@ -610,8 +705,8 @@ def summary(results: pd.DataFrame | str | Path) -> pd.DataFrame:
         run = RunDir(results)
         if not run.exists():
             raise UserError(f"{run.path} is not a run directory (no manifest.json)")
-        chunks = run.read().get("chunks", [])
-        parts = (pd.read_parquet(run.path / c["file"], columns=SUMMARY_COLUMNS) for c in chunks)
+        manifest = run.read()
+        parts = (run.read_part(c, columns=SUMMARY_COLUMNS) for c in run.parts(manifest))
     sums, games = [], []
     for df in parts:
         if df.empty:

@@ -36,6 +36,8 @@ class Strategy:
     #: Parameters and their defaults; a value's type is its default's type. A table (dict)
     #: parameter also takes the path of a TOML file, which is read into it.
     params: ClassVar[dict[str, Any]] = {}
+    #: The range (lowest, highest; None: no bound) of numeric parameters.
+    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
 
     def __init__(self, **params: Any) -> None:
         for key, value in self.resolve_params(params, self.name).items():
@@ -53,6 +55,12 @@ class Strategy:
                     f"strategy {name!r}: unknown parameter {key!r} (parameters: {known})"
                 )
             out[key] = _checked(name, key, value, cls.params[key])
+            low, high = cls.bounds.get(key, (None, None))
+            if (low is not None and out[key] < low) or (high is not None and out[key] > high):
+                span = " to ".join("..." if x is None else f"{x:g}" for x in (low, high))
+                raise UnknownStrategyError(
+                    f"strategy {name!r}: parameter {key} must be from {span}, got {value!r}"
+                )
         return out
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -162,7 +170,7 @@ def _checked(name: str, key: str, value: Any, default: Any) -> Any:
             raise UnknownStrategyError(
                 f"strategy {name!r}: parameter {key}: cannot read {str(value)!r} ({exc.strerror})"
             ) from None
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise UnknownStrategyError(
                 f"strategy {name!r}: parameter {key}: {str(value)!r} is not valid TOML ({exc})"
             ) from None

@@ -226,6 +226,11 @@ class GreedyStrategy(Strategy):
         "moai_height": 7,  # finish a statue at this height (or in the last round from 3)
         "keep_cards": 4,  # births only with more cards than this (any in the last round)
     }
+    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {
+        "bid_cards_from": (0, 40),  # 40: the whole Rapa Nui deck (C1)
+        "moai_height": (1, 60),
+        "keep_cards": (0, 40),
+    }
     bid_cards_from: int
     moai_height: int
     keep_cards: int

@@ -18,6 +18,12 @@ smaller run of the same study) and writes its report into `<reports>/<name>`:
     games = 20000
     seed = 2026
     rounds = true
+    components = "alt.toml"      # component files: relative to the experiment file
+
+Every key is checked (type and range) before any strategy is imported; a 'module:Class'
+strategy is imported from the current directory only when the file says, at its top level,
+`trust_local_code = true` (an experiment file is data: running it must not run code that
+merely happens to lie beside it).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from moaisim.errors import UserError
 from moaisim.rules import OPTIONS
 
 #: The keys of an experiment file and of its [study] table.
-TOP = {"name", "title", "question", "study", "run"}
+TOP = {"name", "title", "question", "study", "run", "trust_local_code"}
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
          "rotation", "rounds", "components", "chunk_size", "batch_size", *OPTIONS}  # fmt: skip
 RUN = {"jobs"}
@@ -45,71 +51,137 @@ class Experiment:
     question: str
     study: dict[str, Any]
     jobs: int
+    trust_local_code: bool = False
 
 
 def load_experiment(path: str | Path) -> Experiment:
-    """Read and check an experiment file: one clear `UserError` per mistake."""
+    """Read and check an experiment file, every key's type and range, before anything is
+    imported or played: one clear `UserError` per mistake."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
     except OSError as exc:
         raise UserError(f"{path}: cannot read the experiment file ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML ({exc})") from None
+
+    def bad(message: str) -> UserError:
+        return UserError(f"{path}: {message}")
+
     for key in data:
         if key not in TOP:
-            raise UserError(f"{path}: unknown key {key!r} (expected {', '.join(sorted(TOP))})")
+            raise bad(f"unknown key {key!r} (expected {', '.join(sorted(TOP))})")
     name = data.get("name")
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
-        raise UserError(f"{path}: name must be a word such as 'seat-balance', got {name!r}")
+        raise bad(f"name must be a word such as 'seat-balance', got {name!r}")
     study = data.get("study")
     if not isinstance(study, dict):
-        raise UserError(f"{path}: missing table [study]")
+        raise bad("missing table [study]")
     for key in study:
         if key not in STUDY:
-            raise UserError(
-                f"{path}: unknown key study.{key} (expected one of {', '.join(sorted(STUDY))})"
-            )
+            raise bad(f"unknown key study.{key} (expected one of {', '.join(sorted(STUDY))})")
     for key in ("players", "games"):
         if key not in study:
-            raise UserError(f"{path}: missing key study.{key}")
+            raise bad(f"missing key study.{key}")
     given = [k for k in ("strategies", "lineups", "tournament") if k in study]
     if len(given) > 1:
-        raise UserError(
-            f"{path}: give one of study.strategies (one lineup), study.lineups or "
-            f"study.tournament, not {' and '.join(given)}"
+        raise bad(
+            "give one of study.strategies (one lineup), study.lineups or study.tournament, "
+            f"not {' and '.join(given)}"
         )
-
-    def strings(x: Any) -> bool:
-        return isinstance(x, list) and all(isinstance(v, str) for v in x)
-
-    if "tournament" in study and not strings(study["tournament"]):
-        raise UserError(f"{path}: study.tournament must be a list of strategy names")
-    lineups = study.get("lineups", [])
-    if isinstance(lineups, dict):
-        # a table of lineups by player count: [study.lineups] "3" = [...], "4" = [...]
-        if not all(k.isdigit() and strings(v) for k, v in lineups.items()):
-            raise UserError(
-                f"{path}: study.lineups must be a list of strings, or a table of them by "
-                'player count ("3" = ["moai,fisher,forester"])'
-            )
-        study = {**study, "lineups": {int(k): v for k, v in lineups.items()}}
-    elif not strings(lineups):
-        raise UserError(f"{path}: study.lineups must be a list of strings")
+    study = dict(study)
+    for key, value in study.items():
+        problem = _check_study_value(key, value)
+        if problem:
+            raise bad(f"study.{key} {problem}")
+    if isinstance(study.get("lineups"), dict):
+        study["lineups"] = {int(k): v for k, v in study["lineups"].items()}
+    if "components" in study:  # paths relative to the experiment file
+        study["components"] = [
+            str(c if Path(c).is_absolute() else path.parent / c)
+            for c in _listed(study["components"])
+        ]
     run = data.get("run", {})
     if not isinstance(run, dict) or any(k not in RUN for k in run):
-        raise UserError(f"{path}: [run] takes only {', '.join(sorted(RUN))}")
+        raise bad(f"[run] takes only {', '.join(sorted(RUN))}")
     jobs = run.get("jobs", 1)
+    if not _whole(jobs) or not (jobs >= 1 or jobs == -1):
+        raise bad(f"run.jobs must be a positive whole number (or -1: every core), got {jobs!r}")
     title, question = data.get("title", name), data.get("question", "")
     for key, value in (("title", title), ("question", question)):
         if not isinstance(value, str):
-            raise UserError(f"{path}: {key} must be a string")
-    return Experiment(path, name, title, question, study, jobs)
+            raise bad(f"{key} must be a string")
+    trust = data.get("trust_local_code", False)
+    if not isinstance(trust, bool):
+        raise bad(f"trust_local_code must be true or false, got {trust!r}")
+    return Experiment(path, name, title, question, study, jobs, trust)
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _strings(x: Any) -> bool:
+    return isinstance(x, list) and bool(x) and all(isinstance(v, str) and v.strip() for v in x)
+
+
+def _listed(x: Any) -> list[Any]:
+    return x if isinstance(x, list) else [x]
+
+
+def _check_study_value(key: str, value: Any) -> str | None:
+    """What is wrong with a [study] value (None: nothing), checked before any import."""
+    if key == "players":
+        items = _listed(value)
+        if not items:
+            return "is empty: give a player count from 2 to 5, or a list of them"
+        if not all(_whole(p) and 2 <= p <= 5 for p in items):
+            return f"must be from 2 to 5 (player counts), got {value!r}"
+    elif key in ("games", "chunk_size", "batch_size"):
+        least = 0 if key == "games" else 1
+        if not _whole(value) or value < least:
+            return f"must be a whole number of at least {least}, got {value!r}"
+    elif key == "seed":
+        if not _whole(value) or not 0 <= value < 2**64:
+            return f"must be a whole number from 0 to 2**64-1, got {value!r}"
+    elif key == "rounds":
+        if not isinstance(value, bool):
+            return f"must be true or false, got {value!r}"
+    elif key == "rotation":
+        from moaisim.runner import ROTATIONS
+
+        if value not in ROTATIONS:
+            return f"must be one of {', '.join(ROTATIONS)}, got {value!r}"
+    elif key == "strategies":
+        if not isinstance(value, str) or not value.strip():
+            return f"must be one lineup as a string ('greedy,random'), got {value!r}"
+    elif key == "tournament":
+        if not _strings(value):
+            return f"must be a list of strategy names, got {value!r}"
+    elif key == "lineups":
+        if isinstance(value, dict):
+            if not value or not all(
+                k.isdigit() and 2 <= int(k) <= 5 and _strings(v) for k, v in value.items()
+            ):
+                return ('must be a list of strings, or a table of them by player count '
+                        '("3" = ["moai,fisher,forester"])')  # fmt: skip
+        elif not _strings(value):
+            return f"must be a non-empty list of lineups (strings), got {value!r}"
+    elif key in ("variants", "components", *OPTIONS):
+        items = _listed(value)
+        if not items or not all(isinstance(v, str) and v.strip() for v in items):
+            return f"must be a string or a non-empty list of strings, got {value!r}"
+    return None
 
 
 def study_of(exp: Experiment, games: int | None = None) -> Any:
     """The runner's `Study` of an experiment (checked: a bad grid is one clear line);
-    `games` overrides the file's games per cell (a quick look before the full study)."""
+    `games` overrides the file's games per cell (a quick look before the full study). A
+    'module:Class' strategy is imported from the current directory only when the file says
+    `trust_local_code = true`."""
+    from moaisim.registry import local_code
     from moaisim.runner import make_study, round_robin
 
     s = dict(exp.study)
@@ -121,44 +193,51 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
         if "tournament" in s:
             players = s["players"] if isinstance(s["players"], list) else [s["players"]]
             lineups = round_robin(s.pop("tournament"), players)
-        return make_study(
-            players=s.pop("players"),
-            games=s.pop("games"),
-            lineups=lineups,
-            variants=s.pop("variants", None),
-            seed=s.pop("seed", 0),
-            components=s.pop("components", None),
-            rotation=s.pop("rotation", "cyclic"),
-            chunk_size=s.pop("chunk_size", None),
-            rounds=s.pop("rounds", False),
-            batch_size=s.pop("batch_size", 10_000),
-            **s,
-        )
+        with local_code(exp.trust_local_code):
+            return make_study(
+                players=s.pop("players"),
+                games=s.pop("games"),
+                lineups=lineups,
+                variants=s.pop("variants", None),
+                seed=s.pop("seed", 0),
+                components=s.pop("components", None),
+                rotation=s.pop("rotation", "cyclic"),
+                chunk_size=s.pop("chunk_size", None),
+                rounds=s.pop("rounds", False),
+                batch_size=s.pop("batch_size", 10_000),
+                **s,
+            )
     except UserError as exc:
         raise UserError(f"{exp.path}: {exc}") from None
 
 
 def run_experiment(
     path: str | Path,
-    runs: str | Path = "runs",
-    reports: str | Path = "reports",
+    runs: str | Path = "out/runs",
+    reports: str | Path = "out/reports",
     jobs: int | None = None,
     progress: Any = None,
     games: int | None = None,
+    notify: Any = None,
 ) -> Path:
     """Run an experiment into `<runs>/<name>` (resuming) and report it into
     `<reports>/<name>`; returns the report's path. `games` overrides the file's games per
-    cell: the run and report go to `<name>-<games>` so they never mix with the full study."""
-    from moaisim.analysis.report import make_report
+    cell: the run and report go to `<name>-<games>` so they never mix with the full study.
+    A report directory that holds another study's report is an error (nothing is played)."""
+    from moaisim.analysis.report import check_report_dir, make_report
     from moaisim.runner import run_to_disk
 
     exp = load_experiment(path)
     study = study_of(exp, games)
     name = exp.name if games is None else f"{exp.name}-{games}"
     command = f"moaisim experiment {exp.path}" + ("" if games is None else f" --games {games}")
-    run_dir = Path(runs) / name
-    run_to_disk(study, run_dir, resume=True, n_jobs=jobs or exp.jobs, progress=progress,
-                command=command)  # fmt: skip
-    return make_report(
-        run_dir, Path(reports) / name, title=exp.title, command=command, question=exp.question
-    )
+    run_dir, report_dir = Path(runs) / name, Path(reports) / name
+    check_report_dir(report_dir, study.seed, study.identity())
+    if jobs is None:
+        jobs = exp.jobs
+    from moaisim.api import _check_jobs
+
+    _check_jobs(jobs, "loky")
+    run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
+                notify=notify)  # fmt: skip
+    return make_report(run_dir, report_dir, title=exp.title, command=command, question=exp.question)

@@ -10,8 +10,12 @@ and says what the numbers cannot support.
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
+import json
+import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +25,8 @@ import pandas as pd
 
 from moaisim.analysis import plots, tables
 from moaisim.analysis.source import Source
+from moaisim.errors import UserError
+from moaisim.rundir import make_dir
 
 
 @dataclass
@@ -383,10 +389,107 @@ def make_report(
     question: str = "",
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
-    into `out`; returns the path of report.md."""
+    into `out`; returns the path of report.md.
+
+    `out` must be new, empty, or hold a report of the same study (same seed and grid), which
+    is replaced whole: the report is written into a temporary directory beside it and swapped
+    in, so no file of an older report survives and a failure leaves the old one as it was.
+    """
     src = Source.of(run, rounds)
+    final = Path(out)
+    seed, identity = _identity(src)
+    check_report_dir(final, seed, identity)
+    make_dir(final.parent)
+    with _report_lock(final):
+        check_report_dir(final, seed, identity)
+        tmp = final.parent / f".{final.name}.tmp-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        try:
+            _write_report(src, tmp, title, command, question, seed, identity)
+            _swap(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final / "report.md"
+
+
+#: The file that marks a report directory and names the study it reports.
+REPORT_MARK = "report.json"
+
+
+def _identity(src: Source) -> tuple[int | None, dict[str, Any] | None]:
+    """The seed and study of a run's report (None, None for a DataFrame's)."""
+    if src.manifest is None:
+        return None, None
+    return src.manifest["seed"], src.manifest["study"]
+
+
+def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) -> None:
+    """A report may go to `out` if it is new, empty, or holds the report of the same study
+    (one clear line otherwise: another study's report is never overwritten)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.is_symlink() and not out.exists():
+        raise UserError(f"{out} is a symbolic link to nothing: remove it or choose another --out")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} is a file, not a directory: choose another --out")
+    if not out.exists() or not any(out.iterdir()):
+        return
+    mark = None
+    for name in (REPORT_MARK, "manifest.json"):  # older reports: their run's manifest
+        try:
+            doc = json.loads((out / name).read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and "study" in doc:
+            mark = doc
+            break
+    if mark is None:
+        raise UserError(f"{out} exists and does not hold a moaisim report: choose another --out")
+    want = json.loads(json.dumps({"seed": seed, "study": study}, default=str))
+    if {"seed": mark.get("seed"), "study": mark.get("study")} != want:
+        raise UserError(
+            f"{out} holds the report of another study (other seed or grid): choose another "
+            "directory, or remove that one"
+        )
+
+
+@contextlib.contextmanager
+def _report_lock(out: Path) -> Iterator[None]:
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(out.parent / f".{out.name}.lock"), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise UserError(f"{out} is being written by another moaisim report: wait for it to "
+                        "end, or choose another --out") from None  # fmt: skip
+    try:
+        yield
+    finally:
+        lock.release()
+        with contextlib.suppress(OSError):
+            Path(lock.lock_file).unlink()
+
+
+def _swap(new: Path, final: Path) -> None:
+    """Put the directory `new` in the place of `final` (replacing an older report whole)."""
+    old = final.parent / f".{final.name}.old-{os.getpid()}"
+    if final.exists():
+        os.replace(final, old)
+    os.replace(new, final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_report(
+    src: Source,
+    out: Path,
+    title: str | None,
+    command: str | None,
+    question: str,
+    seed: int | None,
+    study: dict[str, Any] | None,
+) -> None:
+    """Write every file of a report into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src)}
     (out / "tables").mkdir(exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
@@ -411,7 +514,8 @@ def make_report(
     intro = [x for x in (question, made_on + _study_line(manifest, games, cells)) if x]
     (out / "report.md").write_text(_markdown(title, intro, repro, sections, made))
     (out / "report.html").write_text(_html(title, intro, repro, sections, made))
-    return out / "report.md"
+    mark = {"seed": seed, "study": study, "title": title}
+    (out / REPORT_MARK).write_text(json.dumps(mark, indent=1, default=str))
 
 
 def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:

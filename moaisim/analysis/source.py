@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.errors import UserError
-from moaisim.runner import RunDir
+from moaisim.rundir import RunDir
 
 #: Games per block when the source is a DataFrame.
 BLOCK_GAMES = 5_000
@@ -161,21 +161,20 @@ class Source:
     ) -> Iterator[tuple[pd.DataFrame, pd.DataFrame | None]]:
         run = self.run
         assert run is not None
-        chunks = run.read()["chunks"]
         by_range: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        for c in chunks:
+        for c in run.parts(self.manifest):
             by_range.setdefault((c["start"], c["end"]), []).append(c)
 
-        def read(name: str, cols: Any) -> pd.DataFrame:
-            return pd.read_parquet(run.path / name, columns=None if cols is None else list(cols))
+        def read(entry: dict[str, Any], key: str, cols: Any) -> pd.DataFrame:
+            return run.read_part(entry, key, columns=None if cols is None else list(cols))
 
         for key in sorted(by_range):
             group = by_range[key]
-            res = pd.concat([read(c["file"], columns) for c in group], ignore_index=True)
+            res = pd.concat([read(c, "file", columns) for c in group], ignore_index=True)
             table = None
             if rounds and all("rounds_file" in c for c in group):
                 table = pd.concat(
-                    [read(c["rounds_file"], round_columns) for c in group], ignore_index=True
+                    [read(c, "rounds_file", round_columns) for c in group], ignore_index=True
                 )
             yield res, table
 

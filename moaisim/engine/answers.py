@@ -37,10 +37,17 @@ def answer(method: Callable[[Any], Any], view: Any, kind: Kind, legal: np.ndarra
     strategy's code becomes a `BadAnswer` about every game of the view."""
     try:
         given = method(view)
-    except Exception as exc:
-        text = " ".join(str(exc).split()) or "(no message)"
-        raise BadAnswer(f"{type(exc).__name__}: {text}", np.arange(len(legal)), None, exc) from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too: a strategy cannot end the run
+        raise BadAnswer(raised(exc)[len("raised ") :], np.arange(len(legal)), None, exc) from exc
     return check(kind, given, legal)
+
+
+def raised(exc: BaseException) -> str:
+    """What a strategy's exception says, on one line: 'raised ValueError: bad'."""
+    text = " ".join(str(exc).split()) or "(no message)"
+    return f"raised {type(exc).__name__}: {text}"
 
 
 def check(kind: Kind, answer: Any, legal: np.ndarray) -> np.ndarray:

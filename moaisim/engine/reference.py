@@ -92,7 +92,9 @@ class Game:
         self.decided = 0  # all decisions, forced ones included
         for strategy, name in zip(self.strategies, self.names, strict=True):
             check_reads(strategy, name)
-        start_strategies(self.strategies, rules, np.array([game], dtype=np.int64))
+        start_strategies(
+            self.strategies, rules, np.array([game], dtype=np.int64), self.names, self.seed
+        )
         if state is None:
             state = State.setup(rules, self.streams)
             self.log(

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from moaisim.engine.decisions import Kind, strengths
-from moaisim.errors import UnknownStrategyError
+from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.rng import SeatRandom
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, RESERVE, TILE_SUPPLY, Layout, free_fields
@@ -454,11 +454,25 @@ def tiles(
     return count, supply, own
 
 
-def start_strategies(strategies: list[Any], rules: Rules, games: np.ndarray) -> None:
+def start_strategies(
+    strategies: list[Any], rules: Rules, games: np.ndarray, names: list[str], seed: int
+) -> None:
     """docs/design.md, "Strategy lifetime": each seat's strategy instance serves every game
     of a batch (one game in the reference engine); its optional `start(rules, seat, games)`
-    hook is called once, before the first decision, with the batch's game indices."""
+    hook is called once, before the first decision, with the batch's game indices. A hook
+    that fails is the strategy's failure (`StrategyError`, decision 'start')."""
+    from moaisim.engine.answers import raised
+
     for seat, strategy in enumerate(strategies):
         start = getattr(strategy, "start", None)
-        if start is not None:
+        if start is None:
+            continue
+        try:
             start(rules, seat, games.copy())
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit too: a strategy cannot end the run
+            first = int(games[0]) if len(games) else 0
+            raise StrategyError(
+                names[seat], "start", first, seed, seat, raised(exc), max(len(games) - 1, 0)
+            ) from exc

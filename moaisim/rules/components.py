@@ -285,6 +285,8 @@ def load_components(path: str | Path | None = None) -> Components:
         source = str(p)
         try:
             text = p.read_text("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"{source}: not a UTF-8 text file ({exc.reason})") from None
         except OSError as exc:
             raise RulesError(f"{source}: cannot read rules file ({exc.strerror})") from None
     try:

@@ -68,7 +68,7 @@ class BatchCore:
             wanted = set(int(g) for g in log)
             self.log_mask = np.array([g in wanted for g in self.games.tolist()], dtype=bool)
             self.events = {int(g): [] for g in self.games[self.log_mask]}
-        start_strategies(self.strategies, rules, self.games)
+        start_strategies(self.strategies, rules, self.games, self.names, self.seed)
         if state is not None:  # a position set up by hand (scenario tests): no setup event
             self.state = state
             return
