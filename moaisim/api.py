@@ -17,10 +17,10 @@ from moaisim.errors import UserError
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules, load_components, parse_variants, variant_label
 from moaisim.runner import (
-    BACKENDS,
     ENGINES,
     Progress,
     Study,
+    check_jobs,
     check_memory,
     make_study,
     run_in_memory,
@@ -170,8 +170,10 @@ def simulate(
         rules,
         **options,
     )
-    _check_jobs(n_jobs, backend)
+    check_jobs(n_jobs, backend, scheduler)
     if out is None:
+        if resume or force_resume:
+            raise UserError("resume needs the run's directory (out=...)")
         check_memory(study, None if index is None else len(index))
     bar = _progress_bar(study, index) if progress else None
     try:
@@ -187,13 +189,6 @@ def simulate(
         if bar is not None:
             bar.close()
     return (results, table) if rounds else results
-
-
-def _check_jobs(n_jobs: int, backend: str) -> None:
-    if _not_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
-        raise UserError(f"n_jobs must be a positive integer (or -1: every core), got {n_jobs!r}")
-    if backend not in BACKENDS:
-        raise UserError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
 def _progress_bar(study: Study, index: np.ndarray | None) -> Progress:

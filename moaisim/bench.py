@@ -39,9 +39,14 @@ from moaisim.api import BATCH_SIZE
 from moaisim.engine.batch import BatchGame
 from moaisim.engine.reference import Game
 from moaisim.errors import UserError
-from moaisim.registry import parse_lineup, strategy_name
+from moaisim.files import check_writable_file, write_atomic
+from moaisim.registry import parse_lineup, split_top, strategy_name
 from moaisim.rules import Rules
 from moaisim.rundir import RunDir
+from moaisim.runner import MAX_JOBS_PER_CORE, max_jobs
+
+#: The largest batch whose memory the benchmark measures (a batch needs about 2 KB a game).
+MAX_MEMORY_GAMES = 2_000_000
 
 PLAYERS = (2, 3, 4, 5)
 LINEUPS = ("greedy", "random")
@@ -117,8 +122,11 @@ class Config:
             if not self.memory_games or not self.memory_players:
                 raise UserError("bench: give memory batch sizes and player counts, or no memory")
             for n in self.memory_games:
-                if _not_int(n) or n < 1:
-                    raise UserError(f"bench: memory games must be positive integers, got {n!r}")
+                if _not_int(n) or not 1 <= n <= MAX_MEMORY_GAMES:
+                    raise UserError(
+                        f"bench: memory games must be from 1 to {MAX_MEMORY_GAMES:,} (a batch "
+                        f"needs about 2 KB per game), got {n!r}"
+                    )
         if _not_int(self.seed) or not 0 <= self.seed < 2**64:
             raise UserError(f"bench: seed must be an integer from 0 to 2**64-1, got {self.seed!r}")
         for lineup in {*self.lineups, *((self.memory_lineup,) if self.memory else ())}:
@@ -164,14 +172,23 @@ def parse_ints(text: str, what: str) -> tuple[int, ...]:
     """'2,3,4' -> (2, 3, 4); anything else is a `UserError` naming `what`."""
     items = [t.strip().replace("_", "") for t in text.split(",") if t.strip()]
     try:
-        return tuple(int(t) for t in items)
+        out = tuple(int(t) for t in items)
     except ValueError:
         raise UserError(f"bench: {what} must be integers joined by ',', got {text!r}") from None
+    twice = sorted({x for x in out if out.count(x) > 1})
+    if twice:
+        raise UserError(f"bench: {what}: {twice[0]} is given twice")
+    return out
 
 
 def parse_names(text: str) -> tuple[str, ...]:
-    """'greedy,random' -> ('greedy', 'random')."""
-    return tuple(t.strip() for t in text.split(",") if t.strip())
+    """'greedy,random' -> ('greedy', 'random'); a spec's own commas stay inside it
+    ('greedy(moai_height=8,keep_cards=3),random' is two lineups)."""
+    out = tuple(t.strip() for t in split_top(text, ",") if t.strip())
+    twice = sorted({x for x in out if out.count(x) > 1})
+    if twice:
+        raise UserError(f"bench: lineup {twice[0]!r} is given twice")
+    return out
 
 
 def _lineup(players: int, lineup: str, variants: str) -> tuple[Rules, list[type], list[str]]:
@@ -516,18 +533,23 @@ def report(
     csv_path: str | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> str:
-    """Run, write the optional Markdown/CSV files and return the Markdown text."""
-    for path in (markdown_path, csv_path):
-        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            raise UserError(f"bench: no directory for output file {path!r}")
+    """Run, write the optional Markdown/CSV files and return the Markdown text. The output
+    paths are checked before anything runs, and written whole (never left half-written)."""
+    check_outputs(markdown_path, csv_path)
     df = run(config, command=f"{prog} " + " ".join(config.args()), progress=progress)
     text = markdown(df)
     if markdown_path:
-        with open(markdown_path, "w") as f:
-            f.write(text)
+        write_atomic(markdown_path, text.encode(), "Markdown table")
     if csv_path:
-        df.to_csv(csv_path, index=False)
+        write_atomic(csv_path, df.to_csv(index=False).encode(), "CSV table")
     return text
+
+
+def check_outputs(*paths: str | None) -> None:
+    """The benchmark's output files can be written (checked before the long part runs)."""
+    for path in paths:
+        if path:
+            check_writable_file(path, "benchmark output")
 
 
 # --- the runner: a big parallel study ---------------------------------------------------------
@@ -544,8 +566,11 @@ def check_runner_args(games: int, speedup_games: int, jobs: int) -> None:
     for name, value in (("runner games", games), ("runner speed-up games", speedup_games)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise UserError(f"bench: {name} must be a count of at least 0, got {value!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise UserError(f"bench: runner jobs must be at least 1, got {jobs!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= max_jobs():
+        raise UserError(
+            f"bench: runner jobs must be from 1 to {max_jobs()} ({MAX_JOBS_PER_CORE} per core "
+            f"of this machine), got {jobs!r}"
+        )
 
 
 def runner_speed(

@@ -200,7 +200,14 @@ def simulate(
     the seats. With --out the rows go to Parquet parts as chunks finish (load them with
     moaisim.load_results); Ctrl-C or SIGTERM stops cleanly and --resume goes on (with the
     same code: a run records what played it)."""
-    from moaisim.runner import check_memory, make_study, run_in_memory, run_to_disk, summary
+    from moaisim.runner import (
+        check_jobs,
+        check_memory,
+        make_study,
+        run_in_memory,
+        run_to_disk,
+        summary,
+    )
 
     options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
                "spent_wood": spent_wood}  # fmt: skip
@@ -208,10 +215,10 @@ def simulate(
         players, games, strategies or ["greedy"], variant or None, seed, components or None,
         rotation, chunk_size, rounds, engine, batch_size, **options,
     )  # fmt: skip
-    from moaisim.api import _check_jobs
-
-    _check_jobs(jobs, backend)
+    check_jobs(jobs, backend, scheduler)
     if out is None:
+        if resume or force_resume:
+            raise UserError("--resume needs the run's directory: give --out")
         check_memory(study)
     show = not quiet and sys.stderr.isatty()
     bar = None
@@ -240,7 +247,8 @@ def simulate(
     table = summary(out if results is None else results)
     typer.echo(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     where = f"rows in {out} (moaisim.load_results('{out}'))" if out else "rows not kept: add --out"
-    typer.echo(f"{study.games} games per cell, {len(study.cells)} cells; {where}")
+    games = int(table["games"].max()) if len(table) else study.games
+    typer.echo(f"{games} games per cell, {len(study.cells)} cells; {where}")
 
 
 def _interrupted(out: Path | None, command: str, exc: BaseException) -> None:
@@ -331,6 +339,13 @@ def experiment(
         int | None,
         typer.Option("--games", "-n", help="Games per cell instead of the file's (a quick look)."),
     ] = None,
+    force_resume: Annotated[
+        bool,
+        typer.Option(
+            help="Resume the run even though the code changed since it started "
+            "(the run records it)."
+        ),  # fmt: skip
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run the study an experiment file declares into RUNS/<name> (a stopped or smaller run of
@@ -347,7 +362,8 @@ def experiment(
 
         bar = make_bar(study.games * len(study.cells))
     try:
-        path = run_experiment(file, runs, reports, jobs, bar, games, notify=_warning)
+        path = run_experiment(file, runs, reports, jobs, bar, games, notify=_warning,
+                              force_resume=force_resume)  # fmt: skip
     except KeyboardInterrupt as exc:
         if bar is not None:
             bar.close()
@@ -556,6 +572,7 @@ def bench(
         batch_size=batch_size,
     )
     bench_lib.check_runner_args(runner_games, runner_speedup_games, runner_jobs)
+    bench_lib.check_outputs(str(markdown) if markdown else None, str(csv) if csv else None)
     say = lambda line: typer.echo(line, err=True)  # noqa: E731
     text = bench_lib.report(
         config,
@@ -575,8 +592,9 @@ def bench(
         runner = "\n" + bench_lib.runner_markdown(df, command)
         sys.stdout.write(runner)
         if markdown:
-            with open(markdown, "a") as f:
-                f.write(runner)
+            from moaisim.files import write_atomic
+
+            write_atomic(markdown, (text + runner).encode(), "Markdown table")
 
 
 #: The arguments `main` is running (what the runs and the tuner record as their command).
@@ -591,6 +609,10 @@ def _command_line(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app; a user mistake is one line and exit code 2, a strategy's
     failure one line and exit code 1 (with --debug, the traceback too)."""
+    if sys.stdout is None:  # started with standard output closed (`moaisim play >&-`)
+        if sys.stderr is not None:
+            sys.stderr.write("moaisim: error: standard output is closed\n")
+        return 2
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args

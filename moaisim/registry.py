@@ -208,7 +208,9 @@ def _import(path: str, spec: str) -> type:
         raise UnknownStrategyError(
             f"strategy {spec!r}: cannot import {module_name!r} ({exc})"
         ) from None
-    except Exception as exc:  # the module's own code failed as it was imported
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the module's own code failed as it was imported
         raise UnknownStrategyError(
             f"strategy {spec!r}: importing {module_name!r} raised {type(exc).__name__}: "
             f"{' '.join(str(exc).split())}"
@@ -224,9 +226,14 @@ def _import(path: str, spec: str) -> type:
 
 
 def _default_name(cls: type) -> str:
-    """What results call a strategy class: its `name` attribute, else the class name."""
-    name = getattr(cls, "name", None)
-    return name if isinstance(name, str) and name != "base" else cls.__name__
+    """What results call a strategy class: the `name` it sets itself, else its class path
+    ('module:Class'). A subclass that does not set `name` is another strategy than its
+    parent, so it must not borrow the parent's name (its rows would be counted as the
+    parent's)."""
+    name = cls.__dict__.get("name")
+    if isinstance(name, str) and name.strip() and name != "base":
+        return name
+    return f"{cls.__module__}:{cls.__qualname__}"
 
 
 def _spec_of(cls: type, params: dict[str, Any]) -> StrategySpec:

@@ -50,7 +50,9 @@ class RunDir:
 
     # --- the manifest ------------------------------------------------------------------
     def exists(self) -> bool:
-        return self.manifest_path.is_file()
+        """The directory holds a run (a report directory, which keeps a copy of its run's
+        manifest, does not)."""
+        return self.manifest_path.is_file() and not is_report(self.path)
 
     def read(self) -> dict[str, Any]:
         """The manifest, checked for shape (one clear line if it is not a run's)."""
@@ -77,13 +79,25 @@ class RunDir:
             or not isinstance(manifest.get("seed"), int)
         ):
             raise UserError(f"{self.manifest_path}: not a run manifest (study, games or seed)")
+        for k, cell in enumerate(study["cells"]):
+            players = cell.get("players")
+            if (
+                cell.get("cell") != k
+                or not isinstance(players, int)
+                or not 2 <= players <= 5
+                or not all(isinstance(cell.get(x), str) for x in ("variant", "lineup"))
+            ):
+                raise UserError(f"{self.manifest_path}: cell {k} of the study is not a cell")
+        if not study["cells"]:
+            raise UserError(f"{self.manifest_path}: the study has no cell")
         return manifest
 
     def write(self, manifest: dict[str, Any]) -> None:
         """Write the manifest atomically (a temporary file, then a rename)."""
-        tmp = self.manifest_path.with_name("manifest.json.tmp")
-        tmp.write_text(json.dumps(manifest, indent=1, default=str))
-        os.replace(tmp, self.manifest_path)
+        from moaisim.files import write_atomic
+
+        data = json.dumps(manifest, indent=1, default=str).encode()
+        write_atomic(self.manifest_path, data, "run manifest")
 
     def holds_nothing(self) -> bool:
         """The directory is missing, empty, or holds only what an early error leaves (a
@@ -125,25 +139,33 @@ class RunDir:
         """Write a part atomically; its record: file, rows, bytes and SHA-256."""
         name = self.part_name(kind, cell, start, end)
         path = self.path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         df.to_parquet(buffer, index=False)
         data = buffer.getvalue()
         tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as exc:  # a full disk...: one line, and no temporary file left
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise UserError(f"cannot write the part {path} ({exc.strerror or exc})") from None
         return {"file": name, "rows": len(df), "bytes": len(data),
                 "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
 
     def record(self, entry: dict[str, Any]) -> None:
         """Append a finished part's record to parts.jsonl (one line, flushed to disk)."""
-        with open(self.parts_path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(entry, sort_keys=True) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.parts_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry, sort_keys=True) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:  # a line cut short is left out when the run is read
+            raise UserError(f"cannot write {self.parts_path} ({exc.strerror or exc})") from None
 
     def rewrite(self, entries: list[dict[str, Any]]) -> None:
         """Replace parts.jsonl by these records (atomically): a resumed run starts from the
@@ -170,12 +192,15 @@ class RunDir:
         torn = lines.pop()  # "" when the file ends with a newline
         del torn  # a line cut short by a crash: that part never finished
         found: dict[tuple[int, int, int], dict[str, Any]] = {}
+        study = study_digest(manifest["study"])
         for number, line in enumerate(lines, 1):
             try:
                 entry = json.loads(line)
                 problem = self._bad_record(entry, manifest)
             except json.JSONDecodeError:
                 entry, problem = None, "not JSON"
+            if not problem and entry.get("study") != study:
+                problem = "the part was played for another study than manifest.json describes"
             if problem:
                 if strict:
                     raise UserError(f"{self.parts_path}, line {number}: {problem}")
@@ -249,6 +274,10 @@ class RunDir:
         from filelock import FileLock, Timeout
 
         make_dir(self.path)
+        try:
+            open(self.path / LOCK, "a").close()  # refused: no lock held elsewhere, no access
+        except OSError as exc:
+            raise UserError(f"cannot write into {self.path} ({exc.strerror or exc})") from None
         lock = FileLock(str(self.path / LOCK), timeout=0)
         try:
             lock.acquire()
@@ -263,6 +292,23 @@ class RunDir:
             yield
         finally:
             lock.release()
+
+
+def study_digest(study: dict[str, Any]) -> str:
+    """SHA-256 of a study's identity: each part record carries it, so a manifest edited
+    after its parts were written (another player count, another lineup...) is caught."""
+    blob = json.dumps(study, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def is_report(path: Path) -> bool:
+    """A directory written by `moaisim report` (it has report.json, or report.md)."""
+    return (path / "report.json").is_file() or (path / "report.md").is_file()
+
+
+def is_run(path: Path) -> bool:
+    """A directory that holds a run, or the parts of one."""
+    return RunDir(path).exists() or (path / "parts.jsonl").exists() or (path / "parts").is_dir()
 
 
 def make_dir(path: Path) -> None:

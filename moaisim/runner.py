@@ -42,7 +42,7 @@ from moaisim.fingerprint import differences, fingerprint
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules
 from moaisim.rules.variants import parse_variants
-from moaisim.rundir import FORMAT, LOCK, RunDir, now
+from moaisim.rundir import FORMAT, LOCK, RunDir, now, study_digest
 
 ROTATIONS = ("cyclic", "all", "none")
 #: The most games a cell may play (game indices stay far below 2**63; plans are lazy, so a
@@ -50,6 +50,34 @@ ROTATIONS = ("cyclic", "all", "none")
 MAX_GAMES = 10**12
 #: The most result rows a run kept in memory may hold (about 100 bytes each): more needs --out.
 MEMORY_ROWS = 50_000_000
+#: Parallel jobs on one machine: at most this many per core (more only costs memory).
+MAX_JOBS_PER_CORE = 4
+
+
+def max_jobs() -> int:
+    """The most parallel jobs (loky processes) on this machine."""
+    return MAX_JOBS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_jobs(n_jobs: int, backend: str = "loky", scheduler: str | None = None) -> None:
+    """A number of parallel jobs: a positive whole number (at most `max_jobs()` on this
+    machine's loky backend), or -1 for every core; a scheduler only for the dask backend."""
+    if scheduler and backend != "dask":
+        raise UserError("a scheduler address is for the dask backend: add --backend dask "
+                        "(backend='dask' in Python)")  # fmt: skip
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer):
+        raise UserError(f"jobs must be a whole number, got {n_jobs!r}")
+    if n_jobs == 0 or n_jobs < -1:
+        raise UserError(f"jobs must be a positive whole number (or -1: every core), got {n_jobs}")
+    if backend == "loky" and n_jobs > max_jobs():
+        raise UserError(
+            f"jobs must be at most {max_jobs()} on this machine ({MAX_JOBS_PER_CORE} per core), "
+            f"got {n_jobs}"
+        )
+    if backend not in BACKENDS:
+        raise UserError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+
+
 ENGINES = ("batch", "reference")
 BACKENDS = ("loky", "dask")
 #: Columns the runner adds to the results schema: which cell and seating each row is from.
@@ -524,6 +552,7 @@ def run_to_disk(
     command: str | None = None,
     force_resume: bool = False,
     notify: Callable[[str], None] | None = None,
+    option: str = "--out",
 ) -> dict[str, Any]:
     """Play a study into a run directory and return its manifest (`moaisim.rundir`).
 
@@ -536,7 +565,8 @@ def run_to_disk(
     strategy (its source, its defaults, the files it reads) is an error naming what changed,
     unless `force_resume` (recorded in the manifest as `forced_resumes`). A directory holding
     another study, or a run without `resume`, is an error; nothing is written then, and an
-    error before the first part leaves nothing that blocks a plain rerun.
+    error before the first part leaves nothing that blocks a plain rerun. `option` is how
+    messages name the run directory's option (`--out`; an experiment's `--runs`).
     """
     run = RunDir(out)
     say = notify if notify is not None else _warn
@@ -549,18 +579,19 @@ def run_to_disk(
             if not run.holds_nothing():
                 if not run.exists():
                     raise UserError(
-                        f"{run.path} exists and is not a run directory: choose another --out"
+                        f"{run.path} exists and is not a run directory: choose another {option}"
                     )
                 manifest = run.read()
                 if not resume:
                     raise UserError(
                         f"{run.path} already holds a run: add --resume to continue or extend "
-                        "it, or choose another --out"
+                        f"it, or choose another {option}"
                     )
                 if manifest["study"] != identity:
-                    raise UserError(f"{run.path} holds a different run (other seed or grid): "
-                                    "choose another --out")  # fmt: skip
-                _check_code(run, manifest, prints, force_resume)
+                    what = "; ".join(study_differences(manifest["study"], identity))
+                    raise UserError(f"{run.path} holds a different run ({what}): choose "
+                                    f"another {option}")  # fmt: skip
+                _check_code(run, manifest, prints, force_resume, option)
                 done = _verified_parts(run, manifest, say)
                 run.rewrite(done)
                 manifest["games"] = max(manifest["games"], study.games)
@@ -579,6 +610,7 @@ def run_to_disk(
                     "cpu_seconds": 0.0,
                 }
             manifest["command"] = command
+            study_id = study_digest(manifest["study"])
             spans = [(c["cell"], c["start"], c["end"]) for c in done]
             played = sum(b - a for _, a, b in spans)
             manifest["games_played"] = played
@@ -591,7 +623,8 @@ def run_to_disk(
             todo = study.plan(spans)
             for (c, a, b), (res, table, cost) in run_chunks(study, todo, n_jobs, backend,
                                                             scheduler):  # fmt: skip
-                entry = {"cell": c, "start": a, "end": b, **run.save("parts", res, c, a, b)}
+                entry = {"cell": c, "start": a, "end": b, "study": study_id,
+                         **run.save("parts", res, c, a, b)}  # fmt: skip
                 if table is not None:
                     rounds = run.save("rounds", table, c, a, b)
                     entry.update({f"rounds_{k}" if k != "file" else "rounds_file": v
@@ -631,7 +664,28 @@ def _warn(message: str) -> None:
     warnings.warn(message, RunWarning, stacklevel=3)
 
 
-def _check_code(run: RunDir, manifest: dict[str, Any], prints: dict[str, Any], force: bool) -> None:
+def study_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What differs between two studies' identities, in words ('seed 5 -> 6')."""
+    out = []
+    for key in ("seed", "rotation", "chunk_size", "rounds", "engine"):
+        if old.get(key) != new.get(key):
+            out.append(f"{key.replace('_', ' ')} {old.get(key)!r} -> {new.get(key)!r}")
+    cells_a, cells_b = old.get("cells", []), new.get("cells", [])
+    if len(cells_a) != len(cells_b):
+        out.append(f"the grid has {len(cells_b)} cells, the run {len(cells_a)}")
+    else:
+        for a, b in zip(cells_a, cells_b, strict=True):
+            keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+            if keys:
+                k = keys[0]
+                out.append(f"cell {a.get('cell')}: {k} {a.get(k)!r} -> {b.get(k)!r}")
+                break
+    return out or ["another study"]
+
+
+def _check_code(
+    run: RunDir, manifest: dict[str, Any], prints: dict[str, Any], force: bool, option: str
+) -> None:
     """Resuming needs the code that started the run (or `force`, recorded)."""
     changed = differences(manifest.get("fingerprint", {}), prints)
     if not changed:
@@ -639,8 +693,8 @@ def _check_code(run: RunDir, manifest: dict[str, Any], prints: dict[str, Any], f
     if not force:
         raise UserError(
             f"{run.path} was played by other code ({'; '.join(changed)} changed): resume it "
-            "with the code that started it, or choose another --out (--force-resume mixes "
-            "them, and the run records it)"
+            f"with the code that started it, or choose another {option} (--force-resume "
+            "mixes them, and the run records it)"
         )
     manifest.setdefault("forced_resumes", []).append(
         {"at": now(), "changed": changed, "fingerprint": prints}

@@ -18,10 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import pickle
 import shlex
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,8 +33,12 @@ import pandas as pd
 from moaisim.analysis.stats import wilson
 from moaisim.engine.batch import BatchGame
 from moaisim.errors import UserError
+from moaisim.files import check_writable_file, write_atomic
+from moaisim.fingerprint import fingerprint
 from moaisim.registry import StrategySpec, load_strategy, split_top
 from moaisim.rules import Rules
+from moaisim.rundir import make_dir
+from moaisim.runner import check_jobs
 
 
 def _spec(strategy: str | type | StrategySpec) -> StrategySpec:
@@ -212,7 +214,7 @@ def _candidate(weights: dict[str, float], label: str = "candidate") -> StrategyS
 def _evaluate(
     players: int,
     weights: dict[str, float],
-    field: list[str],
+    field: list[StrategySpec],
     games: int,
     seed: int,
     rules: Rules,
@@ -224,19 +226,8 @@ def _evaluate(
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temporary file beside it, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; results are for everyone to read
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a file whole or not at all (one clear line if the disk refuses)."""
+    write_atomic(path, data, "tuner output")
 
 
 def _toml_value(v: Any) -> str:
@@ -316,20 +307,40 @@ def tune(
     if objective not in OBJECTIVES:
         raise UserError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     for what, value in (("games", games), ("held_out_games", held_out_games)):
-        if not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise UserError(f"{what} must be a positive integer, got {value!r}")
-    if not isinstance(generations, int) or generations < 0:
+    if isinstance(generations, bool) or not isinstance(generations, int) or generations < 0:
         raise UserError(f"generations must be a count, got {generations!r}")
+    if popsize is not None and (
+        isinstance(popsize, bool) or not isinstance(popsize, int) or popsize < 2
+    ):
+        raise UserError(f"popsize must be at least 2 candidates per generation, got {popsize!r}")
+    if isinstance(sigma, bool) or not isinstance(sigma, int | float) or not 0 < sigma <= 10:
+        raise UserError(f"sigma must be a number above 0 and at most 10, got {sigma!r}")
+    for what, value in (("seed", seed), ("held_out_seed", held_out_seed)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64
+        ):
+            raise UserError(f"{what} must be an integer from 0 to 2**64-1, got {value!r}")
+    check_jobs(n_jobs)
     rules = Rules.make(players, variants, **options)
-    field_labels = [load_strategy(f).label for f in _field_list(field)]
-    if not field_labels:
+    field_specs = [load_strategy(f) for f in _field_list(field)]
+    if not field_specs:
         raise UserError("the field of opponents is empty")
+    if len(field_specs) > players - 1:
+        raise UserError(
+            f"the field names {len(field_specs)} strategies for the {players - 1} other seats "
+            f"of a {players}-player game (give at most {players - 1})"
+        )
+    field_labels = [spec.label for spec in field_specs]
     if isinstance(start, str | Path):
         import tomllib
 
+        from moaisim.files import read_text
+
         try:
-            doc = tomllib.loads(Path(start).read_text("utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+            doc = tomllib.loads(read_text(start, "start weights file"))
+        except tomllib.TOMLDecodeError as exc:
             raise UserError(f"start weights {str(start)!r}: {exc}") from None
         start_weights = h.read_weights(doc, str(start))
     else:
@@ -339,21 +350,34 @@ def tune(
     unknown = [k for k in tuned_names if k not in h.INDEX]
     if unknown:
         raise UserError(f"unknown weights {', '.join(unknown)} (weights: {', '.join(h.NAMES)})")
+    twice = sorted({k for k in tuned_names if tuned_names.count(k) > 1})
+    if twice:
+        raise UserError(f"weight {twice[0]!r} is named twice")
+    if len(tuned_names) < 2:
+        raise UserError("tune at least 2 weights (CMA-ES searches 2 or more dimensions)")
     scales = np.array([h.SCALES[h.INDEX[k]] for k in tuned_names])
     x0 = np.array([w0[k] for k in tuned_names]) / scales
-    held_seed = seed + 1 if held_out_seed is None else held_out_seed
+    if held_out_seed is None:
+        held_seed = seed + 1 if seed + 1 < 2**64 else seed - 1
+    else:
+        held_seed = held_out_seed
     if held_seed == seed:
         raise UserError("held_out_seed must differ from seed (held-out games are unseen)")
     out_dir = Path(out)
+    make_dir(out_dir)
     weights_file = out_dir / f"tuned-{players}p.toml"
     log_file = out_dir / f"tuned-{players}p.log"
     state_file = Path(state) if state is not None else out_dir / f"tuned-{players}p.state"
+    for path, what in ((weights_file, "weights file"), (log_file, "log"),
+                       (state_file, "search state")):  # fmt: skip
+        check_writable_file(path, what)
     config = {
-        "players": players, "field": field_labels, "games": games, "popsize": popsize,
+        "players": players, "field": [fingerprint([f]) for f in field_specs], "games": games,
+        "popsize": popsize,
         "seed": seed, "sigma": sigma, "start": w0, "names": tuned_names,
         "objective": objective, "rules": rules.digest(),
     }  # fmt: skip
-    fingerprint = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()
+    search_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
     if command is None:
         parts = ["moaisim", "tune", "--players", str(players), "--field", ",".join(field_labels),
                  "--games", str(games), "--generations", str(generations), "--seed", str(seed),
@@ -393,11 +417,15 @@ def tune(
             saved = pickle.loads(state_file.read_bytes())
         except Exception as exc:  # a damaged state file
             raise UserError(f"cannot read the tuner state {str(state_file)!r} ({exc})") from None
-        if saved.get("fingerprint") != fingerprint:
+        keys = {"fingerprint", "es", "history", "evaluations", "best", "best_x", "elapsed"}
+        if not isinstance(saved, dict) or not keys <= set(saved):
+            raise UserError(f"{str(state_file)!r} is not a tuner state: remove it, or start "
+                            "again (moaisim tune --restart; resume=False in Python)")  # fmt: skip
+        if saved.get("fingerprint") != search_id:
             raise UserError(
                 f"{str(state_file)!r} holds another search (other players, field, games, seed, "
-                "popsize, sigma, start, weights or rules): pass resume=False to start again, "
-                "or another out"
+                "popsize, sigma, start, weights, rules or code): start again (moaisim tune "
+                "--restart; resume=False in Python), or give another --out"
             )
     if saved is None:
         opts = {"seed": np.nan, "randn": _Randn(seed), "verbose": -9, "verb_log": 0,
@@ -406,12 +434,12 @@ def tune(
         if popsize:
             opts["popsize"] = popsize
         es = cma.CMAEvolutionStrategy(x0, sigma, opts)
-        saved = {"fingerprint": fingerprint, "es": es, "history": [], "evaluations": 0,
+        saved = {"fingerprint": search_id, "es": es, "history": [], "evaluations": 0,
                  "best": math.inf, "best_x": x0, "elapsed": 0.0}  # fmt: skip
     resumed = bool(saved["history"])
     es = saved["es"]
     history: list[dict[str, float]] = saved["history"]
-    evaluate = _evaluator(players, field_labels, games, seed, rules, n_jobs)
+    evaluate = _evaluator(players, field_specs, games, seed, rules, n_jobs)
     t0 = time.perf_counter() - saved["elapsed"]
     while len(history) < generations:
         xs = es.ask()
@@ -443,9 +471,9 @@ def tune(
         progress(TuneProgress("held-out", len(history), generations, saved["evaluations"],
                               shown(saved["best"]), last, float(es.sigma),
                               time.perf_counter() - t0, resumed))  # fmt: skip
-    held = strength(players, _candidate(final, "tuned"), field_labels, held_out_games, held_seed,
+    held = strength(players, _candidate(final, "tuned"), field_specs, held_out_games, held_seed,
                     rules)  # fmt: skip
-    base = strength(players, _candidate(w0, "start"), field_labels, held_out_games, held_seed,
+    base = strength(players, _candidate(w0, "start"), field_specs, held_out_games, held_seed,
                     rules)  # fmt: skip
     notes = {
         "command": command,
@@ -485,7 +513,7 @@ def tune(
 
 
 def _evaluator(
-    players: int, field: list[str], games: int, seed: int, rules: Rules, n_jobs: int
+    players: int, field: list[StrategySpec], games: int, seed: int, rules: Rules, n_jobs: int
 ) -> Callable[[list[dict[str, float]]], list[tuple[float, float]]]:
     """A function that evaluates a list of weight dicts, in this process or in parallel."""
     if n_jobs == 1:

@@ -9,6 +9,7 @@ runs unchanged in both engines.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import Any, ClassVar
@@ -158,19 +159,21 @@ def _checked(name: str, key: str, value: Any, default: Any) -> Any:
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise wrong("a number")
+        if not math.isfinite(value):
+            raise wrong("a finite number")
         return float(value)
     if isinstance(default, dict):
         if isinstance(value, dict):
             return value
         if not isinstance(value, str | Path):
             raise wrong("a table or the path of a TOML file")
+        from moaisim.files import read_text
+
+        text = read_text(value, f"TOML file (strategy {name!r}, parameter {key})",
+                         UnknownStrategyError)  # fmt: skip
         try:
-            return tomllib.loads(Path(value).read_text("utf-8"))
-        except OSError as exc:
-            raise UnknownStrategyError(
-                f"strategy {name!r}: parameter {key}: cannot read {str(value)!r} ({exc.strerror})"
-            ) from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise UnknownStrategyError(
                 f"strategy {name!r}: parameter {key}: {str(value)!r} is not valid TOML ({exc})"
             ) from None

@@ -74,6 +74,7 @@ secret, R6.5).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from functools import cache
 from importlib import resources
@@ -193,6 +194,8 @@ def read_weights(table: dict[str, Any], source: str) -> dict[str, float]:
             )
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise UnknownStrategyError(f"{source}: weight {key} must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise UnknownStrategyError(f"{source}: weight {key} must be finite, got {value!r}")
         out[key] = float(value)
     return out
 

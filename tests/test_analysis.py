@@ -295,7 +295,7 @@ def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir):
-    for name in ("report.md", "report.html", "manifest.json"):
+    for name in ("report.md", "report.html", "run-manifest.json", "report.json"):
         assert (report_dir / name).is_file()
     tables = {p.stem: pd.read_csv(p) for p in (report_dir / "tables").glob("*.csv")}
     assert set(tables) == {"seat_balance", "strategies", "head_to_head", "variants",
@@ -375,7 +375,7 @@ def test_an_experiment_runs_resumably_and_reports(tmp_path, capsys):
         ),
         (
             "name = 'x'\n[study]\nplayers = 4\ngames = 1\nlineups = {'3' = ['greedy']}\n",
-            "no strategy lineup given for 4 players",
+            "study.lineups has lineups for 3 players, a player count the study does not",
         ),
         (
             "name = 'x'\n[study]\nplayers = 4\ngames = 1\ntournament = ['greedy', 'moai']\n",

@@ -1,4 +1,4 @@
-"""Runs a user can trust with their data: each fault a user met, reproduced (docs/running.md,
+"""Runs a user can trust with their data: each fault a user met, reproduced (docs/design.md,
 "Runs you can trust"). Changed code, corrupt or foreign parts, failures in parallel workers,
 two runs on one directory, huge plans, SIGTERM, strategies that try to end the run, untrusted
 files and report directories."""
@@ -657,3 +657,221 @@ def test_every_game_of_a_random_grid_keeps_the_per_game_identities(
     out = tmp_path_factory.mktemp("fuzz") / "run"
     moaisim.simulate(**grid, out=out)
     same(load_results(out), df)
+
+
+# --- what a new user's probes found besides (each once a traceback or a silent wrong) ------
+
+
+def test_a_report_never_goes_into_a_run_and_a_run_never_into_a_report(tmp_path, capsys):
+    run, big = tmp_path / "run", tmp_path / "big"
+    moaisim.simulate(3, 20, out=run, **KW)
+    moaisim.simulate(3, 40, out=big, **KW)
+    journals = {p: (p / "parts.jsonl").read_text() for p in (run, big)}
+    for out, message in (
+        (run, "must be apart"),  # into its own run directory
+        (run / "report", "must be apart"),
+        (big, "holds a run, not a report"),  # into another run of the same study
+    ):
+        assert main(["report", str(run), "--out", str(out)]) == 2
+        assert message in one_line(capsys.readouterr().err)
+    assert {p: (p / "parts.jsonl").read_text() for p in (run, big)} == journals
+    assert main(["report", str(run), "--out", str(tmp_path / "rep")]) == 0
+    capsys.readouterr()
+    assert not (tmp_path / "rep" / "manifest.json").exists()  # its run's: run-manifest.json
+    args = ["simulate", "-p", "3", "-n", "20", "-o", str(tmp_path / "rep"), "-q"]
+    for extra in ([], ["--resume"]):
+        assert main([*args, *extra]) == 2
+        assert "is not a run directory" in one_line(capsys.readouterr().err)
+    exp = tmp_path / "e.toml"
+    exp.write_text(TINY.format(name="e", games=4, seed=1))
+    d = str(tmp_path / "both")
+    assert main(["experiment", str(exp), "--runs", d, "--reports", d, "-q"]) == 2
+    assert "must be apart" in one_line(capsys.readouterr().err)
+
+
+def test_a_manifest_edited_after_its_parts_is_refused(tmp_path, capsys):
+    out = tmp_path / "run"
+    moaisim.simulate(3, 20, out=out, **KW)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["study"]["cells"][0]["lineup"] = "random,random,random"  # a valid-looking lie
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["report", str(out), "--out", str(tmp_path / "rep")]) == 2
+    assert "played for another study than manifest.json describes" in one_line(
+        capsys.readouterr().err
+    )
+    manifest["study"]["cells"][0]["players"] = 9
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(UserError, match="cell 0 of the study is not a cell"):
+        load_results(out)
+
+
+def test_resuming_another_study_names_what_differs(tmp_path, capsys):
+    out = tmp_path / "run"
+    base = ["simulate", "-p", "3", "-n", "20", "--chunk-size", "10", "-o", str(out), "-q"]
+    assert main(base) == 0
+    for extra, message in (
+        (["--rounds"], "rounds False -> True"),
+        (["-s", "9"], "seed 0 -> 9"),
+        (["--strategies", "random"], "cell 0: lineup 'greedy,greedy,greedy' -> 'random,"),
+        (["-v", "short"], "cell 0: rules_digest"),
+    ):
+        assert main([*base, "--resume", *extra]) == 2
+        err = one_line(capsys.readouterr().err)
+        assert "holds a different run (" in err and message in err
+    assert main([*base[:4], "10", *base[5:], "--resume"]) == 0  # fewer games: nothing to play
+    assert capsys.readouterr().out == ""
+    assert main([*base[:4], "10", *base[5:-1], "--resume"]) == 0
+    assert "20 games per cell" in capsys.readouterr().out  # the run's games, not the asked
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["simulate", "-p", "3", "-n", "4", "--scheduler", "tcp://127.0.0.1:1"],
+         "a scheduler address is for the dask backend"),
+        (["simulate", "-p", "3", "-n", "4", "--resume"], "--resume needs the run's directory"),
+        (["simulate", "-p", "3", "-n", "4", "-j", "100000"], "jobs must be at most"),
+        (["play", "--strategies", "heuristic(weights={'moai': 1e400})"],
+         "weight moai must be finite, got inf"),
+        (["play", "--components", "/dev/zero"], "not a regular file"),
+        (["bench", "-p", "3,3", "--no-memory", "--runner-games", "0"], "3 is given twice"),
+        (["bench", "-p", "3", "--memory-games", "100000000000", "--runner-games", "0"],
+         "memory games must be from 1 to 2,000,000"),
+        (["bench", "--runner-jobs", "100000"], "runner jobs must be from 1 to"),
+    ],
+)  # fmt: skip
+def test_more_mistakes_are_one_line(capsys, args, message):
+    assert main(args) == 2
+    assert message in one_line(capsys.readouterr().err)
+
+
+def test_bench_output_paths_are_checked_before_it_runs_and_lineups_keep_their_commas(
+    tmp_path, capsys
+):
+    (tmp_path / "adir").mkdir()
+    small = ["bench", "-p", "3", "--games", "20", "--reference-games", "1", "--repeat", "1",
+             "--no-memory", "--runner-games", "0", "--runner-speedup-games", "0"]  # fmt: skip
+    assert main([*small, "--lineups", "greedy", "--markdown", str(tmp_path / "adir")]) == 2
+    captured = capsys.readouterr()
+    assert "is a directory" in one_line(captured.err) and captured.out == ""  # nothing ran
+    assert main([*small, "--lineups", "greedy(moai_height=8,keep_cards=3)"]) == 0
+    assert "| 3 | greedy(moai_height=8,keep_cards=3) | 20 |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--jobs", "0"], "jobs must be a positive whole number"),
+        (["--popsize", "1"], "popsize must be at least 2"),
+        (["--popsize", "0"], "popsize must be at least 2"),
+        (["--sigma", "0"], "sigma must be a number above 0"),
+        (["--sigma", "-1"], "sigma must be a number above 0"),
+        (["--sigma", "nan"], "sigma must be a number above 0"),
+        (["--sigma", "1e308"], "sigma must be a number above 0 and at most 10"),
+        (["--held-out-seed", "-1"], "held_out_seed must be an integer from 0"),
+        (["-s", "-1"], "seed must be an integer from 0"),
+        (["--names", "moai,moai"], "weight 'moai' is named twice"),
+        (["--names", "moai"], "tune at least 2 weights"),
+        (["--field", "greedy,random,moai"], "the field names 3 strategies for the 2 other"),
+    ],
+)
+def test_tune_mistakes_are_one_line_before_any_search(tmp_path, capsys, extra, message):
+    args = ["tune", "-p", "3", "--games", "2", "--generations", "1", "--held-out-games", "2",
+            "-q", "-o", str(tmp_path / "t"), *extra]  # fmt: skip
+    assert main(args) == 2
+    assert message in one_line(capsys.readouterr().err)
+    assert not list((tmp_path / "t").glob("tuned-3p.*")) if (tmp_path / "t").exists() else True
+
+
+def test_tune_with_the_largest_seed_holds_out_another_seed(tmp_path, capsys):
+    args = ["tune", "-p", "3", "--games", "2", "--generations", "1", "--popsize", "2",
+            "--held-out-games", "2", "-q", "-o", str(tmp_path), "-s", str(2**64 - 1)]  # fmt: skip
+    assert main(args) == 0, capsys.readouterr().err
+    assert f"held_out_seed = {2**64 - 2}" in (tmp_path / "tuned-3p.toml").read_text()
+
+
+LOCAL = """
+import moaisim
+from moaisim.strategies.greedy import GreedyStrategy
+
+
+class Boom(GreedyStrategy):
+    name = "boom"
+
+    def work(self, view):
+        raise RuntimeError("Boom.work was called")
+
+
+class Quiet(GreedyStrategy):
+    \"\"\"Greedy that never bids: another strategy, with no name of its own.\"\"\"
+
+    def bid(self, view):
+        return 0 * view.legal.astype(int)
+"""
+
+
+def test_a_field_of_the_users_own_class_is_played_not_replaced(tmp_path, monkeypatch, capsys):
+    (tmp_path / "local.py").write_text(LOCAL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["tune", "-p", "3", "--games", "2", "--generations", "1", "--popsize", "2",
+            "--held-out-games", "2", "-q", "-o", "t", "--field", "local:Boom"]  # fmt: skip
+    assert main(args) == 1  # its work raises: it was played, not a built-in in its place
+    assert "strategy 'boom'" in one_line(capsys.readouterr().err)
+
+
+def test_a_subclass_without_a_name_of_its_own_is_not_counted_as_its_parent(tmp_path, monkeypatch):
+    (tmp_path / "local.py").write_text(LOCAL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    df = moaisim.simulate(3, 9, strategies="greedy,local:Quiet")
+    assert set(df["strategy"]) == {"greedy", "local:Quiet"}
+    assert moaisim.load_strategy("local:Quiet").label == "local:Quiet"
+    grid = moaisim.simulate(3, 3, lineups=["greedy", "local:Quiet"])
+    assert grid["cell"].nunique() == 2
+
+
+def test_a_strategy_module_that_exits_while_imported_is_one_line(tmp_path, capsys, monkeypatch):
+    (tmp_path / "quitter.py").write_text("import sys\nsys.exit(3)\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["play", "--strategies", "quitter:X"]) == 2
+    assert "importing 'quitter' raised SystemExit: 3" in one_line(capsys.readouterr().err)
+
+
+def test_closed_stdout_and_a_pipe_as_component_file_are_one_line(tmp_path):
+    closed = subprocess.run(f"{shutil.which('moaisim') or 'moaisim'} play >&-", shell=True,
+                            capture_output=True, text=True, cwd=tmp_path,
+                            env={**os.environ, "PATH": f"{Path(sys.executable).parent}:"
+                                 + os.environ.get("PATH", "")})  # fmt: skip
+    assert closed.returncode == 2 and "standard output is closed" in closed.stderr
+    fifo = tmp_path / "c.toml"
+    os.mkfifo(fifo)
+    proc = subprocess.run([sys.executable, "-m", "moaisim.cli", "play", "--components",
+                           str(fifo)], capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 2 and "not a regular file" in one_line(proc.stderr)
+
+
+def test_experiment_values_the_file_check_now_catches(tmp_path, capsys):
+    exp = tmp_path / "e.toml"
+    for body, message in (
+        ("players = 3\ngames = 0\n", "study.games must be a whole number of at least 1"),
+        ('players = [3]\ngames = 4\n[study.lineups]\n"3" = ["greedy"]\n"4" = ["greedy"]\n',
+         "study.lineups has lineups for 4 players"),
+        ("players = []\ngames = 4\n", "study.players is empty"),
+        ("players = 3\ngames = 4\nvariants = []\n", "study.variants must be a string or a"),
+        ("players = 3\ngames = 4\nlineups = []\n", "study.lineups must be a non-empty list"),
+    ):  # fmt: skip
+        exp.write_text('name = "e"\n[study]\n' + body)
+        assert main(["experiment", str(exp), "--runs", str(tmp_path / "r"), "-q"]) == 2
+        assert message in one_line(capsys.readouterr().err)
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_report_of_a_forced_resume_says_so(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    moaisim.simulate(3, 10, out=out, **KW)
+    monkeypatch.setitem(GreedyStrategy.params, "keep_cards", 3)
+    moaisim.simulate(3, 20, out=out, resume=True, force_resume=True, **KW)
+    report = moaisim.analysis.report.make_report(out, tmp_path / "rep")
+    text = report.read_text()
+    assert "**Caution:** this run was resumed" in text and "keep_cards 4 -> 3" in text

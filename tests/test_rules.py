@@ -81,7 +81,7 @@ def test_user_rules_file_is_used(tmp_path):
 def test_not_toml_and_missing_file(tmp_path):
     with pytest.raises(RulesError, match="not valid TOML"):
         load_components(write(tmp_path, "this is = = not toml"))
-    with pytest.raises(RulesError, match="cannot read rules file"):
+    with pytest.raises(RulesError, match="no such component file"):
         load_components(tmp_path / "missing.toml")
 
 

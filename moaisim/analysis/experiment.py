@@ -28,12 +28,14 @@ merely happens to lie beside it).
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from moaisim.errors import UserError
+from moaisim.files import read_text
 from moaisim.rules import OPTIONS
 
 #: The keys of an experiment file and of its [study] table.
@@ -59,11 +61,7 @@ def load_experiment(path: str | Path) -> Experiment:
     imported or played: one clear `UserError` per mistake."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the experiment file ({exc.strerror})") from None
+        data = tomllib.loads(read_text(path, "experiment file"))
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not valid TOML ({exc})") from None
 
@@ -98,6 +96,10 @@ def load_experiment(path: str | Path) -> Experiment:
             raise bad(f"study.{key} {problem}")
     if isinstance(study.get("lineups"), dict):
         study["lineups"] = {int(k): v for k, v in study["lineups"].items()}
+        extra = sorted(set(study["lineups"]) - set(_listed(study["players"])))
+        if extra:
+            raise bad(f"study.lineups has lineups for {extra[0]} players, a player count the "
+                      "study does not play (study.players)")  # fmt: skip
     if "components" in study:  # paths relative to the experiment file
         study["components"] = [
             str(c if Path(c).is_absolute() else path.parent / c)
@@ -140,9 +142,8 @@ def _check_study_value(key: str, value: Any) -> str | None:
         if not all(_whole(p) and 2 <= p <= 5 for p in items):
             return f"must be from 2 to 5 (player counts), got {value!r}"
     elif key in ("games", "chunk_size", "batch_size"):
-        least = 0 if key == "games" else 1
-        if not _whole(value) or value < least:
-            return f"must be a whole number of at least {least}, got {value!r}"
+        if not _whole(value) or value < 1:
+            return f"must be a whole number of at least 1, got {value!r}"
     elif key == "seed":
         if not _whole(value) or not 0 <= value < 2**64:
             return f"must be a whole number from 0 to 2**64-1, got {value!r}"
@@ -186,6 +187,8 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
 
     s = dict(exp.study)
     if games is not None:
+        if not _whole(games) or games < 1:
+            raise UserError(f"games must be a whole number of at least 1, got {games!r}")
         s["games"] = games
     lineups = s.pop("lineups", None) or [s.pop("strategies", "greedy")]
     s.pop("strategies", None)
@@ -219,25 +222,26 @@ def run_experiment(
     progress: Any = None,
     games: int | None = None,
     notify: Any = None,
+    force_resume: bool = False,
 ) -> Path:
     """Run an experiment into `<runs>/<name>` (resuming) and report it into
     `<reports>/<name>`; returns the report's path. `games` overrides the file's games per
     cell: the run and report go to `<name>-<games>` so they never mix with the full study.
     A report directory that holds another study's report is an error (nothing is played)."""
-    from moaisim.analysis.report import check_report_dir, make_report
-    from moaisim.runner import run_to_disk
+    from moaisim.analysis.report import apart, check_report_dir, make_report
+    from moaisim.runner import check_jobs, run_to_disk
 
     exp = load_experiment(path)
     study = study_of(exp, games)
     name = exp.name if games is None else f"{exp.name}-{games}"
     command = f"moaisim experiment {exp.path}" + ("" if games is None else f" --games {games}")
     run_dir, report_dir = Path(runs) / name, Path(reports) / name
-    check_report_dir(report_dir, study.seed, study.identity())
+    apart(run_dir, report_dir)
+    identity = json.loads(json.dumps(study.identity(), default=str))
+    check_report_dir(report_dir, study.seed, identity)
     if jobs is None:
         jobs = exp.jobs
-    from moaisim.api import _check_jobs
-
-    _check_jobs(jobs, "loky")
+    check_jobs(jobs)
     run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
-                notify=notify)  # fmt: skip
+                force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
     return make_report(run_dir, report_dir, title=exp.title, command=command, question=exp.question)

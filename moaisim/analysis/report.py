@@ -2,8 +2,9 @@
 self-contained HTML page (docs/design.md, "Analysis").
 
 `make_report(run, out)` writes into `out`: report.md, report.html (figures embedded), a CSV
-per table (tables/), the figures as PNG (figures/), the run's manifest, and the commands that
-reproduce the run and the report. The summary states each claim with its interval and n,
+per table (tables/), the figures as PNG (figures/), a copy of the run's manifest
+(run-manifest.json), report.json (the study it reports) and the commands that reproduce the run
+and the report. The summary states each claim with its interval and n,
 and says what the numbers cannot support.
 """
 
@@ -26,7 +27,7 @@ import pandas as pd
 from moaisim.analysis import plots, tables
 from moaisim.analysis.source import Source
 from moaisim.errors import UserError
-from moaisim.rundir import make_dir
+from moaisim.rundir import is_run, make_dir
 
 
 @dataclass
@@ -398,8 +399,12 @@ def make_report(
     src = Source.of(run, rounds)
     final = Path(out)
     seed, identity = _identity(src)
+    if src.run is not None:
+        apart(src.run.path, final)
     check_report_dir(final, seed, identity)
     make_dir(final.parent)
+    if not os.access(final.parent, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write a report into {final.parent} (permission denied)")
     with _report_lock(final):
         check_report_dir(final, seed, identity)
         tmp = final.parent / f".{final.name}.tmp-{os.getpid()}"
@@ -415,6 +420,8 @@ def make_report(
 
 #: The file that marks a report directory and names the study it reports.
 REPORT_MARK = "report.json"
+#: The copy of the run's manifest a report keeps.
+RUN_MANIFEST = "run-manifest.json"
 
 
 def _identity(src: Source) -> tuple[int | None, dict[str, Any] | None]:
@@ -424,9 +431,20 @@ def _identity(src: Source) -> tuple[int | None, dict[str, Any] | None]:
     return src.manifest["seed"], src.manifest["study"]
 
 
+def apart(run: Path, report: Path) -> None:
+    """A report never goes into its run's directory, nor a run into its report's."""
+    a, b = Path(run).resolve(), Path(report).resolve()
+    if a == b or a.is_relative_to(b) or b.is_relative_to(a):
+        raise UserError(
+            f"the report directory {report} and the run directory {run} must be apart "
+            "(neither inside the other): choose another"
+        )
+
+
 def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) -> None:
     """A report may go to `out` if it is new, empty, or holds the report of the same study
-    (one clear line otherwise: another study's report is never overwritten)."""
+    (one clear line otherwise: another study's report, a run or anything else is never
+    overwritten)."""
     out = Path(out)
     if out.is_symlink() and not out.exists():
         raise UserError(f"{out} is a symbolic link to nothing: remove it or choose another --out")
@@ -434,8 +452,12 @@ def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) 
         raise UserError(f"{out} is a file, not a directory: choose another --out")
     if not out.exists() or not any(out.iterdir()):
         return
+    if is_run(out):
+        raise UserError(f"{out} holds a run, not a report: choose another --out")
     mark = None
     for name in (REPORT_MARK, "manifest.json"):  # older reports: their run's manifest
+        if name == "manifest.json" and not (out / "report.md").is_file():
+            continue
         try:
             doc = json.loads((out / name).read_text("utf-8"))
         except (OSError, ValueError):
@@ -457,7 +479,12 @@ def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) 
 def _report_lock(out: Path) -> Iterator[None]:
     from filelock import FileLock, Timeout
 
-    lock = FileLock(str(out.parent / f".{out.name}.lock"), timeout=0)
+    path = out.parent / f".{out.name}.lock"
+    try:
+        open(path, "a").close()  # a directory that refuses files is not a lock held elsewhere
+    except OSError as exc:
+        raise UserError(f"cannot write into {out.parent} ({exc.strerror or exc})") from None
+    lock = FileLock(str(path), timeout=0)
     try:
         lock.acquire()
     except Timeout:
@@ -500,8 +527,8 @@ def _write_report(
         for name in s.figures:
             made[name] = plots.save(FIGURES[name](sections), out / "figures" / f"{name}.png")
     manifest = src.manifest
-    if manifest is not None:
-        shutil.copyfile(src.run.path / "manifest.json", out / "manifest.json")
+    if manifest is not None:  # the run's manifest (not named manifest.json: this is no run)
+        shutil.copyfile(src.run.path / "manifest.json", out / RUN_MANIFEST)
     title = title or "moaisim balance report"
     games = int(sections["seat_balance"].table.groupby("cell")["games"].first().sum())
     cells = int(sections["seat_balance"].table["cell"].nunique())
@@ -512,6 +539,12 @@ def _write_report(
         repro.append(command)
     made_on = f"Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC from "
     intro = [x for x in (question, made_on + _study_line(manifest, games, cells)) if x]
+    for forced in (manifest or {}).get("forced_resumes", []):
+        intro.append(
+            f"**Caution:** this run was resumed on {forced.get('at', '?')} by other code than "
+            f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
+            "games come from two versions."
+        )
     (out / "report.md").write_text(_markdown(title, intro, repro, sections, made))
     (out / "report.html").write_text(_html(title, intro, repro, sections, made))
     mark = {"seed": seed, "study": study, "title": title}
@@ -524,8 +557,8 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
     text = f"{games:,} games in {cells} cells"
     if manifest is not None:
         text += (
-            f", root seed {manifest['seed']}, {manifest['study']['rotation']} seat rotation, "
-            f"moaisim {manifest['versions'].get('moaisim', '?')}"
+            f", root seed {manifest['seed']}, {manifest['study'].get('rotation', '?')} seat "
+            f"rotation, moaisim {(manifest.get('versions') or {}).get('moaisim', '?')}"
         )
     return text + "."
 

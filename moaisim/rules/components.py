@@ -281,14 +281,10 @@ def load_components(path: str | Path | None = None) -> Components:
         text = resources.files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
         source = "default.toml"
     else:
-        p = Path(path)
-        source = str(p)
-        try:
-            text = p.read_text("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RulesError(f"{source}: not a UTF-8 text file ({exc.reason})") from None
-        except OSError as exc:
-            raise RulesError(f"{source}: cannot read rules file ({exc.strerror})") from None
+        from moaisim.files import read_text
+
+        source = str(path)
+        text = read_text(path, "component file", RulesError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

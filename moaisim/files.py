@@ -1,0 +1,78 @@
+"""Reading the small text files a user gives (component sets, experiments, weights), and
+checking the files and directories moaisim is asked to write, with one clear line for each
+thing that can go wrong, before any work starts."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+from moaisim.errors import UserError
+
+#: The largest text file moaisim reads as input (a component set or weights file is a few KB).
+MAX_TEXT_BYTES = 4 * 2**20
+
+
+def read_text(path: str | Path, what: str, error: type[UserError] = UserError) -> str:
+    """The UTF-8 text of a regular file of at most `MAX_TEXT_BYTES`, or `error` with one
+    line (a device such as /dev/zero, a pipe, a directory, a missing or unreadable file, a
+    huge file, bytes that are not UTF-8)."""
+    p = Path(path)
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise error(f"{p}: no such {what}") from None
+    except OSError as exc:
+        raise error(f"{p}: cannot read the {what} ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{p}: is a directory, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{p}: not a regular file (a device or a pipe?): give a {what}")
+    if info.st_size > MAX_TEXT_BYTES:
+        raise error(f"{p}: {info.st_size:,} bytes is too large for a {what}")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise error(f"{p}: cannot read the {what} ({exc.strerror or exc})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{p}: not a UTF-8 text file ({exc.reason})") from None
+
+
+def check_writable_file(path: str | Path, what: str) -> Path:
+    """A file moaisim will write later: its directory exists (or can be made) and is
+    writable, and the path is not a directory or a link to nothing. Checked before long work
+    starts, so no result is lost to a bad path at the end."""
+    p = Path(path)
+    if p.is_symlink() and not p.exists():
+        raise UserError(f"{p}: the {what} is a symbolic link to nothing")
+    if p.is_dir():
+        raise UserError(f"{p}: is a directory; the {what} must be a file")
+    parent = p.parent if str(p.parent) else Path(".")
+    if parent.exists() and not parent.is_dir():
+        raise UserError(f"{p}: {parent} is not a directory")
+    if not parent.exists():
+        raise UserError(f"{p}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UserError(f"{p}: cannot write the {what} there (permission denied)")
+    return p
+
+
+def write_atomic(path: str | Path, data: bytes, what: str = "file") -> None:
+    """Write a file whole or not at all (a temporary file beside it, then a rename); a
+    failure (a full disk...) is one line naming the file, and leaves no temporary file."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise UserError(f"cannot write the {what} {p} ({exc.strerror or exc})") from None
