@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,11 @@ from moaisim.engine.results import frame, seat_rows
 from moaisim.errors import UserError
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules, load_components, parse_variants, variant_label
+from moaisim.rules.parameters import check_names
 from moaisim.runner import (
     ENGINES,
     Progress,
+    RunWarning,
     Study,
     check_jobs,
     check_memory,
@@ -37,20 +40,30 @@ def make_rules(
     variants: str | Iterable[str] | None = None,
     rules: Rules | None = None,
     components: str | Path | None = None,
+    params: Mapping[str, int] | None = None,
     **options: str | None,
 ) -> Rules:
-    """A `Rules` from a player count, variants, a TOML component file and rule options.
+    """A `Rules` from a player count, variants, a TOML component file, rule options and rule
+    parameters (`params={"wood_supply": 10}`).
 
     A `Rules` object passed as `rules` is used as it is: its player count must match, and
-    variants, a component file or options given beside it must agree with it (UserError
-    otherwise).
+    variants, a component file, options or parameters given beside it must agree with it
+    (UserError otherwise).
     """
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
     chosen = {k: v for k, v in options.items() if v is not None}
     if rules is None:
-        return Rules.make(players, variants, components, **chosen)
+        return Rules.make(players, variants, components, params=params, **chosen)
+    if params:
+        check_names(params)
+        differ = [k for k, v in params.items() if rules.params()[k] != v]
+        if differ:
+            raise UserError(
+                f"rule parameter {differ[0]}={params[differ[0]]!r} disagrees with the Rules "
+                f"object's {rules.params()[differ[0]]}: give one or the other"
+            )
     if not isinstance(rules, Rules):
         raise UserError(
             f"rules must be a moaisim.Rules object, got {type(rules).__name__} "
@@ -86,6 +99,7 @@ def play(
     rules: Rules | None = None,
     engine: str = "reference",
     components: str | Path | None = None,
+    params: Mapping[str, int] | None = None,
     **options: str | None,
 ) -> GameRecord:
     """Play game `game` of root seed `seed` and return its record (events, text, result).
@@ -97,7 +111,7 @@ def play(
     _check_seed(seed)
     if _not_int(game) or not 0 <= game < 2**63:
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
-    r = make_rules(players, variants, rules, components, **options)
+    r = make_rules(players, variants, rules, components, params, **options)
     specs = parse_lineup(strategies, r.players)
     names = [spec.label for spec in specs]
     if engine == "batch":
@@ -131,12 +145,14 @@ def simulate(
     rounds: bool = False,
     progress: bool = False,
     force_resume: bool = False,
+    params: Mapping[str, int | Sequence[int]] | None = None,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play a study and return its per-seat results (results schema + cell columns).
 
     A study is a grid: `players`, `variants` (each a variant, '+' combining names),
-    `components` and every rule option (`turn_order=...`) may be one value or a list, and
+    `components`, every rule option (`turn_order=...`) and every rule parameter
+    (`params={"removed_epoch3": [0, 1, 2]}`) may be one value or a list, and
     `lineups` lists several lineups (`strategies` is one). Each cell plays games 0..n-1 of
     root seed `seed` (or the game indices given): game i is the same deal in every cell,
     seated in rotation i mod R of its lineup (`rotation`: "cyclic", "all" seatings, or
@@ -168,9 +184,13 @@ def simulate(
         engine,
         batch_size,
         rules,
+        params,
         **options,
     )
     check_jobs(n_jobs, backend, scheduler)
+    cost = study.seating_cost()
+    if cost and cost.startswith("warning: "):
+        warnings.warn(cost[len("warning: ") :], RunWarning, stacklevel=2)
     if out is None:
         if resume or force_resume:
             raise UserError("resume needs the run's directory (out=...)")

@@ -60,6 +60,26 @@ def _main(
     """Balance analysis for the board game Moai: seeded games between pluggable strategies."""
 
 
+#: The help of the --param option.
+PARAM_HELP = (
+    "A rule parameter, name=value (repeat for several): removed_epoch1..3, wood_supply, "
+    "camp_pawns, hand_size, wood_points, forest_spaces (`moaisim variants` lists them)."
+)
+
+
+def _single_params(texts: list[str] | None) -> dict[str, int] | None:
+    """--param name=value options, one value each."""
+    from moaisim.rules.parameters import parse_assignments
+
+    if not texts:
+        return None
+    parsed = parse_assignments(texts)
+    for name, values in parsed.items():
+        if len(values) > 1:
+            raise UserError(f"--param {name}: give one value here (a study sweeps a list)")
+    return {name: values[0] for name, values in parsed.items()}
+
+
 #: The help of an option that takes a strategy lineup.
 STRATEGIES_HELP = (
     "Strategies by seat, comma-separated: 'greedy,random'. A lineup shorter than the players "
@@ -86,6 +106,7 @@ def play(
     turn_order: Annotated[str, typer.Option(help="Rule option: hill | clockwise.")] = "hill",
     volcano_after_moai: Annotated[str, typer.Option(help="Rule option: stay | camp.")] = "stay",
     spent_wood: Annotated[str, typer.Option(help="Rule option: supply | out.")] = "supply",
+    param: Annotated[list[str] | None, typer.Option("--param", help=PARAM_HELP)] = None,
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
     ] = False,
@@ -105,6 +126,7 @@ def play(
         volcano_after_moai=volcano_after_moai,
         spent_wood=spent_wood,
         engine=engine,
+        params=_single_params(param),
     )
     sys.stdout.write(record.jsonl() if json else record.text() + "\n")
 
@@ -119,6 +141,14 @@ def variants() -> None:
     typer.echo("rule options (first value is the default):")
     for name, values in OPTIONS.items():
         typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
+    from moaisim.rules.model import default_components
+    from moaisim.rules.parameters import PARAMETERS
+    from moaisim.rules.parameters import values as parameter_values
+
+    defaults = parameter_values(default_components())
+    typer.echo("rule parameters (--param name=value; the default is the rulebook's):")
+    for name, p in PARAMETERS.items():
+        typer.echo(f"  {name:<21} {p.meaning} (default {defaults[name]}; {p.rule})")
 
 
 @app.command(short_help="Play a study grid of seeded games, in parallel, to Parquet.")
@@ -148,6 +178,10 @@ def simulate(
     ] = None,
     spent_wood: Annotated[
         list[str] | None, typer.Option(help="Rule option supply | out (repeat: a grid).")
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", help=PARAM_HELP + " A list sweeps: removed_epoch3=0,1,2."),
     ] = None,
     rotation: Annotated[
         str,
@@ -211,11 +245,17 @@ def simulate(
 
     options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
                "spent_wood": spent_wood}  # fmt: skip
+    from moaisim.rules.parameters import parse_assignments
+
     study = make_study(
         players, games, strategies or ["greedy"], variant or None, seed, components or None,
-        rotation, chunk_size, rounds, engine, batch_size, **options,
+        rotation, chunk_size, rounds, engine, batch_size,
+        params=parse_assignments(param or []), **options,
     )  # fmt: skip
     check_jobs(jobs, backend, scheduler)
+    cost = study.seating_cost()
+    if cost:
+        typer.echo(f"moaisim: {cost}", err=True)
     if out is None:
         if resume or force_resume:
             raise UserError("--resume needs the run's directory: give --out")
@@ -308,6 +348,45 @@ def _warning(message: str) -> None:
     typer.echo(f"moaisim: warning: {message}", err=True)
 
 
+@app.command(short_help="One strategy against a field, seats rotated: win share vs fair.")
+def versus(
+    strategy: Annotated[str, typer.Argument(help="The strategy to measure (a spec).")],
+    field: Annotated[
+        str, typer.Option(help="The opponents, comma-separated; they fill the other seats.")
+    ] = "greedy",
+    players: Annotated[
+        list[int] | None, typer.Option("--players", "-p", help="Player counts (repeat).")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per set-up.")] = 2000,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="Variants, '+' combining (repeat for several)."),
+    ] = None,
+    param: Annotated[list[str] | None, typer.Option("--param", help=PARAM_HELP)] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the games.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel jobs.")] = 1,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Also write the table as CSV.")] = None,
+) -> None:
+    """My strategy against this field in one command: the candidate takes one seat, the
+    field's strategies fill the others, and the seats rotate (game i in rotation i mod P), at
+    each player count and set-up. Prints its win share (shared wins split) with its 95 %
+    interval, the difference from the fair share 1/P, its mean rank and its score parts,
+    beside the field's."""
+    from moaisim.analysis.versus import text
+    from moaisim.analysis.versus import versus as versus_table
+    from moaisim.files import check_writable_file, write_atomic
+    from moaisim.rules.parameters import parse_assignments
+
+    if csv is not None:
+        check_writable_file(csv, "CSV table")
+    table = versus_table(strategy, field, players or [3, 4], games, variant or None, seed, jobs,
+                         params=parse_assignments(param or []))  # fmt: skip
+    typer.echo(text(table))
+    if csv is not None:
+        write_atomic(csv, table.to_csv(index=False).encode(), "CSV table")
+        typer.echo(f"table: {csv}")
+
+
 @app.command(short_help="Write a run's balance report: Markdown, HTML, CSV, figures.")
 def report(
     run: Annotated[Path, typer.Argument(help="A run directory (moaisim simulate --out).")],
@@ -356,6 +435,9 @@ def experiment(
 
     exp = load_experiment(file)
     study = study_of(exp, games)  # every mistake before anything runs
+    cost = study.seating_cost()
+    if cost:
+        typer.echo(f"moaisim: {cost}", err=True)
     bar = None
     if not quiet and sys.stderr.isatty():
         from moaisim.progress import bar as make_bar

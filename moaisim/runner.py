@@ -41,6 +41,7 @@ from moaisim.errors import UserError
 from moaisim.fingerprint import differences, fingerprint
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules
+from moaisim.rules.parameters import check_names
 from moaisim.rules.variants import parse_variants
 from moaisim.rundir import FORMAT, LOCK, RunDir, now, study_digest
 
@@ -121,6 +122,8 @@ class Cell:
             **r.options(),
             "components": self.components,
             "rules_digest": r.digest(),
+            "setup": r.setup,
+            **r.params(),
             "lineup_id": self.lineup_id,
             "lineup": self.label,
             "seatings": len(self.seatings()),
@@ -169,6 +172,27 @@ class Study:
                     yield (c.index, start, end)
                     start = end
                 start = max(start, b)
+
+    def seating_cost(self) -> str | None:
+        """What `rotation = "all"` implies, said up front (None for the other rotations): how
+        many seatings the largest cell rotates through, the games each then gets, and what
+        giving every seating as many games as cyclic rotation gives each of its seatings
+        would cost; flagged as a warning when that multiplies the run by more than 2."""
+        if self.rotation != "all" or not self.cells:
+            return None
+        worst = max(self.cells, key=lambda c: len(c.seatings()) / c.rules.players)
+        count, p = len(worst.seatings()), worst.rules.players
+        ratio = count / p
+        per = self.games / count
+        text = (
+            f"rotation all: up to {count} distinct seatings per cell (cyclic rotation uses "
+            f"{p}), so each seating gets about {per:,.1f} of the {self.games:,} games of a cell; "
+            f"giving each seating as many games as cyclic rotation would take {ratio:g} times "
+            "the games"
+        )
+        if self.games % count:
+            text += f" (a multiple of {count} games plays every seating equally)"
+        return ("warning: " if ratio > 2 else "") + text
 
     def games_left(self, done: Iterable[tuple[int, int, int]] = ()) -> int:
         """How many games the `plan` still holds (counted, not listed)."""
@@ -237,13 +261,14 @@ def make_study(
     engine: str = "batch",
     batch_size: int = 10_000,
     rules: Rules | None = None,
+    params: Mapping[str, int | Sequence[int]] | None = None,
     **options: str | Sequence[str] | None,
 ) -> Study:
     """Check every part of a study and build its cells (one clear `UserError` per mistake,
-    before anything is played or written). Each of players, variants, components and the
-    rule options may be one value or a list (a grid dimension); a variant combines names
-    with '+'. `lineups` apply to every player count, or map each player count to its own
-    (`round_robin` builds a tournament's)."""
+    before anything is played or written). Each of players, variants, components, the rule
+    options and the rule parameters (`params={"removed_epoch3": [0, 1, 2]}`) may be one value
+    or a list (a grid dimension); a variant combines names with '+'. `lineups` apply to every
+    player count, or map each player count to its own (`round_robin` builds a tournament's)."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
         raise UserError(f"games must be a count of at least 0, got {games!r}")
     if games > MAX_GAMES:
@@ -269,10 +294,19 @@ def make_study(
     if not lineups:
         raise UserError("a study needs at least one strategy lineup")
     grid_options = {name: _listed(options.get(name)) for name in OPTIONS}
+    if params is not None and not isinstance(params, Mapping):
+        raise UserError(f"params must map rule parameters to values, got {params!r}")
+    check_names(params or {})
+    grid_params = {name: _listed(value) for name, value in (params or {}).items()}
+    for name, values in grid_params.items():
+        if not values or len(set(map(repr, values))) != len(values):
+            raise UserError(f"rule parameter {name}: give distinct values, got {values!r}")
     setups: list[tuple[Rules, str | None]] = []
     if rules is not None:
         if not isinstance(rules, Rules):
             raise UserError(f"rules must be a moaisim.Rules object, got {type(rules).__name__}")
+        if params:
+            raise UserError("a Rules object fixes the rule parameters: give them to Rules.make")
         from moaisim.api import make_rules
 
         for p in _listed(players):
@@ -281,14 +315,17 @@ def make_study(
                 raise UserError("a Rules object fixes the rule options: give one value of each")
             setups.append((make_rules(p, variants, rules, None, **single), None))
     else:
-        for p, v, comp, *opts in itertools.product(
+        for p, v, comp, *rest in itertools.product(
             _listed(players),
             _listed(variants),
             _listed(components),
             *grid_options.values(),
+            *grid_params.values(),
         ):
+            opts, values = rest[: len(OPTIONS)], rest[len(OPTIONS) :]
             chosen = {k: o for k, o in zip(OPTIONS, opts, strict=True) if o is not None}
-            r = Rules.make(p, parse_variants(v), comp, **chosen)
+            given = dict(zip(grid_params, values, strict=True))
+            r = Rules.make(p, parse_variants(v), comp, params=given, **chosen)
             setups.append((r, None if comp is None else str(comp)))
     cells = []
     for r, comp in setups:
@@ -675,7 +712,8 @@ def study_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         out.append(f"the grid has {len(cells_b)} cells, the run {len(cells_a)}")
     else:
         for a, b in zip(cells_a, cells_b, strict=True):
-            keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+            first = ["players", "setup", "lineup", "components", "rules_digest"]
+            keys = [k for k in [*first, *sorted(set(a) | set(b))] if a.get(k) != b.get(k)]
             if keys:
                 k = keys[0]
                 out.append(f"cell {a.get('cell')}: {k} {a.get(k)!r} -> {b.get(k)!r}")

@@ -713,7 +713,7 @@ def test_resuming_another_study_names_what_differs(tmp_path, capsys):
         (["--rounds"], "rounds False -> True"),
         (["-s", "9"], "seed 0 -> 9"),
         (["--strategies", "random"], "cell 0: lineup 'greedy,greedy,greedy' -> 'random,"),
-        (["-v", "short"], "cell 0: rules_digest"),
+        (["-v", "short"], "cell 0: setup 'base' -> 'short'"),
     ):
         assert main([*base, "--resume", *extra]) == 2
         err = one_line(capsys.readouterr().err)

@@ -20,6 +20,9 @@ smaller run of the same study) and writes its report into `<reports>/<name>`:
     rounds = true
     components = "alt.toml"      # component files: relative to the experiment file
 
+    [study.params]               # rule parameters (`moaisim variants` lists them): a value,
+    removed_epoch3 = [0, 1, 2]   # or a list the study sweeps
+
 Every key is checked (type and range) before any strategy is imported; a 'module:Class'
 strategy is imported from the current directory only when the file says, at its top level,
 `trust_local_code = true` (an experiment file is data: running it must not run code that
@@ -41,7 +44,8 @@ from moaisim.rules import OPTIONS
 #: The keys of an experiment file and of its [study] table.
 TOP = {"name", "title", "question", "study", "run", "trust_local_code"}
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
-         "rotation", "rounds", "components", "chunk_size", "batch_size", *OPTIONS}  # fmt: skip
+         "rotation", "rounds", "components", "chunk_size", "batch_size", "params",
+         *OPTIONS}  # fmt: skip
 RUN = {"jobs"}
 
 
@@ -170,6 +174,16 @@ def _check_study_value(key: str, value: Any) -> str | None:
                         '("3" = ["moai,fisher,forester"])')  # fmt: skip
         elif not _strings(value):
             return f"must be a non-empty list of lineups (strings), got {value!r}"
+    elif key == "params":
+        from moaisim.rules.parameters import PARAMETERS
+
+        if not isinstance(value, dict) or not value:
+            return "must be a table of rule parameters ([study.params] wood_supply = [10, 15])"
+        for name, v in value.items():
+            if name not in PARAMETERS:
+                return f"names {name!r}, not a rule parameter ({', '.join(PARAMETERS)})"
+            if not all(_whole(x) for x in _listed(v)) or not _listed(v):
+                return f"{name} must be a whole number or a non-empty list of them, got {v!r}"
     elif key in ("variants", "components", *OPTIONS):
         items = _listed(value)
         if not items or not all(isinstance(v, str) and v.strip() for v in items):
@@ -208,6 +222,7 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
                 chunk_size=s.pop("chunk_size", None),
                 rounds=s.pop("rounds", False),
                 batch_size=s.pop("batch_size", 10_000),
+                params=s.pop("params", None),
                 **s,
             )
     except UserError as exc:

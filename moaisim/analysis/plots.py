@@ -31,11 +31,20 @@ def save(fig: Figure, path: str | Path) -> Path:
 DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}
 
 
-def _label(row: pd.Series) -> str:
-    """A cell's name in a legend: its variant, its rule options that are not the default,
-    and its lineup."""
-    parts = [str(row.get("variant", ""))]
+def _setup(row: pd.Series) -> str:
+    """A cell's set-up label ('base', 'short, wood_supply=10'), from its `setup` column or
+    (tables made by hand) its variant and rule options."""
+    if "setup" in row and isinstance(row["setup"], str):
+        return row["setup"]
+    parts = [str(row.get("variant", "base"))]
     parts += [f"{k}={row[k]}" for k, d in DEFAULTS.items() if k in row and row[k] != d]
+    return ", ".join(parts)
+
+
+def _label(row: pd.Series) -> str:
+    """A cell's name in a legend: its set-up (every difference from the base game) and its
+    lineup."""
+    parts = [_setup(row)]
     if "lineup" in row and isinstance(row["lineup"], str):
         parts.append(_short_lineup(row["lineup"]))
     return ", ".join(parts)
@@ -100,8 +109,8 @@ def score_distributions(shape: pd.DataFrame) -> Figure:
 
 def score_parts(table: pd.DataFrame) -> Figure:
     """The mean score of each strategy split into its parts (Moai height, living pawns,
-    2 points per wood), by player count: every cell of the run pooled, weighted by seats."""
-    parts = ("moai_height", "pawns", "wood_points")
+    points for wood), by player count: every cell of the run pooled, weighted by seats."""
+    parts = ("moai_height", "pawns", "wood_score")
     agg = table.groupby(["players", "strategy"])[[*parts, "n"]]
     rows = agg.apply(lambda g: pd.Series({c: np.average(g[c], weights=g["n"]) for c in parts}))
     labels = [f"{s} ({p}p)" for p, s in rows.index]
@@ -110,7 +119,7 @@ def score_parts(table: pd.DataFrame) -> Figure:
     for col, name in (
         ("moai_height", "Moai height"),
         ("pawns", "living pawns"),
-        ("wood_points", "2 x wood"),
+        ("wood_score", "points for wood"),
     ):
         ax.bar(labels, rows[col], bottom=bottom, label=name)
         bottom += rows[col].to_numpy()
@@ -125,7 +134,7 @@ def score_parts(table: pd.DataFrame) -> Figure:
 def head_to_head_heatmap(h2h: pd.DataFrame) -> Figure:
     """How often the row strategy finishes above the column strategy when both play (%),
     one panel per set-up (player count, variant, options)."""
-    keys = [c for c in ("players", "variant", *DEFAULTS, "rules_digest") if c in h2h]
+    keys = [c for c in ("players", "setup", "variant", *DEFAULTS, "rules_digest") if c in h2h]
     groups = list(h2h.groupby(keys, sort=True))
     fig, axes = _subplots(1, len(groups), figsize=(4.5 * len(groups), 4), squeeze=False)
     for ax, (_, part) in zip(axes[0], groups, strict=True):
@@ -141,9 +150,7 @@ def head_to_head_heatmap(h2h: pd.DataFrame) -> Figure:
                 if np.isfinite(v):
                     ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=8)
         first = part.iloc[0]
-        extra = [f"{k}={first[k]}" for k, d in DEFAULTS.items() if k in first and first[k] != d]
-        ax.set_title(", ".join([f"{first['players']} players", str(first.get("variant", "")),
-                                *extra]), fontsize=9)  # fmt: skip
+        ax.set_title(f"{first['players']} players, {_setup(first)}", fontsize=9)
         ax.set_xlabel("opponent")
     axes[0][0].set_ylabel("strategy")
     fig.colorbar(im, ax=axes[0].tolist(), label="finishes above the opponent (%)")

@@ -56,9 +56,8 @@ def _p(p: float) -> str:
 
 
 def _cell_name(row: pd.Series) -> str:
-    extra = [f"{o}={row[o]}" for o, d in tables.DEFAULTS.items() if o in row and row[o] != d]
-    name = f"{row['players']} players, {row['variant']}"
-    return name + (", " + ", ".join(extra) if extra else "")
+    """A cell's set-up in words: '4 players, base' or '3 players, short, wood_supply=10'."""
+    return f"{row['players']} players, {row['setup']}"
 
 
 def _fmt_share(df: pd.DataFrame, col: str, lo: str = "lo", hi: str = "hi") -> pd.Series:
@@ -127,7 +126,7 @@ def build_sections(src: Source) -> list[Section]:
             "mean score": _fmt_mean(strat, "score"),
             "Moai height": _fmt_mean(strat, "moai_height"),
             "living pawns": _fmt_mean(strat, "pawns"),
-            "2 x wood": _fmt_mean(strat, "wood_points"),
+            "points for wood": _fmt_mean(strat, "wood_score"),
         }
     )
     out.append(

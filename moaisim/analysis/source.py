@@ -112,7 +112,7 @@ class Source:
 
     def _cells(self) -> pd.DataFrame:
         if self.run is not None:
-            return pd.DataFrame(self.manifest["study"]["cells"])
+            return _with_setup(pd.DataFrame(self.manifest["study"]["cells"]))
         df = self.results
         cols = [c for c in CELL_KEYS if c in df]
         cells = df.groupby("cell", observed=True)[cols[1:]].first().reset_index()
@@ -120,7 +120,7 @@ class Source:
         for c in cells.columns:
             if isinstance(cells[c].dtype, pd.CategoricalDtype):
                 cells[c] = cells[c].astype(cells[c].cat.categories.dtype)
-        return cells
+        return _with_setup(cells)
 
     def blocks(
         self, rounds: bool = False, columns: tuple[Any, Any] | None = None
@@ -191,10 +191,26 @@ def _between(games: np.ndarray, order: np.ndarray, lo: int, hi: int) -> np.ndarr
     return np.sort(order[a:b])
 
 
+def _with_setup(cells: pd.DataFrame) -> pd.DataFrame:
+    """Cells with their set-up label (`Rules.setup`); tables that lack it (results made by
+    hand) get it from the variant and the rule options."""
+    if "setup" in cells:
+        return cells
+    from moaisim.rules import OPTIONS
+
+    def label(row: pd.Series) -> str:
+        parts = [] if row.get("variant", "base") == "base" else [str(row["variant"])]
+        parts += [f"{o}={row[o]}" for o, v in OPTIONS.items() if o in row and row[o] != v[0]]
+        return ", ".join(parts) or "base"
+
+    return cells.assign(setup=cells.apply(label, axis=1) if len(cells) else [])
+
+
 #: The columns that say which cell a row is from.
 CELL_KEYS = (
     "cell",
     "players",
+    "setup",
     "variant",
     "turn_order",
     "volcano_after_moai",

@@ -24,7 +24,7 @@ from moaisim.errors import UserError
 from moaisim.rules import OPTIONS
 
 #: The columns that describe a cell in every table.
-CELL = ("players", "variant", *OPTIONS, "lineup")
+CELL = ("players", "setup", "variant", *OPTIONS, "lineup")
 DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}
 #: The results columns the tables read (a run's Parquet parts are read for these only).
 RESULT_COLUMNS = ("cell", "game", "players", "seat", "strategy", "score", "moai_height",
@@ -146,7 +146,9 @@ def seat_balance(data: Any) -> pd.DataFrame:
 
 # --- strategies --------------------------------------------------------------------------------
 
-PARTS = ("score", "moai_height", "pawns", "wood_points")
+#: The score and its parts (R8.2); `wood_score` is what wood scored (score - Moai height -
+#: living pawns: 2 per token, or the `wood_points` parameter's value).
+PARTS = ("score", "moai_height", "pawns", "wood_score")
 
 
 class _Strategies(_Table):
@@ -160,7 +162,11 @@ class _Strategies(_Table):
                 "cell": res["cell"].to_numpy(),
                 "strategy": res["strategy"].astype(str).to_numpy(),
                 "share": res["share"].to_numpy(),
-                "wood_points": 2.0 * res["wood"].to_numpy(),
+                "wood_score": (
+                    res["score"].to_numpy(dtype=float)
+                    - res["moai_height"].to_numpy()
+                    - res["pawns"].to_numpy()
+                ),  # fmt: skip
             }
         )
         for c in PARTS[:3]:
@@ -186,15 +192,15 @@ class _Strategies(_Table):
 
 def strategies(data: Any) -> pd.DataFrame:
     """Per cell and strategy: n (seats played), win share with its Wilson interval, mean score
-    and the mean of each part of the score (Moai height, living pawns, 2 x wood), each with
-    its t interval."""
+    and the mean of each part of the score (Moai height, living pawns, points for wood), each
+    with its t interval."""
     return compute(data, "strategies")["strategies"]
 
 
 #: A set-up: what the rules of a game are (player count, variant, options, component set).
 #: Head to head and ratings count each set-up apart: the set-ups of a study play the same
 #: deals (common random numbers), so their games are paired, not independent trials.
-SETUP = ["players", "variant", *OPTIONS, "rules_digest"]
+SETUP = ["players", "setup", "variant", *OPTIONS, "rules_digest"]
 
 
 def _setups(src: Source) -> dict[int, tuple]:
@@ -375,23 +381,29 @@ def ratings(data: Any, max_games: int = 50_000, seed: int = 0) -> pd.DataFrame:
 
 
 def _baseline_of(cells: pd.DataFrame) -> dict[int, tuple[int, str]]:
-    """For each cell that is not a baseline: the cell that plays the same games with `base`
-    and the default rule options (same players, lineup, components), and what differs."""
-    key = ["players", "lineup", *(["components"] if "components" in cells else [])]
+    """For each cell that is not a baseline: the cell that plays the same games (same
+    players and lineup) under the base game, and what differs (its set-up label: a variant,
+    a rule option, a rule parameter, a component file, or several of them). A group of cells
+    without a base cell is compared with its cell closest to base (fewest differences), and
+    the change says so: 'removed_epoch3=2 (against wood_points=3)'."""
     out = {}
-    for _, group in cells.groupby(key, dropna=False):
-        default = np.logical_and.reduce([group[o] == d for o, d in DEFAULTS.items()])
-        base = group[(group["variant"] == "base") & default]
-        if base.empty:
-            continue
-        b = int(base["cell"].iloc[0])
-        for _, row in group.iterrows():
-            if int(row["cell"]) == b:
+    for _, group in cells.groupby(["players", "lineup"], dropna=False):
+        parts = {int(r["cell"]): _parts(str(r["setup"])) for _, r in group.iterrows()}
+        b = min(parts, key=lambda c: (len(parts[c]), c))
+        ref = parts[b]
+        for cell, mine in parts.items():
+            if cell == b:
                 continue
-            what = [row["variant"]] if row["variant"] != "base" else []
-            what += [f"{o}={row[o]}" for o, d in DEFAULTS.items() if row[o] != d]
-            out[int(row["cell"])] = (b, "+".join(what))
+            change = ", ".join([p for p in mine if p not in ref] or ["(none)"])
+            if ref:
+                change += f" (against {', '.join(ref)})"
+            out[cell] = (b, change)
     return out
+
+
+def _parts(setup: str) -> list[str]:
+    """The differences from base a set-up label lists ('base': none)."""
+    return [] if setup == "base" else [p.strip() for p in setup.split(", ")]
 
 
 def _game_metrics(res: pd.DataFrame) -> pd.DataFrame:
@@ -446,8 +458,9 @@ class _Variants(_Table):
     def result(self) -> pd.DataFrame:
         if not self.base_of:
             raise UserError(
-                "no variant or option to compare: the study needs a base cell and another "
-                "cell that differs from it in its variant or rule options"
+                "no set-up to compare: the study needs a base cell and another cell with the "
+                "same players and lineup that differs from it (a variant, a rule option or "
+                "parameter, a component file)"
             )
         rows = []
         for (cell, metric), (n, s, s2, tx, ty) in self.acc.items():

@@ -15,13 +15,14 @@ import numpy as np
 
 from moaisim.rng import Chance, Streams
 from moaisim.rules import Rules
-from moaisim.rules.codes import N_CARD_TYPES, SHORT_REMOVALS
+from moaisim.rules.codes import N_CARD_TYPES
 
 
 def epoch_decks(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
     """R1.7 (and V3): each epoch pile shuffled, epoch 1 on 2 on 3 ([n, deck] card ids, top
-    first). V3 removes 2 epoch-1, 2 epoch-2 and 1 epoch-3 cards, never the Admiral, drawn
-    uniformly among each epoch's other cards independently of the shuffle (`short_removals`)."""
+    first). V3 removes 2 epoch-1, 2 epoch-2 and 1 epoch-3 cards (or the counts of the
+    removed_epoch parameters), never the Admiral, drawn uniformly among each epoch's other
+    cards independently of the shuffle (`short_removals`)."""
     cards = rules.components.epoch_cards
     n = len(rows)
     removed = short_removals(rules, streams, rows)
@@ -32,22 +33,23 @@ def epoch_decks(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
         keys = streams.chance(purpose, rows, len(ids))
         pile = ids[np.argsort(keys, axis=1, kind="stable")]  # ties by id
         keep = ~removed[np.arange(n)[:, None], pile]
-        size = len(ids) - (SHORT_REMOVALS[epoch - 1] if rules.has("short") else 0)
+        size = len(ids) - rules.removals[epoch - 1]
         piles.append(pile[keep].reshape(n, size))
     return np.concatenate(piles, axis=1)
 
 
 def short_removals(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:
     """V3: [n, epoch cards] bool, the cards removed before setup: of each epoch, the
-    `SHORT_REMOVALS` non-Admiral cards with the lowest keys (one key per card, by id)."""
+    `rules.removals` non-Admiral cards with the lowest keys (one key per card, by id)."""
     cards = rules.components.epoch_cards
     removed = np.zeros((len(rows), len(cards)), dtype=bool)
-    if not rules.has("short"):
+    if not any(rules.removals):
         return removed
     keys = streams.chance(Chance.SHORT, rows, len(cards))
     for epoch in (1, 2, 3):
         ids = np.array([c.id for c in cards if c.epoch == epoch and not c.is_admiral], dtype=int)
-        drop = ids[np.argsort(keys[:, ids], axis=1, kind="stable")[:, : SHORT_REMOVALS[epoch - 1]]]
+        count = rules.removals[epoch - 1]
+        drop = ids[np.argsort(keys[:, ids], axis=1, kind="stable")[:, :count]]
         removed[np.arange(len(rows))[:, None], drop] = True
     return removed
 

@@ -52,6 +52,7 @@ def render(rec: GameRecord) -> str:
         f"Moai - {rules.players} players, variant {rules.variant}, "
         f"seed {rec.seed}, game {rec.game}",
         "options: " + ", ".join(f"{k}={v}" for k, v in rules.options().items()),
+        f"set-up: {rules.setup}",
         "seats: " + ", ".join(names),
     ]
     text = Text(who=lambda seat: names[seat], place=rules.layout.name)
@@ -59,7 +60,8 @@ def render(rec: GameRecord) -> str:
         line = EVENTS[ev["e"]].text(ev, text)
         if line is not None:
             out.append(line)
-    out.append("\nFinal scores (Moai height + living pawns + 2 x wood):")
+    points = rules.components.wood_points
+    out.append(f"\nFinal scores (Moai height + living pawns + {points} x wood):")
     df = rec.result
     table = df[["seat", "strategy", "score", "moai_height", "moai_count", "pawns", "wood", "rank"]]
     out.append(table.to_string(index=False))

@@ -9,16 +9,21 @@ import pandas as pd
 
 from moaisim.engine.state import COUNTERS, State
 from moaisim.rules import OPTIONS, Rules
+from moaisim.rules.parameters import PARAMETERS
 
-#: The rules each row was played under: its variant, each rule option and the digest of the
-#: whole set-up (component file included), so that tables of different runs concatenate.
-PROVENANCE: tuple[str, ...] = ("variant", *OPTIONS, "rules_digest")
+#: The rules each row was played under: its variant, each rule option, the digest of the
+#: whole set-up (component file included), the set-up's label (every difference from the
+#: base game: `Rules.setup`), the component set's name and each rule parameter's value, so
+#: that tables of different runs concatenate.
+PROVENANCE: tuple[str, ...] = (
+    "variant", *OPTIONS, "rules_digest", "setup", "components", *PARAMETERS,
+)  # fmt: skip
 COLUMNS: tuple[str, ...] = (
     "game", "seed", "players", *PROVENANCE, "seat", "strategy", "score", "moai_height",
     "moai_count", "pawns", "wood", "rank", "win", "rounds", *COUNTERS,
 )  # fmt: skip
 #: Columns stored as pandas categoricals.
-CATEGORIES: tuple[str, ...] = (*PROVENANCE, "strategy")
+CATEGORIES: tuple[str, ...] = (*(c for c in PROVENANCE if c not in PARAMETERS), "strategy")
 
 DTYPES: dict[str, str] = {
     "game": "int64",
@@ -34,6 +39,7 @@ DTYPES: dict[str, str] = {
     "win": "bool",
     "rounds": "int16",
     **{name: "int16" for name in COUNTERS},
+    **{name: "int16" for name in PARAMETERS},
 }
 
 
@@ -70,9 +76,16 @@ def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> 
     return cols
 
 
-def provenance(rules: Rules) -> dict[str, str]:
+def provenance(rules: Rules) -> dict[str, str | int]:
     """The provenance columns' values for games played under `rules`."""
-    return {"variant": rules.variant, **rules.options(), "rules_digest": rules.digest()}
+    return {
+        "variant": rules.variant,
+        **rules.options(),
+        "rules_digest": rules.digest(),
+        "setup": rules.setup,
+        "components": rules.components.name,
+        **rules.params(),
+    }
 
 
 def frame(columns: dict[str, list]) -> pd.DataFrame:

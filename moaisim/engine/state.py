@@ -146,4 +146,6 @@ class State:
     def score(self, seat: int) -> int:
         """R8.2: Moai height + living pawns (board and camp) + 2 per wood."""
         living = int((self.loc[seat] >= CAMP).sum())
-        return score.py_func(self.moai_height(seat), living, int(self.wood[seat]))
+        return score.py_func(
+            self.moai_height(seat), living, int(self.wood[seat]), self.rules.components.wood_points
+        )

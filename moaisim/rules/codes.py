@@ -35,8 +35,6 @@ FIRST_RAID = 3
 
 #: V3 `short`: epoch cards removed before setup, per epoch 1, 2, 3 (never the Admiral).
 SHORT_REMOVALS: tuple[int, int, int] = (2, 2, 1)
-#: R8.2: points per wood token held at the end.
-WOOD_POINTS = 2
 
 
 def _rule(fn):  # type: ignore[no-untyped-def]
@@ -228,9 +226,10 @@ def free_fields(lay: Layout, covered: int, in_fields: int) -> int:
 
 
 @_rule
-def score(moai_height: int, living: int, wood: int) -> int:
-    """R8.2: Moai height + living pawns (board and camp) + 2 per wood token."""
-    return moai_height + living + WOOD_POINTS * wood
+def score(moai_height: int, living: int, wood: int, wood_points: int) -> int:
+    """R8.2: Moai height + living pawns (board and camp) + 2 per wood token (the
+    `wood_points` parameter)."""
+    return moai_height + living + wood_points * wood
 
 
 @_rule

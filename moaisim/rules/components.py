@@ -71,6 +71,10 @@ class Components:
     moai_heights: tuple[int, ...]  # one entry per tile, sorted ascending (C2)
     epoch_cards: tuple[EpochCard, ...]  # canonical order: epoch 1, 2, 3 as listed (C4)
     assumed: tuple[str, ...] = ()
+    #: V3 generalised: cards of epochs 1, 2, 3 removed at random before setup
+    removed: tuple[int, int, int] = (0, 0, 0)
+    #: R8.2: points per wood token held at the end
+    wood_points: int = 2
 
     # --- derived sizes -------------------------------------------------------------------
     @property
@@ -104,7 +108,18 @@ class Components:
         return tuple(out)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every field, but the rule parameters added later (`removed`, `wood_points`) only
+        when they differ from the rulebook: a set-up that does not use them keeps the digest
+        it always had."""
+        out = asdict(self)
+        for key, default in NEW_DEFAULTS.items():
+            if out[key] == default:
+                del out[key]
+        return out
+
+
+#: Fields added to `Components` after runs were recorded, with their defaults.
+NEW_DEFAULTS: dict[str, Any] = {"removed": (0, 0, 0), "wood_points": 2}
 
 
 _CARD_RE = re.compile(r"^\s*([a-z-]+)(?:\s+(\d+)\s*/\s*(\d+)\s*(\*)?)?\s*$")
@@ -116,8 +131,11 @@ _SCHEMA: dict[str, set[str] | None] = {
     "pawns": {"per_strength", "camp_per_strength"},
     "rapa_nui": {"total", "hand", "normal", "raid"},
     "moai": {"total", "heights"},
-    "epoch": {"total", "1", "2", "3"},
+    "epoch": {"total", "1", "2", "3", "removed"},
+    "score": {"wood_points"},
 }
+#: Keys a component file may leave out (their defaults are the rulebook's).
+_OPTIONAL = {"epoch": {"removed"}}
 
 
 def _fail(source: str, message: str) -> RulesError:
@@ -190,7 +208,7 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
         if key not in data:
             raise _fail(source, f"missing table [{key}]")
         for k in _SCHEMA[key] or ():
-            if k not in data[key]:
+            if k not in data[key] and k not in _OPTIONAL.get(key, ()):
                 raise _fail(source, f"missing key {key}.{k}")
 
     board, pawns, rn, moai, epoch = (
@@ -251,6 +269,16 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
         raise _fail(source, "the Admiral must be an epoch-3 card (R1.7)")
     if total < 2 * hand:
         raise _fail(source, f"rapa_nui.total = {total} cannot deal {hand} cards to 2 players")
+    removable = [sum(c.epoch == e and not c.is_admiral for c in cards_list) for e in (1, 2, 3)]
+    removed: dict[int, int] = {}
+    for k, v in _table(source, "epoch.removed", epoch.get("removed", {})).items():
+        if not k.isdigit() or int(k) not in (1, 2, 3):
+            raise _fail(source, f"unknown key epoch.removed.{k} (expected one of [1, 2, 3])")
+        removed[int(k)] = _int(source, f"epoch.removed.{k}", v, 0, removable[int(k) - 1])
+    if sum(removed.values()) >= len(cards_list):
+        raise _fail(source, "epoch.removed takes every epoch card: nothing would be left to play")
+    score = _table(source, "score", data.get("score", {}))
+    wood_points = _int(source, "score.wood_points", score.get("wood_points", 2), 0, 100)
 
     assumed = data.get("assumed", [])
     if not isinstance(assumed, list) or not all(isinstance(a, str) for a in assumed):
@@ -272,24 +300,40 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
         moai_heights=tiles,
         epoch_cards=tuple(cards_list),
         assumed=tuple(assumed),
+        removed=(removed.get(1, 0), removed.get(2, 0), removed.get(3, 0)),
+        wood_points=wood_points,
     )
 
 
-def load_components(path: str | Path | None = None) -> Components:
-    """The component set of a TOML file, or the shipped default (docs/rules.md section C)."""
+def load_components(
+    path: str | Path | None = None, params: dict[str, int] | None = None
+) -> Components:
+    """The component set of a TOML file, or the shipped default (docs/rules.md section C),
+    with rule parameters set (`moaisim.rules.parameters`; checked as the file's keys are)."""
+    data, source = _document(None if path is None else str(path))
+    if params:
+        from moaisim.rules.parameters import apply
+
+        data = apply(data, params)
+        given = ", ".join(f"{k}={v}" for k, v in params.items())
+        source = f"{source} with {given}"
+    return components_from_dict(data, source)
+
+
+def _document(path: str | None) -> tuple[dict[str, Any], str]:
+    """The parsed TOML of a component file, and how messages name it."""
     if path is None:
         text = resources.files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
         source = "default.toml"
     else:
         from moaisim.files import read_text
 
-        source = str(path)
+        source = path
         text = read_text(path, "component file", RulesError)
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text), source
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{source}: not valid TOML ({exc})") from None
-    return components_from_dict(data, source)
 
 
 def digest_of(payload: dict[str, Any]) -> str:

@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 from moaisim.errors import RulesError
-from moaisim.rules.codes import Layout
+from moaisim.rules.codes import SHORT_REMOVALS, Layout
 from moaisim.rules.components import Components, digest_of, load_components
+from moaisim.rules.parameters import COMPONENT_FIELDS, REMOVALS
+from moaisim.rules.parameters import values as parameter_values
 from moaisim.rules.variants import OPTIONS, check_option, parse_variants, variant_label
+
+
+@cache
+def default_components() -> Components:
+    """The shipped component set (docs/rules.md section C), read once."""
+    return load_components()
+
+
+def contents(components: Components) -> dict[str, Any]:
+    """What a component set is made of, beyond the rule parameters and its name and notes:
+    two files with the same contents are the same game whatever they are called."""
+    out = components.as_dict()
+    for key in ("name", "assumed", *COMPONENT_FIELDS):
+        out.pop(key, None)
+    return out
 
 
 @dataclass(frozen=True)
@@ -45,6 +63,11 @@ class Rules:
                 f"{self.players} players need {need} Rapa Nui cards to deal; the set has "
                 f"{c.n_cards}"
             )
+        if self.has("short") and any(c.removed):
+            raise RulesError(
+                "the short variant (V3) removes 2, 2 and 1 epoch cards: give it or the "
+                "removed_epoch parameters, not both"
+            )
 
     @classmethod
     def make(
@@ -55,11 +78,13 @@ class Rules:
         turn_order: str = "hill",
         volcano_after_moai: str = "stay",
         spent_wood: str = "supply",
+        params: Mapping[str, int] | None = None,
     ) -> Rules:
-        """Rules for `players`, with the default component set or a TOML file's."""
+        """Rules for `players`, with the default component set or a TOML file's, and rule
+        parameters (`moaisim.rules.parameters`: `params={"wood_supply": 10}`)."""
         return cls(
             players=players,
-            components=load_components(components),
+            components=load_components(components, dict(params) if params else None),
             variants=parse_variants(variants),
             turn_order=turn_order,
             volcano_after_moai=volcano_after_moai,
@@ -96,6 +121,37 @@ class Rules:
 
     def options(self) -> dict[str, str]:
         return {name: getattr(self, name) for name in OPTIONS}
+
+    @property
+    def removals(self) -> tuple[int, int, int]:
+        """V3 (generalised): cards of epochs 1, 2, 3 removed at random before setup."""
+        return SHORT_REMOVALS if self.has("short") else self.components.removed
+
+    def params(self) -> dict[str, int]:
+        """Each rule parameter's value (`moaisim.rules.parameters`); the removals are those
+        played (V3's 2, 2, 1 under `short`)."""
+        out = parameter_values(self.components)
+        out.update(zip(REMOVALS, self.removals, strict=True))
+        return out
+
+    def differences(self) -> list[str]:
+        """Every way this set-up differs from the rulebook's base game, in words: the
+        variants, the rule options, the rule parameters and a component file whose
+        contents differ (by name and a short digest): ["short", "wood_supply=10"]."""
+        out = [] if not self.variants else [self.variant]
+        out += [f"{k}={v}" for k, v in self.options().items() if v != OPTIONS[k][0]]
+        base = parameter_values(default_components())
+        given = parameter_values(self.components)  # under `short`, its removals are its own
+        out += [f"{k}={v}" for k, v in given.items() if v != base[k]]
+        if contents(self.components) != contents(default_components()):
+            short = digest_of(contents(self.components))[:8]
+            out.append(f"components={self.components.name}#{short}")
+        return out
+
+    @property
+    def setup(self) -> str:
+        """The set-up's label: 'base', or its differences from base ('short, wood_supply=10')."""
+        return ", ".join(self.differences()) or "base"
 
     def to_dict(self) -> dict[str, object]:
         return {

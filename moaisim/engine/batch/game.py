@@ -105,7 +105,9 @@ class BatchGame(BatchCore):
             "cards": s.hand[active].sum(axis=2),
             "births": s.counters["births"][active] - before["births"],
             "starved": s.counters["starved"][active] - before["starved"],
-            "score": score.py_func(heights, living, s.wood[active].astype(np.int64)),
+            "score": score.py_func(
+                heights, living, s.wood[active].astype(np.int64), self.rules.components.wood_points
+            ),
         }
         self._rounds.append({k: np.asarray(v).reshape(-1) for k, v in row.items()})
 
@@ -121,7 +123,8 @@ class BatchGame(BatchCore):
         """R8.2: Moai height + living pawns (board and camp) + 2 per wood, [B, P]."""
         s = self.state
         living = (s.loc >= CAMP).sum(axis=2)
-        return score.py_func(self.moai_heights(), living, s.wood.astype(np.int64))
+        points = self.rules.components.wood_points
+        return score.py_func(self.moai_heights(), living, s.wood.astype(np.int64), points)
 
     def moai_heights(self) -> np.ndarray:
         """Total height of each clan's Moai tiles [B, P]."""

@@ -1,0 +1,154 @@
+"""`moaisim versus`: one strategy against a field, seats rotated, in one table.
+
+The candidate takes one seat and the field's strategies fill the others, in order (a field
+shorter than the other seats repeats); game i seats the lineup in rotation i mod P (cyclic,
+the runner's rotation), so the candidate sits in every seat equally often and every game is
+the same deal in every set-up (common random numbers). The candidate's seat in each game is
+known from its rotation, so a candidate that is also in the field (`greedy` against
+`greedy`) is still told apart.
+
+Per player count and set-up the table gives the candidate's win share (a k-way shared win
+counts 1/k) with its Wilson 95 % interval, its difference from the fair share 1/P with the
+same interval, its mean rank and the mean of each part of its score (R8.2), each with its
+t interval, and n (games). The field's row, for comparison, is each game's mean over the
+field's seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.analysis import stats
+from moaisim.errors import UserError
+from moaisim.registry import StrategySpec, load_strategy, split_top
+
+#: What the table reports of each side, from the results columns.
+MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
+
+
+def field_specs(field: str | Sequence[Any]) -> list[StrategySpec]:
+    """The field's strategies: a comma-separated string of specs, or a list."""
+    items = [f.strip() for f in split_top(field, ",")] if isinstance(field, str) else list(field)
+    items = [f for f in items if not (isinstance(f, str) and not f)]
+    if not items:
+        raise UserError("the field of opponents is empty")
+    return [load_strategy(f) for f in items]
+
+
+def versus(
+    candidate: str | type | StrategySpec,
+    field: str | Sequence[Any] = "greedy",
+    players: int | Sequence[int] = (3, 4),
+    games: int = 2000,
+    variants: str | Sequence[str] | None = None,
+    seed: int = 0,
+    n_jobs: int = 1,
+    params: Mapping[str, int | Sequence[int]] | None = None,
+    components: Any = None,
+    **options: str | Sequence[str] | None,
+) -> pd.DataFrame:
+    """The candidate against the field at each player count and set-up (see the module's
+    docstring): one row for the candidate and one for the field per set-up."""
+    from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
+
+    cand = load_strategy(candidate)
+    others = field_specs(field)
+    counts = [players] if isinstance(players, int | np.integer) else list(players)
+    lineups: dict[int, list[list[StrategySpec]]] = {}
+    for p in counts:
+        if isinstance(p, bool) or not isinstance(p, int | np.integer) or not 2 <= p <= 5:
+            raise UserError(f"players must be from 2 to 5, got {p!r}")
+        if len(others) > p - 1:
+            raise UserError(
+                f"the field names {len(others)} strategies for the {p - 1} other seats of a "
+                f"{p}-player game"
+            )
+        lineups[int(p)] = [[cand, *(others[k % len(others)] for k in range(p - 1))]]
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise UserError(f"games must be a positive whole number, got {games!r}")
+    study = make_study(counts, games, lineups, variants, seed, components, rotation="cyclic",
+                       params=params, **options)  # fmt: skip
+    check_jobs(n_jobs)
+    check_memory(study)
+    results, _ = run_in_memory(study, n_jobs=n_jobs)
+    return summarise(results, {c.index: c for c in study.cells})
+
+
+def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
+    """The versus table of a study's results (cells: the study's cells by index)."""
+    rows = []
+    for cell, part in results.groupby("cell", observed=True):
+        c = cells[int(cell)]
+        p = c.rules.players
+        part = part.sort_values(["game", "seat"])
+        rotation = part["game"].to_numpy()[::p] % p
+        # cyclic seating r puts lineup[(s + r) % p] in seat s: the candidate (lineup[0]) sits
+        # in seat (p - r) % p
+        cand_seat = (p - rotation) % p
+        scores = part["score"].to_numpy().reshape(-1, p)
+        top = scores.max(axis=1, keepdims=True)
+        share = (scores == top) / (scores == top).sum(axis=1, keepdims=True)
+        values = {
+            "win_share": share,
+            "rank": part["rank"].to_numpy().reshape(-1, p).astype(float),
+            "score": scores.astype(float),
+            "moai_height": part["moai_height"].to_numpy().reshape(-1, p).astype(float),
+            "pawns": part["pawns"].to_numpy().reshape(-1, p).astype(float),
+        }
+        values["wood_score"] = values["score"] - values["moai_height"] - values["pawns"]
+        games = np.arange(len(scores))
+        mine = np.zeros_like(scores, dtype=bool)
+        mine[games, cand_seat] = True
+        for side, label in (("candidate", c.lineup[0].label), ("field", _field_label(c))):
+            take = mine if side == "candidate" else ~mine
+            per_game = {k: (v * take).sum(axis=1) / take.sum(axis=1) for k, v in values.items()}
+            n = len(scores)
+            row: dict[str, Any] = {
+                "players": p,
+                "setup": c.rules.setup,
+                "side": side,
+                "strategy": label,
+                "games": n,
+                "fair": 1 / p,
+            }
+            share = float(per_game["win_share"].mean())
+            if side == "candidate":
+                lo, hi = stats.wilson(share * n, n)
+            else:  # the mean share of p - 1 seats: a t interval over games
+                x = per_game["win_share"]
+                _, _, lo, hi = stats.mean_interval(n, x.sum(), (x**2).sum())
+            row.update(win_share=share, lo=float(lo), hi=float(hi), vs_fair=share - 1 / p,
+                       vs_fair_lo=float(lo) - 1 / p, vs_fair_hi=float(hi) - 1 / p)  # fmt: skip
+            for k in MEASURES:
+                x = per_game[k]
+                mean, _, lo, hi = stats.mean_interval(n, x.sum(), (x**2).sum())
+                row.update({k: float(mean), f"{k}_lo": float(lo), f"{k}_hi": float(hi)})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _field_label(cell: Any) -> str:
+    names = list(dict.fromkeys(s.label for s in cell.lineup[1:]))
+    return ",".join(names)
+
+
+def text(table: pd.DataFrame) -> str:
+    """The versus table as readable lines: each set-up, the candidate and the field."""
+    lines = []
+    for (p, setup), part in table.groupby(["players", "setup"], sort=False):
+        cand = part[part["side"] == "candidate"].iloc[0]
+        lines.append(f"{p} players, {setup}: {cand['games']:,} games, seats rotated "
+                     f"(fair share {1 / p:.3f})")  # fmt: skip
+        for _, r in part.iterrows():
+            lines.append(
+                f"  {r['side']:<9} {r['strategy']:<24} win share {r['win_share']:.3f} "
+                f"[{r['lo']:.3f}, {r['hi']:.3f}]  vs fair {r['vs_fair']:+.3f} "
+                f"[{r['vs_fair_lo']:+.3f}, {r['vs_fair_hi']:+.3f}]  rank {r['rank']:.2f}  "
+                f"score {r['score']:.1f} (Moai {r['moai_height']:.1f}, pawns {r['pawns']:.1f}, "
+                f"wood {r['wood_score']:.1f})"
+            )
+    return "\n".join(lines)

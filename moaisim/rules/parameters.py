@@ -1,0 +1,129 @@
+"""Rule parameters: house rules as numbers, each a key of the component file (docs/rules.md,
+"Rule parameters").
+
+A parameter names one number of the component set: V3's removals generalised (how many cards
+of each epoch are removed at random before setup), the wood in the supply, the pawns of each
+strength in camp at the start, the cards dealt, the points a wood token scores, the forest
+spaces. Each has its default from the rulebook (the default component file) and a range; it
+can be set in a component file (its key) or given on the command line (`--param
+wood_supply=10`), and a study can sweep it (`--param removed_epoch3=0,1,2`). Setting a
+parameter changes the component set, so the rules digest covers it, and every result row
+carries each parameter's value.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from moaisim.errors import RulesError
+
+if TYPE_CHECKING:
+    from moaisim.rules.components import Components
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rule parameter: its name, where it lives in the component file, its rule and
+    its meaning (the default and the range are the component file's: `default.toml` and
+    its validation)."""
+
+    name: str
+    key: tuple[str, ...]  # the path of its key in the component file
+    rule: str
+    meaning: str
+
+
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in (
+        Parameter("removed_epoch1", ("epoch", "removed", "1"), "V3",
+                  "epoch-1 cards removed at random before setup (never the Admiral)"),
+        Parameter("removed_epoch2", ("epoch", "removed", "2"), "V3",
+                  "epoch-2 cards removed at random before setup"),
+        Parameter("removed_epoch3", ("epoch", "removed", "3"), "V3",
+                  "epoch-3 cards removed at random before setup (never the Admiral)"),
+        Parameter("wood_supply", ("board", "wood"), "R1.2, C5", "wood tokens in the supply"),
+        Parameter("camp_pawns", ("pawns", "camp_per_strength"), "R1.5",
+                  "pawns of each strength in camp at the start"),
+        Parameter("hand_size", ("rapa_nui", "hand"), "R1.6", "Rapa Nui cards dealt to each player"),
+        Parameter("wood_points", ("score", "wood_points"), "R8.2",
+                  "points per wood token held at the end"),
+        Parameter("forest_spaces", ("board", "forest_spaces"), "R1.2",
+                  "spaces of the forest"),
+    )
+}  # fmt: skip
+
+
+#: The parameters of V3 generalised, for epochs 1, 2, 3.
+REMOVALS: tuple[str, str, str] = ("removed_epoch1", "removed_epoch2", "removed_epoch3")
+#: The fields of `Components` that the parameters set.
+COMPONENT_FIELDS: tuple[str, ...] = (
+    "removed", "wood", "camp_per_strength", "hand", "wood_points", "forest_spaces",
+)  # fmt: skip
+
+
+def values(components: Components) -> dict[str, int]:
+    """Each parameter's value in a component set."""
+    removed = components.removed
+    return {
+        "removed_epoch1": removed[0],
+        "removed_epoch2": removed[1],
+        "removed_epoch3": removed[2],
+        "wood_supply": components.wood,
+        "camp_pawns": components.camp_per_strength,
+        "hand_size": components.hand,
+        "wood_points": components.wood_points,
+        "forest_spaces": components.forest_spaces,
+    }
+
+
+def check_names(params: Mapping[str, Any]) -> None:
+    for name in params:
+        if name not in PARAMETERS:
+            raise RulesError(
+                f"unknown rule parameter {name!r} (parameters: {', '.join(PARAMETERS)})"
+            )
+
+
+def apply(data: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """A component document with parameters set (a copy; the values are checked when the
+    document is validated, with the component file's ranges)."""
+    check_names(params)
+    out = copy.deepcopy(data)
+    for name, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"rule parameter {name} must be a whole number, got {value!r}")
+        *tables, last = PARAMETERS[name].key
+        node = out
+        for t in tables:
+            node = node.setdefault(t, {})
+            if not isinstance(node, dict):
+                raise RulesError(f"rule parameter {name}: the component file's {t} is no table")
+        node[last] = value
+    return out
+
+
+def parse_assignments(texts: Iterable[str]) -> dict[str, list[int]]:
+    """`["removed_epoch3=0,1,2", "wood_supply=10"]` -> {"removed_epoch3": [0, 1, 2], ...}:
+    one value, or a list of them (a study sweeps each list)."""
+    out: dict[str, list[int]] = {}
+    for text in texts:
+        name, eq, rest = text.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise RulesError(f"--param {text!r}: expected name=value or name=v1,v2,...")
+        check_names({name: None})
+        if name in out:
+            raise RulesError(f"--param {name} is given twice")
+        try:
+            out[name] = [int(v.strip().replace("_", "")) for v in rest.split(",") if v.strip()]
+        except ValueError:
+            raise RulesError(f"--param {text!r}: values must be whole numbers") from None
+        if not out[name]:
+            raise RulesError(f"--param {text!r}: give at least one value")
+        if len(set(out[name])) != len(out[name]):
+            raise RulesError(f"--param {text!r}: a value is given twice")
+    return out

@@ -1,0 +1,88 @@
+"""`moaisim versus` (docs/running.md, "One strategy against a field") and the cost of
+`--rotation all` said up front."""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import moaisim
+from moaisim.analysis.versus import versus
+from moaisim.cli import main
+from moaisim.runner import RunWarning, make_study
+
+
+def test_the_candidate_and_the_field_share_every_win():
+    """Per game the candidate's share plus the field's seats' shares is 1: the candidate's
+    share + (P - 1) x the field's mean share = 1, whatever happens."""
+    table = versus("forester", "greedy,moai", players=[3, 4], games=120, seed=5)
+    for p, part in table.groupby("players"):
+        cand = part[part["side"] == "candidate"].iloc[0]
+        field = part[part["side"] == "field"].iloc[0]
+        assert cand["win_share"] + (p - 1) * field["win_share"] == pytest.approx(1.0)
+        assert cand["vs_fair"] == pytest.approx(cand["win_share"] - 1 / p)
+        assert cand["lo"] <= cand["win_share"] <= cand["hi"]
+        assert cand["games"] == 120 and cand["strategy"] == "forester"
+        assert field["strategy"] == "greedy,moai"
+
+
+def test_the_candidate_is_its_own_seat_even_when_it_is_also_in_the_field():
+    """greedy against greedy is self-play: its share is 1/P up to chance, and its measures
+    are those of the seat the rotation gives it (computed here from the raw rows)."""
+    table = versus("greedy", "greedy", players=3, games=300, seed=8)
+    cand = table[table["side"] == "candidate"].iloc[0]
+    assert cand["lo"] <= 1 / 3 <= cand["hi"]
+    df = moaisim.simulate(3, 300, strategies="greedy", seed=8)  # the same games
+    seat = (3 - df["game"] % 3) % 3  # cyclic rotation r puts lineup[0] in seat (3 - r) % 3
+    mine = df[df["seat"] == seat]
+    assert cand["score"] == pytest.approx(mine["score"].mean())
+    assert cand["rank"] == pytest.approx(mine["rank"].mean())
+
+
+def test_a_weak_candidate_is_below_fair_with_an_interval_that_says_so():
+    table = versus("random", "greedy", players=[3], games=200, seed=1)
+    cand = table[table["side"] == "candidate"].iloc[0]
+    assert cand["vs_fair_hi"] < 0 and cand["rank"] > 2.5
+    df = moaisim.simulate(3, 200, strategies="random,greedy,greedy", seed=1)
+    assert cand["moai_height"] == pytest.approx(df[df.strategy == "random"]["moai_height"].mean())
+
+
+def test_the_versus_command_prints_and_writes_its_table(capsys, tmp_path):
+    csv = tmp_path / "v.csv"
+    args = ["versus", "heuristic", "--field", "greedy", "-p", "3", "-n", "60", "--param",
+            "wood_points=3", "--csv", str(csv)]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "3 players, wood_points=3: 60 games, seats rotated (fair share 0.333)" in out
+    assert "candidate heuristic" in out and "field     greedy" in out
+    table = pd.read_csv(csv)
+    assert list(table["side"]) == ["candidate", "field"]
+    for args, message in (
+        (["versus", "greedy", "--field", "a,b,c", "-p", "3"], "unknown strategy 'a'"),
+        (["versus", "greedy", "--field", "greedy,greedy,greedy", "-p", "3"],
+         "the field names 3 strategies for the 2 other seats"),
+        (["versus", "greedy", "-n", "0"], "games must be a positive whole number"),
+    ):  # fmt: skip
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+
+
+def test_rotation_all_says_its_cost_up_front_and_warns_past_twice_the_games(capsys):
+    study = make_study(4, 100, ["greedy,random,moai,fisher"], rotation="all")
+    cost = study.seating_cost()
+    assert cost.startswith("warning: rotation all: up to 24 distinct seatings per cell")
+    assert "about 4.2 of the 100 games" in cost and "take 6 times the games" in cost
+    assert "a multiple of 24 games" in cost
+    mild = make_study(3, 60, ["greedy,random,random"], rotation="all").seating_cost()
+    assert not mild.startswith("warning") and "up to 3 distinct seatings" in mild
+    assert make_study(4, 10, ["greedy"]).seating_cost() is None  # cyclic: nothing to say
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        moaisim.simulate(4, 24, strategies="greedy,random,moai,fisher", rotation="all")
+    assert [w.category for w in caught] == [RunWarning]
+    assert main(["simulate", "-p", "4", "-n", "24", "--strategies", "greedy,random,moai,fisher",
+                 "--rotation", "all", "-q"]) == 0  # fmt: skip
+    assert capsys.readouterr().err.startswith("moaisim: warning: rotation all: up to 24")
