@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,8 @@ from moaisim.engine.reference import Game
 from moaisim.engine.results import frame, seat_rows
 from moaisim.errors import UserError
 from moaisim.registry import StrategySpec, parse_lineup
-from moaisim.rules import OPTIONS, Rules, load_components, parse_variants, variant_label
-from moaisim.rules.parameters import check_names
+from moaisim.rules import Rules
+from moaisim.rules.model import make_rules
 from moaisim.runner import (
     ENGINES,
     Progress,
@@ -33,61 +33,6 @@ from moaisim.runner import (
 
 #: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
 BATCH_SIZE = 10_000
-
-
-def make_rules(
-    players: int,
-    variants: str | Iterable[str] | None = None,
-    rules: Rules | None = None,
-    components: str | Path | None = None,
-    params: Mapping[str, int] | None = None,
-    **options: str | None,
-) -> Rules:
-    """A `Rules` from a player count, variants, a TOML component file, rule options and rule
-    parameters (`params={"wood_supply": 10}`).
-
-    A `Rules` object passed as `rules` is used as it is: its player count must match, and
-    variants, a component file, options or parameters given beside it must agree with it
-    (UserError otherwise).
-    """
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
-    chosen = {k: v for k, v in options.items() if v is not None}
-    if rules is None:
-        return Rules.make(players, variants, components, params=params, **chosen)
-    if params:
-        check_names(params)
-        differ = [k for k, v in params.items() if rules.params()[k] != v]
-        if differ:
-            raise UserError(
-                f"rule parameter {differ[0]}={params[differ[0]]!r} disagrees with the Rules "
-                f"object's {rules.params()[differ[0]]}: give one or the other"
-            )
-    if not isinstance(rules, Rules):
-        raise UserError(
-            f"rules must be a moaisim.Rules object, got {type(rules).__name__} "
-            "(give a component file as components=)"
-        )
-    if rules.players != players:
-        raise UserError(f"rules are for {rules.players} players, not {players}")
-    if variants is not None and parse_variants(variants) != rules.variants:
-        raise UserError(
-            f"variants {variant_label(parse_variants(variants))!r} disagree with the Rules "
-            f"object's {rules.variant!r}: give one or the other"
-        )
-    if components is not None and load_components(components) != rules.components:
-        raise UserError(
-            f"the component file {str(components)!r} disagrees with the Rules object's "
-            "components: give one or the other"
-        )
-    for name, value in chosen.items():
-        if getattr(rules, name) != value:
-            raise UserError(
-                f"{name}={value!r} disagrees with the Rules object's "
-                f"{name}={getattr(rules, name)!r}: give one or the other"
-            )
-    return rules
 
 
 def play(
@@ -143,9 +88,11 @@ def simulate(
     out: str | Path | None = None,
     resume: bool = False,
     rounds: bool = False,
-    progress: bool = False,
+    progress: bool | Progress = False,
     force_resume: bool = False,
     params: Mapping[str, int | Sequence[int]] | None = None,
+    command: str | None = None,
+    notify: Callable[[str], None] | None = None,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play a study and return its per-seat results (results schema + cell columns).
@@ -165,6 +112,11 @@ def simulate(
     `force_resume` lets changed code go on, recorded) and the per-cell summary is returned:
     `load_results(out)` gives the rows. With `rounds`, a per-round table is kept too; in
     memory, (results, rounds) is returned.
+
+    `progress` shows a progress bar (True) or reports to a `moaisim.progress.Progress`;
+    `command` is what a run on disk records as the command that made it; `notify` is told
+    what the run finds worth saying (the cost of `rotation="all"`, a part played again);
+    by default those that matter are `RunWarning`s.
     """
     index = (
         None
@@ -188,21 +140,22 @@ def simulate(
         **options,
     )
     check_jobs(n_jobs, backend, scheduler)
-    cost = study.seating_cost()
-    if cost and cost.startswith("warning: "):
-        warnings.warn(cost[len("warning: ") :], RunWarning, stacklevel=2)
     if out is None:
         if resume or force_resume:
-            raise UserError("resume needs the run's directory (out=...)")
+            raise UserError("resume needs the run's directory (--out; out= in Python)")
         check_memory(study, None if index is None else len(index))
-    bar = _progress_bar(study, index) if progress else None
+    elif index is not None:
+        raise UserError("a run on disk plays games 0..n-1: give games as a count")
+    cost = study.seating_cost()
+    if cost and notify is not None:
+        notify(cost)
+    elif cost and cost.startswith("warning: "):
+        warnings.warn(cost[len("warning: ") :], RunWarning, stacklevel=2)
+    bar = _progress_bar(study, index) if progress is True else (progress or None)
     try:
         if out is not None:
-            if index is not None:
-                raise UserError("a run on disk plays games 0..n-1: give games as a count")
-            command = "moaisim.simulate(...)"
-            run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar, command,
-                        force_resume)  # fmt: skip
+            run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar,
+                        command or "moaisim.simulate(...)", force_resume, notify)  # fmt: skip
             return summary(out)
         results, table = run_in_memory(study, n_jobs, backend, scheduler, bar, index)
     finally:

@@ -234,61 +234,40 @@ def simulate(
     the seats. With --out the rows go to Parquet parts as chunks finish (load them with
     moaisim.load_results); Ctrl-C or SIGTERM stops cleanly and --resume goes on (with the
     same code: a run records what played it)."""
-    from moaisim.runner import (
-        check_jobs,
-        check_memory,
-        make_study,
-        run_in_memory,
-        run_to_disk,
-        summary,
-    )
-
-    options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
-               "spent_wood": spent_wood}  # fmt: skip
+    from moaisim.api import simulate as run_study
     from moaisim.rules.parameters import parse_assignments
+    from moaisim.runner import summary
 
-    study = make_study(
-        players, games, strategies or ["greedy"], variant or None, seed, components or None,
-        rotation, chunk_size, rounds, engine, batch_size,
-        params=parse_assignments(param or []), **options,
-    )  # fmt: skip
-    check_jobs(jobs, backend, scheduler)
-    cost = study.seating_cost()
-    if cost:
-        typer.echo(f"moaisim: {cost}", err=True)
-    if out is None:
-        if resume or force_resume:
-            raise UserError("--resume needs the run's directory: give --out")
-        check_memory(study)
-    show = not quiet and sys.stderr.isatty()
     bar = None
-    if show:
-        from moaisim.progress import bar as make_bar
+    if not quiet and sys.stderr.isatty():
+        from moaisim.progress import Bar
 
-        bar = make_bar(study.games * len(study.cells))
+        bar = Bar(0)  # the runner plans its total
     command = _command_line("simulate")
+    kind = dict(rotation=rotation, n_jobs=jobs, backend=backend, scheduler=scheduler,
+                chunk_size=chunk_size, rounds=rounds, progress=bar or False, command=command,
+                notify=_say)  # fmt: skip
     try:
-        if out is not None:
-            run_to_disk(study, out, resume, jobs, backend, scheduler, bar, command,
-                        force_resume, _warning)  # fmt: skip
-            results = None  # the summary reads the run part by part
-        else:
-            results, _ = run_in_memory(study, jobs, backend, scheduler, bar)
+        got = run_study(
+            players, games, variants=variant or None, seed=seed, engine=engine,
+            batch_size=batch_size, components=components or None, lineups=strategies or None,
+            out=out, resume=resume, force_resume=force_resume,
+            params=parse_assignments(param or []), turn_order=turn_order,
+            volcano_after_moai=volcano_after_moai, spent_wood=spent_wood, **kind,
+        )  # fmt: skip
     except KeyboardInterrupt as exc:
         if bar is not None:
             bar.close()
         _interrupted(out, command, exc)
         raise typer.Exit(_stop_code(exc)) from None
-    finally:
-        if bar is not None:
-            bar.close()
     if quiet:
         return
-    table = summary(out if results is None else results)
+    results = got[0] if isinstance(got, tuple) else got
+    table = results if out is not None else summary(results)
     typer.echo(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     where = f"rows in {out} (moaisim.load_results('{out}'))" if out else "rows not kept: add --out"
-    games = int(table["games"].max()) if len(table) else study.games
-    typer.echo(f"{games} games per cell, {len(study.cells)} cells; {where}")
+    games_done = int(table["games"].max()) if len(table) else games
+    typer.echo(f"{games_done} games per cell, {table['cell'].nunique()} cells; {where}")
 
 
 def _interrupted(out: Path | None, command: str, exc: BaseException) -> None:
@@ -344,8 +323,9 @@ def _stop_code(exc: BaseException) -> int:
     return 143 if isinstance(exc, Terminated) else 130
 
 
-def _warning(message: str) -> None:
-    typer.echo(f"moaisim: warning: {message}", err=True)
+def _say(message: str) -> None:
+    """What a run says as it goes (its warnings start 'warning: '), one line on stderr."""
+    typer.echo(f"moaisim: {message}", err=True)
 
 
 @app.command(short_help="One strategy against a field, seats rotated: win share vs fair.")
@@ -437,14 +417,14 @@ def experiment(
     study = study_of(exp, games)  # every mistake before anything runs
     cost = study.seating_cost()
     if cost:
-        typer.echo(f"moaisim: {cost}", err=True)
+        _say(cost)
     bar = None
     if not quiet and sys.stderr.isatty():
         from moaisim.progress import bar as make_bar
 
         bar = make_bar(study.games * len(study.cells))
     try:
-        path = run_experiment(file, runs, reports, jobs, bar, games, notify=_warning,
+        path = run_experiment(file, runs, reports, jobs, bar, games, notify=_say,
                               force_resume=force_resume)  # fmt: skip
     except KeyboardInterrupt as exc:
         if bar is not None:
@@ -758,7 +738,7 @@ def main(argv: list[str] | None = None) -> int:
 def _show_warning(message: Warning | str, category: type[Warning], *args: object,
                   **kwargs: object) -> None:  # fmt: skip
     """Warnings on one line each, as the errors are."""
-    _warning(" ".join(str(message).split()))
+    _say("warning: " + " ".join(str(message).split()))
 
 
 def run() -> None:

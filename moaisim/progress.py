@@ -1,27 +1,59 @@
-"""Progress of long runs on a terminal: games done, games per second, time left (rich)."""
+"""Progress of long runs: games done, games per second, time left.
+
+`Progress` counts (the runner calls `plan` with the games to play and `update` after each
+chunk; a callback may watch it); `Bar` shows it as a rich progress bar on a terminal. The
+runner imports this module, never the other way round.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from moaisim import runner
+@dataclass
+class Progress:
+    """Games done so far; `update` is called after each chunk (a no-op by default)."""
+
+    total: int
+    done: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    on_update: Callable[[Progress], None] | None = None
+
+    def update(self, games: int) -> None:
+        self.done += games
+        if self.on_update is not None:
+            self.on_update(self)
+
+    def plan(self, total: int) -> None:
+        """The games still to play (a resumed run has fewer than its study)."""
+        self.total = total
+
+    def close(self) -> None:
+        """Stop showing progress (nothing to do here; a bar overrides it)."""
+
+    @property
+    def rate(self) -> float:
+        return self.done / max(time.perf_counter() - self.started, 1e-9)
 
 
-class Bar(runner.Progress):
-    """The runner's `Progress`, shown as a rich progress bar on stderr until `close()`."""
+class Bar(Progress):
+    """`Progress` shown as a rich progress bar on stderr until `close()`."""
 
     def __init__(self, total: int, label: str = "games") -> None:
         super().__init__(total=total)
-        self._bar = Progress(
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as RichProgress
+
+        self._bar = RichProgress(
             TextColumn(f"[bold]{label}"),
             BarColumn(),
             MofNCompleteColumn(),

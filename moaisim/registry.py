@@ -30,12 +30,12 @@ BUILTIN: dict[str, str] = {
     "random": "moaisim.strategies.random:RandomStrategy",
     "greedy": "moaisim.strategies.greedy:GreedyStrategy",
     "heuristic": "moaisim.strategies.heuristic:HeuristicStrategy",
-    "moai": "moaisim.strategies.moai:MoaiStrategy",
+    "moai": "moaisim.strategies.plans:MoaiStrategy",
     "fisher": "moaisim.strategies.fisher:FisherStrategy",
-    "forester": "moaisim.strategies.forester:ForesterStrategy",
-    "breeder": "moaisim.strategies.breeder:BreederStrategy",
-    "raider": "moaisim.strategies.raider:RaiderStrategy",
-    "bidder": "moaisim.strategies.bidder:BidderStrategy",
+    "forester": "moaisim.strategies.plans:ForesterStrategy",
+    "breeder": "moaisim.strategies.plans:BreederStrategy",
+    "raider": "moaisim.strategies.plans:RaiderStrategy",
+    "bidder": "moaisim.strategies.plans:BidderStrategy",
     "tuned": "moaisim.strategies.tuned:TunedStrategy",
 }
 

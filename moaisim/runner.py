@@ -25,7 +25,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -39,8 +39,10 @@ from moaisim.engine.reference import Game
 from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
 from moaisim.errors import UserError
 from moaisim.fingerprint import differences, fingerprint
+from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules
+from moaisim.rules.model import make_rules
 from moaisim.rules.parameters import check_names
 from moaisim.rules.variants import parse_variants
 from moaisim.rundir import FORMAT, LOCK, RunDir, now, study_digest
@@ -307,8 +309,6 @@ def make_study(
             raise UserError(f"rules must be a moaisim.Rules object, got {type(rules).__name__}")
         if params:
             raise UserError("a Rules object fixes the rule parameters: give them to Rules.make")
-        from moaisim.api import make_rules
-
         for p in _listed(players):
             single = {k: v[0] for k, v in grid_options.items() if len(v) == 1}
             if any(len(v) > 1 for v in grid_options.values()):
@@ -439,32 +439,6 @@ def finish(df: pd.DataFrame) -> pd.DataFrame:
 # --- running -----------------------------------------------------------------------------------
 
 
-@dataclass
-class Progress:
-    """Games done so far; `update` is called after each chunk (a no-op by default)."""
-
-    total: int
-    done: int = 0
-    started: float = field(default_factory=time.perf_counter)
-    on_update: Callable[[Progress], None] | None = None
-
-    def update(self, games: int) -> None:
-        self.done += games
-        if self.on_update is not None:
-            self.on_update(self)
-
-    def plan(self, total: int) -> None:
-        """The games still to play (a resumed run has fewer than its study)."""
-        self.total = total
-
-    def close(self) -> None:
-        """Stop showing progress (nothing to do here; a bar overrides it)."""
-
-    @property
-    def rate(self) -> float:
-        return self.done / max(time.perf_counter() - self.started, 1e-9)
-
-
 def run_chunks(
     study: Study,
     todo: Iterable[tuple[int, int, int]],
@@ -540,6 +514,8 @@ def run_in_memory(
     """Play a whole study and return its results (and per-round table) in memory; `games`
     (game indices) replaces games 0..N-1 when given (played serially)."""
     parts, rounds = [], []
+    if progress is not None:
+        progress.plan((study.games if games is None else len(games)) * len(study.cells))
     if games is not None:
         done = ((c.index, play_chunk(study, c, games)) for c in study.cells)
         chunks = (((c, 0, len(games)), out) for c, out in done)
@@ -698,7 +674,9 @@ class RunWarning(UserWarning):
 
 
 def _warn(message: str) -> None:
-    warnings.warn(message, RunWarning, stacklevel=3)
+    """The default `notify`: a message that starts 'warning: ' becomes a `RunWarning`."""
+    if message.startswith("warning: "):
+        warnings.warn(message[len("warning: ") :], RunWarning, stacklevel=3)
 
 
 def study_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -752,8 +730,8 @@ def _verified_parts(
                 continue
             _, problem = run.check(entry, key)
             if problem:
-                say(f"{run.path / entry[key]} {problem}: playing games {entry['start']}-"
-                    f"{entry['end'] - 1} of cell {entry['cell']} again")  # fmt: skip
+                say(f"warning: {run.path / entry[key]} {problem}: playing games "
+                    f"{entry['start']}-{entry['end'] - 1} of cell {entry['cell']} again")  # fmt: skip
                 break
         else:
             done.append(entry)

@@ -19,26 +19,33 @@ from numba import njit
 
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
-    LOSS_BOAT,
-    LOSS_MOAI,
-    LOSS_PAWN,
     PAIR_STRENGTH,
+    FeedCodec,
+    feed_codec,
+    raid_action,
     work_codec,
 )
 from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
-from moaisim.rules.codes import FIELDS, OCEAN, Layout, is_raid
+from moaisim.rules.codes import (
+    FIELDS,
+    N_RAID_COMBOS,
+    OCEAN,
+    Layout,
+    card_value,
+    is_raid,
+    raid_cards,
+)
 from moaisim.strategies.base import Strategy
+from moaisim.strategies.features import (
+    LOSES_FIELDS,
+    SCORE_FIELDS,
+    loses,
+    loss_scores,
+    rival_forest,
+    visible_score,
+)
 from moaisim.strategies.ties import NEG, best, pick_row, tie_values
-
-#: The view fields `public_score` reads.
-SCORE_FIELDS = ("on_board", "camp_size", "moai_count", "wood")
-
-
-def public_score(view: SeatView) -> np.ndarray:
-    """A rough visible score per clan [n, P]: Moai count, wood and living pawns."""
-    living = view.on_board + view.camp_size
-    return 6 * view.moai_count + 2 * view.wood + living
 
 
 @njit(cache=True, nogil=True)
@@ -66,14 +73,13 @@ def _placements(
        (20 + height + s), else 15 - s.
     """
     n, pawns = own_loc.shape
-    players = shown_loc.shape[1]
     forest, fields, ocean0 = lay.forest, lay.fields, lay.ocean0
     targets = ocean0 + 1
     size = hidden.shape[2]
     out = np.full(n, -1, dtype=np.int64)
     by_place = np.zeros(size + 1, dtype=np.int64)
-    seen = np.zeros(forest, dtype=np.int64)
-    est = np.zeros(forest, dtype=np.int64)
+    seen = np.zeros(forest)  # the strongest rival's estimate on each forest space
+    est = np.zeros(forest)
     scores = np.full(3 * targets, NEG)
     for r in range(n):
         placing = False
@@ -95,19 +101,7 @@ def _placements(
         for x in range(ocean0, size):
             food += by_place[x]
         hungry = living - food > 0
-        seen[:] = -1
-        for q in range(players):
-            if q == seat:
-                continue
-            for k in range(forest):
-                est[k] = 2 * hidden[r, q, k]
-            for i in range(pawns):
-                x = shown_loc[r, q, i]
-                if 0 <= x < forest:
-                    est[x] += strength[i]
-            for k in range(forest):
-                if est[k] > seen[k]:
-                    seen[k] = est[k]
+        rival_forest(r, shown_loc, hidden, strength, seat, 2.0, est, seen)
         for s in range(1, 4):
             for t in range(targets):
                 a = (s - 1) * targets + t
@@ -141,14 +135,16 @@ def _best_feed(
     strength: np.ndarray,
     lead: np.ndarray,
     forest: int,
+    codec: FeedCodec,
     u: np.ndarray,
 ) -> np.ndarray:
     """The best legal feeding action per game (ties at random by `u`), in `FeedCodec` order.
 
     Starving own pawn i scores -10 x strength + 5 in the forest (the weakest first, forest
-    pawns before volcano pawns: their wood is taken); raiding rival q's pawn with Raid combo c
-    scores 100 + lead[q] - (r + 3 x second card is a Raid): raid the leader, keeping Raid
-    cards of high value and using a plain second card.
+    pawns before volcano pawns: their wood is taken); raiding rival q's pawn with a raid
+    combination scores 100 + lead[q] - (the Raid card's value + 3 if the second card is a
+    Raid card too): raid the leader, keeping Raid cards of high value and using a plain
+    second card (R6.4).
     """
     n, pawns = own_loc.shape
     players = lead.shape[1]
@@ -161,10 +157,11 @@ def _best_feed(
                 scores[i] = -10 * strength[i] + (5 if 0 <= x < forest else 0)
         for q in range(players):
             for j in range(pawns):
-                base = pawns + (q * pawns + j) * 6
-                for c in range(6):
-                    if legal[r, base + c]:
-                        scores[base + c] = 100 + lead[r, q] - (c // 2 + 1 + 3 * (c % 2))
+                for c in range(N_RAID_COMBOS):
+                    a = raid_action(codec, q, j, c)
+                    if legal[r, a]:
+                        raid, second = raid_cards(c, strength[j])
+                        scores[a] = 100 + lead[r, q] - (card_value(raid) + 3 * is_raid(second))
         out[r] = pick_row(scores, legal[r], u[r])
     return out
 
@@ -184,17 +181,15 @@ def _strength_at(own_loc: np.ndarray, strength: np.ndarray, first: int, count: i
 
 @cache
 def _card_table(rules: Rules) -> dict[str, np.ndarray]:
-    """Per epoch card id: draw, is_boat, targeted, and the type as an index of TYPES."""
+    """Per epoch card id: draw, is_boat, targeted."""
     cards = rules.components.epoch_cards
     return {
         "draw": np.array([c.draw for c in cards], dtype=float),
         "boat": np.array([c.is_boat for c in cards]),
         "targeted": np.array([c.targeted for c in cards]),
-        "type": np.array([TYPES.index(c.type) if c.type in TYPES else -1 for c in cards]),
     }
 
 
-TYPES = ("fire", "fire-boat", "storm", "topple", "famine")
 PAIR_MIN = PAIR_STRENGTH.astype(float)
 PAIR_RAIDS = np.array(
     [is_raid.py_func(a) + is_raid.py_func(b) for a, b in BIRTH_PAIRS], dtype=float
@@ -211,7 +206,7 @@ class GreedyStrategy(Strategy):
         "bid": (),
         "order_ties": SCORE_FIELDS,
         "pick_epoch": ("offer", "wood", "last_round"),
-        "disaster_target": (*SCORE_FIELDS, "boats"),
+        "disaster_target": tuple(dict.fromkeys((*SCORE_FIELDS, *LOSES_FIELDS))),
         "disaster_loss": ("own_loc", "boats_manned"),
         "work": ("own_loc", "shown_loc", "hidden_count", "forest_wood"),
         "forest_tie": SCORE_FIELDS,
@@ -246,7 +241,7 @@ class GreedyStrategy(Strategy):
         return out
 
     def order_ties(self, view: SeatView) -> np.ndarray:
-        scores = -public_score(view).astype(float)
+        scores = -visible_score(view).astype(float)
         scores[:, view.seat] = 1e6  # itself first when allowed
         return best(scores, view)
 
@@ -260,44 +255,18 @@ class GreedyStrategy(Strategy):
         return best(scores, view)
 
     def disaster_target(self, view: SeatView) -> np.ndarray:
-        kind = _card_table(view.rules)["type"][view.info["card"]]
-        boats = view.boats.any(axis=2)
-        has = np.stack(  # [n, TYPES, P]: the clan has something this disaster takes
-            [
-                view.wood > 0,
-                (view.wood > 0) | boats,
-                boats,
-                view.moai_count > 0,
-                (view.on_board + view.camp_size) > 0,
-            ],
-            axis=1,
-        )
-        loses = np.where((kind >= 0)[:, None], has[np.arange(len(view)), kind], False)
-        scores = public_score(view) + 50.0 * loses
+        """The leader by visible score, well ahead of it a clan that has what the card
+        takes; never itself."""
+        scores = visible_score(view) + 50.0 * loses(view, view.info["card"])
         scores[:, view.seat] = NEG
         return best(scores, view)
 
     def disaster_loss(self, view: SeatView) -> np.ndarray:
-        n, size = view.legal.shape
-        what = view.info["what"]
-        scores = np.zeros((n, size))
-        pawns = len(view.strength)
-        # a pawn: the weakest, sparing fields and boats
+        """A pawn: the weakest, sparing fields and boats; a boat: an empty one; a Moai: the
+        smallest (`loss_scores`)."""
         zone = view.rules.layout.zones(view.own_loc)
         feeds = (zone == FIELDS) | (zone == OCEAN)
-        scores[:, :pawns] = np.where(
-            what[:, None] == LOSS_PAWN, -10.0 * view.strength - 5 * feeds, 0
-        )
-        # a boat: an empty one
-        manned = view.boats_manned[:, view.seat]
-        k = manned.shape[1]
-        scores[:, :k] = np.where(what[:, None] == LOSS_BOAT, -1.0 * manned, scores[:, :k])
-        # a Moai: the smallest
-        t = len(view.tile_heights)
-        scores[:, :t] = np.where(
-            what[:, None] == LOSS_MOAI, -1.0 * view.tile_heights, scores[:, :t]
-        )
-        return best(scores, view)
+        return best(loss_scores(view, 10.0 * view.strength + 5 * feeds), view)
 
     # --- R5 ----------------------------------------------------------------------------
     def work(self, view: SeatView) -> np.ndarray:
@@ -327,7 +296,7 @@ class GreedyStrategy(Strategy):
 
     # --- R6 ----------------------------------------------------------------------------
     def forest_tie(self, view: SeatView) -> np.ndarray:
-        scores = -public_score(view).astype(float)
+        scores = -visible_score(view).astype(float)
         scores[:, view.seat] = 1e6
         return best(scores, view)
 
@@ -343,9 +312,10 @@ class GreedyStrategy(Strategy):
 
     def feed(self, view: SeatView) -> np.ndarray:
         """Starve the weakest pawn, or raid the leader (see `_best_feed`)."""
-        lead = public_score(view).astype(np.int64)
+        lead = visible_score(view).astype(np.int64)
         forest = view.rules.layout.forest
-        return _best_feed(view.legal, view.own_loc, view.strength, lead, forest, tie_values(view))
+        return _best_feed(view.legal, view.own_loc, view.strength, lead, forest,
+                          feed_codec(view.rules), tie_values(view))  # fmt: skip
 
     # --- R7 ----------------------------------------------------------------------------
     def rest(self, view: SeatView) -> np.ndarray:

@@ -79,28 +79,51 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
-    LOSS_BOAT,
-    LOSS_MOAI,
-    LOSS_PAWN,
     PAIR_A,
     PAIR_B,
     PAIR_STRENGTH,
+    FeedCodec,
     WorkCodec,
+    feed_codec,
+    raid_action,
     work_codec,
 )
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
-from moaisim.rules import Rules
-from moaisim.rules.codes import CAMP, FIELDS, OCEAN, Layout
+from moaisim.rules import CARD_TYPES, Rules
+from moaisim.rules.codes import (
+    CAMP,
+    FIELDS,
+    N_RAID_COMBOS,
+    OCEAN,
+    Layout,
+    card_value,
+    feeds,
+    is_raid,
+    raid_cards,
+    raidable,
+)
 from moaisim.strategies.base import Strategy
+from moaisim.strategies.features import (
+    LOSES_FIELDS,
+    SCORE_FIELDS,
+    loses,
+    loss_scores,
+    rival_forest,
+    visible_score,
+)
 from moaisim.strategies.ties import NEG, best, pick_row, tie_values
+
+#: Each card type's value and whether it is a Raid card (C1), for the cards' keep values.
+CARD_VALUES = np.array([card_value.py_func(t) for t in range(len(CARD_TYPES))], dtype=np.float64)
+CARD_RAIDS = np.array([is_raid.py_func(t) for t in range(len(CARD_TYPES))], dtype=np.float64)
 
 #: The weights: (name, scale, meaning). The order is the tuner's vector order; `scale` is a
 #: typical magnitude (the tuner searches weight / scale). Defaults: weights/heuristic.toml.
@@ -234,6 +257,7 @@ class Consts:
         c, lay = rules.components, rules.layout
         self.lay: Layout = lay
         self.codec: WorkCodec = work_codec(rules)
+        self.feed: FeedCodec = feed_codec(rules)
         self.players = rules.players
         self.heights = np.asarray(c.moai_heights, dtype=np.int64)
         self.hmax = int(self.heights.max()) if len(self.heights) else 0
@@ -244,9 +268,6 @@ class Consts:
         self.is_boat = np.array([x.is_boat for x in cards] + [False])
         self.targeted = np.array([x.targeted for x in cards] + [False])
         self.erosion = np.array([x.type == "erosion" for x in cards] + [False])
-        # what each targeted disaster takes: 0 wood, 1 wood or boat, 2 boat, 3 Moai, 4 pawn
-        takes = {"fire": 0, "fire-boat": 1, "storm": 2, "topple": 3, "famine": 4}
-        self.takes = np.array([takes.get(x.type, -1) for x in cards] + [-1], dtype=np.int64)
         # R3.1: expected palms among the players + 1 cards of a round, by the next epoch
         frac = np.zeros(4)
         for e in (1, 2, 3):
@@ -260,12 +281,47 @@ def consts(rules: Rules) -> Consts:
     return Consts(rules)
 
 
-def visible_score(view: SeatView) -> np.ndarray:
-    """Each clan's visible score [n, P]: 6 x Moai count + 2 x wood + living pawns."""
-    return 6.0 * view.moai_count + 2.0 * view.wood + view.on_board + view.camp_size
-
-
 # --- the position value, compiled ---------------------------------------------------------
+class Seen(NamedTuple):
+    """What the position value reads of a seat's games (arrays with a leading games axis):
+    the view's fields, and three derived from them (`_context`)."""
+
+    own_loc: np.ndarray  # [n, N] own pawns' location codes
+    own_up: np.ndarray  # [n, N] own pawns face up
+    shown_loc: np.ndarray  # [n, P, N] face-up pawns' locations (views.HIDDEN otherwise)
+    hidden: np.ndarray  # [n, P, L] face-down pawns per location code
+    forest_wood: np.ndarray  # [n, F] a wood token lies on the space
+    placing: np.ndarray  # [n] some rival still has pawns to place
+    supply: np.ndarray  # [n, T] the tile is in the supply
+    last: np.ndarray  # [n] the last round
+    bird: np.ndarray  # [n] the seat is the bird-man
+    future: np.ndarray  # [n, F] the chance the space gets wood next round
+    wood: np.ndarray  # [n] own wood
+
+
+class Board(NamedTuple):
+    """The rules' constants the kernels read, and the seat."""
+
+    lay: Layout
+    codec: WorkCodec
+    feed: FeedCodec
+    strength: np.ndarray  # [N] strength of each pawn index
+    seat: int
+    heights: np.ndarray  # [T] tile heights, ascending
+    hmax: int  # the tallest tile
+    open_pawns: bool  # V1
+
+
+class Game(NamedTuple):
+    """One game's working values while its actions are scored (filled by `_prepare`)."""
+
+    r: int  # the game's row in the view
+    by_place: np.ndarray  # own strength per location code
+    riv: np.ndarray  # the strongest rival's estimate per forest space
+    est: np.ndarray  # working array of `rival_forest`
+    tv: np.ndarray  # tv[h]: the tile a statue of height h takes now (`_tile_values`)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _clip01(x: float) -> float:
     return min(max(x, 0.0), 1.0)
@@ -314,9 +370,8 @@ def _tile_values(supply: np.ndarray, heights: np.ndarray, tv: np.ndarray) -> Non
         tv[h] = top
 
 
-def _context(view: SeatView, k: Consts) -> tuple:
-    """(own_loc, own_up, shown_loc, hidden_count, forest_wood, rivals placing, supply, last,
-    bird-man, future wood chance [n, F], own wood) of a view."""
+def _context(view: SeatView, k: Consts) -> Seen:
+    """The `Seen` of a view."""
     lay = k.lay
     camp = view.camp_size.copy()
     camp[:, view.seat] = 0
@@ -325,19 +380,14 @@ def _context(view: SeatView, k: Consts) -> tuple:
     palms = k.palms[view.next_epoch]
     q = np.clip(palms[:, None] - np.arange(lay.forest)[None, :], 0.0, 1.0)
     q[last] = 0.0
-    return (
-        view.own_loc,
-        view.own_up,
-        view.shown_loc,
-        view.hidden_count,
-        view.forest_wood,
-        placing,
-        view.moai_supply,
-        last,
-        view.birdman == view.seat,
-        q,
-        view.wood[:, view.seat],
-    )
+    return Seen(view.own_loc, view.own_up, view.shown_loc, view.hidden_count, view.forest_wood,
+                placing, view.moai_supply, last, view.birdman == view.seat, q,
+                view.wood[:, view.seat])  # fmt: skip
+
+
+def _board(view: SeatView, k: Consts) -> Board:
+    return Board(k.lay, k.codec, k.feed, view.strength, view.seat, k.heights, k.hmax,
+                 k.open_pawns)  # fmt: skip
 
 
 #: The view fields the position value reads (`_context`).
@@ -346,63 +396,49 @@ CONTEXT = ("own_loc", "own_up", "shown_loc", "hidden_count", "forest_wood", "cam
 
 
 @njit(cache=True, nogil=True)
-def _prepare(
-    r: int,
-    own_loc: np.ndarray,
-    shown_loc: np.ndarray,
-    hidden: np.ndarray,
-    supply: np.ndarray,
-    strength: np.ndarray,
-    seat: int,
-    lay: Layout,
-    heights: np.ndarray,
-    w: np.ndarray,
-    by_place: np.ndarray,
-    riv: np.ndarray,
-    est: np.ndarray,
-    tv: np.ndarray,
-) -> tuple[float, float]:
-    """Fill game r's own strength per location, rivals' forest estimates and tile values;
-    return (living, food)."""
-    by_place[:] = 0
+def _games(board: Board, pawns: int) -> Game:
+    """Working arrays for scoring one game at a time (row 0 until `_prepare`)."""
+    forest = max(board.lay.forest, 1)
+    return Game(0, np.zeros(board.lay.size, dtype=np.int64), np.zeros(forest), np.zeros(forest),
+                np.zeros(3 * pawns + 1, dtype=np.int64))  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _prepare(seen: Seen, board: Board, w: np.ndarray, g: Game, r: int) -> tuple[Game, float, float]:
+    """Game r's own strength per location, the rivals' forest estimates and the tile values
+    (filled into g's arrays); returns (g for row r, living, food)."""
+    g = Game(r, g.by_place, g.riv, g.est, g.tv)
+    g.by_place[:] = 0
     living = 0.0
-    for i in range(own_loc.shape[1]):
-        x = own_loc[r, i]
+    for i in range(seen.own_loc.shape[1]):
+        x = seen.own_loc[r, i]
         if x >= CAMP:
             living += 1
         if x >= 0:
-            by_place[x] += strength[i]
-    food = float(by_place[lay.fields])
+            g.by_place[x] += board.strength[i]
+    lay = board.lay
+    food = float(g.by_place[lay.fields])
     for x in range(lay.ocean0, lay.size):
-        food += by_place[x]
-    riv[:] = 0.0
-    for q in range(shown_loc.shape[1]):
-        if q == seat:
-            continue
-        for k in range(lay.forest):
-            est[k] = w[HIDDEN_STR] * hidden[r, q, k]
-        for i in range(shown_loc.shape[2]):
-            x = shown_loc[r, q, i]
-            if 0 <= x < lay.forest:
-                est[x] += strength[i]
-        for k in range(lay.forest):
-            riv[k] = max(riv[k], est[k])
-    _tile_values(supply[r], heights, tv)
-    return living, food
+        food += g.by_place[x]
+    riv = g.riv[: lay.forest]
+    rival_forest(r, seen.shown_loc, seen.hidden, board.strength, board.seat, w[HIDDEN_STR],
+                 g.est[: lay.forest], riv)  # fmt: skip
+    _tile_values(seen.supply[r], board.heights, g.tv)
+    return g, living, food
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _local(
-    x: int, code: int, by: int, riv: np.ndarray, wood: np.ndarray, thr: float, bird: bool,
-    q: np.ndarray, need: float, tv: np.ndarray, hmax: int, last: bool, lay: Layout,
-    w: np.ndarray,
-) -> float:  # fmt: skip
-    """The value of own strength `by` at location `code` of game x's forest or volcano (0 for
-    fields and boats: their value is food)."""
+    seen: Seen, board: Board, g: Game, thr: float, need: float, code: int, by: int, w: np.ndarray
+) -> float:
+    """The value of own strength `by` at location `code` of game g's forest or volcano (0 for
+    fields and boats: their value is food); thr: the rivals' threat, need: [wood_need]."""
+    lay, r = board.lay, g.r
     if code < lay.forest:
-        return _forest(by, wood[x, code], riv[code], thr, bird, q[x, code], need, w)
+        return _forest(by, seen.forest_wood[r, code], g.riv[code], thr, seen.bird[r],
+                       seen.future[r, code], need, w)  # fmt: skip
     if lay.volcano0 <= code < lay.ocean0:
-        return _volcano(by, tv, hmax, last, w)
+        return _volcano(by, g.tv, board.hmax, seen.last[r], w)
     return 0.0
 
 
@@ -420,54 +456,41 @@ def _need(wood: int, by_place: np.ndarray, tv: np.ndarray, lay: Layout, w: np.nd
 @njit(cache=True, nogil=True, inline="always")
 def _exposed(code: int, up: bool, s: int, lay: Layout) -> float:
     """Strength a pawn shows to raiders (face up in the forest or on the volcano)."""
-    if up and code >= 0 and (code < lay.forest or lay.volcano0 <= code < lay.ocean0):
+    if up and raidable(lay, code):
         return float(s)
     return 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _feeds(code: int, lay: Layout) -> bool:
-    return code == lay.fields or code >= lay.ocean0
-
-
 @njit(cache=True, nogil=True)
-def _work(
-    legal, own_loc, own_up, shown_loc, hidden, forest_wood, placing, supply, last, bird, q,
-    wood_own, strength, seat, lay, codec, heights, hmax, open_pawns, w, u,
-):  # fmt: skip
+def _work(legal: np.ndarray, seen: Seen, board: Board, w: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The work action of each game (see the module docstring, "Position value")."""
     n, size = legal.shape
+    lay, codec = board.lay, board.codec
+    own_loc = seen.own_loc
     targets = codec.targets
     out = np.zeros(n, dtype=np.int64)
     scores = np.full(size, NEG)
-    by_place = np.zeros(lay.size, dtype=np.int64)
-    riv = np.zeros(max(lay.forest, 1))
-    est = np.zeros(max(lay.forest, 1))
-    tv = np.zeros(3 * own_loc.shape[1] + 1, dtype=np.int64)
+    g = _games(board, own_loc.shape[1])
     base = np.zeros(targets)
     for r in range(n):
-        living, food = _prepare(r, own_loc, shown_loc, hidden, supply, strength, seat, lay,
-                                heights, w, by_place, riv, est, tv)  # fmt: skip
-        thr = w[THREAT] if placing[r] else 0.0
-        lr, bd = last[r], bird[r]
-        nd = _need(wood_own[r], by_place, tv, lay, w)
+        g, living, food = _prepare(seen, board, w, g, r)
+        by_place = g.by_place
+        thr = w[THREAT] if seen.placing[r] else 0.0
+        nd = _need(seen.wood[r], by_place, g.tv, lay, w)
         f0 = _food(food, living, w)
         for t in range(targets):  # each target's value before the placement, once
             placed = legal[r, t] or legal[r, targets + t] or legal[r, 2 * targets + t]
             if placed and (t < lay.forest or lay.volcano0 <= t < lay.ocean0):
-                base[t] = _local(r, t, by_place[t], riv, forest_wood, thr, bd, q, nd, tv, hmax,
-                                 lr, lay, w)  # fmt: skip
+                base[t] = _local(seen, board, g, thr, nd, t, by_place[t], w)
         for s in range(1, 4):
             for t in range(targets):
                 a = (s - 1) * targets + t
                 if not legal[r, a]:
                     continue
                 if t < lay.forest:
-                    by = by_place[t]
-                    v = _local(r, t, by + s, riv, forest_wood, thr, bd, q, nd, tv, hmax, lr, lay, w)
-                    v -= base[t]
+                    v = _local(seen, board, g, thr, nd, t, by_place[t] + s, w) - base[t]
                     v += w[FOREST_STR] * s
-                    if open_pawns:
+                    if board.open_pawns:
                         v -= w[EXPOSED] * s
                 elif t == lay.fields or t == codec.boat_target:
                     v = _food(food + s, living, w) - f0 + w[FIELD_STR] * s
@@ -475,40 +498,18 @@ def _work(
                         v += w[BOAT_PREF]
                 else:
                     by = by_place[t]
-                    v = _volcano(by + s, tv, hmax, lr, w) - base[t]
+                    v = _volcano(by + s, g.tv, board.hmax, seen.last[r], w) - base[t]
                     if by == 0:
                         v += w[NEW_SPACE]
-                    if open_pawns:
+                    if board.open_pawns:
                         v -= w[EXPOSED] * s
                 scores[a] = v
         if legal[r, codec.pass_action]:
             scores[codec.pass_action] = 0.0
             for k in range(len(codec.pair_i)):
                 a = codec.swap0 + k
-                if not legal[r, a]:
-                    continue
-                i, j = codec.pair_i[k], codec.pair_j[k]
-                ci, cj = own_loc[r, i], own_loc[r, j]
-                si, sj = strength[i], strength[j]
-                bi, bj = by_place[ci], by_place[cj]
-                v = _local(r, ci, bi - si + sj, riv, forest_wood, thr, bd, q, nd, tv, hmax, lr,
-                           lay, w)  # fmt: skip
-                v -= _local(r, ci, bi, riv, forest_wood, thr, bd, q, nd, tv, hmax, lr, lay, w)
-                v += _local(r, cj, bj - sj + si, riv, forest_wood, thr, bd, q, nd, tv, hmax, lr,
-                            lay, w)  # fmt: skip
-                v -= _local(r, cj, bj, riv, forest_wood, thr, bd, q, nd, tv, hmax, lr, lay, w)
-                f1 = food
-                if _feeds(ci, lay):
-                    f1 += sj - si
-                if _feeds(cj, lay):
-                    f1 += si - sj
-                v += _food(f1, living, w) - f0
-                ui = own_up[r, i] or cj == lay.fields
-                uj = own_up[r, j] or ci == lay.fields
-                shown = _exposed(cj, ui, si, lay) + _exposed(ci, uj, sj, lay)
-                shown -= _exposed(ci, own_up[r, i], si, lay) + _exposed(cj, own_up[r, j], sj, lay)
-                scores[a] = v - w[EXPOSED] * shown - w[SWAP_MIN]
-        if legal[r, codec.pass_action]:
+                if legal[r, a]:
+                    scores[a] = _swap(seen, board, g, thr, nd, food, living, f0, k, w)
             out[r] = pick_row(scores, legal[r], u[r])
         else:  # placing: the other actions are illegal
             out[r] = pick_row(scores[: codec.pass_action], legal[r, : codec.pass_action], u[r])
@@ -516,45 +517,71 @@ def _work(
 
 
 @njit(cache=True, nogil=True)
-def _losses(
-    own_loc, own_up, shown_loc, hidden, forest_wood, placing, supply, last, bird, q, wood_own,
-    strength, seat, lay, heights, hmax, w,
-):  # fmt: skip
+def _swap(
+    seen: Seen, board: Board, g: Game, thr: float, nd: float, food: float, living: float,
+    f0: float, k: int, w: np.ndarray,
+) -> float:  # fmt: skip
+    """R5.3: the score of swap k of `codec`: what the two places gain, the food it moves,
+    the strength it shows to raiders, less [swap_min]."""
+    lay, r = board.lay, g.r
+    i, j = board.codec.pair_i[k], board.codec.pair_j[k]
+    ci, cj = seen.own_loc[r, i], seen.own_loc[r, j]
+    si, sj = board.strength[i], board.strength[j]
+    bi, bj = g.by_place[ci], g.by_place[cj]
+    v = _local(seen, board, g, thr, nd, ci, bi - si + sj, w)
+    v -= _local(seen, board, g, thr, nd, ci, bi, w)
+    v += _local(seen, board, g, thr, nd, cj, bj - sj + si, w)
+    v -= _local(seen, board, g, thr, nd, cj, bj, w)
+    f1 = food
+    if feeds(lay, ci):
+        f1 += sj - si
+    if feeds(lay, cj):
+        f1 += si - sj
+    v += _food(f1, living, w) - f0
+    up_i, up_j = seen.own_up[r, i], seen.own_up[r, j]
+    ui = up_i or cj == lay.fields
+    uj = up_j or ci == lay.fields
+    shown = _exposed(cj, ui, si, lay) + _exposed(ci, uj, sj, lay)
+    shown -= _exposed(ci, up_i, si, lay) + _exposed(cj, up_j, sj, lay)
+    return v - w[EXPOSED] * shown - w[SWAP_MIN]
+
+
+@njit(cache=True, nogil=True)
+def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
     """[n, N]: what losing each own pawn costs, beyond the pawn itself: the position value
     it carries (food, forest, volcano; minus its exposure) plus [pawn_str] x strength."""
-    n, pawns = own_loc.shape
+    n, pawns = seen.own_loc.shape
+    lay, strength = board.lay, board.strength
     out = np.zeros((n, pawns))
-    by_place = np.zeros(lay.size, dtype=np.int64)
-    riv = np.zeros(max(lay.forest, 1))
-    est = np.zeros(max(lay.forest, 1))
-    tv = np.zeros(3 * pawns + 1, dtype=np.int64)
+    g = _games(board, pawns)
     for r in range(n):
-        living, food = _prepare(r, own_loc, shown_loc, hidden, supply, strength, seat, lay,
-                                heights, w, by_place, riv, est, tv)  # fmt: skip
-        thr = w[THREAT] if placing[r] else 0.0
-        nd = _need(wood_own[r], by_place, tv, lay, w)
+        g, living, food = _prepare(seen, board, w, g, r)
+        thr = w[THREAT] if seen.placing[r] else 0.0
+        nd = _need(seen.wood[r], g.by_place, g.tv, lay, w)
         f0 = _food(food, living - 1, w)
         for i in range(pawns):
-            code, s = own_loc[r, i], strength[i]
+            code, s = seen.own_loc[r, i], strength[i]
             loss = w[PAWN_STR] * s
             if code >= 0:
-                by = by_place[code]
-                loss += _local(r, code, by, riv, forest_wood, thr, bird[r], q, nd, tv, hmax,
-                               last[r], lay, w)  # fmt: skip
-                loss -= _local(r, code, by - s, riv, forest_wood, thr, bird[r], q, nd, tv, hmax,
-                               last[r], lay, w)  # fmt: skip
-                if _feeds(code, lay):
+                by = g.by_place[code]
+                loss += _local(seen, board, g, thr, nd, code, by, w)
+                loss -= _local(seen, board, g, thr, nd, code, by - s, w)
+                if feeds(lay, code):
                     loss += f0 - _food(food - s, living - 1, w)
-                loss -= w[EXPOSED] * _exposed(code, own_up[r, i], s, lay)
+                loss -= w[EXPOSED] * _exposed(code, seen.own_up[r, i], s, lay)
             out[r, i] = loss
     return out
 
 
 @njit(cache=True, nogil=True)
-def _feed(legal, own_loc, strength, losses, lead, cost, w, u):  # fmt: skip
-    """The feeding action of each game: starve the pawn that costs least, or raid."""
+def _feed(
+    legal: np.ndarray, board: Board, losses: np.ndarray, lead: np.ndarray, cost: np.ndarray,
+    w: np.ndarray, u: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The feeding action of each game: starve the pawn that costs least, or raid (R6.4:
+    the Raid card and a second card of the victim's strength, `raid_cards`)."""
     n, size = legal.shape
-    pawns = own_loc.shape[1]
+    pawns = board.feed.pawns
     players = lead.shape[1]
     out = np.zeros(n, dtype=np.int64)
     scores = np.full(size, NEG)
@@ -564,13 +591,13 @@ def _feed(legal, own_loc, strength, losses, lead, cost, w, u):  # fmt: skip
                 scores[i] = -(w[PAWN] + losses[r, i])
         for qq in range(players):
             for j in range(pawns):
-                base = pawns + (qq * pawns + j) * 6
-                for c in range(6):
-                    if legal[r, base + c]:
-                        s = strength[j]
-                        second = (3 if c % 2 else 0) + s - 1
-                        raid_card = w[CARD] + w[CARD_VALUE] * (c // 2 + 1)
-                        scores[base + c] = (
+                for c in range(N_RAID_COMBOS):
+                    a = raid_action(board.feed, qq, j, c)
+                    if legal[r, a]:
+                        s = board.strength[j]
+                        raid, second = raid_cards(c, s)
+                        raid_card = w[CARD] + w[CARD_VALUE] * card_value(raid)
+                        scores[a] = (
                             w[RAID] + w[RAID_LEAD] * lead[r, qq] + w[RAID_STR] * s
                             - raid_card - cost[second]
                         )  # fmt: skip
@@ -608,7 +635,7 @@ def _bid(hand, target, cost, keep, short, u):  # fmt: skip
                     m = hand[r, t] + 1
                     cur[t] = x % m
                     x //= m
-                    total += cur[t] * (t % 3 + 1)
+                    total += cur[t] * card_value(t)  # R3.3: a Raid card counts its value
                     c += cur[t] * cost[t]
                     cards += cur[t]
                 if total < need:
@@ -638,12 +665,12 @@ class HeuristicStrategy(Strategy):
     weights: dict[str, Any]
     reads: ClassVar[dict[str, tuple[str, ...]]] = {
         "bid": ("offer", "wood", "last_round", "bids"),
-        "order_ties": ("on_board", "camp_size", "moai_count", "wood"),
+        "order_ties": SCORE_FIELDS,
         "pick_epoch": ("offer", "wood", "last_round"),
-        "disaster_target": ("on_board", "camp_size", "moai_count", "wood", "boats"),
+        "disaster_target": tuple(dict.fromkeys((*SCORE_FIELDS, *LOSES_FIELDS))),
         "disaster_loss": (*CONTEXT, "boats_manned"),
         "work": CONTEXT,
-        "forest_tie": ("on_board", "camp_size", "moai_count", "wood"),
+        "forest_tie": SCORE_FIELDS,
         "finish_moai": ("own_loc", "own_up", "wood", "last_round", "moai_supply"),
         "feed": (*CONTEXT, "on_board", "moai_count"),
         "rest": ("own_loc",),
@@ -667,9 +694,7 @@ class HeuristicStrategy(Strategy):
     def _cost(self) -> np.ndarray:
         """Value of keeping each card type [6] (`card`, `card_value`, `card_raid`)."""
         w = self.w
-        value = np.array([1, 2, 3, 1, 2, 3], dtype=np.float64)
-        raid = np.array([0, 0, 0, 1, 1, 1], dtype=np.float64)
-        return w[CARD] + w[CARD_VALUE] * value + w[CARD_RAID] * raid
+        return w[CARD] + w[CARD_VALUE] * CARD_VALUES + w[CARD_RAID] * CARD_RAIDS
 
     # --- R3 ----------------------------------------------------------------------------
     def _card_scores(self, view: SeatView, k: Consts) -> np.ndarray:
@@ -709,7 +734,7 @@ class HeuristicStrategy(Strategy):
         return self._tie(view)
 
     def _tie(self, view: SeatView) -> np.ndarray:
-        scores = -self.w[TIE_LEAD] * visible_score(view)
+        scores = -self.w[TIE_LEAD] * visible_score(view).astype(np.float64)
         scores[:, view.seat] = 1e6  # itself first when allowed
         return best(scores, view)
 
@@ -718,44 +743,22 @@ class HeuristicStrategy(Strategy):
         return best(self._card_scores(view, self._k(view)), view)
 
     def disaster_target(self, view: SeatView) -> np.ndarray:
-        w, k = self.w, self._k(view)
-        takes = k.takes[view.info["card"]]
-        boats = view.boats.any(axis=2)
-        has = np.stack(
-            [view.wood > 0, (view.wood > 0) | boats, boats, view.moai_count > 0,
-             (view.on_board + view.camp_size) > 0],
-            axis=1,
-        )  # fmt: skip
-        loses = np.where((takes >= 0)[:, None], has[np.arange(len(view)), takes], False)
-        scores = w[TARGET_LEAD] * visible_score(view) + w[TARGET_LOSES] * loses
+        w = self.w
+        scores = (w[TARGET_LEAD] * visible_score(view).astype(np.float64)
+                  + w[TARGET_LOSES] * loses(view, view.info["card"]))  # fmt: skip
         scores[:, view.seat] = NEG
         return best(scores, view)
 
     def disaster_loss(self, view: SeatView) -> np.ndarray:
-        k = self._k(view)
-        n, size = view.legal.shape
-        what = view.info["what"]
-        scores = np.zeros((n, size))
-        pawns = len(view.strength)
-        lost = self._losses(view, k)
-        scores[:, :pawns] = np.where(what[:, None] == LOSS_PAWN, -lost, 0.0)
-        manned = view.boats_manned[:, view.seat]
-        b = manned.shape[1]
-        scores[:, :b] = np.where(what[:, None] == LOSS_BOAT, -1.0 * manned, scores[:, :b])
-        t = len(k.heights)
-        scores[:, :t] = np.where(what[:, None] == LOSS_MOAI, -1.0 * k.heights, scores[:, :t])
-        return best(scores, view)
+        return best(loss_scores(view, self._losses(view, self._k(view))), view)
 
     def _losses(self, view: SeatView, k: Consts) -> np.ndarray:
-        c = _context(view, k)
-        return _losses(*c, view.strength, view.seat, k.lay, k.heights, k.hmax, self.w)
+        return _losses(_context(view, k), _board(view, k), self.w)
 
     # --- R5 ----------------------------------------------------------------------------
     def work(self, view: SeatView) -> np.ndarray:
         k = self._k(view)
-        c = _context(view, k)
-        return _work(view.legal, *c, view.strength, view.seat, k.lay, k.codec, k.heights, k.hmax,
-                     k.open_pawns, self.w, tie_values(view))  # fmt: skip
+        return _work(view.legal, _context(view, k), _board(view, k), self.w, tie_values(view))
 
     # --- R6 ----------------------------------------------------------------------------
     def forest_tie(self, view: SeatView) -> np.ndarray:
@@ -763,16 +766,15 @@ class HeuristicStrategy(Strategy):
 
     def finish_moai(self, view: SeatView) -> np.ndarray:
         k = self._k(view)
-        return _finish(view.legal, view.own_loc, view.own_up, view.moai_supply, view.last_round,
-                       view.strength, k.lay, k.heights, k.hmax, self.w,
-                       tie_values(view))  # fmt: skip
+        statues = Statues(view.own_loc, view.own_up, view.moai_supply, view.last_round)
+        return _finish(view.legal, statues, _board(view, k), self.w, tie_values(view))
 
     def feed(self, view: SeatView) -> np.ndarray:
         k = self._k(view)
         lost = self._losses(view, k)
-        score = visible_score(view)
+        score = visible_score(view).astype(np.float64)
         lead = score - score[:, view.seat : view.seat + 1]
-        return _feed(view.legal, view.own_loc, view.strength, lost, lead, self._cost(), self.w,
+        return _feed(view.legal, _board(view, k), lost, lead, self._cost(), self.w,
                      tie_values(view))  # fmt: skip
 
     # --- R7 ----------------------------------------------------------------------------
@@ -790,7 +792,7 @@ class HeuristicStrategy(Strategy):
         feeding = (zone == FIELDS) | (zone == OCEAN)
         food = (feeding * view.strength).sum(axis=1)
         living = (view.own_loc >= CAMP).sum(axis=1)
-        hungry = food < living + 1
+        hungry = food < living + 1 + w[BUFFER]  # one more mouth, and the food wanted above
         cost = self._cost()
         short = w[SHORT] * np.maximum(0.0, w[KEEP] - (view.hand.sum(axis=1) - 2))
         cards = ((cost[PAIR_A] + cost[PAIR_B])[None, :] + short[:, None]) * ~view.last_round[
@@ -810,33 +812,45 @@ class HeuristicStrategy(Strategy):
         return best(scores, view)
 
 
+class Statues(NamedTuple):
+    """What finishing a statue reads of a seat's games (R6.2)."""
+
+    own_loc: np.ndarray
+    own_up: np.ndarray
+    supply: np.ndarray  # [n, T] the tile is in the supply
+    last: np.ndarray  # [n] the last round
+
+
 @njit(cache=True, nogil=True)
-def _finish(legal, own_loc, own_up, supply, last, strength, lay, heights, hmax, w, u):  # fmt: skip
+def _finish(
+    legal: np.ndarray, st: Statues, board: Board, w: np.ndarray, u: np.ndarray
+) -> np.ndarray:
     """The volcano space to finish (or stop) of each game: [tile] x the tile it takes -
     [wood_value] - [wait] x the metres it could still grow (not in the last round) -
     [exposed] x the face-down strength it reveals; stopping scores 0."""
     n, size = legal.shape
     v = size - 1
+    lay, hmax = board.lay, board.hmax
     out = np.zeros(n, dtype=np.int64)
     scores = np.zeros(size)
     height = np.zeros(v, dtype=np.int64)
     down = np.zeros(v, dtype=np.int64)
-    tv = np.zeros(3 * own_loc.shape[1] + 1, dtype=np.int64)
+    tv = np.zeros(3 * st.own_loc.shape[1] + 1, dtype=np.int64)
     for r in range(n):
         height[:] = 0
         down[:] = 0
-        for i in range(own_loc.shape[1]):
-            x = own_loc[r, i] - lay.volcano0
+        for i in range(st.own_loc.shape[1]):
+            x = st.own_loc[r, i] - lay.volcano0
             if 0 <= x < v:
-                height[x] += strength[i]
-                if not own_up[r, i]:
-                    down[x] += strength[i]
-        _tile_values(supply[r], heights, tv)
+                height[x] += board.strength[i]
+                if not st.own_up[r, i]:
+                    down[x] += board.strength[i]
+        _tile_values(st.supply[r], board.heights, tv)
         for x in range(v):
             if legal[r, x]:
                 h = height[x]
                 tile = tv[min(h, len(tv) - 1)]
-                grow = 0 if last[r] else hmax - min(h, hmax)
+                grow = 0 if st.last[r] else hmax - min(h, hmax)
                 scores[x] = w[TILE] * tile - w[WOOD_VALUE] - w[WAIT] * grow - w[EXPOSED] * down[x]
         scores[v] = 0.0
         out[r] = pick_row(scores, legal[r], u[r])

@@ -729,7 +729,7 @@ def test_resuming_another_study_names_what_differs(tmp_path, capsys):
     [
         (["simulate", "-p", "3", "-n", "4", "--scheduler", "tcp://127.0.0.1:1"],
          "a scheduler address is for the dask backend"),
-        (["simulate", "-p", "3", "-n", "4", "--resume"], "--resume needs the run's directory"),
+        (["simulate", "-p", "3", "-n", "4", "--resume"], "resume needs the run's directory (--out"),
         (["simulate", "-p", "3", "-n", "4", "-j", "100000"], "jobs must be at most"),
         (["play", "--strategies", "heuristic(weights={'moai': 1e400})"],
          "weight moai must be finite, got inf"),

@@ -11,7 +11,7 @@ from typing import Any
 from moaisim.errors import RulesError
 from moaisim.rules.codes import SHORT_REMOVALS, Layout
 from moaisim.rules.components import Components, digest_of, load_components
-from moaisim.rules.parameters import COMPONENT_FIELDS, REMOVALS
+from moaisim.rules.parameters import COMPONENT_FIELDS, REMOVALS, check_names
 from moaisim.rules.parameters import values as parameter_values
 from moaisim.rules.variants import OPTIONS, check_option, parse_variants, variant_label
 
@@ -168,3 +168,58 @@ class Rules:
     @cached_property
     def _digest(self) -> str:
         return digest_of(self.to_dict())
+
+
+def make_rules(
+    players: int,
+    variants: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+    components: str | Path | None = None,
+    params: Mapping[str, int] | None = None,
+    **options: str | None,
+) -> Rules:
+    """A `Rules` from a player count, variants, a TOML component file, rule options and rule
+    parameters (`params={"wood_supply": 10}`).
+
+    A `Rules` object passed as `rules` is used as it is: its player count must match, and
+    variants, a component file, options or parameters given beside it must agree with it
+    (RulesError otherwise).
+    """
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise RulesError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
+    chosen = {k: v for k, v in options.items() if v is not None}
+    if rules is None:
+        return Rules.make(players, variants, components, params=params, **chosen)
+    if params:
+        check_names(params)
+        differ = [k for k, v in params.items() if rules.params()[k] != v]
+        if differ:
+            raise RulesError(
+                f"rule parameter {differ[0]}={params[differ[0]]!r} disagrees with the Rules "
+                f"object's {rules.params()[differ[0]]}: give one or the other"
+            )
+    if not isinstance(rules, Rules):
+        raise RulesError(
+            f"rules must be a moaisim.Rules object, got {type(rules).__name__} "
+            "(give a component file as components=)"
+        )
+    if rules.players != players:
+        raise RulesError(f"rules are for {rules.players} players, not {players}")
+    if variants is not None and parse_variants(variants) != rules.variants:
+        raise RulesError(
+            f"variants {variant_label(parse_variants(variants))!r} disagree with the Rules "
+            f"object's {rules.variant!r}: give one or the other"
+        )
+    if components is not None and load_components(components) != rules.components:
+        raise RulesError(
+            f"the component file {str(components)!r} disagrees with the Rules object's "
+            "components: give one or the other"
+        )
+    for name, value in chosen.items():
+        if getattr(rules, name) != value:
+            raise RulesError(
+                f"{name}={value!r} disagrees with the Rules object's "
+                f"{name}={getattr(rules, name)!r}: give one or the other"
+            )
+    return rules
