@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint format clean
+.PHONY: demo test test-all bench lint format clean
 
 $(STAMP): pyproject.toml
 	@echo "== Setting up $(VENV): moaisim and its dependencies (numpy, numba, pandas, ...)."
@@ -18,16 +18,25 @@ $(STAMP): pyproject.toml
 
 # One seeded game, then a small study (3 and 4 players, base and short, 2 x 2 000 games per
 # cell) and its balance report in out/demo-report (report.md, report.html).
+# (`moaisim play` without --summary prints every event of the game.)
 demo: $(STAMP)
-	$(BIN)/moaisim play --players 4 --seed 1 --strategies greedy,greedy,random,greedy
+	$(BIN)/moaisim play --players 4 --seed 1 --strategies greedy,greedy,random,greedy --summary
 	$(BIN)/moaisim simulate --players 3 --players 4 --variant base --variant short \
 	  --strategies greedy --strategies greedy,random --games 2000 --seed 1 --rounds \
 	  --jobs 2 --out out/demo-run --resume
 	$(BIN)/moaisim report out/demo-run --out out/demo-report --title "moaisim demo study"
-	@echo "== The report: out/demo-report/report.md and out/demo-report/report.html"
+	@echo "== The report is written. Open it in a browser:"
+	@echo "==   file://$(CURDIR)/out/demo-report/report.html"
+	@echo "== or read out/demo-report/report.md. Try more commands with .venv/bin/moaisim"
+	@echo "== (or 'source .venv/bin/activate', then moaisim): see README.md."
 
+# The fast suite on both cores (the slow tests are marked `slow`; see pyproject.toml).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+# Everything, the slow suite too (statistical studies, long runs, the docs' commands): CI.
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "slow or not slow"
 
 # Engine speed (batch vs reference, same games) and batch memory; see benchmarks/README.md.
 bench: $(STAMP)

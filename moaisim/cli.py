@@ -110,11 +110,16 @@ def play(
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
     ] = False,
+    summary: Annotated[
+        bool,
+        typer.Option("--summary", help="One line per round instead of every event of the log."),
+    ] = False,
     engine: Annotated[
         str, typer.Option("--engine", "-e", help="Engine: reference | batch (same game).")
     ] = "reference",
 ) -> None:
-    """Play one seeded game and print its log round by round, then the scores."""
+    """Play one seeded game and print its log round by round, then the scores (--summary: a
+    line per round; --json: the event log as JSON lines)."""
     record = play_game(
         players,
         seed,
@@ -128,7 +133,10 @@ def play(
         engine=engine,
         params=_single_params(param),
     )
-    sys.stdout.write(record.jsonl() if json else record.text() + "\n")
+    if json:
+        sys.stdout.write(record.jsonl())
+    else:
+        sys.stdout.write((record.summary() if summary else record.text()) + "\n")
 
 
 @app.command(short_help="List the rule variants and rule options.")
@@ -270,6 +278,12 @@ def simulate(
     typer.echo(f"{games_done} games per cell, {table['cell'].nunique()} cells; {where}")
 
 
+def _where_report(path: Path) -> None:
+    """Where a report is, and how to open it."""
+    html = path.with_suffix(".html")
+    typer.echo(f"report: {path} and {html} (in a browser: {html.resolve().as_uri()})")
+
+
 def _interrupted(out: Path | None, command: str, exc: BaseException) -> None:
     """Ctrl-C or SIGTERM: what finished is kept; say how to go on (a command that works as
     copied: the run's directory exists and holds whole parts)."""
@@ -381,7 +395,7 @@ def report(
         f" --title {shlex.quote(title)}" if title else ""
     )
     path = make_report(run, out, title=title, command=command)
-    typer.echo(f"report: {path} and {path.with_suffix('.html')}")
+    _where_report(path)
 
 
 @app.command(short_help="Run a declarative study (TOML) and write its report.")
@@ -436,7 +450,7 @@ def experiment(
     finally:
         if bar is not None:
             bar.close()
-    typer.echo(f"report: {path} and {path.with_suffix('.html')}")
+    _where_report(path)
 
 
 @app.command(short_help="Find strong heuristic weights by simulation (CMA-ES).")

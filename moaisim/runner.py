@@ -730,8 +730,9 @@ def _verified_parts(
                 continue
             _, problem = run.check(entry, key)
             if problem:
-                say(f"warning: {run.path / entry[key]} {problem}: playing games "
-                    f"{entry['start']}-{entry['end'] - 1} of cell {entry['cell']} again")  # fmt: skip
+                games = f"{entry['start']}-{entry['end'] - 1}"
+                say(f"warning: {run.path / entry[key]} {problem}: playing games {games} of cell "
+                    f"{entry['cell']} again")  # fmt: skip
                 break
         else:
             done.append(entry)
@@ -761,8 +762,8 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
 
 
 #: The columns the summary reads from a run's parts.
-SUMMARY_COLUMNS = ["cell", "game", "players", "variant", "strategy", "score", "win"]
-SUMMARY_KEYS = ["cell", "players", "variant", "strategy"]
+SUMMARY_COLUMNS = ["cell", "game", "players", "setup", "strategy", "score", "win"]
+SUMMARY_KEYS = ["cell", "players", "setup", "strategy"]
 
 
 def summary(results: pd.DataFrame | str | Path) -> pd.DataFrame:

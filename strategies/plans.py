@@ -29,8 +29,13 @@ def plan(name: str) -> type[HeuristicStrategy]:
     return type(
         cls_name,
         (HeuristicStrategy,),
-        {"name": name, "preset": f"{name}.toml", "__doc__": summary, "__module__": __name__,
-         "__qualname__": cls_name},  # fmt: skip
+        {
+            "name": name,
+            "preset": f"{name}.toml",
+            "__doc__": summary,
+            "__module__": __name__,
+            "__qualname__": cls_name,
+        },  # fmt: skip
     )
 
 

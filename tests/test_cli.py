@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import moaisim
 from moaisim.cli import main
 
 
@@ -185,6 +186,7 @@ def test_bench_prints_a_table_and_writes_files(capsys, tmp_path):
     assert len(csv.read_text().splitlines()) == 3
 
 
+@pytest.mark.slow
 def test_bench_times_the_runner_in_fresh_processes(capsys, tmp_path):
     md = tmp_path / "bench.md"
     code, out, err = run(capsys, "bench", "--players", "2", "--lineups", "random", "--games",
@@ -220,3 +222,26 @@ def test_play_batch_engine_prints_the_reference_log(capsys, args):
 def test_play_unknown_engine_one_line(capsys):
     code, out, err = run(capsys, "play", "--engine", "warp")
     assert code == 2 and out == "" and err.count("\n") == 1 and "unknown engine" in err
+
+
+def test_play_summary_is_a_line_per_round_and_agrees_with_the_results(capsys):
+    assert main(["play", "-p", "4", "-s", "1", "--strategies", "greedy,greedy,random,greedy",
+                 "--summary"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    rec = moaisim.play(4, seed=1, strategies="greedy,greedy,random,greedy")
+    rounds = [line for line in out.splitlines() if line.startswith("Round ")]
+    assert len(rounds) == int(rec.result["rounds"].iloc[0])
+    assert all(line.startswith(f"Round {k}: bird-man P") for k, line in enumerate(rounds, 1))
+    carved = sum(line.count(" carves ") for line in rounds)
+    assert carved == int(rec.result["moai_finished"].sum())
+    births = sum(int(b) for line in rounds for b in _counts(line, "births"))
+    assert births == int(rec.result["births"].sum())
+    assert "Final scores" in out and len(out.splitlines()) < 25
+    assert out.count("\n") < rec.text().count("\n") / 5
+
+
+def _counts(line: str, label: str) -> list[int]:
+    """The counts a summary line gives after `label` ('births P0, P2 x2' -> [1, 2])."""
+    part = next((p for p in line.split("; ") if p.startswith(label + " ")), "")
+    items = part[len(label) + 1 :].split(", ") if part else []
+    return [int(x.split(" x")[1]) if " x" in x else 1 for x in items]

@@ -289,6 +289,7 @@ def test_a_failing_strategy_is_the_same_line_with_one_or_two_jobs(failing, capsy
     assert lines[0] == lines[1]
 
 
+@pytest.mark.slow
 def test_a_failing_strategy_on_dask_is_the_strategy_error(failing):
     distributed = pytest.importorskip("distributed")
     with (
@@ -398,6 +399,7 @@ def wait_for_parts(run: Path, n: int) -> None:
     raise AssertionError(f"{run}: fewer than {n} parts after 180 s")
 
 
+@pytest.mark.slow
 def test_sigterm_keeps_whole_chunks_ends_the_workers_and_resumes(failing):
     (failing / "slow.py").write_text(SLOW)
     args = ["simulate", "-p", "3", "-n", "600", "--strategies", "slow:Slow", "--chunk-size",
@@ -597,8 +599,7 @@ def plain(df: pd.DataFrame) -> pd.DataFrame:
     return df.apply(lambda c: c.astype(object) if isinstance(c.dtype, pd.CategoricalDtype) else c)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
+GRIDS = dict(
     players=st.lists(st.integers(2, 5), min_size=1, max_size=2, unique=True),
     variants=st.lists(variant_sets, min_size=1, max_size=2, unique=True),
     option=st.sampled_from(sorted(OPTIONS)),
@@ -607,14 +608,29 @@ def plain(df: pd.DataFrame) -> pd.DataFrame:
         min_size=1,
         max_size=2,
         unique=True,
-    ),  # fmt: skip
+    ),
     rotation=st.sampled_from(["cyclic", "all", "none"]),
     chunk=st.integers(1, 7),
     seed=st.integers(0, 2**64 - 1),
 )
-def test_every_game_of_a_random_grid_keeps_the_per_game_identities(
-    tmp_path_factory, players, variants, option, lineups, rotation, chunk, seed
-):
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GRIDS)
+def test_a_few_random_grids_keep_the_per_game_identities(tmp_path_factory, **grid):
+    """A few grids on every run (the slow suite plays many more)."""
+    check_grid(tmp_path_factory, **grid)
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GRIDS)
+def test_every_game_of_a_random_grid_keeps_the_per_game_identities(tmp_path_factory, **grid):
+    """Many grids (the slow suite)."""
+    check_grid(tmp_path_factory, **grid)
+
+
+def check_grid(tmp_path_factory, players, variants, option, lineups, rotation, chunk, seed):
     """Whatever the grid: one row per seat of each game; score = height + pawns + 2 wood
     (R8.2); ranks from the scores, shared wins; the lineup seated as the rotation says; each
     row names its rules; the run on disk is the run in memory, and a cell played alone is the

@@ -90,6 +90,7 @@ def test_results_do_not_depend_on_jobs_or_chunk_size():
                               chunk_size=chunk, **KW), one)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_dask_backend_on_a_local_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
@@ -104,6 +105,7 @@ def test_the_dask_backend_on_a_local_cluster_gives_the_same_results(tmp_path):
     same(load_results(tmp_path / "run"), want)
 
 
+@pytest.mark.slow
 def test_a_bad_dask_scheduler_is_one_clear_error():
     with pytest.raises(UserError, match="cannot reach the dask scheduler"):
         moaisim.simulate(3, 4, backend="dask", scheduler="tcp://127.0.0.1:9", **KW)
@@ -218,6 +220,7 @@ class Slow(moaisim.Strategy):
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_keeps_whole_chunks_and_prints_how_to_resume(tmp_path, monkeypatch):
     (tmp_path / "slowmod.py").write_text(SLOW)
     monkeypatch.chdir(tmp_path)

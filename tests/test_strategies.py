@@ -79,6 +79,7 @@ def _chi2_seats(table: pd.DataFrame, column: str, players: int) -> float:
     return float(stats.chi2.sf(stat, players - 2))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_greedy_self_play_treats_seats_1_to_p_minus_1_alike(players):
     """Under the rules, seats 1..P-1 are exchangeable when every seat plays the same
@@ -91,6 +92,7 @@ def test_greedy_self_play_treats_seats_1_to_p_minus_1_alike(players):
         assert p > 0.001, (column, p, df.groupby("seat")[column].mean().round(3).tolist())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), [("heuristic", 4), ("tuned", 3)])
 def test_the_heuristic_family_treats_seats_1_to_p_minus_1_alike(name, players):
     """The same for the weighted strategies (5 000 games)."""
@@ -131,6 +133,7 @@ def _lead(df: pd.DataFrame, column: str) -> tuple[float, float, float]:
     return float(d.mean()), float(d.mean() - half), float(d.mean() + half)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plan", PLANS)
 def test_each_plan_does_its_thing_more_than_greedy(plan, against_greedy):
     column = PLAN_COLUMN[plan]
@@ -138,6 +141,7 @@ def test_each_plan_does_its_thing_more_than_greedy(plan, against_greedy):
     assert low > 0, f"{plan}: {column} lead over greedy {mean:.2f} [{low:.2f}, {high:.2f}]"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plan", PLANS)
 def test_each_plan_does_its_thing_more_than_every_other_plan(plan, against_greedy):
     """Against the same greedy opponents, the plan's column is the highest of all plans,
@@ -153,6 +157,7 @@ def test_each_plan_does_its_thing_more_than_every_other_plan(plan, against_greed
 # --- 3. the ladder (the full one: benchmarks/ladder.py) ------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4])
 def test_ladder_random_greedy_tuned_on_unseen_seeds(players):
     """Win share against greedy opponents, seats rotated, on a root seed no tuning run used:

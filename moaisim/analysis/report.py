@@ -585,7 +585,9 @@ def _markdown(
     for paragraph in intro:
         lines += [paragraph, ""]
     if repro:
-        lines += ["Reproduce:", "", "```sh", *repro, "```", ""]
+        lines += ["Reproduce (in a checkout, after `make test` or `make demo` made `.venv`: "
+                  "activate it with `source .venv/bin/activate`, or write `.venv/bin/moaisim`):",
+                  "", "```sh", *repro, "```", ""]  # fmt: skip
     lines += [
         "## Summary",
         "",
@@ -627,7 +629,10 @@ def _html(
     esc = html.escape
     body = [f"<h1>{esc(title)}</h1>", *[f"<p>{esc(x)}</p>" for x in intro]]
     if repro:
-        body.append("<p>Reproduce:</p><pre>" + esc("\n".join(repro)) + "</pre>")
+        body.append("<p>Reproduce (in a checkout, after <code>make test</code> or <code>make "
+                    "demo</code> made <code>.venv</code>: activate it with <code>source "
+                    ".venv/bin/activate</code>, or write <code>.venv/bin/moaisim</code>):</p><pre>"
+                    + esc("\n".join(repro)) + "</pre>")  # fmt: skip
     body.append(
         "<h2>Summary</h2><ul>"
         + "".join(f"<li>{esc(x)}</li>" for x in summary_lines(sections))
