@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from moaisim.engine.batch import BatchGame, BatchState, birdman, epoch, production, review, work
+from moaisim.engine.batch import BatchGame, BatchState, review, work
 from moaisim.engine.decisions import Kind
 from moaisim.engine.reference import Game
 from moaisim.engine.state import State
+from moaisim.engine.steps import Step
 from moaisim.engine.views import SeatView
 from moaisim.rules import CAMP, RESERVE, Rules
 from moaisim.strategies.base import Strategy
@@ -82,6 +83,18 @@ class BatchScenario(Game):
         self.events += core.events[self.game]
         return out
 
+    def _steps(self, start: Step, stop: set[Step], **cursor: int) -> None:
+        """Run the batch engine from the start of a step until the game reaches one of the
+        steps `stop` (the cursor's other fields given by name)."""
+
+        def run(g: BatchGame, rows: np.ndarray) -> None:
+            g.goto(rows, start)
+            for name, value in cursor.items():
+                getattr(g.state, name)[rows] = value
+            g.run(g.decide, rows, frozenset(stop))
+
+        self._run(run)
+
     def play(self) -> list[dict[str, Any]]:
         core = self._batch()
         core.play()
@@ -90,23 +103,27 @@ class BatchScenario(Game):
         return self.events
 
     def birdman_phase(self) -> None:
-        self._run(birdman.birdman_phase)
+        self._steps(Step.ROUND, {Step.PICK})
 
     def bidding(self) -> None:
-        self._run(birdman.bidding)
+        self._steps(Step.BID, {Step.PICK})
 
     def hill_order(self) -> None:
-        self._run(birdman.hill_order)
+        self._steps(Step.HILL, {Step.PICK})
 
     def epoch_phase(self) -> None:
-        self._run(epoch.epoch_phase)
+        self._steps(Step.PICK, {Step.WORK_START})
 
     def disaster(self, taker: int, pos: int, cid: int) -> None:
-        kind = np.array([self.rules.components.epoch_cards[cid].type])
-        self._run(epoch.disasters, np.array([taker]), pos, np.array([cid]), kind)
+        """The batch engine's disaster steps, the taker standing at turn position `pos`
+        while they run (in play the taker is always the seat at its position)."""
+        turn = self.state.turn.copy()
+        self.state.turn[pos] = taker
+        self._steps(Step.DISASTER, {Step.PICK}, step_pos=pos, step_card=cid)
+        self.state.turn[:] = turn
 
     def work_phase(self) -> None:
-        self._run(work.work_phase)
+        self._steps(Step.WORK_START, {Step.FOREST})
 
     def work_mask(self, seat: int) -> np.ndarray:
         def mask(g: BatchGame, rows: np.ndarray) -> np.ndarray:
@@ -131,28 +148,35 @@ class BatchScenario(Game):
         self._run(step)
 
     def production_phase(self) -> None:
-        self._run(production.production_phase)
+        self._steps(Step.FOREST, {Step.DRAW})
 
     def forest(self) -> None:
-        self._run(production.forest)
+        self._steps(Step.FOREST, {Step.VOLCANO})
 
     def volcano(self) -> None:
-        self._run(production.volcano)
+        self._steps(Step.VOLCANO, {Step.FEED_COUNT})
 
     def feeding(self) -> None:
-        self._run(production.feeding)
+        self._steps(Step.FEED_COUNT, {Step.DRAW})
 
     def review_phase(self) -> None:
-        self._run(review.review_phase)
+        self._steps(Step.DRAW, {Step.ROUND_END})
 
     def draw_cards(self, seat: int, n: int) -> None:
         self._run(review.draw_cards, np.array([seat]), np.array([n]))
 
     def rest(self, seat: int, hut: int) -> None:
-        self._run(review.rest, np.array([seat]), np.array([hut]))
+        s = self.state
+        times = min(hut, int((s.loc[seat] >= 0).sum()))
+        if times:
+            self._steps(Step.REST, {Step.BIRTH}, step_pos=self.position(seat), step_left=times)
 
     def births(self, seat: int) -> None:
-        self._run(review.births, np.array([seat]))
+        """R7.3 alone: the batch engine's births; what follows them (the boat, the card
+        discarded) is left out, as the reference's `births` leaves it out."""
+        held = self.state.held.copy()
+        self._steps(Step.BIRTH, {Step.BOAT, Step.DRAW}, step_pos=self.position(seat))
+        self.state.held[:] = held
 
 
 def scenario(

@@ -1,7 +1,8 @@
 """Property tests of the batch engine over whole batches (hypothesis).
 
 The foundation's invariants (tests/invariants.py, for one reference game) checked for every
-game of a batch after setup (R1) and after every phase of every round (R3-R7): conservation of
+game of a batch after setup (R1) and after every step of every round (R3-R7, `steps.Step`:
+each step that runs by itself, and each decision applied): conservation of
 the 18 pawns per colour, 15 wood, 40 Rapa Nui cards, 21 Moai tiles and the disaster tokens;
 face states (R5.4-R5.7, V1); boats (R5.7, R7.4). Every legal mask is the one the rules book
 gives (docs/rules.md section D; `invariants.expected_legal`, written apart from the engines),
@@ -20,14 +21,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_legal, scores_from_events
 
-import moaisim.engine.batch.game as game_module
+import moaisim.engine.batch.machine as machine_module
 from moaisim.engine.batch import BatchGame, BatchState
 from moaisim.engine.decisions import Kind
 from moaisim.engine.state import State
+from moaisim.engine.steps import Step
 from moaisim.registry import load_strategy
 from moaisim.rules import CAMP, RESERVE, VARIANTS, Rules
 
-PHASES = ("birdman_phase", "epoch_phase", "work_phase", "production_phase", "review_phase")
+#: Steps every round of every game goes through (R2: the five phases).
+EVERY_ROUND = {Step.ROUND, Step.BID, Step.HILL, Step.PICK, Step.WORK_START, Step.WORK,
+               Step.FOREST, Step.VOLCANO, Step.FEED_COUNT, Step.DRAW, Step.ROUND_END}  # fmt: skip
 
 
 def check_batch(s: BatchState, rules: Rules, where: str) -> None:
@@ -94,37 +98,40 @@ def snapshot(g: BatchGame, rows: np.ndarray) -> dict[str, np.ndarray]:
 
 
 class CheckedBatchGame(BatchGame):
-    """A batch that checks the invariants after setup and after each phase (the real
-    `BatchGame.play` loop, with its phase functions wrapped), the legal masks against the
-    rules book's, that idle games do not change, and that counts the rounds each game plays."""
+    """A batch that checks the invariants after setup and after each step (the real
+    `BatchGame.play` loop, with the machine's step and apply functions wrapped), the legal
+    masks against the rules book's, that the games a step does not concern (idle or over) do
+    not change, and that counts the rounds each game plays."""
 
     def play(self) -> CheckedBatchGame:
         self.one = State.empty(self.rules)  # one game of the batch, copied out to check it
         self.rounds_played = np.zeros(self.b, dtype=np.int64)
-        self.phases_run: list[str] = []
+        self.steps_run: set[Step] = set()
         check_batch(self.state, self.rules, "after setup")
         with ExitStack() as stack:
-            for name in PHASES:
-                wrapped = self._checked(name, getattr(game_module, name))
-                stack.enter_context(mock.patch.object(game_module, name, wrapped))
+            for table, apply in ((machine_module.STEPS, False), (machine_module.APPLY, True)):
+                wrapped = {step: self._checked(step, fn, apply) for step, fn in table.items()}
+                stack.enter_context(mock.patch.dict(table, wrapped))
             super().play()
         return self
 
-    def _checked(self, name: str, phase: Any) -> Any:
-        def run(g: BatchGame, rows: np.ndarray) -> None:
+    def _checked(self, step: Step, fn: Any, apply: bool) -> Any:
+        def run(g: BatchGame, arg: Any, *more: Any) -> Any:
             assert g is self
+            rows = np.unique(arg.rows) if apply else arg
             idle = np.setdiff1d(np.arange(self.b), rows)
             before = snapshot(self, idle)
-            assert not self.state.last_round[rows].any() or name != "birdman_phase"
-            if name == "birdman_phase":
+            if step == Step.ROUND and not apply:
+                assert not self.state.last_round[rows].any()
                 self.rounds_played[rows] += 1
-            phase(g, rows)
-            self.phases_run.append(name)
-            where = f"after {name} of round {self.rounds_played[rows].max()}"
+            out = fn(g, arg, *more)
+            self.steps_run.add(step)
+            where = f"after {step.name}{' (applied)' if apply else ''}"
             check_batch(self.state, self.rules, where)
             after = snapshot(self, idle)
             for key, value in before.items():
                 assert np.array_equal(value, after[key]), f"{where}: idle games' {key} changed"
+            return out
 
         return run
 
@@ -184,9 +191,8 @@ def test_conservation_legality_and_scores_over_whole_batches(config):
     rules, lineup, seed, games = config
     g = play_checked(rules, lineup, seed, games)
     s, p, b = g.state, rules.players, len(games)
-    # every round ran the five phases in order (R2)
-    assert len(g.phases_run) % 5 == 0
-    assert g.phases_run[:5] == list(PHASES)
+    # every round went through the five phases (R2)
+    assert g.steps_run >= EVERY_ROUND
     # every game ends (R8.1); `rounds` is the number of rounds it played
     assert s.last_round.all()
     assert (s.round == g.rounds_played).all() and (s.round >= 1).all()

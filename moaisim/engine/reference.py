@@ -29,6 +29,7 @@ from moaisim.engine.decisions import (
 )
 from moaisim.engine.events import Event, EventMaker
 from moaisim.engine.state import State
+from moaisim.engine.steps import Step
 from moaisim.engine.views import check_reads, make_view, parts_for, start_strategies
 from moaisim.rng import Streams
 from moaisim.rules import Rules
@@ -153,9 +154,8 @@ class Game:
         s = self.state
         secrets = (s.hand[None], s.loc[None], s.up[None], s.moai_owner[None])
         parts = parts_for(self.strategies[seat], kind)
-        view = make_view(
-            kind, seat, self.rules, parts, s.record(), secrets, rows, games, legal[None], rng, info
-        )
+        view = make_view(kind, seat, self.rules, parts, s.record(), secrets, rows, games,
+                         legal[None], rng, info, s.cursor_record())  # fmt: skip
         self.asked += 1
         try:
             action = answer(getattr(self.strategies[seat], kind.value), view, kind, legal[None])
@@ -174,6 +174,10 @@ class Game:
 
     def mask(self, kind: Kind) -> np.ndarray:
         return np.zeros(self._sizes[kind], dtype=bool)
+
+    def position(self, seat: int) -> int:
+        """The seat's position in the turn order (R2) this round."""
+        return int(np.argmax(self.state.turn == seat))
 
     # --- the game ----------------------------------------------------------------------
     def play(self) -> list[Event]:
@@ -201,6 +205,7 @@ class Game:
         admiral = False
         while len(offer) < p + 1 and s.epoch_deck:
             cid = s.epoch_deck.pop(0)
+            s.revealed[cid] = True  # R3.1: every player sees it
             if self.cards[cid].is_admiral:
                 admiral = True
                 continue
@@ -225,10 +230,12 @@ class Game:
         """R3.3 sealed bids (V2/V4: face up, one at a time), then R3.4-R3.5."""
         s, p = self.state, self.rules.players
         if self.rules.open_bidding:
-            for seat in s.bid_order:
+            for k, seat in enumerate(s.bid_order):
+                s.at(Step.BID, pos=k)
                 bid = self.ask(seat, Kind.BID, s.hand[seat].copy())
                 self._pay_bid(seat, bid)
         else:
+            s.at(Step.BID)
             bids = [self.ask(seat, Kind.BID, s.hand[seat].copy()) for seat in range(p)]
             for seat in range(p):
                 self._pay_bid(seat, bids[seat])
@@ -263,6 +270,7 @@ class Game:
                         legal[s.birdman] = False  # R3.4: he puts himself last of them
                 tied = np.zeros(p, dtype=bool)
                 tied[group] = True
+                s.at(Step.HILL, pos=len(order), hill=order)
                 pick = self.ask(s.birdman, Kind.ORDER_TIES, legal, tied=tied, bid=total)
                 order.append(pick)
                 remaining.remove(pick)
@@ -285,6 +293,7 @@ class Game:
             if not legal.any():  # R4.2: the last in order take none
                 self.log("no_card", seat=seat)
                 continue
+            s.at(Step.PICK, pos=pos)
             slot = self.ask(seat, Kind.PICK_EPOCH, legal)
             cid = int(s.offer[slot])
             s.offer[slot] = -1
@@ -310,6 +319,7 @@ class Game:
         if self.rules.has("fixed-disasters"):  # V5: the next player in turn order
             target = int(s.turn[(pos + 1) % p])
         else:
+            s.at(Step.TARGET, pos=pos, card=cid)
             target = self.ask(taker, Kind.DISASTER_TARGET, np.ones(p, dtype=bool), card=cid)
         s.counters["disasters_aimed"][taker] += 1
         s.counters["disasters_suffered"][target] += 1
@@ -318,6 +328,7 @@ class Game:
             s.wood[target] -= 1
             self.discard_wood()
             self.log("burn", seat=target)
+        s.at(Step.LOSS, pos=pos, card=cid, target=target)  # if the victim has something to lose
         if card.type in ("fire-boat", "storm"):
             self.lose_boat(target, cid)
         if card.type == "famine":
@@ -376,14 +387,17 @@ class Game:
     # --- R5 work phase -------------------------------------------------------------------
     def work_phase(self) -> None:
         """R5.1: in turn order, one action per turn, until every camp is empty."""
-        s = self.state
+        s, p = self.state, self.rules.players
+        count = 0  # work actions so far this phase
         while (s.loc == CAMP).any():
             for seat in s.turn.tolist():
                 if not (s.loc == CAMP).any():
                     break
                 legal = self.work_mask(seat)
+                s.at(Step.WORK, pos=count % p, count=count)
                 action = self.ask(seat, Kind.WORK, legal)
                 self.apply_work(seat, action)
+                count += 1
 
     def work_mask(self, seat: int) -> np.ndarray:
         s, lay, codec = self.state, self.rules.layout, self.work_codec
@@ -484,6 +498,7 @@ class Game:
                 else:
                     legal = self.mask(Kind.FOREST_TIE)
                     legal[tied] = True
+                    s.at(Step.FOREST, count=space)
                     winner = self.ask(s.birdman, Kind.FOREST_TIE, legal, space=space)
             s.forest_wood[space] = False  # the token leaves its space only when awarded
             s.wood[winner] += 1
@@ -494,7 +509,7 @@ class Game:
         """R6.2: in turn order, finish any volcano spaces, one at a time."""
         s, lay = self.state, self.rules.layout
         heights = np.asarray(self.rules.components.moai_heights)
-        for seat in s.turn.tolist():
+        for pos, seat in enumerate(s.turn.tolist()):
             done: set[int] = set()
             while True:
                 legal = self.mask(Kind.FINISH_MOAI)
@@ -507,6 +522,7 @@ class Game:
                 if not legal.any():
                     break
                 legal[lay.volcano] = True  # stop
+                s.at(Step.VOLCANO, pos=pos, done=done)
                 k = self.ask(seat, Kind.FINISH_MOAI, legal)
                 if k == lay.volcano:
                     break
@@ -534,12 +550,13 @@ class Game:
     def feeding(self) -> None:
         """R6.3-R6.4: in turn order, feed; each pawn short of food starves or is saved by a raid."""
         s, lay, st = self.state, self.rules.layout, self.state.strength
-        for seat in s.turn.tolist():
+        for pos, seat in enumerate(s.turn.tolist()):
             board = s.on_board(seat)
             food = sum(int(st[i]) for i in board if feeds(lay, int(s.loc[seat, i])))
             deficit = max(0, len(board) - food)
             self.log("feed", seat=seat, food=food, mouths=len(board), deficit=deficit)
             for step in range(deficit):
+                s.at(Step.FEED, pos=pos, left=deficit - step)
                 action = self.ask(seat, Kind.FEED, self.feed_mask(seat), deficit=deficit - step)
                 self.apply_feed(seat, action)
 
@@ -595,7 +612,7 @@ class Game:
     def review_phase(self) -> None:
         """R7: in turn order, each player draws, rests, gives births and builds its boat."""
         s = self.state
-        for seat in s.turn.tolist():
+        for pos, seat in enumerate(s.turn.tolist()):
             cid = int(s.held[seat])
             card = self.cards[cid] if cid >= 0 else None
             self.draw_cards(seat, card.draw if card else 0)  # R7.1
@@ -604,6 +621,7 @@ class Game:
             self.births(seat)  # R7.3
             if card and card.is_boat and s.wood[seat] >= 1:  # R7.4
                 legal = np.ones(2, dtype=bool)
+                s.at(Step.BOAT, pos=pos, card=cid)
                 if self.ask(seat, Kind.BOAT, legal, card=cid) == 1:
                     s.wood[seat] -= 1
                     self.discard_wood()
@@ -642,13 +660,15 @@ class Game:
         """R7.2: `hut` pawns from the board to camp, taken as evenly as possible across zones."""
         s, lay = self.state, self.rules.layout
         taken = np.zeros(4, dtype=int)
-        for _ in range(min(hut, len(s.on_board(seat)))):
+        times = min(hut, len(s.on_board(seat)))
+        for k in range(times):
             board = s.on_board(seat)
             zones = lay.zones(s.loc[seat, board])
             present = np.unique(zones)
             allowed = present[taken[present] == taken[present].min()]
             legal = self.mask(Kind.REST)
             legal[board[np.isin(zones, allowed)]] = True
+            s.at(Step.REST, pos=self.position(seat), left=times - k, taken=taken)
             pawn = self.ask(seat, Kind.REST, legal)
             zone = lay.zone(int(s.loc[seat, pawn]))
             taken[zone] += 1
@@ -678,6 +698,7 @@ class Game:
             if not legal.any():
                 return
             legal[BIRTH_STOP] = not s.last_round  # A4: compulsory in the last round
+            s.at(Step.BIRTH, pos=self.position(seat))
             k = self.ask(seat, Kind.BIRTH, legal)
             if k == BIRTH_STOP:
                 return

@@ -8,7 +8,7 @@ import numpy as np
 
 from moaisim.engine.chance import setup_draws
 from moaisim.engine.decisions import strengths
-from moaisim.engine.views import STATE_FIELDS, public_dtype
+from moaisim.engine.views import CURSOR_FIELDS, STATE_FIELDS, cursor_dtype, public_dtype
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY, free_fields, score
@@ -57,6 +57,17 @@ class State:
     boats: np.ndarray = field(default=None)  # type: ignore[assignment]
     moai_owner: np.ndarray = field(default=None)  # type: ignore[assignment]
     counters: dict[str, np.ndarray] = field(default_factory=dict)
+    revealed: np.ndarray = field(default=None)  # type: ignore[assignment]  # R3.1, by card id
+    # where the game stands (`steps`): set by the engine before each decision
+    step: int = 0
+    step_pos: int = 0
+    step_count: int = 0
+    step_card: int = -1
+    step_target: int = -1
+    step_left: int = 0
+    step_taken: np.ndarray = field(default=None)  # type: ignore[assignment]
+    step_done: np.ndarray = field(default=None)  # type: ignore[assignment]
+    step_hill: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     @classmethod
     def empty(cls, rules: Rules) -> State:
@@ -84,7 +95,28 @@ class State:
             boats=np.full((p, lay.boats), -1, dtype=np.int16),
             moai_owner=np.full(c.n_tiles, TILE_SUPPLY, dtype=np.int8),
             counters={name: np.zeros(p, dtype=np.int16) for name in COUNTERS},
+            revealed=np.zeros(len(c.epoch_cards), dtype=bool),
+            step_taken=np.zeros(4, dtype=np.int8),
+            step_done=np.zeros(lay.volcano, dtype=bool),
+            step_hill=np.full(p, -1, dtype=np.int8),
         )
+
+    def at(
+        self, step: int, pos: int = 0, count: int = 0, card: int = -1, target: int = -1,
+        left: int = 0, taken: np.ndarray | None = None, done: set[int] | None = None,
+        hill: list[int] | None = None,
+    ) -> None:  # fmt: skip
+        """Set where the game stands (`steps`: the cursor of a game waiting for a decision);
+        what is not given is at its reset value."""
+        self.step, self.step_pos, self.step_count = step, pos, count
+        self.step_card, self.step_target, self.step_left = card, target, left
+        self.step_taken[:] = 0 if taken is None else taken
+        self.step_done[:] = False
+        if done:
+            self.step_done[sorted(done)] = True
+        self.step_hill[:] = -1
+        if hill:
+            self.step_hill[: len(hill)] = hill
 
     @classmethod
     def setup(cls, rules: Rules, streams: Streams) -> State:
@@ -117,6 +149,13 @@ class State:
             rec[name] = decks[name] if name in decks else getattr(self, name)
         if self.epoch_deck:
             rec["next_epoch"] = self.rules.components.epoch_cards[self.epoch_deck[0]].epoch
+        return rec
+
+    def cursor_record(self) -> np.ndarray:
+        """Where this game stands (`views.CURSOR`), made afresh for a view."""
+        rec = np.zeros(1, dtype=cursor_dtype(self.rules))
+        for name in CURSOR_FIELDS:
+            rec[name] = getattr(self, name)
         return rec
 
     # --- small readable helpers ------------------------------------------------------------

@@ -59,6 +59,21 @@ RECORD: tuple[tuple[str, str, str, str], ...] = (
     ("boats", "i2", "P,K", "boat card in each clan's boat slot (-1: none built)"),
     ("next_epoch", "i1", "", "epoch (1-3) on the back of the epoch deck's top card, 0: empty"),
 )
+#: Where a game stands (its cursor, `moaisim.engine.steps`) and the epoch cards seen so far:
+#: public too, in a record of their own (a view copies it only for a strategy that reads it).
+CURSOR: tuple[tuple[str, str, str, str], ...] = (
+    ("revealed", "?", "E", "the epoch card has been revealed (R3.1: all see it)"),
+    ("step", "i1", "", "the step of the round the game is at (`steps.Step`)"),
+    ("step_pos", "i1", "", "the turn position (bid, hill) of the step"),
+    ("step_count", "i2", "", "work actions so far; the forest space"),
+    ("step_card", "i2", "", "the disaster or boat card of the step (-1: none)"),
+    ("step_target", "i1", "", "the disaster's victim (-1: none)"),
+    ("step_left", "i2", "", "pawns still short of food, or still to rest"),
+    ("step_taken", "i1", "4", "pawns rested so far this turn, per zone"),
+    ("step_done", "?", "V", "own volcano spaces finished this turn"),
+    ("step_hill", "i1", "P", "the hill order built so far (-1: not placed yet)"),
+)
+CURSOR_FIELDS: tuple[str, ...] = tuple(name for name, *_ in CURSOR)
 #: The record fields that are state (the engines write them; `next_epoch` follows the deck).
 STATE_FIELDS: tuple[str, ...] = tuple(name for name, *_ in RECORD[:-1])
 
@@ -66,10 +81,31 @@ STATE_FIELDS: tuple[str, ...] = tuple(name for name, *_ in RECORD[:-1])
 @cache
 def public_dtype(rules: Rules) -> np.dtype:
     """The numpy record type of a game's public record under these rules."""
+    return _dtype(rules, RECORD)
+
+
+@cache
+def cursor_dtype(rules: Rules) -> np.dtype:
+    """The numpy record type of a game's cursor record (`CURSOR`) under these rules."""
+    return _dtype(rules, CURSOR)
+
+
+@cache
+def cursor_reset(rules: Rules) -> np.ndarray:
+    """A cursor record at its reset values (step ROUND, cards and seats -1, the rest 0)."""
+    out = np.zeros(1, dtype=cursor_dtype(rules))
+    for name in ("step_card", "step_target", "step_hill"):
+        out[name] = -1
+    out.setflags(write=False)
+    return out
+
+
+def _dtype(rules: Rules, record: tuple[tuple[str, str, str, str], ...]) -> np.dtype:
     lay, p = rules.layout, rules.players
-    sizes = {"P": p, "P+1": p + 1, "F": lay.forest, "K": lay.boats, "6": 6}
+    sizes = {"P": p, "P+1": p + 1, "F": lay.forest, "K": lay.boats, "6": 6, "4": 4,
+             "V": lay.volcano, "E": len(rules.components.epoch_cards)}  # fmt: skip
     fields = []
-    for name, kind, shape, _ in RECORD:
+    for name, kind, shape, _ in record:
         dims = tuple(sizes[d] for d in shape.split(",") if d)
         fields.append((name, kind, dims) if dims else (name, kind))
     return np.dtype(fields)
@@ -130,6 +166,16 @@ FIELDS: dict[str, tuple[str, str]] = {
     "covered": ("record", "[n] fields covered by a disaster token"),
     "disaster_supply": ("record", "[n] disaster tokens in the supply"),
     "boats": ("record", "[n, P, K] bool: the clan has built a boat in that slot"),
+    "revealed": ("cursor", "[n, E] bool: the epoch card has been revealed (by card id)"),
+    "step": ("cursor", "[n] the step of the round the game is at (`steps.Step`)"),
+    "step_pos": ("cursor", "[n] the turn position (bid, hill) of the step"),
+    "step_count": ("cursor", "[n] work actions so far this phase; the forest space"),
+    "step_card": ("cursor", "[n] the disaster or boat card of the step (-1: none)"),
+    "step_target": ("cursor", "[n] the disaster's victim (-1: none)"),
+    "step_left": ("cursor", "[n] pawns still short of food, or still to rest"),
+    "step_taken": ("cursor", "[n, 4] pawns rested so far this turn, per zone"),
+    "step_done": ("cursor", "[n, V] bool: own volcano spaces finished this turn"),
+    "step_hill": ("cursor", "[n, P] the hill order built so far (-1: not placed yet)"),
     "shown_loc": ("map", "[n, P, N] location of each face-up pawn on the board, else HIDDEN"),
     "hidden_count": ("map", "[n, P, L] face-down pawns of each clan on each location code"),
     "on_board": ("counts", "[n, P] pawns of each clan on the board"),
@@ -145,7 +191,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "moai_supply": ("tiles", "[n, T] bool: that tile (sorted by height) is in the supply"),
     "own_tiles": ("tiles", "[n, T] bool: the tiles this clan holds (heights: tile_heights)"),
 }
-PARTS: tuple[str, ...] = ("record", "map", "counts", "hands", "pawns", "tiles")
+PARTS: tuple[str, ...] = ("record", "cursor", "map", "counts", "hands", "pawns", "tiles")
 
 
 def parts_for(strategy: Any, kind: Kind) -> frozenset[str]:
@@ -199,10 +245,12 @@ class SeatView:
         info: dict[str, np.ndarray],
         record: np.ndarray | None,
         copied: dict[str, np.ndarray],
+        cursor: np.ndarray | None = None,
     ) -> None:
         self.kind, self.seat, self.rules, self.rng = kind, seat, rules, rng
         self.games, self.legal, self.info = games, legal, info
         self._record = record
+        self._cursor = cursor
         self.__dict__.update(copied)
 
     def __len__(self) -> int:
@@ -218,9 +266,10 @@ class SeatView:
         raise AttributeError(name)
 
     def _field(self, name: str) -> np.ndarray:
-        if self._record is None:
+        record = self._cursor if name in CURSOR_FIELDS else self._record
+        if record is None:
             return self.__getattr__(name)
-        return self._record[name]
+        return record[name]
 
     # --- the public record (R5.9), read on first use --------------------------------------
     @cached_property
@@ -303,6 +352,46 @@ class SeatView:
     def boats(self) -> np.ndarray:
         return self._field("boats") >= 0
 
+    @cached_property
+    def revealed(self) -> np.ndarray:
+        return self._field("revealed")
+
+    @cached_property
+    def step(self) -> np.ndarray:
+        return self._field("step")
+
+    @cached_property
+    def step_pos(self) -> np.ndarray:
+        return self._field("step_pos")
+
+    @cached_property
+    def step_count(self) -> np.ndarray:
+        return self._field("step_count")
+
+    @cached_property
+    def step_card(self) -> np.ndarray:
+        return self._field("step_card")
+
+    @cached_property
+    def step_target(self) -> np.ndarray:
+        return self._field("step_target")
+
+    @cached_property
+    def step_left(self) -> np.ndarray:
+        return self._field("step_left")
+
+    @cached_property
+    def step_taken(self) -> np.ndarray:
+        return self._field("step_taken")
+
+    @cached_property
+    def step_done(self) -> np.ndarray:
+        return self._field("step_done")
+
+    @cached_property
+    def step_hill(self) -> np.ndarray:
+        return self._field("step_hill")
+
     # --- constants of the rules ----------------------------------------------------------
     @property
     def tile_heights(self) -> np.ndarray:
@@ -327,14 +416,20 @@ def make_view(
     legal: np.ndarray,
     rng: SeatRandom,
     info: dict[str, np.ndarray],
+    cursor: np.ndarray | None = None,
 ) -> SeatView:
     """The sealed view of `seat` for the games at `rows`, with copies of the `parts` of
-    them that it needs: `public` [B] holds the public records; `secrets` = (hand [B, P, 6],
-    loc and up [B, P, N], moai_owner [B, T]) are read for this seat's own part, or counted.
-    `games` becomes the view's own (give a fresh array)."""
+    them that it needs: `public` [B] holds the public records, `cursor` [B] the cursor
+    records of the games `rows` ([n]); `secrets` = (hand [B, P, 6], loc and up [B, P, N],
+    moai_owner [B, T]) are read
+    for this seat's own part, or counted. `games` becomes the view's own (give a fresh
+    array)."""
     hand, loc, up, owner = secrets
     lay = rules.layout
     record = take_records(public, rows) if "record" in parts else None
+    where = None
+    if "cursor" in parts and cursor is not None:  # the cursor records of exactly these games
+        where = np.array(cursor, copy=True)
     copied: dict[str, np.ndarray] = {}
     if "map" in parts:
         copied["shown_loc"], copied["hidden_count"] = pawn_map(rows, loc, up, lay.size, HIDDEN)
@@ -351,7 +446,7 @@ def make_view(
         copied.update(zip(names, tiles(rows, seat, owner, loc.shape[1]), strict=True))
     legal = np.array(legal, copy=True)
     info = {k: np.array(v, copy=True) for k, v in info.items()}
-    return SeatView(kind, seat, rules, games, legal, rng, info, record, copied)
+    return SeatView(kind, seat, rules, games, legal, rng, info, record, copied, where)
 
 
 def take_records(public: np.ndarray, rows: np.ndarray) -> np.ndarray:

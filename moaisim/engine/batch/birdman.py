@@ -1,33 +1,43 @@
-"""R3 bird-man phase for a batch: reveal, bids (sealed or V2/V4 open), hill order."""
+"""R3 bird-man phase for a batch, as steps (`steps.Step`): ROUND (a round begins, the epoch
+cards are revealed), BID (sealed, or V2/V4 open bids one at a time), HILL (the hill order,
+tied bidders ordered by the bird-man)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import Kind
+from moaisim.engine.steps import Step
 from moaisim.engine.views import next_epochs
 from moaisim.rules.codes import N_CARD_TYPES, card_value
+
+if TYPE_CHECKING:
+    from moaisim.engine.batch.machine import Machine, Pending
 
 CARD_VALUES = np.array([card_value.py_func(t) for t in range(N_CARD_TYPES)], dtype=np.int16)
 
 
-def birdman_phase(g: BatchCore, rows: np.ndarray) -> None:
-    s = g.state
+def round_start(m: Machine, rows: np.ndarray) -> None:
+    """ROUND: R2, a new round; R3.1-R3.2 the reveal. Then BID."""
+    s = m.state
     s.round[rows] += 1
     s.bids[rows] = -1
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(rows[i], "round", round=int(s.round[rows[i]]))
-    reveal(g, rows)
-    bidding(g, rows)
+    if m.keep_rounds:  # the per-round table counts this round's births and starved pawns
+        s.round_births[rows] = s.counters["births"][rows]
+        s.round_starved[rows] = s.counters["starved"][rows]
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(rows[i], "round", round=int(s.round[rows[i]]))
+    reveal(m, rows)
+    m.goto(rows, Step.BID)
 
 
-def reveal(g: BatchCore, rows: np.ndarray) -> None:
+def reveal(m: Machine, rows: np.ndarray) -> None:
     """R3.1-R3.2 and R8.1: players + 1 cards; the Admiral is set aside and ends the game."""
-    s, p = g.state, g.rules.players
-    admiral_of = np.array([c.is_admiral for c in g.cards])
-    palm_of = np.array([c.palm for c in g.cards], dtype=np.int16)
+    s, p = m.state, m.rules.players
+    admiral_of = m.tables.admiral
     n = len(rows)
     offer = np.full((n, p + 1), -1, dtype=np.int16)
     shown = np.zeros(n, dtype=np.int64)
@@ -39,22 +49,24 @@ def reveal(g: BatchCore, rows: np.ndarray) -> None:
             break
         cid = s.epoch_deck[rows[go], pos[go]]
         pos[go] += 1
+        s.revealed[rows[go], cid] = True  # R3.1: every player sees it
         adm = admiral_of[cid]
         admiral[go[adm]] = True
         keep = go[~adm]
         offer[keep, shown[keep]] = cid[~adm]
         shown[keep] += 1
     s.epoch_pos[rows] = pos
-    next_epochs(s.epoch_deck, s.public, rows, g.rules)  # R5.9: the next card's back
+    next_epochs(s.epoch_deck, s.public, rows, m.rules)  # R5.9: the next card's back
     s.last_round[rows] |= admiral | (pos >= end)
     s.offer[rows] = offer
+    palm_of = m.tables.palm
     palms = np.where(offer >= 0, palm_of[np.maximum(offer, 0)], 0).sum(axis=1)
-    wood = np.minimum(np.minimum(palms, s.wood_supply[rows]), g.rules.components.forest_spaces)
+    wood = np.minimum(np.minimum(palms, s.wood_supply[rows]), m.rules.components.forest_spaces)
     s.forest_wood[rows] = np.arange(s.forest_wood.shape[1])[None, :] < wood[:, None]
     s.wood_supply[rows] -= wood.astype(np.int16)
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(
                 rows[i],
                 "reveal",
                 cards=[int(c) for c in offer[i] if c >= 0],
@@ -64,34 +76,46 @@ def reveal(g: BatchCore, rows: np.ndarray) -> None:
             )
 
 
-def bidding(g: BatchCore, rows: np.ndarray) -> None:
-    """R3.3 sealed bids (V2/V4: face up, one at a time, in bid order), then R3.4-R3.5."""
-    s, p = g.state, g.rules.players
-    if g.rules.open_bidding:
-        for k in range(p):
-            seat = s.bid_order[rows, k].astype(np.int64)
-            hand = s.hand[rows, seat]
-            bid = g.ask(Kind.BID, seat, rows, hand)
-            pay_bid(g, rows, seat, bid)
+def bid(m: Machine, rows: np.ndarray) -> Pending:
+    """BID, R3.3: sealed bids are asked of every seat at once (each game once per seat, seat
+    by seat); open bids (V2/V4) of the seat at bid position pos, face up."""
+    s, p = m.state, m.rules.players
+    if m.rules.open_bidding:
+        seat = s.bid_order[rows, s.step_pos[rows]].astype(np.int64)
+        return m.pending(Step.BID, rows, seat, s.hand[rows, seat])
+    every = np.tile(rows, p)
+    seat = np.repeat(np.arange(p), len(rows))
+    return m.pending(Step.BID, every, seat, s.hand[every, seat])
+
+
+def apply_bid(m: Machine, pend: Pending, bids: np.ndarray) -> None:
+    """R3.5: bid cards go to the discard pile, the totals are revealed; after the last bid,
+    the hill order (HILL)."""
+    s, p = m.state, m.rules.players
+    if m.rules.open_bidding:
+        pay_bid(m, pend.rows, pend.seat, bids)
+        s.step_pos[pend.rows] += 1
+        rows = pend.rows[s.step_pos[pend.rows] >= p]
     else:
-        bids = [g.ask(Kind.BID, q, rows, s.hand[rows, q]) for q in range(p)]
+        n = len(pend.rows) // p  # seat by seat, as the bids were asked
+        rows = pend.rows[:n]
         for q in range(p):
-            pay_bid(g, rows, np.full(len(rows), q), bids[q])
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(rows[i], "bids", totals=s.bids[rows[i]].tolist())
-    hill_order(g, rows)
+            pay_bid(m, rows, np.full(n, q), bids[q * n : (q + 1) * n])
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(rows[i], "bids", totals=s.bids[rows[i]].tolist())
+    m.goto(rows, Step.HILL)
 
 
-def pay_bid(g: BatchCore, rows: np.ndarray, seat: np.ndarray, bid: np.ndarray) -> None:
+def pay_bid(m: Machine, rows: np.ndarray, seat: np.ndarray, bid: np.ndarray) -> None:
     """R3.5: bid cards go to the discard pile; the total is revealed."""
-    s = g.state
+    s = m.state
     s.hand[rows, seat] -= bid
     s.discard[rows] += bid
     s.bids[rows, seat] = bid @ CARD_VALUES
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(
                 rows[i],
                 "bid",
                 seat=int(seat[i]),
@@ -100,54 +124,86 @@ def pay_bid(g: BatchCore, rows: np.ndarray, seat: np.ndarray, bid: np.ndarray) -
             )
 
 
-def hill_order(g: BatchCore, rows: np.ndarray) -> None:
-    """R3.4 (V4: its own tie rule): bids in descending order, ties ordered by the bird-man.
-
-    Position by position: the next group is the unplaced seats with the highest bid; while it
-    has more than one seat the bird-man names the next (never himself under R3.4 while others
-    remain; under V4 only the very first pick excludes him).
-    """
-    s, p = g.state, g.rules.players
-    n = len(rows)
-    strict = g.rules.has("open-bidding-strict")
-    bids = s.bids[rows].astype(np.int64)
-    birdman = s.birdman[rows].astype(np.int64)
-    ar = np.arange(n)
-    left = np.ones((n, p), dtype=bool)
-    order = np.zeros((n, p), dtype=np.int8)
-    for k in range(p):
+def hill(m: Machine, rows: np.ndarray) -> Pending | None:
+    """HILL, R3.4 (V4: its own tie rule): bids in descending order, position by position
+    (step_pos; the seats placed so far in step_hill). The next group is the unplaced seats
+    with the highest bid; while it has more than one seat the bird-man names the next (never
+    himself under R3.4 while others remain; under V4 only the very first pick excludes him).
+    Rows whose order is complete end the phase (R3.5)."""
+    s, p = m.state, m.rules.players
+    strict = m.rules.has("open-bidding-strict")
+    waiting = []
+    go = rows
+    while len(go):
+        k = s.step_pos[go].astype(np.int64)
+        done = k >= p
+        if done.any():
+            hill_done(m, go[done])
+            go, k = go[~done], k[~done]
+            if not len(go):
+                break
+        hill = s.step_hill[go].astype(np.int64)
+        left = np.ones((len(go), p), dtype=bool)
+        placed = np.arange(p)[None, :] < k[:, None]
+        left[np.nonzero(placed)[0], hill[placed]] = False
+        bids = s.bids[go].astype(np.int64)
         top = np.where(left, bids, -(1 << 20)).max(axis=1)
         tied = bids == top[:, None]
         group = tied & left
-        size = group.sum(axis=1)
-        pick = np.argmax(group, axis=1)
-        ask = np.flatnonzero(size > 1)
+        alone = group.sum(axis=1) == 1
+        one = np.flatnonzero(alone)
+        s.step_hill[go[one], k[one]] = np.argmax(group[one], axis=1)
+        s.step_pos[go[one]] += 1
+        ask = np.flatnonzero(~alone)
         if len(ask):
             legal = group[ask].copy()
-            bm = birdman[ask]
-            if not strict:
-                legal[np.arange(len(ask)), bm] = False  # R3.4: he puts himself last of them
-            elif k == 0:
-                legal[np.arange(len(ask)), bm] = False  # V4: not first when tied for first
-            pick[ask] = g.ask(Kind.ORDER_TIES, bm, rows[ask], legal, tied=tied[ask], bid=top[ask])
-        order[:, k] = pick
-        left[ar, pick] = False
+            bm = s.birdman[go[ask]].astype(np.int64)
+            bar = np.ones(len(ask), dtype=bool) if not strict else k[ask] == 0
+            legal[np.flatnonzero(bar), bm[bar]] = False  # R3.4 (V4: only when tied for first)
+            waiting.append((go[ask], bm, legal, tied[ask], top[ask]))
+        go = go[one]
+    if not waiting:
+        return None
+    r, bm, legal, tied, top = (np.concatenate(x) for x in zip(*waiting, strict=True))
+    return m.pending(Step.HILL, r, bm, legal, tied=tied, bid=top)
+
+
+def apply_hill(m: Machine, pend: Pending, pick: np.ndarray) -> None:
+    """The bird-man's pick takes the next hill position."""
+    s = m.state
+    r = pend.rows
+    s.step_hill[r, s.step_pos[r].astype(np.int64)] = pick
+    s.step_pos[r] += 1
+
+
+def hill_done(m: Machine, rows: np.ndarray) -> None:
+    """R3.5 and R2: the new bird-man, the turn order and (V2/V4) next round's bid order;
+    then the epoch phase (PICK)."""
+    s, p = m.state, m.rules.players
+    order = s.step_hill[rows].copy()
     s.order[rows] = order
     birdman = order[:, 0].astype(np.int64)
     s.birdman[rows] = birdman
     s.counters["birdman_rounds"][rows, birdman] += 1
-    if g.rules.turn_order == "hill":  # R2
+    if m.rules.turn_order == "hill":  # R2
         s.turn[rows] = order
     else:
         s.turn[rows] = (birdman[:, None] + np.arange(p)[None, :]) % p
     s.bid_order[rows] = order  # V2/V4: next round's bids follow this hill order
-    if g.log_mask is not None:
-        for i in g.logged(rows):
+    s.step_hill[rows] = -1
+    if m.log_mask is not None:
+        for i in m.logged(rows):
             r = rows[i]
-            g.emit(
+            m.emit(
                 r,
                 "hill",
                 order=[int(x) for x in order[i]],
                 birdman=int(birdman[i]),
                 turn=s.turn[r].tolist(),
             )
+    m.goto(rows, Step.PICK)
+
+
+STEPS = {Step.ROUND: round_start, Step.BID: bid, Step.HILL: hill}
+APPLY = {Step.BID: apply_bid, Step.HILL: apply_hill}
+KINDS = {Step.BID: Kind.BID, Step.HILL: Kind.ORDER_TIES}

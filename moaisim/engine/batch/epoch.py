@@ -1,168 +1,233 @@
-"""R4 epoch phase for a batch: picks in turn order, disasters at once (R4.3-R4.4, C3, V5)."""
+"""R4 epoch phase for a batch, as steps (`steps.Step`): PICK (a card taken at turn position
+pos), DISASTER (a disaster just taken: erosion at once, V5's fixed target), TARGET (its taker
+names the clan it hits), LOSS (the victim chooses what it loses: R4.4, C3)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, Kind
+from moaisim.engine.steps import Step
 from moaisim.rules.codes import CAMP, RESERVE, TILE_OUT, free_fields
 
+if TYPE_CHECKING:
+    from moaisim.engine.batch.machine import Machine, Pending
 
-def epoch_phase(g: BatchCore, rows: np.ndarray) -> None:
-    s, p = g.state, g.rules.players
-    ctype = np.array([c.type for c in g.cards])
-    disaster = np.array([c.is_disaster for c in g.cards])
-    for pos in range(p):
-        prows, seat = g.seats_at(rows, pos)
-        legal = s.offer[prows] >= 0
+#: What a disaster takes from its victim (C3), by card type: a loss the victim chooses.
+LOSSES: dict[str, int] = {"fire-boat": LOSS_BOAT, "storm": LOSS_BOAT, "famine": LOSS_PAWN,
+                          "topple": LOSS_MOAI}  # fmt: skip
+
+
+def pick(m: Machine, rows: np.ndarray) -> Pending | None:
+    """PICK, R4.1-R4.2: the seat at turn position pos takes a card still on offer; the last in
+    order take none when none is left. After the last position the phase ends (WORK)."""
+    s, p = m.state, m.rules.players
+    waiting = []
+    go = rows
+    while len(go):
+        pos = s.step_pos[go].astype(np.int64)
+        end = pos >= p
+        if end.any():
+            epoch_done(m, go[end])
+            go, pos = go[~end], pos[~end]
+        if not len(go):
+            break
+        legal = s.offer[go] >= 0
         can = legal.any(axis=1)
-        if g.log_mask is not None:
-            for i in g.logged(prows):
-                if not can[i]:  # R4.2: the last in order take none
-                    g.emit(prows[i], "no_card", seat=int(seat[i]))
-        pick = np.flatnonzero(can)
-        if not len(pick):
-            continue
-        r, q = prows[pick], seat[pick]
-        slot = g.ask(Kind.PICK_EPOCH, q, r, legal[pick])
-        cid = s.offer[r, slot].astype(np.int64)
-        s.offer[r, slot] = -1
-        s.held[r, q] = cid
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(r[i], "pick", seat=int(q[i]), card=int(cid[i]))
-        hit = np.flatnonzero(disaster[cid])
-        if len(hit):  # R4.3: at once
-            disasters(g, r[hit], q[hit], pos, cid[hit], ctype[cid[hit]])
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(rows[i], "unpicked", cards=[int(c) for c in s.offer[rows[i]] if c >= 0])
-    s.offer[rows] = -1  # R4.1: the card no one takes leaves the game
+        none = np.flatnonzero(~can)
+        if len(none) and m.log_mask is not None:
+            seat = s.turn[go[none], pos[none]]
+            for i in m.logged(go[none]):  # R4.2: the last in order take none
+                m.emit(go[none][i], "no_card", seat=int(seat[i]))
+        s.step_pos[go[none]] += 1
+        ask = np.flatnonzero(can)
+        if len(ask):
+            waiting.append((go[ask], legal[ask]))
+        go = go[none]
+    if not waiting:
+        return None
+    r = np.concatenate([w[0] for w in waiting])
+    legal = np.concatenate([w[1] for w in waiting])
+    seat = s.turn[r, s.step_pos[r].astype(np.int64)].astype(np.int64)
+    return m.pending(Step.PICK, r, seat, legal)
 
 
-def disasters(
-    g: BatchCore, rows: np.ndarray, taker: np.ndarray, pos: int, cid: np.ndarray, kind: np.ndarray
-) -> None:
-    """R4.3-R4.4 and C3 for games where `taker` has just taken disaster card `cid`."""
-    s, p = g.state, g.rules.players
-    ero = kind == "erosion"
-    if ero.any():  # no target: a supply token covers a free field
+def apply_pick(m: Machine, pend: Pending, slot: np.ndarray) -> None:
+    """The card leaves the offer for the taker's hand; a disaster takes effect at once."""
+    s = m.state
+    r, q = pend.rows, pend.seat
+    cid = s.offer[r, slot].astype(np.int64)
+    s.offer[r, slot] = -1
+    s.held[r, q] = cid
+    if m.log_mask is not None:
+        for i in m.logged(r):
+            m.emit(r[i], "pick", seat=int(q[i]), card=int(cid[i]))
+    hit = m.tables.disaster[cid]
+    s.step_card[r[hit]] = cid[hit]  # R4.3: at once
+    s.step[r[hit]] = Step.DISASTER
+    s.step_pos[r[~hit]] += 1
+
+
+def epoch_done(m: Machine, rows: np.ndarray) -> None:
+    """R4.1: the card no one takes leaves the game; then the work phase."""
+    s = m.state
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(rows[i], "unpicked", cards=[int(c) for c in s.offer[rows[i]] if c >= 0])
+    s.offer[rows] = -1
+    s.round_held[rows] = s.held[rows]
+    m.goto(rows, Step.WORK_START)
+
+
+def disaster(m: Machine, rows: np.ndarray) -> None:
+    """DISASTER, R4.3 and C3: erosion has no target (a supply token covers a free field);
+    under V5 the next player in turn order is hit; otherwise the taker names the target."""
+    s, p = m.state, m.rules.players
+    cid = s.step_card[rows].astype(np.int64)
+    pos = s.step_pos[rows].astype(np.int64)
+    taker = s.turn[rows, pos].astype(np.int64)
+    ero = m.tables.erosion[cid]
+    if ero.any():
         r = rows[ero]
-        in_fields = (s.loc[r] == g.rules.layout.fields).sum(axis=(1, 2))
-        free = free_fields.py_func(g.rules.layout, s.covered[r], in_fields)
+        in_fields = (s.loc[r] == m.rules.layout.fields).sum(axis=(1, 2))
+        free = free_fields.py_func(m.rules.layout, s.covered[r], in_fields)
         hit = (s.disaster_supply[r] > 0) & (free > 0)
         s.disaster_supply[r[hit]] -= 1
         s.covered[r[hit]] += 1
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(r[i], "erosion", seat=int(taker[ero][i]), covered=bool(hit[i]))
-    aimed = np.flatnonzero(~ero)
-    if not len(aimed):
+        if m.log_mask is not None:
+            for i in m.logged(r):
+                m.emit(r[i], "erosion", seat=int(taker[ero][i]), covered=bool(hit[i]))
+        next_pick(m, r)
+    aimed = ~ero
+    if not aimed.any():
         return
-    rows, taker, cid, kind = rows[aimed], taker[aimed], cid[aimed], kind[aimed]
-    if g.rules.has("fixed-disasters"):  # V5: the next player in turn order
-        target = s.turn[rows, (pos + 1) % p].astype(np.int64)
+    if m.rules.has("fixed-disasters"):  # V5: the next player in turn order
+        r = rows[aimed]
+        target = s.turn[r, (pos[aimed] + 1) % p].astype(np.int64)
+        effect(m, r, target)
     else:
-        legal = np.ones((len(rows), p), dtype=bool)
-        target = g.ask(Kind.DISASTER_TARGET, taker, rows, legal, card=cid)
+        s.step[rows[aimed]] = Step.TARGET
+
+
+def target(m: Machine, rows: np.ndarray) -> Pending:
+    """TARGET, R4.3: the taker names the clan the disaster hits (itself included)."""
+    s, p = m.state, m.rules.players
+    taker = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    legal = np.ones((len(rows), p), dtype=bool)
+    return m.pending(Step.TARGET, rows, taker, legal, card=s.step_card[rows].astype(np.int64))
+
+
+def apply_target(m: Machine, pend: Pending, target: np.ndarray) -> None:
+    effect(m, pend.rows, target)
+
+
+def effect(m: Machine, rows: np.ndarray, target: np.ndarray) -> None:
+    """C3: a disaster aimed at `target`: fire burns a wood, then the loss the victim
+    chooses (LOSS), if it has anything that disaster takes."""
+    s = m.state
+    cid = s.step_card[rows].astype(np.int64)
+    taker = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
     s.counters["disasters_aimed"][rows, taker] += 1
     s.counters["disasters_suffered"][rows, target] += 1
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(rows[i], "disaster", seat=int(taker[i]), card=int(cid[i]), target=int(target[i]))
-    burn = ((kind == "fire") | (kind == "fire-boat")) & (s.wood[rows, target] > 0)
+    s.step_target[rows] = target
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(rows[i], "disaster", seat=int(taker[i]), card=int(cid[i]),
+                   target=int(target[i]))  # fmt: skip
+    burn = m.tables.burns[cid] & (s.wood[rows, target] > 0)
     if burn.any():
         r, t = rows[burn], target[burn]
         s.wood[r, t] -= 1
-        g.discard_wood(r, 1)
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(r[i], "burn", seat=int(t[i]))
-    boat = (kind == "fire-boat") | (kind == "storm")
-    if boat.any():
-        lose_boat(g, rows[boat], target[boat], cid[boat])
-    famine = kind == "famine"
-    if famine.any():
-        lose_pawn(g, rows[famine], target[famine], cid[famine])
-    topple = kind == "topple"
-    if topple.any():
-        lose_moai(g, rows[topple], target[topple], cid[topple])
+        m.discard_wood(r, 1)
+        if m.log_mask is not None:
+            for i in m.logged(r):
+                m.emit(r[i], "burn", seat=int(t[i]))
+    choices = loss_choices(m, rows, target, m.tables.loss[cid])
+    some = choices.any(axis=1)
+    s.step[rows[some]] = Step.LOSS
+    next_pick(m, rows[~some])
 
 
-def ask_loss(
-    g: BatchCore,
-    rows: np.ndarray,
-    seat: np.ndarray,
-    cid: np.ndarray,
-    choices: np.ndarray,
-    what: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """R4.4: the victim `seat` picks what it loses among `choices` ([n, k] pawns, boat slots
-    or tiles). Games where it has nothing to lose are left out. Returns (rows, seats, pick)."""
-    some = np.flatnonzero(choices.any(axis=1))
-    rows, seat, cid, choices = rows[some], seat[some], cid[some], choices[some]
-    if not len(rows):
-        return rows, seat, np.zeros(0, dtype=np.int64)
-    legal = np.zeros((len(rows), g.sizes[Kind.DISASTER_LOSS]), dtype=bool)
-    legal[:, : choices.shape[1]] = choices
-    info = {"what": np.full(len(rows), what), "card": cid}
-    return rows, seat, g.ask(Kind.DISASTER_LOSS, seat, rows, legal, **info)
+def loss_choices(m: Machine, rows: np.ndarray, seat: np.ndarray, what: np.ndarray) -> np.ndarray:
+    """R4.4: what each victim may lose ([n, DISASTER_LOSS size]): a pawn from the board (from
+    its camp if none is on it), a built boat, or a Moai tile; none for other disasters."""
+    s = m.state
+    out = np.zeros((len(rows), m.sizes[Kind.DISASTER_LOSS]), dtype=bool)
+    pawn = np.flatnonzero(what == LOSS_PAWN)
+    if len(pawn):
+        loc = s.loc[rows[pawn], seat[pawn]]
+        board = loc >= 0
+        out[pawn, : loc.shape[1]] = np.where(board.any(axis=1)[:, None], board, loc == CAMP)
+    boat = np.flatnonzero(what == LOSS_BOAT)
+    if len(boat):
+        built = s.boats[rows[boat], seat[boat]] >= 0
+        out[boat, : built.shape[1]] = built
+    moai = np.flatnonzero(what == LOSS_MOAI)
+    if len(moai):
+        tiles = s.moai_owner[rows[moai]] == seat[moai, None]
+        out[moai, : tiles.shape[1]] = tiles
+    return out
 
 
-def lose_pawn(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
-    """Famine: a pawn from the board, or from the camp if none is on it, to the reserve."""
-    s = g.state
-    loc = s.loc[rows, seat]
-    board = loc >= 0
-    pawns = np.where(board.any(axis=1)[:, None], board, loc == CAMP)
-    rows, seat, pawn = ask_loss(g, rows, seat, cid, pawns, LOSS_PAWN)
-    if g.log_mask is not None:
-        lay = g.rules.layout
-        for i in g.logged(rows):
-            g.emit(
-                rows[i],
-                "lose_pawn",
-                seat=int(seat[i]),
-                pawn=int(pawn[i]),
-                strength=lay.strength(int(pawn[i])),
-                at=int(s.loc[rows[i], seat[i], pawn[i]]),
-            )
-    n = len(rows)
-    s.move(rows, seat, pawn, np.full(n, RESERVE), np.zeros(n, dtype=bool))
+def loss(m: Machine, rows: np.ndarray) -> Pending:
+    """LOSS, R4.4: the victim chooses what it loses."""
+    s = m.state
+    cid = s.step_card[rows].astype(np.int64)
+    victim = s.step_target[rows].astype(np.int64)
+    what = m.tables.loss[cid]
+    legal = loss_choices(m, rows, victim, what)
+    return m.pending(Step.LOSS, rows, victim, legal, what=what, card=cid)
 
 
-def lose_boat(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
-    """Storm, fire-boat: the victim picks a boat; its card leaves the game, its pawn to camp."""
-    s, lay = g.state, g.rules.layout
-    built = s.boats[rows, seat] >= 0
-    rows, seat, slot = ask_loss(g, rows, seat, cid, built, LOSS_BOAT)
-    s.boats[rows, seat, slot] = -1
-    sailor = s.loc[rows, seat] == (lay.ocean0 + slot)[:, None]
-    manned = np.flatnonzero(sailor.any(axis=1))  # the boat's pawn, if any, goes to camp
-    n = len(manned)
-    pawn = np.argmax(sailor[manned], axis=1)
-    s.move(rows[manned], seat[manned], pawn, np.full(n, CAMP), np.zeros(n, dtype=bool))
-    if g.log_mask is not None:
-        for i in g.logged(rows):
-            g.emit(
-                rows[i],
-                "lose_boat",
-                seat=int(seat[i]),
-                slot=int(slot[i]),
-                sailor=np.flatnonzero(sailor[i]).tolist(),
-            )
+def apply_loss(m: Machine, pend: Pending, pick: np.ndarray) -> None:
+    """Famine: the pawn to the reserve; storm, fire-boat: the boat's card leaves the game and
+    its pawn goes to camp; topple: the tile leaves the game."""
+    s, lay = m.state, m.rules.layout
+    rows, seat, what = pend.rows, pend.seat, pend.info["what"]
+    pawn = np.flatnonzero(what == LOSS_PAWN)
+    if len(pawn):
+        r, q, i = rows[pawn], seat[pawn], pick[pawn]
+        if m.log_mask is not None:
+            for k in m.logged(r):
+                where = int(s.loc[r[k], q[k], i[k]])
+                m.emit(r[k], "lose_pawn", seat=int(q[k]), pawn=int(i[k]),
+                       strength=lay.strength(int(i[k])), at=where)  # fmt: skip
+        n = len(r)
+        s.move(r, q, i, np.full(n, RESERVE), np.zeros(n, dtype=bool))
+    boat = np.flatnonzero(what == LOSS_BOAT)
+    if len(boat):
+        r, q, slot = rows[boat], seat[boat], pick[boat]
+        s.boats[r, q, slot] = -1
+        sailor = s.loc[r, q] == (lay.ocean0 + slot)[:, None]
+        manned = np.flatnonzero(sailor.any(axis=1))  # the boat's pawn, if any, goes to camp
+        n = len(manned)
+        i = np.argmax(sailor[manned], axis=1)
+        s.move(r[manned], q[manned], i, np.full(n, CAMP), np.zeros(n, dtype=bool))
+        if m.log_mask is not None:
+            for k in m.logged(r):
+                m.emit(r[k], "lose_boat", seat=int(q[k]), slot=int(slot[k]),
+                       sailor=np.flatnonzero(sailor[k]).tolist())  # fmt: skip
+    moai = np.flatnonzero(what == LOSS_MOAI)
+    if len(moai):
+        r, q, tile = rows[moai], seat[moai], pick[moai]
+        s.moai_owner[r, tile] = TILE_OUT
+        if m.log_mask is not None:
+            heights = m.rules.components.moai_heights
+            for k in m.logged(r):
+                m.emit(r[k], "lose_moai", seat=int(q[k]), tile=int(tile[k]),
+                       height=heights[tile[k]])  # fmt: skip
+    next_pick(m, rows)
 
 
-def lose_moai(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
-    """Topple: the victim picks one of its Moai tiles; it leaves the game."""
-    s = g.state
-    tiles = s.moai_owner[rows] == seat[:, None]
-    rows, seat, tile = ask_loss(g, rows, seat, cid, tiles, LOSS_MOAI)
-    s.moai_owner[rows, tile] = TILE_OUT
-    if g.log_mask is not None:
-        heights = g.rules.components.moai_heights
-        for i in g.logged(rows):
-            g.emit(
-                rows[i], "lose_moai", seat=int(seat[i]), tile=int(tile[i]), height=heights[tile[i]]
-            )
+def next_pick(m: Machine, rows: np.ndarray) -> None:
+    """The disaster is over: the next turn position picks."""
+    s = m.state
+    pos = s.step_pos[rows].copy()
+    m.goto(rows, Step.PICK)
+    s.step_pos[rows] = pos + 1
+
+
+STEPS = {Step.PICK: pick, Step.DISASTER: disaster, Step.TARGET: target, Step.LOSS: loss}
+APPLY = {Step.PICK: apply_pick, Step.TARGET: apply_target, Step.LOSS: apply_loss}

@@ -1,12 +1,15 @@
-"""R6 production phase for a batch: forest (R6.1), volcano (R6.2), feeding (R6.3-R6.4)."""
+"""R6 production phase for a batch, as steps (`steps.Step`): FOREST (R6.1, space by space),
+VOLCANO (R6.2), FEED_COUNT and FEED (R6.3-R6.4)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-from moaisim.engine.batch.core import BatchCore
-from moaisim.engine.decisions import FeedCodec, Kind, raid_action, raid_of
+from moaisim.engine.decisions import FeedCodec, raid_action, raid_of
+from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import (
     CAMP,
@@ -20,70 +23,84 @@ from moaisim.rules.codes import (
     strength_of,
 )
 
-
-def production_phase(g: BatchCore, rows: np.ndarray) -> None:
-    forest(g, rows)
-    volcano(g, rows)
-    feeding(g, rows)
+if TYPE_CHECKING:
+    from moaisim.engine.batch.machine import Machine, Pending
 
 
 # --- R6.1 forest -------------------------------------------------------------------------------
-def forest(g: BatchCore, rows: np.ndarray) -> None:
-    """R6.1: each forest space in order. Pawns of several clans on a space are revealed,
-    whether or not it holds wood (A3); a wood token goes to the strongest clan there (a tie
-    broken by the bird-man), to the only clan there, or back to the supply (R3.1)."""
-    s = g.state
-    present, totals = forest_clans(rows, s.loc, g.rules.layout)  # [n, F, P]
-    clans = present.sum(axis=2)
-    contest = clans > 1
-    reveal_contenders(rows, contest, s.pawns, g.rules.layout)
-    for space in range(g.rules.layout.forest):
-        wood = s.forest_wood[rows, space]
-        if g.log_mask is not None:
-            for i in g.logged(rows):
-                if contest[i, space] and not wood[i]:
-                    g.emit(
-                        rows[i],
-                        "forest",
-                        space=space,
-                        wood=False,
-                        strengths=_strengths(present[i, space], totals[i, space]),
-                        winner=-1,
-                    )
-        w = np.flatnonzero(wood)
-        if not len(w):
-            continue
-        r = rows[w]
-        pres, tot, fight = present[w, space], totals[w, space], contest[w, space]
-        winner = np.argmax(pres, axis=1)  # the only clan, when alone
-        c = np.flatnonzero(fight)
-        if len(c):
-            best = np.where(pres[c], tot[c], -1).max(axis=1)
-            tied = pres[c] & (tot[c] == best[:, None])
-            winner[c] = np.argmax(tied, axis=1)
-            ask = np.flatnonzero(tied.sum(axis=1) > 1)
-            if len(ask):
-                birdman = s.birdman[r[c[ask]]].astype(np.int64)
-                space_info = np.full(len(ask), space)
-                winner[c[ask]] = g.ask(
-                    Kind.FOREST_TIE, birdman, r[c[ask]], tied[ask], space=space_info
-                )
-        s.forest_wood[r, space] = False
-        nobody = clans[w, space] == 0  # no pawn beside it: the token is discarded (R3.1)
-        g.discard_wood(r[nobody], 1)
-        won = np.flatnonzero(~nobody)
-        s.wood[r[won], winner[won]] += 1
-        s.counters["forest_wood"][r[won], winner[won]] += 1
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(
-                    r[i],
-                    "forest",
-                    space=space,
-                    wood=True,
-                    strengths=_strengths(pres[i], tot[i]) if fight[i] else {},
-                    winner=-1 if nobody[i] else int(winner[i]),
-                )
+def forest(m: Machine, rows: np.ndarray) -> Pending | None:
+    """FOREST, R6.1: each forest space in order (step_count). Pawns of several clans on a
+    space turn face up, whether or not it holds wood (A3); a wood token goes to the strongest
+    clan there (a tie broken by the bird-man), to the only clan there, or back to the supply
+    (R3.1). After the last space, the volcano (VOLCANO)."""
+    s, lay = m.state, m.rules.layout
+    waiting = []
+    go = rows
+    while len(go):
+        space = s.step_count[go].astype(np.int64)
+        end = space >= lay.forest
+        if end.any():
+            m.goto(go[end], Step.VOLCANO)
+            go, space = go[~end], space[~end]
+            if not len(go):
+                break
+        present, totals = space_clans(go, space, s.loc, lay)  # [n, P]
+        clans = present.sum(axis=1)
+        contest = clans > 1
+        reveal_space(go, space, contest, s.pawns, lay)
+        wood = s.forest_wood[go, space]
+        if m.log_mask is not None:
+            for i in m.logged(go):
+                if contest[i] and not wood[i]:
+                    m.emit(go[i], "forest", space=int(space[i]), wood=False,
+                           strengths=_strengths(present[i], totals[i]), winner=-1)  # fmt: skip
+        best = np.where(present, totals, -1).max(axis=1)
+        tied = present & (totals == best[:, None])
+        ask = wood & contest & (tied.sum(axis=1) > 1)
+        if ask.any():
+            a = np.flatnonzero(ask)
+            waiting.append((go[a], s.birdman[go[a]].astype(np.int64), tied[a], space[a]))
+        settle = np.flatnonzero(wood & ~ask)
+        if len(settle):
+            winner = np.where(clans[settle] == 0, -1, np.argmax(tied[settle], axis=1))
+            award(m, go[settle], space[settle], winner, present[settle], totals[settle],
+                  contest[settle])  # fmt: skip
+        nothing = np.flatnonzero(~wood)
+        s.step_count[go[nothing]] += 1
+        go = go[np.concatenate([settle, nothing])]
+    if not waiting:
+        return None
+    r, bm, tied, space = (np.concatenate(x) for x in zip(*waiting, strict=True))
+    return m.pending(Step.FOREST, r, bm, tied, space=space)
+
+
+def apply_forest(m: Machine, pend: Pending, winner: np.ndarray) -> None:
+    """The bird-man's pick among the tied clans takes the wood."""
+    s, lay = m.state, m.rules.layout
+    r, space = pend.rows, pend.info["space"]
+    present, totals = space_clans(r, space, s.loc, lay)
+    award(m, r, space, winner, present, totals, np.ones(len(r), dtype=bool))
+
+
+def award(
+    m: Machine, rows: np.ndarray, space: np.ndarray, winner: np.ndarray, present: np.ndarray,
+    totals: np.ndarray, contest: np.ndarray,
+) -> None:  # fmt: skip
+    """R6.1: the token leaves its space, to the winner (-1: nobody stood there, R3.1: it is
+    discarded); the next space."""
+    s = m.state
+    s.forest_wood[rows, space] = False
+    nobody = winner < 0
+    m.discard_wood(rows[nobody], 1)
+    won = np.flatnonzero(~nobody)
+    s.wood[rows[won], winner[won]] += 1
+    s.counters["forest_wood"][rows[won], winner[won]] += 1
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(rows[i], "forest", space=int(space[i]), wood=True,
+                   strengths=_strengths(present[i], totals[i]) if contest[i] else {},
+                   winner=int(winner[i]))  # fmt: skip
+    s.step_count[rows] += 1
 
 
 def _strengths(present: np.ndarray, totals: np.ndarray) -> dict[str, int]:
@@ -92,60 +109,105 @@ def _strengths(present: np.ndarray, totals: np.ndarray) -> dict[str, int]:
 
 
 @njit(cache=True, nogil=True)
-def forest_clans(rows: np.ndarray, loc: np.ndarray, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
-    """R6.1: per game and forest space, which clans have pawns there and their total
-    strength ([m, F, P] bool, [m, F, P] int)."""
+def space_clans(
+    rows: np.ndarray, space: np.ndarray, loc: np.ndarray, lay: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """R6.1: per game, which clans have pawns on its forest space `space[k]` and their total
+    strength there ([m, P] bool, [m, P] int)."""
     m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
-    present = np.zeros((m, lay.forest, players), dtype=np.bool_)
-    total = np.zeros((m, lay.forest, players), dtype=np.int64)
+    present = np.zeros((m, players), dtype=np.bool_)
+    total = np.zeros((m, players), dtype=np.int64)
     for k in range(m):
-        r = rows[k]
+        r, x0 = rows[k], space[k]
         for q in range(players):
             for i in range(pawns):
-                x = loc[r, q, i]
-                if 0 <= x < lay.forest:
-                    present[k, x, q] = True
-                    total[k, x, q] += strength_of(lay, i)
+                if loc[r, q, i] == x0:
+                    present[k, q] = True
+                    total[k, q] += strength_of(lay, i)
     return present, total
 
 
 @njit(cache=True, nogil=True)
-def reveal_contenders(rows: np.ndarray, contest: np.ndarray, pw: Pawns, lay: Layout) -> None:
-    """R6.1: every pawn on a forest space where several clans stand turns face up."""
+def reveal_space(
+    rows: np.ndarray, space: np.ndarray, contest: np.ndarray, pw: Pawns, lay: Layout
+) -> None:
+    """R6.1: the pawns on a forest space where several clans stand turn face up."""
     for k in range(len(rows)):
-        r = rows[k]
+        if not contest[k]:
+            continue
+        r, x0 = rows[k], space[k]
         for q in range(pw.loc.shape[1]):
             for i in range(pw.loc.shape[2]):
-                x = pw.loc[r, q, i]
-                if 0 <= x < lay.forest and contest[k, x] and not pw.up[r, q, i]:
-                    set_pawn(pw, r, q, i, x, True)
+                if pw.loc[r, q, i] == x0 and not pw.up[r, q, i]:
+                    set_pawn(pw, r, q, i, x0, True)
 
 
 # --- R6.2 volcano ------------------------------------------------------------------------------
-def volcano(g: BatchCore, rows: np.ndarray) -> None:
-    """R6.2: in turn order, each clan finishes any volcano spaces, one at a time, paying a
-    wood each; a statue gets the tallest supply tile not taller than it."""
-    s, p, lay = g.state, g.rules.players, g.rules.layout
+def volcano(m: Machine, rows: np.ndarray) -> Pending | None:
+    """VOLCANO, R6.2: in turn order (step_pos), each clan finishes any of its volcano spaces,
+    one at a time (step_done: those finished this turn), paying a wood each; a statue gets
+    the tallest supply tile not taller than it. After the last position, feeding."""
+    s, p, lay = m.state, m.rules.players, m.rules.layout
     V = lay.volcano
-    heights = g.tile_heights
-    for pos in range(p):
-        prows, seat = g.seats_at(rows, pos)
-        done = np.zeros((len(prows), V), dtype=bool)
-        go = np.arange(len(prows))
-        while len(go):
-            r, q = prows[go], seat[go]
-            legal, h = moai_mask(r, q, go, s.loc, s.wood, s.moai_owner, heights, done, lay)
-            more = legal[:, :V].any(axis=1)
-            go, r, q, legal, h = go[more], r[more], q[more], legal[more], h[more]
+    waiting = []
+    go = rows
+    while len(go):
+        pos = s.step_pos[go].astype(np.int64)
+        end = pos >= p
+        if end.any():
+            m.goto(go[end], Step.FEED_COUNT)
+            go, pos = go[~end], pos[~end]
             if not len(go):
                 break
+        q = s.turn[go, pos].astype(np.int64)
+        legal, h = moai_mask(go, q, go, s.loc, s.wood, s.moai_owner, m.tile_heights,
+                             s.step_done, lay)  # fmt: skip
+        more = legal[:, :V].any(axis=1)
+        if more.any():
+            a = np.flatnonzero(more)
+            legal = legal[a]
             legal[:, V] = True  # stop
-            k = g.ask(Kind.FINISH_MOAI, q, r, legal)
-            fin = np.flatnonzero(k < V)
-            go, r, q, k, h = go[fin], r[fin], q[fin], k[fin], h[fin]
-            if len(go):
-                finish_moai(g, r, q, k, h[np.arange(len(go)), k])
-                done[go, k] = True
+            waiting.append((go[a], q[a], legal))
+        nxt = go[~more]
+        s.step_pos[nxt] += 1
+        s.step_done[nxt] = False
+        go = nxt
+    if not waiting:
+        return None
+    r, q, legal = (np.concatenate(x) for x in zip(*waiting, strict=True))
+    return m.pending(Step.VOLCANO, r, q, legal)
+
+
+def apply_volcano(m: Machine, pend: Pending, k: np.ndarray) -> None:
+    """A space finished (`finish_moai`, and marked done this turn), or stop: the next
+    turn position."""
+    s, lay = m.state, m.rules.layout
+    V = lay.volcano
+    stop = k >= V
+    r, q = pend.rows, pend.seat
+    s.step_pos[r[stop]] += 1
+    s.step_done[r[stop]] = False
+    fin = np.flatnonzero(~stop)
+    if len(fin):
+        r, q, k = r[fin], q[fin], k[fin]
+        height = statue_heights(r, q, k, s.loc, lay)
+        finish_moai(m, r, q, k, height)
+        s.step_done[r, k] = True
+
+
+@njit(cache=True, nogil=True)
+def statue_heights(
+    rows: np.ndarray, seat: np.ndarray, space: np.ndarray, loc: np.ndarray, lay: Layout
+) -> np.ndarray:
+    """R6.2: the height of each game's statue on the seat's volcano space (its pawns'
+    total strength)."""
+    out = np.zeros(len(rows), dtype=np.int64)
+    for k in range(len(rows)):
+        x = lay.volcano0 + space[k]
+        for i in range(loc.shape[2]):
+            if loc[rows[k], seat[k], i] == x:
+                out[k] += strength_of(lay, i)
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -182,7 +244,7 @@ def moai_mask(
 
 
 def finish_moai(
-    g: BatchCore, rows: np.ndarray, seat: np.ndarray, k: np.ndarray, height: np.ndarray
+    g: Machine, rows: np.ndarray, seat: np.ndarray, k: np.ndarray, height: np.ndarray
 ) -> None:
     """R6.2: the space's pawns turn face up, the clan pays a wood (transport) and takes its
     tile; under `volcano_after_moai = camp` the pawns go back to camp."""
@@ -238,38 +300,56 @@ def take_tiles(
 
 
 # --- R6.3-R6.4 feeding -------------------------------------------------------------------------
-def feeding(g: BatchCore, rows: np.ndarray) -> None:
-    """R6.3-R6.4: in turn order, each clan feeds its pawns on the board; each pawn short of
-    food starves, unless the clan raids a face-up rival pawn in the forest or volcano."""
-    s, p, lay, codec = g.state, g.rules.players, g.rules.layout, g.feed_codec
-    for pos in range(p):
-        prows, seat = g.seats_at(rows, pos)
-        food, mouths = food_and_mouths(prows, seat, s.loc, lay)
+def feed_count(m: Machine, rows: np.ndarray) -> None:
+    """FEED_COUNT, R6.3: in turn order (step_pos), a clan counts its food and its mouths;
+    each pawn short of food starves, unless the clan raids (FEED). After the last position,
+    the review (DRAW)."""
+    s, p, lay = m.state, m.rules.players, m.rules.layout
+    go = rows
+    while len(go):
+        pos = s.step_pos[go].astype(np.int64)
+        end = pos >= p
+        if end.any():
+            m.goto(go[end], Step.DRAW)
+            go, pos = go[~end], pos[~end]
+            if not len(go):
+                break
+        seat = s.turn[go, pos].astype(np.int64)
+        food, mouths = food_and_mouths(go, seat, s.loc, lay)
         deficit = np.maximum(0, mouths - food)
-        if g.log_mask is not None:
-            for i in g.logged(prows):
-                g.emit(
-                    prows[i],
-                    "feed",
-                    seat=int(seat[i]),
-                    food=int(food[i]),
-                    mouths=int(mouths[i]),
-                    deficit=int(deficit[i]),
-                )
-        go = np.flatnonzero(deficit > 0)
-        while len(go):
-            r, q = prows[go], seat[go]
-            legal = feed_mask(r, q, s.loc, s.up, s.hand, lay, codec)
-            action = g.ask(Kind.FEED, q, r, legal, deficit=deficit[go].copy())
-            if g.log_mask is not None:
-                log_feed(g, r, q, action)
-            c = s.counters
-            apply_feed(
-                r, q, action, s.pawns, s.hand, s.discard, c["starved"], c["raids_made"],
-                c["raids_suffered"], lay, codec,
-            )  # fmt: skip
-            deficit[go] -= 1
-            go = go[deficit[go] > 0]
+        if m.log_mask is not None:
+            for i in m.logged(go):
+                m.emit(go[i], "feed", seat=int(seat[i]), food=int(food[i]),
+                       mouths=int(mouths[i]), deficit=int(deficit[i]))  # fmt: skip
+        short = deficit > 0
+        s.step_left[go[short]] = deficit[short]
+        s.step[go[short]] = Step.FEED
+        s.step_pos[go[~short]] += 1
+        go = go[~short]
+
+
+def feed(m: Machine, rows: np.ndarray) -> Pending:
+    """FEED, R6.3-R6.4: one starving pawn at a time (step_left of them): starve it, or raid
+    a face-up rival pawn to save it."""
+    s = m.state
+    seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    legal = feed_mask(rows, seat, s.loc, s.up, s.hand, m.rules.layout, m.feed_codec)
+    return m.pending(Step.FEED, rows, seat, legal, deficit=s.step_left[rows].astype(np.int64))
+
+
+def apply_feeding(m: Machine, pend: Pending, action: np.ndarray) -> None:
+    """The starving pawn starves or is saved by a raid (`apply_feed`); the next one, or the
+    next turn position."""
+    s, c = m.state, m.state.counters
+    r, q = pend.rows, pend.seat
+    if m.log_mask is not None:
+        log_feed(m, r, q, action)
+    apply_feed(r, q, action, s.pawns, s.hand, s.discard, c["starved"], c["raids_made"],
+               c["raids_suffered"], m.rules.layout, m.feed_codec)  # fmt: skip
+    s.step_left[r] -= 1
+    fed = s.step_left[r] == 0
+    s.step[r[fed]] = Step.FEED_COUNT
+    s.step_pos[r[fed]] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -359,7 +439,7 @@ def apply_feed(
         raids_suffered[r, victim] += 1
 
 
-def log_feed(g: BatchCore, rows: np.ndarray, seat: np.ndarray, action: np.ndarray) -> None:
+def log_feed(g: Machine, rows: np.ndarray, seat: np.ndarray, action: np.ndarray) -> None:
     """The starve / raid events of one feeding step (before the actions apply)."""
     s, lay, codec = g.state, g.rules.layout, g.feed_codec
     for i in g.logged(rows):
@@ -379,3 +459,8 @@ def log_feed(g: BatchCore, rows: np.ndarray, seat: np.ndarray, action: np.ndarra
                 strength=strength,
                 cards=[int(t) for t in raid_cards.py_func(combo, strength)],
             )
+
+
+STEPS = {Step.FOREST: forest, Step.VOLCANO: volcano, Step.FEED_COUNT: feed_count,
+         Step.FEED: feed}  # fmt: skip
+APPLY = {Step.FOREST: apply_forest, Step.VOLCANO: apply_volcano, Step.FEED: apply_feeding}

@@ -1,39 +1,47 @@
-"""R7 review phase for a batch: in turn order, draw (R7.1), rest (R7.2), births (R7.3) and
-the boat (R7.4)."""
+"""R7 review phase for a batch, as steps (`steps.Step`): in turn order, DRAW (R7.1), REST
+(R7.2), BIRTH (R7.3) and BOAT (R7.4)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-from moaisim.engine.batch.core import BatchCore
 from moaisim.engine.chance import reshuffle_order
-from moaisim.engine.decisions import BIRTH_STOP, PAIR_A, PAIR_B, PAIR_STRENGTH, Kind
+from moaisim.engine.decisions import BIRTH_STOP, PAIR_A, PAIR_B, PAIR_STRENGTH
+from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import CAMP, RESERVE, Layout, holds_pair, strength_of, zone_of
 
+if TYPE_CHECKING:
+    from moaisim.engine.batch.machine import Machine, Pending
 
-def review_phase(g: BatchCore, rows: np.ndarray) -> None:
-    s, p = g.state, g.rules.players
-    draw_of = np.array([c.draw for c in g.cards] + [0], dtype=np.int64)  # index -1: no card
-    hut_of = np.array([c.hut for c in g.cards] + [0], dtype=np.int64)
-    boat_of = np.array([c.is_boat for c in g.cards] + [False])
-    for pos in range(p):
-        prows, seat = g.seats_at(rows, pos)
-        cid = s.held[prows, seat].astype(np.int64)
-        draw_cards(g, prows, seat, draw_of[cid])  # R7.1
-        rest_rows = np.flatnonzero(~s.last_round[prows])  # R7.2: no rest in the last round
-        if len(rest_rows):
-            rest(g, prows[rest_rows], seat[rest_rows], hut_of[cid[rest_rows]])
-        births(g, prows, seat)  # R7.3
-        b = np.flatnonzero(boat_of[cid] & (s.wood[prows, seat] >= 1))  # R7.4
-        if len(b):
-            build_boats(g, prows[b], seat[b], cid[b])
-        s.held[prows, seat] = -1  # the card is kept as a boat or discarded
+
+def draw(m: Machine, rows: np.ndarray) -> None:
+    """DRAW, R7.1: in turn order (step_pos), a clan draws as many cards as its epoch card
+    says; then rests (REST, not in the last round), births (BIRTH). After the last position,
+    the round ends (ROUND_END)."""
+    s, p, t = m.state, m.rules.players, m.tables
+    pos = s.step_pos[rows].astype(np.int64)
+    end = pos >= p
+    if end.any():
+        m.goto(rows[end], Step.ROUND_END)
+        rows, pos = rows[~end], pos[~end]
+        if not len(rows):
+            return
+    seat = s.turn[rows, pos].astype(np.int64)
+    cid = s.held[rows, seat].astype(np.int64)
+    draw_cards(m, rows, seat, t.draw[cid])  # R7.1
+    last = s.last_round[rows]
+    on_board = (s.loc[rows, seat] >= 0).sum(axis=1)
+    times = np.where(last, 0, np.minimum(t.hut[cid], on_board))  # R7.2: no rest in the last
+    s.step_left[rows] = times
+    s.step[rows] = np.where(times > 0, Step.REST, Step.BIRTH)
 
 
 # --- R7.1 draw ---------------------------------------------------------------------------------
-def draw_cards(g: BatchCore, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) -> None:
+def draw_cards(g: Machine, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) -> None:
     """R7.1: draw n cards; an empty deck is replaced by the shuffled discard pile."""
     s = g.state
     logging = g.log_mask is not None
@@ -66,7 +74,7 @@ def draw_cards(g: BatchCore, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) 
             g.emit(rows[i], "draw", seat=int(seat[i]), cards=drawn[i])
 
 
-def reshuffle(g: BatchCore, rows: np.ndarray) -> None:
+def reshuffle(g: Machine, rows: np.ndarray) -> None:
     """R7.1: the discard pile, shuffled, becomes the deck (`chance.reshuffle_order`)."""
     if not len(rows):
         return
@@ -84,32 +92,28 @@ def reshuffle(g: BatchCore, rows: np.ndarray) -> None:
 
 
 # --- R7.2 rest ---------------------------------------------------------------------------------
-def rest(g: BatchCore, rows: np.ndarray, seat: np.ndarray, hut: np.ndarray) -> None:
-    """R7.2: `hut` pawns from the board to camp, taken as evenly as possible across zones."""
-    s, lay = g.state, g.rules.layout
-    n = len(rows)
-    on_board = (s.loc[rows, seat] >= 0).sum(axis=1)
-    times = np.minimum(hut, on_board)
-    taken = np.zeros((n, 4), dtype=np.int64)
-    go = np.flatnonzero(times > 0)
-    k = 0
-    while len(go):
-        r, q = rows[go], seat[go]
-        legal = rest_mask(r, q, go, s.loc, taken, lay)
-        pawn = g.ask(Kind.REST, q, r, legal)
-        at, shown = apply_rest(r, q, go, pawn, s.pawns, taken, lay)
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(
-                    r[i],
-                    "rest",
-                    seat=int(q[i]),
-                    pawn=int(pawn[i]),
-                    at=int(at[i]),
-                    shown=bool(shown[i]),
-                )
-        k += 1
-        go = go[times[go] > k]
+def rest(m: Machine, rows: np.ndarray) -> Pending:
+    """REST, R7.2: step_left pawns from the board to camp, one at a time, taken as evenly as
+    possible across zones (step_taken: rested so far, per zone)."""
+    s = m.state
+    seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    legal = rest_mask(rows, seat, rows, s.loc, s.step_taken, m.rules.layout)
+    return m.pending(Step.REST, rows, seat, legal)
+
+
+def apply_resting(m: Machine, pend: Pending, pawn: np.ndarray) -> None:
+    """The pawn goes back to camp; after the last, births (BIRTH)."""
+    s = m.state
+    r, q = pend.rows, pend.seat
+    at, shown = apply_rest(r, q, r, pawn, s.pawns, s.step_taken, m.rules.layout)
+    if m.log_mask is not None:
+        for i in m.logged(r):
+            m.emit(r[i], "rest", seat=int(q[i]), pawn=int(pawn[i]), at=int(at[i]),
+                   shown=bool(shown[i]))  # fmt: skip
+    s.step_left[r] -= 1
+    done = r[s.step_left[r] == 0]
+    s.step[done] = Step.BIRTH
+    s.step_taken[done] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -163,34 +167,33 @@ def apply_rest(
 
 
 # --- R7.3 births -------------------------------------------------------------------------------
-def births(g: BatchCore, rows: np.ndarray, seat: np.ndarray) -> None:
-    """R7.3: any number of times, two cards for a pawn of the lower card's strength; in the
-    last round while a birth is possible (A4)."""
-    s, lay = g.state, g.rules.layout
-    go = np.arange(len(rows))
-    while len(go):
-        r, q = rows[go], seat[go]
-        legal, more = birth_mask(r, q, s.hand, s.loc, s.last_round, lay)
-        if not more.all():
-            go, r, q, legal = go[more], r[more], q[more], legal[more]
-            if not len(go):
-                return
-        k = g.ask(Kind.BIRTH, q, r, legal)
-        born = k != BIRTH_STOP
-        if not born.all():
-            go, r, q, k = go[born], r[born], q[born], k[born]
-            if not len(go):
-                return
-        apply_birth(r, q, k, s.hand, s.discard, s.pawns, s.counters["births"], lay)
-        if g.log_mask is not None:
-            for i in g.logged(r):
-                g.emit(
-                    r[i],
-                    "birth",
-                    seat=int(q[i]),
-                    cards=[int(PAIR_A[k[i]]), int(PAIR_B[k[i]])],
-                    strength=int(PAIR_STRENGTH[k[i]]),
-                )
+def birth(m: Machine, rows: np.ndarray) -> Pending | None:
+    """BIRTH, R7.3: any number of times, two cards for a pawn of the lower card's strength; in
+    the last round while a birth is possible (A4). Then the boat (R7.4)."""
+    s = m.state
+    seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    legal, more = birth_mask(rows, seat, s.hand, s.loc, s.last_round, m.rules.layout)
+    boat_or_next(m, rows[~more], seat[~more])
+    if not more.any():
+        return None
+    return m.pending(Step.BIRTH, rows[more], seat[more], legal[more])
+
+
+def apply_births(m: Machine, pend: Pending, k: np.ndarray) -> None:
+    """A birth (`apply_birth`), or stop: the boat."""
+    s = m.state
+    r, q = pend.rows, pend.seat
+    stop = k == BIRTH_STOP
+    boat_or_next(m, r[stop], q[stop])
+    born = np.flatnonzero(~stop)
+    if not len(born):
+        return
+    r, q, k = r[born], q[born], k[born]
+    apply_birth(r, q, k, s.hand, s.discard, s.pawns, s.counters["births"], m.rules.layout)
+    if m.log_mask is not None:
+        for i in m.logged(r):
+            m.emit(r[i], "birth", seat=int(q[i]), cards=[int(PAIR_A[k[i]]), int(PAIR_B[k[i]])],
+                   strength=int(PAIR_STRENGTH[k[i]]))  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -250,17 +253,49 @@ def apply_birth(
 
 
 # --- R7.4 boat ---------------------------------------------------------------------------------
-def build_boats(g: BatchCore, rows: np.ndarray, seat: np.ndarray, cid: np.ndarray) -> None:
-    """R7.4: a clan holding a boat card and a wood may pay the wood to build the boat; it
-    keeps the card in its first free boat slot."""
-    s = g.state
-    build = g.ask(Kind.BOAT, seat, rows, np.ones((len(rows), 2), dtype=bool), card=cid) == 1
-    r, q, c = rows[build], seat[build], cid[build]
+def boat_or_next(m: Machine, rows: np.ndarray, seat: np.ndarray) -> None:
+    """R7.4: a clan holding a boat card and a wood may build the boat (BOAT); otherwise its
+    card is discarded and the next turn position draws."""
+    s = m.state
+    cid = s.held[rows, seat].astype(np.int64)
+    can = m.tables.boat[cid] & (s.wood[rows, seat] >= 1)
+    s.step[rows[can]] = Step.BOAT
+    s.step_card[rows[can]] = cid[can]
+    next_review(m, rows[~can], seat[~can])
+
+
+def boat(m: Machine, rows: np.ndarray) -> Pending:
+    """BOAT, R7.4: 1 to pay a wood and build the boat, 0 not to."""
+    s = m.state
+    seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    legal = np.ones((len(rows), 2), dtype=bool)
+    return m.pending(Step.BOAT, rows, seat, legal, card=s.step_card[rows].astype(np.int64))
+
+
+def apply_boat(m: Machine, pend: Pending, build: np.ndarray) -> None:
+    """The clan keeps the card in its first free boat slot and pays a wood."""
+    s = m.state
+    yes = build == 1
+    r, q, c = pend.rows[yes], pend.seat[yes], pend.info["card"][yes]
     s.wood[r, q] -= 1
-    g.discard_wood(r, 1)
+    m.discard_wood(r, 1)
     slot = np.argmin(s.boats[r, q] >= 0, axis=1)
     s.boats[r, q, slot] = c
     s.counters["boats_built"][r, q] += 1
-    if g.log_mask is not None:
-        for i in g.logged(r):
-            g.emit(r[i], "boat", seat=int(q[i]), card=int(c[i]), slot=int(slot[i]))
+    if m.log_mask is not None:
+        for i in m.logged(r):
+            m.emit(r[i], "boat", seat=int(q[i]), card=int(c[i]), slot=int(slot[i]))
+    next_review(m, pend.rows, pend.seat)
+
+
+def next_review(m: Machine, rows: np.ndarray, seat: np.ndarray) -> None:
+    """The card is kept as a boat or discarded; the next turn position draws."""
+    s = m.state
+    s.held[rows, seat] = -1
+    pos = s.step_pos[rows].copy()
+    m.goto(rows, Step.DRAW)
+    s.step_pos[rows] = pos + 1
+
+
+STEPS = {Step.DRAW: draw, Step.REST: rest, Step.BIRTH: birth, Step.BOAT: boat}
+APPLY = {Step.REST: apply_resting, Step.BIRTH: apply_births, Step.BOAT: apply_boat}

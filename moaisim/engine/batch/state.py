@@ -9,11 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from moaisim.engine.batch.counts import WorkCounts
 from moaisim.engine.chance import setup_draws
 from moaisim.engine.state import COUNTERS, State
 from moaisim.engine.views import (
+    CURSOR_FIELDS,
     STATE_FIELDS,
     Pawns,
+    cursor_dtype,
     next_epochs,
     public_dtype,
     set_pawn,
@@ -21,6 +24,12 @@ from moaisim.engine.views import (
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY
+
+#: The cursor's scalar fields (`views.CURSOR`), columns of `BatchState.cursor`, and their
+#: reset values (`Machine.goto`).
+SCALARS: tuple[str, ...] = ("step", "step_pos", "step_count", "step_card", "step_target",
+                            "step_left")  # fmt: skip
+RESET = np.array([0, 0, 0, -1, -1, 0], dtype=np.int32)
 
 
 class BatchState:
@@ -35,6 +44,16 @@ class BatchState:
         self.public = np.zeros(b, dtype=public_dtype(rules))
         for name in STATE_FIELDS:  # the public state: views into the records
             setattr(self, name, self.public[name])
+        # where each game stands (`steps`): its scalar fields as columns of one array (one
+        # assignment moves games to a step), the others as arrays of their own
+        self.cursor = np.zeros((b, len(SCALARS)), dtype=np.int32)
+        self.cursor[:] = RESET
+        for k, name in enumerate(SCALARS):
+            setattr(self, name, self.cursor[:, k])
+        self.revealed = np.zeros((b, len(c.epoch_cards)), dtype=bool)
+        self.step_taken = np.zeros((b, 4), dtype=np.int8)
+        self.step_done = np.zeros((b, lay.volcano), dtype=bool)
+        self.step_hill = np.full((b, p), -1, dtype=np.int8)
         self.order[:] = np.arange(p)
         self.turn[:] = self.order
         self.bid_order[:] = self.order  # V2/V4: who bids first
@@ -53,6 +72,46 @@ class BatchState:
         self.moai_owner = np.full((b, c.n_tiles), TILE_SUPPLY, dtype=np.int8)
         self.pawns = Pawns(self.loc, self.up)
         self.counters = {name: np.zeros((b, p), dtype=np.int16) for name in COUNTERS}
+        # the work phase's counts, kept up to date as pawns are placed (`work.WorkCounts`);
+        # valid while a game is in its work phase
+        self.work = WorkCounts(
+            camp=np.zeros((b, p, 3), dtype=np.int64),
+            camp_total=np.zeros(b, dtype=np.int64),
+            free_fields=np.zeros(b, dtype=np.int64),
+            used=np.zeros((b, p, lay.volcano), dtype=bool),
+            built=np.zeros((b, p, lay.boats), dtype=bool),
+            manned=np.zeros((b, p, lay.boats), dtype=bool),
+        )
+        # what the per-round table needs from the round's start (`game.round_table`)
+        self.round_held = np.full((b, p), -1, dtype=np.int16)  # the epoch cards taken
+        self.round_births = np.zeros((b, p), dtype=np.int16)  # births before the round
+        self.round_starved = np.zeros((b, p), dtype=np.int16)  # pawns starved before it
+
+    #: The arrays of a state besides the public records (`take` copies them row by row).
+    ROW_ARRAYS: tuple[str, ...] = ("cursor", "revealed", "step_taken", "step_done", "step_hill",
+                                   "hand", "deck", "epoch_deck", "loc", "up", "moai_owner",
+                                   "round_held", "round_births", "round_starved")  # fmt: skip
+
+    def cursor_records(self, rows: np.ndarray) -> np.ndarray:
+        """The cursor records (`views.CURSOR`) of the games `rows`, for a view."""
+        out = np.zeros(len(rows), dtype=cursor_dtype(self.rules))
+        for name in CURSOR_FIELDS:
+            out[name] = getattr(self, name)[rows]
+        return out
+
+    def take(self, rows: np.ndarray) -> BatchState:
+        """A new state holding copies of the games at `rows` (a row may repeat: each copy
+        is a game of its own from then on)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = BatchState(self.rules, len(rows))
+        out.public[:] = self.public[rows]
+        for name in self.ROW_ARRAYS:
+            getattr(out, name)[:] = getattr(self, name)[rows]
+        for name in COUNTERS:
+            out.counters[name][:] = self.counters[name][rows]
+        for mine, theirs in zip(out.work, self.work, strict=True):
+            mine[:] = theirs[rows]
+        return out
 
     @property
     def deck_size(self) -> np.ndarray:
@@ -73,8 +132,8 @@ class BatchState:
 
     def nbytes(self) -> int:
         """Memory held by the state's arrays."""
-        arrays = [self.public, self.hand, self.deck, self.epoch_deck, self.loc, self.up,
-                  self.moai_owner, *self.counters.values()]  # fmt: skip
+        arrays = [self.public, *(getattr(self, n) for n in self.ROW_ARRAYS),
+                  *self.counters.values(), *self.work]  # fmt: skip
         return sum(a.nbytes for a in arrays)
 
     @classmethod
@@ -106,7 +165,9 @@ class BatchState:
     SAME: tuple[str, ...] = (
         "round", "last_round", "birdman", "order", "turn", "bid_order", "hand", "discard",
         "reshuffles", "offer", "held", "bids", "loc", "up", "wood", "wood_supply", "wood_out",
-        "forest_wood", "covered", "disaster_supply", "boats", "moai_owner",
+        "forest_wood", "covered", "disaster_supply", "boats", "moai_owner", "revealed",
+        "step", "step_pos", "step_count", "step_card", "step_target", "step_left", "step_taken",
+        "step_done", "step_hill",
     )  # fmt: skip
 
     @classmethod

@@ -1,20 +1,22 @@
-"""R5 work phase for a batch: one action per turn in turn order until every camp is empty.
+"""R5 work phase for a batch, as steps (`steps.Step`): WORK_START (the phase's counts), WORK
+(one action per turn, in turn order, until every camp is empty).
 
 Occupancy that the legal masks need is kept up to date as actions apply instead of being
-rebuilt from the pawn block at every step (`WorkCounts`): camp pawns per strength, free
-fields, used volcano spaces and manned boats. A swap exchanges two occupied places, so it
-changes none of them.
+rebuilt from the pawn block at every step (`WorkCounts`, part of the batch's state): camp
+pawns per strength, free fields, used volcano spaces and manned boats. A swap exchanges two
+occupied places, so it changes none of them.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-from moaisim.engine.batch.core import BatchCore
-from moaisim.engine.decisions import Kind, WorkCodec, place_action, placement
+from moaisim.engine.batch.counts import WorkCounts
+from moaisim.engine.decisions import WorkCodec, place_action, placement
+from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import (
     CAMP,
@@ -27,46 +29,59 @@ from moaisim.rules.codes import (
     zone_of,
 )
 
-
-class WorkCounts(NamedTuple):
-    """Derived counts of the games of one work phase (row c of each = the phase's game c)."""
-
-    camp: np.ndarray  # [n, P, 3] camp pawns per clan and strength
-    camp_total: np.ndarray  # [n] camp pawns of every clan
-    free_fields: np.ndarray  # [n] fields with no pawn and no disaster token (R5.5)
-    used: np.ndarray  # [n, P, V] bool: own volcano spaces in use
-    built: np.ndarray  # [n, P, K] bool: built boats
-    manned: np.ndarray  # [n, P, K] bool: a pawn stands on the boat
+if TYPE_CHECKING:
+    from moaisim.engine.batch.machine import Machine, Pending
 
 
-def work_phase(g: BatchCore, rows: np.ndarray) -> None:
-    """R5.1: step by step, the seat at the next turn position of every game that still has
-    a pawn in some camp places a pawn (R5.2, R5.4-R5.7) or, with an empty camp, passes or
-    swaps (R5.3). A game's steps run through its turn order as in the reference engine."""
-    s, lay, codec = g.state, g.rules.layout, g.work_codec
-    p = g.rules.players
-    open_pawns = g.rules.has("open-pawns")
-    counts = phase_counts(g, rows)
-    step = 0
-    while True:
-        live = np.flatnonzero(counts.camp_total > 0)
-        if not len(live):
-            break
-        r = rows[live]
-        q = s.turn[r, step % p].astype(np.int64)
-        step += 1
-        by_seat = np.argsort(q, kind="stable")  # each seat's games side by side
-        live, r, q = live[by_seat], r[by_seat], q[by_seat]
-        legal = work_mask(counts, live, q, r, s.loc, s.up, lay, codec)
-        action = g.ask(Kind.WORK, q, r, legal)
-        placed = apply_work(counts, live, q, r, action, s.pawns, lay, codec, open_pawns)
-        if g.log_mask is not None:
-            log_work(g, r, q, action, placed)
+def work_start(m: Machine, rows: np.ndarray) -> None:
+    """WORK_START: the phase's counts of each game (camp pawns per strength, free fields,
+    volcano spaces in use, built and manned boats), kept up to date from then on."""
+    s, lay = m.state, m.rules.layout
+    camp, in_fields, used, manned = work_counts(rows, s.loc, lay)
+    w = s.work
+    w.camp[rows] = camp
+    w.camp_total[rows] = camp.sum(axis=(1, 2))
+    w.free_fields[rows] = free_fields.py_func(lay, s.covered[rows].astype(np.int64), in_fields)
+    w.used[rows] = used
+    w.built[rows] = s.boats[rows] >= 0
+    w.manned[rows] = manned
+    m.goto(rows, Step.WORK)
 
 
-def phase_counts(g: BatchCore, rows: np.ndarray) -> WorkCounts:
-    """The derived counts of the games `rows` at the start of their work phase."""
-    s, lay = g.state, g.rules.layout
+def work(m: Machine, rows: np.ndarray) -> Pending | None:
+    """WORK, R5.1: while some camp holds a pawn, the seat at the next turn position (the
+    game's count of work actions, mod players) places a pawn (R5.2, R5.4-R5.7) or, with an
+    empty camp, passes or swaps (R5.3). Then the production phase (FOREST)."""
+    s, p = m.state, m.rules.players
+    over = s.work.camp_total[rows] == 0
+    if over.any():
+        m.goto(rows[over], Step.FOREST)
+        rows = rows[~over]
+        if not len(rows):
+            return None
+    pos = s.step_count[rows] % p
+    s.step_pos[rows] = pos
+    seat = s.turn[rows, pos].astype(np.int64)
+    legal = work_mask(s.work, rows, seat, rows, s.loc, s.up, m.rules.layout, m.work_codec)
+    return m.pending(Step.WORK, rows, seat, legal)
+
+
+def apply(m: Machine, pend: Pending, action: np.ndarray) -> None:
+    """The actions applied (`apply_work`); the count of work actions moves on."""
+    s = m.state
+    r, q = pend.rows, pend.seat
+    open_pawns = m.rules.has("open-pawns")
+    placed = apply_work(s.work, r, q, r, action, s.pawns, m.rules.layout, m.work_codec,
+                        open_pawns)  # fmt: skip
+    if m.log_mask is not None:
+        log_work(m, r, q, action, placed)
+    s.step_count[r] += 1
+
+
+def phase_counts(m: Machine, rows: np.ndarray) -> WorkCounts:
+    """The derived counts of the games `rows` at the start of their work phase (row k of
+    each array is game rows[k]: for scenario tests)."""
+    s, lay = m.state, m.rules.layout
     camp, in_fields, used, manned = work_counts(rows, s.loc, lay)
     return WorkCounts(
         camp=camp,
@@ -79,7 +94,7 @@ def phase_counts(g: BatchCore, rows: np.ndarray) -> WorkCounts:
 
 
 def log_work(
-    g: BatchCore, rows: np.ndarray, seat: np.ndarray, action: np.ndarray, placed: np.ndarray
+    g: Machine, rows: np.ndarray, seat: np.ndarray, action: np.ndarray, placed: np.ndarray
 ) -> None:
     """The place / pass / swap events of one work step (after the actions are applied)."""
     s, codec = g.state, g.work_codec
@@ -232,3 +247,7 @@ def apply_work(
             set_pawn(pw, r, q, i, lj, ui or lj == lay.fields)
             set_pawn(pw, r, q, j, li, uj or li == lay.fields)
     return placed
+
+
+STEPS = {Step.WORK_START: work_start, Step.WORK: work}
+APPLY = {Step.WORK: apply}
