@@ -145,3 +145,34 @@ class SeatRandom:
         k = np.minimum((u * counts).astype(np.int64), counts - 1)
         cum = np.cumsum(legal, axis=1)
         return np.argmax(cum > k[:, None], axis=1)
+
+
+#: The stream id of `Draws` (apart from the seats' and the chance purposes' ids).
+DRAWS_STREAM = CHANCE_BASE + 1024
+
+
+class Draws:
+    """A counter-based stream of uniforms of its own, for what a strategy samples (a search's
+    worlds and rollouts): value j is a pure function of (seed, j), so a search seeded from
+    its seat's stream (`SeatRandom.uniform`) is as reproducible as the game."""
+
+    def __init__(self, seed: int) -> None:
+        seed = int(seed) % 2**64
+        self.__key = stream_keys(seed, np.zeros(1, dtype=np.int64),
+                                 np.array([DRAWS_STREAM], dtype=np.uint64))[:, 0]  # fmt: skip
+        self.__pos = 0
+
+    def uniform(self, k: int = 1) -> np.ndarray:
+        """k uniforms in [0, 1)."""
+        out = _uniforms(self.__key, np.array([self.__pos], dtype=np.uint64), int(k))[0]
+        self.__pos += int(k)
+        return out
+
+    def permutation(self, n: int) -> np.ndarray:
+        """A uniformly random order of 0..n-1 (the argsort of n uniforms)."""
+        return np.argsort(self.uniform(n), kind="stable")
+
+    def seed(self) -> int:
+        """A new 64-bit seed (for a stream space of its own: `Streams(seed, ...)`)."""
+        u = self.uniform(2)
+        return int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)

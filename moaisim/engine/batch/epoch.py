@@ -22,36 +22,27 @@ LOSSES: dict[str, int] = {"fire-boat": LOSS_BOAT, "storm": LOSS_BOAT, "famine": 
 
 def pick(m: Machine, rows: np.ndarray) -> Pending | None:
     """PICK, R4.1-R4.2: the seat at turn position pos takes a card still on offer; the last in
-    order take none when none is left. After the last position the phase ends (WORK)."""
+    order take none when none is left (they move on to the next position, to be run with the
+    games already there). After the last position the phase ends (WORK)."""
     s, p = m.state, m.rules.players
-    waiting = []
-    go = rows
-    while len(go):
-        pos = s.step_pos[go].astype(np.int64)
-        end = pos >= p
-        if end.any():
-            epoch_done(m, go[end])
-            go, pos = go[~end], pos[~end]
-        if not len(go):
-            break
-        legal = s.offer[go] >= 0
-        can = legal.any(axis=1)
-        none = np.flatnonzero(~can)
-        if len(none) and m.log_mask is not None:
-            seat = s.turn[go[none], pos[none]]
-            for i in m.logged(go[none]):  # R4.2: the last in order take none
-                m.emit(go[none][i], "no_card", seat=int(seat[i]))
-        s.step_pos[go[none]] += 1
-        ask = np.flatnonzero(can)
-        if len(ask):
-            waiting.append((go[ask], legal[ask]))
-        go = go[none]
-    if not waiting:
+    pos = s.step_pos[rows].astype(np.int64)
+    end = pos >= p
+    if end.any():
+        epoch_done(m, rows[end])
+        rows, pos = rows[~end], pos[~end]
+    can = (s.offer[rows] >= 0).any(axis=1)
+    none = np.flatnonzero(~can)
+    if len(none):
+        if m.log_mask is not None:
+            seat = s.turn[rows[none], pos[none]]
+            for i in m.logged(rows[none]):  # R4.2: the last in order take none
+                m.emit(rows[none][i], "no_card", seat=int(seat[i]))
+        s.step_pos[rows[none]] += 1
+        rows, pos = rows[can], pos[can]
+    if not len(rows):
         return None
-    r = np.concatenate([w[0] for w in waiting])
-    legal = np.concatenate([w[1] for w in waiting])
-    seat = s.turn[r, s.step_pos[r].astype(np.int64)].astype(np.int64)
-    return m.pending(Step.PICK, r, seat, legal)
+    rows, seat = m.seat_order(rows, s.turn[rows, pos].astype(np.int64))
+    return m.pending(Step.PICK, rows, seat, s.offer[rows] >= 0)
 
 
 def apply_pick(m: Machine, pend: Pending, slot: np.ndarray) -> None:

@@ -209,6 +209,14 @@ class Machine:
             info = {k: v[order] for k, v in info.items()}
         return Pending(step, rows, seat, legal, info)
 
+    def seat_order(self, rows: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`rows` and their deciding `seat`, sorted by seat (stably), before their masks are
+        computed: a pending group then needs no reordering of its masks."""
+        if len(seat) > 1 and not (seat[1:] >= seat[:-1]).all():
+            order = by_seat(seat, self.rules.players)
+            return rows[order], seat[order]
+        return rows, seat
+
     def over(self) -> np.ndarray:
         """[B] bool: the game is over."""
         return self.state.step == Step.OVER
@@ -252,15 +260,15 @@ class Machine:
         runs for every game that has reached it, so the games of a batch stay together and
         each strategy is asked about as many games as possible at once."""
         s = self.state
-        self._stop = np.array([Step(k) in stop for k in range(len(Step))], dtype=bool)
+        self._stop = [Step(k) in stop for k in range(len(Step))]
         queue: dict[int, list[np.ndarray]] = {}
         todo = np.flatnonzero(~self.over()) if rows is None else np.asarray(rows, np.int64)
-        self._queue(queue, todo)
+        self._queue(queue, todo, together=False)
         while queue:
             key = min(queue)
             parts = queue.pop(key)
             # in increasing order: each seat's games then lie in memory order
-            rows = np.sort(parts[0] if len(parts) == 1 else np.concatenate(parts))
+            rows = np.sort(parts[0] if len(parts) == 1 else np.concatenate(parts), kind="stable")
             step = Step(int(s.step[rows[0]]))
             pend = STEPS[step](self, rows)
             if pend is None:
@@ -272,27 +280,41 @@ class Machine:
                 self._queue(queue, rows[~mark[rows]])
             self._queue(queue, self.apply(pend, decide(pend)))
 
-    def _queue(self, queue: dict[int, list[np.ndarray]], rows: np.ndarray) -> None:
-        """Put games in the queue of `run` by how far they are (`progress`)."""
+    def _queue(
+        self, queue: dict[int, list[np.ndarray]], rows: np.ndarray, together: bool = True
+    ) -> None:
+        """Put games in the queue of `run` by how far they are (`progress`). `together`: the
+        games left one queue entry (one round) by one step, so those at one step are in one
+        round."""
         if not len(rows):
             return
         s = self.state
-        step = s.step[rows]
-        live = ~self._stop[step]
-        if not live.all():
-            rows, step = rows[live], step[live]
-            if not len(rows):
+        if not together:
+            rounds = s.round[rows]
+            if rounds.min() != rounds.max():
+                for r in np.unique(rounds).tolist():
+                    self._queue(queue, rows[rounds == r])
                 return
-        key = progress(s.round[rows], step, s.step_pos[rows])
-        first = key[0]
-        if (key == first).all():
-            queue.setdefault(int(first), []).append(rows)
-            return
-        order = np.argsort(key, kind="stable")
-        key, rows = key[order], rows[order]
-        cuts = np.flatnonzero(key[1:] != key[:-1]) + 1
-        for part, k in zip(np.split(rows, cuts), key[np.r_[0, cuts]].tolist(), strict=True):
-            queue.setdefault(k, []).append(part)
+        step = s.step[rows]
+        low, high = int(step.min()), int(step.max())
+        codes = [low] if low == high else np.flatnonzero(np.bincount(step)).tolist()
+        for code in codes:
+            if self._stop[code]:
+                continue
+            mine = rows if low == high else rows[step == code]
+            if _IN_TURN[code]:
+                pos = s.step_pos[mine]
+                if pos.min() != pos.max():
+                    for k in np.unique(pos).tolist():
+                        self._put(queue, mine[pos == k])
+                    continue
+            self._put(queue, mine)
+
+    def _put(self, queue: dict[int, list[np.ndarray]], rows: np.ndarray) -> None:
+        """Queue games that are equally far (`progress`)."""
+        s, r = self.state, int(rows[0])
+        key = progress(int(s.round[r]), int(s.step[r]), int(s.step_pos[r]))
+        queue.setdefault(key, []).append(rows)
 
     def apply(self, pend: Pending, actions: np.ndarray) -> np.ndarray:
         """Apply one action per entry of a pending group; returns the games it moved (to be
@@ -426,15 +448,13 @@ def by_seat(seat: np.ndarray, players: int) -> np.ndarray:
 
 
 #: `progress`'s tables: each step's part of the round, and whether it moves in turn order.
-_PHASE = np.array([PHASE[Step(k)] for k in range(len(Step))], dtype=np.int64)
-_IN_TURN = np.array([Step(k) in IN_TURN for k in range(len(Step))], dtype=bool)
+_PHASE = [PHASE[Step(k)] for k in range(len(Step))]
+_IN_TURN = [Step(k) in IN_TURN for k in range(len(Step))]
 
 
-def progress(rounds: np.ndarray, step: np.ndarray, pos: np.ndarray) -> np.ndarray:
-    """How far games are through the game, as one number each: their round, the part of
-    the round (`steps.PHASE`), their turn position where the step moves in turn order
-    (`steps.IN_TURN`, open bids too), the step."""
-    step = step.astype(np.int64)
-    key = rounds.astype(np.int64) * 100_000 + _PHASE[step] * 1_000 + step
-    turn = _IN_TURN[step]
-    return key + np.where(turn, pos.astype(np.int64) * 20, 0)
+def progress(round_: int, step: int, pos: int) -> int:
+    """How far a game is through the game, as one number: its round, the part of the round
+    (`steps.PHASE`), its turn position where the step moves in turn order (`steps.IN_TURN`,
+    open bids too), the step."""
+    key = round_ * 100_000 + _PHASE[step] * 1_000 + step
+    return key + pos * 20 if _IN_TURN[step] else key

@@ -146,36 +146,30 @@ def reveal_space(
 def volcano(m: Machine, rows: np.ndarray) -> Pending | None:
     """VOLCANO, R6.2: in turn order (step_pos), each clan finishes any of its volcano spaces,
     one at a time (step_done: those finished this turn), paying a wood each; a statue gets
-    the tallest supply tile not taller than it. After the last position, feeding."""
+    the tallest supply tile not taller than it. A clan that cannot finish one moves on to the
+    next position. After the last position, feeding."""
     s, p, lay = m.state, m.rules.players, m.rules.layout
     V = lay.volcano
-    waiting = []
-    go = rows
-    while len(go):
-        pos = s.step_pos[go].astype(np.int64)
-        end = pos >= p
-        if end.any():
-            m.goto(go[end], Step.FEED_COUNT)
-            go, pos = go[~end], pos[~end]
-            if not len(go):
-                break
-        q = s.turn[go, pos].astype(np.int64)
-        legal, h = moai_mask(go, q, go, s.loc, s.wood, s.moai_owner, m.tile_heights,
-                             s.step_done, lay)  # fmt: skip
-        more = legal[:, :V].any(axis=1)
-        if more.any():
-            a = np.flatnonzero(more)
-            legal = legal[a]
-            legal[:, V] = True  # stop
-            waiting.append((go[a], q[a], legal))
-        nxt = go[~more]
+    pos = s.step_pos[rows].astype(np.int64)
+    end = pos >= p
+    if end.any():
+        m.goto(rows[end], Step.FEED_COUNT)
+        rows, pos = rows[~end], pos[~end]
+        if not len(rows):
+            return None
+    rows, q = m.seat_order(rows, s.turn[rows, pos].astype(np.int64))
+    legal, _ = moai_mask(rows, q, rows, s.loc, s.wood, s.moai_owner, m.tile_heights,
+                         s.step_done, lay)  # fmt: skip
+    more = legal[:, :V].any(axis=1)
+    if not more.all():
+        nxt = rows[~more]
         s.step_pos[nxt] += 1
         s.step_done[nxt] = False
-        go = nxt
-    if not waiting:
-        return None
-    r, q, legal = (np.concatenate(x) for x in zip(*waiting, strict=True))
-    return m.pending(Step.VOLCANO, r, q, legal)
+        if not more.any():
+            return None
+        rows, q, legal = rows[more], q[more], legal[more]
+    legal[:, V] = True  # stop
+    return m.pending(Step.VOLCANO, rows, q, legal)
 
 
 def apply_volcano(m: Machine, pend: Pending, k: np.ndarray) -> None:
@@ -302,30 +296,27 @@ def take_tiles(
 # --- R6.3-R6.4 feeding -------------------------------------------------------------------------
 def feed_count(m: Machine, rows: np.ndarray) -> None:
     """FEED_COUNT, R6.3: in turn order (step_pos), a clan counts its food and its mouths;
-    each pawn short of food starves, unless the clan raids (FEED). After the last position,
-    the review (DRAW)."""
+    each pawn short of food starves, unless the clan raids (FEED); a clan fed moves on to the
+    next position. After the last position, the review (DRAW)."""
     s, p, lay = m.state, m.rules.players, m.rules.layout
-    go = rows
-    while len(go):
-        pos = s.step_pos[go].astype(np.int64)
-        end = pos >= p
-        if end.any():
-            m.goto(go[end], Step.DRAW)
-            go, pos = go[~end], pos[~end]
-            if not len(go):
-                break
-        seat = s.turn[go, pos].astype(np.int64)
-        food, mouths = food_and_mouths(go, seat, s.loc, lay)
-        deficit = np.maximum(0, mouths - food)
-        if m.log_mask is not None:
-            for i in m.logged(go):
-                m.emit(go[i], "feed", seat=int(seat[i]), food=int(food[i]),
-                       mouths=int(mouths[i]), deficit=int(deficit[i]))  # fmt: skip
-        short = deficit > 0
-        s.step_left[go[short]] = deficit[short]
-        s.step[go[short]] = Step.FEED
-        s.step_pos[go[~short]] += 1
-        go = go[~short]
+    pos = s.step_pos[rows].astype(np.int64)
+    end = pos >= p
+    if end.any():
+        m.goto(rows[end], Step.DRAW)
+        rows, pos = rows[~end], pos[~end]
+        if not len(rows):
+            return
+    seat = s.turn[rows, pos].astype(np.int64)
+    food, mouths = food_and_mouths(rows, seat, s.loc, lay)
+    deficit = np.maximum(0, mouths - food)
+    if m.log_mask is not None:
+        for i in m.logged(rows):
+            m.emit(rows[i], "feed", seat=int(seat[i]), food=int(food[i]),
+                   mouths=int(mouths[i]), deficit=int(deficit[i]))  # fmt: skip
+    short = deficit > 0
+    s.step_left[rows[short]] = deficit[short]
+    s.step[rows[short]] = Step.FEED
+    s.step_pos[rows[~short]] += 1
 
 
 def feed(m: Machine, rows: np.ndarray) -> Pending:
@@ -333,6 +324,7 @@ def feed(m: Machine, rows: np.ndarray) -> Pending:
     a face-up rival pawn to save it."""
     s = m.state
     seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    rows, seat = m.seat_order(rows, seat)
     legal = feed_mask(rows, seat, s.loc, s.up, s.hand, m.rules.layout, m.feed_codec)
     return m.pending(Step.FEED, rows, seat, legal, deficit=s.step_left[rows].astype(np.int64))
 

@@ -97,6 +97,7 @@ def rest(m: Machine, rows: np.ndarray) -> Pending:
     possible across zones (step_taken: rested so far, per zone)."""
     s = m.state
     seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    rows, seat = m.seat_order(rows, seat)
     legal = rest_mask(rows, seat, rows, s.loc, s.step_taken, m.rules.layout)
     return m.pending(Step.REST, rows, seat, legal)
 
@@ -172,6 +173,7 @@ def birth(m: Machine, rows: np.ndarray) -> Pending | None:
     the last round while a birth is possible (A4). Then the boat (R7.4)."""
     s = m.state
     seat = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
+    rows, seat = m.seat_order(rows, seat)
     legal, more = birth_mask(rows, seat, s.hand, s.loc, s.last_round, m.rules.layout)
     boat_or_next(m, rows[~more], seat[~more])
     if not more.any():

@@ -61,7 +61,7 @@ def work(m: Machine, rows: np.ndarray) -> Pending | None:
             return None
     pos = s.step_count[rows] % p
     s.step_pos[rows] = pos
-    seat = s.turn[rows, pos].astype(np.int64)
+    rows, seat = m.seat_order(rows, s.turn[rows, pos].astype(np.int64))
     legal = work_mask(s.work, rows, seat, rows, s.loc, s.up, m.rules.layout, m.work_codec)
     return m.pending(Step.WORK, rows, seat, legal)
 
