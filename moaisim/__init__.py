@@ -12,6 +12,7 @@ from moaisim.errors import (
     UnknownStrategyError,
     UserError,
 )
+from moaisim.forward import Game, Games, determinize
 from moaisim.registry import StrategySpec, load_strategy
 from moaisim.rules import Rules
 from moaisim.runner import load_results
@@ -20,6 +21,8 @@ from moaisim.strategies.base import Strategy
 __version__ = "0.1.0"
 
 __all__ = [
+    "Game",
+    "Games",
     "GameRecord",
     "IllegalActionError",
     "Kind",
@@ -32,6 +35,7 @@ __all__ = [
     "StrategySpec",
     "UnknownStrategyError",
     "UserError",
+    "determinize",
     "load_results",
     "load_strategy",
     "play",
