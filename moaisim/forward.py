@@ -89,18 +89,24 @@ class Games:
               games: Sequence[int] | np.ndarray | None = None) -> Games:  # fmt: skip
         """Copies of the games at `rows` (default all; a row may repeat). With `seed`, the
         copies draw their future chance and their seats' streams from a stream space of
-        their own (root seed `seed`, numbered `games`, default 0..n-1), never the real
-        games'; without, they are exact copies that play on as the originals would."""
+        their own (root seed `seed`), never the real games', copy k as game `games[k]` of
+        that space (default k): copies given the same number draw the same numbers (common
+        random numbers, e.g. one world tried with several actions). Without `seed`, they
+        are exact copies that play on as the originals would."""
         m = self.machine
         rows = np.arange(m.b) if rows is None else np.asarray(rows, dtype=np.int64)
         if seed is None:
             if games is not None:
                 raise UserError("games= numbers the copies of a new stream space: give seed=")
-            return Games(m.take(rows))
+            distinct = len(np.unique(rows)) == len(rows)
+            return Games(m.take(rows, games=None if distinct else np.arange(len(rows))))
         ids = np.arange(len(rows)) if games is None else np.asarray(games, dtype=np.int64)
-        streams = Streams(int(seed) % 2**64, ids, m.rules.players)
-        copy = m.take(rows, games=ids, streams=streams)
-        copy.seed = int(seed) % 2**64
+        if ids.shape != rows.shape:
+            raise UserError(f"games= needs one number per copy ({len(rows)}), got {ids.shape}")
+        seed = int(seed) % 2**64
+        streams = Streams(seed, ids, m.rules.players)
+        copy = m.take(rows, games=np.arange(len(rows)), streams=streams)
+        copy.seed = seed
         return Games(copy)
 
     def observe(self, seat: int, rows: np.ndarray | None = None,
@@ -111,11 +117,40 @@ class Games:
         m = self.machine
         rows = np.arange(m.b) if rows is None else np.asarray(rows, dtype=np.int64)
         s = m.state
-        rng = Streams(m.seed, m.games[rows], m.rules.players).seat(seat, np.arange(len(rows)))
+        rng = m.streams.seat(seat, rows)
         legal = np.zeros((len(rows), 0), dtype=bool)
         games, cursor = m.games[rows].copy(), s.cursor_records(rows)
         return make_view(kind or Kind.WORK, seat, m.rules, EVERY_PART, s.public, s.secrets(),
                          rows, games, legal, rng, {}, cursor)  # fmt: skip
+
+    @staticmethod
+    def stack(parts: Sequence[Games]) -> Games:
+        """One forward model over the games of several, one after the other (numbered
+        0..n-1; each keeps its own streams, whatever its root seed)."""
+        if not parts:
+            raise UserError("stack needs at least one set of games")
+        machines = [p.machine for p in parts]
+        state = BatchState.concat([m.state for m in machines])
+        streams = Streams.concat([m.streams for m in machines])
+        first = machines[0]
+        return Games(Machine(first.rules, first.seed, np.arange(state.b), state=state,
+                             streams=streams))  # fmt: skip
+
+    def play(self, strategies: Sequence[Any], last_round: int | None = None) -> None:
+        """Play the games on with strategies (one instance per seat, as in a run; their
+        `start` hook is called with the games' numbers 0..n-1), to their end or to the end
+        of round `last_round`."""
+        from moaisim.engine.batch import BatchGame
+
+        m = self.machine
+        game = BatchGame(m.rules, list(strategies), m.seed, m.games, state=m.state,
+                         streams=m.streams)  # fmt: skip
+        game.run(game.decide, last_round=last_round)
+
+    def run(self, decide: Any, last_round: int | None = None) -> None:
+        """Play the games on, `decide(pending) -> actions` answering each decision, to their
+        end or to the end of round `last_round` (`Machine.run`)."""
+        self.machine.run(decide, last_round=last_round)
 
     def over(self) -> np.ndarray:
         """[n] bool: the game is over (R8)."""
@@ -210,141 +245,164 @@ class Game:
 # --- determinization -----------------------------------------------------------------------
 
 
-def determinize(view: SeatView, seed: int | SeatRandom, n: int, row: int = 0) -> Games:
-    """n full games consistent with what `view` (one seat's view with every field, at a
-    decision) shows of its game `row` (R5.9): the rivals' hands drawn from the cards the seat
-    has not seen (the public hand sizes kept), the decks' orders and the epoch cards left out
-    by V3 at random, the strengths of face-down and camp pawns drawn from what each clan's
-    counts allow, the rivals' Moai tiles drawn among those not in the supply. Each world is
-    at the same decision and draws its future chance from a stream space of its own (root
-    `seed`, worlds numbered 0..n-1). `seed` may be the seat's stream (one value drawn)."""
+def determinize(
+    view: SeatView,
+    seed: int | SeatRandom,
+    n: int,
+    rows: int | Sequence[int] | np.ndarray = 0,
+) -> Games:
+    """n full games per game `rows` of `view` (one seat's view with every field, at a
+    decision), each consistent with what the view shows of its game (R5.9): the rivals'
+    hands drawn from the cards the seat has not seen (the public hand sizes kept), the
+    decks' orders and the epoch cards left out by V3 at random, the strengths of face-down
+    and camp pawns drawn from what each clan's counts allow, the rivals' Moai tiles drawn
+    among those not in the supply. World w of the k-th row given is game k * n + w of the
+    result: at the same decision as the view, drawing its future chance from a stream space
+    of its own (root `seed`). `seed` may be the seat's stream (two values drawn per game of
+    the view, the first row's used)."""
     missing = [f for f in FIELDS if not hasattr(view, f)]
     if missing or view._cursor is None:  # noqa: SLF001
         raise UserError("determinize needs a view with every field (declare no `reads` for "
                         "the decision, or use Games.observe)")  # fmt: skip
+    if n < 1:
+        raise UserError(f"determinize: n must be at least 1, got {n}")
+    rows = np.atleast_1d(np.asarray(rows, dtype=np.int64))
     if isinstance(seed, SeatRandom):
-        u = seed.uniform(2)[row]
+        u = seed.uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
-    draws = Draws(int(seed))
-    rules, q = view.rules, view.seat
-    state = BatchState(rules, n)
-    state.public[:] = view._record[row]  # noqa: SLF001 - the view's own copy
-    cursor = view._cursor[row]  # noqa: SLF001
-    for name in cursor.dtype.names:
-        getattr(state, name)[:] = cursor[name]
-    for w in range(n):
-        _hands(state, view, row, q, w, draws)
-        _decks(state, view, row, w, draws)
-        _pawns(state, view, row, q, w, draws)
-        _tiles(state, view, row, q, w, draws)
-    next_epochs(state.epoch_deck, state.public, np.arange(n), rules)
-    machine = Machine(rules, int(seed) % 2**64, np.arange(n), state=state,
-                      streams=Streams(int(seed) % 2**64, np.arange(n), rules.players))  # fmt: skip
-    if Step(int(cursor["step"])) == Step.WORK:  # the work phase's counts, from the pawns
-        counts = phase_counts(machine, np.arange(n))
+    seed = int(seed) % 2**64
+    draws = Draws(seed)
+    rules = view.rules
+    state = BatchState(rules, n * len(rows))
+    for k, row in enumerate(rows.tolist()):
+        worlds = np.arange(k * n, (k + 1) * n)
+        state.public[worlds] = view._record[row]  # noqa: SLF001 - the view's own copy
+        cursor = view._cursor[row]  # noqa: SLF001
+        for name in cursor.dtype.names:
+            getattr(state, name)[worlds] = cursor[name]
+        _hands(state, worlds, view, row, draws)
+        _epoch_deck(state, worlds, view, row, draws)
+        _pawns(state, worlds, view, row, draws)
+        _tiles(state, worlds, view, row, draws)
+    everyone = np.arange(state.b)
+    next_epochs(state.epoch_deck, state.public, everyone, rules)
+    machine = Machine(rules, seed, everyone, state=state,
+                      streams=Streams(seed, everyone, rules.players))  # fmt: skip
+    at_work = everyone[state.step == Step.WORK]
+    if len(at_work):  # the work phase's counts, from the pawns
+        counts = phase_counts(machine, at_work)
         for mine, theirs in zip(state.work, counts, strict=True):
-            mine[:] = theirs
+            mine[at_work] = theirs
     return Games(machine)
 
 
-def _hands(state: BatchState, view: SeatView, row: int, q: int, w: int, draws: Draws) -> None:
+def _orders(draws: Draws, n: int, k: int) -> np.ndarray:
+    """[n, k]: n random orders of 0..k-1."""
+    return np.argsort(draws.uniform(n * k).reshape(n, k), axis=1, kind="stable")
+
+
+def _hands(state: BatchState, worlds: np.ndarray, view: SeatView, row: int, draws: Draws) -> None:
     """R1.6, R5.9: the seat's own hand; the rivals' hands and the deck from the cards it has
     not seen (every card is in a hand, the deck or the discard pile)."""
-    c = view.rules.components
-    p = view.rules.players
+    c, q, n = view.rules.components, view.seat, len(worlds)
     own = view.hand[row].astype(np.int64)
     unseen = np.asarray(c.cards, dtype=np.int64) - own - view.discard[row]
-    pool = np.repeat(np.arange(N_CARD_TYPES), unseen)[draws.permutation(int(unseen.sum()))]
-    state.hand[w] = 0
-    state.hand[w, q] = own
+    pool = np.repeat(np.arange(N_CARD_TYPES), unseen)
+    dealt = pool[_orders(draws, n, len(pool))]  # [n, unseen cards]
+    one_hot = np.eye(N_CARD_TYPES, dtype=np.int16)
+    state.hand[worlds] = 0
+    state.hand[worlds, q] = own
     k = 0
-    for r in range(p):
+    for r in range(view.rules.players):
         if r == q:
             continue
         size = int(view.hand_sizes[row, r])
-        state.hand[w, r] = np.bincount(pool[k : k + size], minlength=N_CARD_TYPES)
+        state.hand[worlds, r] = one_hot[dealt[:, k : k + size]].sum(axis=1)
         k += size
-    deck = pool[k:]
     pos, end = int(view._record[row]["deck_pos"]), int(view._record[row]["deck_len"])  # noqa: SLF001
-    if len(deck) != end - pos:
+    if len(pool) - k != end - pos:
         raise ValueError("determinize: the deck does not hold the cards nobody has seen")
-    state.deck[w] = -1
-    state.deck[w, pos:end] = deck
+    state.deck[worlds] = -1
+    state.deck[worlds, pos:end] = dealt[:, k:]
 
 
-def _decks(state: BatchState, view: SeatView, row: int, w: int, draws: Draws) -> None:
+def _epoch_deck(
+    state: BatchState, worlds: np.ndarray, view: SeatView, row: int, draws: Draws
+) -> None:
     """R1.7, V3: the epoch deck: in each epoch the cards not yet revealed, less the cards V3
     removed (unseen, at random, never the Admiral), shuffled; epoch 1 on 2 on 3."""
-    rules = view.rules
+    rules, n = view.rules, len(worlds)
     cards = rules.components.epoch_cards
     rec = view._record[row]  # noqa: SLF001
     pos, end = int(rec["epoch_pos"]), int(rec["epoch_len"])
     seen = view.revealed[row]
-    deck: list[int] = []
+    parts = []
     for e in (1, 2, 3):
-        pile = [c for c in cards if c.epoch == e]
-        left = [c.id for c in pile if not seen[c.id]]
-        keep = len(pile) - rules.removals[e - 1] - sum(bool(seen[c.id]) for c in pile)
-        admiral = [cid for cid in left if cards[cid].is_admiral]
-        others = [cid for cid in left if not cards[cid].is_admiral]
-        chosen = [others[i] for i in draws.permutation(len(others))[: keep - len(admiral)]]
-        kept = chosen + admiral
-        deck += [kept[i] for i in draws.permutation(len(kept))]
-    if len(deck) != end - pos:
+        pile = [cd for cd in cards if cd.epoch == e]
+        keep = len(pile) - rules.removals[e - 1] - sum(bool(seen[cd.id]) for cd in pile)
+        admiral = np.array([cd.id for cd in pile if not seen[cd.id] and cd.is_admiral], int)
+        others = np.array([cd.id for cd in pile if not seen[cd.id] and not cd.is_admiral], int)
+        chosen = others[_orders(draws, n, len(others))[:, : keep - len(admiral)]]
+        kept = np.concatenate([chosen, np.broadcast_to(admiral, (n, len(admiral)))], axis=1)
+        parts.append(np.take_along_axis(kept, _orders(draws, n, kept.shape[1]), axis=1))
+    deck = np.concatenate(parts, axis=1)
+    if deck.shape[1] != end - pos:
         raise ValueError("determinize: the epoch deck's size does not match the cards left")
-    state.epoch_deck[w] = 0
-    state.epoch_deck[w, pos:end] = deck
+    state.epoch_deck[worlds] = 0
+    state.epoch_deck[worlds, pos:end] = deck
 
 
-def _pawns(state: BatchState, view: SeatView, row: int, q: int, w: int, draws: Draws) -> None:
+def _pawns(state: BatchState, worlds: np.ndarray, view: SeatView, row: int, draws: Draws) -> None:
     """R5.9: the seat's own pawns; each rival's face-up pawns as shown, and its face-down
     board pawns and camp pawns given strengths drawn from those its face-up and reserve pawns
-    leave (pawns are numbered by strength, so a strength is a pawn index)."""
-    rules = view.rules
+    leave (pawns are numbered by strength, so a strength is a run of pawn indices)."""
+    rules, q, n = view.rules, view.seat, len(worlds)
     lay = rules.layout
-    per = lay.per_strength
     strength = strengths(rules)
-    state.loc[w] = RESERVE
-    state.up[w] = False
-    state.loc[w, q] = view.own_loc[row]
-    state.up[w, q] = view.own_up[row]
+    state.loc[worlds] = RESERVE
+    state.up[worlds] = False
+    state.loc[worlds, q] = view.own_loc[row]
+    state.up[worlds, q] = view.own_up[row]
     for r in range(rules.players):
         if r == q:
             continue
         shown = view.shown_loc[row, r]
         up = shown != HIDDEN
-        state.loc[w, r, up] = shown[up]
-        state.up[w, r, up] = True
-        slots = [x for x in range(lay.size) for _ in range(int(view.hidden_count[row, r, x]))]
-        slots += [CAMP] * int(view.camp_size[row, r])
-        hidden: list[int] = []
-        free: dict[int, list[int]] = {}
+        state.loc[worlds[:, None], r, np.flatnonzero(up)[None, :]] = shown[up]
+        state.up[worlds[:, None], r, np.flatnonzero(up)[None, :]] = True
+        hidden_at = view.hidden_count[row, r].astype(np.int64)
+        slots = np.repeat(np.arange(lay.size), hidden_at)
+        slots = np.concatenate([slots, np.full(int(view.camp_size[row, r]), CAMP)])
+        free, hidden = [], []
         for s in (1, 2, 3):
-            idx = [i for i in range(3 * per) if strength[i] == s and not up[i]]
-            count = len(idx) - int(view.reserve[row, r, s - 1])
-            free[s] = idx
-            hidden += [s] * count
+            idx = np.flatnonzero((strength == s) & ~up)
+            free.append(idx)
+            hidden += [s] * (len(idx) - int(view.reserve[row, r, s - 1]))
         if len(hidden) != len(slots):
             raise ValueError("determinize: a clan's hidden pawns do not fill its places")
-        hidden = [hidden[i] for i in draws.permutation(len(hidden))]
-        for s, x in zip(hidden, slots, strict=True):
-            state.loc[w, r, free[s].pop(0)] = x
+        drawn = np.asarray(hidden, dtype=np.int64)[_orders(draws, n, len(hidden))]  # [n, H]
+        for s in (1, 2, 3):
+            mine = drawn == s
+            w, k = np.nonzero(mine)
+            rank = (np.cumsum(mine, axis=1) - 1)[w, k]
+            state.loc[worlds[w], r, free[s - 1][rank]] = slots[k]
 
 
-def _tiles(state: BatchState, view: SeatView, row: int, q: int, w: int, draws: Draws) -> None:
+def _tiles(state: BatchState, worlds: np.ndarray, view: SeatView, row: int, draws: Draws) -> None:
     """R6.5: the supply's tiles and the seat's own as they are; each rival holds as many of
     the others as its count says (which ones is drawn), the rest left the game (topple)."""
+    q, n = view.seat, len(worlds)
     supply, own = view.moai_supply[row], view.own_tiles[row]
-    owner = np.full(len(supply), TILE_OUT, dtype=np.int8)
-    owner[supply] = TILE_SUPPLY
-    owner[own] = q
+    owner = np.full((n, len(supply)), TILE_OUT, dtype=np.int8)
+    owner[:, supply] = TILE_SUPPLY
+    owner[:, own] = q
     others = np.flatnonzero(~supply & ~own)
-    others = others[draws.permutation(len(others))]
+    drawn = others[_orders(draws, n, len(others))]  # [n, len(others)]
     k = 0
     for r in range(view.rules.players):
         if r == q:
             continue
         count = int(view.moai_count[row, r])
-        owner[others[k : k + count]] = r
+        np.put_along_axis(owner, drawn[:, k : k + count], r, axis=1)
         k += count
-    state.moai_owner[w] = owner
+    state.moai_owner[worlds] = owner

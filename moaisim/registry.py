@@ -37,6 +37,7 @@ BUILTIN: dict[str, str] = {
     "raider": "moaisim.strategies.plans:RaiderStrategy",
     "bidder": "moaisim.strategies.plans:BidderStrategy",
     "tuned": "moaisim.strategies.tuned:TunedStrategy",
+    "search": "moaisim.strategies.search:SearchStrategy",
 }
 
 

@@ -93,6 +93,27 @@ class Streams:
         # one counter array per seat, so a seat's handle holds its own stream only
         self.counters = [np.zeros(len(self.games), dtype=np.uint64) for _ in range(players)]
 
+    def take(self, rows: np.ndarray) -> Streams:
+        """The streams of the games at `rows` (a row may repeat), where they stand: a copy's
+        chance and seat streams go on exactly as the original's."""
+        out = Streams.__new__(Streams)
+        out.root_seed, out.games = self.root_seed, self.games[rows]
+        out.seat_keys, out.chance_keys = self.seat_keys[rows], self.chance_keys[rows]
+        out.counters = [c[rows] for c in self.counters]
+        return out
+
+    @staticmethod
+    def concat(parts: list[Streams]) -> Streams:
+        """The streams of several sets of games, one after the other (each keeps its own
+        keys, so games of different root seeds can share a batch)."""
+        out = Streams.__new__(Streams)
+        out.root_seed = parts[0].root_seed
+        out.games = np.concatenate([p.games for p in parts])
+        out.seat_keys = np.concatenate([p.seat_keys for p in parts])
+        out.chance_keys = np.concatenate([p.chance_keys for p in parts])
+        out.counters = [np.concatenate(c) for c in zip(*(p.counters for p in parts), strict=True)]
+        return out
+
     def chance(
         self, purpose: Chance, rows: np.ndarray, k: int, start: np.ndarray | int = 0
     ) -> np.ndarray:

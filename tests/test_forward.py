@@ -222,7 +222,7 @@ def world_view(worlds: Games, w: int, seat: int, kind: Kind) -> tuple[dict, np.n
 def check_worlds(view: SeatView, row: int, seed: int, n: int = 4) -> set[str]:
     """Every world's view equals the real one field by field (legal and info too); returns
     the fields that differ between worlds (what was sampled)."""
-    worlds = determinize(view, seed, n, row=row)
+    worlds = determinize(view, seed, n, rows=row)
     real = {f: np.asarray(getattr(view, f))[row].tolist() for f in FIELDS}
     truths = []
     for w in range(n):
@@ -315,3 +315,45 @@ def test_observe_is_the_view_a_strategy_gets():
         seen = g.observe(q)
         for f in FIELDS:
             assert np.asarray(getattr(seen, f)).tolist() == np.asarray(getattr(first, f)).tolist()
+
+
+def test_copies_given_one_number_draw_the_same_chance():
+    """Common random numbers: one world copied under one number plays the same game for the
+    same actions, whatever else the batch holds."""
+    g = Games.new(Rules.make(3), seed=2, games=[6])
+    copies = g.clone(rows=[0, 0, 0], seed=9, games=[5, 5, 8])
+    keys = copies.machine.streams.chance_keys
+    assert keys[0].tolist() == keys[1].tolist() != keys[2].tolist()
+    with pytest.raises(UserError, match="one number per copy"):
+        g.clone(rows=[0, 0], seed=9, games=[1])
+
+
+def test_worlds_of_several_games_of_a_view():
+    """determinize over several rows of a view: world w of the k-th row is game k * n + w,
+    and shows that row's view."""
+    collectors = [Collector(1.0, q) for q in range(3)]
+    BatchGame(Rules.make(3), collectors, 4, np.arange(5)).play()
+    view = next(v for v, _ in collectors[1].views if len(v) >= 2 and v.kind is Kind.WORK)
+    rows = [len(view) - 1, 0]
+    worlds = determinize(view, 3, 2, rows=rows)
+    for k, row in enumerate(rows):
+        real = {f: np.asarray(getattr(view, f))[row].tolist() for f in FIELDS}
+        for w in (2 * k, 2 * k + 1):
+            fields, legal, _ = world_view(worlds, w, view.seat, Kind.WORK)
+            assert fields == real and legal.tolist() == view.legal[row].tolist()
+
+
+def test_games_play_on_with_strategies_to_the_end_or_a_horizon():
+    from moaisim.strategies.greedy import GreedyStrategy
+
+    rules = Rules.make(3)
+    whole = Games.new(rules, seed=8, games=[2, 5])
+    whole.play([GreedyStrategy() for _ in range(3)])
+    engine = BatchGame(rules, [GreedyStrategy() for _ in range(3)], 8, [2, 5]).play()
+    assert whole.over().all() and whole.scores().tolist() == engine.scores().tolist()
+    part = Games.new(rules, seed=8, games=[2, 5])
+    part.play([GreedyStrategy() for _ in range(3)], last_round=2)
+    s = part.state
+    assert s.round.tolist() == [2, 2] and (s.step == Step.ROUND).all()  # round 3 not begun
+    part.play([GreedyStrategy() for _ in range(3)])  # and on from there: the same games
+    assert part.scores().tolist() == engine.scores().tolist()

@@ -90,16 +90,6 @@ def cursor_dtype(rules: Rules) -> np.dtype:
     return _dtype(rules, CURSOR)
 
 
-@cache
-def cursor_reset(rules: Rules) -> np.ndarray:
-    """A cursor record at its reset values (step ROUND, cards and seats -1, the rest 0)."""
-    out = np.zeros(1, dtype=cursor_dtype(rules))
-    for name in ("step_card", "step_target", "step_hill"):
-        out[name] = -1
-    out.setflags(write=False)
-    return out
-
-
 def _dtype(rules: Rules, record: tuple[tuple[str, str, str, str], ...]) -> np.dtype:
     lay, p = rules.layout, rules.players
     sizes = {"P": p, "P+1": p + 1, "F": lay.forest, "K": lay.boats, "6": 6, "4": 4,

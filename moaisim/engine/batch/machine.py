@@ -253,14 +253,18 @@ class Machine:
         decide: Callable[[Pending], np.ndarray],
         rows: np.ndarray | None = None,
         stop: frozenset[Step] = frozenset({Step.OVER}),
+        last_round: int | None = None,
     ) -> None:
         """Play the games `rows` (default: every game not over) to their end, or until each
         reaches one of the steps `stop`, `decide` answering each pending decision. The games
         furthest behind move first (`progress`): each step, with or without a decision, then
         runs for every game that has reached it, so the games of a batch stay together and
-        each strategy is asked about as many games as possible at once."""
+        each strategy is asked about as many games as possible at once. `last_round`: games
+        also stop as that round ends (at the next round's ROUND step; a look-ahead's
+        horizon)."""
         s = self.state
         self._stop = [Step(k) in stop for k in range(len(Step))]
+        self._last_round = last_round
         queue: dict[int, list[np.ndarray]] = {}
         todo = np.flatnonzero(~self.over()) if rows is None else np.asarray(rows, np.int64)
         self._queue(queue, todo, together=False)
@@ -302,6 +306,9 @@ class Machine:
             if self._stop[code]:
                 continue
             mine = rows if low == high else rows[step == code]
+            last = self._last_round  # the games at one step are in one round (`together`)
+            if code == Step.ROUND and last is not None and int(s.round[mine[0]]) >= last:
+                continue
             if _IN_TURN[code]:
                 pos = s.step_pos[mine]
                 if pos.min() != pos.max():
@@ -405,16 +412,13 @@ class Machine:
              streams: Streams | None = None) -> Machine:  # fmt: skip
         """A new machine of copies of the games at `rows` (a row may repeat), numbered
         `games` (default: their own indices, which must then be distinct) and drawing from
-        `streams` (default: streams of their own, as if played in a run of this root seed).
-        Nothing is logged."""
+        `streams` (default: the games' own streams where they stand, so a copy plays on as
+        the original would). Nothing is logged."""
         rows = np.asarray(rows, dtype=np.int64)
         games = self.games[rows] if games is None else np.asarray(games, dtype=np.int64)
         state = self.state.take(rows)
-        copy = Machine(self.rules, self.seed, games, None, state, streams, self.keep_rounds)
-        if streams is None:  # the seats' streams go on where these games' stood
-            for seat, counter in enumerate(self.streams.counters):
-                copy.streams.counters[seat][:] = counter[rows]
-        return copy
+        streams = self.streams.take(rows) if streams is None else streams
+        return Machine(self.rules, self.seed, games, None, state, streams, self.keep_rounds)
 
     # --- shared by the steps -------------------------------------------------------------
     def discard_wood(self, rows: np.ndarray, n: int) -> None:

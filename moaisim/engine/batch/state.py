@@ -113,6 +113,19 @@ class BatchState:
             mine[:] = theirs[rows]
         return out
 
+    @staticmethod
+    def concat(parts: list[BatchState]) -> BatchState:
+        """One state holding the games of several, one after the other."""
+        out = BatchState(parts[0].rules, sum(p.b for p in parts))
+        out.public[:] = np.concatenate([p.public for p in parts])
+        for name in BatchState.ROW_ARRAYS:
+            getattr(out, name)[:] = np.concatenate([getattr(p, name) for p in parts])
+        for name in COUNTERS:
+            out.counters[name][:] = np.concatenate([p.counters[name] for p in parts])
+        for k, mine in enumerate(out.work):
+            mine[:] = np.concatenate([p.work[k] for p in parts])
+        return out
+
     @property
     def deck_size(self) -> np.ndarray:
         return self.deck_len - self.deck_pos
