@@ -38,7 +38,43 @@ BUILTIN: dict[str, str] = {
     "bidder": "moaisim.strategies.plans:BidderStrategy",
     "tuned": "moaisim.strategies.tuned:TunedStrategy",
     "search": "moaisim.strategies.search:SearchStrategy",
+    "restrict": "moaisim.strategies.restrict:RestrictStrategy",
+    "mixture": "moaisim.strategies.mixture:MixtureStrategy",
 }
+
+
+#: The library pool: the shipped strategies the meta-game is played between (skill level L2).
+LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "forester", "breeder",
+                               "raider", "bidder", "tuned")  # fmt: skip
+#: Skill levels of a field (docs/strategies.md, "Skill levels"): L0 random play, L1 the
+#: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
+#: pool's Nash mixture at the game's player count (strategies/weights/nash-<P>p.toml, made
+#: by `moaisim metagame`), L4 the look-ahead search.
+LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
+
+
+def level_spec(level: str, players: int) -> str:
+    """The strategy spec that plays a field of skill `level` at `players` players."""
+    from importlib import resources
+
+    if level not in LEVELS:
+        raise UnknownStrategyError(f"unknown skill level {level!r} (levels: {', '.join(LEVELS)})")
+    if level == "L0":
+        return "random"
+    if level == "L1":
+        return "greedy"
+    if level == "L4":
+        return "search"
+    if level == "L2":
+        share = 1.0 / len(LEVEL_POOL)
+        return "mixture(weights={" + ", ".join(f"'{s}': {share!r}" for s in LEVEL_POOL) + "})"
+    path = resources.files("moaisim.strategies.weights") / f"nash-{players}p.toml"
+    if not path.is_file():
+        raise UnknownStrategyError(
+            f"skill level L3 has no Nash mixture for {players} players (no {path.name} among "
+            "the shipped weights; make one with moaisim metagame)"
+        )
+    return f"mixture(file={path})"
 
 
 def available() -> dict[str, str]:
@@ -281,7 +317,9 @@ def parse_lineup(
 ) -> list[StrategySpec]:
     """One strategy per seat. A string may list seats separated by commas
     ("greedy,random,greedy"); a lineup shorter than the player count repeats to fill the
-    seats ("greedy,random" at 5 players: greedy, random, greedy, random, greedy)."""
+    seats ("greedy,random" at 5 players: greedy, random, greedy, random, greedy). A skill
+    level (L0-L4, `level_spec`) stands for the field of that level at this player count
+    ("tuned,L3": tuned against the Nash mixture)."""
     if isinstance(strategies, str):
         specs: list[Any] = [s for s in split_top(strategies, ",")]
     elif isinstance(strategies, type | StrategySpec):
@@ -305,5 +343,7 @@ def parse_lineup(
         raise UnknownStrategyError(
             f"{len(specs)} strategies given for {players} players (give at most one per seat)"
         )
+    specs = [level_spec(s.strip(), players) if isinstance(s, str) and s.strip() in LEVELS
+             else s for s in specs]  # fmt: skip
     loaded = [load_strategy(s) for s in specs]
     return [loaded[k % len(loaded)] for k in range(players)]

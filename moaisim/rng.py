@@ -149,6 +149,18 @@ class SeatRandom:
         """Values drawn per game so far."""
         return self.__drawn
 
+    @property
+    def keys(self) -> np.ndarray:
+        """[n] the stream's keys (a copy): what identifies this seat's stream in each game,
+        for draws of a stream space of one's own (the `mixture` strategy's component draw)."""
+        return self.__keys.copy()
+
+    @property
+    def position(self) -> np.ndarray:
+        """[n] where the next value of each game's stream is (a copy): a handle made with
+        `SeatRandom(keys, position)` over some of the games draws what this one would."""
+        return self.__start + np.uint64(self.__drawn)
+
     def uniform(self, k: int = 1) -> np.ndarray:
         """k uniforms in [0, 1) per game of the view."""
         k = int(k)
