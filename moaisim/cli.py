@@ -381,6 +381,75 @@ def versus(
         typer.echo(f"table: {csv}")
 
 
+@app.command(short_help="The meta-game of a library: invasion, alpha-Rank, Nash mixture.")
+def metagame(
+    players: Annotated[
+        list[int] | None, typer.Option("--players", "-p", help="Player counts (repeat).")
+    ] = None,
+    library: Annotated[
+        str, typer.Option(help="The strategies, comma-separated (default: the L2 pool).")
+    ] = "",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per composition (a multiple of P).")
+    ] = 240,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", help="One variant.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the games.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel jobs.")] = 1,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples of the Nash mixture (0: none).")
+    ] = 200,
+    alphas: Annotated[str, typer.Option(help="alpha-Rank's alphas, comma-separated.")] = (
+        "0.1,1,10,100"
+    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Directory for the tables (CSV), metagame.md and the mixtures (nash-<P>p.toml).",
+        ),  # fmt: skip
+    ] = None,
+) -> None:
+    """Play every composition of a library of strategies (the same games in each, seats
+    rotated) and report its meta-game: the symmetric Nash mixture of the population game
+    with its bootstrap spread, the invasion matrix (one copy of X among copies of Y),
+    alpha-Rank over alphas and Nash averaging. With --out, writes each table as CSV,
+    metagame.md, and each mixture as TOML for `mixture(file=...)`."""
+    from moaisim.analysis import metagame as mg
+    from moaisim.files import write_atomic
+    from moaisim.registry import LEVEL_POOL, split_top
+    from moaisim.rundir import make_dir
+
+    try:
+        alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
+    except ValueError:
+        raise UserError(f"--alphas: expected numbers separated by commas, got {alphas!r}") from None
+    names = [x.strip() for x in split_top(library, ",") if x.strip()] or list(LEVEL_POOL)
+    counts = players or [3, 4]
+    if out is not None:
+        make_dir(out)
+    parts = [f"# Meta-game of {len(names)} strategies\n",
+             f"Command: `{_command_line('metagame')}`\n"]  # fmt: skip
+    for p in counts:
+        _say(f"metagame: {p} players, {len(mg.compositions(len(names), p))} compositions x "
+             f"{games:,} games")  # fmt: skip
+        meta = mg.play(names, p, games, seed, jobs, variant)
+        an = mg.analyse(meta, bootstrap, alpha_list, seed)
+        text = mg.markdown(an)
+        typer.echo(text)
+        parts.append(text)
+        if out is not None:
+            for name, table in an.tables.items():
+                write_atomic(out / f"{name}-{p}p.csv", table.to_csv(index=False).encode(),
+                             "CSV table")  # fmt: skip
+            path = mg.write_mixture(out / f"nash-{p}p.toml", meta.names, an.mixture, p,
+                                    source=_command_line("metagame"), gain=an.gain)  # fmt: skip
+            _say(f"mixture: {path}")
+    if out is not None:
+        write_atomic(out / "metagame.md", "\n".join(parts).encode(), "report")
+        _say(f"tables: {out}")
+
+
 @app.command(short_help="Write a run's balance report: Markdown, HTML, CSV, figures.")
 def report(
     run: Annotated[Path, typer.Argument(help="A run directory (moaisim simulate --out).")],
@@ -428,12 +497,13 @@ def experiment(
     from moaisim.analysis.experiment import load_experiment, run_experiment, study_of
 
     exp = load_experiment(file)
-    study = study_of(exp, games)  # every mistake before anything runs
-    cost = study.seating_cost()
-    if cost:
-        _say(cost)
     bar = None
-    if not quiet and sys.stderr.isatty():
+    if exp.field is None:
+        study = study_of(exp, games)  # every mistake before anything runs
+        cost = study.seating_cost()
+        if cost:
+            _say(cost)
+    if exp.field is None and not quiet and sys.stderr.isatty():
         from moaisim.progress import bar as make_bar
 
         bar = make_bar(study.games * len(study.cells))
@@ -497,13 +567,50 @@ def tune(
         bool, typer.Option(help="Start again instead of resuming the saved search in --out.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per generation.")] = False,
+    forbid: Annotated[
+        str,
+        typer.Option(
+            help="Restricted play: tune under restrict(..., forbid=...), the names "
+            "comma-separated (bid, boat, raid, birth, forest, swap, disasters)."
+        ),  # fmt: skip
+    ] = "",
+    population: Annotated[
+        bool,
+        typer.Option(
+            "--population",
+            help="PSRO loop: solve the meta-game of --library, tune a "
+            "best response to its Nash mixture, add it, repeat (see --epsilon).",
+        ),  # fmt: skip
+    ] = False,
+    library: Annotated[
+        str, typer.Option(help="--population: the starting strategies (default: the L2 pool).")
+    ] = "",
+    epsilon: Annotated[
+        float,
+        typer.Option(
+            help="--population: stop when the best response's held-out gain over the "
+            "fair share has its 95 % upper bound below this."
+        ),  # fmt: skip
+    ] = 0.02,
+    iterations: Annotated[int, typer.Option(help="--population: at most this many.")] = 3,
+    meta_games: Annotated[
+        int, typer.Option(help="--population: games per composition of each meta-game.")
+    ] = 120,
 ) -> None:
     """Search heuristic's weight space with CMA-ES: every candidate plays the same training
     games, seats rotated, against the field; the best weights go to OUT/tuned-<P>p.toml with
     how they were made and their win share on held-out games. Ctrl-C keeps the last finished
-    generation; the same command resumes."""
+    generation; the same command resumes. The field may be a mixture
+    (`--field "mixture(file=nash-3p.toml)"`). With --population, the field is the Nash
+    mixture of a growing library instead (a PSRO loop), and the last best response's
+    held-out gain is the mixture's exploitability certificate."""
     from moaisim.tune import TuneProgress
     from moaisim.tune import tune as run_tune
+
+    if population:
+        _population(players, library, out, epsilon, iterations, meta_games, games, generations,
+                    popsize, held_out_games, seed, start, jobs, field, restart)  # fmt: skip
+        return
 
     options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
                "spent_wood": spent_wood}  # fmt: skip
@@ -528,7 +635,8 @@ def tune(
         result = run_tune(
             players, field, games, generations, popsize, seed, out, not restart, report,
             variant, start, sigma, held_out_games, held_out_seed, objective,
-            names.split(",") if names else None, jobs, None, command, **options,
+            names.split(",") if names else None, jobs, None, command,
+            [f.strip() for f in forbid.split(",") if f.strip()], **options,
         )  # fmt: skip
     except KeyboardInterrupt as exc:
         what = "terminated" if isinstance(exc, Terminated) else "interrupted"
@@ -536,8 +644,43 @@ def tune(
                    "command again to resume", err=True)  # fmt: skip
         raise typer.Exit(_stop_code(exc)) from None
     typer.echo(f"held-out win share: tuned {result.held_out}; start {result.start_held_out}")
-    typer.echo(f"weights: {result.path} (play them: --strategies 'heuristic(weights="
-               f"{result.path})'); log: {result.log}")  # fmt: skip
+    spec = f"heuristic(weights={result.path})"
+    if forbid.strip():
+        listed = [f.strip() for f in forbid.split(",") if f.strip()]
+        spec = f"restrict(strategy={spec!r}, forbid={listed!r})"
+    typer.echo(f"weights: {result.path} (play them: --strategies {shlex.quote(spec)}); "
+               f"log: {result.log}")  # fmt: skip
+
+
+def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
+                meta_games: int, games: int, generations: int, popsize: int | None,
+                held_out_games: int, seed: int, start: Path | None, jobs: int, field: str,
+                restart: bool) -> None:  # fmt: skip
+    """`tune --population`: the PSRO loop (moaisim.population)."""
+    from moaisim.population import certificate_table, state_path
+    from moaisim.population import population as run_population
+    from moaisim.registry import LEVEL_POOL, split_top
+
+    if field != "greedy":
+        raise UserError("--population tunes against the library's Nash mixture: give the "
+                        "starting strategies with --library, not --field")  # fmt: skip
+    if restart and state_path(out, players).exists():
+        raise UserError(f"--restart: remove {out} (a population loop keeps one state per "
+                        "directory) or choose another --out")  # fmt: skip
+    names = [x.strip() for x in split_top(library, ",") if x.strip()] or list(LEVEL_POOL)
+    result = run_population(players, names, out, epsilon, iterations, meta_games, games,
+                            generations, popsize, held_out_games, seed, start, jobs, _say,
+                            _command_line("tune"))  # fmt: skip
+    for row in certificate_table(result):
+        typer.echo(f"iteration {row['iteration']}: {row['members']} strategies, mixture "
+                   f"{row['support']}; best-response gain {row['gain']:+.3f} "
+                   f"[{row['gain_lo']:+.3f}, {row['gain_hi']:+.3f}]")  # fmt: skip
+    last = result.certificate
+    verdict = "certified" if result.certified else "NOT certified (more iterations needed)"
+    if last is not None:
+        typer.echo(f"exploitability certificate ({players} players): gain {last.gain:+.3f}, "
+                   f"upper bound {last.gain_hi:+.3f} vs epsilon {epsilon}: {verdict}")  # fmt: skip
+    typer.echo(f"state: {state_path(out, players)}")
 
 
 @app.command("rules", short_help="Print the rules book, or the default component set.")

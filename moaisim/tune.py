@@ -204,10 +204,19 @@ class _Randn:
         return self.rng.standard_normal(shape)
 
 
-def _candidate(weights: dict[str, float], label: str = "candidate") -> StrategySpec:
+def _candidate(
+    weights: dict[str, float], label: str = "candidate", forbid: Sequence[str] = ()
+) -> StrategySpec:
+    """heuristic with these weights; with `forbid`, wrapped in `restrict` (restricted play:
+    the weights tuned under the restriction)."""
     from moaisim.strategies.heuristic import HeuristicStrategy
 
-    spec = load_strategy(HeuristicStrategy, weights=dict(weights))
+    if forbid:
+        inner = "heuristic(weights={" + ", ".join(f"{k!r}: {float(v)!r}" for k, v in
+                                                  weights.items()) + "})"  # fmt: skip
+        spec = load_strategy("restrict", strategy=inner, forbid=list(forbid))
+    else:
+        spec = load_strategy(HeuristicStrategy, weights=dict(weights))
     return StrategySpec(spec.cls, spec.params, label)
 
 
@@ -218,9 +227,11 @@ def _evaluate(
     games: int,
     seed: int,
     rules: Rules,
+    forbid: Sequence[str] = (),
 ) -> tuple[float, float]:
     """(win share, mean rank) of the weights against the field, seats rotated."""
-    got = rotated(players, _candidate(weights), field, games, seed, rules, table=False)
+    got = rotated(players, _candidate(weights, forbid=forbid), field, games, seed, rules,
+                  table=False)  # fmt: skip
     assert isinstance(got, np.ndarray)
     return float(got[0].mean()), float(got[1].mean())
 
@@ -264,6 +275,7 @@ def tune(
     n_jobs: int = 1,
     state: str | Path | None = None,
     command: str | None = None,
+    forbid: Sequence[str] = (),
     **options: str,
 ) -> TuneResult:
     """Find `heuristic` weights that play well against `field` at `players` players.
@@ -291,6 +303,8 @@ def tune(
         (minimise the mean rank).
       names: the weights to tune (default: all); the others stay at `start`.
       n_jobs: candidates evaluated in parallel (joblib processes).
+      forbid: restricted play: every candidate plays as `restrict(heuristic(...),
+        forbid=...)` (the weights tuned under the restriction; the file records it).
       state: the search state file (default `out/tuned-<P>p.state`), written after every
         generation; delete it, or pass resume=False, to start again.
       command: the command line to record in the weights file (default: the equivalent
@@ -323,6 +337,9 @@ def tune(
         ):
             raise UserError(f"{what} must be an integer from 0 to 2**64-1, got {value!r}")
     check_jobs(n_jobs)
+    forbid = list(forbid)
+    if forbid:
+        load_strategy("restrict", strategy="greedy", forbid=forbid)  # checks the names
     rules = Rules.make(players, variants, **options)
     field_specs = [load_strategy(f) for f in _field_list(field)]
     if not field_specs:
@@ -376,6 +393,7 @@ def tune(
         "popsize": popsize,
         "seed": seed, "sigma": sigma, "start": w0, "names": tuned_names,
         "objective": objective, "rules": rules.digest(),
+        **({"forbid": sorted(forbid)} if forbid else {}),
     }  # fmt: skip
     search_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
     if command is None:
@@ -398,6 +416,8 @@ def tune(
             parts += ["--names", ",".join(tuned_names)]
         if isinstance(start, str | Path):
             parts += ["--start", str(start)]
+        if forbid:
+            parts += ["--forbid", ",".join(forbid)]
         command = shlex.join(parts)
 
     def weights_of(x: np.ndarray) -> dict[str, float]:
@@ -439,7 +459,7 @@ def tune(
     resumed = bool(saved["history"])
     es = saved["es"]
     history: list[dict[str, float]] = saved["history"]
-    evaluate = _evaluator(players, field_specs, games, seed, rules, n_jobs)
+    evaluate = _evaluator(players, field_specs, games, seed, rules, n_jobs, forbid)
     t0 = time.perf_counter() - saved["elapsed"]
     while len(history) < generations:
         xs = es.ask()
@@ -471,10 +491,10 @@ def tune(
         progress(TuneProgress("held-out", len(history), generations, saved["evaluations"],
                               shown(saved["best"]), last, float(es.sigma),
                               time.perf_counter() - t0, resumed))  # fmt: skip
-    held = strength(players, _candidate(final, "tuned"), field_specs, held_out_games, held_seed,
-                    rules)  # fmt: skip
-    base = strength(players, _candidate(w0, "start"), field_specs, held_out_games, held_seed,
-                    rules)  # fmt: skip
+    held = strength(players, _candidate(final, "tuned", forbid), field_specs, held_out_games,
+                    held_seed, rules)  # fmt: skip
+    base = strength(players, _candidate(w0, "start", forbid), field_specs, held_out_games,
+                    held_seed, rules)  # fmt: skip
     notes = {
         "command": command,
         "players": players,
@@ -482,6 +502,7 @@ def tune(
         "variant": rules.variant,
         **rules.options(),
         "objective": objective,
+        **({"forbid": list(forbid)} if forbid else {}),
         "seed": seed,
         "games_per_seat": games,
         "games_per_candidate": games * players,
@@ -513,17 +534,25 @@ def tune(
 
 
 def _evaluator(
-    players: int, field: list[StrategySpec], games: int, seed: int, rules: Rules, n_jobs: int
+    players: int,
+    field: list[StrategySpec],
+    games: int,
+    seed: int,
+    rules: Rules,
+    n_jobs: int,
+    forbid: Sequence[str] = (),
 ) -> Callable[[list[dict[str, float]]], list[tuple[float, float]]]:
     """A function that evaluates a list of weight dicts, in this process or in parallel."""
     if n_jobs == 1:
-        return lambda points: [_evaluate(players, w, field, games, seed, rules) for w in points]
+        return lambda points: [_evaluate(players, w, field, games, seed, rules, forbid)
+                               for w in points]  # fmt: skip
     from joblib import Parallel, delayed
 
     pool = Parallel(n_jobs=n_jobs)
 
     def run(points: list[dict[str, float]]) -> list[tuple[float, float]]:
-        jobs = (delayed(_evaluate)(players, w, field, games, seed, rules) for w in points)
+        jobs = (delayed(_evaluate)(players, w, field, games, seed, rules, forbid)
+                for w in points)  # fmt: skip
         return list(pool(jobs))
 
     return run

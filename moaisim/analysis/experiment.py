@@ -42,7 +42,7 @@ from moaisim.files import read_text
 from moaisim.rules import OPTIONS
 
 #: The keys of an experiment file and of its [study] table.
-TOP = {"name", "title", "question", "study", "run", "trust_local_code"}
+TOP = {"name", "title", "question", "study", "field", "run", "trust_local_code"}
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
          "rotation", "rounds", "components", "chunk_size", "batch_size", "params",
          *OPTIONS}  # fmt: skip
@@ -58,6 +58,8 @@ class Experiment:
     study: dict[str, Any]
     jobs: int
     trust_local_code: bool = False
+    #: a field study (`analysis.field`) instead of a grid: the checked [field] table
+    field: dict[str, Any] | None = None
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -78,9 +80,20 @@ def load_experiment(path: str | Path) -> Experiment:
     name = data.get("name")
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise bad(f"name must be a word such as 'seat-balance', got {name!r}")
+    if "field" in data:  # a field study: the meta-game, its certificate, restricted play
+        from moaisim.analysis.field import check_field
+
+        if "study" in data:
+            raise bad("give [study] (a grid of games) or [field] (a field study), not both")
+        try:
+            checked = check_field(data["field"])
+        except UserError as exc:
+            raise bad(str(exc)) from None
+        return Experiment(path, name, *_header(data, bad, name), {}, *_run(data, bad),
+                          field=checked)  # fmt: skip
     study = data.get("study")
     if not isinstance(study, dict):
-        raise bad("missing table [study]")
+        raise bad("missing table [study] (or [field])")
     for key in study:
         if key not in STUDY:
             raise bad(f"unknown key study.{key} (expected one of {', '.join(sorted(STUDY))})")
@@ -109,20 +122,28 @@ def load_experiment(path: str | Path) -> Experiment:
             str(c if Path(c).is_absolute() else path.parent / c)
             for c in _listed(study["components"])
         ]
+    return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad))
+
+
+def _header(data: dict[str, Any], bad: Any, name: str) -> tuple[str, str]:
+    title, question = data.get("title", name), data.get("question", "")
+    for key, value in (("title", title), ("question", question)):
+        if not isinstance(value, str):
+            raise bad(f"{key} must be a string")
+    return title, question
+
+
+def _run(data: dict[str, Any], bad: Any) -> tuple[int, bool]:
     run = data.get("run", {})
     if not isinstance(run, dict) or any(k not in RUN for k in run):
         raise bad(f"[run] takes only {', '.join(sorted(RUN))}")
     jobs = run.get("jobs", 1)
     if not _whole(jobs) or not (jobs >= 1 or jobs == -1):
         raise bad(f"run.jobs must be a positive whole number (or -1: every core), got {jobs!r}")
-    title, question = data.get("title", name), data.get("question", "")
-    for key, value in (("title", title), ("question", question)):
-        if not isinstance(value, str):
-            raise bad(f"{key} must be a string")
     trust = data.get("trust_local_code", False)
     if not isinstance(trust, bool):
         raise bad(f"trust_local_code must be true or false, got {trust!r}")
-    return Experiment(path, name, title, question, study, jobs, trust)
+    return jobs, trust
 
 
 def _whole(x: Any) -> bool:
@@ -247,8 +268,10 @@ def run_experiment(
     from moaisim.runner import check_jobs, run_to_disk
 
     exp = load_experiment(path)
-    study = study_of(exp, games)
     name = exp.name if games is None else f"{exp.name}-{games}"
+    if exp.field is not None:
+        return _run_field(exp, name, Path(runs), Path(reports), jobs, games, notify)
+    study = study_of(exp, games)
     command = f"moaisim experiment {exp.path}" + ("" if games is None else f" --games {games}")
     run_dir, report_dir = Path(runs) / name, Path(reports) / name
     apart(run_dir, report_dir)
@@ -260,3 +283,25 @@ def run_experiment(
     run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
                 force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
     return make_report(run_dir, report_dir, title=exp.title, command=command, question=exp.question)
+
+
+def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,
+               games: int | None, notify: Any) -> Path:  # fmt: skip
+    """A field study (`analysis.field`) into `<runs>/<name>` and `<reports>/<name>`."""
+    from moaisim.analysis.field import run_field
+    from moaisim.analysis.report import apart
+    from moaisim.registry import local_code
+    from moaisim.runner import check_jobs
+
+    if games is not None and (not _whole(games) or games < 1):
+        raise UserError(f"games must be a whole number of at least 1, got {games!r}")
+    run_dir, report_dir = runs / name, reports / name
+    apart(run_dir, report_dir)
+    held = report_dir.is_dir() and any(report_dir.iterdir())
+    if held and not any(report_dir.glob("invasion-*p.csv")):
+        raise UserError(f"{report_dir} holds something other than this field study's report: "
+                        "choose another --reports directory")  # fmt: skip
+    jobs = exp.jobs if jobs is None else jobs
+    check_jobs(jobs)
+    with local_code(exp.trust_local_code):
+        return run_field(exp, run_dir, report_dir, jobs, games, notify)

@@ -366,18 +366,22 @@ def play(
         raise UserError("metagame: give one variant (the compositions are the study's cells)")
     results, _ = run_in_memory(study, n_jobs=n_jobs, progress=progress)
     per_game = np.full((len(counts), games, len(specs)), np.nan)
+    carved = np.full((len(counts), len(specs)), np.nan)  # Moai per copy and game
     for cell, part in results.groupby("cell", observed=True):
         c = int(cell)
         part = part.sort_values(["game", "seat"])
         win = part["win"].to_numpy().reshape(games, players)
         share = win / win.sum(axis=1, keepdims=True)
         who = part["strategy"].to_numpy().reshape(games, players)
+        moai = part["moai_count"].to_numpy().reshape(games, players)
         for i, name in enumerate(names):
             if counts[c, i]:
                 mask = who == name
                 per_game[c, :, i] = (share * mask).sum(axis=1) / mask.sum(axis=1)
+                carved[c, i] = float(moai[mask].mean())
     return MetaGame(players, names, counts, per_game, seed,
-                    {"games": games, "variants": variants, "library": list(names)})  # fmt: skip
+                    {"games": games, "variants": variants, "library": list(names),
+                     "carved": carved})  # fmt: skip
 
 
 # --- mixtures as files --------------------------------------------------------------------

@@ -1,0 +1,334 @@
+"""A field study (`[field]` in an experiment file): is the field the findings rest on a
+defensible one?
+
+At each player count it plays and reports, in this order:
+
+1. **the meta-game** of a library of strategies (`analysis.metagame`): its Nash mixture with
+   the bootstrap spread, the invasion matrix, alpha-Rank and Nash averaging, and each
+   strategy's self-play statue rate (a strategy whose self-play never carves a Moai is
+   **degenerate**: kept in the field only if the meta-game gives it weight);
+2. **the exploitability certificate** (`moaisim.population`): a PSRO loop from the library
+   (meta-game, CMA-ES best response to its Nash mixture, held-out gain) until the gain's
+   upper bound is below epsilon or the iterations run out; the last gain is the certificate;
+3. **restricted play** (`analysis.restricted`): the meta-game's strongest strategy (the
+   heaviest in the Nash mixture) against the Nash mixture, with each mechanism forbidden.
+
+Everything played is kept under the run directory (the meta-games' tables, the population
+loop's state), so a stopped study resumes; the report directory gets report.md,
+report.html and a CSV per table.
+
+    [field]
+    players = [3, 4]
+    library = "L2"            # the pool of shipped strategies, or a list of specs
+    games = 240               # per composition of the meta-game
+    seed = 2026
+    bootstrap = 200
+
+    [field.population]        # the certificate (omit the table to skip it)
+    iterations = 2
+    epsilon = 0.02
+    meta_games = 120
+    games = 100
+    generations = 15
+    held_out_games = 1000
+
+    [field.restricted]        # restricted play (omit to skip)
+    games = 1000              # per seat rotation
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.analysis import metagame as mg
+from moaisim.analysis import restricted as rp
+from moaisim.errors import UserError
+from moaisim.files import write_atomic
+
+FIELD = {"players", "library", "games", "seed", "bootstrap", "alphas", "population",
+         "restricted"}  # fmt: skip
+POPULATION = {"iterations", "epsilon", "meta_games", "games", "generations", "popsize",
+              "held_out_games"}  # fmt: skip
+RESTRICTED = {"games", "forbid", "strategy"}
+
+
+def check_field(table: Any) -> dict[str, Any]:
+    """A [field] table, every key checked (one line per mistake), with its defaults."""
+    if not isinstance(table, dict):
+        raise UserError("[field] must be a table")
+    for key in table:
+        if key not in FIELD:
+            raise UserError(f"unknown key field.{key} (expected {', '.join(sorted(FIELD))})")
+    out: dict[str, Any] = {"players": table.get("players", [3, 4]),
+                           "library": table.get("library", "L2"), "games": table.get("games", 240),
+                           "seed": table.get("seed", 0), "bootstrap": table.get("bootstrap", 200),
+                           "alphas": table.get("alphas", list(mg.ALPHAS))}  # fmt: skip
+    players = out["players"] if isinstance(out["players"], list) else [out["players"]]
+    if not players or not all(_whole(p) and 2 <= p <= 5 for p in players):
+        raise UserError(f"field.players must be from 2 to 5, got {out['players']!r}")
+    out["players"] = players
+    lib = out["library"]
+    if lib != "L2" and not (isinstance(lib, list) and len(lib) >= 2
+                            and all(isinstance(s, str) and s.strip() for s in lib)):  # fmt: skip
+        raise UserError(f'field.library must be "L2" or a list of 2 or more specs, got {lib!r}')
+    for key in ("games", "bootstrap"):
+        if not _whole(out[key]) or out[key] < (1 if key == "games" else 0):
+            raise UserError(f"field.{key} must be a whole number, got {out[key]!r}")
+    if not _whole(out["seed"]) or not 0 <= out["seed"] < 2**64:
+        raise UserError(f"field.seed must be a whole number from 0 to 2**64-1, got {out['seed']!r}")
+    alphas = out["alphas"]
+    if (
+        not isinstance(alphas, list)
+        or not alphas
+        or not all(isinstance(a, int | float) and not isinstance(a, bool) and a > 0 for a in alphas)
+    ):
+        raise UserError(f"field.alphas must be a list of positive numbers, got {alphas!r}")
+    for name, keys in (("population", POPULATION), ("restricted", RESTRICTED)):
+        sub = table.get(name)
+        if sub is None:
+            out[name] = None
+            continue
+        if not isinstance(sub, dict) or any(k not in keys for k in sub):
+            raise UserError(f"[field.{name}] takes only {', '.join(sorted(keys))}")
+        for k, v in sub.items():
+            if k == "epsilon":
+                if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 1:
+                    raise UserError(f"field.population.epsilon must be from 0 to 1, got {v!r}")
+            elif k == "forbid":
+                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    raise UserError(f"field.restricted.forbid must be a list of names, got {v!r}")
+            elif k == "strategy":
+                if not isinstance(v, str) or not v.strip():
+                    raise UserError(f"field.restricted.strategy must be a spec, got {v!r}")
+            elif not _whole(v) or v < 1:
+                raise UserError(f"field.{name}.{k} must be a whole number of at least 1, got {v!r}")
+        out[name] = dict(sub)
+    return out
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def library_of(spec: Any) -> list[str]:
+    from moaisim.registry import LEVEL_POOL
+
+    return list(LEVEL_POOL) if spec == "L2" else list(spec)
+
+
+@dataclass
+class FieldResult:
+    """One player count's results."""
+
+    players: int
+    analysis: mg.Analysis
+    carving: pd.DataFrame
+    certificate: pd.DataFrame | None
+    restricted: pd.DataFrame | None
+
+
+def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: int,
+          jobs: int, say: Any) -> mg.MetaGame:  # fmt: skip
+    """The meta-game at `players`, played once and kept in the run directory."""
+    path = run / f"metagame-{players}p.npz"
+    key = json.dumps({"library": lib, "players": players, "games": games, "seed": cfg["seed"]})
+    if path.exists():
+        data = np.load(path, allow_pickle=False)
+        if str(data["key"]) == key:
+            return mg.MetaGame(players, list(data["names"]), data["counts"], data["per_game"],
+                               cfg["seed"], {"carved": data["carved"]})  # fmt: skip
+    say(f"field: {players} players, the meta-game of {len(lib)} strategies "
+        f"({len(mg.compositions(len(lib), players))} compositions x {games:,} games)")  # fmt: skip
+    meta = mg.play(lib, players, games, cfg["seed"], jobs)
+    tmp = run / f".metagame-{players}p.npz"
+    with open(tmp, "wb") as f:
+        np.savez(f, key=np.array(key), names=np.array(meta.names), counts=meta.counts,
+                 per_game=meta.per_game, carved=meta.meta["carved"])  # fmt: skip
+    tmp.replace(path)
+    return meta
+
+
+def carving(meta: mg.MetaGame, x: np.ndarray) -> pd.DataFrame:
+    """Each strategy's self-play: Moai carved per seat and game, and whether it is
+    degenerate (never carves) and kept (not degenerate, or weighted by the mixture)."""
+    rows = []
+    for i, name in enumerate(meta.names):
+        c = np.zeros(meta.k, dtype=np.int64)
+        c[i] = meta.players
+        moai = float(meta.meta["carved"][meta.index(c), i])
+        rows.append({"strategy": name, "self_play_moai": moai, "degenerate": moai == 0.0,
+                     "nash_weight": float(x[i]), "kept": moai > 0 or x[i] > 1e-6})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def run_field(
+    exp: Any, run: Path, report: Path, jobs: int, games: int | None = None, say: Any = None
+) -> Path:
+    """Play the field study of an experiment (see the module's docstring) and write its
+    report; `games` scales every count down (a quick look)."""
+    from moaisim.population import certificate_table
+    from moaisim.population import population as run_population
+    from moaisim.rundir import make_dir
+
+    say = say or (lambda _m: None)
+    cfg = exp.field
+    lib = library_of(cfg["library"])
+    make_dir(run)
+    results = []
+    for p in cfg["players"]:
+        n = cfg["games"] if games is None else games
+        meta = _meta(run, lib, p, cfg, n - n % p if n >= p else p, jobs, say)
+        an = mg.analyse(meta, cfg["bootstrap"], cfg["alphas"], cfg["seed"])
+        mix_file = mg.write_mixture(run / f"nash-{p}p.toml", meta.names, an.mixture, p,
+                                    f"the {exp.name} study", an.gain)  # fmt: skip
+        cert = None
+        if cfg["population"] is not None:
+            pc = dict(cfg["population"])
+            if games is not None:
+                pc.update(meta_games=max(p, games // 4), games=max(2, games // 10),
+                          generations=min(pc.get("generations", 15), 2), popsize=4,
+                          held_out_games=max(4, games // 2), iterations=1)  # fmt: skip
+            res = run_population(p, lib, run / f"population-{p}p", pc.get("epsilon", 0.02),
+                                 pc.get("iterations", 2), pc.get("meta_games", 120),
+                                 pc.get("games", 100), pc.get("generations", 15),
+                                 pc.get("popsize"), pc.get("held_out_games", 1000),
+                                 cfg["seed"], None, jobs, say,
+                                 f"moaisim experiment {exp.path}")  # fmt: skip
+            cert = pd.DataFrame(certificate_table(res))
+            cert["epsilon"] = res.epsilon
+        restricted = None
+        if cfg["restricted"] is not None:
+            rc = cfg["restricted"]
+            best = rc.get("strategy") or meta.names[int(np.argmax(an.mixture))]
+            rg = rc.get("games", 1000) if games is None else max(2, games // 4)
+            say(f"field: {p} players, restricted play of {best} against the Nash mixture "
+                f"({rg:,} games per seat and mechanism)")  # fmt: skip
+            opponents = f"mixture(file={mix_file.resolve()})"
+            restricted = rp.restricted_play(best, opponents, p, rg, cfg["seed"] + 2,
+                                            rc.get("forbid"), n_jobs=jobs)  # fmt: skip
+        results.append(FieldResult(p, an, carving(meta, an.mixture), cert, restricted))
+    return write_report(exp, results, report)
+
+
+def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
+    """report.md, report.html and a CSV per table in `out` (a fresh directory each time:
+    written beside, then swapped in)."""
+    tmp = out.with_name(f".{out.name}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    md = [f"# {exp.title}\n"]
+    if exp.question:
+        md.append(f"**Question.** {exp.question}\n")
+    md.append(_answer(results))
+    md.append(f"Reproduce: `moaisim experiment {exp.path}` (the tables below; CSV beside).\n")
+    for r in results:
+        p = r.players
+        md.append(f"## {p} players\n")
+        md.append(mg.markdown(r.analysis))
+        md.append("**Self-play statues** (Moai carved per seat and game when every seat "
+                  "plays the strategy; degenerate: none; kept in the field: not degenerate, "
+                  "or weighted by the Nash mixture):\n")  # fmt: skip
+        md.append(mg._md(r.carving, {"self_play_moai": 2, "nash_weight": 3}) + "\n")
+        tables = {**r.analysis.tables, "carving": r.carving}
+        if r.certificate is not None:
+            md.append("**Exploitability certificate** (PSRO: the best response to each "
+                      "iteration's Nash mixture, tuned by CMA-ES; its held-out win share "
+                      "over the fair 1/P, 95 % interval):\n")  # fmt: skip
+            md.append(mg._md(r.certificate[["iteration", "members", "support", "gain",
+                                            "gain_lo", "gain_hi", "held_out_games",
+                                            "certified"]],
+                             {"gain": 3, "gain_lo": 3, "gain_hi": 3}) + "\n")  # fmt: skip
+            last = r.certificate.iloc[-1]
+            verdict = ("certified" if last["certified"] else
+                       "not certified: a best response still gains")  # fmt: skip
+            md.append(f"Certificate at {p} players: gain {last['gain']:+.3f} "
+                      f"[{last['gain_lo']:+.3f}, {last['gain_hi']:+.3f}] against epsilon "
+                      f"{last['epsilon']}: **{verdict}**.\n")  # fmt: skip
+            tables["certificate"] = r.certificate
+        if r.restricted is not None:
+            who = r.restricted["strategy"].iloc[0]
+            md.append(f"**Restricted play**: `{who}` against the Nash mixture, each "
+                      "mechanism forbidden (paired by game and seat; Holm over the "
+                      "mechanisms):\n")  # fmt: skip
+            md.append(rp.markdown(r.restricted) + "\n")
+            tables["restricted"] = r.restricted
+        for name, df in tables.items():
+            write_atomic(tmp / f"{name}-{p}p.csv", df.to_csv(index=False).encode(), "CSV")
+    text = "\n".join(md)
+    (tmp / "report.md").write_text(text, encoding="utf-8")
+    (tmp / "report.html").write_text(_html(exp.title, text), encoding="utf-8")
+    old = out.with_name(f".{out.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.replace(old)
+    tmp.replace(out)
+    shutil.rmtree(old, ignore_errors=True)
+    return out / "report.md"
+
+
+def _answer(results: list[FieldResult]) -> str:
+    """The answer box: per player count, the mixture, the certificate, degenerate
+    strategies and the mechanisms that carry the game."""
+    lines = ["| players | Nash mixture | certificate | degenerate | restricted play |",
+             "| ---: | --- | --- | --- | --- |"]  # fmt: skip
+    for r in results:
+        mix = r.analysis.tables["mixture"]
+        support = ", ".join(f"{s} {w:.2f}" for s, w in zip(mix["strategy"], mix["weight"],
+                                                          strict=True) if w > 1e-6)  # fmt: skip
+        cert = "–"
+        if r.certificate is not None:
+            last = r.certificate.iloc[-1]
+            cert = (f"gain {last['gain']:+.3f} (upper {last['gain_hi']:+.3f}): "
+                    + ("certified" if last["certified"] else "not certified"))  # fmt: skip
+        deg = ", ".join(r.carving.loc[r.carving["degenerate"], "strategy"]) or "none"
+        rest = "–"
+        if r.restricted is not None:
+            masked = r.restricted[r.restricted["play"] == "masked"]
+            parts = [f"{m}: {f}" for m, f in zip(masked["mechanism"], masked["flag"], strict=True)
+                     if f in ("carries the game", "trap", "vestigial")]  # fmt: skip
+            rest = "; ".join(parts) or "no mechanism flagged"
+        lines.append(f"| {r.players} | {support} | {cert} | {deg} | {rest} |")
+    return "**Answer.**\n\n" + "\n".join(lines) + "\n"
+
+
+def _html(title: str, markdown: str) -> str:
+    """A plain HTML page of the Markdown report (tables and headings; no figures)."""
+    body, table = [], []
+
+    def flush() -> None:
+        if table:
+            rows = [r for r in table if not set(r.replace("|", "").strip()) <= set("-: ")]
+            cells = [[html.escape(c.strip().strip("`")) for c in r.strip().strip("|").split("|")]
+                     for r in rows]  # fmt: skip
+            head = "".join(f"<th>{c}</th>" for c in cells[0])
+            rest = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>"
+                           for r in cells[1:])  # fmt: skip
+            body.append(f"<table><tr>{head}</tr>{rest}</table>")
+            table.clear()
+
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
+        elif line.strip():
+            text = html.escape(line).replace("**", "")
+            body.append(f"<p>{text}</p>")
+    flush()
+    style = ("body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:"
+             "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:"
+             "right}")  # fmt: skip
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
+            f"{html.escape(title)}</title><style>{style}</style></head><body>"
+            f"{''.join(body)}</body></html>")  # fmt: skip

@@ -1,0 +1,150 @@
+"""Restricted play (after Jaffe et al., "Evaluating competitive game balance with restricted
+play"): what each mechanism is worth to a strategy, and so to the game.
+
+A strategy S plays one seat against a field, seats rotated (game i of root seed `seed` once
+with S in each seat: the same deals for every variant of S, common random numbers). Each
+restriction `restrict(S, forbid=[m])` (strategies/restrict.py: never bid, never boat, never
+raid, never birth, never forest, never swap, never aim disasters) plays the same games; the
+paired difference of its win share from S's, per game and seat, with its t interval and a
+Holm-adjusted p-value over the family of restrictions, says what the mechanism is worth.
+With re-tuned weights (`moaisim tune --forbid m`: the heuristic's weights tuned under the
+restriction), the re-tuned restricted strategy is compared the same way: a loss that
+re-tuning cannot win back is the mechanism's, not the bot's.
+
+Each mechanism gets a flag:
+- **carries the game**: forbidding it costs more than `carry` (default 0.05) of win share,
+  significantly, and (if re-tuned) still significantly after re-tuning;
+- **trap**: forbidding it *raises* the win share significantly (playing it is a mistake the
+  strategy makes);
+- **vestigial**: the interval of the change lies within +-`margin` (default 0.01; an
+  equivalence test at 2.5 % each side): the mechanism hardly matters to this strategy;
+- **matters**: a significant loss below `carry`; **inconclusive**: none of these;
+- **identical in every game**: the restricted strategy wins the same share of every game (it
+  never made the forbidden move, or it never mattered): no change by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.analysis import stats
+from moaisim.errors import UserError
+
+#: The flags' thresholds: a loss of win share that "carries the game", and the margin of
+#: "vestigial" (an equivalence margin).
+CARRY = 0.05
+MARGIN = 0.01
+
+
+def _shares(players: int, strategy: Any, field: Any, games: int, seed: int) -> np.ndarray:
+    """[P, G]: the strategy's win share in each rotation and game."""
+    from moaisim.tune import rotated
+
+    got = rotated(players, strategy, field, games, seed, table=False)
+    assert isinstance(got, np.ndarray)
+    return got[0]
+
+
+def restricted_spec(strategy: str, forbid: str) -> str:
+    """The spec of `strategy` with the mechanism `forbid` forbidden."""
+    return f"restrict(strategy={strategy!r}, forbid=[{forbid!r}])"
+
+
+def restricted_play(
+    strategy: str,
+    field: str | Sequence[str],
+    players: int,
+    games: int,
+    seed: int = 0,
+    forbids: Sequence[str] | None = None,
+    retuned: Mapping[str, str] | None = None,
+    n_jobs: int = 1,
+    carry: float = CARRY,
+    margin: float = MARGIN,
+) -> pd.DataFrame:
+    """The restricted-play table (see the module's docstring): one row per forbidden
+    mechanism (and one per re-tuned restriction in `retuned`: forbid name -> a strategy spec
+    that plays under that restriction)."""
+    from joblib import Parallel, delayed
+
+    from moaisim.registry import load_strategy
+    from moaisim.strategies.restrict import FORBID
+
+    names = list(FORBID) if forbids is None else list(forbids)
+    unknown = [f for f in names if f not in FORBID]
+    if unknown or not names:
+        raise UserError(f"restricted play: unknown mechanism {unknown[0] if unknown else ''!r} "
+                        f"(known: {', '.join(FORBID)})")  # fmt: skip
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise UserError(f"restricted play needs at least 2 games per seat, got {games!r}")
+    base = load_strategy(strategy).label
+    specs = {("base", ""): base}
+    for f in names:
+        specs[("masked", f)] = restricted_spec(base, f)
+    for f, spec in (retuned or {}).items():
+        if f not in FORBID:
+            raise UserError(f"restricted play: re-tuned weights for unknown mechanism {f!r}")
+        specs[("re-tuned", f)] = spec
+    for spec in specs.values():
+        load_strategy(spec)  # a bad spec: one line before anything is played
+    keys = list(specs)
+    got = Parallel(n_jobs=n_jobs)(
+        delayed(_shares)(players, specs[k], field, games, seed) for k in keys
+    )
+    shares = dict(zip(keys, got, strict=True))
+    ref = shares[("base", "")].ravel()
+    rows = []
+    for key in keys[1:]:
+        how, f = key
+        d = shares[key].ravel() - ref
+        n = len(d)
+        delta, lo, hi, p = stats.paired_test(n, d.sum(), (d**2).sum())
+        same = bool((d == 0).all())
+        rows.append({"players": players, "identical": same, "strategy": base, "mechanism": f,
+                     "play": how,
+                     "share": float(shares[key].mean()), "base_share": float(ref.mean()),
+                     "delta": float(delta), "lo": float(lo), "hi": float(hi), "p": float(p),
+                     "games": n, "spec": specs[key],
+                     "description": FORBID[f]})  # fmt: skip
+    df = pd.DataFrame(rows)
+    df["p_holm"] = np.nan
+    for how in df["play"].unique():
+        sel = df["play"] == how
+        df.loc[sel, "p_holm"] = stats.holm(df.loc[sel, "p"].to_numpy())
+    df["flag"] = [_flag(r, df, carry, margin) for r in df.itertuples(index=False)]
+    return df
+
+
+def _flag(row: Any, df: pd.DataFrame, carry: float, margin: float) -> str:
+    """The mechanism's flag from its row (and, for a masked row, its re-tuned row)."""
+    significant = row.p_holm < 0.05
+    if row.identical:
+        return "identical in every game"
+    if row.lo > -margin and row.hi < margin:
+        return "vestigial"
+    if significant and row.delta > 0:
+        return "trap"
+    if significant and row.delta < -carry:
+        if row.play == "masked":
+            again = df[(df["play"] == "re-tuned") & (df["mechanism"] == row.mechanism)]
+            if len(again) and not (again["p_holm"].iloc[0] < 0.05 and again["delta"].iloc[0] < 0):
+                return "matters (re-tuning wins it back)"
+        return "carries the game"
+    if significant and row.delta < 0:
+        return "matters"
+    return "inconclusive"
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """The table as Markdown: mechanism, how it is played, the change of win share with its
+    95 % interval, the Holm-adjusted p-value and the flag."""
+    head = "| mechanism forbidden | play | win share | change | 95 % interval | p (Holm) | flag |"
+    lines = [head, "| --- | --- | ---: | ---: | --- | ---: | --- |"]
+    for r in df.itertuples(index=False):
+        lines.append(f"| {r.mechanism} | {r.play} | {r.share:.3f} | {r.delta:+.3f} | "
+                     f"[{r.lo:+.3f}, {r.hi:+.3f}] | {r.p_holm:.2g} | {r.flag} |")  # fmt: skip
+    return "\n".join(lines)

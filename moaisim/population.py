@@ -1,0 +1,188 @@
+"""Population tuning (`moaisim tune --population`): a PSRO-style loop that grows a library
+until its Nash mixture is hard to exploit, and certifies how hard.
+
+Each iteration i:
+
+1. plays the meta-game of the current members (`analysis.metagame`: every composition, the
+   same games) and solves its symmetric Nash mixture, written to `mixture-<P>p-<i>.toml`;
+2. tunes a best response to that mixture: CMA-ES over `heuristic`'s weights (`tune.tune`)
+   with the mixture as the field (`mixture(file=...)` in every other seat), from the start
+   weights, into `br-<i>/`;
+3. measures the best response on held-out games (another root seed, seats rotated): its win
+   share against the mixture minus the fair 1/P is its **gain** (a mixture seat earns 1/P
+   against the mixture by symmetry), with the Wilson 95 % interval;
+4. stops when the gain's upper bound is below `epsilon`: that gain is the mixture's
+   **exploitability certificate** (no heuristic weights the tuner found gain more, at 95 %);
+   else the best response joins the members and the loop goes on (at most `iterations`).
+
+Every step is saved (`population-<P>p.json`, and each tune's own state), so an interrupted
+loop resumes where it stopped, and ends as an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moaisim.analysis import metagame as mg
+from moaisim.errors import UserError
+from moaisim.files import write_atomic
+from moaisim.registry import load_strategy
+from moaisim.rundir import make_dir
+
+
+@dataclass
+class Iteration:
+    """One round of the loop, as saved."""
+
+    members: list[str]
+    mixture: dict[str, float]
+    mixture_file: str
+    nash_gain: float  # on the meta-game's own tables
+    best_response: str = ""
+    gain: float = float("nan")
+    gain_lo: float = float("nan")
+    gain_hi: float = float("nan")
+    held_out_games: int = 0
+
+
+@dataclass
+class PopulationResult:
+    players: int
+    iterations: list[Iteration] = field(default_factory=list)
+    certified: bool = False
+    epsilon: float = 0.02
+
+    @property
+    def certificate(self) -> Iteration | None:
+        """The last iteration whose best response was measured (its gain is the mixture's
+        exploitability certificate when `certified`)."""
+        done = [it for it in self.iterations if it.best_response]
+        return done[-1] if done else None
+
+
+def state_path(out: Path, players: int) -> Path:
+    return out / f"population-{players}p.json"
+
+
+def _load(path: Path) -> PopulationResult | None:
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        its = [Iteration(**it) for it in data.pop("iterations")]
+        return PopulationResult(iterations=its, **data)
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise UserError(f"{path}: not a population state file ({exc}); remove it or choose "
+                        "another --out") from None  # fmt: skip
+
+
+def _save(path: Path, result: PopulationResult) -> None:
+    data = asdict(result)
+    write_atomic(path, (json.dumps(data, indent=1, allow_nan=True) + "\n").encode(), "state")
+
+
+def population(
+    players: int,
+    library: Sequence[str],
+    out: str | Path,
+    epsilon: float = 0.02,
+    iterations: int = 3,
+    meta_games: int = 120,
+    games: int = 100,
+    generations: int = 20,
+    popsize: int | None = None,
+    held_out_games: int = 500,
+    seed: int = 0,
+    start: str | Path | None = None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+    command: str | None = None,
+) -> PopulationResult:
+    """Run (or resume) the loop at `players` players from the members `library` (see the
+    module's docstring); `games`, `generations`, `popsize`, `start` go to each best
+    response's CMA-ES (`tune.tune`), `meta_games` to each meta-game, `held_out_games` (per
+    seat rotation, root seed seed + 1) to each certificate."""
+    from moaisim import tune
+
+    say = progress or (lambda _m: None)
+    if not (isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and 0 < epsilon < 1):
+        raise UserError(f"epsilon must be a win-share margin above 0 and below 1, got {epsilon!r}")
+    for what, value in (("iterations", iterations), ("meta games", meta_games),
+                        ("held-out games", held_out_games)):  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise UserError(f"{what} must be a positive whole number, got {value!r}")
+    labels = [load_strategy(s).label for s in library]
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise UserError("the population needs at least two distinct strategies to start from")
+    out = Path(out)
+    make_dir(out)
+    path = state_path(out, players)
+    result = _load(path) or PopulationResult(players, epsilon=float(epsilon))
+    if result.iterations and result.iterations[0].members[: len(labels)] != labels:
+        others = ", ".join(result.iterations[0].members)
+        raise UserError(f"{path} is a population loop from other strategies ({others}): "
+                        "choose another --out")  # fmt: skip
+    result.epsilon = float(epsilon)
+    fair = 1.0 / players
+    while not result.certified:
+        its = result.iterations
+        if not its or its[-1].best_response:  # a new iteration: its meta-game first
+            if sum(1 for it in its if it.best_response) >= iterations:
+                break
+            members = labels if not its else [*its[-1].members, its[-1].best_response]
+            i = len(its)
+            say(f"population {players}p, iteration {i}: the meta-game of {len(members)} "
+                f"strategies ({len(mg.compositions(len(members), players))} compositions x "
+                f"{meta_games} games)")  # fmt: skip
+            meta = mg.play(members, players, meta_games, seed, n_jobs)
+            pop = mg.population(meta)
+            x = mg.nash(pop, seed=seed)
+            mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
+                                        players, command or "", pop.gain(x))  # fmt: skip
+            its.append(Iteration(
+                members=list(members),
+                mixture={n: float(w) for n, w in zip(meta.names, x, strict=True) if w > 1e-9},
+                mixture_file=str(mix_file.resolve()), nash_gain=pop.gain(x)))  # fmt: skip
+            _save(path, result)
+        i, it = len(its) - 1, its[-1]  # (or resumed: the meta-game was played)
+        say(f"population {players}p, iteration {i}: best response to "
+            f"{', '.join(f'{k} {v:.3f}' for k, v in it.mixture.items())}")  # fmt: skip
+        br = tune.tune(players, f"mixture(file={it.mixture_file})", games, generations,
+                       popsize, seed + 10 * (i + 1), out / f"br-{i}", True, None, None, start,
+                       held_out_games=held_out_games, held_out_seed=seed + 1, n_jobs=n_jobs,
+                       command=command)  # fmt: skip
+        s = br.held_out
+        it.best_response = f"heuristic(weights={br.path.resolve()})"
+        it.gain, it.gain_lo, it.gain_hi = s.share - fair, s.low - fair, s.high - fair
+        it.held_out_games = s.games
+        result.certified = it.gain_hi < epsilon
+        _save(path, result)
+        say(f"population {players}p, iteration {i}: best-response gain {it.gain:+.3f} "
+            f"[{it.gain_lo:+.3f}, {it.gain_hi:+.3f}] over {s.games:,} held-out games"
+            + (": certified" if result.certified else ""))  # fmt: skip
+    return result
+
+
+def certificate_table(result: PopulationResult) -> list[dict[str, Any]]:
+    """One row per iteration: the members, the mixture's support, the best response's
+    held-out gain with its interval."""
+    rows = []
+    for k, it in enumerate(result.iterations):
+        rows.append({"players": result.players, "iteration": k, "members": len(it.members),
+                     "support": ", ".join(f"{n} {w:.2f}" for n, w in it.mixture.items()),
+                     "gain": it.gain, "gain_lo": it.gain_lo, "gain_hi": it.gain_hi,
+                     "held_out_games": it.held_out_games,
+                     "certified": bool(it.gain_hi < result.epsilon)})  # fmt: skip
+    return rows
+
+
+def mixture_weights(result: PopulationResult) -> np.ndarray:
+    """The final mixture's weights, in the final members' order."""
+    it = result.iterations[-1]
+    return np.array([it.mixture.get(n, 0.0) for n in it.members])
