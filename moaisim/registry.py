@@ -318,8 +318,9 @@ def parse_lineup(
     """One strategy per seat. A string may list seats separated by commas
     ("greedy,random,greedy"); a lineup shorter than the player count repeats to fill the
     seats ("greedy,random" at 5 players: greedy, random, greedy, random, greedy). A skill
-    level (L0-L4, `level_spec`) stands for the field of that level at this player count
-    ("tuned,L3": tuned against the Nash mixture)."""
+    level (L0-L4, `level_spec`) stands for the field of that level at this player count; a
+    level last in the lineup fills every seat left ("tuned,L3": one tuned seat against the
+    Nash mixture)."""
     if isinstance(strategies, str):
         specs: list[Any] = [s for s in split_top(strategies, ",")]
     elif isinstance(strategies, type | StrategySpec):
@@ -343,6 +344,9 @@ def parse_lineup(
         raise UnknownStrategyError(
             f"{len(specs)} strategies given for {players} players (give at most one per seat)"
         )
+    last = specs[-1]
+    if isinstance(last, str) and last.strip() in LEVELS and len(specs) < players:
+        specs = specs[:-1] + [last] * (players - len(specs) + 1)  # the field fills the rest
     specs = [level_spec(s.strip(), players) if isinstance(s, str) and s.strip() in LEVELS
              else s for s in specs]  # fmt: skip
     loaded = [load_strategy(s) for s in specs]

@@ -1,0 +1,218 @@
+"""Field studies and their parts: skill levels, restricted play, tuning under a restriction,
+the population loop (resumable) and a whole small field study through the CLI."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from moaisim import population as pop_mod
+from moaisim.analysis import metagame as mg
+from moaisim.analysis import restricted as rp
+from moaisim.analysis.experiment import load_experiment
+from moaisim.cli import main
+from moaisim.errors import UnknownStrategyError, UserError
+from moaisim.registry import LEVEL_POOL, level_spec, load_strategy, parse_lineup
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_skill_levels_stand_for_their_fields():
+    lineup = [s.label for s in parse_lineup("tuned,L1", 3)]
+    assert lineup == ["tuned", "greedy", "greedy"]
+    assert parse_lineup("L0", 2)[0].label == "random"
+    assert parse_lineup("L4", 2)[0].label == "search"
+    pool = load_strategy(level_spec("L2", 4))
+    weights = dict(pool.params)["weights"]
+    assert sorted(weights) == sorted(LEVEL_POOL)
+    assert sum(weights.values()) == pytest.approx(1.0)
+    with pytest.raises(UnknownStrategyError, match="unknown skill level"):
+        level_spec("L9", 3)
+
+
+def test_level_three_needs_a_shipped_mixture_and_plays_it():
+    for p in (2, 3, 4, 5):
+        path = ROOT / "strategies" / "weights" / f"nash-{p}p.toml"
+        if not path.exists():
+            with pytest.raises(UnknownStrategyError, match="no Nash mixture"):
+                level_spec("L3", p)
+            continue
+        mix = mg.read_mixture(path)
+        assert sum(mix.values()) == pytest.approx(1.0)
+        assert tomllib.loads(path.read_text())["players"] == p
+        assert load_strategy(level_spec("L3", p)).label.startswith("mixture(")
+
+
+def test_restricted_play_of_greedy_flags_the_forest_and_its_unused_swap():
+    df = rp.restricted_play("greedy", "greedy", 3, 30, seed=3, forbids=["forest", "swap"])
+    rows = df.set_index("mechanism")
+    # without the forest a clan has no wood, so no statue (R6.2): it never wins against greedy
+    assert rows.loc["forest", "share"] == 0.0
+    assert rows.loc["forest", "flag"] == "carries the game"
+    # greedy never swaps (R5.3): forbidding it changes no game
+    assert (
+        rows.loc["swap", "delta"] == 0.0 and rows.loc["swap", "flag"] == "identical in every game"
+    )
+    assert (df["games"] == 90).all()
+
+
+def test_restricted_play_flags_from_planted_rows():
+    def row(**kw):
+        base = dict(play="masked", mechanism="m", identical=False, p_holm=1.0, delta=0.0,
+                    lo=-0.1, hi=0.1)  # fmt: skip
+        return pd.Series({**base, **kw})
+
+    empty = pd.DataFrame(columns=["play", "mechanism", "p_holm", "delta"])
+    flag = rp._flag
+    assert flag(row(delta=0.001, lo=-0.004, hi=0.006), empty, 0.05, 0.01) == "vestigial"
+    assert flag(row(delta=0.03, lo=0.02, hi=0.04, p_holm=0.001), empty, 0.05, 0.01) == "trap"
+    assert flag(row(delta=-0.2, lo=-0.25, hi=-0.15, p_holm=1e-6), empty, 0.05, 0.01) == (
+        "carries the game"
+    )
+    assert flag(row(delta=-0.02, lo=-0.03, hi=-0.011, p_holm=0.01), empty, 0.05, 0.01) == "matters"
+    retuned = pd.DataFrame([{"play": "re-tuned", "mechanism": "m", "p_holm": 0.4, "delta": -0.01}])
+    assert flag(row(delta=-0.2, lo=-0.25, hi=-0.15, p_holm=1e-6), retuned, 0.05, 0.01).startswith(
+        "matters (re-tuning"
+    )
+
+
+def test_bad_restricted_play_is_one_line():
+    with pytest.raises(UserError, match="unknown mechanism"):
+        rp.restricted_play("greedy", "greedy", 3, 4, forbids=["fly"])
+
+
+def test_tune_under_a_restriction_plays_restricted_candidates(tmp_path):
+    from moaisim import tune
+
+    res = tune.tune(3, "greedy", 3, 1, 4, 1, tmp_path, names=["wood", "starve"],
+                    held_out_games=3, forbid=["forest"])  # fmt: skip
+    doc = tomllib.loads(res.path.read_text())
+    assert doc["tuned"]["forbid"] == ["forest"] and "--forbid forest" in doc["tuned"]["command"]
+    # a clan that never enters the forest never wins against greedy (no wood, no statue)
+    assert res.held_out.share == 0.0 and res.start_held_out.share == 0.0
+
+
+def _fake_tune(calls: list[int], fail_at: int | None = None):
+    """A stand-in for the CMA-ES tuner: the best response is the shipped `forester` weights,
+    its held-out strength a fixed planted number (the loop's bookkeeping is what is tested)."""
+    from moaisim.tune import Strength
+
+    class Result:
+        pass
+
+    def fake(players, field, games, generations, popsize, seed, out, *a, **k):
+        calls.append(seed)
+        if fail_at is not None and len(calls) == fail_at:
+            raise KeyboardInterrupt
+        r = Result()
+        Path(out).mkdir(parents=True, exist_ok=True)
+        r.path = Path(out) / f"tuned-{players}p.toml"
+        r.path.write_text((ROOT / "strategies/weights/forester.toml").read_text())
+        share = 0.5 if len(calls) == 1 else 1 / players + 0.001
+        r.held_out = Strength(share, share - 0.005, share + 0.005, 400, 2.0)
+        return r
+
+    return fake
+
+
+def test_population_loop_certifies_and_resumes_where_it_stopped(tmp_path, monkeypatch):
+    from moaisim import tune
+
+    args = (3, ["greedy", "random"], tmp_path / "a", 0.02, 3, 6)
+    calls: list[int] = []
+    monkeypatch.setattr(tune, "tune", _fake_tune(calls))
+    whole = pop_mod.population(*args)
+    # iteration 0: the best response gains 0.5 - 1/3 (upper bound above epsilon): it joins;
+    # iteration 1: it gains 0.001 (upper bound 0.006 < 0.02): certified
+    assert whole.certified and len(whole.iterations) == 2
+    assert whole.iterations[1].members[-1].startswith("heuristic(weights=")
+    assert whole.certificate.gain == pytest.approx(0.001)
+
+    calls2: list[int] = []
+    monkeypatch.setattr(tune, "tune", _fake_tune(calls2, fail_at=2))
+    args2 = (3, ["greedy", "random"], tmp_path / "b", 0.02, 3, 6)
+    with pytest.raises(KeyboardInterrupt):
+        pop_mod.population(*args2)
+    state = json.loads((tmp_path / "b" / "population-3p.json").read_text())
+    assert len(state["iterations"]) == 2 and state["iterations"][1]["best_response"] == ""
+    monkeypatch.setattr(tune, "tune", _fake_tune(calls2))
+    again = pop_mod.population(*args2)
+    assert again.certified and len(again.iterations) == 2
+    for a, b in zip(whole.iterations, again.iterations, strict=True):
+        # (the members' labels name their directories, a/ and b/)
+        assert sorted(a.mixture.values()) == pytest.approx(sorted(b.mixture.values()))
+        assert a.gain == pytest.approx(b.gain) and len(a.members) == len(b.members)
+    assert calls == calls2[:1] + calls2[2:]  # the same seeds: the resumed loop is the same
+
+
+def test_a_small_field_study_reports_each_part(tmp_path):
+    exp = tmp_path / "f.toml"
+    exp.write_text("""name = "tiny-field"
+title = "Tiny field"
+[field]
+players = [3]
+library = ["greedy", "random", "forester"]
+games = 12
+bootstrap = 10
+[field.restricted]
+games = 4
+forbid = ["forest", "swap"]
+""")
+    assert load_experiment(exp).field["library"] == ["greedy", "random", "forester"]
+    code = main(["experiment", str(exp), "--runs", str(tmp_path / "runs"),
+                 "--reports", str(tmp_path / "reports")])  # fmt: skip
+    assert code == 0
+    out = tmp_path / "reports" / "tiny-field"
+    text = (out / "report.md").read_text()
+    assert text.index("**Answer.**") < text.index("## 3 players")
+    for part in ("Invasion matrix", "alpha-Rank", "Nash averaging", "Self-play statues",
+                 "Restricted play"):  # fmt: skip
+        assert part in text
+    inv = pd.read_csv(out / "invasion-3p.csv")
+    assert len(inv) == 9 and set(inv["invader"]) == {"greedy", "random", "forester"}
+    mix = pd.read_csv(out / "mixture-3p.csv")
+    assert mix["weight"].sum() == pytest.approx(1.0)
+    assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
+    # the Nash mixture the study wrote is a strategy
+    nash = tmp_path / "runs" / "tiny-field" / "nash-3p.toml"
+    assert load_strategy(f"mixture(file={nash})")().name
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[field]\nplayers = 7\n", "field.players must be from 2 to 5"),
+        ("[field]\nlibrary = ['greedy']\n", "field.library"),
+        ("[field]\nfoo = 1\n", "unknown key field.foo"),
+        ("[field]\n[field.population]\nepsilon = 2\n", "epsilon"),
+        ("[field]\n[field.restricted]\nturns = 2\n", "takes only"),
+        ("[study]\nplayers = 3\ngames = 2\n[field]\n", "not both"),
+    ],
+)
+def test_bad_field_files_are_one_line(tmp_path, body, message):
+    exp = tmp_path / "f.toml"
+    exp.write_text('name = "f"\n' + body)
+    with pytest.raises(UserError, match=message):
+        load_experiment(exp)
+
+
+def test_the_shipped_field_study_validates():
+    exp = load_experiment(ROOT / "experiments" / "field.toml")
+    assert exp.field["players"] == [3, 4] and exp.field["population"]["epsilon"] == 0.02
+
+
+def test_metagame_command_writes_a_mixture_the_mixture_strategy_plays(tmp_path, capsys):
+    code = main(["metagame", "-p", "2", "--library", "greedy,random", "-n", "8",
+                 "--bootstrap", "5", "--out", str(tmp_path)])  # fmt: skip
+    assert code == 0
+    assert "Invasion matrix" in capsys.readouterr().out
+    mix = mg.read_mixture(tmp_path / "nash-2p.toml")
+    assert mix == {"greedy": 1.0}  # greedy beats random: the pure equilibrium
+    assert np.isclose(pd.read_csv(tmp_path / "mixture-2p.csv")["weight"].sum(), 1.0)
+    assert main(["metagame", "-p", "3", "--library", "greedy", "-n", "3"]) == 2
+    assert main(["metagame", "-p", "3", "--alphas", "x"]) == 2
