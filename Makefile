@@ -38,9 +38,13 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "slow or not slow"
 
-# Engine speed (batch vs reference, same games) and batch memory; see benchmarks/README.md.
+# Engine speed (batch vs reference, same games), batch memory and the runner; rollouts from
+# mid-game positions (what search plays); where the engine's time goes. benchmarks/README.md.
 bench: $(STAMP)
 	$(BIN)/moaisim bench
+	$(BIN)/python benchmarks/rollouts.py
+	$(BIN)/python benchmarks/engine_profile.py
+	$(BIN)/python benchmarks/engine_profile.py --lineup tuned
 
 lint: $(STAMP)
 	$(BIN)/ruff check moaisim strategies tests benchmarks

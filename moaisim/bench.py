@@ -49,7 +49,7 @@ from moaisim.runner import MAX_JOBS_PER_CORE, max_jobs
 MAX_MEMORY_GAMES = 2_000_000
 
 PLAYERS = (2, 3, 4, 5)
-LINEUPS = ("greedy", "random")
+LINEUPS = ("greedy", "tuned", "random")
 GAMES = 20_000
 REFERENCE_GAMES = 40
 MEMORY_GAMES = (10_000, 100_000)

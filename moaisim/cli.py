@@ -734,8 +734,9 @@ def bench(
         str, typer.Option("--players", "-p", help="Player counts to time, e.g. '2,3,4,5'.")
     ] = "2,3,4,5",
     lineups: Annotated[
-        str, typer.Option(help="Lineups to time, one strategy in every seat: 'greedy,random'.")
-    ] = "greedy,random",
+        str,
+        typer.Option(help="Lineups to time, one strategy in every seat: 'greedy,tuned,random'."),
+    ] = "greedy,tuned,random",
     games: Annotated[
         int, typer.Option("--games", "-n", help="Batch-engine games per configuration.")
     ] = 20_000,
