@@ -433,7 +433,16 @@ def metagame(
     for p in counts:
         _say(f"metagame: {p} players, {len(mg.compositions(len(names), p))} compositions x "
              f"{games:,} games")  # fmt: skip
-        meta = mg.play(names, p, games, seed, jobs, variant)
+        progress = None
+        if sys.stderr.isatty():
+            from moaisim.progress import bar as make_bar
+
+            progress = make_bar(len(mg.compositions(len(names), p)) * games)
+        try:
+            meta = mg.play(names, p, games, seed, jobs, variant, progress=progress)
+        finally:
+            if progress is not None:
+                progress.close()
         an = mg.analyse(meta, bootstrap, alpha_list, seed)
         text = mg.markdown(an)
         typer.echo(text)
