@@ -19,6 +19,7 @@ from moaisim.engine.reference import Game
 from moaisim.engine.results import frame, seat_rows
 from moaisim.engine.views import FIELDS, HIDDEN, SeatView
 from moaisim.errors import IllegalActionError
+from moaisim.rng import SeatRandom
 from moaisim.rules import Rules
 from moaisim.strategies.base import Strategy
 from moaisim.strategies.greedy import GreedyStrategy
@@ -311,10 +312,16 @@ def test_the_reference_attack_replays_the_same_games():
 def test_a_views_rng_holds_only_its_own_stream_and_copies():
     spies = play_with_spies(3, seed=6)
     view = spies[2].views[5][0]
-    assert [n for n in dir(view.rng) if not n.startswith("_")] == ["choice", "drawn", "uniform"]
+    public = [n for n in dir(view.rng) if not n.startswith("_")]
+    assert public == ["choice", "drawn", "keys", "position", "uniform"]
     before = view.rng.drawn
-    view.rng.uniform(3)
+    # keys and position are copies: changing them moves nothing
+    view.rng.keys[:] = 0
+    view.rng.position[:] = 0
+    first = view.rng.uniform(3)
     assert view.rng.drawn == before + 3
+    again = SeatRandom(view.rng.keys, view.rng.position - np.uint64(3)).uniform(3)
+    assert np.array_equal(first, again)
 
 
 # --- illegal answers -----------------------------------------------------------------------

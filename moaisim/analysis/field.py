@@ -31,6 +31,7 @@ report.html and a CSV per table.
     games = 100
     generations = 15
     held_out_games = 1000
+    start = "tuned"           # the best responses' starting weights (default heuristic's)
 
     [field.restricted]        # restricted play (omit to skip)
     games = 1000              # per seat rotation
@@ -56,7 +57,7 @@ from moaisim.files import write_atomic
 FIELD = {"players", "library", "games", "seed", "bootstrap", "alphas", "population",
          "restricted"}  # fmt: skip
 POPULATION = {"iterations", "epsilon", "meta_games", "games", "generations", "popsize",
-              "held_out_games"}  # fmt: skip
+              "held_out_games", "start"}  # fmt: skip
 RESTRICTED = {"games", "forbid", "strategy"}
 
 
@@ -105,6 +106,10 @@ def check_field(table: Any) -> dict[str, Any]:
             elif k == "forbid":
                 if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                     raise UserError(f"field.restricted.forbid must be a list of names, got {v!r}")
+            elif k == "start":
+                if v != "tuned" and not (isinstance(v, str) and v.endswith(".toml")):
+                    raise UserError(f'field.population.start must be "tuned" or a weights '
+                                    f"file (.toml), got {v!r}")  # fmt: skip
             elif k == "strategy":
                 if not isinstance(v, str) or not v.strip():
                     raise UserError(f"field.restricted.strategy must be a spec, got {v!r}")
@@ -196,11 +201,18 @@ def run_field(
                 pc.update(meta_games=max(p, games // 4), games=max(2, games // 10),
                           generations=min(pc.get("generations", 15), 2), popsize=4,
                           held_out_games=max(4, games // 2), iterations=1)  # fmt: skip
+            start = pc.get("start")
+            if start == "tuned":  # the shipped tuned weights of this player count
+                from moaisim.strategies.heuristic import weights_path
+
+                start = weights_path(f"tuned-{p}p.toml")
+            elif start is not None and not Path(start).is_absolute():
+                start = Path(exp.path).parent / start
             res = run_population(p, lib, run / f"population-{p}p", pc.get("epsilon", 0.02),
                                  pc.get("iterations", 2), pc.get("meta_games", 120),
                                  pc.get("games", 100), pc.get("generations", 15),
                                  pc.get("popsize"), pc.get("held_out_games", 1000),
-                                 cfg["seed"], None, jobs, say,
+                                 cfg["seed"], start, jobs, say,
                                  f"moaisim experiment {exp.path}")  # fmt: skip
             cert = pd.DataFrame(certificate_table(res))
             cert["epsilon"] = res.epsilon
