@@ -216,3 +216,13 @@ def test_metagame_command_writes_a_mixture_the_mixture_strategy_plays(tmp_path, 
     assert np.isclose(pd.read_csv(tmp_path / "mixture-2p.csv")["weight"].sum(), 1.0)
     assert main(["metagame", "-p", "3", "--library", "greedy", "-n", "3"]) == 2
     assert main(["metagame", "-p", "3", "--alphas", "x"]) == 2
+
+
+def test_tune_takes_a_mixture_as_its_field(tmp_path):
+    from moaisim import tune
+
+    field = "mixture(weights={'greedy': 0.5, 'random': 0.5})"
+    res = tune.tune(3, field, 3, 1, 4, 2, tmp_path, names=["wood", "starve"], held_out_games=3)
+    doc = tomllib.loads(res.path.read_text())
+    assert doc["tuned"]["field"] == [load_strategy(field).label]
+    assert 0.0 <= res.held_out.share <= 1.0 and res.held_out.games == 9
