@@ -121,8 +121,9 @@ def test_bootstrap_is_reproducible_and_keeps_a_dominant_strategy():
 
 
 def test_mixture_files_round_trip_and_sum_to_one(tmp_path):
-    path = mg.write_mixture(tmp_path / "m.toml", ["greedy", "forester", "restrict(strategy='greedy', forbid=['boat'])"],
-                            np.array([1 / 3, 0.0, 2 / 3]), 3, source="test")  # fmt: skip
+    names = ["greedy", "forester", "restrict(strategy='greedy', forbid=['boat'])"]
+    path = mg.write_mixture(tmp_path / "m.toml", names, np.array([1 / 3, 0.0, 2 / 3]), 3,
+                            source="test")  # fmt: skip
     mix = mg.read_mixture(path)
     assert set(mix) == {"greedy", "restrict(strategy='greedy', forbid=['boat'])"}
     assert sum(mix.values()) == 1.0
