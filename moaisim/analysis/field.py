@@ -215,6 +215,8 @@ def run_field(
                                  cfg["seed"], start, jobs, say,
                                  f"moaisim experiment {exp.path}")  # fmt: skip
             cert = pd.DataFrame(certificate_table(res))
+            # best responses are named by their weights files: relative to here when inside
+            cert["support"] = cert["support"].str.replace(f"{Path.cwd()}/", "", regex=False)
             cert["epsilon"] = res.epsilon
         restricted = None
         if cfg["restricted"] is not None:
