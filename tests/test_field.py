@@ -162,6 +162,8 @@ bootstrap = 10
 [field.restricted]
 games = 4
 forbid = ["forest", "swap"]
+retune_generations = 1
+retune_games = 3
 """)
     assert load_experiment(exp).field["library"] == ["greedy", "random", "forester"]
     code = main(["experiment", str(exp), "--runs", str(tmp_path / "runs"),
@@ -175,6 +177,15 @@ forbid = ["forest", "swap"]
         assert part in text
     inv = pd.read_csv(out / "invasion-3p.csv")
     assert len(inv) == 9 and set(inv["invader"]) == {"greedy", "random", "forester"}
+    rest = pd.read_csv(out / "restricted-3p.csv")
+    assert sorted(zip(rest["play"], rest["mechanism"], strict=True)) == [
+        ("masked", "forest"),
+        ("masked", "swap"),
+        ("re-tuned", "forest"),
+        ("re-tuned", "swap"),
+    ]
+    forest = rest.set_index(["play", "mechanism"]).loc[("re-tuned", "forest")]
+    assert forest["share"] == 0.0  # re-tuned or not, no forest: no wood, no Moai (R6.2)
     mix = pd.read_csv(out / "mixture-3p.csv")
     assert mix["weight"].sum() == pytest.approx(1.0)
     assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")

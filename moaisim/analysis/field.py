@@ -35,6 +35,8 @@ report.html and a CSV per table.
 
     [field.restricted]        # restricted play (omit to skip)
     games = 1000              # per seat rotation
+    retune_generations = 10   # also re-tune under each restriction (default 0: masked only)
+    retune_games = 100        # the re-tuning's training games per seat rotation
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ FIELD = {"players", "library", "games", "seed", "bootstrap", "alphas", "populati
          "restricted"}  # fmt: skip
 POPULATION = {"iterations", "epsilon", "meta_games", "games", "generations", "popsize",
               "held_out_games", "start"}  # fmt: skip
-RESTRICTED = {"games", "forbid", "strategy"}
+RESTRICTED = {"games", "forbid", "strategy", "retune_generations", "retune_games"}
 
 
 def check_field(table: Any) -> dict[str, Any]:
@@ -226,10 +228,41 @@ def run_field(
             say(f"field: {p} players, restricted play of {best} against the Nash mixture "
                 f"({rg:,} games per seat and mechanism)")  # fmt: skip
             opponents = f"mixture(file={mix_file.resolve()})"
+            retuned = _retune(run, best, opponents, p, rc, cfg["seed"], jobs, games, say)
             restricted = rp.restricted_play(best, opponents, p, rg, cfg["seed"] + 2,
-                                            rc.get("forbid"), n_jobs=jobs)  # fmt: skip
+                                            rc.get("forbid"), retuned, n_jobs=jobs)  # fmt: skip
         results.append(FieldResult(p, an, carving(meta, an.mixture), cert, restricted))
     return write_report(exp, results, report)
+
+
+def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, Any],
+            seed: int, jobs: int, games: int | None, say: Any) -> dict[str, str]:  # fmt: skip
+    """With `retune_generations`: for each mechanism, heuristic weights tuned under its
+    restriction against the mixture (`tune --forbid`), from the strategy's own weights when
+    it is `tuned` or a heuristic (else heuristic's defaults); forbid name -> the spec that
+    plays them restricted. Each search is kept in the run directory (resumable)."""
+    from moaisim import tune
+    from moaisim.strategies.restrict import FORBID
+
+    generations = rc.get("retune_generations", 0)
+    if not generations:
+        return {}
+    per_seat = rc.get("retune_games", 100) if games is None else 2
+    start = None
+    if best == "tuned":
+        from moaisim.strategies.heuristic import weights_path
+
+        start = weights_path(f"tuned-{players}p.toml")
+    out: dict[str, str] = {}
+    for f in rc.get("forbid") or list(FORBID):
+        say(f"field: {players} players, re-tuning under forbid={f} ({generations} generations)")
+        res = tune.tune(players, opponents, per_seat, generations if games is None else 1,
+                        None if games is None else 4, seed + 3, run / f"retune-{players}p-{f}",
+                        True, None, None, start, held_out_games=2, n_jobs=jobs,
+                        forbid=[f])  # fmt: skip
+        inner = f"heuristic(weights={res.path.resolve()})"
+        out[f] = rp.restricted_spec(inner, f)
+    return out
 
 
 def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
