@@ -417,14 +417,13 @@ def metagame(
     metagame.md, and each mixture as TOML for `mixture(file=...)`."""
     from moaisim.analysis import metagame as mg
     from moaisim.files import write_atomic
-    from moaisim.registry import LEVEL_POOL, split_top
     from moaisim.rundir import make_dir
 
     try:
         alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
     except ValueError:
         raise UserError(f"--alphas: expected numbers separated by commas, got {alphas!r}") from None
-    names = [x.strip() for x in split_top(library, ",") if x.strip()] or list(LEVEL_POOL)
+    names = _library(library)
     counts = players or [3, 4]
     if out is not None:
         make_dir(out)
@@ -661,6 +660,14 @@ def tune(
                f"log: {result.log}")  # fmt: skip
 
 
+def _library(text: str) -> list[str]:
+    """--library: the strategies, comma-separated (a spec's own commas kept); default the
+    L2 pool."""
+    from moaisim.registry import LEVEL_POOL, split_top
+
+    return [x.strip() for x in split_top(text, ",") if x.strip()] or list(LEVEL_POOL)
+
+
 def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
                 meta_games: int, games: int, generations: int, popsize: int | None,
                 held_out_games: int, seed: int, start: Path | None, jobs: int, field: str,
@@ -668,7 +675,6 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
     """`tune --population`: the PSRO loop (moaisim.population)."""
     from moaisim.population import certificate_table, state_path
     from moaisim.population import population as run_population
-    from moaisim.registry import LEVEL_POOL, split_top
 
     if field != "greedy":
         raise UserError("--population tunes against the library's Nash mixture: give the "
@@ -676,7 +682,7 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
     if restart and state_path(out, players).exists():
         raise UserError(f"--restart: remove {out} (a population loop keeps one state per "
                         "directory) or choose another --out")  # fmt: skip
-    names = [x.strip() for x in split_top(library, ",") if x.strip()] or list(LEVEL_POOL)
+    names = _library(library)
     result = run_population(players, names, out, epsilon, iterations, meta_games, games,
                             generations, popsize, held_out_games, seed, start, jobs, _say,
                             _command_line("tune"))  # fmt: skip

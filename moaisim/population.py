@@ -27,8 +27,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from moaisim.analysis import metagame as mg
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
@@ -180,9 +178,3 @@ def certificate_table(result: PopulationResult) -> list[dict[str, Any]]:
                      "held_out_games": it.held_out_games,
                      "certified": bool(it.gain_hi < result.epsilon)})  # fmt: skip
     return rows
-
-
-def mixture_weights(result: PopulationResult) -> np.ndarray:
-    """The final mixture's weights, in the final members' order."""
-    it = result.iterations[-1]
-    return np.array([it.mixture.get(n, 0.0) for n in it.members])

@@ -10,7 +10,7 @@ by k counts 1/k). From these tables:
 - **the population game**: seats are filled independently from a mixture x of the library;
   the fitness of strategy i is its expected payoff when the other P - 1 seats are drawn from x
   (`fitness`). A symmetric Nash mixture (`nash`) is a mixture no strategy beats: its
-  **gain** (`nash_gain`: the best pure strategy's fitness minus the mixture's) is 0;
+  **gain** (`Population.gain`: the best pure strategy's fitness minus the mixture's) is 0;
   a field's exploitability. Found by replicator dynamics (time-averaged, from several starts)
   refined by minimising the gain (scipy SLSQP); the answer's gain is always reported.
 - **the invasion matrix** (`invasion`): one copy of X among P - 1 copies of Y, X's win share
@@ -40,7 +40,7 @@ import pandas as pd
 from scipy import optimize
 from scipy.special import gammaln
 
-from moaisim.analysis import equilibria, stats
+from moaisim.analysis import equilibria, stats, tables
 from moaisim.errors import UserError
 
 #: The alphas of the sweep `alpha_sweep` reports by default.
@@ -202,10 +202,6 @@ def nash(pop: Population, starts: int = 4, steps: int = 2000, seed: int = 0) -> 
                 best, best_key = cand, key
     assert best is not None
     return best
-
-
-def nash_gain(pop: Population, x: np.ndarray) -> float:
-    return pop.gain(np.asarray(x, dtype=float))
 
 
 # --- invasion, alpha-Rank, Nash averaging -------------------------------------------------
@@ -492,17 +488,19 @@ def markdown(an: Analysis) -> str:
     return "\n".join(out) + "\n"
 
 
+def _number(v: Any, digits: int) -> str:
+    if isinstance(v, float | np.floating):
+        return "–" if np.isnan(v) else f"{v:.{digits}f}"
+    return str(v)
+
+
 def _md(df: pd.DataFrame, digits: dict[str, int]) -> str:
-    """A DataFrame as a Markdown table, numbers rounded."""
-    cols = list(df.columns)
-    lines = ["| " + " | ".join(map(str, cols)) + " |",
-             "| " + " | ".join("---:" if c in digits else "---" for c in cols) + " |"]  # fmt: skip
-    for row in df.itertuples(index=False):
-        cells = []
-        for c, v in zip(cols, row, strict=True):
-            if c in digits and isinstance(v, float | np.floating):
-                cells.append("–" if np.isnan(v) else f"{v:.{digits[c]}f}")
-            else:
-                cells.append(f"`{v}`" if c in ("strategy", "invader \\ resident") else str(v))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    """A DataFrame as a Markdown table (`tables.markdown_table`), the columns named in
+    `digits` rounded to that many decimals (nan as a dash), strategies in code spans."""
+    shown = df.copy()
+    for c in shown.columns:
+        if c in digits:
+            shown[c] = [_number(v, digits[c]) for v in shown[c]]
+        elif c in ("strategy", "invader \\ resident"):
+            shown[c] = [f"`{v}`" for v in shown[c]]
+    return tables.markdown_table(shown)

@@ -562,18 +562,6 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
     return text + "."
 
 
-def markdown_table(df: pd.DataFrame) -> str:
-    """A DataFrame as a Markdown table (cells as text; '|' escaped)."""
-
-    def cell(x: Any) -> str:
-        return str(x).replace("|", "\\|")
-
-    head = "| " + " | ".join(map(cell, df.columns)) + " |"
-    rule = "| " + " | ".join("---" for _ in df.columns) + " |"
-    rows = ["| " + " | ".join(map(cell, r)) + " |" for r in df.itertuples(index=False)]
-    return "\n".join([head, rule, *rows])
-
-
 def _markdown(
     title: str,
     intro: list[str],
@@ -604,7 +592,7 @@ def _markdown(
             "",
             s.text,
             "",
-            markdown_table(s.shown),
+            tables.markdown_table(s.shown),
             "",
             f"_{s.table.attrs.get('sample_size', '')}. Table: tables/{s.key}.csv._",
             "",

@@ -142,9 +142,13 @@ def _flag(row: Any, df: pd.DataFrame, carry: float, margin: float) -> str:
 def markdown(df: pd.DataFrame) -> str:
     """The table as Markdown: mechanism, how it is played, the change of win share with its
     95 % interval, the Holm-adjusted p-value and the flag."""
-    head = "| mechanism forbidden | play | win share | change | 95 % interval | p (Holm) | flag |"
-    lines = [head, "| --- | --- | ---: | ---: | --- | ---: | --- |"]
-    for r in df.itertuples(index=False):
-        lines.append(f"| {r.mechanism} | {r.play} | {r.share:.3f} | {r.delta:+.3f} | "
-                     f"[{r.lo:+.3f}, {r.hi:+.3f}] | {r.p_holm:.2g} | {r.flag} |")  # fmt: skip
-    return "\n".join(lines)
+    from moaisim.analysis.tables import markdown_table
+
+    shown = pd.DataFrame({
+        "mechanism forbidden": df["mechanism"], "play": df["play"],
+        "win share": [f"{v:.3f}" for v in df["share"]],
+        "change": [f"{v:+.3f}" for v in df["delta"]],
+        "95 % interval": [f"[{a:+.3f}, {b:+.3f}]" for a, b in zip(df["lo"], df["hi"], strict=True)],
+        "p (Holm)": [f"{v:.2g}" for v in df["p_holm"]], "flag": df["flag"],
+    })  # fmt: skip
+    return markdown_table(shown)
