@@ -16,6 +16,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
+from numba import njit
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -70,9 +71,23 @@ def stream_keys(root_seed: int, games: np.ndarray, streams: np.ndarray) -> np.nd
 
 def _uniforms(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     """Values start..start+k-1 of the streams with these keys, as uniforms [len(keys), k]."""
-    j = np.asarray(start, dtype=np.uint64)[:, None] + np.arange(k, dtype=np.uint64)[None, :]
-    z = _mix(keys[:, None] + j * _GOLDEN)
-    return (z >> _S11).astype(np.float64) * _TO_UNIT
+    return _uniform_kernel(keys, np.asarray(start, dtype=np.uint64), int(k))
+
+
+@njit(cache=True, nogil=True)
+def _uniform_kernel(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
+    """`_uniforms` in one pass: `_mix` of key + (start + j) * golden, top 53 bits scaled to
+    [0, 1). Every constant is a uint64, so the arithmetic wraps as numpy's does."""
+    n = len(keys)
+    out = np.empty((n, k), dtype=np.float64)
+    for r in range(n):
+        for j in range(k):
+            z = keys[r] + (start[r] + np.uint64(j)) * _GOLDEN
+            z = (z ^ (z >> _S30)) * _M1
+            z = (z ^ (z >> _S27)) * _M2
+            z = z ^ (z >> _S31)
+            out[r, j] = np.float64(z >> _S11) * _TO_UNIT
+    return out
 
 
 class Streams:

@@ -63,3 +63,25 @@ def test_streams_are_uniform_enough():
     assert abs(u.mean() - 0.5) < 0.005
     hist, _ = np.histogram(u, bins=10, range=(0, 1))
     assert hist.min() > 0.9 * len(u) / 10
+
+
+def test_stream_values_match_splitmix64_in_python_integers():
+    """The compiled uniforms equal SplitMix64's finaliser worked out in Python's unbounded
+    integers (mod 2**64): value j of a stream with key K is mix(K + j * golden) >> 11, over
+    2**53."""
+    from moaisim.rng import _uniforms
+
+    mask = (1 << 64) - 1
+
+    def mix(z: int) -> int:
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    keys = [0, 1, 0x0123456789ABCDEF, mask]
+    starts = [0, 5, 2**40, mask - 1]
+    got = _uniforms(np.array(keys, dtype=np.uint64), np.array(starts, dtype=np.uint64), 3)
+    for r, (key, start) in enumerate(zip(keys, starts, strict=True)):
+        for j in range(3):
+            z = mix((key + ((start + j) & mask) * 0x9E3779B97F4A7C15) & mask)
+            assert got[r, j] == (z >> 11) / 2**53

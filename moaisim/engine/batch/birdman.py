@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from moaisim.engine.decisions import Kind
 from moaisim.engine.steps import Step
@@ -130,42 +131,67 @@ def hill(m: Machine, rows: np.ndarray) -> Pending | None:
     with the highest bid; while it has more than one seat the bird-man names the next (never
     himself under R3.4 while others remain; under V4 only the very first pick excludes him).
     Rows whose order is complete end the phase (R3.5)."""
-    s, p = m.state, m.rules.players
+    s = m.state
     strict = m.rules.has("open-bidding-strict")
-    waiting = []
-    go = rows
-    while len(go):
-        k = s.step_pos[go].astype(np.int64)
-        done = k >= p
-        if done.any():
-            hill_done(m, go[done])
-            go, k = go[~done], k[~done]
-            if not len(go):
-                break
-        hill = s.step_hill[go].astype(np.int64)
-        left = np.ones((len(go), p), dtype=bool)
-        placed = np.arange(p)[None, :] < k[:, None]
-        left[np.nonzero(placed)[0], hill[placed]] = False
-        bids = s.bids[go].astype(np.int64)
-        top = np.where(left, bids, -(1 << 20)).max(axis=1)
-        tied = bids == top[:, None]
-        group = tied & left
-        alone = group.sum(axis=1) == 1
-        one = np.flatnonzero(alone)
-        s.step_hill[go[one], k[one]] = np.argmax(group[one], axis=1)
-        s.step_pos[go[one]] += 1
-        ask = np.flatnonzero(~alone)
-        if len(ask):
-            legal = group[ask].copy()
-            bm = s.birdman[go[ask]].astype(np.int64)
-            bar = np.ones(len(ask), dtype=bool) if not strict else k[ask] == 0
-            legal[np.flatnonzero(bar), bm[bar]] = False  # R3.4 (V4: only when tied for first)
-            waiting.append((go[ask], bm, legal, tied[ask], top[ask]))
-        go = go[one]
-    if not waiting:
+    ask, legal, tied, top = hill_positions(rows, s.step_pos, s.step_hill, s.bids, s.birdman,
+                                           strict)  # fmt: skip
+    done = s.step_pos[rows] >= m.rules.players
+    if done.any():
+        hill_done(m, rows[done])
+    if not ask.any():
         return None
-    r, bm, legal, tied, top = (np.concatenate(x) for x in zip(*waiting, strict=True))
-    return m.pending(Step.HILL, r, bm, legal, tied=tied, bid=top)
+    r = rows[ask]
+    bm = s.birdman[r].astype(np.int64)
+    return m.pending(Step.HILL, r, bm, legal[ask], tied=tied[ask], bid=top[ask])
+
+
+@njit(cache=True, nogil=True)
+def hill_positions(
+    rows: np.ndarray,
+    pos: np.ndarray,
+    hill: np.ndarray,
+    bids: np.ndarray,
+    birdman: np.ndarray,
+    strict: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """R3.4 for the games `rows`: fill hill positions (pos, hill updated in place) while the
+    highest unplaced bid is one seat's alone; stop where it is tied. Returns, per game, whether
+    the bird-man must name the next seat, and then his legal picks (the tied unplaced seats,
+    himself excluded under R3.4 while others remain, under V4 only for the first position),
+    the seats tied at that bid (placed or not) and the bid."""
+    n, p = len(rows), bids.shape[1]
+    ask = np.zeros(n, dtype=np.bool_)
+    legal = np.zeros((n, p), dtype=np.bool_)
+    tied = np.zeros((n, p), dtype=np.bool_)
+    top = np.zeros(n, dtype=np.int64)
+    left = np.empty(p, dtype=np.bool_)
+    for k in range(n):
+        r = rows[k]
+        while pos[r] < p:
+            left[:] = True
+            for j in range(pos[r]):
+                left[hill[r, j]] = False
+            best = -(1 << 20)
+            for q in range(p):
+                if left[q] and bids[r, q] > best:
+                    best = bids[r, q]
+            count, only = 0, -1
+            for q in range(p):
+                if left[q] and bids[r, q] == best:
+                    count += 1
+                    only = q
+            if count == 1:
+                hill[r, pos[r]] = only
+                pos[r] += 1
+                continue
+            ask[k] = True
+            top[k] = best
+            bar = not strict or pos[r] == 0
+            for q in range(p):
+                tied[k, q] = bids[r, q] == best
+                legal[k, q] = tied[k, q] and left[q] and not (bar and q == birdman[r])
+            break
+    return ask, legal, tied, top
 
 
 def apply_hill(m: Machine, pend: Pending, pick: np.ndarray) -> None:

@@ -266,22 +266,25 @@ class Machine:
         self._stop = [Step(k) in stop for k in range(len(Step))]
         self._last_round = last_round
         queue: dict[int, list[np.ndarray]] = {}
+        mark = np.zeros(self.b, dtype=bool)  # the games asked, among those of one step
         todo = np.flatnonzero(~self.over()) if rows is None else np.asarray(rows, np.int64)
         self._queue(queue, todo, together=False)
         while queue:
             key = min(queue)
             parts = queue.pop(key)
             # in increasing order: each seat's games then lie in memory order
-            rows = np.sort(parts[0] if len(parts) == 1 else np.concatenate(parts), kind="stable")
+            rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            if len(rows) > 1 and not (rows[1:] > rows[:-1]).all():
+                rows = np.sort(rows)
             step = Step(int(s.step[rows[0]]))
             pend = STEPS[step](self, rows)
             if pend is None:
                 self._queue(queue, rows)
                 continue
             if len(pend.rows) != len(rows) or step == Step.BID:
-                mark = np.zeros(self.b, dtype=bool)
                 mark[pend.rows] = True
                 self._queue(queue, rows[~mark[rows]])
+                mark[pend.rows] = False
             self._queue(queue, self.apply(pend, decide(pend)))
 
     def _queue(
@@ -447,11 +450,11 @@ AT.setflags(write=False)
 
 
 def by_seat(seat: np.ndarray, players: int) -> np.ndarray:
-    """The order that sorts entries by seat, stably: one stable sort for a few entries (a
-    small rollout batch), a pass per seat for many (measured: the cross-over is near 2 000)."""
-    if len(seat) < 2000:
-        return np.argsort(seat, kind="stable")
-    return np.concatenate([np.flatnonzero(seat == q) for q in range(players)])
+    """The order that sorts entries by seat, stably: a stable sort of the seats as bytes,
+    which numpy does by radix sort in linear time (measured faster than a pass per seat at
+    every size, and than a sort of wider integers)."""
+    assert players < 128
+    return np.argsort(seat.astype(np.int8), kind="stable")
 
 
 #: `progress`'s tables: each step's part of the round, and whether it moves in turn order.

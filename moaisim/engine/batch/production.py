@@ -384,10 +384,14 @@ def feed_mask(
         r, q = rows[k], seat[k]
         for i in range(pawns):
             legal[k, i] = raidable(lay, loc[r, q, i])
+        can_raid = False
         for v in range(3):
             for c in range(6):
                 a, b = raid_cards(c, v + 1)
                 ok[v, c] = holds_pair(hand[r, q], a, b)
+                can_raid |= ok[v, c]
+        if not can_raid:  # no raid is legal: the rivals' pawns need not be read
+            continue
         for victim in range(players):
             if victim == q:
                 continue

@@ -42,36 +42,48 @@ def draw(m: Machine, rows: np.ndarray) -> None:
 
 # --- R7.1 draw ---------------------------------------------------------------------------------
 def draw_cards(g: Machine, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) -> None:
-    """R7.1: draw n cards; an empty deck is replaced by the shuffled discard pile."""
+    """R7.1: draw n cards; an empty deck is replaced by the shuffled discard pile (none left
+    there either: the clan stops drawing)."""
     s = g.state
-    logging = g.log_mask is not None
-    drawn: list[list[int]] = [[] for _ in rows] if logging else []
+    n = n.astype(np.int64)
+    done = np.zeros(len(rows), dtype=np.int64)
+    drawn = np.full((len(rows), max(int(n.max(initial=0)), 1)), -1, dtype=np.int64)
     go = np.flatnonzero(n > 0)
-    k = 0
     while len(go):
-        r = rows[go]
-        empty = s.deck_pos[r] >= s.deck_len[r]
-        if empty.any():
-            e = np.flatnonzero(empty)
-            can = s.discard[r[e]].sum(axis=1) > 0
-            reshuffle(g, r[e[can]])
-            stuck = e[~can]  # nothing left to draw: stop drawing
-            if len(stuck):
-                keep = np.ones(len(go), dtype=bool)
-                keep[stuck] = False
-                go, r = go[keep], r[keep]
-        q = seat[go]
-        t = s.deck[r, s.deck_pos[r]].astype(np.int64)
-        s.deck_pos[r] += 1
-        s.hand[r, q, t] += 1
-        if logging:
-            for i, card in zip(go.tolist(), t.tolist(), strict=True):
-                drawn[i].append(card)
-        k += 1
-        go = go[n[go] > k]
-    if logging:
+        take_cards(rows, seat, n, go, done, s.deck, s.deck_pos, s.deck_len, s.hand, drawn)
+        go = go[done[go] < n[go]]  # their deck ran out
+        if not len(go):
+            break
+        go = go[s.discard[rows[go]].sum(axis=1) > 0]
+        reshuffle(g, rows[go])
+    if g.log_mask is not None:
         for i in g.logged(rows):
-            g.emit(rows[i], "draw", seat=int(seat[i]), cards=drawn[i])
+            g.emit(rows[i], "draw", seat=int(seat[i]), cards=drawn[i, : done[i]].tolist())
+
+
+@njit(cache=True, nogil=True)
+def take_cards(
+    rows: np.ndarray,
+    seat: np.ndarray,
+    n: np.ndarray,
+    go: np.ndarray,
+    done: np.ndarray,
+    deck: np.ndarray,
+    deck_pos: np.ndarray,
+    deck_len: np.ndarray,
+    hand: np.ndarray,
+    drawn: np.ndarray,
+) -> None:
+    """R7.1 for the entries `go`: draw from the top of the deck into the hand until n[k]
+    cards are drawn (done[k] so far, recorded in drawn[k]) or the deck is empty."""
+    for k in go:
+        r, q = rows[k], seat[k]
+        while done[k] < n[k] and deck_pos[r] < deck_len[r]:
+            t = deck[r, deck_pos[r]]
+            deck_pos[r] += 1
+            hand[r, q, t] += 1
+            drawn[k, done[k]] = t
+            done[k] += 1
 
 
 def reshuffle(g: Machine, rows: np.ndarray) -> None:

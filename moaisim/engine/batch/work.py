@@ -164,8 +164,10 @@ def work_mask(
     pawns standing in different places (all fields one place, all own boats one place) that
     differ in strength or in face state (A2).
     """
-    m = len(live)
+    m, pawns, n_pairs = len(live), loc.shape[2], len(codec.pair_i)
     legal = np.zeros((m, codec.size), dtype=np.bool_)
+    place = np.empty(pawns, dtype=np.int64)
+    kind = np.empty(pawns, dtype=np.int64)
     for k in range(m):
         c, q, r = live[k], seat[k], rows[k]
         if counts.camp[c, q, 0] + counts.camp[c, q, 1] + counts.camp[c, q, 2] > 0:
@@ -188,12 +190,16 @@ def work_mask(
                         break
         else:
             legal[k, codec.pass_action] = True
-            for n in range(len(codec.pair_i)):
+            # each pawn's swap place (-1 off the board) and kind (strength, face state),
+            # read once per game rather than once per pair
+            for i in range(pawns):
+                x = loc[r, q, i]
+                place[i] = swap_place(lay, x) if x >= 0 else -1
+                kind[i] = 2 * strength_of(lay, i) + (1 if up[r, q, i] else 0)
+            for n in range(n_pairs):
                 i, j = codec.pair_i[n], codec.pair_j[n]
-                li, lj = loc[r, q, i], loc[r, q, j]
-                if li < 0 or lj < 0 or swap_place(lay, li) == swap_place(lay, lj):
-                    continue
-                if strength_of(lay, i) != strength_of(lay, j) or up[r, q, i] != up[r, q, j]:
+                pi, pj = place[i], place[j]
+                if pi >= 0 and pj >= 0 and pi != pj and kind[i] != kind[j]:
                     legal[k, codec.swap0 + n] = True
     return legal
 
