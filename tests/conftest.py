@@ -1,3 +1,6 @@
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,3 +17,13 @@ def engine(request: pytest.FixtureRequest):
     scenario.ENGINE["name"] = request.param
     yield request.param
     scenario.ENGINE["name"] = "reference"
+
+
+def browser() -> str | None:
+    """Chromium from the system packages; with CI=true it is installed when missing."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found or os.environ.get("CI") != "true":
+        return found
+    subprocess.run(["apt-get", "update", "-q"], check=True, capture_output=True)
+    subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], check=True, capture_output=True)
+    return shutil.which("chromium")
