@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import importlib
 import importlib.util
 import os
@@ -51,6 +52,8 @@ LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "foreste
 #: pool's Nash mixture at the game's player count (strategies/weights/nash-<P>p.toml, made
 #: by `moaisim metagame`), L4 the look-ahead search.
 LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
+#: The levels that are mixtures of strategies (their label is the level's name).
+MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
 
 
 def level_spec(level: str, players: int) -> str:
@@ -347,7 +350,11 @@ def parse_lineup(
     last = specs[-1]
     if isinstance(last, str) and last.strip() in LEVELS and len(specs) < players:
         specs = specs[:-1] + [last] * (players - len(specs) + 1)  # the field fills the rest
-    specs = [level_spec(s.strip(), players) if isinstance(s, str) and s.strip() in LEVELS
-             else s for s in specs]  # fmt: skip
-    loaded = [load_strategy(s) for s in specs]
+    levels = [s.strip() if isinstance(s, str) and s.strip() in LEVELS else None for s in specs]
+    loaded = [load_strategy(s if lv is None else level_spec(lv, players))
+              for s, lv in zip(specs, levels, strict=True)]  # fmt: skip
+    # a mixture level keeps its name as its label ("L3", not the mixture file's path):
+    # results, tables and reports name the field, and the label parses back to the same spec
+    loaded = [dataclasses.replace(spec, label=lv) if lv in MIXTURE_LEVELS else spec
+              for spec, lv in zip(loaded, levels, strict=True)]  # fmt: skip
     return [loaded[k % len(loaded)] for k in range(players)]

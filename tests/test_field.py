@@ -237,3 +237,11 @@ def test_tune_takes_a_mixture_as_its_field(tmp_path):
     doc = tomllib.loads(res.path.read_text())
     assert doc["tuned"]["field"] == [load_strategy(field).label]
     assert 0.0 <= res.held_out.share <= 1.0 and res.held_out.games == 9
+
+
+def test_a_mixture_level_is_labelled_by_its_name_and_the_label_parses_back():
+    specs = parse_lineup("tuned,L3", 3)
+    assert [s.label for s in specs] == ["tuned", "L3", "L3"]
+    again = parse_lineup(",".join(s.label for s in specs), 3)
+    assert [(s.cls, s.params) for s in again] == [(s.cls, s.params) for s in specs]
+    assert [s.label for s in parse_lineup("L2", 2)] == ["L2", "L2"]
