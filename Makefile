@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all bench lint format clean
+.PHONY: demo test test-all bench headlines lint format clean
 
 $(STAMP): pyproject.toml
 	@echo "== Setting up $(VENV): moaisim and its dependencies (numpy, numba, pandas, ...)."
@@ -45,6 +45,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/rollouts.py
 	$(BIN)/python benchmarks/engine_profile.py
 	$(BIN)/python benchmarks/engine_profile.py --lineup tuned
+
+# The shipped studies' headlines (docs/reports.md, README.md), generated from the reports'
+# CSV files after the reports change (tests/test_verdicts.py checks they agree).
+headlines: $(STAMP)
+	$(BIN)/python -m moaisim.analysis.headlines reports docs/reports.md README.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check moaisim strategies tests benchmarks

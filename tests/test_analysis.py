@@ -4,14 +4,13 @@ and experiment files."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import browser
 from scipy import stats as sp
 
 import moaisim
@@ -273,16 +272,6 @@ def test_round_robin_lineups_and_a_tournament_study():
 # --- a report end to end --------------------------------------------------------------------
 
 
-def browser() -> str | None:
-    """Chromium from the system packages; with CI=true it is installed when missing."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found or os.environ.get("CI") != "true":
-        return found
-    subprocess.run(["apt-get", "update", "-q"], check=True, capture_output=True)
-    subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], check=True, capture_output=True)
-    return shutil.which("chromium")
-
-
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("report")
@@ -298,9 +287,12 @@ def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir)
     for name in ("report.md", "report.html", "run-manifest.json", "report.json"):
         assert (report_dir / name).is_file()
     tables = {p.stem: pd.read_csv(p) for p in (report_dir / "tables").glob("*.csv")}
-    assert set(tables) == {"seat_balance", "strategies", "head_to_head", "variants",
-                           "game_shape", "game_quality"}  # fmt: skip
+    assert set(tables) == {"seat_balance", "seat_imbalance", "strategies", "head_to_head",
+                           "variants", "game_shape", "game_quality", "verdicts"}  # fmt: skip
     for name, table in tables.items():
+        if name == "verdicts":  # words, not rates: the findings of the answer box
+            assert {"classification", "effects"} <= set(table.columns)
+            continue
         assert len(table), name
         assert any(c.endswith("lo") for c in table.columns), name
         assert any(c.endswith("hi") for c in table.columns), name

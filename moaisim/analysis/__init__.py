@@ -15,6 +15,7 @@ from moaisim.analysis.tables import (
     head_to_head,
     ratings,
     seat_balance,
+    seat_imbalance,
     strategies,
     variants,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "ratings",
     "run_experiment",
     "seat_balance",
+    "seat_imbalance",
     "strategies",
     "variants",
 ]

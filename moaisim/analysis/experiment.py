@@ -42,7 +42,7 @@ from moaisim.files import read_text
 from moaisim.rules import OPTIONS
 
 #: The keys of an experiment file and of its [study] table.
-TOP = {"name", "title", "question", "study", "field", "run", "trust_local_code"}
+TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code"}
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
          "rotation", "rounds", "components", "chunk_size", "batch_size", "params",
          *OPTIONS}  # fmt: skip
@@ -60,6 +60,8 @@ class Experiment:
     trust_local_code: bool = False
     #: a field study (`analysis.field`) instead of a grid: the checked [field] table
     field: dict[str, Any] | None = None
+    #: [report] margins: the study's equivalence margins by metric (`verdicts.MARGINS`)
+    margins: dict[str, float] | None = None
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -122,7 +124,28 @@ def load_experiment(path: str | Path) -> Experiment:
             str(c if Path(c).is_absolute() else path.parent / c)
             for c in _listed(study["components"])
         ]
-    return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad))
+    return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
+                      margins=_margins(data, bad))  # fmt: skip
+
+
+def _margins(data: dict[str, Any], bad: Any) -> dict[str, float] | None:
+    """[report] margins = {metric = margin, ...}: positive numbers, by a variants metric's
+    name or "share" (every win share)."""
+    report = data.get("report", {})
+    if not isinstance(report, dict):
+        raise bad("[report] must be a table")
+    for key in report:
+        if key != "margins":
+            raise bad(f"unknown key report.{key} (expected margins)")
+    margins = report.get("margins")
+    if margins is None:
+        return None
+    if not isinstance(margins, dict):
+        raise bad("report.margins must be a table of metric = margin")
+    for k, v in margins.items():
+        if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
+            raise bad(f"report.margins.{k} must be a positive number, got {v!r}")
+    return {str(k): float(v) for k, v in margins.items()}
 
 
 def _header(data: dict[str, Any], bad: Any, name: str) -> tuple[str, str]:
@@ -282,7 +305,8 @@ def run_experiment(
     check_jobs(jobs)
     run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
                 force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
-    return make_report(run_dir, report_dir, title=exp.title, command=command, question=exp.question)
+    return make_report(run_dir, report_dir, title=exp.title, command=command,
+                       question=exp.question, margins=exp.margins)  # fmt: skip
 
 
 def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,

@@ -16,7 +16,7 @@ import html
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from moaisim.analysis import plots, tables
+from moaisim.analysis import plots, tables, verdicts
 from moaisim.analysis.source import Source
 from moaisim.errors import UserError
 from moaisim.rundir import is_run, make_dir
@@ -64,18 +64,30 @@ def _fmt_share(df: pd.DataFrame, col: str, lo: str = "lo", hi: str = "hi") -> pd
     return df.apply(lambda r: f"{_pct(r[col])} ({_ci(r[lo], r[hi])})", axis=1)
 
 
+def _vs_base(r: pd.Series) -> str:
+    """A seat-imbalance row's paired difference from its base cell, in points."""
+    if "vs_base" not in r or pd.isna(r.get("vs_base")):
+        return "-"
+    return (
+        f"{100 * r['vs_base']:+.1f} points ({100 * r['vs_base_lo']:+.1f} to "
+        f"{100 * r['vs_base_hi']:+.1f}), {r['change']}"
+    )
+
+
 def _fmt_mean(df: pd.DataFrame, col: str) -> pd.Series:
     return df.apply(
         lambda r: f"{r[col]:.2f} ({r[col + '_lo']:.2f} to {r[col + '_hi']:.2f})", axis=1
     )
 
 
-#: More lineups than this per set-up, and the tables pool them (`Source.pooled`).
-MAX_LINEUPS = 3
+#: More lineups than this per set-up, and the tables pool them (`Source.pooled`): a
+#: tournament. Fewer are fields, each judged on its own (`verdicts`).
+MAX_LINEUPS = 8
 
 
-def build_sections(src: Source) -> list[Section]:
-    """Every table that applies to this run, with the columns a reader needs."""
+def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> list[Section]:
+    """Every table that applies to this run, with the columns a reader needs; `margins`: the
+    study's equivalence margins (`verdicts.MARGINS`)."""
     out: list[Section] = []
     lineups = src.lineups_per_setup()
     if lineups > MAX_LINEUPS:
@@ -87,7 +99,7 @@ def build_sections(src: Source) -> list[Section]:
         if src.pool
         else ""
     )
-    made = tables.compute(src)  # every table that applies, in one pass over the run
+    made = tables.compute(src, margins=margins)  # every table that applies, in one pass
     seats = made["seat_balance"]
     shown = seats.assign(cell=seats.apply(_cell_name, axis=1))
     shown = pd.DataFrame(
@@ -98,7 +110,7 @@ def build_sections(src: Source) -> list[Section]:
             "games (n)": seats["games"].astype(int),
             "win share (95 % interval)": _fmt_share(seats, "win_share"),
             "fair": seats["fair"].map(_pct),
-            "equal seats: p": seats["p_equal"].map(lambda p: f"{p:.3g}"),
+            "equal seats: p (Holm)": seats["p_equal_holm"].map(lambda p: f"{p:.3g}"),
         }
     )
     out.append(
@@ -109,20 +121,61 @@ def build_sections(src: Source) -> list[Section]:
                 "Win share of each seat (seat 0 holds the bird-man "
                 "token at the start), shared wins "
                 "split evenly, against the fair share 1/players; p is a chi-square test that every "
-                "seat wins equally often." + pooled
+                "seat wins equally often, Holm-corrected over the report's cells (one family)."
+                + pooled
             ),
             seats,
             shown,
             ["seat_win_share"],
         )
     )
+    imb = made["seat_imbalance"]
+    shown = pd.DataFrame(
+        {
+            "cell": imb.apply(_cell_name, axis=1),
+            "lineup": imb["lineup"],
+            "games (n)": imb["games"].astype(int),
+            "RMS from fair (95 % interval)": imb.apply(
+                lambda r: f"{_pct(r['rms'])} ({_ci(r['lo'], r['hi'])})", axis=1
+            ),
+            "noise floor": imb["noise_floor"].map(_pct),
+            "against base (95 % interval)": imb.apply(_vs_base, axis=1),
+        }
+    )
+    out.append(
+        Section(
+            "seat_imbalance",
+            "Fairness over all seats",
+            (
+                "The root mean square deviation of the seats' win shares from the fair share "
+                "(0 for perfectly fair seats), with a bootstrap interval over games; the noise "
+                "floor is what fair seats would show with this many games. Against base: the "
+                "paired difference of the two RMS on the same games (bootstrap)." + pooled
+            ),
+            imb,
+            shown,
+        )
+    )
     strat = made["strategies"]
     shown = pd.DataFrame(
         {
             "cell": strat.apply(_cell_name, axis=1),
+            "lineup": strat["lineup"],
             "strategy": strat["strategy"],
             "seats (n)": strat["n"].astype(int),
-            "win share (95 % interval)": _fmt_share(strat, "win_share"),
+            "win share (95 % interval)": [
+                f"{_pct(r['win_share'])} (1/players by construction)"
+                if r["by_construction"]
+                else f"{_pct(r['win_share'])} ({_ci(r['lo'], r['hi'])})"
+                for _, r in strat.iterrows()
+            ],
+            "against fair (points, 95 % interval)": [
+                "-"
+                if r["by_construction"]
+                else f"{100 * r['vs_fair']:+.1f} ({100 * r['vs_fair_lo']:+.1f} to "
+                f"{100 * r['vs_fair_hi']:+.1f})"
+                for _, r in strat.iterrows()
+            ],  # fmt: skip
             "mean score": _fmt_mean(strat, "score"),
             "Moai height": _fmt_mean(strat, "moai_height"),
             "living pawns": _fmt_mean(strat, "pawns"),
@@ -135,8 +188,10 @@ def build_sections(src: Source) -> list[Section]:
             "Strategies",
             (
                 "Per strategy: its win share per seat played (a strategy in two seats of a game "
-                "counts twice), its mean score and the mean of each part of the score (R8.2), with "
-                "95 % intervals." + pooled
+                "counts twice; intervals from standard errors clustered by game, none in "
+                "self-play where the share is 1/players by construction), its difference from "
+                "the fair share, its mean score and the mean of each part of the score (R8.2), "
+                "with 95 % intervals." + pooled
             ),
             strat,
             shown,
@@ -207,10 +262,15 @@ def build_sections(src: Source) -> list[Section]:
                 "games (n)": deltas["games"].astype(int),
                 "base": deltas["base"].map("{:.3f}".format),
                 "with the change": deltas["treatment"].map("{:.3f}".format),
-                "difference (95 % interval)": deltas.apply(
+                "difference (Holm-adjusted interval)": deltas.apply(
                     lambda r: f"{r['delta']:+.3f} ({r['lo']:+.3f} to {r['hi']:+.3f})", axis=1
                 ),
                 "p (Holm)": deltas["p_holm"].map(lambda p: f"{p:.3g}"),
+                "smallest detectable": deltas["mde"].map("{:.3f}".format),
+                "equivalence (margin, TOST p Holm)": deltas.apply(
+                    lambda r: f"±{r['margin']:.3g}, {r['p_tost_holm']:.3g}", axis=1
+                ),
+                "verdict": deltas["verdict"],
             }
         )
         out.append(
@@ -222,7 +282,12 @@ def build_sections(src: Source) -> list[Section]:
                     "the default options, on the same "
                     "games (common random numbers: the differences are "
                     "paired game by game); p-values "
-                    "of paired t tests, Holm-corrected over the whole table."
+                    "of paired t tests, Holm-corrected over the whole table, with intervals "
+                    "adjusted the same way (an interval excludes 0 exactly when Holm rejects); "
+                    "the smallest effect detectable at 80 % power; an equivalence test (TOST) "
+                    "against the study's margin. Verdict: changes (Holm p < 0.05), equivalent "
+                    "(TOST rejects: no change beyond the margin), inconclusive (neither), "
+                    "identical by construction (every paired game the same)."
                 ),
                 deltas,
                 shown,
@@ -315,7 +380,7 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
     lines = []
     seats = sections["seat_balance"].table
     for _, c in seats[seats["seat"] == 0].iterrows():
-        p = c["p_equal"]
+        p = c["p_equal_holm"]
         if p < 0.001:
             verdict = "the seats are not equal (chi-square p < 0.001)"
         elif p < 0.01:
@@ -342,19 +407,33 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
         )
     if "variants" in sections:
         d = sections["variants"].table
-        real = d[d["p_holm"] < 0.05]
-        for _, r in real.iterrows():
+        for _, r in d[d["verdict"] == "changes"].iterrows():
             lines.append(
                 f"{r['change']} at {r['players']} players ({r['lineup']}) changes "
                 f"{r['metric']} from {r['base']:.3f} to {r['treatment']:.3f}: "
-                f"{r['delta']:+.3f} (95 % interval {r['lo']:+.3f} to {r['hi']:+.3f}, "
+                f"{r['delta']:+.3f} (Holm-adjusted interval {r['lo']:+.3f} to {r['hi']:+.3f}, "
                 f"{int(r['games']):,} paired games, Holm p {_p(r['p_holm'])})."
             )
-        quiet = d[d["p_holm"] >= 0.05]
-        if len(quiet):
-            names = [f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']}"
-                     for _, r in quiet.iterrows()]  # fmt: skip
-            lines.append("No detectable change (Holm p >= 0.05) in: " + "; ".join(names) + ".")
+        for verdict, lead in (
+            ("equivalent", "No change beyond the study's margin (equivalence test, Holm p < "
+             "0.05; margin and interval given)"),
+            ("inconclusive", "Inconclusive (neither a change nor an equivalence: the data "
+             "cannot tell; the smallest effect detectable at 80 % power given)"),
+            ("identical by construction", "Identical by construction (every paired game gave "
+             "the same value: not a finding)"),
+        ):  # fmt: skip
+            rows = d[d["verdict"] == verdict]
+            if not len(rows):
+                continue
+            names = [
+                f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']} "
+                + ("" if verdict == "identical by construction" else
+                   f"{r['delta']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}]"
+                   + (f", margin ±{r['margin']:.3g}" if verdict == "equivalent" else
+                      f", detectable {r['mde']:.3f}"))
+                for _, r in rows.iterrows()
+            ]  # fmt: skip
+            lines.append(f"{lead}: " + "; ".join(names) + ".")
     if "game_quality" in sections:
         for _, q in sections["game_quality"].table.iterrows():
             lines.append(
@@ -374,8 +453,9 @@ CAVEATS = [
     "The card-by-card contents of the decks and tiles are assumed (the rules book, section "
     "C): the totals are published, the contents are not; another component file may change "
     "the findings.",
-    "Intervals are 95 %: about one claim in twenty can miss its true value by chance. Only "
-    "the variants table corrects for its many comparisons (Holm).",
+    "Intervals are 95 %: about one claim in twenty can miss its true value by chance. The "
+    "variants table and the seat tests are each corrected as one family (Holm), their "
+    "intervals adjusted the same way; the other tables' intervals are each 95 % on its own.",
     "Every game is reproducible from its seed (`moaisim play --seed S --game I`).",
 ]
 
@@ -387,6 +467,7 @@ def make_report(
     command: str | None = None,
     rounds: pd.DataFrame | None = None,
     question: str = "",
+    margins: Mapping[str, float] | None = None,
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
     into `out`; returns the path of report.md.
@@ -410,7 +491,7 @@ def make_report(
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
-            _write_report(src, tmp, title, command, question, seed, identity)
+            _write_report(src, tmp, title, command, question, seed, identity, margins)
             _swap(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -514,13 +595,16 @@ def _write_report(
     question: str,
     seed: int | None,
     study: dict[str, Any] | None,
+    margins: Mapping[str, float] | None = None,
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
-    sections = {s.key: s for s in build_sections(src)}
+    sections = {s.key: s for s in build_sections(src, margins)}
+    found = answer(sections, margins)
     (out / "tables").mkdir(exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
     for s in sections.values():
         s.table.to_csv(out / "tables" / f"{s.key}.csv", index=False)
+    found.to_csv(out / "tables" / "verdicts.csv", index=False)
     made: dict[str, Path] = {}
     for s in sections.values():
         for name in s.figures:
@@ -537,15 +621,16 @@ def _write_report(
     if command and command not in repro:
         repro.append(command)
     made_on = f"Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC from "
-    intro = [x for x in (question, made_on + _study_line(manifest, games, cells)) if x]
+    intro = [made_on + _study_line(manifest, games, cells)]
     for forced in (manifest or {}).get("forced_resumes", []):
         intro.append(
             f"**Caution:** this run was resumed on {forced.get('at', '?')} by other code than "
             f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
             "games come from two versions."
         )
-    (out / "report.md").write_text(_markdown(title, intro, repro, sections, made))
-    (out / "report.html").write_text(_html(title, intro, repro, sections, made))
+    box = [question, *verdicts.box_lines(found[found["metric"].isin(verdicts.HEADLINE_METRICS)])]
+    (out / "report.md").write_text(_markdown(title, intro, repro, sections, made, box))
+    (out / "report.html").write_text(_html(title, intro, repro, sections, made, box))
     mark = {"seed": seed, "study": study, "title": title}
     (out / REPORT_MARK).write_text(json.dumps(mark, indent=1, default=str))
 
@@ -562,14 +647,39 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
     return text + "."
 
 
+def answer(sections: dict[str, Section], margins: Mapping[str, float] | None) -> pd.DataFrame:
+    """The report's findings (`verdicts.findings`): seat 0 against the fair share and every
+    variant effect, judged per field (lineup) and classified as a game property or
+    field-dependent (the degenerate fields flagged)."""
+    degenerate = verdicts.degenerate_fields(sections["strategies"].table)
+    cols = ["players", "lineup", "change", "metric", "delta", "se", "lo", "hi", "margin",
+            "mde", "p_holm", "verdict"]  # fmt: skip
+    parts = [verdicts.judge_seats(sections["seat_balance"].table, margins)[cols]]
+    if "variants" in sections:
+        parts.append(sections["variants"].table[cols])
+    return verdicts.findings(pd.concat(parts, ignore_index=True), degenerate)
+
+
+BOX_NOTE = (
+    "A finding is a game property only when it holds (a change of one sign, or no change "
+    f"beyond the margin) in at least {verdicts.MIN_FIELDS} non-degenerate fields (lineups) "
+    f"including the strongest ({verdicts.STRONGEST}, the Nash mixture); otherwise it is "
+    "field-dependent. Intervals are Holm-adjusted like their tests."
+)
+
+
 def _markdown(
     title: str,
     intro: list[str],
     repro: list[str],
     sections: dict[str, Section],
     figs: dict[str, Path],
+    box: list[str],
 ) -> str:
     lines = [f"# {title}", ""]
+    question, *answers = box
+    lines += ["> **The question.** " + (question or title), ">", "> **The answer, by field.**",
+              ">", *[f"> - {x}" for x in answers], ">", f"> _{BOX_NOTE}_", ""]  # fmt: skip
     for paragraph in intro:
         lines += [paragraph, ""]
     if repro:
@@ -613,9 +723,23 @@ def _html(
     repro: list[str],
     sections: dict[str, Section],
     figs: dict[str, Path],
+    box: list[str],
 ) -> str:
     esc = html.escape
-    body = [f"<h1>{esc(title)}</h1>", *[f"<p>{esc(x)}</p>" for x in intro]]
+    question, *answers = box
+
+    def bold(x: str) -> str:  # the box's **classification**
+        parts = esc(x).split("**")
+        return "".join(f"<b>{p}</b>" if k % 2 else p for k, p in enumerate(parts))
+
+    body = [
+        f"<h1>{esc(title)}</h1>",
+        "<div class='answer'><p><b>The question.</b> " + esc(question or title) + "</p>"
+        "<p><b>The answer, by field.</b></p><ul>"
+        + "".join(f"<li>{bold(x)}</li>" for x in answers)
+        + f"</ul><p class='note'>{esc(BOX_NOTE)}</p></div>",
+        *[f"<p>{esc(x)}</p>" for x in intro],
+    ]
     if repro:
         body.append("<p>Reproduce (in a checkout, after <code>make test</code> or <code>make "
                     "demo</code> made <code>.venv</code>: activate it with <code>source "
@@ -651,6 +775,7 @@ def _html(
         "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}"
         "img{max-width:100%}.note{color:#666;font-size:12px}pre{background:#f4f4f4;"
         "padding:8px;overflow-x:auto}figcaption{font-size:13px;color:#444}"
+        ".answer{border:2px solid #446;background:#f5f6fb;padding:4px 14px;margin:1em 0}"
     )
     check = (
         "<script>window.addEventListener('load',function(){var i=document.images,k=0;"

@@ -12,13 +12,14 @@ sample-size line in `df.attrs["sample_size"]`.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as scipy_stats
 
-from moaisim.analysis import stats
+from moaisim.analysis import inference, stats, verdicts
 from moaisim.analysis.source import Source
 from moaisim.errors import UserError
 from moaisim.rules import OPTIONS
@@ -84,10 +85,12 @@ class _Table:
         raise NotImplementedError
 
 
-def compute(data: Any, *names: str) -> dict[str, pd.DataFrame]:
+def compute(
+    data: Any, *names: str, margins: Mapping[str, float] | None = None
+) -> dict[str, pd.DataFrame]:
     """Several tables in one pass over the run (all of them by default): a dict by name
-    (`seat_balance`, `strategies`, `head_to_head`, `ratings`, `variants`, `game_shape`,
-    `game_quality`)."""
+    (`seat_balance`, `seat_imbalance`, `strategies`, `head_to_head`, `ratings`, `variants`,
+    `game_shape`, `game_quality`). `margins`: the study's equivalence margins (`variants`)."""
     src = Source.of(data)
     for name in names:
         if name not in TABLES:
@@ -99,7 +102,10 @@ def compute(data: Any, *names: str) -> dict[str, pd.DataFrame]:
             if (n != "game_quality" or src.has_rounds)
             and (n != "variants" or _baseline_of(src.cells()))
         )
-    made = {name: TABLES[name](src) for name in names}
+    made = {
+        name: TABLES[name](src, margins) if name == "variants" else TABLES[name](src)
+        for name in names
+    }
     need_rounds = any(t.rounds for t in made.values())
     columns = RESULT_COLUMNS, ROUND_COLUMNS if need_rounds else None
     found = False
@@ -134,7 +140,70 @@ class _SeatBalance(_Table):
         df["lo"], df["hi"] = stats.wilson(df["wins"], df["games"])
         df["fair"] = 1.0 / df.groupby("cell")["seat"].transform("size")
         df["p_equal"] = df.groupby("cell")["wins"].transform(lambda w: stats.equal_shares(w.values))
+        # the cells' chi-square tests are one family: Holm over them
+        per_cell = df.groupby("cell")["p_equal"].first()
+        adjusted = pd.Series(stats.holm(per_cell.to_numpy()), index=per_cell.index)
+        df["p_equal_holm"] = df["cell"].map(adjusted)
         return _sample(_with_cells(df, self.src), ("lo", "hi"), "games")
+
+
+#: Games per cell whose seat shares the imbalance measure keeps (the first ones by index, so
+#: paired cells keep the same games); its point estimate and bootstrap use these.
+IMBALANCE_GAMES = 50_000
+#: Bootstrap resamples of the imbalance intervals.
+IMBALANCE_BOOT = 1_000
+
+
+class _SeatImbalance(_Table):
+    """All seats at once: the RMS deviation of the seats' win shares from the fair share."""
+
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.parts: dict[int, list[pd.DataFrame]] = {}
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+        keep = res[res["game"] < IMBALANCE_GAMES]
+        for cell, part in keep.groupby("cell", observed=True):
+            wide = part.pivot_table(index="game", columns="seat", values="share", aggfunc="sum")
+            self.parts.setdefault(int(cell), []).append(wide)
+
+    def result(self) -> pd.DataFrame:
+        wide = {c: pd.concat(p).sort_index() for c, p in self.parts.items()}
+        base_of = _baseline_of(self.src.cells())
+        rows = []
+        for cell, w in sorted(wide.items()):
+            x = w.to_numpy(dtype=float)
+            fair = 1.0 / x.shape[1]
+            rng = np.random.default_rng([cell, 20])
+            rms, lo, hi = inference.seat_rms_interval(x, fair, rng, IMBALANCE_BOOT)
+            row = {"cell": cell, "games": len(x), "rms": rms, "lo": lo, "hi": hi,
+                   "noise_floor": _noise_floor(x)}  # fmt: skip
+            if cell in base_of and base_of[cell][0] in wide:
+                b = wide[base_of[cell][0]]
+                common = w.index.intersection(b.index)
+                a_x, b_x = b.loc[common].to_numpy(float), w.loc[common].to_numpy(float)
+                d, dlo, dhi = inference.seat_rms_paired(a_x, b_x, fair, rng, IMBALANCE_BOOT)
+                row |= {"change": base_of[cell][1], "vs_base": d, "vs_base_lo": dlo,
+                        "vs_base_hi": dhi}  # fmt: skip
+            rows.append(row)
+        df = _with_cells(pd.DataFrame(rows), self.src)
+        return _sample(df, ("lo", "hi"), "games")
+
+
+def _noise_floor(x: np.ndarray) -> float:
+    """The RMS deviation that sampling noise alone gives with these games when the seats are
+    fair (its expectation: the root mean of each seat share's variance over the games)."""
+    g = len(x)
+    return float(np.sqrt(np.mean(x.var(axis=0, ddof=1) / g))) if g > 1 else float("nan")
+
+
+def seat_imbalance(data: Any) -> pd.DataFrame:
+    """Per cell, fairness over every seat at once: the RMS deviation of the seats' win shares
+    from the fair share 1/players, with a bootstrap interval over games (the first
+    `IMBALANCE_GAMES` games of each cell), the noise floor (what fair seats would show with
+    that many games), and against the cell's base (same players and lineup) the paired
+    difference of the two RMS with its bootstrap interval (`vs_base`)."""
+    return compute(data, "seat_imbalance")["seat_imbalance"]
 
 
 def seat_balance(data: Any) -> pd.DataFrame:
@@ -176,14 +245,35 @@ class _Strategies(_Table):
         g = frame.groupby(["cell", "strategy"])
         agg = g.sum()
         agg["n"] = g.size().astype(float)
+        # a game's seats are not independent: the sums for standard errors clustered by game
+        frame["game"] = res["game"].to_numpy()
+        per = frame.groupby(["cell", "strategy", "game"])["share"].agg(["sum", "size"])
+        per = per.assign(s2=per["sum"] ** 2, sn=per["sum"] * per["size"], n2=per["size"] ** 2)
+        by = per.groupby(level=["cell", "strategy"])
+        agg["clusters"] = by.size().astype(float)
+        agg[["c_s2", "c_sn", "c_n2"]] = by[["s2", "sn", "n2"]].sum().astype(float)
         self.acc = _add(self.acc, agg)
 
     def result(self) -> pd.DataFrame:
         table = self.acc.reset_index()
         out = table[["cell", "strategy", "n"]].copy()
         out["cell"] = out["cell"].astype(int)
-        out["win_share"] = table["share"] / table["n"]
-        out["lo"], out["hi"] = stats.wilson(table["share"], table["n"])
+        cols = ("n", "share", "c_s2", "c_sn", "c_n2", "clusters")
+        mean, se = inference.cluster_mean(*(table[c].to_numpy() for c in cols))
+        half = np.asarray(
+            scipy_stats.t.ppf(0.5 + stats.LEVEL / 2, np.maximum(table["clusters"] - 1, 1)) * se
+        )
+        players = _cells(self.src).set_index("cell")["players"]
+        fair = 1.0 / players.reindex(out["cell"]).to_numpy(dtype=float)
+        # self-play: one strategy in every seat wins 1/players by construction (no interval)
+        alone = out.groupby("cell")["strategy"].transform("size").to_numpy() == 1
+        out["win_share"] = mean
+        out["lo"] = np.where(alone, np.nan, mean - half)
+        out["hi"] = np.where(alone, np.nan, mean + half)
+        out["fair"] = fair
+        out["vs_fair"] = np.where(alone, 0.0, mean - fair)
+        out["vs_fair_lo"], out["vs_fair_hi"] = out["lo"] - fair, out["hi"] - fair
+        out["by_construction"] = alone
         for part in PARTS:
             mean, _, lo, hi = stats.mean_interval(table["n"], table[part], table[part + "2"])
             out[part], out[part + "_lo"], out[part + "_hi"] = mean, lo, hi
@@ -191,9 +281,12 @@ class _Strategies(_Table):
 
 
 def strategies(data: Any) -> pd.DataFrame:
-    """Per cell and strategy: n (seats played), win share with its Wilson interval, mean score
-    and the mean of each part of the score (Moai height, living pawns, points for wood), each
-    with its t interval."""
+    """Per cell and strategy: n (seats played), win share with its 95 % interval (standard
+    errors clustered by game: a strategy's seats in one game are not independent; none in
+    self-play, where the share is 1/players by construction: `by_construction`), the fair
+    share and the difference from it with its interval (`vs_fair`), mean score and the mean
+    of each part of the score (Moai height, living pawns, points for wood), each with its t
+    interval."""
     return compute(data, "strategies")["strategies"]
 
 
@@ -305,7 +398,10 @@ class _Ratings(_Table):
                 known.append(s)
             index = {s: k for k, s in enumerate(known)}
             ids = np.vectorize(index.get)(strat[distinct])
-            order = np.argsort(ranks[distinct], axis=1, kind="stable")  # ties by seat
+            # tied seats in random order (a uniform draw per game and seat from the table's
+            # own seeded stream), never by seat: a tie is split evenly in expectation
+            noise = self.rng.random(ranks[distinct].shape) * 0.5
+            order = np.argsort(ranks[distinct] + noise, axis=1, kind="stable")
             rankings = np.take_along_axis(ids, order, axis=1)
             keys = self.rng.random(len(rankings))
             if p in self.found:
@@ -367,8 +463,9 @@ def ratings(data: Any, max_games: int = 50_000, seed: int = 0) -> pd.DataFrame:
     """A Plackett-Luce rating of the strategies, by set-up (choix's ILSR), from the
     games whose seats all play different strategies (all of them, or a uniform random sample
     of `max_games` of them, drawn with `seed`, when there are more): log-strengths centred on
-    0, with 95 % Wald intervals from the observed Fisher information. Ties for a place are
-    ordered by seat."""
+    0, with 95 % Wald intervals from the observed Fisher information. Seats tied for a place
+    are ordered at random (drawn with `seed`), never by seat, so a tie counts half each way
+    in expectation (tests/test_verdicts.py checks the intervals against a bootstrap)."""
     src = Source.of(data)
     table = _Ratings(src)
     table.max_games, table.seed = max_games, seed
@@ -429,15 +526,19 @@ def _game_metrics(res: pd.DataFrame) -> pd.DataFrame:
 
 
 class _Variants(_Table):
-    def __init__(self, src: Source) -> None:
+    def __init__(self, src: Source, margins: Mapping[str, float] | None = None) -> None:
         super().__init__(src)
         self.base_of = _baseline_of(src.cells())
         self.acc: dict[tuple[int, str], np.ndarray] = {}
+        self.margins = margins
+        self.rounds = src.has_rounds  # then the game-quality metrics are compared too
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
         if not self.base_of:
             return
         m = _game_metrics(res)
+        if table is not None and not table.empty:
+            m = m.join(_quality_metrics(table, res))
         present = set(m.index.get_level_values(0))
         for cell, (b, _) in self.base_of.items():
             if cell not in present or b not in present:
@@ -468,27 +569,31 @@ class _Variants(_Table):
                 continue
             mean, lo, hi, p = stats.paired_test(n, s, s2)
             base, change = self.base_of[cell]
-            rows.append((cell, base, change, metric, n, ty / n, tx / n, float(mean),
-                         float(lo), float(hi), float(p)))  # fmt: skip
+            rows.append((cell, base, change, metric, n, ty / n, tx / n, float(mean), s, s2,
+                         float(p)))  # fmt: skip
         cols = ["cell", "base_cell", "change", "metric", "games", "base", "treatment", "delta",
-                "lo", "hi", "p"]  # fmt: skip
-        df = pd.DataFrame(rows, columns=cols)
-        df["p_holm"] = stats.holm(df["p"].to_numpy())
+                "sum_d", "sum_d2", "p"]  # fmt: skip
+        df = verdicts.judge_variants(pd.DataFrame(rows, columns=cols), self.margins)
         df = _cells(self.src)[["cell", "players", "lineup"]].merge(df, on="cell", how="right")
         df = df.sort_values(["players", "lineup", "change", "metric"], ignore_index=True)
         return _sample(df, ("lo", "hi"), "games")
 
 
-def variants(data: Any) -> pd.DataFrame:
+def variants(data: Any, margins: Mapping[str, float] | None = None) -> pd.DataFrame:
     """Each variant or option against `base` with default options, on the same games
     (paired: common random numbers): for the first bird-man's win share, the mean score, the
-    score spread, the game length and each strategy's win share, the baseline and treatment
-    means, the mean paired difference with its 95 % interval, n (games paired), the p-value
-    of a paired t test and its Holm correction over the whole table."""
+    score spread, the game length, each strategy's win share and (runs with the per-round
+    table) the game-quality metrics, the baseline and treatment means, the mean paired
+    difference, n (games paired), the paired t test's p-value and its Holm correction over
+    the whole table, the interval adjusted as Holm tests it (`lo`, `hi`, at `level`), the
+    equivalence test against `margin` (TOST, Holm-adjusted: `p_tost_holm`), the minimum
+    detectable effect at 80 % power (`mde`) and the `verdict` (`verdicts`: changes,
+    equivalent, inconclusive, identical by construction). `margins` overrides the default
+    equivalence margins by metric name ("share" for every win share)."""
     src = Source.of(data)
     if not _baseline_of(src.cells()):
         _Variants(src).result()  # the error: nothing to compare
-    return compute(src, "variants")["variants"]
+    return compute(src, "variants", margins=margins)["variants"]
 
 
 # --- game shape and game quality ---------------------------------------------------------------
@@ -561,6 +666,29 @@ def game_shape(data: Any) -> pd.DataFrame:
 
 
 QUALITY = ("lead_changes", "deficit", "rounds_behind", "decided", "comeback", "close")
+#: A close game by the score scale: the final margin at most this share of the winner's score.
+CLOSE_SHARE = 0.05
+#: The round after which "the leader wins" is measured (does a rule entrench the leader?).
+CHECKPOINT = 3
+#: The per-game quality metrics a variant is compared on, paired (name in the variants
+#: table: column of `_quality_of_games`).
+QUALITY_PAIRED = {
+    "lead changes per round (sole leader)": "lead_changes_per_round",
+    "rounds with a tied lead": "tied_lead_rounds",
+    f"leader after round {CHECKPOINT} wins": "leader_wins",
+    f"close game (margin <= {CLOSE_SHARE:.0%} of the winner's score)": "close_relative",
+}
+
+
+def _quality_metrics(rounds: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """The per-game quality metrics of a block (`QUALITY_PAIRED`), indexed by cell and game,
+    for the paired comparison of variants."""
+    parts = []
+    for cell, per_game, _ in _quality_of_games(rounds, results):
+        part = per_game.set_index("game")[list(QUALITY_PAIRED.values())]
+        part.columns = list(QUALITY_PAIRED)
+        parts.append(part.assign(cell=cell).set_index("cell", append=True).swaplevel())
+    return pd.concat(parts) if parts else pd.DataFrame(columns=list(QUALITY_PAIRED))
 
 
 @np.errstate(invalid="ignore")
@@ -598,8 +726,28 @@ def _quality_of_games(rounds: pd.DataFrame, results: pd.DataFrame) -> list[tuple
             gap = best_winner - np.nanmean(others, axis=2)  # [G, R]
             final = np.sort(score[np.arange(len(games)), length - 1], axis=1)  # ascending
             margin = final[:, -1] - final[:, -2]
+            # ties counted apart: changes of the sole leader between rounds led by one seat
+            sole = np.where(valid & (leading.sum(axis=2) == 1), np.argmax(leading, axis=2), -1)
+            sole_changes = np.zeros(len(games))
+            last_sole = np.full(len(games), -1)
+            for r in range(max_r):
+                now = sole[:, r]
+                here = now >= 0
+                sole_changes += here & (last_sole >= 0) & (now != last_sole)
+                last_sole = np.where(here, now, last_sole)
+            tied = (valid & (leading.sum(axis=2) > 1)).sum(axis=1)
+            third = sole[:, CHECKPOINT - 1] if max_r >= CHECKPOINT else np.full(len(games), -1)
+            leader_wins = np.where(
+                third >= 0, win[np.arange(len(games)), np.maximum(third, 0)], np.nan
+            )
             per_game = pd.DataFrame(
                 {
+                    "game": games,
+                    "sole_lead_changes": sole_changes,
+                    "lead_changes_per_round": sole_changes / np.maximum(length - 1, 1),
+                    "tied_lead_rounds": tied.astype(float),
+                    "leader_wins": leader_wins,
+                    "close_relative": (margin <= CLOSE_SHARE * final[:, -1]).astype(float),
                     "lead_changes": changes.astype(float),
                     "deficit": np.nanmax(np.where(valid, deficit, np.nan), axis=1),
                     "rounds_behind": behind.sum(axis=1).astype(float),
@@ -638,6 +786,10 @@ class _GameQuality(_Table):
             v = [len(part)]
             for c in QUALITY:
                 v += [part[c].sum(), (part[c] ** 2).sum()]
+            for c in ("lead_changes_per_round", "tied_lead_rounds"):
+                v += [part[c].sum(), (part[c] ** 2).sum()]
+            lw = part["leader_wins"].dropna()
+            v += [len(lw), lw.sum(), part["close_relative"].sum()]
             self.acc[cell] = self.acc.get(cell, 0) + np.array(v, dtype=float)
             self.gaps = _add(self.gaps, by_round)
 
@@ -652,6 +804,12 @@ class _GameQuality(_Table):
             for name, k in (("comeback", 9), ("close", 11)):
                 row[f"{name}_share"] = v[k] / n
                 row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in stats.wilson(v[k], n))
+            for k, c in enumerate(("lead_changes_per_round", "tied_lead_rounds")):
+                mean, _, lo, hi = stats.mean_interval(n, v[13 + 2 * k], v[14 + 2 * k])
+                row |= {c: float(mean), f"{c}_lo": float(lo), f"{c}_hi": float(hi)}
+            for name, k, m in (("leader_wins", 18, v[17]), ("close_relative", 19, n)):
+                row[f"{name}_share"] = v[k] / m if m else np.nan
+                row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in stats.wilson(v[k], m))
             rows.append(row)
         df = _with_cells(pd.DataFrame(rows), self.src)
         lead = self.gaps.rename_axis(["cell", "round"]).reset_index()
@@ -677,6 +835,7 @@ def game_quality(data: Any) -> pd.DataFrame:
 #: Every table `compute` makes, by name.
 TABLES: dict[str, type[_Table]] = {
     "seat_balance": _SeatBalance,
+    "seat_imbalance": _SeatImbalance,
     "strategies": _Strategies,
     "head_to_head": _HeadToHead,
     "ratings": _Ratings,

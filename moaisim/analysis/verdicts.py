@@ -1,0 +1,329 @@
+"""Verdicts: what a report may call a change, an equivalence or a game property.
+
+The tables give each effect with its interval; this module words them by fixed rules, so a
+headline never says more than its table:
+
+- a paired effect **changes** the game when its Holm-adjusted p is below 5 %; its interval
+  is adjusted the same way (`inference.holm_intervals`: it excludes 0 exactly then);
+- it is **equivalent** (no change beyond the study's margin) when the two one-sided tests
+  (TOST) against that margin reject, Holm-adjusted over the same family;
+- it is **identical by construction** when every paired game gave the same value (the rule
+  cannot touch it with these strategies): not a finding;
+- otherwise it is **inconclusive**, reported with its interval and its minimum detectable
+  effect at 80 % power, never as "no change".
+
+Across fields (the lineups a study plays: bot populations), an effect is a **game
+property** only when it is a change of the same sign, or an equivalence, in at least three
+non-degenerate fields including the strongest one available (the L3 Nash mixture); a field
+whose self-play never carves a Moai is degenerate. Anything else is **field-dependent**. A
+Cochran Q test says whether the fields' effects differ (field x effect interaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.analysis import inference
+
+#: The family-wise error rate of every verdict.
+ALPHA = 0.05
+#: Power at which the minimum detectable effect is reported.
+POWER = 0.8
+#: Default equivalence margins by metric: 1 point of win share; scores in points; rounds.
+MARGINS: dict[str, float] = {
+    "share": 0.01,
+    "mean score": 0.5,
+    "score spread (sd over seats)": 0.25,
+    "rounds": 0.1,
+}
+#: How many non-degenerate fields a game property needs.
+MIN_FIELDS = 3
+#: The strongest field a study can play (the L3 skill level: the shipped Nash mixture).
+STRONGEST = "L3"
+
+
+def margin_of(metric: str, margins: Mapping[str, float] | None = None) -> float:
+    """The equivalence margin of a metric: a study's own (`[report] margins` of an
+    experiment file, by metric name or "share"), else the default."""
+    table = {**MARGINS, **(margins or {})}
+    if metric in table:
+        return float(table[metric])
+    return float(table["share"]) if "share" in metric else float("nan")
+
+
+def judge_variants(df: pd.DataFrame, margins: Mapping[str, float] | None = None) -> pd.DataFrame:
+    """Add the verdict columns to a variants table that has `games`, `sum_d`, `sum_d2` and
+    `p` (one family: the whole table): `se`, `p_holm`, Holm-adjusted `lo`/`hi` and their
+    `level`, `margin`, `p_tost_holm`, `mde` and `verdict`."""
+    out = df.copy()
+    n, s, s2 = (out[c].to_numpy(dtype=float) for c in ("games", "sum_d", "sum_d2"))
+    mean, se, dof = inference.paired_from_sums(n, s, s2)
+    out["se"] = se
+    out["p_holm"] = _holm(out["p"].to_numpy(dtype=float))
+    lo, hi, level = inference.holm_intervals(mean, se, dof, out["p"].to_numpy(dtype=float), ALPHA)
+    out["lo"], out["hi"], out["level"] = lo, hi, level
+    out["margin"] = [margin_of(m, margins) for m in out["metric"]]
+    p_tost = np.asarray(inference.tost_paired(n, s, s2, out["margin"].to_numpy()), dtype=float)
+    out["p_tost_holm"] = _holm(p_tost)
+    out["mde"] = inference.mde(se, dof, ALPHA, POWER)
+    out["identical"] = (s == 0) & (s2 == 0)
+    out["verdict"] = [
+        _verdict(bool(i), p, q)
+        for i, p, q in zip(out["identical"], out["p_holm"], out["p_tost_holm"], strict=True)
+    ]
+    return out
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    from moaisim.analysis.stats import holm
+
+    return holm(p)
+
+
+def _verdict(identical: bool, p_holm: float, p_tost_holm: float) -> str:
+    if identical:
+        return "identical by construction"
+    if p_holm < ALPHA:
+        return "changes"
+    if p_tost_holm < ALPHA:
+        return "equivalent"
+    return "inconclusive"
+
+
+def describe(row: Mapping[str, Any], share: bool | None = None) -> str:
+    """One judged effect in words: the verdict with the effect, its adjusted interval, and
+    the margin or the minimum detectable effect it rests on."""
+    share = "share" in str(row["metric"]) if share is None else share
+    f = _points if share else _plain
+    v = row["verdict"]
+    interval = f"[{f(row['lo'])}, {f(row['hi'])}]"
+    if v == "identical by construction":
+        return "identical by construction (every paired game the same)"
+    if v == "changes":
+        return f"{f(row['delta'])} {interval}"
+    if v == "equivalent":
+        return f"no change beyond ±{f(row['margin'], sign=False)} ({f(row['delta'])} {interval})"
+    return (
+        f"inconclusive: {f(row['delta'])} {interval}, smallest effect detectable "
+        f"{f(row['mde'], sign=False)}"
+    )
+
+
+def _points(x: float, sign: bool = True) -> str:
+    """A share difference in points of win share."""
+    return f"{100 * x:+.1f}" if sign else f"{100 * x:.1f}"
+
+
+def _plain(x: float, sign: bool = True) -> str:
+    return f"{x:+.2f}" if sign else f"{x:.2f}"
+
+
+# --- fields --------------------------------------------------------------------------------------
+
+
+def degenerate_fields(strategies: pd.DataFrame) -> dict[tuple[int, str], str]:
+    """The fields (player count, lineup) that are degenerate, with the reason: a lineup whose
+    games never see a Moai carved in its base set-up (its self-play carves no statue)."""
+    out: dict[tuple[int, str], str] = {}
+    base = strategies[strategies["setup"].astype(str) == "base"] if "setup" in strategies else (
+        strategies
+    )  # fmt: skip
+    for (players, lineup), part in base.groupby(["players", "lineup"]):
+        if float((part["moai_height"] * part["n"]).sum()) == 0.0:
+            out[(int(players), str(lineup))] = "never carves a Moai"
+    return out
+
+
+def _distinct(fields: pd.DataFrame) -> pd.DataFrame:
+    """The fields that are not the same field under two names: a mixture with one member
+    (L3 at a player count whose Nash mixture is one strategy) plays exactly that strategy's
+    games, so its effect and standard error are equal to the last digit; it is counted once
+    (the strongest's name kept)."""
+    order = fields.assign(_s=~fields["lineup"].map(_is_strongest)).sort_values("_s")
+    seen = order[["delta", "se"]].round(12).duplicated()
+    return order[~seen].drop(columns="_s").sort_index()
+
+
+def _is_strongest(lineup: str) -> bool:
+    return STRONGEST in [x.strip() for x in str(lineup).split(",")]
+
+
+def classify(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
+    """Per player count, change and metric that every field measures (not a strategy's own
+    win share): the fields' verdicts, the field x effect interaction test (Cochran Q) and the
+    classification: a game property (a change of one sign, or an equivalence, in at least
+    `MIN_FIELDS` non-degenerate fields including the strongest) or field-dependent."""
+    rows = []
+    common = judged[~judged["metric"].str.startswith("win share: ")]
+    for (players, change, metric), part in common.groupby(
+        ["players", "change", "metric"], sort=True
+    ):
+        keep = [(int(players), str(lu)) not in degenerate for lu in part["lineup"]]
+        good = _distinct(part[keep])
+        strongest = bool(good["lineup"].map(_is_strongest).any())
+        verdicts = set(good["verdict"])
+        signs = set(np.sign(good.loc[good["verdict"] == "changes", "delta"]))
+        ok = good["se"] > 0
+        q, dof, p_q, _ = inference.heterogeneity(
+            good.loc[ok, "delta"].to_numpy(float), good.loc[ok, "se"].to_numpy(float)
+        ) if ok.sum() >= 2 else (np.nan, 0, np.nan, np.nan)  # fmt: skip
+        enough = len(good) >= MIN_FIELDS and strongest
+        if enough and verdicts == {"changes"} and len(signs) == 1:
+            kind = "game property: " + ("raises" if signs == {1.0} else "lowers")
+        elif enough and verdicts == {"equivalent"}:
+            kind = "game property: no change beyond the margin"
+        elif verdicts <= {"identical by construction"}:
+            kind = "identical by construction"
+        else:
+            kind = "field-dependent"
+        why = []
+        if len(good) < MIN_FIELDS:
+            why.append(f"{len(good)} non-degenerate field(s)")
+        if not strongest:
+            why.append(f"the strongest field ({STRONGEST}) not played")
+        rows.append(
+            {
+                "players": int(players),
+                "change": change,
+                "metric": metric,
+                "fields": len(part),
+                "non_degenerate": len(good),
+                "strongest_played": strongest,
+                "verdicts": "; ".join(
+                    f"{r['lineup']}{' (degenerate)' if not k else ''}: {r['verdict']}"
+                    for (_, r), k in zip(part.iterrows(), keep, strict=True)
+                ),
+                "interaction_q": q,
+                "interaction_df": dof,
+                "interaction_p": p_q,
+                "classification": kind,
+                "why_not_property": "; ".join(why),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# --- seats ---------------------------------------------------------------------------------------
+
+#: What the seat verdicts measure: the first bird-man's win share minus the fair share.
+SEAT_METRIC = "first bird-man's share against fair"
+#: Degrees of freedom for tests on shares of many games (the normal limit).
+LARGE_DF = 1e9
+
+
+def judge_seats(seats: pd.DataFrame, margins: Mapping[str, float] | None = None) -> pd.DataFrame:
+    """Seat 0 against the fair share in each cell of a seat-balance table, judged like the
+    variants (`judge_variants`): one Holm family over the cells, normal tests (shares of many
+    games), an equivalence margin of `margin_of("share")`."""
+    first = seats[seats["seat"] == 0].copy()
+    share, n = first["win_share"].to_numpy(float), first["games"].to_numpy(float)
+    delta = share - first["fair"].to_numpy(float)
+    se = np.sqrt(share * (1 - share) / n)
+    from scipy import stats as st
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(se > 0, 2 * st.norm.sf(np.abs(delta / se)), np.where(delta == 0, 1.0, 0.0))
+    dof = np.full(len(first), LARGE_DF)
+    m = margin_of("share", margins)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_tost = np.maximum(st.norm.sf((delta + m) / se), st.norm.cdf((delta - m) / se))
+    first["metric"] = SEAT_METRIC
+    first["change"] = first["setup"].astype(str) if "setup" in first else "base"
+    first["delta"], first["se"], first["p"] = delta, se, p
+    first["p_holm"] = _holm(p)
+    lo, hi, level = inference.holm_intervals(delta, se, dof, p, ALPHA)
+    first["lo"], first["hi"], first["level"] = lo, hi, level
+    first["margin"], first["p_tost_holm"] = m, _holm(p_tost)
+    first["mde"] = inference.mde(se, dof, ALPHA, POWER)
+    first["identical"] = False
+    first["verdict"] = [
+        _verdict(False, a, b) for a, b in zip(first["p_holm"], first["p_tost_holm"], strict=True)
+    ]
+    return first.reset_index(drop=True)
+
+
+# --- the answer box ------------------------------------------------------------------------------
+
+#: The metrics a headline names, in order (the others stay in the box and the tables).
+HEADLINE_METRICS = (SEAT_METRIC, "first bird-man win share", "mean score")
+
+
+def findings(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
+    """The answer box's rows: `classify`'s table with each field's effect in words
+    (`effects`), ordered by player count, change and metric."""
+    table = classify(judged, degenerate)
+    if table.empty:
+        return table
+    words = {}
+    for (players, change, metric), part in judged.groupby(["players", "change", "metric"]):
+        first: dict[tuple[float, float], str] = {}
+        said = []
+        for _, r in part.iterrows():
+            key = (round(float(r["delta"]), 12), round(float(r["se"]), 12))
+            flag = " (degenerate)" if (int(players), r["lineup"]) in degenerate else ""
+            if key in first:
+                flag += f" (the same games as {first[key]})"
+            first.setdefault(key, r["lineup"])
+            said.append(f"{r['lineup']}{flag}: {describe(r)}")
+        words[(int(players), change, metric)] = "; ".join(said)
+    table["effects"] = [
+        words[(r["players"], r["change"], r["metric"])] for _, r in table.iterrows()
+    ]
+    table["headline_effect"] = [
+        _headline_effect(judged, r["players"], r["change"], r["metric"], degenerate)
+        for _, r in table.iterrows()
+    ]
+    return table
+
+
+def _headline_effect(
+    judged: pd.DataFrame, players: int, change: str, metric: str,
+    degenerate: Mapping[tuple[int, str], str],
+) -> str:  # fmt: skip
+    """The effect a headline quotes: in the strongest field, else the first non-degenerate."""
+    part = judged[(judged["players"] == players) & (judged["change"] == change)
+                  & (judged["metric"] == metric)]  # fmt: skip
+    good = part[[(players, lu) not in degenerate for lu in part["lineup"]]]
+    pick = good[good["lineup"].map(_is_strongest)]
+    pick = pick if len(pick) else (good if len(good) else part)
+    r = pick.iloc[0]
+    return f"{r['lineup']}: {describe(r)}"
+
+
+def box_lines(table: pd.DataFrame) -> list[str]:
+    """The answer box: one line per player count, change and metric."""
+    out = []
+    for _, r in table.iterrows():
+        inter = (
+            f"; fields differ (interaction p {_p(r['interaction_p'])})"
+            if np.isfinite(r["interaction_p"]) and r["interaction_p"] < ALPHA
+            else ""
+        )
+        why = f" ({r['why_not_property']})" if r["why_not_property"] else ""
+        out.append(
+            f"{r['players']} players, {r['change']}, {r['metric']}: **{r['classification']}**"
+            f"{why}{inter}. {r['effects']}."
+        )
+    return out
+
+
+def headline(table: pd.DataFrame) -> str:
+    """A study's headline from its findings table: the classification of the headline
+    metrics (`HEADLINE_METRICS`) at each player count and change, nothing typed by hand."""
+    parts = []
+    for metric in HEADLINE_METRICS:
+        rows = table[table["metric"] == metric]
+        for _, r in rows.iterrows():
+            parts.append(
+                f"{r['change']}, {r['players']} players, {metric}: {r['classification']} "
+                f"({r['headline_effect']})"
+            )
+    return "; ".join(parts) + "." if parts else ""
+
+
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"= {p:.2g}"

@@ -1,0 +1,366 @@
+"""Verdicts (changes / equivalent / inconclusive / identical by construction; game property
+or field-dependent), the strategies table's clustered intervals, seat imbalance, the paired
+game-quality metrics and the generated headlines, on planted data with known answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from moaisim.analysis import Source, game_quality, headlines, seat_imbalance, strategies
+from moaisim.analysis import verdicts as v
+from moaisim.analysis.tables import _quality_of_games
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def sums(d: np.ndarray) -> tuple[int, float, float]:
+    return len(d), float(d.sum()), float((d**2).sum())
+
+
+def planted(rows: list[tuple[str, str, np.ndarray]]) -> pd.DataFrame:
+    """A variants table from raw paired differences (lineup, metric, differences)."""
+    from scipy import stats
+
+    out = []
+    for lineup, metric, d in rows:
+        n, s, s2 = sums(d)
+        sd = d.std(ddof=1)
+        p = 1.0 if sd == 0 and d.mean() == 0 else float(stats.ttest_1samp(d, 0).pvalue)
+        out.append({"players": 3, "lineup": lineup, "change": "V5", "metric": metric,
+                    "games": n, "delta": d.mean(), "sum_d": s, "sum_d2": s2, "p": p})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def test_the_four_verdicts_on_planted_effects():
+    rng = np.random.default_rng(1)
+    few = rng.normal(0.0, 3.0, 30)  # too few games to tell
+    table = v.judge_variants(
+        planted(
+            [
+                ("a", "mean score", np.zeros(500)),  # the rule cannot touch it
+                ("a", "rounds", rng.normal(0.5, 1.0, 2000)),  # half a round: a change
+                ("a", "first bird-man win share", rng.normal(0.0, 0.05, 5000)),  # well within 1 pt
+                ("a", "score spread (sd over seats)", few),
+            ]
+        )  # fmt: skip
+    ).set_index("metric")
+    assert table.loc["mean score", "verdict"] == "identical by construction"
+    assert table.loc["rounds", "verdict"] == "changes"
+    assert table.loc["rounds", "lo"] > 0
+    assert table.loc["first bird-man win share", "verdict"] == "equivalent"
+    assert table.loc["first bird-man win share", "margin"] == 0.01
+    spread = table.loc["score spread (sd over seats)"]
+    assert spread["verdict"] == "inconclusive"
+    assert spread["lo"] < 0 < spread["hi"]
+    # the detectable effect at 80 % power is about (t_0.975 + z_0.8) = 2.05 + 0.85 standard
+    # errors with 29 df
+    se = few.std(ddof=1) / np.sqrt(30)
+    assert 2.85 < spread["mde"] / se < 2.98
+    words = v.describe({**spread.to_dict(), "metric": spread.name})
+    assert words.startswith("inconclusive") and "detectable" in words
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1, 1), st.floats(0.05, 2)), min_size=2, max_size=12),
+       st.integers(0, 10_000))  # fmt: skip
+def test_a_change_is_reported_exactly_when_its_adjusted_interval_excludes_zero(effects, seed):
+    rng = np.random.default_rng(seed)
+    rows = [("a", f"m{k}", rng.normal(mu, sd, 200)) for k, (mu, sd) in enumerate(effects)]
+    table = v.judge_variants(planted(rows))
+    excludes = (table["lo"] > 0) | (table["hi"] < 0)
+    assert (excludes == (table["verdict"] == "changes")).all()
+
+
+def judged(effects: dict[str, tuple[float, float, str]]) -> pd.DataFrame:
+    """Judged rows of one metric by field: lineup -> (delta, se, verdict)."""
+    return pd.DataFrame(
+        [{"players": 3, "change": "V5", "metric": "mean score", "lineup": k, "delta": d,
+          "se": se, "verdict": verdict} for k, (d, se, verdict) in effects.items()]
+    )  # fmt: skip
+
+
+def test_a_game_property_needs_three_non_degenerate_fields_including_the_strongest():
+    same = {"greedy": (1.0, 0.1, "changes"), "moai,fisher,forester": (1.2, 0.1, "changes"),
+            "L3": (0.9, 0.1, "changes"), "tuned": (-2.0, 0.1, "changes")}  # fmt: skip
+    # tuned is degenerate (never carves): its opposite effect does not count
+    row = v.classify(judged(same), {(3, "tuned"): "never carves a Moai"}).iloc[0]
+    assert row["classification"] == "game property: raises"
+    assert row["non_degenerate"] == 3 and row["strongest_played"]
+    # counted, tuned makes the effect field-dependent, and the fields differ (Cochran Q)
+    row = v.classify(judged(same), {}).iloc[0]
+    assert row["classification"] == "field-dependent"
+    assert row["interaction_p"] < 1e-6
+    # without the strongest field, no game property however many fields agree
+    no_l3 = {k: x for k, x in same.items() if k not in ("L3", "tuned")}
+    no_l3["L2"] = (1.1, 0.1, "changes")
+    row = v.classify(judged(no_l3), {}).iloc[0]
+    assert row["classification"] == "field-dependent"
+    assert "strongest" in row["why_not_property"]
+    # equivalence everywhere is a game property too; one inconclusive field breaks it
+    eq = {k: (d, 0.1, "equivalent") for k, d in (("greedy", 0.0), ("L2", 0.01), ("L3", -0.01))}
+    assert v.classify(judged(eq), {}).iloc[0]["classification"].startswith("game property: no")
+    eq["L2"] = (0.0, 0.5, "inconclusive")
+    assert v.classify(judged(eq), {}).iloc[0]["classification"] == "field-dependent"
+
+
+def test_cochran_q_of_the_interaction_matches_a_hand_computation():
+    # effects 1, 2, 3 with se 1: weights 1, pooled 2, Q = 1 + 0 + 1 = 2 on 2 df: p = e^-1
+    t = judged({"a": (1.0, 1.0, "changes"), "b": (2.0, 1.0, "changes"),
+                "L3": (3.0, 1.0, "changes")})  # fmt: skip
+    row = v.classify(t, {}).iloc[0]
+    assert row["interaction_q"] == pytest.approx(2.0)
+    assert row["interaction_p"] == pytest.approx(np.exp(-1.0))
+
+
+def test_a_field_that_never_carves_is_degenerate():
+    table = pd.DataFrame({
+        "players": [3, 3, 3], "setup": ["base", "base", "short"],
+        "lineup": ["tuned,tuned,tuned", "greedy,greedy,greedy", "tuned,tuned,tuned"],
+        "strategy": ["tuned", "greedy", "tuned"], "n": [300, 300, 300],
+        "moai_height": [0.0, 6.5, 2.0],
+    })  # fmt: skip
+    assert v.degenerate_fields(table) == {(3, "tuned,tuned,tuned"): "never carves a Moai"}
+
+
+def test_seat_zero_against_fair_is_judged_as_one_family():
+    seats = pd.DataFrame({
+        "players": 4, "setup": "base", "lineup": ["a", "b", "c"], "seat": 0,
+        "games": [40_000, 40_000, 400], "win_share": [0.20, 0.2502, 0.24], "fair": 0.25,
+    })  # fmt: skip
+    j = v.judge_seats(seats).set_index("lineup")
+    assert j.loc["a", "verdict"] == "changes" and j.loc["a", "hi"] < 0
+    assert j.loc["b", "verdict"] == "equivalent"  # 0.02 points off, well within 1 point
+    assert j.loc["c", "verdict"] == "inconclusive"  # 400 games cannot tell 1 point
+
+
+# --- the tables' new columns ----------------------------------------------------------------
+
+
+def two_copies(games: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Results of 3-seat games, lineup a,a,b: one winner per game, b wins a third."""
+    win = rng.integers(0, 3, games)
+    return pd.DataFrame({
+        "cell": 0, "game": np.repeat(np.arange(games), 3), "players": 3,
+        "seat": np.tile(np.arange(3), games), "strategy": np.tile(["a", "a", "b"], games),
+        "score": 10, "moai_height": 3, "pawns": 5, "wood": 1,
+        "rank": np.where(np.tile(np.arange(3), games) == np.repeat(win, 3), 1, 2),
+        "win": np.tile(np.arange(3), games) == np.repeat(win, 3), "rounds": 8,
+        "variant": "base", "lineup": "a,a,b",
+    })  # fmt: skip
+
+
+def test_a_strategys_share_over_its_seats_has_an_interval_clustered_by_game():
+    df = two_copies(3000, np.random.default_rng(4))
+    row = strategies(df).set_index("strategy").loc["a"]
+    y = df.loc[df["strategy"] == "a", "win"].astype(float).to_numpy()
+    g = df.loc[df["strategy"] == "a", "game"].to_numpy()
+    fit = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": g})
+    se = float(fit.bse[0])
+    assert row["win_share"] == pytest.approx(y.mean())
+    assert (row["hi"] - row["lo"]) / 2 == pytest.approx(1.96 * se, rel=2e-3)
+    assert row["vs_fair"] == pytest.approx(y.mean() - 1 / 3)
+    assert not row["by_construction"]
+
+
+def test_self_play_has_no_interval_on_its_share_of_one_over_players():
+    df = two_copies(200, np.random.default_rng(5)).assign(strategy="a", lineup="a,a,a")
+    row = strategies(df).iloc[0]
+    assert row["by_construction"] and row["win_share"] == pytest.approx(1 / 3)
+    assert np.isnan(row["lo"]) and np.isnan(row["hi"]) and row["vs_fair"] == 0
+
+
+def test_seat_imbalance_finds_a_planted_seat_advantage_and_pairs_it_with_base():
+    rng = np.random.default_rng(6)
+    games = 20_000
+    parts = []
+    for cell, probs, setup in ((0, [0.25] * 4, "base"), (1, [0.4, 0.2, 0.2, 0.2], "V9")):
+        win = rng.choice(4, size=games, p=probs)
+        seat = np.tile(np.arange(4), games)
+        parts.append(pd.DataFrame({
+            "cell": cell, "game": np.repeat(np.arange(games), 4), "players": 4, "seat": seat,
+            "strategy": "a", "score": 1, "moai_height": 0, "pawns": 1, "wood": 0,
+            "rank": np.where(seat == np.repeat(win, 4), 1, 2),
+            "win": seat == np.repeat(win, 4), "rounds": 8, "variant": setup, "lineup": "a",
+        }))  # fmt: skip
+    t = seat_imbalance(pd.concat(parts, ignore_index=True)).set_index("cell")
+    planted = np.sqrt((0.15**2 + 3 * 0.05**2) / 4)  # 0.0866
+    assert t.loc[1, "lo"] < planted < t.loc[1, "hi"]
+    assert t.loc[0, "rms"] < 3 * t.loc[0, "noise_floor"]  # fair seats: noise only
+    assert t.loc[1, "vs_base_lo"] > 0.06
+
+
+def test_quality_metrics_count_ties_apart_and_ask_whether_the_leader_after_round_3_wins():
+    # three seats, four rounds. Leaders: round 1 seat 0 alone, round 2 seats 0 and 1 tied,
+    # round 3 seat 1 alone, round 4 seat 0 alone (final 20-19-5: a margin of 1, within 5 %
+    # of 20). Sole-leader changes: 0 -> 1 -> 0 = 2 (the tied round is not a change); tied
+    # rounds: 1; the leader after round 3 (seat 1) does not win.
+    scores = [[3, 1, 0], [5, 5, 2], [8, 11, 3], [20, 19, 5]]
+    rounds = pd.DataFrame([
+        {"cell": 0, "game": 0, "round": r + 1, "seat": s, "score": scores[r][s]}
+        for r in range(4) for s in range(3)
+    ])  # fmt: skip
+    results = pd.DataFrame({"cell": 0, "game": 0, "seat": [0, 1, 2],
+                            "win": [True, False, False]})  # fmt: skip
+    ((_, per_game, _),) = _quality_of_games(rounds, results)
+    row = per_game.iloc[0]
+    assert row["sole_lead_changes"] == 2 and row["tied_lead_rounds"] == 1
+    assert row["lead_changes_per_round"] == pytest.approx(2 / 3)
+    assert row["leader_wins"] == 0.0 and row["close_relative"] == 1.0
+    assert row["lead_changes"] == 3  # the old count: every change of the set of leaders
+
+
+# --- headlines ------------------------------------------------------------------------------
+
+
+def test_the_docs_study_table_is_what_the_shipped_reports_csv_files_say():
+    doc = ROOT / "docs" / "reports.md"
+    text = doc.read_text()
+    block = text.split(headlines.BEGIN, 1)[1].split(headlines.END, 1)[0].strip()
+    assert block == headlines.studies_table(ROOT / "reports", doc.parent)
+    # every grid study's headline names each finding's classification from its CSV
+    for report in sorted((ROOT / "reports").iterdir()):
+        found = report / "tables" / "verdicts.csv"
+        if not found.is_file():
+            continue
+        row = next(r for r in block.splitlines() if f"[{report.name}]" in r)
+        for c in set(pd.read_csv(found)["classification"]):
+            if f": {c} (" in headlines.grid_headline(report):
+                assert f": {c} (" in row
+
+
+def test_headlines_are_written_between_markers_and_refused_without_them(tmp_path):
+    reports = tmp_path / "reports"
+    (reports / "s" / "tables").mkdir(parents=True)
+    (reports / "s" / "report.md").write_text("# s\n")
+    row = {
+        "players": 3,
+        "change": "V5",
+        "metric": "mean score",
+        "classification": "field-dependent",
+        "headline_effect": "L3: +1.00 [+0.5, +1.5]",
+    }
+    pd.DataFrame([row]).to_csv(reports / "s" / "tables" / "verdicts.csv", index=False)
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"intro\n{headlines.BEGIN}\nold\n{headlines.END}\nafter\n")
+    assert headlines.update(doc, reports)
+    out = doc.read_text()
+    assert "V5, 3 players, mean score: field-dependent (L3: +1.00 [+0.5, +1.5])." in out
+    assert out.startswith("intro\n") and out.endswith("after\n") and "old" not in out
+    assert not headlines.update(doc, reports)  # nothing changes the second time
+    bare = tmp_path / "bare.md"
+    bare.write_text("no markers\n")
+    with pytest.raises(Exception, match="no studies markers"):
+        headlines.update(bare, reports)
+
+
+def test_game_quality_reports_the_new_metrics_with_intervals():
+    rounds = pd.DataFrame({"cell": 0, "game": 0, "round": [1, 1, 2, 2, 3, 3],
+                           "seat": [0, 1] * 3, "score": [5, 3, 4, 6, 7, 6]})  # fmt: skip
+    results = pd.DataFrame({"cell": 0, "game": 0, "players": 2, "seat": [0, 1],
+                            "strategy": "a", "score": [7, 6], "moai_height": 0, "pawns": 1,
+                            "wood": 0, "rank": [1, 2], "win": [True, False], "rounds": 3,
+                            "variant": "base", "lineup": "a"})  # fmt: skip
+    row = game_quality(Source.of(results, rounds)).iloc[0]
+    # sole leaders 0, 1, 0: two changes over two round-to-round steps; the leader after
+    # round 3 (seat 0) wins; margin 1 of 7 is not within 5 % (0.35 points)
+    assert row["lead_changes_per_round"] == 1.0 and row["tied_lead_rounds"] == 0
+    assert row["leader_wins_share"] == 1.0 and row["close_relative_share"] == 0.0
+
+
+def test_an_experiment_sets_its_equivalence_margins_and_bad_ones_are_one_line_errors(tmp_path):
+    from moaisim.analysis.experiment import load_experiment
+    from moaisim.errors import UserError
+
+    head = 'name = "m"\n[study]\nplayers = [3]\ngames = 10\n'
+    good = tmp_path / "good.toml"
+    good.write_text(head + '[report]\nmargins = {share = 0.02, "mean score" = 1}\n')
+    assert load_experiment(good).margins == {"share": 0.02, "mean score": 1.0}
+    assert v.margin_of("win share: greedy", load_experiment(good).margins) == 0.02
+    for bad, message in (
+        ("[report]\nmargins = {share = -1}\n", "report.margins.share must be a positive"),
+        ("[report]\nmargin = 1\n", "unknown key report.margin"),
+        ("[report]\nmargins = 3\n", "report.margins must be a table"),
+    ):
+        f = tmp_path / "bad.toml"
+        f.write_text(head + bad)
+        with pytest.raises(UserError, match=message):
+            load_experiment(f)
+
+
+def tied_games(games: int) -> pd.DataFrame:
+    """3-seat games of a, b, c in fixed seats: a and b always tie for first, c is last."""
+    seat = np.tile(np.arange(3), games)
+    return pd.DataFrame({
+        "cell": 0, "game": np.repeat(np.arange(games), 3), "players": 3, "seat": seat,
+        "strategy": np.tile(["a", "b", "c"], games), "score": np.tile([9, 9, 1], games),
+        "moai_height": 0, "pawns": 1, "wood": 0, "rank": np.tile([1, 1, 3], games),
+        "win": np.tile([True, True, False], games), "rounds": 8, "variant": "base",
+        "lineup": "a,b,c",
+    })  # fmt: skip
+
+
+def test_ratings_split_ties_instead_of_breaking_them_by_seat():
+    from moaisim.analysis import ratings
+
+    r = ratings(tied_games(2000)).set_index("strategy")
+    # a sits before b in every game: ordered by seat, a would beat b 2000 to 0
+    assert r.loc["a", "lo"] < r.loc["b", "rating"] < r.loc["a", "hi"]
+    assert abs(r.loc["a", "rating"] - r.loc["b", "rating"]) < 0.15
+    assert r.loc["c", "rating"] < r.loc["b", "lo"]
+
+
+def test_rating_intervals_agree_with_a_bootstrap_of_games():
+    import choix
+
+    from moaisim.analysis import ratings
+
+    rng = np.random.default_rng(8)
+    strength = np.array([1.0, 0.0, -0.5])  # log-strengths of a, b, c
+    games = 1500
+    rows = []
+    for g in range(games):  # a Plackett-Luce draw per game: pick places one by one
+        left, order = [0, 1, 2], []
+        while left:
+            w = np.exp(strength[left])
+            order.append(left.pop(int(rng.choice(len(left), p=w / w.sum()))))
+        place = {s: k + 1 for k, s in enumerate(order)}
+        rows += [{"cell": 0, "game": g, "players": 3, "seat": s, "strategy": "abc"[s],
+                  "score": 10 - place[s], "moai_height": 0, "pawns": 1, "wood": 0,
+                  "rank": place[s], "win": place[s] == 1, "rounds": 8, "variant": "base",
+                  "lineup": "a,b,c"} for s in range(3)]  # fmt: skip
+    r = ratings(pd.DataFrame(rows)).set_index("strategy")
+    rankings = np.array([
+        [s for s, _ in sorted(((s, x["rank"]) for s, x in enumerate(rows[3 * g : 3 * g + 3])),
+                              key=lambda t: t[1])]
+        for g in range(games)
+    ])  # fmt: skip
+    boot = []
+    for _ in range(150):
+        pick = rankings[rng.integers(0, games, games)]
+        est = choix.ilsr_rankings(3, pick.tolist(), alpha=0.01)
+        boot.append(est - est.mean())
+    sd = np.std(boot, axis=0)
+    for k, name in enumerate("abc"):
+        wald_sd = (r.loc[name, "hi"] - r.loc[name, "lo"]) / (2 * 1.96)
+        assert wald_sd == pytest.approx(sd[k], rel=0.25)
+    # and the truth (centred) lies in each interval
+    truth = strength - strength.mean()
+    for k, name in enumerate("abc"):
+        assert r.loc[name, "lo"] < truth[k] < r.loc[name, "hi"]
+
+
+def test_a_one_member_mixture_is_the_same_field_as_its_member_and_counts_once():
+    # L3 is tuned alone: the same games, so the same effect to the last digit
+    t = judged({"greedy": (1.0, 0.1, "changes"), "tuned": (1.3, 0.1, "changes"),
+                "L3": (1.3, 0.1, "changes")})  # fmt: skip
+    row = v.classify(t, {}).iloc[0]
+    assert row["non_degenerate"] == 2 and row["strongest_played"]
+    assert row["classification"] == "field-dependent"
+    assert "2 non-degenerate" in row["why_not_property"]
