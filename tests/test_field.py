@@ -245,3 +245,12 @@ def test_a_mixture_level_is_labelled_by_its_name_and_the_label_parses_back():
     again = parse_lineup(",".join(s.label for s in specs), 3)
     assert [(s.cls, s.params) for s in again] == [(s.cls, s.params) for s in specs]
     assert [s.label for s in parse_lineup("L2", 2)] == ["L2", "L2"]
+
+
+def test_restricted_play_intervals_are_adjusted_like_their_holm_tests():
+    df = rp.restricted_play("greedy", "greedy", 3, 40, seed=5, forbids=["forest", "raid", "bid"])
+    for _, r in df.iterrows():
+        if r["identical"]:
+            continue
+        excludes = r["lo"] > 0 or r["hi"] < 0
+        assert excludes == (r["p_holm"] < 0.05), r["mechanism"]

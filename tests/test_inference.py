@@ -21,7 +21,6 @@ from statsmodels.stats.weightstats import ttost_paired
 from moaisim.analysis.inference import (
     cluster_mean,
     cluster_sums,
-    fair_by_construction,
     heterogeneity,
     holm_intervals,
     mde,
@@ -393,15 +392,3 @@ def test_seat_rms_interval_is_reproducible_from_the_generator():
     shares = _planted_games(np.random.default_rng(3), 1000)
     first = seat_rms_interval(shares, 0.25, np.random.default_rng(4), n_boot=300)
     assert first == seat_rms_interval(shares, 0.25, np.random.default_rng(4), n_boot=300)
-
-
-# --- fair_by_construction --------------------------------------------------------------------
-
-
-def test_fair_by_construction_only_for_self_play():
-    # self-play: the one strategy holds every seat, so its share of each game's single unit
-    # of wins is 1 / players per seat whatever happens (a 3-player game: 1/3)
-    assert all(fair_by_construction(1, players) for players in (2, 3, 4, 5))
-    assert not fair_by_construction(2, 4) and not fair_by_construction(4, 4)
-    with pytest.raises(ValueError):
-        fair_by_construction(5, 4)

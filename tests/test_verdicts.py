@@ -364,3 +364,10 @@ def test_a_one_member_mixture_is_the_same_field_as_its_member_and_counts_once():
     assert row["non_degenerate"] == 2 and row["strongest_played"]
     assert row["classification"] == "field-dependent"
     assert "2 non-degenerate" in row["why_not_property"]
+
+
+def test_the_answer_box_asks_whether_the_leader_after_the_checkpoint_round_wins():
+    from moaisim.analysis.tables import CHECKPOINT, QUALITY_PAIRED
+
+    name = f"leader after round {CHECKPOINT} wins"
+    assert name in v.BOX_METRICS and name in QUALITY_PAIRED

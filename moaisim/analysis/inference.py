@@ -17,7 +17,6 @@ from scipy import optimize, stats
 __all__ = [
     "cluster_mean",
     "cluster_sums",
-    "fair_by_construction",
     "heterogeneity",
     "holm_intervals",
     "mde",
@@ -310,13 +309,3 @@ def seat_rms_paired(
     diff = _rms_of_means(mb, fair) - _rms_of_means(ma, fair)
     lo, hi = np.quantile(diff, [alpha / 2, 1 - alpha / 2])
     return seat_rms(b, fair) - seat_rms(a, fair), float(lo), float(hi)
-
-
-def fair_by_construction(strategies_per_game: int, players: int) -> bool:
-    """True for self-play (one strategy in every seat): its win share is exactly 1 / players
-    by construction, so it gets no interval."""
-    if players < 1 or not 1 <= strategies_per_game <= players:
-        raise ValueError(
-            f"need 1 <= strategies_per_game <= players, got {strategies_per_game}, {players}"
-        )
-    return strategies_per_game == 1

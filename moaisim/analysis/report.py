@@ -628,7 +628,7 @@ def _write_report(
             f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
             "games come from two versions."
         )
-    box = [question, *verdicts.box_lines(found[found["metric"].isin(verdicts.HEADLINE_METRICS)])]
+    box = [question, *verdicts.box_lines(found[found["metric"].isin(verdicts.BOX_METRICS)])]
     (out / "report.md").write_text(_markdown(title, intro, repro, sections, made, box))
     (out / "report.html").write_text(_html(title, intro, repro, sections, made, box))
     mark = {"seed": seed, "study": study, "title": title}

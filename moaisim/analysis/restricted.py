@@ -5,8 +5,9 @@ A strategy S plays one seat against a field, seats rotated (game i of root seed 
 with S in each seat: the same deals for every variant of S, common random numbers). Each
 restriction `restrict(S, forbid=[m])` (strategies/restrict.py: never bid, never boat, never
 raid, never birth, never forest, never swap, never aim disasters) plays the same games; the
-paired difference of its win share from S's, per game and seat, with its t interval and a
-Holm-adjusted p-value over the family of restrictions, says what the mechanism is worth.
+paired difference of its win share from S's, per game and seat, with a Holm-adjusted
+p-value over the family of restrictions and its t interval adjusted the same way
+(`inference.holm_intervals`), says what the mechanism is worth.
 With re-tuned weights (`moaisim tune --forbid m`: the heuristic's weights tuned under the
 restriction), the re-tuned restricted strategy is compared the same way: a loss that
 re-tuning cannot win back is the mechanism's, not the bot's.
@@ -31,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from moaisim.analysis import stats
+from moaisim.analysis import inference, stats
 from moaisim.errors import UserError
 
 #: The flags' thresholds: a loss of win share that "carries the game", and the margin of
@@ -108,13 +109,21 @@ def restricted_play(
                      "play": how,
                      "share": float(shares[key].mean()), "base_share": float(ref.mean()),
                      "delta": float(delta), "lo": float(lo), "hi": float(hi), "p": float(p),
-                     "games": n, "spec": specs[key],
+                     "games": n, "sum_d": float(d.sum()), "sum_d2": float((d**2).sum()),
+                     "spec": specs[key],
                      "description": FORBID[f]})  # fmt: skip
     df = pd.DataFrame(rows)
     df["p_holm"] = np.nan
-    for how in df["play"].unique():
+    for how in df["play"].unique():  # each way of playing is one family (Holm)
         sel = df["play"] == how
-        df.loc[sel, "p_holm"] = stats.holm(df.loc[sel, "p"].to_numpy())
+        part = df.loc[sel]
+        df.loc[sel, "p_holm"] = stats.holm(part["p"].to_numpy())
+        # the intervals adjusted as Holm tests each row (they exclude 0 exactly when it rejects)
+        _, se, dof = inference.paired_from_sums(*(part[c].to_numpy(float) for c in
+                                                  ("games", "sum_d", "sum_d2")))  # fmt: skip
+        lo, hi, _ = inference.holm_intervals(part["delta"].to_numpy(float), se, dof,
+                                             part["p"].to_numpy(float))  # fmt: skip
+        df.loc[sel, "lo"], df.loc[sel, "hi"] = lo, hi
     df["flag"] = [_flag(r, df, carry, margin) for r in df.itertuples(index=False)]
     return df
 
@@ -141,14 +150,16 @@ def _flag(row: Any, df: pd.DataFrame, carry: float, margin: float) -> str:
 
 def markdown(df: pd.DataFrame) -> str:
     """The table as Markdown: mechanism, how it is played, the change of win share with its
-    95 % interval, the Holm-adjusted p-value and the flag."""
+    interval (adjusted like its Holm test), the Holm-adjusted p-value and the flag."""
     from moaisim.analysis.tables import markdown_table
 
     shown = pd.DataFrame({
         "mechanism forbidden": df["mechanism"], "play": df["play"],
         "win share": [f"{v:.3f}" for v in df["share"]],
         "change": [f"{v:+.3f}" for v in df["delta"]],
-        "95 % interval": [f"[{a:+.3f}, {b:+.3f}]" for a, b in zip(df["lo"], df["hi"], strict=True)],
+        "Holm-adjusted interval": [
+            f"[{a:+.3f}, {b:+.3f}]" for a, b in zip(df["lo"], df["hi"], strict=True)
+        ],
         "p (Holm)": [f"{v:.2g}" for v in df["p_holm"]], "flag": df["flag"],
     })  # fmt: skip
     return markdown_table(shown)

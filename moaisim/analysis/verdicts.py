@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.analysis import inference
+from moaisim.registry import split_top
 
 #: The family-wise error rate of every verdict.
 ALPHA = 0.05
@@ -148,8 +149,15 @@ def _distinct(fields: pd.DataFrame) -> pd.DataFrame:
     return order[~seen].drop(columns="_s").sort_index()
 
 
+def field_name(lineup: str) -> str:
+    """A lineup as a field's name: one strategy in every seat is named once ("L3", not
+    "L3,L3,L3")."""
+    seats = [x.strip() for x in split_top(str(lineup), ",")]
+    return seats[0] if len(set(seats)) == 1 else str(lineup)
+
+
 def _is_strongest(lineup: str) -> bool:
-    return STRONGEST in [x.strip() for x in str(lineup).split(",")]
+    return STRONGEST in [x.strip() for x in split_top(str(lineup), ",")]
 
 
 def classify(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
@@ -194,7 +202,7 @@ def classify(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) ->
                 "non_degenerate": len(good),
                 "strongest_played": strongest,
                 "verdicts": "; ".join(
-                    f"{r['lineup']}{' (degenerate)' if not k else ''}: {r['verdict']}"
+                    f"{field_name(r['lineup'])}{' (degenerate)' if not k else ''}: {r['verdict']}"
                     for (_, r), k in zip(part.iterrows(), keep, strict=True)
                 ),
                 "interaction_q": q,
@@ -248,8 +256,11 @@ def judge_seats(seats: pd.DataFrame, margins: Mapping[str, float] | None = None)
 
 # --- the answer box ------------------------------------------------------------------------------
 
-#: The metrics a headline names, in order (the others stay in the box and the tables).
+#: The metrics a headline names, in order (the others stay in the tables).
 HEADLINE_METRICS = (SEAT_METRIC, "first bird-man win share", "mean score")
+#: The metrics the answer box shows: the headline's, and whether the leader after round 3
+#: wins more often (does a rule entrench the leader?).
+BOX_METRICS = (*HEADLINE_METRICS, "leader after round 3 wins")
 
 
 def findings(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
@@ -267,8 +278,8 @@ def findings(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) ->
             flag = " (degenerate)" if (int(players), r["lineup"]) in degenerate else ""
             if key in first:
                 flag += f" (the same games as {first[key]})"
-            first.setdefault(key, r["lineup"])
-            said.append(f"{r['lineup']}{flag}: {describe(r)}")
+            first.setdefault(key, field_name(r["lineup"]))
+            said.append(f"{field_name(r['lineup'])}{flag}: {describe(r)}")
         words[(int(players), change, metric)] = "; ".join(said)
     table["effects"] = [
         words[(r["players"], r["change"], r["metric"])] for _, r in table.iterrows()
@@ -291,7 +302,7 @@ def _headline_effect(
     pick = good[good["lineup"].map(_is_strongest)]
     pick = pick if len(pick) else (good if len(good) else part)
     r = pick.iloc[0]
-    return f"{r['lineup']}: {describe(r)}"
+    return f"{field_name(r['lineup'])}: {describe(r)}"
 
 
 def box_lines(table: pd.DataFrame) -> list[str]:
