@@ -231,8 +231,8 @@ def test_the_docs_study_table_is_what_the_shipped_reports_csv_files_say():
             continue
         row = next(r for r in block.splitlines() if f"[{report.name}]" in r)
         for c in set(pd.read_csv(found)["classification"]):
-            if f": {c} (" in headlines.grid_headline(report):
-                assert f": {c} (" in row
+            if f" {c} (" in headlines.grid_headline(report):
+                assert f" {c} (" in row
 
 
 def test_headlines_are_written_between_markers_and_refused_without_them(tmp_path):
@@ -251,7 +251,7 @@ def test_headlines_are_written_between_markers_and_refused_without_them(tmp_path
     doc.write_text(f"intro\n{headlines.BEGIN}\nold\n{headlines.END}\nafter\n")
     assert headlines.update(doc, reports)
     out = doc.read_text()
-    assert "V5, 3 players, mean score: field-dependent (L3: +1.00 [+0.5, +1.5])." in out
+    assert "V5, mean score: 3 players field-dependent (L3: +1.00 [+0.5, +1.5])." in out
     assert out.startswith("intro\n") and out.endswith("after\n") and "old" not in out
     assert not headlines.update(doc, reports)  # nothing changes the second time
     bare = tmp_path / "bare.md"
@@ -371,3 +371,22 @@ def test_the_answer_box_asks_whether_the_leader_after_the_checkpoint_round_wins(
 
     name = f"leader after round {CHECKPOINT} wins"
     assert name in v.BOX_METRICS and name in QUALITY_PAIRED
+
+
+def test_a_degenerate_strongest_field_is_named_as_such():
+    t = judged({"greedy": (1.0, 0.1, "changes"), "L2": (1.2, 0.1, "changes"),
+                "L3": (0.9, 0.1, "changes")})  # fmt: skip
+    row = v.classify(t, {(3, "L3"): "never carves a Moai"}).iloc[0]
+    assert (
+        row["why_not_property"]
+        == "2 non-degenerate field(s); the strongest field (L3) is degenerate"
+    )
+
+
+def test_shares_of_games_are_judged_in_points_with_the_share_margin():
+    assert v.is_share("leader after round 3 wins") and v.is_share("win share: greedy")
+    assert not v.is_share("mean score")
+    assert v.margin_of("leader after round 3 wins") == 0.01
+    row = {"metric": "leader after round 3 wins", "verdict": "changes", "delta": 0.119,
+           "lo": 0.102, "hi": 0.136, "margin": 0.01, "mde": 0.01}  # fmt: skip
+    assert v.describe(row) == "+11.9 [+10.2, +13.6]"

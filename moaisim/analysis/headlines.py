@@ -25,13 +25,14 @@ END = "<!-- studies: end -->"
 
 
 def grid_headline(report: Path) -> str:
-    """A grid study's headline: its findings' classifications (`verdicts.headline`), and for
-    a tournament the first and last rated strategy at each player count."""
+    """A grid study's headline: its findings' classifications (`verdicts.headline`; the seat
+    findings when the study changes no rule), and for a tournament the first and last rated
+    strategy at each player count."""
     found = pd.read_csv(report / "tables" / "verdicts.csv", keep_default_na=False)
     changes = found[found["metric"] != verdicts.SEAT_METRIC]
     text = verdicts.headline(changes if len(changes) else found)
     ratings = report / "tables" / "ratings.csv"
-    if ratings.is_file():
+    if ratings.is_file() and not len(changes):  # a tournament: the ratings are its answer
         r = pd.read_csv(ratings)
         parts = []
         for players, part in r.groupby("players"):

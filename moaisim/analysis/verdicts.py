@@ -40,7 +40,19 @@ MARGINS: dict[str, float] = {
     "mean score": 0.5,
     "score spread (sd over seats)": 0.25,
     "rounds": 0.1,
+    "lead changes per round (sole leader)": 0.05,
+    "rounds with a tied lead": 0.1,
 }
+#: Metrics that are shares of games besides those named "... share ..." (their effects are
+#: in points of share, their default margin the share's).
+SHARE_LIKE = ("leader after round", "close game")
+
+
+def is_share(metric: str) -> bool:
+    """The metric is a share of games (a win share, how often the leader wins, ...)."""
+    return "share" in metric or any(metric.startswith(x) for x in SHARE_LIKE)
+
+
 #: How many non-degenerate fields a game property needs.
 MIN_FIELDS = 3
 #: The strongest field a study can play (the L3 skill level: the shipped Nash mixture).
@@ -53,7 +65,7 @@ def margin_of(metric: str, margins: Mapping[str, float] | None = None) -> float:
     table = {**MARGINS, **(margins or {})}
     if metric in table:
         return float(table[metric])
-    return float(table["share"]) if "share" in metric else float("nan")
+    return float(table["share"]) if is_share(metric) else float("nan")
 
 
 def judge_variants(df: pd.DataFrame, margins: Mapping[str, float] | None = None) -> pd.DataFrame:
@@ -98,7 +110,7 @@ def _verdict(identical: bool, p_holm: float, p_tost_holm: float) -> str:
 def describe(row: Mapping[str, Any], share: bool | None = None) -> str:
     """One judged effect in words: the verdict with the effect, its adjusted interval, and
     the margin or the minimum detectable effect it rests on."""
-    share = "share" in str(row["metric"]) if share is None else share
+    share = is_share(str(row["metric"])) if share is None else share
     f = _points if share else _plain
     v = row["verdict"]
     interval = f"[{f(row['lo'])}, {f(row['hi'])}]"
@@ -192,7 +204,9 @@ def classify(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) ->
         if len(good) < MIN_FIELDS:
             why.append(f"{len(good)} non-degenerate field(s)")
         if not strongest:
-            why.append(f"the strongest field ({STRONGEST}) not played")
+            played = bool(part["lineup"].map(_is_strongest).any())
+            why.append(f"the strongest field ({STRONGEST}) "
+                       + ("is degenerate" if played else "not played"))  # fmt: skip
         rows.append(
             {
                 "players": int(players),
@@ -323,17 +337,19 @@ def box_lines(table: pd.DataFrame) -> list[str]:
 
 
 def headline(table: pd.DataFrame) -> str:
-    """A study's headline from its findings table: the classification of the headline
-    metrics (`HEADLINE_METRICS`) at each player count and change, nothing typed by hand."""
+    """A study's headline from its findings table: for each change and headline metric
+    (`HEADLINE_METRICS`), the classification at each player count with the effect in the
+    strongest field; nothing typed by hand."""
     parts = []
     for metric in HEADLINE_METRICS:
         rows = table[table["metric"] == metric]
-        for _, r in rows.iterrows():
-            parts.append(
-                f"{r['change']}, {r['players']} players, {metric}: {r['classification']} "
-                f"({r['headline_effect']})"
+        for change, part in rows.groupby("change", sort=True):
+            by_players = "; ".join(
+                f"{r['players']} players {r['classification']} ({r['headline_effect']})"
+                for _, r in part.sort_values("players").iterrows()
             )
-    return "; ".join(parts) + "." if parts else ""
+            parts.append(f"{change}, {metric}: {by_players}")
+    return ". ".join(parts) + "." if parts else ""
 
 
 def _p(p: float) -> str:
