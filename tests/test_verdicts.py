@@ -390,3 +390,59 @@ def test_shares_of_games_are_judged_in_points_with_the_share_margin():
     row = {"metric": "leader after round 3 wins", "verdict": "changes", "delta": 0.119,
            "lo": 0.102, "hi": 0.136, "margin": 0.01, "mde": 0.01}  # fmt: skip
     assert v.describe(row) == "+11.9 [+10.2, +13.6]"
+
+
+def field_report(tmp_path: Path) -> Path:
+    """A field study's report with a 3-player invasion table and Nash mixture: one tuned
+    among greedy copies wins 88 % [84 %, 92 %]; forester among tuned copies 35 % [30 %, 40 %]."""
+    d = tmp_path / "field"
+    d.mkdir()
+    (d / "report.md").write_text("# field\n")
+    pd.DataFrame([
+        {"invader": "tuned", "resident": "greedy", "share": 0.88, "lo": 0.84, "fair": 1 / 3},
+        {"invader": "forester", "resident": "greedy", "share": 0.50, "lo": 0.45, "fair": 1 / 3},
+        {"invader": "forester", "resident": "tuned", "share": 0.35, "lo": 0.30, "fair": 1 / 3},
+        {"invader": "greedy", "resident": "tuned", "share": 0.10, "lo": 0.07, "fair": 1 / 3},
+    ]).to_csv(d / "invasion-3p.csv", index=False)  # fmt: skip
+    pd.DataFrame([{"strategy": "tuned", "weight": 0.9, "vs_mixture": 0.0},
+                  {"strategy": "greedy", "weight": 0.0, "vs_mixture": -0.27}]).to_csv(
+        d / "mixture-3p.csv", index=False)  # fmt: skip
+    return d
+
+
+def test_a_field_a_library_strategy_exploits_is_far_from_the_meta_game(tmp_path):
+    d = field_report(tmp_path)
+    gain, who = v.meta_distance(d, 3, "greedy,greedy,greedy")
+    assert who == "tuned" and gain == pytest.approx(0.84 - 1 / 3)
+    gain, who = v.meta_distance(d, 3, "tuned,tuned,tuned")
+    assert who == "forester" and gain == pytest.approx(0.30 - 1 / 3)
+    assert v.meta_distance(d, 3, "L3,L3,L3") == (0.0, "tuned")
+    assert np.isnan(v.meta_distance(d, 3, "moai,fisher,forester")[0])  # not measured
+    assert np.isnan(v.meta_distance(d, 4, "greedy")[0]) and np.isnan(
+        v.meta_distance(None, 3, "greedy")[0]
+    )
+    table = pd.DataFrame({
+        "players": 3, "setup": "base", "strategy": ["greedy", "tuned", "L3"], "n": 300,
+        "lineup": ["greedy,greedy,greedy", "tuned,tuned,tuned", "L3,L3,L3"],
+        "moai_height": [6.0, 0.0, 1.0],
+    })  # fmt: skip
+    deg = v.degenerate_fields(table, d)
+    assert deg == {
+        (3, "greedy,greedy,greedy"): "far from the meta-game (tuned gains at least 51 points)",
+        (3, "tuned,tuned,tuned"): "never carves a Moai",
+    }
+
+
+def test_an_experiment_names_its_field_study_and_a_wrong_one_is_a_one_line_error(tmp_path):
+    from moaisim.analysis.experiment import load_experiment
+    from moaisim.errors import UserError
+
+    d = field_report(tmp_path)
+    head = 'name = "m"\n[study]\nplayers = [3]\ngames = 10\n'
+    good = tmp_path / "good.toml"
+    good.write_text(head + '[report]\nfield = "field"\n')
+    assert load_experiment(good).field_report == d
+    bad = tmp_path / "bad.toml"
+    bad.write_text(head + '[report]\nfield = "nowhere"\n')
+    with pytest.raises(UserError, match="not a field study's report"):
+        load_experiment(bad)

@@ -62,6 +62,8 @@ class Experiment:
     field: dict[str, Any] | None = None
     #: [report] margins: the study's equivalence margins by metric (`verdicts.MARGINS`)
     margins: dict[str, float] | None = None
+    #: [report] field: a field study's report, the meta-game the fields are measured against
+    field_report: Path | None = None
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -124,8 +126,23 @@ def load_experiment(path: str | Path) -> Experiment:
             str(c if Path(c).is_absolute() else path.parent / c)
             for c in _listed(study["components"])
         ]
+    margins, field = _margins(data, bad), _field_report(data, path, bad)
     return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
-                      margins=_margins(data, bad))  # fmt: skip
+                      margins=margins, field_report=field)  # fmt: skip
+
+
+def _field_report(data: dict[str, Any], path: Path, bad: Any) -> Path | None:
+    """[report] field = "<dir>": a field study's report directory (relative to the
+    experiment file), whose meta-game says how far each field is from it."""
+    field = data.get("report", {}).get("field") if isinstance(data.get("report"), dict) else None
+    if field is None:
+        return None
+    if not isinstance(field, str):
+        raise bad(f"report.field must be a directory name, got {field!r}")
+    found = Path(field) if Path(field).is_absolute() else path.parent / field
+    if not list(found.glob("invasion-*p.csv")):
+        raise bad(f"report.field: {found} is not a field study's report (no invasion-<P>p.csv)")
+    return found
 
 
 def _margins(data: dict[str, Any], bad: Any) -> dict[str, float] | None:
@@ -135,8 +152,8 @@ def _margins(data: dict[str, Any], bad: Any) -> dict[str, float] | None:
     if not isinstance(report, dict):
         raise bad("[report] must be a table")
     for key in report:
-        if key != "margins":
-            raise bad(f"unknown key report.{key} (expected margins)")
+        if key not in ("margins", "field"):
+            raise bad(f"unknown key report.{key} (expected margins or field)")
     margins = report.get("margins")
     if margins is None:
         return None
@@ -306,7 +323,8 @@ def run_experiment(
     run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
                 force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
     return make_report(run_dir, report_dir, title=exp.title, command=command,
-                       question=exp.question, margins=exp.margins)  # fmt: skip
+                       question=exp.question, margins=exp.margins,
+                       field=exp.field_report)  # fmt: skip
 
 
 def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,

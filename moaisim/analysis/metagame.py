@@ -187,13 +187,26 @@ def _refine(pop: Population, x0: np.ndarray) -> np.ndarray:
 def nash(pop: Population, starts: int = 4, steps: int = 2000, seed: int = 0) -> np.ndarray:
     """A symmetric Nash mixture of the population game: replicator averages from the
     uniform mixture and `starts` - 1 random interior ones (a fixed seed: the answer is
-    reproducible), each refined; the one of least gain (ties: the most even)."""
+    reproducible), each refined (and each start refined directly), also with its traces
+    below 1 % dropped, and the pure strategies; the one of least gain (ties: the most
+    even)."""
     rng = np.random.default_rng(seed)
     best, best_key = None, (np.inf, 0.0)
+    pure = list(np.eye(pop.k))  # an equilibrium in pure strategies, found exactly
     for s in range(starts):
         x0 = np.full(pop.k, 1.0 / pop.k) if s == 0 else rng.dirichlet(np.ones(pop.k))
         x = _replicator_average(pop, x0, steps)
-        for cand in (x, _refine(pop, x)):
+        # refined from the replicator's average, and from the start itself (the average of
+        # a cycling replicator can sit far from an interior equilibrium)
+        found = [x, _refine(pop, x), _refine(pop, x0)]
+        # a replicator average creeps towards a boundary equilibrium without reaching it:
+        # the candidates with their traces (< 1 %) dropped, refined again
+        for c in list(found):
+            trimmed = np.where(c < 0.01, 0.0, c)
+            if trimmed.sum() > 0:
+                trimmed = trimmed / trimmed.sum()
+                found += [trimmed, _refine(pop, trimmed)]
+        for cand in found + (pure if s == 0 else []):
             cand = np.where(cand < 1e-9, 0.0, cand)
             cand = cand / cand.sum()
             entropy = -float((cand[cand > 0] * np.log(cand[cand > 0])).sum())

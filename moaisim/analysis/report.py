@@ -468,6 +468,7 @@ def make_report(
     rounds: pd.DataFrame | None = None,
     question: str = "",
     margins: Mapping[str, float] | None = None,
+    field: str | Path | None = None,
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
     into `out`; returns the path of report.md.
@@ -475,9 +476,16 @@ def make_report(
     `out` must be new, empty, or hold a report of the same study (same seed and grid), which
     is replaced whole: the report is written into a temporary directory beside it and swapped
     in, so no file of an older report survives and a failure leaves the old one as it was.
+    `margins`: the study's equivalence margins; `field`: the report directory of a field
+    study (`moaisim experiment` of a [field] file), against whose meta-game the fields of
+    this report are measured (`verdicts.meta_distance`).
     """
     src = Source.of(run, rounds)
     final = Path(out)
+    if field is not None:
+        field = Path(field)
+        if not (field / "report.md").is_file() or not list(field.glob("invasion-*p.csv")):
+            raise UserError(f"{field} is not a field study's report (no invasion-<P>p.csv)")
     seed, identity = _identity(src)
     if src.run is not None:
         apart(src.run.path, final)
@@ -491,7 +499,7 @@ def make_report(
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
-            _write_report(src, tmp, title, command, question, seed, identity, margins)
+            _write_report(src, tmp, title, command, question, seed, identity, margins, field)
             _swap(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -596,10 +604,11 @@ def _write_report(
     seed: int | None,
     study: dict[str, Any] | None,
     margins: Mapping[str, float] | None = None,
+    field: Path | None = None,
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}
-    found = answer(sections, margins)
+    found = answer(sections, margins, field)
     (out / "tables").mkdir(exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
     for s in sections.values():
@@ -647,11 +656,14 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
     return text + "."
 
 
-def answer(sections: dict[str, Section], margins: Mapping[str, float] | None) -> pd.DataFrame:
+def answer(
+    sections: dict[str, Section], margins: Mapping[str, float] | None, field: Path | None = None
+) -> pd.DataFrame:
     """The report's findings (`verdicts.findings`): seat 0 against the fair share and every
     variant effect, judged per field (lineup) and classified as a game property or
-    field-dependent (the degenerate fields flagged)."""
-    degenerate = verdicts.degenerate_fields(sections["strategies"].table)
+    field-dependent (the degenerate fields flagged; `field`: the certified field study's
+    report, which says how far each field is from the meta-game)."""
+    degenerate = verdicts.degenerate_fields(sections["strategies"].table, field)
     cols = ["players", "lineup", "change", "metric", "delta", "se", "lo", "hi", "margin",
             "mde", "p_holm", "verdict"]  # fmt: skip
     parts = [verdicts.judge_seats(sections["seat_balance"].table, margins)[cols]]

@@ -22,6 +22,7 @@ Cochran Q test says whether the fields' effects differ (field x effect interacti
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -138,16 +139,57 @@ def _plain(x: float, sign: bool = True) -> str:
 # --- fields --------------------------------------------------------------------------------------
 
 
-def degenerate_fields(strategies: pd.DataFrame) -> dict[tuple[int, str], str]:
+#: A field is far from the meta-game when a strategy of the library, as one seat among the
+#: field's, wins more than this over the fair share (the lower end of its interval).
+FAR = 0.10
+
+
+def meta_distance(field_report: Path | None, players: int, lineup: str) -> tuple[float, str]:
+    """How far a field is from the meta-game of the certified field study (its report
+    directory, `field_report`): the most a strategy of the library gains over the fair share
+    as one seat among the field's, with the lower end of its 95 % interval, and who. Known
+    for the self-play of a library strategy (the invasion table) and for L3 (its Nash
+    mixture: nothing gains, by construction up to the solver's tolerance); (nan, "") for any
+    other field or without the field study."""
+    if field_report is None:
+        return float("nan"), ""
+    name = field_name(lineup)
+    inv_file = Path(field_report) / f"invasion-{players}p.csv"
+    mix_file = Path(field_report) / f"mixture-{players}p.csv"
+    if name == STRONGEST and mix_file.is_file():
+        mix = pd.read_csv(mix_file)
+        best = mix.loc[mix["vs_mixture"].idxmax()]
+        return float(best["vs_mixture"]), str(best["strategy"])
+    if not inv_file.is_file():
+        return float("nan"), ""
+    inv = pd.read_csv(inv_file)
+    inv = inv[(inv["resident"] == name) & (inv["invader"] != name)]
+    if inv.empty:
+        return float("nan"), ""
+    best = inv.loc[inv["share"].idxmax()]
+    return float(best["lo"] - best["fair"]), str(best["invader"])
+
+
+def degenerate_fields(
+    strategies: pd.DataFrame, field_report: Path | None = None
+) -> dict[tuple[int, str], str]:
     """The fields (player count, lineup) that are degenerate, with the reason: a lineup whose
-    games never see a Moai carved in its base set-up (its self-play carves no statue)."""
+    games never see a Moai carved in its base set-up (its self-play carves no statue), or
+    one far from the meta-game (`meta_distance` above `FAR`: a library strategy exploits
+    it)."""
     out: dict[tuple[int, str], str] = {}
     base = strategies[strategies["setup"].astype(str) == "base"] if "setup" in strategies else (
         strategies
     )  # fmt: skip
     for (players, lineup), part in base.groupby(["players", "lineup"]):
+        why = []
         if float((part["moai_height"] * part["n"]).sum()) == 0.0:
-            out[(int(players), str(lineup))] = "never carves a Moai"
+            why.append("never carves a Moai")
+        gain, who = meta_distance(field_report, int(players), str(lineup))
+        if gain > FAR:
+            why.append(f"far from the meta-game ({who} gains at least {100 * gain:.0f} points)")
+        if why:
+            out[(int(players), str(lineup))] = "; ".join(why)
     return out
 
 
@@ -289,7 +331,8 @@ def findings(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) ->
         said = []
         for _, r in part.iterrows():
             key = (round(float(r["delta"]), 12), round(float(r["se"]), 12))
-            flag = " (degenerate)" if (int(players), r["lineup"]) in degenerate else ""
+            why = degenerate.get((int(players), r["lineup"]))
+            flag = f" (degenerate: {why})" if why else ""
             if key in first:
                 flag += f" (the same games as {first[key]})"
             first.setdefault(key, field_name(r["lineup"]))
