@@ -63,7 +63,8 @@ def check_writable_file(path: str | Path, what: str) -> Path:
 
 def write_atomic(path: str | Path, data: bytes, what: str = "file") -> None:
     """Write a file whole or not at all (a temporary file beside it, then a rename); a
-    failure (a full disk...) is one line naming the file, and leaves no temporary file."""
+    failure (a full disk...) is one line naming the file, and neither it nor an interrupt
+    (Ctrl-C) leaves a temporary file."""
     p = Path(path)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     try:
@@ -76,3 +77,7 @@ def write_atomic(path: str | Path, data: bytes, what: str = "file") -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise UserError(f"cannot write the {what} {p} ({exc.strerror or exc})") from None
+    except BaseException:  # Ctrl-C (KeyboardInterrupt) mid-write: no temporary file left
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise

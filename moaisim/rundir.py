@@ -31,6 +31,7 @@ from typing import Any
 import pandas as pd
 
 from moaisim.errors import UserError
+from moaisim.files import write_atomic
 
 #: Format of a run directory (2: parts recorded in parts.jsonl with their checksums).
 FORMAT = 2
@@ -94,8 +95,6 @@ class RunDir:
 
     def write(self, manifest: dict[str, Any]) -> None:
         """Write the manifest atomically (a temporary file, then a rename)."""
-        from moaisim.files import write_atomic
-
         data = json.dumps(manifest, indent=1, default=str).encode()
         write_atomic(self.manifest_path, data, "run manifest")
 
@@ -142,18 +141,13 @@ class RunDir:
         buffer = io.BytesIO()
         df.to_parquet(buffer, index=False)
         data = buffer.getvalue()
-        tmp = path.with_name(path.name + ".tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except OSError as exc:  # a full disk...: one line, and no temporary file left
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        except OSError as exc:
             raise UserError(f"cannot write the part {path} ({exc.strerror or exc})") from None
+        # whole or not at all: a full disk is one line, and neither it nor Ctrl-C leaves a
+        # temporary file
+        write_atomic(path, data, "part")
         return {"file": name, "rows": len(df), "bytes": len(data),
                 "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
 
@@ -170,12 +164,8 @@ class RunDir:
     def rewrite(self, entries: list[dict[str, Any]]) -> None:
         """Replace parts.jsonl by these records (atomically): a resumed run starts from the
         parts it verified, with no bad or torn line left behind."""
-        tmp = self.parts_path.with_name("parts.jsonl.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.writelines(json.dumps(e, sort_keys=True) + "\n" for e in entries)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.parts_path)
+        lines = "".join(json.dumps(e, sort_keys=True) + "\n" for e in entries)
+        write_atomic(self.parts_path, lines.encode("utf-8"), "parts list")
 
     def parts(self, manifest: dict[str, Any], strict: bool = True) -> list[dict[str, Any]]:
         """The records of the finished parts, one per chunk (a later record of the same

@@ -460,6 +460,7 @@ def run_chunks(
         return
     from joblib import Parallel, delayed, parallel_config
 
+    _send_user_strategies_by_value(study)
     tasks = (delayed(_task)(study, c, a, b) for c, a, b in todo)
     if backend == "dask":
         client = _dask_client(scheduler)
@@ -470,6 +471,21 @@ def run_chunks(
             client.close()
         return
     yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)
+
+
+def _send_user_strategies_by_value(study: Study) -> None:
+    """A user's own strategy modules (`module:Class`, e.g. a file in the working directory)
+    travel to the workers by value (cloudpickle), so a worker need not import them: loky
+    reuses its workers between runs, and a worker started before the module was on the path
+    (another run of the same session, a notebook) could not import it."""
+    import cloudpickle  # what loky and dask pickle tasks with
+
+    for cell in study.cells:
+        for spec in cell.lineup:
+            module = sys.modules.get(spec.cls.__module__)
+            top = spec.cls.__module__.split(".")[0]
+            if module is not None and top not in ("moaisim", "strategies", "builtins"):
+                cloudpickle.register_pickle_by_value(module)
 
 
 def _task(

@@ -894,3 +894,21 @@ def test_a_report_of_a_forced_resume_says_so(tmp_path, monkeypatch):
     report = moaisim.analysis.report.make_report(out, tmp_path / "rep")
     text = report.read_text()
     assert "**Caution:** this run was resumed" in text and "keep_cards 4 -> 3" in text
+
+
+def test_an_interrupt_mid_write_leaves_neither_the_file_nor_a_temporary_one(tmp_path, monkeypatch):
+    """Ctrl-C while a manifest is being written (CI caught a `.manifest.json.<pid>.tmp` left
+    by an interrupted run): the old file stays as it was, no temporary file remains."""
+    from moaisim.files import write_atomic
+
+    target = tmp_path / "manifest.json"
+    target.write_text("old")
+
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, b"new", "manifest")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["manifest.json"]

@@ -352,3 +352,20 @@ def test_workers_inherit_no_global_random_state():
     random.seed(3)
     b = moaisim.simulate(3, 20, n_jobs=2, chunk_size=5, **KW)
     same(a, b)
+
+
+def test_a_users_strategy_module_reaches_workers_started_before_it_was_on_the_path(
+    tmp_path, monkeypatch
+):
+    """loky keeps its workers between runs: a worker started by an earlier run cannot import
+    a module put on the path later, so a user's own strategy travels by value."""
+    moaisim.simulate(3, 6, strategies="greedy", chunk_size=3, n_jobs=2)  # workers start
+    here = tmp_path / "later"
+    here.mkdir()
+    (here / "latecomer.py").write_text(
+        "import moaisim.strategies.greedy as g\n\n"
+        "class Late(g.GreedyStrategy):\n    name = 'late'\n"
+    )
+    monkeypatch.syspath_prepend(str(here))
+    df = moaisim.simulate(3, 6, strategies="latecomer:Late,greedy", chunk_size=3, n_jobs=2)
+    assert "late" in set(df["strategy"]) and len(df) == 18

@@ -24,6 +24,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from moaisim.analysis import verdicts
 from moaisim.rules import OPTIONS
 
 DPI = 110
@@ -308,9 +309,12 @@ def _short_lineup(lineup: str) -> str:
 
 
 def _unit(metric: str) -> str:
-    if "win share" in metric:
+    """The unit of a variants metric's difference, for its axis."""
+    if verdicts.is_share(metric):
         return "share of games"
-    return "rounds" if metric == "rounds" else "points"
+    if metric.startswith("lead changes"):
+        return "changes per round"
+    return "rounds" if metric in ("rounds", "rounds with a tied lead") else "points"
 
 
 def _rows(deltas: pd.DataFrame) -> list[tuple[str, int, str]]:
@@ -321,7 +325,7 @@ def _rows(deltas: pd.DataFrame) -> list[tuple[str, int, str]]:
 
 def variant_deltas(deltas: pd.DataFrame) -> Figure:
     """A forest plot: each change against base (variant or rule option), per metric, the
-    mean paired difference with its 95 % interval (one panel per metric, three a row; the
+    mean paired difference with its Holm-adjusted interval (one panel per metric, three a row; the
     rows, one per change, player count and lineup, named once left of each row of panels)."""
     metrics = list(deltas["metric"].unique())
     keys = list(dict.fromkeys(_rows(deltas)))
@@ -352,7 +356,9 @@ def variant_deltas(deltas: pd.DataFrame) -> Figure:
         ax.set_title(_wrap(metric, 30), fontsize=9)
         ax.set_xlabel(f"change against base\n({_unit(metric)})", fontsize=SMALLEST_FONT)
     fig.suptitle(
-        "Variants and options against base, on the same games (95 % intervals)", fontsize=10
+        "Variants and options against base, on the same games (intervals adjusted like "
+        "their Holm tests)",
+        fontsize=10,
     )
     return fig
 

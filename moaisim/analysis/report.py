@@ -369,7 +369,10 @@ CAPTIONS = {
     "score_parts": "The mean score of each strategy, split into its parts.",
     "score_distributions": "The distribution of final scores of each strategy.",
     "head_to_head_heatmap": "How often the row strategy finishes above the column strategy.",
-    "variant_deltas": "Each change against base, on the same games, with 95 % intervals.",
+    "variant_deltas": (
+        "Each change against base, on the same games, with intervals adjusted like their "
+        "Holm tests (they exclude 0 exactly when the change is a finding)."
+    ),
     "game_length": "How many rounds games last.",
     "lead_over_rounds": "The eventual winner's lead over the other seats, round by round.",
 }
