@@ -463,16 +463,50 @@ def report(
     run: Annotated[Path, typer.Argument(help="A run directory (moaisim simulate --out).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the report.")],
     title: Annotated[str | None, typer.Option(help="The report's title.")] = None,
+    field: Annotated[
+        Path | None,
+        typer.Option(
+            help="A field study's report directory: which fields are far from its "
+            "meta-game (degenerate)."
+        ),  # fmt: skip
+    ] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An equivalence margin, METRIC=VALUE (repeatable; METRIC a variants "
+            "metric or 'share' for every share of games), e.g. share=0.02."
+        ),  # fmt: skip
+    ] = None,
 ) -> None:
     """Write the balance report of a run: report.md and a self-contained report.html, a CSV
     per table, the figures, the run's manifest and the commands that reproduce it."""
     from moaisim.analysis.report import make_report
 
+    margins = _margins(margin or [])
     command = f"moaisim report {run} --out {out}" + (
         f" --title {shlex.quote(title)}" if title else ""
-    )
-    path = make_report(run, out, title=title, command=command)
+    ) + (f" --field {field}" if field else "") + "".join(
+        f" --margin {shlex.quote(m)}" for m in margin or []
+    )  # fmt: skip
+    path = make_report(run, out, title=title, command=command, margins=margins or None,
+                       field=field)  # fmt: skip
     _where_report(path)
+
+
+def _margins(given: list[str]) -> dict[str, float]:
+    """--margin METRIC=VALUE options as a dict (one clear line per mistake)."""
+    out = {}
+    for item in given:
+        metric, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not sep or not metric.strip() or not number > 0:
+            raise UserError(f"--margin {item!r}: give METRIC=VALUE with a positive VALUE, "
+                            "e.g. share=0.02")  # fmt: skip
+        out[metric.strip()] = number
+    return out
 
 
 @app.command(short_help="Run a declarative study (TOML) and write its report.")

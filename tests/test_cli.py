@@ -245,3 +245,30 @@ def _counts(line: str, label: str) -> list[int]:
     part = next((p for p in line.split("; ") if p.startswith(label + " ")), "")
     items = part[len(label) + 1 :].split(", ") if part else []
     return [int(x.split(" x")[1]) if " x" in x else 1 for x in items]
+
+
+def test_report_takes_a_field_study_and_margins_and_refuses_bad_ones(tmp_path, capsys):
+    import pandas as pd
+
+    run = tmp_path / "run"
+    moaisim.simulate(3, 60, variants=["base", "short"], lineups=["greedy"], seed=3,
+                     out=run)  # fmt: skip
+    field = tmp_path / "field"
+    field.mkdir()
+    (field / "report.md").write_text("# field\n")
+    pd.DataFrame([{"invader": "tuned", "resident": "greedy", "share": 0.9, "lo": 0.85,
+                   "fair": 1 / 3}]).to_csv(field / "invasion-3p.csv", index=False)  # fmt: skip
+    out = tmp_path / "rep"
+    args = ["report", str(run), "--out", str(out), "--field", str(field), "--margin", "share=0.05"]
+    assert main(args) == 0
+    found = pd.read_csv(out / "tables" / "verdicts.csv")
+    assert found["effects"].str.contains("far from the meta-game").all()
+    variants = pd.read_csv(out / "tables" / "variants.csv").set_index("metric")
+    assert variants.loc["first bird-man win share", "margin"] == 0.05
+    assert "--field" in (out / "report.md").read_text()
+    capsys.readouterr()
+    for bad in (["--margin", "share"], ["--margin", "share=-1"], ["--field", str(tmp_path)]):
+        assert main(["report", str(run), "--out", str(tmp_path / "other"), *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("moaisim: error:") and len(err.splitlines()) == 1
+        assert not (tmp_path / "other").exists()
