@@ -126,43 +126,42 @@ def load_experiment(path: str | Path) -> Experiment:
             str(c if Path(c).is_absolute() else path.parent / c)
             for c in _listed(study["components"])
         ]
-    margins, field = _margins(data, bad), _field_report(data, path, bad)
+    margins, field = _report_options(data, path, bad)
     return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
                       margins=margins, field_report=field)  # fmt: skip
 
 
-def _field_report(data: dict[str, Any], path: Path, bad: Any) -> Path | None:
-    """[report] field = "<dir>": a field study's report directory (relative to the
-    experiment file), whose meta-game says how far each field is from it."""
-    field = data.get("report", {}).get("field") if isinstance(data.get("report"), dict) else None
-    if field is None:
-        return None
-    if not isinstance(field, str):
-        raise bad(f"report.field must be a directory name, got {field!r}")
-    found = Path(field) if Path(field).is_absolute() else path.parent / field
-    if not list(found.glob("invasion-*p.csv")):
-        raise bad(f"report.field: {found} is not a field study's report (no invasion-<P>p.csv)")
-    return found
-
-
-def _margins(data: dict[str, Any], bad: Any) -> dict[str, float] | None:
-    """[report] margins = {metric = margin, ...}: positive numbers, by a variants metric's
-    name or "share" (every win share)."""
+def _report_options(
+    data: dict[str, Any], path: Path, bad: Any
+) -> tuple[dict[str, float] | None, Path | None]:
+    """[report]: `margins = {metric = margin, ...}` (positive numbers, by a variants
+    metric's name or "share" for every share of games) and `field = "<dir>"` (a field
+    study's report, relative to the experiment file, whose meta-game says how far each
+    field is from it)."""
     report = data.get("report", {})
     if not isinstance(report, dict):
         raise bad("[report] must be a table")
     for key in report:
         if key not in ("margins", "field"):
             raise bad(f"unknown key report.{key} (expected margins or field)")
-    margins = report.get("margins")
-    if margins is None:
-        return None
-    if not isinstance(margins, dict):
-        raise bad("report.margins must be a table of metric = margin")
-    for k, v in margins.items():
-        if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
-            raise bad(f"report.margins.{k} must be a positive number, got {v!r}")
-    return {str(k): float(v) for k, v in margins.items()}
+    margins, field = report.get("margins"), report.get("field")
+    if margins is not None:
+        if not isinstance(margins, dict):
+            raise bad("report.margins must be a table of metric = margin")
+        for k, v in margins.items():
+            if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
+                raise bad(f"report.margins.{k} must be a positive number, got {v!r}")
+        margins = {str(k): float(v) for k, v in margins.items()}
+    if field is not None:
+        if not isinstance(field, str):
+            raise bad(f"report.field must be a directory name, got {field!r}")
+        from moaisim.analysis.verdicts import field_report
+
+        try:
+            field = field_report(Path(field) if Path(field).is_absolute() else path.parent / field)
+        except UserError as exc:
+            raise bad(f"report.field: {exc}") from None
+    return margins, field
 
 
 def _header(data: dict[str, Any], bad: Any, name: str) -> tuple[str, str]:

@@ -203,7 +203,7 @@ def nash(pop: Population, starts: int = 4, steps: int = 2000, seed: int = 0) -> 
         # the candidates with their traces (< 1 %) dropped, refined again
         for c in list(found):
             trimmed = np.where(c < 0.01, 0.0, c)
-            if trimmed.sum() > 0:
+            if trimmed.sum() > 0 and (trimmed > 0).sum() < (c > 0).sum():  # traces dropped
                 trimmed = trimmed / trimmed.sum()
                 found += [trimmed, _refine(pop, trimmed)]
         for cand in found + (pure if s == 0 else []):

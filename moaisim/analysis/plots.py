@@ -103,7 +103,7 @@ def _label(row: pd.Series) -> str:
     lineup."""
     parts = [_setup(row)]
     if "lineup" in row and isinstance(row["lineup"], str):
-        parts.append(_short_lineup(row["lineup"]))
+        parts.append(verdicts.field_name(row["lineup"]))
     return ", ".join(parts)
 
 
@@ -302,12 +302,6 @@ def head_to_head_heatmap(h2h: pd.DataFrame) -> Figure:
     return fig
 
 
-def _short_lineup(lineup: str) -> str:
-    """'greedy,greedy,greedy' -> 'greedy'; a mixed lineup as it is."""
-    names = lineup.split(",")
-    return names[0] if len(set(names)) == 1 else lineup
-
-
 def _unit(metric: str) -> str:
     """The unit of a variants metric's difference, for its axis."""
     if verdicts.is_share(metric):
@@ -330,7 +324,7 @@ def variant_deltas(deltas: pd.DataFrame) -> Figure:
     metrics = list(deltas["metric"].unique())
     keys = list(dict.fromkeys(_rows(deltas)))
     y_of = {k: len(keys) - 1 - i for i, k in enumerate(keys)}
-    labels = [_wrap(f"{c}, {p}p, {_short_lineup(lu)}", 24) for c, p, lu in keys]
+    labels = [_wrap(f"{c}, {p}p, {verdicts.field_name(lu)}", 24) for c, p, lu in keys]
     step = 0.14 * max(x.count("\n") + 1 for x in labels) + 0.12  # inches a row
     rows, cols = _grid(len(metrics), 3)
     height = step * len(keys) + 1.1

@@ -385,13 +385,13 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
     for _, c in seats[seats["seat"] == 0].iterrows():
         p = c["p_equal_holm"]
         if p < 0.001:
-            verdict = "the seats are not equal (chi-square p < 0.001)"
+            verdict = "the seats are not equal (chi-square p, Holm: < 0.001)"
         elif p < 0.01:
-            verdict = f"evidence that the seats differ (chi-square p = {p:.2g})"
+            verdict = f"evidence that the seats differ (chi-square p, Holm: {p:.2g})"
         elif p < 0.05:
-            verdict = f"weak evidence that the seats differ (chi-square p = {p:.2g})"
+            verdict = f"weak evidence that the seats differ (chi-square p, Holm: {p:.2g})"
         else:
-            verdict = f"no seat differs detectably (chi-square p = {p:.2g})"
+            verdict = f"no seat differs detectably (chi-square p, Holm: {p:.2g})"
         lines.append(
             f"At {_cell_name(c)} ({c['lineup']}), the first bird-man (seat 0) wins "
             f"{_pct(c['win_share'])} of {int(c['games']):,} games (95 % interval "
@@ -486,9 +486,7 @@ def make_report(
     src = Source.of(run, rounds)
     final = Path(out)
     if field is not None:
-        field = Path(field)
-        if not (field / "report.md").is_file() or not list(field.glob("invasion-*p.csv")):
-            raise UserError(f"{field} is not a field study's report (no invasion-<P>p.csv)")
+        field = verdicts.field_report(field)
     seed, identity = _identity(src)
     if src.run is not None:
         apart(src.run.path, final)

@@ -69,16 +69,23 @@ def _add(total: pd.DataFrame | pd.Series | None, part: Any) -> Any:
     return part if total is None else total.add(part, fill_value=0)
 
 
+#: A block's per-game quality, by cell (`_quality_of_games`), or None when no table of the
+#: pass reads it: computed once per block for every table that does.
+Quality = list[tuple[int, pd.DataFrame, pd.DataFrame]] | None
+
+
 class _Table:
     """One table made in a pass over a run: `add` each block (results with each seat's win
-    share in `share`; the per-round table when `rounds`), then `result`."""
+    share in `share`; the per-round table when `rounds`; the block's per-game quality when
+    `quality`), then `result`."""
 
     rounds = False
+    quality = False
 
     def __init__(self, src: Source) -> None:
         self.src = src
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         raise NotImplementedError
 
     def result(self) -> pd.DataFrame:
@@ -114,8 +121,13 @@ def compute(
             continue
         found = True
         res = res.assign(share=_shares(res))
+        quality = (
+            _quality_of_games(table, res)
+            if table is not None and not table.empty and any(t.quality for t in made.values())
+            else None
+        )
         for t in made.values():
-            t.add(res, table)
+            t.add(res, table, quality)
     if not found:
         raise UserError("no games to analyse")
     return {name: t.result() for name, t in made.items()}
@@ -129,7 +141,7 @@ class _SeatBalance(_Table):
         super().__init__(src)
         self.acc: pd.DataFrame | None = None
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         g = res.groupby(["cell", "seat"], observed=True)["share"].agg(["size", "sum"])
         self.acc = _add(self.acc, g.astype(float))
 
@@ -161,7 +173,7 @@ class _SeatImbalance(_Table):
         super().__init__(src)
         self.parts: dict[int, list[pd.DataFrame]] = {}
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         keep = res[res["game"] < IMBALANCE_GAMES]
         for cell, part in keep.groupby("cell", observed=True):
             wide = part.pivot_table(index="game", columns="seat", values="share", aggfunc="sum")
@@ -225,7 +237,7 @@ class _Strategies(_Table):
         super().__init__(src)
         self.acc: pd.DataFrame | None = None
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         frame = pd.DataFrame(
             {
                 "cell": res["cell"].to_numpy(),
@@ -330,7 +342,7 @@ class _HeadToHead(_Table):
         self.acc: pd.DataFrame | None = None
         self.setups = _setups(src)
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         for setup, part in _by_setup(res, self.setups):
             p = setup[0]
             strat, ranks = _by_game(part, p)
@@ -385,7 +397,7 @@ class _Ratings(_Table):
         self.rng: np.random.Generator | None = None
         self.setups = _setups(src)
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         if self.rng is None:
             self.rng = np.random.default_rng(self.seed)
         for p, part in _by_setup(res, self.setups):
@@ -470,7 +482,7 @@ def ratings(data: Any, max_games: int = 50_000, seed: int = 0) -> pd.DataFrame:
     table = _Ratings(src)
     table.max_games, table.seed = max_games, seed
     for res, _ in src.blocks(columns=(RESULT_COLUMNS, None)):
-        table.add(res, None)
+        table.add(res, None, None)
     return table.result()
 
 
@@ -531,14 +543,15 @@ class _Variants(_Table):
         self.base_of = _baseline_of(src.cells())
         self.acc: dict[tuple[int, str], np.ndarray] = {}
         self.margins = margins
-        self.rounds = src.has_rounds  # then the game-quality metrics are compared too
+        # with the per-round table the game-quality metrics are compared too
+        self.rounds = self.quality = src.has_rounds
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         if not self.base_of:
             return
         m = _game_metrics(res)
-        if table is not None and not table.empty:
-            m = m.join(_quality_metrics(table, res))
+        if quality:
+            m = m.join(_quality_metrics(quality))
         present = set(m.index.get_level_values(0))
         for cell, (b, _) in self.base_of.items():
             if cell not in present or b not in present:
@@ -608,7 +621,7 @@ class _GameShape(_Table):
         self.rounds_hist: pd.Series | None = None
         self.score_hist: pd.Series | None = None
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         g = res.groupby(["cell", "game"], observed=True)
         winners = g["win"].sum()
         top = g["score"].max()
@@ -665,7 +678,12 @@ def game_shape(data: Any) -> pd.DataFrame:
     return compute(data, "game_shape")["game_shape"]
 
 
-QUALITY = ("lead_changes", "deficit", "rounds_behind", "decided", "comeback", "close")
+#: The per-game quality metrics reported as means (t intervals) and as shares of games
+#: (Wilson intervals; a game where a share is undefined, e.g. no sole leader after the
+#: checkpoint round, is left out of it).
+QUALITY_MEANS = ("lead_changes", "deficit", "rounds_behind", "decided",
+                 "lead_changes_per_round", "tied_lead_rounds")  # fmt: skip
+QUALITY_SHARES = ("comeback", "close", "leader_wins", "close_relative")
 #: A close game by the score scale: the final margin at most this share of the winner's score.
 CLOSE_SHARE = 0.05
 #: The round after which "the leader wins" is measured (does a rule entrench the leader?).
@@ -680,11 +698,11 @@ QUALITY_PAIRED = {
 }
 
 
-def _quality_metrics(rounds: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+def _quality_metrics(quality: list[tuple[int, pd.DataFrame, pd.DataFrame]]) -> pd.DataFrame:
     """The per-game quality metrics of a block (`QUALITY_PAIRED`), indexed by cell and game,
     for the paired comparison of variants."""
     parts = []
-    for cell, per_game, _ in _quality_of_games(rounds, results):
+    for cell, per_game, _ in quality:
         part = per_game.set_index("game")[list(QUALITY_PAIRED.values())]
         part.columns = list(QUALITY_PAIRED)
         parts.append(part.assign(cell=cell).set_index("cell", append=True).swaplevel())
@@ -771,45 +789,37 @@ def _quality_of_games(rounds: pd.DataFrame, results: pd.DataFrame) -> list[tuple
 
 class _GameQuality(_Table):
     rounds = True
+    quality = True
 
     def __init__(self, src: Source) -> None:
         super().__init__(src)
         if not src.has_rounds:
             raise UserError("game quality needs the per-round table: run the study with --rounds")
-        self.acc: dict[int, np.ndarray] = {}
+        self.acc: dict[int, pd.Series] = {}
         self.gaps: pd.DataFrame | None = None
 
-    def add(self, res: pd.DataFrame, table: pd.DataFrame | None) -> None:
-        if table is None or table.empty:
-            return
-        for cell, part, by_round in _quality_of_games(table, res):
-            v = [len(part)]
-            for c in QUALITY:
-                v += [part[c].sum(), (part[c] ** 2).sum()]
-            for c in ("lead_changes_per_round", "tied_lead_rounds"):
-                v += [part[c].sum(), (part[c] ** 2).sum()]
-            lw = part["leader_wins"].dropna()
-            v += [len(lw), lw.sum(), part["close_relative"].sum()]
-            self.acc[cell] = self.acc.get(cell, 0) + np.array(v, dtype=float)
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
+        for cell, part, by_round in quality or []:
+            sums = {"n": len(part)}
+            for c in QUALITY_MEANS:
+                sums |= {c: part[c].sum(), f"{c}2": (part[c] ** 2).sum()}
+            for c in QUALITY_SHARES:
+                x = part[c].dropna()
+                sums |= {c: x.sum(), f"{c}_n": len(x)}
+            self.acc[cell] = _add(self.acc.get(cell), pd.Series(sums, dtype=float))
             self.gaps = _add(self.gaps, by_round)
 
     def result(self) -> pd.DataFrame:
         rows = []
         for cell, v in sorted(self.acc.items()):
-            n = v[0]
-            row: dict[str, float] = {"cell": cell, "games": n}
-            for k, c in enumerate(QUALITY[:4]):
-                mean, _, lo, hi = stats.mean_interval(n, v[1 + 2 * k], v[2 + 2 * k])
+            row: dict[str, float] = {"cell": cell, "games": v["n"]}
+            for c in QUALITY_MEANS:
+                mean, _, lo, hi = stats.mean_interval(v["n"], v[c], v[f"{c}2"])
                 row |= {c: float(mean), f"{c}_lo": float(lo), f"{c}_hi": float(hi)}
-            for name, k in (("comeback", 9), ("close", 11)):
-                row[f"{name}_share"] = v[k] / n
-                row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in stats.wilson(v[k], n))
-            for k, c in enumerate(("lead_changes_per_round", "tied_lead_rounds")):
-                mean, _, lo, hi = stats.mean_interval(n, v[13 + 2 * k], v[14 + 2 * k])
-                row |= {c: float(mean), f"{c}_lo": float(lo), f"{c}_hi": float(hi)}
-            for name, k, m in (("leader_wins", 18, v[17]), ("close_relative", 19, n)):
-                row[f"{name}_share"] = v[k] / m if m else np.nan
-                row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in stats.wilson(v[k], m))
+            for c in QUALITY_SHARES:
+                k, m = v[c], v[f"{c}_n"]
+                row[f"{c}_share"] = k / m if m else np.nan
+                row[f"{c}_lo"], row[f"{c}_hi"] = (float(x) for x in stats.wilson(k, m))
             rows.append(row)
         df = _with_cells(pd.DataFrame(rows), self.src)
         lead = self.gaps.rename_axis(["cell", "round"]).reset_index()

@@ -27,8 +27,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from moaisim.analysis import inference
+from moaisim.analysis.stats import holm
+from moaisim.errors import UserError
 from moaisim.registry import split_top
 
 #: The family-wise error rate of every verdict.
@@ -76,26 +79,28 @@ def judge_variants(df: pd.DataFrame, margins: Mapping[str, float] | None = None)
     out = df.copy()
     n, s, s2 = (out[c].to_numpy(dtype=float) for c in ("games", "sum_d", "sum_d2"))
     mean, se, dof = inference.paired_from_sums(n, s, s2)
-    out["se"] = se
-    out["p_holm"] = _holm(out["p"].to_numpy(dtype=float))
-    lo, hi, level = inference.holm_intervals(mean, se, dof, out["p"].to_numpy(dtype=float), ALPHA)
-    out["lo"], out["hi"], out["level"] = lo, hi, level
     out["margin"] = [margin_of(m, margins) for m in out["metric"]]
-    p_tost = np.asarray(inference.tost_paired(n, s, s2, out["margin"].to_numpy()), dtype=float)
-    out["p_tost_holm"] = _holm(p_tost)
+    p_tost = inference.tost_paired(n, s, s2, out["margin"].to_numpy())
+    return _judge(out, mean, se, dof, out["p"].to_numpy(dtype=float), p_tost, s2 == 0)
+
+
+def _judge(
+    out: pd.DataFrame, delta: np.ndarray, se: np.ndarray, dof: np.ndarray, p: np.ndarray,
+    p_tost: np.ndarray, identical: np.ndarray,
+) -> pd.DataFrame:  # fmt: skip
+    """The verdict columns of one family of effects (Holm over its rows), from each effect,
+    its standard error and df, its test's p-value and its equivalence test's."""
+    out["se"] = se
+    out["p_holm"] = holm(p)
+    out["lo"], out["hi"], out["level"] = inference.holm_intervals(delta, se, dof, p, ALPHA)
+    out["p_tost_holm"] = holm(np.asarray(p_tost, dtype=float))
     out["mde"] = inference.mde(se, dof, ALPHA, POWER)
-    out["identical"] = (s == 0) & (s2 == 0)
+    out["identical"] = identical
     out["verdict"] = [
-        _verdict(bool(i), p, q)
-        for i, p, q in zip(out["identical"], out["p_holm"], out["p_tost_holm"], strict=True)
+        _verdict(bool(i), a, b)
+        for i, a, b in zip(identical, out["p_holm"], out["p_tost_holm"], strict=True)
     ]
     return out
-
-
-def _holm(p: np.ndarray) -> np.ndarray:
-    from moaisim.analysis.stats import holm
-
-    return holm(p)
 
 
 def _verdict(identical: bool, p_holm: float, p_tost_holm: float) -> str:
@@ -108,11 +113,10 @@ def _verdict(identical: bool, p_holm: float, p_tost_holm: float) -> str:
     return "inconclusive"
 
 
-def describe(row: Mapping[str, Any], share: bool | None = None) -> str:
+def describe(row: Mapping[str, Any]) -> str:
     """One judged effect in words: the verdict with the effect, its adjusted interval, and
-    the margin or the minimum detectable effect it rests on."""
-    share = is_share(str(row["metric"])) if share is None else share
-    f = _points if share else _plain
+    the margin or the minimum detectable effect it rests on (shares of games in points)."""
+    f = _points if is_share(str(row["metric"])) else _plain
     v = row["verdict"]
     interval = f"[{f(row['lo'])}, {f(row['hi'])}]"
     if v == "identical by construction":
@@ -142,6 +146,15 @@ def _plain(x: float, sign: bool = True) -> str:
 #: A field is far from the meta-game when a strategy of the library, as one seat among the
 #: field's, wins more than this over the fair share (the lower end of its interval).
 FAR = 0.10
+
+
+def field_report(path: str | Path) -> Path:
+    """A field study's report directory (`moaisim experiment` of a [field] file): one with
+    its invasion tables, which `meta_distance` reads; a clear error otherwise."""
+    found = Path(path)
+    if not (found / "report.md").is_file() or not list(found.glob("invasion-*p.csv")):
+        raise UserError(f"{found} is not a field study's report (no invasion-<P>p.csv)")
+    return found
 
 
 def meta_distance(field_report: Path | None, players: int, lineup: str) -> tuple[float, str]:
@@ -199,8 +212,14 @@ def _distinct(fields: pd.DataFrame) -> pd.DataFrame:
     games, so its effect and standard error are equal to the last digit; it is counted once
     (the strongest's name kept)."""
     order = fields.assign(_s=~fields["lineup"].map(_is_strongest)).sort_values("_s")
-    seen = order[["delta", "se"]].round(12).duplicated()
-    return order[~seen].drop(columns="_s").sort_index()
+    seen = pd.Series([_games_key(r) for _, r in order.iterrows()], index=order.index)
+    return order[~seen.duplicated()].drop(columns="_s").sort_index()
+
+
+def _games_key(row: Mapping[str, Any]) -> tuple[float, float]:
+    """What tells two fields that play the same games apart from two that do not: an equal
+    effect and standard error, to the last digits."""
+    return round(float(row["delta"]), 12), round(float(row["se"]), 12)
 
 
 def field_name(lineup: str) -> str:
@@ -287,27 +306,16 @@ def judge_seats(seats: pd.DataFrame, margins: Mapping[str, float] | None = None)
     share, n = first["win_share"].to_numpy(float), first["games"].to_numpy(float)
     delta = share - first["fair"].to_numpy(float)
     se = np.sqrt(share * (1 - share) / n)
-    from scipy import stats as st
-
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(se > 0, 2 * st.norm.sf(np.abs(delta / se)), np.where(delta == 0, 1.0, 0.0))
-    dof = np.full(len(first), LARGE_DF)
     m = margin_of("share", margins)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p_tost = np.maximum(st.norm.sf((delta + m) / se), st.norm.cdf((delta - m) / se))
+        p = np.where(se > 0, 2 * norm.sf(np.abs(delta / se)), np.where(delta == 0, 1.0, 0.0))
+        p_tost = np.maximum(norm.sf((delta + m) / se), norm.cdf((delta - m) / se))
     first["metric"] = SEAT_METRIC
     first["change"] = first["setup"].astype(str) if "setup" in first else "base"
-    first["delta"], first["se"], first["p"] = delta, se, p
-    first["p_holm"] = _holm(p)
-    lo, hi, level = inference.holm_intervals(delta, se, dof, p, ALPHA)
-    first["lo"], first["hi"], first["level"] = lo, hi, level
-    first["margin"], first["p_tost_holm"] = m, _holm(p_tost)
-    first["mde"] = inference.mde(se, dof, ALPHA, POWER)
-    first["identical"] = False
-    first["verdict"] = [
-        _verdict(False, a, b) for a, b in zip(first["p_holm"], first["p_tost_holm"], strict=True)
-    ]
-    return first.reset_index(drop=True)
+    first["delta"], first["p"], first["margin"] = delta, p, m
+    dof = np.full(len(first), LARGE_DF)
+    identical = np.zeros(len(first), dtype=bool)
+    return _judge(first, delta, se, dof, p, p_tost, identical).reset_index(drop=True)
 
 
 # --- the answer box ------------------------------------------------------------------------------
@@ -321,45 +329,32 @@ BOX_METRICS = (*HEADLINE_METRICS, "leader after round 3 wins")
 
 def findings(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
     """The answer box's rows: `classify`'s table with each field's effect in words
-    (`effects`), ordered by player count, change and metric."""
+    (`effects`) and the effect a headline quotes (`headline_effect`: in the strongest field,
+    else the first non-degenerate), ordered by player count, change and metric."""
     table = classify(judged, degenerate)
     if table.empty:
         return table
-    words = {}
+    words, quoted = {}, {}
     for (players, change, metric), part in judged.groupby(["players", "change", "metric"]):
+        key = (int(players), change, metric)
         first: dict[tuple[float, float], str] = {}
         said = []
         for _, r in part.iterrows():
-            key = (round(float(r["delta"]), 12), round(float(r["se"]), 12))
             why = degenerate.get((int(players), r["lineup"]))
             flag = f" (degenerate: {why})" if why else ""
-            if key in first:
-                flag += f" (the same games as {first[key]})"
-            first.setdefault(key, field_name(r["lineup"]))
+            same = first.setdefault(_games_key(r), field_name(r["lineup"]))
+            if same != field_name(r["lineup"]):
+                flag += f" (the same games as {same})"
             said.append(f"{field_name(r['lineup'])}{flag}: {describe(r)}")
-        words[(int(players), change, metric)] = "; ".join(said)
-    table["effects"] = [
-        words[(r["players"], r["change"], r["metric"])] for _, r in table.iterrows()
-    ]
-    table["headline_effect"] = [
-        _headline_effect(judged, r["players"], r["change"], r["metric"], degenerate)
-        for _, r in table.iterrows()
-    ]
+        words[key] = "; ".join(said)
+        good = part[[(int(players), lu) not in degenerate for lu in part["lineup"]]]
+        pick = good[good["lineup"].map(_is_strongest)]
+        r = (pick if len(pick) else good if len(good) else part).iloc[0]
+        quoted[key] = f"{field_name(r['lineup'])}: {describe(r)}"
+    keys = [(r["players"], r["change"], r["metric"]) for _, r in table.iterrows()]
+    table["effects"] = [words[k] for k in keys]
+    table["headline_effect"] = [quoted[k] for k in keys]
     return table
-
-
-def _headline_effect(
-    judged: pd.DataFrame, players: int, change: str, metric: str,
-    degenerate: Mapping[tuple[int, str], str],
-) -> str:  # fmt: skip
-    """The effect a headline quotes: in the strongest field, else the first non-degenerate."""
-    part = judged[(judged["players"] == players) & (judged["change"] == change)
-                  & (judged["metric"] == metric)]  # fmt: skip
-    good = part[[(players, lu) not in degenerate for lu in part["lineup"]]]
-    pick = good[good["lineup"].map(_is_strongest)]
-    pick = pick if len(pick) else (good if len(good) else part)
-    r = pick.iloc[0]
-    return f"{field_name(r['lineup'])}: {describe(r)}"
 
 
 def box_lines(table: pd.DataFrame) -> list[str]:
