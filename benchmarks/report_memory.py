@@ -2,15 +2,17 @@
 
 Playing 10 million games takes this machine an hour, so the large run is built from a small
 real one: a seed run of `--seed-games` games per cell (two cells: 4 players, base and short,
-greedy self-play, with the per-round table) is played once, and its Parquet parts are linked
-again and again, under the chunk ranges of a `--games`-game run, into a second run
-directory. The report reads every block of it exactly as it would read a real run of that
-size (same files, same sizes, same number of blocks); only the statistics are not new
-information (the same games repeat), so the figures this measures are memory and time, not
-findings.
+greedy self-play, with the per-round table) is played once, and its Parquet parts are written
+again and again, their game numbers shifted to the chunk ranges of a `--games`-game run, into
+a second run directory (each a real part: the run's checks on load read its seed and games).
+The report reads every block of it exactly as it would read a real run of that size (same
+files, same sizes, same number of blocks); only the statistics are not new information (the
+same games repeat), so the figures this measures are memory and time, not findings. The
+large run takes disk space like a real one (about 1 GB per million games with the per-round
+table).
 
-    .venv/bin/python benchmarks/report_memory.py                 # 10 000 000 games
     .venv/bin/python benchmarks/report_memory.py --games 1000000
+    .venv/bin/python benchmarks/report_memory.py                 # 10 000 000 games
 
 Prints the report's wall time and the peak resident memory of the `moaisim report` process.
 """
@@ -19,12 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pandas as pd
 
 from moaisim.rundir import RunDir
 
@@ -38,21 +41,24 @@ def seed_run(path: Path, games: int) -> dict:
 
 
 def tiled_run(seed: Path, manifest: dict, out: Path, games: int) -> None:
-    """A run directory of `games` games per cell whose parts are hard links to the seed
-    run's parts (the same bytes, so their checksums hold)."""
+    """A run directory of `games` games per cell whose parts are the seed run's parts with
+    their game numbers shifted to each chunk range (written and checksummed as a run writes
+    its parts)."""
     block = manifest["games"]
-    (out / "parts").mkdir(parents=True)
-    (out / "rounds").mkdir()
     seed_run, run = RunDir(seed), RunDir(out)
     parts = seed_run.parts(manifest)
+    tables = {(c["cell"], key): pd.read_parquet(seed / c[key])
+              for c in parts for key in ("file", "rounds_file")}  # fmt: skip
     count = 0
     for k in range(games // block):
         for c in parts:
             entry = dict(c, start=k * block, end=(k + 1) * block)
             for key, kind in (("file", "parts"), ("rounds_file", "rounds")):
-                name = run.part_name(kind, c["cell"], k * block, (k + 1) * block)
-                os.link(seed / c[key], out / name)  # the same bytes: the checksum holds
-                entry[key] = name
+                df = tables[(c["cell"], key)]
+                shifted = df.assign(game=df["game"] + k * block)
+                saved = run.save(kind, shifted, c["cell"], k * block, (k + 1) * block)
+                prefix = "" if key == "file" else "rounds_"
+                entry.update({prefix + name: value for name, value in saved.items()})
             run.record(entry)
             count += 1
     tiled = dict(manifest, games=games, games_played=count * block)

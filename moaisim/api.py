@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from moaisim.checks import GAMES, check_count, check_seed, game_indices, whole
 from moaisim.engine.batch import BatchGame
 from moaisim.engine.record import GameRecord
 from moaisim.engine.reference import Game
@@ -53,8 +54,8 @@ def play(
     options: rule options, e.g. turn_order="clockwise", volcano_after_moai="camp".
     """
     _check_engine(engine)
-    _check_seed(seed)
-    if _not_int(game) or not 0 <= game < 2**63:
+    check_seed(seed)
+    if not whole(game) or not 0 <= game < GAMES:
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
     r = make_rules(players, variants, rules, components, params, **options)
     specs = parse_lineup(strategies, r.players)
@@ -123,9 +124,11 @@ def simulate(
         if isinstance(games, int | np.integer) and not isinstance(games, bool)
         else (_game_indices(games))
     )
+    if index is not None and not len(index):
+        raise UserError("games: the list of game indices is empty (give at least one)")
     study = make_study(
         players,
-        0 if index is not None else games,
+        len(index) if index is not None else games,
         list(lineups) if lineups is not None else [strategies],
         variants,
         seed,
@@ -172,33 +175,15 @@ def _progress_bar(study: Study, index: np.ndarray | None) -> Progress:
     return bar(per_cell * len(study.cells))
 
 
-def _not_int(x: object) -> bool:
-    return isinstance(x, bool) or not isinstance(x, (int, np.integer))
-
-
 def _check_engine(engine: str) -> None:
     if engine not in ENGINES:
         raise UserError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
 
 
-def _check_seed(seed: int) -> None:
-    if _not_int(seed) or not 0 <= seed < 2**64:
-        raise UserError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-
-
 def _game_indices(games: int | Iterable[int]) -> np.ndarray:
     """Game indices of a run: n -> 0..n-1, or the given indices (distinct, 0 to 2**63-1)."""
-    if isinstance(games, (int, np.integer)) and not isinstance(games, bool):
-        if games < 0:
-            raise UserError(f"games must be a count of at least 0, got {games}")
-        return np.arange(int(games), dtype=np.int64)
-    try:
-        items = list(games)  # type: ignore[arg-type]
-    except TypeError:
-        raise UserError(f"games must be a count or a list of game indices, got {games!r}") from None
-    if any(_not_int(x) or not 0 <= x < 2**63 for x in items):
-        raise UserError("game indices must be integers from 0 to 2**63-1")
-    index = np.asarray(items, dtype=np.int64)
-    if len(np.unique(index)) != len(index):
-        raise UserError("game indices must be distinct")
-    return index
+    if whole(games):
+        return np.arange(check_count(games, "games", 1), dtype=np.int64)
+    if isinstance(games, str | bytes) or not hasattr(games, "__iter__"):
+        raise UserError(f"games must be a count or a list of game indices, got {games!r}")
+    return game_indices(games)

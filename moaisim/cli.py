@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from moaisim import interrupts
 from moaisim.api import play as play_game
 from moaisim.errors import StrategyError, UserError
 from moaisim.rules import OPTIONS, VARIANTS
@@ -133,6 +134,38 @@ def play(
         engine=engine,
         params=_single_params(param),
     )
+    if json:
+        sys.stdout.write(record.jsonl())
+    else:
+        sys.stdout.write((record.summary() if summary else record.text()) + "\n")
+
+
+@app.command(short_help="Play a game's log (play --json) again under the rules it names.")
+def replay(
+    log: Annotated[
+        Path, typer.Argument(help="A game's log as `play --json` prints it ('-': standard input).")
+    ],
+    components: Annotated[
+        Path | None,
+        typer.Option("--components", help="The game's component file (not the default set)."),
+    ] = None,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the replayed log as JSON lines instead.")
+    ] = False,
+    summary: Annotated[
+        bool,
+        typer.Option("--summary", help="One line per round instead of every event of the log."),
+    ] = False,
+) -> None:
+    """Play a game's log again: the rules its header names (variant, rule options, rule
+    parameters, component set), its seed and game, and its decisions fed back seat by seat.
+    The game must make the log's events one by one; then its log and scores are printed as
+    `play` prints them."""
+    from moaisim.engine.record import replay as replay_log
+    from moaisim.files import read_text
+
+    text = sys.stdin.read() if str(log) == "-" else read_text(log, "game log")
+    record = replay_log(text, components)
     if json:
         sys.stdout.write(record.jsonl())
     else:
@@ -329,6 +362,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
+    interrupts.note()  # a signal, not a strategy's own KeyboardInterrupt
     raise Terminated()
 
 

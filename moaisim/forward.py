@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from moaisim.checks import check_count, check_seed, game_indices, positions, whole
+from moaisim.engine.answers import BadAnswer, check
 from moaisim.engine.batch.machine import Machine, Pending
 from moaisim.engine.batch.state import BatchState
 from moaisim.engine.batch.work import phase_counts
@@ -37,6 +39,8 @@ from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_OUT, TILE_SUPP
 
 #: Every part of a game a view can show (`observe` shows them all).
 EVERY_PART = frozenset(PARTS)
+#: The most worlds `determinize` builds at once (about 1 KB of state each).
+MAX_WORLDS = 1_000_000
 
 
 class Games:
@@ -45,11 +49,22 @@ class Games:
 
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
+        # the pending groups issued, so that only the current decision of a game is answered:
+        # each group gets a ticket; a game holds the ticket of the group that asks it, -1
+        # once answered (or played on), and `apply` refuses any other group
+        self._owner = object()
+        self._ticket = np.full(machine.b, -1, dtype=np.int64)
+        self._tickets = 0
 
     @classmethod
     def new(cls, rules: Rules, seed: int, games: Sequence[int] | np.ndarray) -> Games:
         """Games `games` of root seed `seed`, set up (R1): each the same deal as in a run."""
-        return cls(Machine(rules, seed, games))
+        if not isinstance(rules, Rules):
+            raise UserError(f"Games.new needs a Rules (Rules.make(players, ...)), got {rules!r}")
+        index = game_indices(np.atleast_1d(np.asarray(games, dtype=object)), "games")
+        if not len(index):
+            raise UserError("Games.new needs at least one game")
+        return cls(Machine(rules, check_seed(seed), index))
 
     @property
     def rules(self) -> Rules:
@@ -63,27 +78,40 @@ class Games:
         return self.machine.b
 
     def pending(self) -> list[Pending]:
-        """The decisions the games wait for, one group per step (runs what needs none)."""
-        return self.machine.advance()
+        """The decisions the games wait for, one group per step (runs what needs none). Each
+        group is the current decision of its games until it is answered (`apply`) or the
+        games are played on (`run`, `play`); `pending()` again gives the same decisions."""
+        groups = self.machine.advance()
+        for pend in groups:
+            pend.ticket, pend.owner = self._tickets, self._owner
+            self._ticket[pend.rows] = self._tickets
+            self._tickets += 1
+        return groups
 
-    def apply(self, pend: Pending, actions: np.ndarray) -> None:
-        """One action per entry of a pending group (for a bid, [n, 6] card counts)."""
-        actions = np.asarray(actions)
-        shape = (len(pend), N_CARD_TYPES) if pend.kind is Kind.BID else (len(pend),)
-        if actions.shape != shape:
-            raise UserError(f"{pend.kind.value}: expected actions of shape {shape}, got "
-                            f"{actions.shape}")  # fmt: skip
-        if pend.kind is Kind.BID:
-            bad = ((actions < 0) | (actions > pend.legal)).any(axis=1)
-        else:
-            inside = (actions >= 0) & (actions < pend.legal.shape[1])
-            bad = ~inside
-            bad[inside] = ~pend.legal[np.flatnonzero(inside), actions[inside]]
-        if bad.any():
-            k = int(np.flatnonzero(bad)[0])
-            raise UserError(f"{pend.kind.value}: illegal action {actions[k].tolist()} in game "
-                            f"{int(self.machine.games[pend.rows[k]])}")  # fmt: skip
-        self.machine.apply(pend, actions)
+    def apply(self, pend: Pending, actions: Any) -> None:
+        """One action per entry of a pending group (for a bid, [n, 6] card counts), checked as
+        the engine checks a strategy's answer (integers of the right shape, legal); a group
+        that is not the games' current decision (answered already, issued before they moved
+        on, or by other games) is refused. A refused call changes nothing."""
+        if not isinstance(pend, Pending):
+            raise UserError(f"apply needs a pending group from pending(), got {pend!r}")
+        if pend.owner is not self._owner:
+            raise UserError(f"{pend.kind.value}: this pending group was not issued by these "
+                            "games (call their own pending())")  # fmt: skip
+        rows = np.asarray(pend.rows)
+        if len(rows) and not (self._ticket[rows] == pend.ticket).all():
+            raise UserError(f"{pend.kind.value}: this pending group is not the current "
+                            "decision of its games (answered already, or they have moved on): "
+                            "call pending() again")  # fmt: skip
+        try:
+            checked = check(pend.kind, actions, pend.legal)
+        except BadAnswer as bad:
+            game = int(self.machine.games[rows[bad.rows[0]]]) if len(bad.rows) else None
+            where = f" in game {game}" if game is not None else ""
+            problem = bad.problem.replace("returned ", "got ", 1)
+            raise UserError(f"{pend.kind.value}: {problem}{where}") from None
+        self.machine.apply(pend, checked)
+        self._ticket[rows] = -1
 
     def clone(self, rows: Sequence[int] | np.ndarray | None = None, seed: int | None = None,
               games: Sequence[int] | np.ndarray | None = None) -> Games:  # fmt: skip
@@ -94,16 +122,24 @@ class Games:
         random numbers, e.g. one world tried with several actions). Without `seed`, they
         are exact copies that play on as the originals would."""
         m = self.machine
-        rows = np.arange(m.b) if rows is None else np.asarray(rows, dtype=np.int64)
+        rows = positions(np.arange(m.b) if rows is None else rows, m.b, "clone: rows")
+        if not len(rows):
+            raise UserError("clone: rows must name at least one game")
         if seed is None:
             if games is not None:
                 raise UserError("games= numbers the copies of a new stream space: give seed=")
             distinct = len(np.unique(rows)) == len(rows)
             return Games(m.take(rows, games=None if distinct else np.arange(len(rows))))
-        ids = np.arange(len(rows)) if games is None else np.asarray(games, dtype=np.int64)
+        ids = (
+            np.arange(len(rows))
+            if games is None
+            else game_indices(
+                np.atleast_1d(np.asarray(games, dtype=object)), "clone: games", distinct=False
+            )
+        )
         if ids.shape != rows.shape:
             raise UserError(f"games= needs one number per copy ({len(rows)}), got {ids.shape}")
-        seed = int(seed) % 2**64
+        seed = check_seed(seed)
         streams = Streams(seed, ids, m.rules.players)
         copy = m.take(rows, games=np.arange(len(rows)), streams=streams)
         copy.seed = seed
@@ -115,9 +151,13 @@ class Games:
         strategy may read (R5.9), as at a decision of `kind`; its `legal` and `info` are
         empty, and its random stream draws from a stream of its own."""
         m = self.machine
-        rows = np.arange(m.b) if rows is None else np.asarray(rows, dtype=np.int64)
+        if not whole(seat) or not 0 <= seat < m.rules.players:
+            raise UserError(f"observe: seat must be 0 to {m.rules.players - 1}, got {seat!r}")
+        if kind is not None and not isinstance(kind, Kind):
+            raise UserError(f"observe: kind must be a Kind, got {kind!r}")
+        rows = positions(np.arange(m.b) if rows is None else rows, m.b, "observe: rows")
         s = m.state
-        rng = m.streams.seat(seat, rows)
+        rng = m.streams.seat(int(seat), rows)
         legal = np.zeros((len(rows), 0), dtype=bool)
         games, cursor = m.games[rows].copy(), s.cursor_records(rows)
         return make_view(kind or Kind.WORK, seat, m.rules, EVERY_PART, s.public, s.secrets(),
@@ -127,9 +167,15 @@ class Games:
     def stack(parts: Sequence[Games]) -> Games:
         """One forward model over the games of several, one after the other (numbered
         0..n-1; each keeps its own streams, whatever its root seed)."""
-        if not parts:
-            raise UserError("stack needs at least one set of games")
+        if not parts or not all(isinstance(p, Games) for p in parts):
+            raise UserError("stack needs a list of Games (at least one)")
         machines = [p.machine for p in parts]
+        rules = machines[0].rules
+        for k, m in enumerate(machines[1:], 1):
+            if m.rules != rules:
+                raise UserError(f"stack: set {k} ({m.rules.setup}) is played under other "
+                                f"rules than set 0 ({rules.setup}): a batch has one set of "
+                                "rules")  # fmt: skip
         state = BatchState.concat([m.state for m in machines])
         streams = Streams.concat([m.streams for m in machines])
         first = machines[0]
@@ -145,11 +191,13 @@ class Games:
         m = self.machine
         game = BatchGame(m.rules, list(strategies), m.seed, m.games, state=m.state,
                          streams=m.streams)  # fmt: skip
+        self._ticket[:] = -1  # every pending group issued so far is out of date
         game.run(game.decide, last_round=last_round)
 
     def run(self, decide: Any, last_round: int | None = None) -> None:
         """Play the games on, `decide(pending) -> actions` answering each decision, to their
         end or to the end of round `last_round` (`Machine.run`)."""
+        self._ticket[:] = -1  # every pending group issued so far is out of date
         self.machine.run(decide, last_round=last_round)
 
     def over(self) -> np.ndarray:
@@ -172,8 +220,9 @@ class Game:
     """One game as a forward model (see the module's docstring)."""
 
     def __init__(self, games: Games) -> None:
-        if len(games) != 1:
-            raise ValueError("a Game is one game")
+        if not isinstance(games, Games) or len(games) != 1:
+            raise UserError("a Game is one game: Game.new(rules, seed, game), or "
+                            "Game(games) of a Games holding one")  # fmt: skip
         self.games = games
         self._pending: Pending | None = None
 
@@ -207,12 +256,15 @@ class Game:
         pend = self._next()
         if pend is None:
             raise UserError("the game is over: no decision is pending")
-        actions = np.asarray(action)
-        if pend.kind is Kind.BID:
-            actions = actions.reshape(len(pend), N_CARD_TYPES)
-        else:
-            actions = actions.reshape(len(pend))
-        self.games.apply(pend, actions.astype(np.int64))
+        try:
+            actions = np.asarray(action)
+        except (TypeError, ValueError):
+            raise UserError(f"{pend.kind.value}: got {action!r}; expected an integer "
+                            "action") from None  # fmt: skip
+        shape = (len(pend), N_CARD_TYPES) if pend.kind is Kind.BID else (len(pend),)
+        if actions.size == np.prod(shape) and actions.ndim <= 2:
+            actions = actions.reshape(shape)  # an int for one seat, [6] for one bid
+        self.games.apply(pend, actions)
         self._pending = None
 
     def clone(self, seed: int | None = None) -> Game:
@@ -260,30 +312,26 @@ def determinize(
     result: at the same decision as the view, drawing its future chance from a stream space
     of its own (root `seed`). `seed` may be the seat's stream (two values drawn per game of
     the view, the first row's used)."""
+    if not isinstance(view, SeatView):
+        raise UserError(f"determinize needs a SeatView (a strategy's view or Games.observe), "
+                        f"got {type(view).__name__}")  # fmt: skip
     missing = [f for f in FIELDS if not hasattr(view, f)]
     if missing or view._cursor is None:  # noqa: SLF001
         raise UserError("determinize needs a view with every field (declare no `reads` for "
                         "the decision, or use Games.observe)")  # fmt: skip
-    if n < 1:
-        raise UserError(f"determinize: n must be at least 1, got {n}")
-    rows = np.atleast_1d(np.asarray(rows, dtype=np.int64))
+    rows = positions(rows, len(view.games), "determinize: rows")
+    if not len(rows):
+        raise UserError("determinize: rows must name at least one game of the view")
+    n = check_count(n, "determinize: n (worlds per game)", 1, MAX_WORLDS // len(rows))
     if isinstance(seed, SeatRandom):
         u = seed.uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
-    seed = int(seed) % 2**64
-    draws = Draws(seed)
+    seed = check_seed(seed, "determinize: seed")
+    try:
+        state = _worlds(view, rows, n, Draws(seed))
+    except (ValueError, IndexError) as exc:  # a view whose fields were changed by hand
+        raise UserError(f"determinize: no game is consistent with this view ({exc})") from None
     rules = view.rules
-    state = BatchState(rules, n * len(rows))
-    for k, row in enumerate(rows.tolist()):
-        worlds = np.arange(k * n, (k + 1) * n)
-        state.public[worlds] = view._record[row]  # noqa: SLF001 - the view's own copy
-        cursor = view._cursor[row]  # noqa: SLF001
-        for name in cursor.dtype.names:
-            getattr(state, name)[worlds] = cursor[name]
-        _hands(state, worlds, view, row, draws)
-        _epoch_deck(state, worlds, view, row, draws)
-        _pawns(state, worlds, view, row, draws)
-        _tiles(state, worlds, view, row, draws)
     everyone = np.arange(state.b)
     next_epochs(state.epoch_deck, state.public, everyone, rules)
     machine = Machine(rules, seed, everyone, state=state,
@@ -294,6 +342,22 @@ def determinize(
         for mine, theirs in zip(state.work, counts, strict=True):
             mine[at_work] = theirs
     return Games(machine)
+
+
+def _worlds(view: SeatView, rows: np.ndarray, n: int, draws: Draws) -> BatchState:
+    """The state of n worlds per game `rows` of the view (`determinize`), at its decision."""
+    state = BatchState(view.rules, n * len(rows))
+    for k, row in enumerate(rows.tolist()):
+        worlds = np.arange(k * n, (k + 1) * n)
+        state.public[worlds] = view._record[row]  # noqa: SLF001 - the view's own copy
+        cursor = view._cursor[row]  # noqa: SLF001
+        for name in cursor.dtype.names:
+            getattr(state, name)[worlds] = cursor[name]
+        _hands(state, worlds, view, row, draws)
+        _epoch_deck(state, worlds, view, row, draws)
+        _pawns(state, worlds, view, row, draws)
+        _tiles(state, worlds, view, row, draws)
+    return state
 
 
 def _orders(draws: Draws, n: int, k: int) -> np.ndarray:

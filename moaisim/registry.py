@@ -357,4 +357,8 @@ def parse_lineup(
     # results, tables and reports name the field, and the label parses back to the same spec
     loaded = [dataclasses.replace(spec, label=lv) if lv in MIXTURE_LEVELS else spec
               for spec, lv in zip(loaded, levels, strict=True)]  # fmt: skip
+    for spec in loaded:  # a mixture file of another player count, before any game
+        check = getattr(spec(), "check_players", None)
+        if check is not None:
+            check(players)
     return [loaded[k % len(loaded)] for k in range(players)]

@@ -10,10 +10,12 @@ RUN/.lock               held by the run writing the directory (released if it di
 Parts are written under a temporary name and renamed, and recorded in `parts.jsonl` only
 once whole, so a run stopped at any moment (Ctrl-C, SIGTERM, SIGKILL, a full disk) holds only
 whole parts, each with its checksum. Every part is checked against its record before it is
-used: resuming replays a part that is missing, truncated, changed or copied from another run
-(and says so); loading or reporting refuses it (one line naming the part). The record of a part
-names its file, which must be the part's own name in the run directory: a manifest cannot make
-moaisim read a file elsewhere.
+used: its bytes (size and SHA-256), and its rows, which must be the games its record names (the
+run's seed, the record's cell and games, one row per seat), with no game in two parts. Resuming
+replays a part that is missing, truncated, changed, copied from another run or whose record
+was rewritten (and says so); loading or reporting refuses it (one line naming the part). The
+record of a part names its file, which must be the part's own name in the run directory: a
+manifest cannot make moaisim read a file elsewhere.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ import io
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
@@ -39,6 +43,8 @@ LOCK = ".lock"
 PART_KINDS = {"file": "parts", "rounds_file": "rounds"}
 #: Names a run leaves in a directory that hold nothing (an early error may leave them).
 IGNORED = {LOCK}
+#: The exit status of a process forked from a run that reached the run's writes (`guard`).
+FORKED_EXIT = 70
 
 
 class RunDir:
@@ -48,6 +54,18 @@ class RunDir:
         self.path = Path(path)
         self.manifest_path = self.path / "manifest.json"
         self.parts_path = self.path / "parts.jsonl"
+        self.owner: int | None = None  # the pid of the process that holds the run (`locked`)
+
+    def guard(self) -> None:
+        """Only the process that holds the run (`locked` records its pid) writes it. A
+        process forked from it (a strategy that calls os.fork(): its child returns into the
+        engine and plays on, then into the runner) is ended here, at once, before it writes
+        a part, a record or the manifest, removes the directory or releases the lock (its
+        records once showed negative CPU seconds: the child's clock starts at 0).
+        os._exit runs none of the parent's cleanup (no `finally`, no atexit, no flush of the
+        output buffers copied from it), which would write, print or unlock in its name."""
+        if self.owner is not None and os.getpid() != self.owner:
+            os._exit(FORKED_EXIT)
 
     # --- the manifest ------------------------------------------------------------------
     def exists(self) -> bool:
@@ -95,6 +113,7 @@ class RunDir:
 
     def write(self, manifest: dict[str, Any]) -> None:
         """Write the manifest atomically (a temporary file, then a rename)."""
+        self.guard()
         data = json.dumps(manifest, indent=1, default=str).encode()
         write_atomic(self.manifest_path, data, "run manifest")
 
@@ -122,6 +141,7 @@ class RunDir:
 
     def clear(self) -> None:
         """Remove what `holds_nothing` ignores (before a fresh run starts in the directory)."""
+        self.guard()
         for name in ("manifest.json", "parts.jsonl"):
             with contextlib.suppress(FileNotFoundError):
                 (self.path / name).unlink()
@@ -136,6 +156,7 @@ class RunDir:
 
     def save(self, kind: str, df: pd.DataFrame, cell: int, start: int, end: int) -> dict[str, Any]:
         """Write a part atomically; its record: file, rows, bytes and SHA-256."""
+        self.guard()
         name = self.part_name(kind, cell, start, end)
         path = self.path / name
         buffer = io.BytesIO()
@@ -153,6 +174,7 @@ class RunDir:
 
     def record(self, entry: dict[str, Any]) -> None:
         """Append a finished part's record to parts.jsonl (one line, flushed to disk)."""
+        self.guard()
         try:
             with open(self.parts_path, "a", encoding="utf-8") as f:
                 f.write(json.dumps(entry, sort_keys=True) + "\n")
@@ -164,14 +186,21 @@ class RunDir:
     def rewrite(self, entries: list[dict[str, Any]]) -> None:
         """Replace parts.jsonl by these records (atomically): a resumed run starts from the
         parts it verified, with no bad or torn line left behind."""
+        self.guard()
         lines = "".join(json.dumps(e, sort_keys=True) + "\n" for e in entries)
         write_atomic(self.parts_path, lines.encode("utf-8"), "parts list")
 
-    def parts(self, manifest: dict[str, Any], strict: bool = True) -> list[dict[str, Any]]:
+    def parts(
+        self,
+        manifest: dict[str, Any],
+        strict: bool = True,
+        say: Callable[[str], None] | None = None,
+    ) -> list[dict[str, Any]]:
         """The records of the finished parts, one per chunk (a later record of the same
-        chunk replaces an earlier one). strict: a malformed record is an error (loading);
-        else it is left out (resuming then plays its games again). A last line cut short by
-        a crash is left out either way."""
+        chunk replaces an earlier one). strict: a malformed record, a record of another
+        study or one whose games overlap another part's is an error (loading); else it is
+        left out and `say` is told (resuming then plays its games again, and says so). A
+        last line cut short by a crash is left out either way (that part never finished)."""
         try:
             text = self.parts_path.read_text("utf-8")
         except FileNotFoundError:
@@ -181,22 +210,44 @@ class RunDir:
         lines = text.split("\n")
         torn = lines.pop()  # "" when the file ends with a newline
         del torn  # a line cut short by a crash: that part never finished
-        found: dict[tuple[int, int, int], dict[str, Any]] = {}
+        found: dict[tuple[int, int, int], tuple[int, dict[str, Any]]] = {}
         study = study_digest(manifest["study"])
+
+        def left_out(number: int, problem: str, then: str) -> None:
+            if strict:
+                raise UserError(f"{self.parts_path}, line {number}: {problem}")
+            if say is not None:
+                say(f"warning: {self.parts_path}, line {number}: {problem}: {then}")
+
         for number, line in enumerate(lines, 1):
             try:
                 entry = json.loads(line)
                 problem = self._bad_record(entry, manifest)
             except json.JSONDecodeError:
                 entry, problem = None, "not JSON"
-            if not problem and entry.get("study") != study:
-                problem = "the part was played for another study than manifest.json describes"
             if problem:
-                if strict:
-                    raise UserError(f"{self.parts_path}, line {number}: {problem}")
+                left_out(number, problem, "the record is left out (the study's games it "
+                         "names are played again)")  # fmt: skip
                 continue
-            found[(entry["cell"], entry["start"], entry["end"])] = entry
-        return [found[k] for k in sorted(found)]
+            key = _key(entry)
+            if entry.get("study") != study:
+                problem = "the part was played for another study than manifest.json describes"
+                left_out(number, problem, f"playing {_games(key)} again")
+                continue
+            found[key] = (number, entry)
+        # no game in two parts: a record added for games another part holds is left out
+        out, last = [], {}
+        for key in sorted(found):
+            number, entry = found[key]
+            cell, start, _ = key
+            if cell in last and start < last[cell][2]:
+                _, a, b = last[cell]
+                problem = f"{_games(key)} overlap games {a}-{b - 1} of another part"
+                left_out(number, problem, "left out (a game is never counted twice)")
+                continue
+            last[cell] = key
+            out.append(entry)
+        return out
 
     def _bad_record(self, entry: Any, manifest: dict[str, Any]) -> str | None:
         if not isinstance(entry, dict):
@@ -220,8 +271,14 @@ class RunDir:
                 return f"{want}: no checksum"
         return None
 
-    def check(self, entry: dict[str, Any], key: str = "file") -> tuple[bytes | None, str | None]:
-        """The bytes of a part and what is wrong with it (None: it is the part recorded)."""
+    def check(
+        self, entry: dict[str, Any], key: str = "file", *, manifest: dict[str, Any]
+    ) -> tuple[bytes | None, str | None]:
+        """The bytes of a part and what is wrong with it (None: it is the part recorded):
+        its bytes must be those recorded (size and SHA-256) and its rows the games its
+        record names (`_rows_problem`: a checksum alone holds for a part copied in with its
+        record, or renamed with its record's games). A part that is whole but not this
+        run's is said to be so, not 'cut short'."""
         prefix = "" if key == "file" else "rounds_"
         path = self.path / entry[key]
         try:
@@ -233,18 +290,31 @@ class RunDir:
         except OSError as exc:
             return None, f"cannot be read ({exc.strerror})"
         size = entry.get(prefix + "bytes")
-        if isinstance(size, int) and len(data) < size:
-            return None, f"has {len(data)} of its {size} bytes (cut short)"
         if len(data) != size or hashlib.sha256(data).hexdigest() != entry[prefix + "sha256"]:
+            ids = _ids(data, key)
+            foreign = None if ids is None else _rows_problem(entry, key, ids, manifest)
+            if foreign:
+                return None, f"does not match its checksum: copied from another run, it {foreign}"
+            if ids is None and isinstance(size, int) and len(data) < size:
+                return None, f"has {len(data)} of its {size} bytes (cut short)"
             return None, "does not match its checksum (changed, corrupt or from another run)"
-        return data, None
+        ids = _ids(data, key)
+        if ids is None:
+            return None, "is not a part of a run (its game columns cannot be read)"
+        problem = _rows_problem(entry, key, ids, manifest)
+        return (None, problem) if problem else (data, None)
 
     def read_part(
-        self, entry: dict[str, Any], key: str = "file", columns: list[str] | None = None
+        self,
+        entry: dict[str, Any],
+        key: str = "file",
+        columns: list[str] | None = None,
+        *,
+        manifest: dict[str, Any],
     ) -> pd.DataFrame:
-        """A part's table, checked against its record first (one clear line if it is not
-        the part the run wrote)."""
-        data, problem = self.check(entry, key)
+        """A part's table, checked against its record and the run's manifest first (one
+        clear line if it is not the part the run wrote)."""
+        data, problem = self.check(entry, key, manifest=manifest)
         if problem:
             raise UserError(
                 f"{self.path / entry[key]} {problem}: the run cannot be trusted; resume it "
@@ -260,7 +330,8 @@ class RunDir:
     # --- the lock ----------------------------------------------------------------------
     @contextlib.contextmanager
     def locked(self, what: str = "run") -> Iterator[None]:
-        """Hold the directory's lock (created if needed); another holder is an error."""
+        """Hold the directory's lock (created if needed); another holder is an error. The
+        process that holds it owns the run: only it writes (`guard`)."""
         from filelock import FileLock, Timeout
 
         make_dir(self.path)
@@ -278,10 +349,80 @@ class RunDir:
             ) from None
         except OSError as exc:
             raise UserError(f"cannot lock {self.path} ({exc.strerror or exc})") from None
+        self.owner = os.getpid()
         try:
             yield
         finally:
+            self.guard()  # a forked child would release the parent's lock (one flock)
             lock.release()
+
+
+def _key(entry: dict[str, Any]) -> tuple[int, int, int]:
+    """A part record's chunk: (cell, start, end)."""
+    return entry["cell"], entry["start"], entry["end"]
+
+
+def _games(key: tuple[int, int, int]) -> str:
+    """A part's games in words: 'games 0-9 of cell 0'."""
+    cell, start, end = key
+    return f"games {start}-{end - 1} of cell {cell}"
+
+
+def _ids(data: bytes, key: str) -> dict[str, np.ndarray] | None:
+    """The columns of a part that say which games it holds (cell, game, and the root seed
+    for the results), read straight from the Parquet bytes; None when the bytes are not
+    such a table (a file cut short)."""
+    import pyarrow.parquet as pq
+
+    columns = ["cell", "game", "seed"] if key == "file" else ["cell", "game"]
+    try:
+        table = pq.ParquetFile(pa.BufferReader(data)).read(columns, use_pandas_metadata=False)
+        return {c: table.column(c).to_numpy() for c in columns}
+    except (OSError, ValueError, KeyError, pa.ArrowException):
+        return None
+
+
+def _rows_problem(
+    entry: dict[str, Any], key: str, ids: dict[str, np.ndarray], manifest: dict[str, Any]
+) -> str | None:
+    """What shows that a part's rows are not the games its record names (None: they are):
+    another root seed (a part of another study), another cell, or other games than the
+    record's range with one row per seat (the per-round table: rows of exactly the record's
+    games). Reads only the ids, so it costs little beside the checksum (about a millisecond
+    for 10 000 four-player games)."""
+    cell, start, end = entry["cell"], entry["start"], entry["end"]
+    seed = manifest["seed"]
+    if "seed" in ids:
+        other = ids["seed"][ids["seed"] != seed]
+        if len(other):
+            return f"is from another study (played with seed {other[0]}, this run with seed {seed})"
+    cells = ids["cell"][ids["cell"] != cell]
+    if len(cells):
+        return f"holds games of cell {cells[0]}, not of its record's cell {cell}"
+    games = ids["game"].astype(np.int64, copy=False)
+    inside = len(games) == 0 or (games.min() >= start and games.max() < end)
+    if key != "file":  # rows per game vary (rounds); an empty table: the reference engine
+        if inside and (len(games) == 0 or np.unique(games).size == end - start):
+            return None
+        return (
+            f"holds other games than its record names: games {games.min()}-{games.max()}, "
+            f"not games {start}-{end - 1}"
+        )
+    players = manifest["study"]["cells"][cell]["players"]
+    if (
+        len(games) == (end - start) * players
+        and inside
+        and bool((np.bincount(games - start, minlength=end - start) == players).all())
+    ):
+        return None
+    if not len(games):
+        return f"holds no game, not games {start}-{end - 1}"
+    counts = np.unique(games, return_counts=True)[1]
+    rows = f"{counts[0]} rows each" if (counts == counts[0]).all() else f"{len(games)} rows"
+    return (
+        f"holds other games than its record names: games {games.min()}-{games.max()} with "
+        f"{rows}, not games {start}-{end - 1} with {players} (one per seat)"
+    )
 
 
 def study_digest(study: dict[str, Any]) -> str:

@@ -16,15 +16,22 @@ order in which chunks finish: rows are sorted by cell, game and seat.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
+import logging
 import os
+import pickle
 import platform
+import queue
 import shutil
 import sys
+import threading
 import time
+import traceback
+import uuid
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -271,8 +278,8 @@ def make_study(
     options and the rule parameters (`params={"removed_epoch3": [0, 1, 2]}`) may be one value
     or a list (a grid dimension); a variant combines names with '+'. `lineups` apply to every
     player count, or map each player count to its own (`round_robin` builds a tournament's)."""
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
-        raise UserError(f"games must be a count of at least 0, got {games!r}")
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise UserError(f"games must be a count of at least 1, got {games!r}")
     if games > MAX_GAMES:
         raise UserError(
             f"games must be at most {MAX_GAMES:,} per cell, got {games:,} (at 10,000 games/s "
@@ -438,6 +445,18 @@ def finish(df: pd.DataFrame) -> pd.DataFrame:
 
 # --- running -----------------------------------------------------------------------------------
 
+#: A chunk: (cell, start, end), games start..end-1 of the cell.
+Chunk = tuple[int, int, int]
+#: What playing a chunk gives (`play_chunk`): results, the per-round table, the cost.
+Played = tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]
+#: How long (seconds) a run tries to connect to a dask scheduler (distributed's timeout).
+DASK_CONNECT = 5.0
+#: How long (seconds) a run waits on a dask cluster that cannot play: for its first worker,
+#: and with no worker left while chunks wait. A chunk that plays for hours is not cut short.
+DASK_WAIT = 30.0
+#: The loggers through which dask.distributed and its event loop write to standard error.
+DASK_LOGGERS = ("distributed", "tornado", "asyncio")
+
 
 def run_chunks(
     study: Study,
@@ -448,7 +467,11 @@ def run_chunks(
 ) -> Iterator[tuple[tuple[int, int, int], tuple[pd.DataFrame, pd.DataFrame | None, dict]]]:
     """Play the chunks (a list or a lazy plan), yielding each one's result as it finishes
     (in any order). n_jobs 1: serially, in this process, without joblib (for debugging and
-    profiling)."""
+    profiling). In parallel, a chunk that fails starts no new chunk, and the failure raised
+    is the earliest chunk's of the plan, the one n_jobs 1 raises, whichever chunk failed
+    first: chunks start in the plan's order, so once every chunk started before the earliest
+    failure has finished (and been yielded), no earlier one can fail; the chunks after it
+    still playing are then stopped, as they are on any error."""
     todo = iter(todo)
     first = next(todo, None)
     if first is None:
@@ -458,27 +481,51 @@ def run_chunks(
         for c, a, b in todo:
             yield _task(study, c, a, b)
         return
-    from joblib import Parallel, delayed, parallel_config
-
     _send_user_strategies_by_value(study)
-    tasks = (delayed(_task)(study, c, a, b) for c, a, b in todo)
+    failed: list[tuple[Chunk, _Failure]] = []
+    playing: set[Chunk] = set()  # started, not finished (joblib's thread starts loky's)
+
+    def plan() -> Iterator[Chunk]:
+        for chunk in todo:
+            if failed:  # no new chunk after a failure
+                return
+            playing.add(chunk)
+            yield chunk
+
+    outcomes: Generator[tuple[Chunk, Played | _Failure], None, None]
     if backend == "dask":
-        client = _dask_client(scheduler)
-        try:
-            with parallel_config(backend="dask", n_jobs=n_jobs):
-                yield from Parallel(return_as="generator_unordered")(tasks)
-        finally:
-            client.close()
-        return
-    yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)
+        outcomes = _dask_outcomes(study, plan(), scheduler)
+    else:
+        from joblib import Parallel, delayed
+
+        tasks = (delayed(_outcome)(study, c, a, b) for c, a, b in plan())
+        outcomes = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)
+    try:
+        for chunk, out in outcomes:
+            playing.discard(chunk)
+            if isinstance(out, _Failure):
+                failed.append((chunk, out))
+            else:
+                yield chunk, out
+            if failed:
+                earliest = min(c for c, _ in failed)
+                if all(earliest < c for c in list(playing)):
+                    break  # no chunk still playing comes before the earliest failure
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # joblib's word on the chunks it stops
+            outcomes.close()
+    if failed:
+        raise min(failed, key=lambda f: f[0])[1].error()
 
 
 def _send_user_strategies_by_value(study: Study) -> None:
     """A user's own strategy modules (`module:Class`, e.g. a file in the working directory)
     travel to the workers by value (cloudpickle), so a worker need not import them: loky
     reuses its workers between runs, and a worker started before the module was on the path
-    (another run of the same session, a notebook) could not import it."""
-    import cloudpickle  # what loky and dask pickle tasks with
+    (another run of the same session, a notebook) could not import it; nor can the machines
+    of a dask cluster (whose tasks carry the study as cloudpickle's bytes: `_by_value`)."""
+    import cloudpickle  # what loky pickles tasks with
 
     for cell in study.cells:
         for spec in cell.lineup:
@@ -495,7 +542,176 @@ def _task(
     return (c, a, b), play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
 
 
+@dataclass(frozen=True)
+class _Failure:
+    """A chunk's exception, returned by its parallel task instead of raised, so that the
+    chunks already started can finish and the earliest failure be chosen (`run_chunks`);
+    `trace` is the worker's traceback (the error's cause, which --debug shows)."""
+
+    exception: Exception
+    trace: str
+
+    def error(self) -> Exception:
+        """The exception to raise, with the worker's traceback as its cause."""
+        self.exception.__cause__ = _RemoteTraceback(self.trace)
+        return self.exception
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an exception raised in another process, as text."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0])
+
+
+def _outcome(study: Study, c: int, a: int, b: int) -> tuple[Chunk, Played | _Failure]:
+    """A parallel task: `_task`, its exception returned (a `_Failure`) rather than raised."""
+    try:
+        return _task(study, c, a, b)
+    except Exception as exc:
+        return (c, a, b), _Failure(exc, traceback.format_exc())
+
+
+def _dask_outcomes(
+    study: Study, todo: Iterator[Chunk], scheduler: str | None
+) -> Generator[tuple[Chunk, Played | _Failure], None, None]:
+    """`_outcome` of each chunk, played on a dask.distributed cluster, as they finish.
+
+    Each task carries the study as bytes pickled by value (`_by_value`): dask pickles a
+    task with plain pickle first, which names a class by its module, and its scheduler
+    unpickles the task graph, so a user's own strategy (a module in the working directory,
+    which neither the scheduler nor the workers can import) hung the run (joblib's dask
+    backend lost the error). At most two chunks per worker thread wait at a time (a plan of
+    a billion games stays lazy). Every wait on the cluster has a deadline: no worker at the
+    start, or none left for `DASK_WAIT` seconds while chunks wait, is one line, and so is
+    a task the cluster cannot load (a module the strategy imports that the workers lack) or
+    run (its workers died): a `UserError`, never a hang. distributed's own logging is
+    silenced (`_quiet_dask`)."""
+    with _quiet_dask() as failed:
+        client = _dask_client(scheduler)
+        waiting: dict[Any, Chunk] = {}  # dask futures and their chunks
+        finished: queue.Queue[Any] = queue.Queue()  # futures as they finish (or fail)
+        try:
+            try:
+                client.wait_for_workers(1, timeout=DASK_WAIT)
+            except (TimeoutError, OSError):
+                raise UserError(
+                    f"the dask scheduler {scheduler!r} has no worker after {DASK_WAIT:g} s: start "
+                    f"workers (dask worker {scheduler}), then run again"
+                ) from None
+            blob = _by_value(study)
+            width = 2 * max(1, sum(client.nthreads().values()))
+            run = uuid.uuid4().hex[:8]
+            seen = time.monotonic()  # when a worker was last seen
+            while True:
+                for c, a, b in itertools.islice(todo, max(0, width - len(waiting))):
+                    key = f"moaisim-{run}-cell{c}-games{a}-{b}"
+                    future = client.submit(_dask_task, blob, c, a, b, key=key)
+                    waiting[future] = (c, a, b)
+                    future.add_done_callback(finished.put)
+                if not waiting:
+                    return
+                try:
+                    future = finished.get(timeout=min(5.0, DASK_WAIT))
+                except queue.Empty:
+                    if client.nthreads():
+                        seen = time.monotonic()
+                    elif time.monotonic() - seen > DASK_WAIT:
+                        raise UserError(
+                            f"the dask scheduler {scheduler!r} has had no worker for "
+                            f"{DASK_WAIT:g} s while games wait: start workers, then run again "
+                            "(with --resume if the run has --out)"
+                        ) from None
+                    continue
+                seen = time.monotonic()
+                chunk = waiting.pop(future)
+                out = _dask_result(future, chunk)
+                if isinstance(out, _Failure):
+                    failed.append(chunk)
+                yield chunk, out
+        finally:
+            with contextlib.suppress(Exception):
+                client.cancel(list(waiting))
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+
+
+def _by_value(study: Study) -> bytes:
+    """The study pickled by cloudpickle, a user's strategy modules by value (registered by
+    `_send_user_strategies_by_value`): a dask worker unpickles it without importing them,
+    and the scheduler never unpickles it (to it a task's bytes are only bytes)."""
+    import cloudpickle
+
+    try:
+        return cloudpickle.dumps(study)
+    except Exception as exc:
+        what = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise UserError(f"the study cannot be sent to the dask cluster ({what})") from None
+
+
+def _dask_task(blob: bytes, c: int, a: int, b: int) -> tuple[Chunk, Played | _Failure]:
+    """A dask task: `_outcome` of games a..b-1 of cell c of the study in `blob`. A worker
+    that cannot unpickle the study (it lacks a module) raises: the client reports that as
+    the cluster's failure (`_dask_result`), not as the strategy's."""
+    return _outcome(_unpickled(blob), c, a, b)
+
+
+@functools.lru_cache(maxsize=4)
+def _unpickled(blob: bytes) -> Study:
+    """The study in `blob`, unpickled once per worker process (its chunks share it)."""
+    study: Study = pickle.loads(blob)
+    return study
+
+
+def _dask_result(future: Any, chunk: Chunk) -> Played | _Failure:
+    """A finished dask task's outcome (a chunk's own failure is a `_Failure`); a task the
+    cluster could not load or run is one line (a `UserError`)."""
+    try:
+        _, out = future.result()
+    except Exception as exc:
+        c, a, b = chunk
+        what = " ".join(f"{type(exc).__name__}: {exc}".split())
+        hint = ""
+        if isinstance(exc, ImportError):
+            hint = (
+                ": every machine of the cluster needs moaisim and the modules the strategies "
+                "import (a strategy's own module travels with the task)"
+            )
+        raise UserError(
+            f"the dask cluster could not play games {a}-{b - 1} of cell {c} ({what}){hint}"
+        ) from exc
+    return out
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[list[Chunk]]:
+    """dask.distributed's logging silenced while a run uses a cluster: what matters reaches
+    the user as a result or as one line, while distributed logs connections closing and
+    tasks cancelled (a failed run printed a 45-line `CommClosedError` traceback before its
+    line). After a failed run (an exception, or a failed chunk added to the list it gives)
+    it stays silenced: the client's event loop may still be closing connections when the
+    error is printed, and after."""
+    with contextlib.suppress(ImportError):  # its import sets its loggers' levels: first
+        import distributed  # noqa: F401
+    names = {*DASK_LOGGERS}
+    names.update(n for n in logging.root.manager.loggerDict if n.split(".")[0] in DASK_LOGGERS)
+    loggers = [logging.getLogger(n) for n in sorted(names)]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    failed: list[Chunk] = []
+    yield failed  # an exception leaves them silenced
+    if not failed:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
 def _dask_client(scheduler: str | None) -> Any:
+    """A dask client connected to `scheduler` (not made dask's default client), or one line.
+    Connecting has a deadline of its own: distributed's timeout covers a refused or silent
+    address, but not one that accepts the connection and never answers as a scheduler
+    (another service's port: the client waited forever), so the client is made in a
+    thread of its own and given up after twice `DASK_CONNECT` seconds."""
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - the dask extra is not installed
@@ -504,10 +720,32 @@ def _dask_client(scheduler: str | None) -> Any:
         ) from None
     if not scheduler:
         raise UserError("the dask backend needs a scheduler address (--scheduler tcp://...)")
-    try:
-        return Client(scheduler, timeout="5s")
-    except OSError as exc:
-        raise UserError(f"cannot reach the dask scheduler {scheduler!r} ({exc})") from None
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        client = Client.__new__(Client)  # kept, to be disarmed if it fails
+        try:
+            client.__init__(scheduler, timeout=DASK_CONNECT, set_as_default=False)
+        except Exception as exc:
+            client.status = "closed"  # else its finalizer waits 10 s, then prints a traceback
+            made["error"] = exc
+        else:
+            made["client"] = client
+
+    thread = threading.Thread(target=connect, name="moaisim-dask-connect", daemon=True)
+    thread.start()
+    thread.join(2 * DASK_CONNECT)
+    if thread.is_alive():
+        raise UserError(
+            f"cannot reach the dask scheduler {scheduler!r} (no answer as a dask scheduler "
+            f"after {2 * DASK_CONNECT:g} s: is it the scheduler's address, tcp://HOST:8786?)"
+        )
+    if "error" in made:
+        exc = made["error"]
+        what = str(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+        raise UserError(f"cannot reach the dask scheduler {scheduler!r} "
+                        f"({' '.join(what.split())})")  # fmt: skip
+    return made["client"]
 
 
 def check_memory(study: Study, games: int | None = None) -> None:
@@ -675,6 +913,7 @@ def run_to_disk(
             wrote = True
             return manifest
     except BaseException:
+        run.guard()  # a child forked by a strategy ends here: it removes nothing of the run
         if not wrote:  # nothing of this run is worth keeping: leave the directory as it was
             if created:
                 shutil.rmtree(run.path, ignore_errors=True)
@@ -737,14 +976,15 @@ def _check_code(
 def _verified_parts(
     run: RunDir, manifest: dict[str, Any], say: Callable[[str], None]
 ) -> list[dict[str, Any]]:
-    """The finished parts whose files are the ones recorded; the others are reported and
-    left out (their games are played again)."""
+    """The finished parts whose files are the ones recorded, holding the games their records
+    name; the others (and records that are malformed, of another study or of games another
+    part holds) are reported through `say` and left out (their games are played again)."""
     done = []
-    for entry in run.parts(manifest, strict=False):
+    for entry in run.parts(manifest, strict=False, say=say):
         for key in ("file", "rounds_file"):
             if key not in entry:
                 continue
-            _, problem = run.check(entry, key)
+            _, problem = run.check(entry, key, manifest=manifest)
             if problem:
                 games = f"{entry['start']}-{entry['end'] - 1}"
                 say(f"warning: {run.path / entry[key]} {problem}: playing games {games} of cell "
@@ -758,7 +998,8 @@ def _verified_parts(
 def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
     """The results (or `table="rounds"`, the per-round table) of a run directory, sorted
     by cell, game (round) and seat, with the study's cell columns. Every part is checked
-    against its checksum first (one clear line naming a part that is not the run's)."""
+    against its checksum and its record first (one clear line naming a part that is not the
+    run's: changed, cut short, from another study, or not the games its record names)."""
     run = RunDir(path)
     if not run.exists():
         raise UserError(f"{run.path} is not a run directory (no manifest.json)")
@@ -768,7 +1009,7 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
     if table == "rounds" and not manifest["study"].get("rounds"):
         raise UserError(f"{run.path} was run without --rounds: it has no per-round table")
     key = "file" if table == "results" else "rounds_file"
-    parts = [run.read_part(c, key) for c in run.parts(manifest) if key in c]
+    parts = [run.read_part(c, key, manifest=manifest) for c in run.parts(manifest) if key in c]
     if not parts:
         return finish(_empty_cells()) if table == "results" else _empty_rounds()
     df = pd.concat(parts, ignore_index=True)
@@ -793,7 +1034,10 @@ def summary(results: pd.DataFrame | str | Path) -> pd.DataFrame:
         if not run.exists():
             raise UserError(f"{run.path} is not a run directory (no manifest.json)")
         manifest = run.read()
-        parts = (run.read_part(c, columns=SUMMARY_COLUMNS) for c in run.parts(manifest))
+        parts = (
+            run.read_part(c, columns=SUMMARY_COLUMNS, manifest=manifest)
+            for c in run.parts(manifest)
+        )
     sums, games = [], []
     for df in parts:
         if df.empty:

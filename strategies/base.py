@@ -76,6 +76,11 @@ class Strategy:
                 declared.setdefault(method, ())  # the random default reads no field
         cls.reads = declared
 
+    def check_players(self, players: int) -> None:
+        """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
+        for (a mixture file of another player count); called as a lineup is read, before any
+        game. Default: every count."""
+
     def _random(self, view: SeatView) -> np.ndarray:
         return view.rng.choice(view.legal)
 

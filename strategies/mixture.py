@@ -61,6 +61,10 @@ from moaisim.strategies.restrict import view_with
 DRAW_SEED = int.from_bytes(b"mixture", "big")
 #: Largest distance of the probabilities' sum from 1.
 TOLERANCE = 1e-9
+#: How deep mixtures may nest (a mixture of mixtures...), and the mixtures being made now,
+#: by their entries: a mixture that lists itself is found, not followed forever.
+MAX_DEPTH = 8
+_LOADING: list[str] = []
 
 
 def seat_keys(seed: int, games: np.ndarray | list[int], seat: int) -> np.ndarray:
@@ -130,8 +134,6 @@ class MixtureStrategy(Strategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from moaisim.registry import load_strategy
-
         if bool(self.weights) == bool(self.file):
             raise UnknownStrategyError(
                 "strategy 'mixture': give weights={spec: probability, ...} or file=FILE.toml"
@@ -140,6 +142,22 @@ class MixtureStrategy(Strategy):
         entries, self.meta = read_mixture(self.weights or self.file)
         if not entries:
             raise UnknownStrategyError("strategy 'mixture': the mixture has no strategy")
+        identity = repr(sorted(entries.items(), key=repr))
+        if identity in _LOADING or len(_LOADING) >= MAX_DEPTH:
+            raise UnknownStrategyError(
+                "strategy 'mixture': the mixture lists itself (a mixture file naming its own "
+                f"file, or mixtures nested more than {MAX_DEPTH} deep)"
+            )
+        _LOADING.append(identity)
+        try:
+            self._load(entries)
+        finally:
+            _LOADING.pop()
+
+    def _load(self, entries: dict[str, Any]) -> None:
+        """The components and their probabilities (`__init__`)."""
+        from moaisim.registry import load_strategy
+
         specs: dict[str, Any] = {}
         probs: dict[str, float] = {}
         for key, p in entries.items():
@@ -155,7 +173,9 @@ class MixtureStrategy(Strategy):
             try:
                 spec = load_strategy(key)
             except UnknownStrategyError as exc:
-                raise UnknownStrategyError(f"strategy 'mixture': {exc}") from None
+                said = str(exc)  # a nested mixture's error already names the strategy
+                prefix = "" if said.startswith("strategy 'mixture': ") else "strategy 'mixture': "
+                raise UnknownStrategyError(prefix + said) from None
             if spec.label in specs:
                 raise UnknownStrategyError(
                     f"strategy 'mixture': {spec.label!r} is listed twice ({key!r})"
@@ -231,12 +251,18 @@ class MixtureStrategy(Strategy):
         self._comp = np.zeros(0, dtype=np.int64)
         self._used = np.zeros(0, dtype=np.uint64)
 
-    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        if self.players is not None and rules.players not in self.players:
+    def check_players(self, players: int) -> None:
+        """The file's `players` (`Strategy.check_players`), and each component's own."""
+        if self.players is not None and players not in self.players:
             raise UnknownStrategyError(
                 f"strategy 'mixture': the mixture is for {' or '.join(map(str, self.players))} "
-                f"players, this game has {rules.players}"
+                f"players, this game has {players}"
             )
+        for inst in self.instances.values():
+            inst.check_players(players)
+
+    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        self.check_players(rules.players)
         self._reset()  # a new batch (a search's rollouts reuse an instance batch after batch)
         self.drawn = {}
         for inst in self.instances.values():

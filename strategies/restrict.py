@@ -144,6 +144,10 @@ class RestrictStrategy(Strategy):
                 reads[kind.value] = tuple(dict.fromkeys((*inner_reads[kind.value], *extra)))
         self.reads = reads  # undeclared kinds: every field (as the inner strategy reads)
 
+    def check_players(self, players: int) -> None:
+        """The restricted strategy's own player counts (`Strategy.check_players`)."""
+        self.inner.check_players(players)
+
     def _decides(self, kind: Kind) -> bool:
         """Whether this wrapper answers `kind` itself, without asking the inner strategy."""
         return (

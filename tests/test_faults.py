@@ -7,21 +7,31 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 import psutil
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import moaisim
+from moaisim import Game, Games, determinize
+from moaisim.analysis.report import make_report
 from moaisim.cli import main
+from moaisim.engine.batch import BatchGame
+from moaisim.engine.decisions import Kind
 from moaisim.errors import StrategyError, UserError
+from moaisim.registry import parse_lineup
+from moaisim.rules import OPTIONS, Rules
 from moaisim.runner import RunWarning, load_results, make_study
 from moaisim.strategies.greedy import GreedyStrategy
 
@@ -166,7 +176,8 @@ def test_a_part_record_cannot_name_a_file_outside_the_run(tmp_path, file):
     (out / "parts.jsonl").write_text("\n".join([json.dumps(entry), *lines[1:]]) + "\n")
     with pytest.raises(UserError, match="the part's file must be 'parts/cell0000-games"):
         load_results(out)
-    moaisim.simulate(3, 20, out=out, resume=True, **KW)  # the bad record is ignored: replayed
+    with pytest.warns(RunWarning, match="the record is left out"):  # and its games replayed
+        moaisim.simulate(3, 20, out=out, resume=True, **KW)
     same(load_results(out), moaisim.simulate(3, 20, **KW))
 
 
@@ -581,12 +592,604 @@ def test_a_bad_component_file_is_one_line(tmp_path, capsys, content, message):
     assert message in one_line(capsys.readouterr().err)
 
 
+# --- issue 25: forged parts, versus at tiny n, play logs that replay with their rules ---
+
+
+from moaisim.analysis.versus import text as versus_text  # noqa: E402
+from moaisim.analysis.versus import versus  # noqa: E402
+from moaisim.rundir import RunDir  # noqa: E402
+
+#: `simulate --resume` of KW's study, 20 games (the run directory follows).
+RESUME = ["simulate", "-p", "3", "-n", "20", "--strategies", "greedy,random", "-s", "5",
+          "--chunk-size", "10", "--resume", "-q", "-o"]  # fmt: skip
+
+
+def forge(run: Path, line: int, **changes: object) -> None:
+    """Rewrite one record of parts.jsonl (what a hand edit, or a line copied in, does)."""
+    entries = records(run)
+    entries[line].update(changes)
+    (run / "parts.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+
+
+def copy_part(source: Path, entry: dict, run: Path, line: int) -> None:
+    """Copy a part's file over the file of record `line` of `run` and rewrite that record to
+    the copy's rows, size and checksum (its cell, games and study stay): a forged part whose
+    checksum holds."""
+    shutil.copyfile(source / entry["file"], run / records(run)[line]["file"])
+    forge(run, line, **{k: entry[k] for k in ("rows", "bytes", "sha256")})
+
+
+def test_a_part_of_another_study_with_a_record_claiming_this_one_is_refused(tmp_path, capsys):
+    """A part of another run copied in with its record, the record's study rewritten to this
+    run's: the checksum holds, and loading returned the games of two seeds. Now load,
+    summary and report refuse it and resume plays it again, each saying it is from another
+    study."""
+    five, six = tmp_path / "five", tmp_path / "six"
+    moaisim.simulate(3, 20, out=five, **KW)
+    moaisim.simulate(3, 20, out=six, **{**KW, "seed": 6})
+    copy_part(six, records(six)[0], five, 0)
+    name = r"cell0000-games000000000000-000000000010\.parquet"
+    with pytest.raises(UserError, match=rf"{name} is from another study \(played with seed 6"):
+        load_results(five)
+    with pytest.raises(UserError, match=rf"{name} is from another study"):
+        moaisim.runner.summary(five)
+    assert main(["report", str(five), "--out", str(tmp_path / "rep")]) == 2
+    assert "is from another study" in one_line(capsys.readouterr().err)
+    assert main([*RESUME, str(five)]) == 0
+    warned = one_line(capsys.readouterr().err)
+    assert warned.startswith("moaisim: warning: ") and "from another study" in warned
+    assert "playing games 0-9 of cell 0 again" in warned
+    same(load_results(five), moaisim.simulate(3, 20, **KW))
+
+
+def test_a_smaller_part_of_another_study_is_from_another_study_not_cut_short(tmp_path, capsys):
+    """A part of a two-player run (a smaller file) copied over a three-player part: it was
+    said to be 'cut short'; it is whole, and from another study."""
+    three, two = tmp_path / "three", tmp_path / "two"
+    moaisim.simulate(3, 20, out=three, **KW)
+    moaisim.simulate(2, 20, out=two, **{**KW, "seed": 6})
+    theirs, ours = records(two)[0], records(three)[0]
+    assert theirs["file"] == ours["file"] and theirs["bytes"] < ours["bytes"]
+    shutil.copyfile(two / theirs["file"], three / ours["file"])
+    with pytest.raises(UserError, match="does not match its checksum") as caught:
+        load_results(three)
+    assert "from another study" in str(caught.value) and "cut short" not in str(caught.value)
+    assert main([*RESUME, str(three)]) == 0
+    warned = one_line(capsys.readouterr().err)
+    assert "from another study" in warned and "cut short" not in warned
+    same(load_results(three), moaisim.simulate(3, 20, **KW))
+
+
+@pytest.mark.parametrize(
+    "lineups, source, message",
+    [
+        # the file of games 0-9 under the name and record of games 10-19
+        (None, (None, 0), "holds other games than its record names: games 0-9 with 3 rows "
+         "each, not games 10-19 with 3"),
+        # cell 1's games 10-19 under cell 0's name: the same seed, the same games
+        (["greedy,random", "random,greedy"], (None, 4), "holds games of cell 1, not of its "
+         "record's cell 0"),
+        # games 10-19 of cell 0 of a two-player run of the same seed
+        (None, (2, 1), "games 10-19 with 2 rows each, not games 10-19 with 3"),
+    ],
+    ids=["moved", "another-cell", "another-player-count"],
+)  # fmt: skip
+def test_a_part_that_holds_other_games_than_its_record_is_refused(tmp_path, lineups, source,
+                                                                  message):  # fmt: skip
+    """A part whose record's game range (or cell) was rewritten, its file renamed with it:
+    the checksum holds, and loading returned 90 rows for 20 distinct games, or another
+    cell's games. Now its rows must be its record's games, cell and seats."""
+    out = tmp_path / "run"
+    kw = {**KW, "lineups": lineups} if lineups else KW
+    moaisim.simulate(3, 30, out=out, **kw)
+    players, line = source
+    origin = out
+    if players:
+        origin = tmp_path / "other"
+        moaisim.simulate(players, 30, out=origin, **KW)
+    copy_part(origin, records(origin)[line], out, 1)  # over games 10-19 of cell 0
+    with pytest.raises(UserError, match=re.escape(message)):
+        load_results(out)
+    with pytest.warns(RunWarning, match=f"{re.escape(message)}.*: playing games 10-19 of cell "
+                      "0 again"):  # fmt: skip
+        moaisim.simulate(3, 30, out=out, resume=True, **kw)
+    same(load_results(out), moaisim.simulate(3, 30, **kw))
+
+
+def test_parts_whose_games_overlap_are_refused_and_left_out_on_resume(tmp_path):
+    """A record added for games 0-19, its file the two parts' rows: every row is its
+    record's, but games 0-19 were counted twice (120 rows for 20 games)."""
+    out = tmp_path / "run"
+    moaisim.simulate(3, 20, out=out, **KW)
+    both = pd.concat([pd.read_parquet(out / e["file"]) for e in records(out)], ignore_index=True)
+    run = RunDir(out)
+    run.record({"cell": 0, "start": 0, "end": 20, "study": records(out)[0]["study"],
+                **run.save("parts", both, 0, 0, 20)})  # fmt: skip
+    with pytest.raises(UserError, match=r"line 3: games 0-19 of cell 0 overlap games 0-9 of "
+                       "another part"):  # fmt: skip
+        load_results(out)
+    with pytest.warns(RunWarning, match="line 3: games 0-19 of cell 0 overlap .*: left out"):
+        moaisim.simulate(3, 20, out=out, resume=True, **KW)
+    same(load_results(out), moaisim.simulate(3, 20, **KW))
+
+
+def test_a_record_rewritten_to_claim_another_study_is_played_again_and_resume_says_so(tmp_path):
+    """Loading refused it already; resuming left it out without a word."""
+    out = tmp_path / "run"
+    moaisim.simulate(3, 20, out=out, **KW)
+    forge(out, 0, study="0" * 64)
+    with pytest.raises(UserError, match="line 1: the part was played for another study"):
+        load_results(out)
+    with pytest.warns(RunWarning, match="line 1: the part was played for another study than "
+                      "manifest.json describes: playing games 0-9 of cell 0 again"):  # fmt: skip
+        moaisim.simulate(3, 20, out=out, resume=True, **KW)
+    same(load_results(out), moaisim.simulate(3, 20, **KW))
+
+
+@pytest.mark.parametrize("games", [1, 2, 3])
+def test_versus_intervals_stay_within_0_and_1_at_tiny_n(capsys, games):
+    """The field's interval was a t interval over games: nan at one game, [-2.927, 3.427] at
+    two. Both rows' win shares now have Wilson intervals (the field's from the candidate's:
+    per game the field's seats share what the candidate does not win)."""
+    args = ["versus", "forester", "--field", "greedy", "-p", "3", "-n", str(games)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out
+    rows = re.findall(r"win share (\d\.\d+) \[(-?\d\.\d+), (-?\d\.\d+)\]", out)
+    assert len(rows) == 2, out
+    for share, lo, hi in rows:
+        assert 0 <= float(lo) <= float(share) <= float(hi) <= 1
+    table = versus("forester", "greedy", players=3, games=games)
+    cand, field = table.iloc[0], table.iloc[1]
+    assert field["lo"] == pytest.approx((1 - cand["hi"]) / 2)
+    assert field["hi"] == pytest.approx((1 - cand["lo"]) / 2)
+    assert field["vs_fair_lo"] == pytest.approx(field["lo"] - 1 / 3)
+
+
+def test_versus_says_too_few_games_where_an_interval_cannot_be_computed():
+    """No interval (nan bounds, as a t interval of one game has) is 'too few games', not
+    '[nan, nan]'."""
+    table = versus("forester", "greedy", players=3, games=1)
+    nan = {k: float("nan") for k in ("lo", "hi", "vs_fair_lo", "vs_fair_hi")}
+    lines = versus_text(table.assign(**nan)).splitlines()
+    assert "nan" not in "\n".join(lines)
+    assert all(line.count("(too few games)") == 2 for line in lines[1:])
+
+
+PLAY = ["play", "-p", "3", "-s", "1", "--strategies", "forester,greedy,greedy"]
+
+
+def test_a_play_log_records_its_rules_and_replays_to_the_same_scores(tmp_path, capsys):
+    """The header of `play --json` named the variant and the options but not the rule
+    parameters, so a wood_points=5 game's log replayed as a base game. It now records the
+    parameters and the component set's digest, and `moaisim replay` plays the log's
+    decisions again under the rules it names."""
+    from moaisim.engine.record import replay  # added with the fix (issue 25)
+
+    assert main([*PLAY, "--param", "wood_points=5", "--json"]) == 0
+    log = capsys.readouterr().out
+    header = json.loads(log.splitlines()[0])
+    assert header["params"]["wood_points"] == 5 and header["params"]["wood_supply"] == 15
+    assert header["options"] == {"turn_order": "hill", "volcano_after_moai": "stay",
+                                 "spent_wood": "supply"}  # fmt: skip
+    assert header["components"]["name"] == "default"
+    assert len(header["components"]["digest"]) == 64
+    assert main([*PLAY, "--param", "wood_points=5"]) == 0
+    text = capsys.readouterr().out
+    path = tmp_path / "game.jsonl"
+    path.write_text(log)
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out == text  # the same game, the same scores
+    assert main(["replay", str(path), "--json"]) == 0
+    assert capsys.readouterr().out == log
+    rec = replay(log)
+    scores = rec.result["score"].tolist()
+    played = moaisim.play(3, 1, strategies="forester,greedy,greedy", params={"wood_points": 5})
+    assert scores == played.result["score"].tolist()
+    base = moaisim.play(3, 1, strategies="forester,greedy,greedy")
+    assert scores != base.result["score"].tolist()  # the parameter counted
+
+
+def test_a_log_replays_only_under_the_rules_it_was_played_with(tmp_path, capsys):
+    components = ROOT / "experiments" / "components" / "more-raids.toml"
+    assert main([*PLAY, "--components", str(components), "--json"]) == 0
+    log = capsys.readouterr().out
+    path = tmp_path / "game.jsonl"
+    path.write_text(log)
+    assert main(["replay", str(path)]) == 2  # its component file is needed
+    err = one_line(capsys.readouterr().err)
+    assert "the component set 'more-raids'" in err and "--components" in err
+    assert main(["replay", str(path), "--components", str(components)]) == 0
+    capsys.readouterr()
+    header, *events = log.splitlines()
+    edited = json.loads(header)
+    edited["params"]["wood_points"] = 5  # the header edited: not the rules it names
+    path.write_text("\n".join([json.dumps(edited), *events]) + "\n")
+    assert main(["replay", str(path), "--components", str(components)]) == 2
+    assert "its rules digest" in one_line(capsys.readouterr().err)
+    setup = json.loads(events[0])
+    setup["covered"] += 1  # an event edited: the game does not replay
+    path.write_text("\n".join([header, json.dumps(setup), *events[1:]]) + "\n")
+    assert main(["replay", str(path), "--components", str(components)]) == 2
+    assert "event 1 (setup) is not the one the game makes" in one_line(capsys.readouterr().err)
+    path.write_text('{"e": "setup"}\n')
+    assert main(["replay", str(path)]) == 2
+    assert "not a game log of moaisim play --json" in one_line(capsys.readouterr().err)
+
+
+# --- issue 25: the forward model refuses what would corrupt a game silently -----------------
+
+
+def _to_decision(game: Game, kind: Kind, rng: np.random.Generator) -> None:
+    """Drive `game` with random legal actions until `kind` is pending."""
+    while game.legal()[0] is not kind:
+        game.apply(_random_action(*game.legal(), rng))
+
+
+def _random_action(kind: Kind, seats: np.ndarray, legal: np.ndarray,
+                   rng: np.random.Generator) -> np.ndarray:  # fmt: skip
+    """A random legal action per row of `legal` (bids: random counts within the hand)."""
+    if kind is Kind.BID:
+        return np.array([[rng.integers(0, int(h) + 1) for h in row] for row in legal])
+    return np.array([rng.choice(np.flatnonzero(row)) for row in legal])
+
+
+def test_a_pending_group_answered_twice_is_refused_and_the_game_is_unchanged():
+    fm = Games.new(Rules.make(3), seed=5, games=[0])
+    rng = np.random.default_rng(1)
+    while True:  # to the first epoch pick (R4.1)
+        [pend] = fm.pending()
+        if pend.kind is Kind.PICK_EPOCH:
+            break
+        fm.apply(pend, _random_action(pend.kind, pend.seat, pend.legal, rng))
+    action = np.array([int(np.flatnonzero(pend.legal[0])[0])])
+    fm.apply(pend, action)
+    after = fm.machine.state.take(np.arange(1))
+    with pytest.raises(UserError, match="not the current decision of its games"):
+        fm.apply(pend, action)  # the same pick again: once accepted, it took a second card
+    assert (fm.machine.state.take(np.arange(1)).public == after.public).all()
+    [again] = fm.pending()  # a fresh group is the current one
+    fm.apply(again, _random_action(again.kind, again.seat, again.legal, rng))
+
+
+def test_a_group_issued_before_the_games_moved_on_or_by_other_games_is_refused():
+    fm = Games.new(Rules.make(4), seed=2, games=[0, 1])
+    [bids] = fm.pending()
+    copy = fm.clone()
+    with pytest.raises(UserError, match="not issued by these games"):
+        copy.apply(bids, np.zeros((len(bids), 6), dtype=int))  # the original's group
+    fm.run(lambda p: np.zeros((len(p), 6), int) if p.kind is Kind.BID else
+           np.argmax(p.legal, axis=1), last_round=1)  # fmt: skip
+    with pytest.raises(UserError, match="not the current decision"):
+        fm.apply(bids, np.zeros((len(bids), 6), dtype=int))  # issued before the run
+
+
+def test_games_of_other_rules_cannot_share_a_batch():
+    wood = Games.new(Rules.make(3, params={"wood_points": 5}), seed=3, games=[0])
+    base = Games.new(Rules.make(3), seed=3, games=[0])
+    with pytest.raises(
+        UserError, match=r"set 1 \(wood_points=5\) is played under other rules than set 0 \(base\)"
+    ):
+        Games.stack([base, wood])
+    with pytest.raises(UserError, match="list of Games"):
+        Games.stack([])
+    both = Games.stack([base, Games.new(Rules.make(3), seed=9, games=[4])])
+    assert len(both) == 2
+
+
+@pytest.mark.parametrize("action", [1.9, "3", True, [0.0], None, [[1, 2]]])
+def test_game_apply_refuses_what_the_runner_refuses(action):
+    g = Game.new(Rules.make(3), seed=4)
+    _to_decision(g, Kind.PICK_EPOCH, np.random.default_rng(0))
+    before = g.games.machine.state.take(np.arange(1)).public.copy()
+    with pytest.raises(UserError, match="pick_epoch: got|pick_epoch: .*expected an integer"):
+        g.apply(action)
+    assert (g.games.machine.state.public == before).all()
+
+
+def test_a_fractional_or_boolean_bid_is_refused():
+    g = Game.new(Rules.make(3), seed=4)
+    kind, seats, hands = g.legal()
+    assert kind is Kind.BID
+    for bid in (np.full((3, 6), 0.7), np.zeros((3, 6), dtype=bool)):
+        with pytest.raises(UserError, match="bid: got"):
+            g.apply(bid)
+    fm = Games.new(Rules.make(3), seed=4, games=[0])
+    [pend] = fm.pending()
+    with pytest.raises(UserError, match="bid: got float64 values"):
+        fm.apply(pend, pend.legal * 0.7)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda fm: fm.clone(rows=[-1]), "clone: rows: position -1 is not one of the 2 games"),
+        (lambda fm: fm.clone(rows=[5]), "position 5 is not one of the 2 games"),
+        (lambda fm: fm.clone(rows=[]), "at least one game"),
+        (lambda fm: fm.clone(rows=[0.5]), "list of integer positions"),
+        (lambda fm: fm.clone(rows=[0, 1], seed=1, games=[-3, 0]), "integers from 0"),
+        (lambda fm: fm.clone(rows=[0], seed=-1), "seed must be an integer from 0"),
+        (lambda fm: fm.observe(3), "observe: seat must be 0 to 2"),
+        (lambda fm: fm.observe(True), "observe: seat must be 0 to 2"),
+        (lambda fm: fm.observe(0, rows=[-2]), "observe: rows: position -2"),
+        (lambda fm: determinize(fm.observe(0), 1, n=10**9), "n \\(worlds per game\\) must be"),
+        (lambda fm: determinize(fm.observe(0), 1, n=0), "n \\(worlds per game\\) must be"),
+        (lambda fm: determinize(fm.observe(0), 1, n=2, rows=[-1]), "rows: position -1"),
+        (lambda fm: determinize(fm.observe(0), 1.5, n=2), "seed must be an integer"),
+        (lambda fm: determinize("a view", 1, n=2), "needs a SeatView"),
+        (lambda fm: Games.new(Rules.make(3), 1, [0, 0]), "games must be distinct"),
+        (lambda fm: Games.new(Rules.make(3), 1, [-1]), "integers from 0 to 2\\*\\*63-1"),
+        (lambda fm: Games.new(Rules.make(3), 1, []), "at least one game"),
+        (lambda fm: Games.new(3, 1, [0]), "needs a Rules"),
+        (lambda fm: Game(fm), "a Game is one game"),
+        (lambda fm: fm.apply("pending", [0]), "pending group from pending"),
+    ],
+)
+def test_forward_model_misuse_is_a_user_error_naming_the_problem(call, message):
+    fm = Games.new(Rules.make(3), seed=1, games=[0, 1])
+    fm.pending()
+    with pytest.raises(UserError, match=message):
+        call(fm)
+
+
+def test_determinize_of_an_impossible_view_is_a_user_error():
+    fm = Games.new(Rules.make(3), seed=1, games=[0])
+    fm.pending()
+    view = fm.observe(0)
+    view.hand_sizes[0, 1] = 40  # more cards in a rival's hand than exist
+    with pytest.raises(UserError, match="no game is consistent with this view"):
+        determinize(view, 1, n=2)
+
+
+# --- issue 25: a report of any run with at least one game ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_study():
+    """Three games of a small grid (two variants, two lineups), with its per-round table."""
+    return moaisim.simulate(3, 3, lineups=["greedy", "greedy,random"], variants=["base", "short"],
+                            seed=11, rounds=True)  # fmt: skip
+
+
+def _degrade(results: pd.DataFrame, rounds: pd.DataFrame, how: str, games: int
+             ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+    """The first `games` games of the study, made degenerate: every seat tied, one seat
+    always the winner, or both variants the same games (zero variance of the differences)."""
+    res = results[results["game"] < games].copy()
+    rnd = rounds[rounds["game"] < games].copy()
+    if how == "all ties":
+        res["score"], res["rank"], res["win"] = 30, 1, True
+        rnd["score"] = 30
+    elif how == "one winner":
+        first = res["seat"] == 0
+        res["score"] = np.where(first, 99, 10)
+        res["rank"] = np.where(first, 1, 2)
+        res["win"] = first
+    elif how == "no variance":
+        base = res[res["variant"] == "base"]
+        cols = [c for c in res.columns if c not in ("variant", "setup", "rules_digest", "cell",
+                                                    "removed_epoch1", "removed_epoch2",
+                                                    "removed_epoch3")]  # fmt: skip
+        short = (res["variant"] == "short").to_numpy()
+        for c in cols:
+            res[c] = res[c].to_numpy()  # plain arrays: categories and small ints may change
+            res.loc[short, c] = base[c].to_numpy()
+    return res, rnd
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(games=st.integers(1, 3), how=st.sampled_from(["as played", "all ties", "one winner",
+                                                     "no variance"]))  # fmt: skip
+def test_a_report_of_tiny_and_degenerate_tables_is_written_without_nan(tiny_study, tmp_path,
+                                                                        games, how):  # fmt: skip
+    results, rounds = _degrade(*tiny_study, how, games)
+    out = tmp_path / f"{how}-{games}".replace(" ", "-")
+    path = make_report(results, out, rounds=rounds)
+    page = path.read_text()
+    assert not re.search(r"\bnan\b", page, re.IGNORECASE)
+    if games == 1:
+        assert "too few games" in page
+
+
+def test_report_and_experiment_of_two_games_do_not_crash(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "-p", "3", "-v", "base", "-v", "short", "-n", "2", "-o", "r", "-q"]
+    assert main(args) == 0
+    assert main(["report", "r", "--out", "rep"]) == 0
+    assert not re.search(r"\bnan\b", (tmp_path / "rep" / "report.md").read_text())
+
+
+# --- issue 25: the forward model driven step by step, fuzzed -----------------------------------
+
+FUZZ_VARIANTS = ["base", "short", "open-pawns", "open-bidding", "open-bidding-strict",
+                 "fixed-disasters", "short+open-bidding+fixed-disasters"]  # fmt: skip
+FUZZ_PARAMS = {"wood_supply": [4, 15, 30], "camp_pawns": [1, 3], "hand_size": [3, 5, 7],
+               "wood_points": [0, 2, 5], "forest_spaces": [4, 6, 9]}  # fmt: skip
+
+
+@st.composite
+def fuzz_rules(draw: Any) -> Rules:
+    """Random rules: a player count, a variant, rule options and rule parameters."""
+    players = draw(st.integers(2, 5))
+    params = {k: draw(st.sampled_from(v)) for k, v in FUZZ_PARAMS.items() if draw(st.booleans())}
+    options = {name: draw(st.sampled_from(values)) for name, values in OPTIONS.items()}
+    return Rules.make(players, draw(st.sampled_from(FUZZ_VARIANTS)), params=params, **options)
+
+
+class Replay(moaisim.Strategy):
+    """Plays back, game by game, the actions recorded for its seat (`drive_all`)."""
+
+    name = "replay"
+    reads: ClassVar[dict[str, tuple[str, ...]]] = {k.value: () for k in Kind}
+    scripts: ClassVar[dict[tuple[int, int], list]] = {}
+
+    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        self.seat = seat
+
+    def _next(self, view: Any) -> np.ndarray:
+        out = []
+        for g in view.games.tolist():
+            kind, action = self.scripts[(g, self.seat)].pop(0)
+            assert kind is view.kind
+            out.append(action)
+        return np.asarray(out)
+
+
+for _kind in Kind:
+    setattr(Replay, _kind.value, Replay._next)
+
+
+def drive_all(fm: Games, rng: np.random.Generator, stop: int | None = None,
+              scripts: dict | None = None) -> int:  # fmt: skip
+    """Answer every pending group of `fm` with random legal actions, group by group (the
+    decisions the engine would ask a strategy recorded per game and seat in `scripts`);
+    `stop`: after that many groups. Returns the groups answered."""
+    done = 0
+    while (stop is None or done < stop) and not fm.over().all():
+        for pend in fm.pending():
+            action = _random_action(pend.kind, pend.seat, pend.legal, rng)
+            if scripts is not None:
+                single = ~pend.legal.any(axis=1) if pend.kind is Kind.BID else (
+                    pend.legal.sum(axis=1) == 1)  # fmt: skip
+                for row, seat, a, one in zip(pend.rows.tolist(), pend.seat.tolist(), action,
+                                             single, strict=True):  # fmt: skip
+                    if not one:
+                        key = (int(fm.machine.games[row]), seat)
+                        scripts.setdefault(key, []).append((pend.kind, a))
+            fm.apply(pend, action)
+            done += 1
+    return done
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=fuzz_rules(), seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_fuzz_games_driven_step_by_step_are_the_games_the_engine_plays(rules, seed, data):
+    """Random rules, random legal actions group by group through `Games`: the engine, asked
+    the same actions by strategies, plays the same games (final state and scores); a copy
+    made at a random point and played on differently changes nothing in the original."""
+    games = data.draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=4, unique=True))
+    fm = Games.new(rules, seed, games)
+    scripts: dict = {}
+    stop = data.draw(st.integers(0, 60))
+    drive_all(fm, np.random.default_rng(seed % 2**32), stop, scripts)
+    if not fm.over().all():  # a copy here, played to its end with other actions
+        drive_all(fm.clone(), np.random.default_rng(seed % 2**32 + 1))
+    drive_all(fm, np.random.default_rng(seed % 2**32 + 2), None, scripts)
+    Replay.scripts = scripts
+    played = BatchGame(rules, [Replay() for _ in range(rules.players)], seed, games).play()
+    assert not any(scripts.values())  # every recorded decision was asked, in order
+    assert fm.scores().tolist() == played.scores().tolist()
+    for name in ("hand", "loc", "up", "moai_owner", "wood"):
+        assert (getattr(fm.machine.state, name) == getattr(played.state, name)).all(), name
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=fuzz_rules(),
+    seed=st.integers(0, 2**32),
+    lineup=st.lists(
+        st.sampled_from(["greedy", "random", "tuned", "moai", "fisher"]), min_size=1, max_size=5
+    ),
+)
+def test_fuzz_games_played_round_by_round_are_the_games_simulate_plays(rules, seed, lineup):
+    """Strategies playing `Games` on a round at a time (a fresh `play` each round, as a
+    program stepping through a study would) give the rows `simulate` gives."""
+    specs = parse_lineup(lineup[: rules.players], rules.players)
+    fm = Games.new(rules, seed, [0, 1, 2])
+    for last in range(1, 40):
+        fm.play([s() for s in specs], last_round=last)
+        if fm.over().all():
+            break
+    df = moaisim.simulate(rules.players, 3, strategies=specs, seed=seed, rules=rules,
+                          rotation="none")  # fmt: skip
+    want = df.sort_values(["game", "seat"])["score"].to_numpy().reshape(3, rules.players)
+    assert fm.scores().tolist() == want.tolist()
+
+
+# --- issue 25: smaller things a user hit ---------------------------------------------------------
+
+INTERRUPTING = """
+import moaisim
+
+
+class Interrupts(moaisim.Strategy):
+    name = "interrupts"
+
+    def bid(self, view):
+        raise KeyboardInterrupt("not the user's")
+
+
+class InterruptsAtStart(moaisim.Strategy):
+    name = "interrupts-at-start"
+
+    def start(self, rules, seat, games):
+        raise KeyboardInterrupt
+"""
+
+
+@pytest.mark.parametrize("strategy, kind", [("Interrupts", "bid"), ("InterruptsAtStart", "start")])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_strategy_raising_keyboard_interrupt_is_its_failure_not_the_users(
+    failing, capsys, strategy, kind, jobs
+):
+    (failing / "interrupting.py").write_text(INTERRUPTING)
+    args = ["simulate", "-p", "3", "-n", "10", "--strategies", f"interrupting:{strategy},greedy",
+            "-j", jobs, "-o", "run", "-q"]  # fmt: skip
+    assert main(args) == 1
+    err = one_line(capsys.readouterr().err)
+    assert err.startswith("moaisim: strategy error: ") and f"decision '{kind}'" in err
+    assert "raised KeyboardInterrupt" in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_inside_a_strategy_still_stops_the_run(failing):
+    (failing / "slow.py").write_text(SLOW)
+    args = ["simulate", "-p", "3", "-n", "600", "--strategies", "slow:Slow", "--chunk-size",
+            "50", "-o", "run", "-q"]  # fmt: skip
+    proc = start(args, failing)
+    wait_for_parts(failing / "run", 1)
+    proc.send_signal(signal.SIGINT)  # most likely inside Slow.bid's sleep
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; " in err and "--resume" in err
+
+
+def test_a_mixture_for_another_player_count_or_naming_itself_is_one_line_at_load(tmp_path, capsys):
+    other = tmp_path / "other.toml"
+    other.write_text("players = 3\n[mixture]\ngreedy = 0.5\nforester = 0.5\n")
+    looped = tmp_path / "looped.toml"
+    looped.write_text(f"players = 3\n[mixture]\n\"mixture(file='{looped}')\" = 0.5\n"
+                      "greedy = 0.5\n")  # fmt: skip
+    for spec, message in [
+        (f"mixture(file='{other}')", "the mixture is for 3 players, this game has 4"),
+        (f"restrict(strategy=\"mixture(file='{other}')\", forbid=['raid'])",
+         "the mixture is for 3 players, this game has 4"),
+        (f"mixture(file='{looped}')", "the mixture lists itself"),
+    ]:  # fmt: skip
+        assert main(["simulate", "-p", "4", "-n", "5", "--strategies", spec, "-q"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and len(err) < 300 and message in err, err
+        assert main(["play", "-p", "4", "--strategies", spec]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_zero_games_is_one_line_not_an_empty_table(tmp_path, capsys):
+    assert main(["simulate", "-p", "3", "-n", "0", "-o", str(tmp_path / "run")]) == 2
+    assert "games must be a count of at least 1, got 0" in one_line(capsys.readouterr().err)
+    assert not (tmp_path / "run").exists()
+    with pytest.raises(UserError, match="at least 1"):
+        moaisim.simulate(3, 0)
+    with pytest.raises(UserError, match="list of game indices is empty"):
+        moaisim.simulate(3, [])
+
+
 # --- a fuzz test through the runner ------------------------------------------------------------
 
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from moaisim.rules import OPTIONS, VARIANTS, Rules  # noqa: E402
+from moaisim.rules import VARIANTS  # noqa: E402
 
 POOL = ["random", "greedy", "heuristic", "moai", "fisher", "forester", "breeder", "raider",
         "bidder", "tuned", "greedy(moai_height=5)"]  # fmt: skip
@@ -912,3 +1515,296 @@ def test_an_interrupt_mid_write_leaves_neither_the_file_nor_a_temporary_one(tmp_
         write_atomic(target, b"new", "manifest")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["manifest.json"]
+
+
+# --- issue 25: dask with local strategies, the earliest failing game, forked children ---
+
+import contextlib  # noqa: E402
+import socket  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+MINE = """
+from moaisim.strategies.greedy import GreedyStrategy
+
+
+class Mine(GreedyStrategy):
+    name = "mine"
+"""
+
+HELPED = """
+import helper
+from moaisim.strategies.greedy import GreedyStrategy
+
+
+class Helped(GreedyStrategy):
+    name = "helped"
+
+    def bid(self, view):
+        return helper.no_bids(view)
+"""
+
+HELPER = """
+def no_bids(view):
+    return 0 * view.legal.astype(int)
+"""
+
+LATE = """
+import time
+
+from moaisim.strategies.greedy import GreedyStrategy
+
+
+class Late(GreedyStrategy):
+    \"\"\"Greedy that fails in games 20 and later: slowly in games 20-29, at once after.\"\"\"
+
+    name = "late"
+
+    def bid(self, view):
+        first = int(view.games.min())
+        if first >= 20:
+            if first < 30:
+                time.sleep(1.5)
+            raise ValueError(f"no bids from game {first} on")
+        return super().bid(view)
+"""
+
+FORKS = """
+import os
+from pathlib import Path
+
+from moaisim.strategies.greedy import GreedyStrategy
+
+FORKED = []
+
+
+class Forks(GreedyStrategy):
+    \"\"\"Greedy that forks once, in its first bid of games 10 and later: the child returns
+    into the engine and plays on, as the parent does.\"\"\"
+
+    name = "forks"
+
+    def bid(self, view):
+        if not FORKED and view.games.min() >= 10:
+            FORKED.append(os.getpid())
+            child = os.fork()
+            if child:
+                Path("child.pid").write_text(str(child))
+        return super().bid(view)
+"""
+
+
+def cli(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The command line in a process of its own (what the user sees on standard error); a
+    run that hangs fails the test after `timeout` seconds (the process is killed)."""
+    return subprocess.run([sys.executable, "-m", "moaisim.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)  # fmt: skip
+
+
+@contextlib.contextmanager
+def dask_cluster(where: Path) -> Iterator[tuple[str, Path, list[subprocess.Popen]]]:
+    """A dask scheduler and a worker (two threads) in processes of their own, started from
+    `where` with a clean PYTHONPATH, as on a real cluster: they import moaisim and what
+    `where/site` holds (what the cluster has installed), never the user's working directory
+    (a LocalCluster started after `monkeypatch.syspath_prepend` sees it). Yields the
+    scheduler's address, the site and the processes (the scheduler first)."""
+    distributed = pytest.importorskip("distributed")
+    site = where / "site"
+    site.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    dask = str(Path(sys.executable).parent / "dask")
+    file = where / "scheduler.json"
+    quiet = dict(cwd=where, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs = [subprocess.Popen([dask, "scheduler", "--scheduler-file", str(file), "--host",
+                               "127.0.0.1", "--port", "0", "--no-dashboard"], **quiet)]  # fmt: skip
+    try:
+        deadline = time.time() + 60
+        while not file.is_file() and time.time() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads",
+                                       "2", "--no-dashboard"], **quiet))  # fmt: skip
+        with distributed.Client(address, timeout="10s") as client:
+            client.wait_for_workers(1, timeout=60)
+        yield address, site, procs
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A `dask_cluster` shared by the module's tests: its address and its site."""
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as (address, site, _):
+        yield address, site
+
+
+@pytest.mark.slow
+def test_a_local_strategy_plays_on_a_cluster_that_cannot_import_it(cluster, tmp_path,
+                                                                    monkeypatch):  # fmt: skip
+    address, _ = cluster
+    (tmp_path / "mystrat.py").write_text(MINE)
+    args = ["simulate", "-p", "3", "-n", "20", "--strategies", "mystrat:Mine,greedy",
+            "--chunk-size", "10", "--backend", "dask", "--scheduler", address, "-o", "run",
+            "-q"]  # fmt: skip
+    proc = cli(args, tmp_path)  # it hung: the scheduler could not unpickle the task graph
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    kept = records(tmp_path / "run")
+    assert len(kept) == 2 and all(psutil.pid_exists(r["pid"]) for r in kept)  # by the worker
+    monkeypatch.syspath_prepend(str(tmp_path))  # only here, in the test's own process
+    same(load_results(tmp_path / "run"), moaisim.simulate(3, 20, strategies="mystrat:Mine,greedy"))
+
+
+@pytest.mark.slow
+def test_a_task_the_cluster_cannot_load_is_one_line_not_a_hang(cluster, tmp_path):
+    """A strategy's module travels by value, but not a module it imports: the worker cannot
+    load the task, and the run ends at once with one line naming the module."""
+    address, _ = cluster
+    (tmp_path / "helped.py").write_text(HELPED)
+    (tmp_path / "helper.py").write_text(HELPER)
+    args = ["simulate", "-p", "3", "-n", "20", "--strategies", "helped:Helped,greedy",
+            "--backend", "dask", "--scheduler", address, "-q"]  # fmt: skip
+    proc = cli(args, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    err = one_line(proc.stderr)
+    assert err.startswith("moaisim: error: ") and "No module named 'helper'" in err
+
+
+@pytest.mark.slow
+def test_a_failing_strategy_on_a_cluster_is_one_line_every_time_and_the_earliest(
+    cluster, tmp_path, monkeypatch, capsys
+):
+    """The cluster has the strategy installed (so the run gets as far as the failure): every
+    run prints exactly the line `--jobs 1` prints (distributed's logging of the closing
+    connections once added a 45-line traceback; a later chunk's failure once won)."""
+    address, site = cluster
+    (site / "failing.py").write_text(FAILING)
+    monkeypatch.chdir(site)
+    monkeypatch.syspath_prepend(str(site))
+    args = ["simulate", "-p", "3", "-n", "40", "--strategies", "failing:Raises,greedy",
+            "--chunk-size", "10", "-q"]  # fmt: skip
+    assert main(args) == 1
+    serial = one_line(capsys.readouterr().err)
+    assert "game 0 (" in serial
+    for _ in range(4):
+        proc = cli([*args, "--backend", "dask", "--scheduler", address], site)
+        assert proc.returncode == 1, proc.stderr
+        assert one_line(proc.stderr) == serial
+
+
+@pytest.mark.slow
+def test_a_cluster_that_dies_mid_run_is_one_line(tmp_path):
+    """The scheduler killed while chunks play: distributed's client logs the lost connection
+    (an ERROR with a 30-line traceback, printed before the line); the run ends with one line,
+    and the parts it finished are kept."""
+    (tmp_path / "slower.py").write_text(SLOW.replace("0.01", "0.1"))
+    args = ["simulate", "-p", "3", "-n", "600", "--strategies", "slower:Slow", "--chunk-size",
+            "50", "--backend", "dask", "-o", "run", "-q"]  # fmt: skip
+    with dask_cluster(tmp_path / "cluster") as (address, _, procs):
+        run = start([*args, "--scheduler", address], tmp_path)
+        wait_for_parts(tmp_path / "run", 1)
+        procs[0].kill()  # the scheduler
+        _, err = run.communicate(timeout=60)
+    assert run.returncode == 2, err
+    err = one_line(err)
+    assert "the dask cluster could not play games" in err and "connection" in err
+    assert 1 <= len(records(tmp_path / "run")) < 12
+
+
+def test_a_cluster_without_workers_is_one_line_after_a_deadline(failing, monkeypatch, capsys):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(moaisim.runner, "DASK_WAIT", 2.0)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as c:
+        clock = time.time()
+        args = ["simulate", "-p", "3", "-n", "20", "--backend", "dask", "--scheduler",
+                c.scheduler_address, "-q"]  # fmt: skip
+        assert main(args) == 2
+        assert time.time() - clock < 15
+    err = one_line(capsys.readouterr().err)
+    assert err.startswith("moaisim: error: ") and "no worker" in err
+
+
+def test_a_scheduler_address_that_is_not_a_scheduler_is_one_line(monkeypatch, capsys):
+    """A malformed address (once an internal error, then a 10-second traceback), and a port
+    that accepts the connection but never answers as a dask scheduler (another service's:
+    the run waited forever), are one line each, in bounded time."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(moaisim.runner, "DASK_CONNECT", 1.0)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        silent = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        for address, message in (
+            ("foo", "(ValueError: missing port number in address 'foo')"),
+            (silent, "(no answer as a dask scheduler after 2 s: is it the scheduler's"),
+        ):
+            clock = time.time()
+            args = ["simulate", "-p", "3", "-n", "4", "--backend", "dask", "--scheduler",
+                    address, "-q"]  # fmt: skip
+            assert main(args) == 2
+            assert time.time() - clock < 15
+            err = one_line(capsys.readouterr().err)
+            assert err.startswith("moaisim: error: cannot reach the dask scheduler")
+            assert message in err
+
+
+def test_the_earliest_failing_chunk_wins_with_two_jobs(failing, capsys):
+    """Chunks 20-29 fail slowly, 30-39 and later at once: with two jobs a later chunk fails
+    first, yet the line names a game of chunk 20-29, as with one job."""
+    (failing / "late.py").write_text(LATE)
+    lines = []
+    for jobs in ("1", "2"):
+        args = ["simulate", "-p", "3", "-n", "60", "--strategies", "late:Late,greedy",
+                "--chunk-size", "10", "-j", jobs, "-o", f"run{jobs}", "-q"]  # fmt: skip
+        assert main(args) == 1
+        lines.append(one_line(capsys.readouterr().err))
+        kept = {(r["start"], r["end"]) for r in records(failing / f"run{jobs}")}
+        assert kept == {(0, 10), (10, 20)}  # the chunks before the failure, no other
+    game = int(lines[0].split(", game ")[1].split()[0])
+    assert 20 <= game < 30 and lines[0].endswith(f"no bids from game {game} on\n")
+    assert lines[1] == lines[0]
+
+
+def test_every_chunk_failing_with_two_jobs_is_the_first_chunks_line_alone(failing, capsys):
+    """Every chunk fails: the first chunk's failure is raised as soon as it is known, the
+    chunks still playing are stopped, and nothing else is printed (joblib's warning that it
+    cancelled them was a line of its own)."""
+    lines = []
+    for jobs in ("1", "2"):
+        args = ["simulate", "-p", "3", "-n", "80", "--strategies", "failing:Raises,greedy",
+                "--chunk-size", "10", "-j", jobs, "-q"]  # fmt: skip
+        assert main(args) == 1
+        lines.append(one_line(capsys.readouterr().err))
+    assert lines[1] == lines[0] and "game 0 (" in lines[0]
+
+
+def test_a_child_forked_by_a_strategy_cannot_write_the_run(tmp_path):
+    (tmp_path / "forks.py").write_text(FORKS)
+    args = ["simulate", "-p", "3", "-n", "30", "--strategies", "forks:Forks,greedy",
+            "--chunk-size", "10", "-o", "run", "-q"]  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-m", "moaisim.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    out, err = proc.communicate(timeout=120)
+    child = int((tmp_path / "child.pid").read_text())
+    deadline = time.time() + 60
+    while time.time() < deadline:  # the child, if it went on, has finished
+        try:
+            if psutil.Process(child).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.05)
+    assert proc.returncode == 0, err
+    kept = records(tmp_path / "run")
+    assert [(r["start"], r["end"]) for r in kept] == [(0, 10), (10, 20), (20, 30)]
+    assert all(r["pid"] == proc.pid and r["cpu_seconds"] >= 0 for r in kept), kept
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["games_played"] == 30
+    assert manifest["cpu_seconds"] >= 0
+    df = load_results(tmp_path / "run")
+    greedy = moaisim.simulate(3, 30, strategies="greedy")  # Forks plays greedy's games
+    assert (df["score"].to_numpy() == greedy["score"].to_numpy()).all()
+    assert not list((tmp_path / "run").rglob("*.tmp"))

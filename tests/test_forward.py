@@ -107,9 +107,9 @@ def test_games_apply_rejects_illegal_actions_and_changes_nothing():
     assert pend.kind is Kind.BID and len(pend) == 6  # sealed: every seat of each game
     before = state_of(fm.machine, 0)
     over = pend.legal.astype(np.int64) + np.eye(1, 6, 0, dtype=np.int64)
-    with pytest.raises(UserError, match="bid: illegal action"):
+    with pytest.raises(UserError, match="bid: illegal bid"):
         fm.apply(pend, over)
-    with pytest.raises(UserError, match="expected actions of shape"):
+    with pytest.raises(UserError, match="expected an integer array of shape"):
         fm.apply(pend, np.zeros(6, dtype=np.int64))
     assert state_of(fm.machine, 0) == before
     g = Game.new(Rules.make(3), seed=4)

@@ -315,9 +315,13 @@ def test_a_mixture_file_with_metadata_and_a_mixture_table(tmp_path):
     draws = m.components(11, games, 1)
     assert draws == same.components(11, games, 1) == inline.components(11, games, 1)
     assert set(draws) == set(m.labels)
-    with pytest.raises(StrategyError) as exc:  # players = [3, 4]: not at 2 players
+    # players = [3, 4]: not at 2 players, refused as the lineup is read (a user error, issue
+    # 25), before any game; a game started another way still refuses it (a strategy error)
+    with pytest.raises(UnknownStrategyError) as exc:
         moaisim.simulate(2, 1, strategies=[f"mixture(file={str(f)!r})", "greedy"])
     assert "the mixture is for 3 or 4 players, this game has 2" in one_line(exc)
+    with pytest.raises(StrategyError, match="the mixture is for 3 or 4 players"):
+        BatchGame(Rules.make(2), [m, load_strategy("greedy")()], 0, [0]).play()
 
 
 @pytest.mark.parametrize(

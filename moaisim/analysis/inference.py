@@ -126,8 +126,14 @@ def tost_paired(
 
 
 def _power(nc: float, df: float, crit: float) -> float:
-    """Exact power of the two-sided t test (critical value crit) at noncentrality nc."""
-    return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
+    """Exact power of the two-sided t test (critical value crit) at noncentrality nc >= 0.
+
+    The far tail P(T < -crit) is at most alpha / 2 and vanishes fast as nc grows; scipy's
+    noncentral t returns nan for it at some (df, nc) of few degrees of freedom (df = 1 at
+    nc = 14.5), where its true value is below 1e-15: it is taken as 0 there."""
+    near = float(stats.nct.sf(crit, df, nc))
+    far = float(stats.nct.cdf(-crit, df, nc))
+    return near + (far if np.isfinite(far) else 0.0)
 
 
 def _mde_nc(df: float, alpha: float, power: float) -> float:

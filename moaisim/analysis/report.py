@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from moaisim.analysis import plots, tables, verdicts
+from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source
 from moaisim.errors import UserError
 from moaisim.rundir import is_run, make_dir
@@ -42,17 +42,9 @@ class Section:
     figures: list[str] = field(default_factory=list)
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
-
-
-def _ci(lo: float, hi: float, pct: bool = True) -> str:
-    return f"{_pct(lo)}-{_pct(hi)}" if pct else f"{lo:.2f} to {hi:.2f}"
-
-
-def _p(p: float) -> str:
-    """A p-value as text: '= 0.023', or '< 1e-300' where it underflows to 0."""
-    return "< 1e-300" if p == 0 else f"= {p:.2g}"
+_pct = text.pct
+_ci = text.pct_interval
+_p = text.p_value
 
 
 def _cell_name(row: pd.Series) -> str:
@@ -69,15 +61,13 @@ def _vs_base(r: pd.Series) -> str:
     if "vs_base" not in r or pd.isna(r.get("vs_base")):
         return "-"
     return (
-        f"{100 * r['vs_base']:+.1f} points ({100 * r['vs_base_lo']:+.1f} to "
-        f"{100 * r['vs_base_hi']:+.1f}), {r['change']}"
+        f"{text.points(r['vs_base'])} points "
+        f"({text.points_interval(r['vs_base_lo'], r['vs_base_hi'])}), {r['change']}"
     )
 
 
 def _fmt_mean(df: pd.DataFrame, col: str) -> pd.Series:
-    return df.apply(
-        lambda r: f"{r[col]:.2f} ({r[col + '_lo']:.2f} to {r[col + '_hi']:.2f})", axis=1
-    )
+    return df.apply(lambda r: text.estimate(r[col], r[col + "_lo"], r[col + "_hi"]), axis=1)
 
 
 #: More lineups than this per set-up, and the tables pool them (`Source.pooled`): a
@@ -110,7 +100,7 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
             "games (n)": seats["games"].astype(int),
             "win share (95 % interval)": _fmt_share(seats, "win_share"),
             "fair": seats["fair"].map(_pct),
-            "equal seats: p (Holm)": seats["p_equal_holm"].map(lambda p: f"{p:.3g}"),
+            "equal seats: p (Holm)": seats["p_equal_holm"].map(text.p_plain),
         }
     )
     out.append(
@@ -172,8 +162,8 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
             "against fair (points, 95 % interval)": [
                 "-"
                 if r["by_construction"]
-                else f"{100 * r['vs_fair']:+.1f} ({100 * r['vs_fair_lo']:+.1f} to "
-                f"{100 * r['vs_fair_hi']:+.1f})"
+                else f"{text.points(r['vs_fair'])} "
+                f"({text.points_interval(r['vs_fair_lo'], r['vs_fair_hi'])})"
                 for _, r in strat.iterrows()
             ],  # fmt: skip
             "mean score": _fmt_mean(strat, "score"),
@@ -231,7 +221,7 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
                     "strategy": rates["strategy"],
                     "games (n)": rates["games"],
                     "rating (95 % interval)": rates.apply(
-                        lambda r: f"{r['rating']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f})", axis=1
+                        lambda r: text.estimate(r["rating"], r["lo"], r["hi"], "+.2f"), axis=1
                     ),
                 }
             )
@@ -260,15 +250,16 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
                 "change": deltas["change"],
                 "metric": deltas["metric"],
                 "games (n)": deltas["games"].astype(int),
-                "base": deltas["base"].map("{:.3f}".format),
-                "with the change": deltas["treatment"].map("{:.3f}".format),
+                "base": deltas["base"].map(lambda x: text.num(x, ".3f")),
+                "with the change": deltas["treatment"].map(lambda x: text.num(x, ".3f")),
                 "difference (Holm-adjusted interval)": deltas.apply(
-                    lambda r: f"{r['delta']:+.3f} ({r['lo']:+.3f} to {r['hi']:+.3f})", axis=1
+                    lambda r: text.estimate(r["delta"], r["lo"], r["hi"], "+.3f"), axis=1
                 ),
-                "p (Holm)": deltas["p_holm"].map(lambda p: f"{p:.3g}"),
-                "smallest detectable": deltas["mde"].map("{:.3f}".format),
+                "p (Holm)": deltas["p_holm"].map(text.p_plain),
+                "smallest detectable": deltas["mde"].map(lambda x: text.num(x, ".3f")),
                 "equivalence (margin, TOST p Holm)": deltas.apply(
-                    lambda r: f"±{r['margin']:.3g}, {r['p_tost_holm']:.3g}", axis=1
+                    lambda r: f"±{text.num(r['margin'], '.3g')}, {text.p_plain(r['p_tost_holm'])}",
+                    axis=1,
                 ),
                 "verdict": deltas["verdict"],
             }
@@ -384,14 +375,17 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
     seats = sections["seat_balance"].table
     for _, c in seats[seats["seat"] == 0].iterrows():
         p = c["p_equal_holm"]
-        if p < 0.001:
-            verdict = "the seats are not equal (chi-square p, Holm: < 0.001)"
+        said = f"(chi-square p, Holm {_p(p)})"
+        if not text.known(p):
+            verdict = f"{text.TOO_FEW} to test whether the seats differ"
+        elif p < 0.001:
+            verdict = f"the seats are not equal {said}"
         elif p < 0.01:
-            verdict = f"evidence that the seats differ (chi-square p, Holm: {p:.2g})"
+            verdict = f"evidence that the seats differ {said}"
         elif p < 0.05:
-            verdict = f"weak evidence that the seats differ (chi-square p, Holm: {p:.2g})"
+            verdict = f"weak evidence that the seats differ {said}"
         else:
-            verdict = f"no seat differs detectably (chi-square p, Holm: {p:.2g})"
+            verdict = f"no seat differs detectably {said}"
         lines.append(
             f"At {_cell_name(c)} ({c['lineup']}), the first bird-man (seat 0) wins "
             f"{_pct(c['win_share'])} of {int(c['games']):,} games (95 % interval "
@@ -405,8 +399,8 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
         lines.append(
             f"At {_cell_name(best)} ({best['lineup']}), {best['strategy']} wins the most: "
             f"{_pct(best['win_share'])} per seat ({_ci(best['lo'], best['hi'])}, "
-            f"{int(best['n']):,} seats), mean score {best['score']:.1f} "
-            f"({best['score_lo']:.1f} to {best['score_hi']:.1f})."
+            f"{int(best['n']):,} seats), mean score "
+            f"{text.estimate(best['score'], best['score_lo'], best['score_hi'], '.1f')}."
         )
     if "variants" in sections:
         d = sections["variants"].table
@@ -414,7 +408,8 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
             lines.append(
                 f"{r['change']} at {r['players']} players ({r['lineup']}) changes "
                 f"{r['metric']} from {r['base']:.3f} to {r['treatment']:.3f}: "
-                f"{r['delta']:+.3f} (Holm-adjusted interval {r['lo']:+.3f} to {r['hi']:+.3f}, "
+                f"{r['delta']:+.3f} (Holm-adjusted interval "
+                f"{text.interval(r['lo'], r['hi'], '+.3f')}, "
                 f"{int(r['games']):,} paired games, Holm p {_p(r['p_holm'])})."
             )
         for verdict, lead in (
@@ -424,24 +419,25 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
              "cannot tell; the smallest effect detectable at 80 % power given)"),
             ("identical by construction", "Identical by construction (every paired game gave "
              "the same value: not a finding)"),
+            (text.TOO_FEW, "Too few games to judge (one paired game: no interval or test)"),
         ):  # fmt: skip
             rows = d[d["verdict"] == verdict]
             if not len(rows):
                 continue
             names = [
                 f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']} "
-                + ("" if verdict == "identical by construction" else
-                   f"{r['delta']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}]"
+                + ("" if verdict in ("identical by construction", text.TOO_FEW) else
+                   f"{r['delta']:+.3f} [{text.interval(r['lo'], r['hi'], '+.3f', ', ')}]"
                    + (f", margin ±{r['margin']:.3g}" if verdict == "equivalent" else
-                      f", detectable {r['mde']:.3f}"))
+                      f", detectable {text.num(r['mde'], '.3f')}"))
                 for _, r in rows.iterrows()
             ]  # fmt: skip
-            lines.append(f"{lead}: " + "; ".join(names) + ".")
+            lines.append(f"{lead}: " + "; ".join(x.strip() for x in names) + ".")
     if "game_quality" in sections:
         for _, q in sections["game_quality"].table.iterrows():
             lines.append(
                 f"At {_cell_name(q)} ({q['lineup']}), the lead changes {q['lead_changes']:.2f} "
-                f"times a game ({q['lead_changes_lo']:.2f} to {q['lead_changes_hi']:.2f}); "
+                f"times a game ({text.interval(q['lead_changes_lo'], q['lead_changes_hi'])}); "
                 f"the winner came from behind in {_pct(q['comeback_share'])} of games "
                 f"({_ci(q['comeback_lo'], q['comeback_hi'])}) and {_pct(q['close_share'])} "
                 f"end within 2 points ({_ci(q['close_lo'], q['close_hi'])})."

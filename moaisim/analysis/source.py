@@ -166,7 +166,8 @@ class Source:
             by_range.setdefault((c["start"], c["end"]), []).append(c)
 
         def read(entry: dict[str, Any], key: str, cols: Any) -> pd.DataFrame:
-            return run.read_part(entry, key, columns=None if cols is None else list(cols))
+            columns = None if cols is None else list(cols)
+            return run.read_part(entry, key, columns=columns, manifest=self.manifest)
 
         for key in sorted(by_range):
             group = by_range[key]

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from moaisim.analysis import inference
+from moaisim.analysis import inference, text
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
 from moaisim.registry import split_top
@@ -97,13 +97,15 @@ def _judge(
     out["mde"] = inference.mde(se, dof, ALPHA, POWER)
     out["identical"] = identical
     out["verdict"] = [
-        _verdict(bool(i), a, b)
-        for i, a, b in zip(identical, out["p_holm"], out["p_tost_holm"], strict=True)
+        _verdict(bool(i), float(e), a, b)
+        for i, e, a, b in zip(identical, se, out["p_holm"], out["p_tost_holm"], strict=True)
     ]
     return out
 
 
-def _verdict(identical: bool, p_holm: float, p_tost_holm: float) -> str:
+def _verdict(identical: bool, se: float, p_holm: float, p_tost_holm: float) -> str:
+    if not np.isfinite(se):  # one paired game: no spread, no test, no interval
+        return text.TOO_FEW
     if identical:
         return "identical by construction"
     if p_holm < ALPHA:
@@ -121,6 +123,8 @@ def describe(row: Mapping[str, Any]) -> str:
     interval = f"[{f(row['lo'])}, {f(row['hi'])}]"
     if v == "identical by construction":
         return "identical by construction (every paired game the same)"
+    if v == text.TOO_FEW:
+        return f"{text.TOO_FEW} ({f(row['delta'])} from one game, no interval)"
     if v == "changes":
         return f"{f(row['delta'])} {interval}"
     if v == "equivalent":
@@ -133,11 +137,11 @@ def describe(row: Mapping[str, Any]) -> str:
 
 def _points(x: float, sign: bool = True) -> str:
     """A share difference in points of win share."""
-    return f"{100 * x:+.1f}" if sign else f"{100 * x:.1f}"
+    return text.points(x, sign)
 
 
 def _plain(x: float, sign: bool = True) -> str:
-    return f"{x:+.2f}" if sign else f"{x:.2f}"
+    return text.num(x, "+.2f" if sign else ".2f")
 
 
 # --- fields --------------------------------------------------------------------------------------
@@ -305,10 +309,15 @@ def judge_seats(seats: pd.DataFrame, margins: Mapping[str, float] | None = None)
     first = seats[seats["seat"] == 0].copy()
     share, n = first["win_share"].to_numpy(float), first["games"].to_numpy(float)
     delta = share - first["fair"].to_numpy(float)
-    se = np.sqrt(share * (1 - share) / n)
+    # the Agresti-Coull standard error: the share shrunk towards 1/2 by z^2 / 2 games each
+    # way, so that a seat that always (or never) won in a few games still has a spread (the
+    # Wald one is 0 there and would call any such cell a change); one game: no test at all
+    z2 = float(norm.isf(ALPHA / 2)) ** 2
+    shrunk = (share * n + z2 / 2) / (n + z2)
+    se = np.where(n >= 2, np.sqrt(shrunk * (1 - shrunk) / (n + z2)), np.nan)
     m = margin_of("share", margins)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(se > 0, 2 * norm.sf(np.abs(delta / se)), np.where(delta == 0, 1.0, 0.0))
+        p = 2 * norm.sf(np.abs(delta / se))
         p_tost = np.maximum(norm.sf((delta + m) / se), norm.cdf((delta - m) / se))
     first["metric"] = SEAT_METRIC
     first["change"] = first["setup"].astype(str) if "setup" in first else "base"
@@ -390,5 +399,4 @@ def headline(table: pd.DataFrame) -> str:
     return ". ".join(parts) + "." if parts else ""
 
 
-def _p(p: float) -> str:
-    return "< 0.001" if p < 0.001 else f"= {p:.2g}"
+_p = text.p_value

@@ -11,7 +11,10 @@ Per player count and set-up the table gives the candidate's win share (a k-way s
 counts 1/k) with its Wilson 95 % interval, its difference from the fair share 1/P with the
 same interval, its mean rank and the mean of each part of its score (R8.2), each with its
 t interval, and n (games). The field's row, for comparison, is each game's mean over the
-field's seats.
+field's seats; its win share's interval is the candidate's Wilson interval seen from the other
+side (per game the field's P - 1 seats share what the candidate does not win), so both rows'
+intervals lie within [0, 1] and exist from one game on. Where an interval cannot be computed
+the text says "too few games" instead.
 """
 
 from __future__ import annotations
@@ -116,11 +119,13 @@ def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
                 "fair": 1 / p,
             }
             share = float(per_game["win_share"].mean())
-            if side == "candidate":
-                lo, hi = stats.wilson(share * n, n)
-            else:  # the mean share of p - 1 seats: a t interval over games
-                x = per_game["win_share"]
-                _, _, lo, hi = stats.mean_interval(n, x.sum(), (x**2).sum())
+            # the candidate's share is a proportion of games (Wilson); the field's p - 1
+            # seats win the rest of each game, so their mean share's interval is the
+            # candidate's mirrored and divided among them (a t interval over games would
+            # leave [0, 1] at small n, and need two games)
+            lo, hi = np.clip(stats.wilson(float((values["win_share"] * mine).sum()), n), 0, 1)
+            if side == "field":
+                lo, hi = (1 - hi) / (p - 1), (1 - lo) / (p - 1)
             row.update(win_share=share, lo=float(lo), hi=float(hi), vs_fair=share - 1 / p,
                        vs_fair_lo=float(lo) - 1 / p, vs_fair_hi=float(hi) - 1 / p)  # fmt: skip
             for k in MEASURES:
@@ -136,18 +141,29 @@ def _field_label(cell: Any) -> str:
     return ",".join(names)
 
 
+def _interval(lo: float, hi: float, signed: bool = False) -> str:
+    """An interval as the text prints it, or "(too few games)" where it cannot be computed
+    (bounds that are not numbers)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "(too few games)"
+    sign = "+" if signed else ""
+    return f"[{lo:{sign}.3f}, {hi:{sign}.3f}]"
+
+
 def text(table: pd.DataFrame) -> str:
     """The versus table as readable lines: each set-up, the candidate and the field."""
     lines = []
     for (p, setup), part in table.groupby(["players", "setup"], sort=False):
         cand = part[part["side"] == "candidate"].iloc[0]
-        lines.append(f"{p} players, {setup}: {cand['games']:,} games, seats rotated "
+        games = f"{cand['games']:,} game{'s' if cand['games'] != 1 else ''}"
+        lines.append(f"{p} players, {setup}: {games}, seats rotated "
                      f"(fair share {1 / p:.3f})")  # fmt: skip
         for _, r in part.iterrows():
             lines.append(
                 f"  {r['side']:<9} {r['strategy']:<24} win share {r['win_share']:.3f} "
-                f"[{r['lo']:.3f}, {r['hi']:.3f}]  vs fair {r['vs_fair']:+.3f} "
-                f"[{r['vs_fair_lo']:+.3f}, {r['vs_fair_hi']:+.3f}]  rank {r['rank']:.2f}  "
+                f"{_interval(r['lo'], r['hi'])}  vs fair {r['vs_fair']:+.3f} "
+                f"{_interval(r['vs_fair_lo'], r['vs_fair_hi'], signed=True)}  "
+                f"rank {r['rank']:.2f}  "
                 f"score {r['score']:.1f} (Moai {r['moai_height']:.1f}, pawns {r['pawns']:.1f}, "
                 f"wood {r['wood_score']:.1f})"
             )

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from moaisim import interrupts
 from moaisim.engine.decisions import Kind
 from moaisim.errors import IllegalActionError, StrategyError
 from moaisim.rules.codes import N_CARD_TYPES
@@ -35,10 +36,13 @@ class BadAnswer(Exception):
 def answer(method: Callable[[Any], Any], view: Any, kind: Kind, legal: np.ndarray) -> np.ndarray:
     """Ask a strategy method and check its answer (`check`); an exception raised by the
     strategy's code becomes a `BadAnswer` about every game of the view."""
+    before = interrupts.count()
     try:
         given = method(view)
-    except KeyboardInterrupt:
-        raise
+    except KeyboardInterrupt as exc:
+        if interrupts.from_signal(before):  # the user's Ctrl-C (or SIGTERM): stop the run
+            raise
+        raise BadAnswer(raised(exc)[len("raised ") :], np.arange(len(legal)), None, exc) from exc
     except BaseException as exc:  # SystemExit too: a strategy cannot end the run
         raise BadAnswer(raised(exc)[len("raised ") :], np.arange(len(legal)), None, exc) from exc
     return check(kind, given, legal)

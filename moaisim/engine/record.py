@@ -1,15 +1,23 @@
-"""`GameRecord`: one played game's event log, readable text and per-seat results."""
+"""`GameRecord`: one played game's event log, readable text and per-seat results; and
+`replay`, which plays a log (`moaisim play --json`) again under the rules its header names."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from moaisim.engine.events import EVENTS, SCHEMA_VERSION, Event, Text
+from moaisim.errors import StrategyError, UserError
 from moaisim.rules import Rules
+from moaisim.rules.components import digest_of
+from moaisim.rules.parameters import values as parameter_values
 
 
 @dataclass
@@ -24,7 +32,9 @@ class GameRecord:
     result: pd.DataFrame = field(repr=False)
 
     def jsonl(self) -> str:
-        """The event log, one JSON object per line, after a header line describing the game."""
+        """The event log, one JSON object per line, after a header line describing the game:
+        everything `replay` needs to play it again (the rule options, the rule parameters,
+        the component set's name and digest; the rules digest covers them all)."""
         header = {
             "e": "game",
             "schema": SCHEMA_VERSION,
@@ -33,6 +43,8 @@ class GameRecord:
             "players": self.rules.players,
             "variant": self.rules.variant,
             "options": self.rules.options(),
+            "params": parameter_values(self.rules.components),
+            "components": components_id(self.rules),
             "strategies": self.strategies,
             "rules_digest": self.rules.digest(),
         }
@@ -48,6 +60,156 @@ class GameRecord:
         """A short account: one line per round (the bird-man, the cards taken, statues,
         raids, starved pawns, births, boats) and the final score table."""
         return render(self, brief=True)
+
+
+def components_id(rules: Rules) -> dict[str, str]:
+    """A component set's name and the digest of what it is made of beyond the rule
+    parameters (`moaisim.rules.model.contents`): the file a log's replay needs."""
+    from moaisim.rules.model import contents
+
+    return {"name": rules.components.name, "digest": digest_of(contents(rules.components))}
+
+
+#: What a log's header must hold for `replay`.
+HEADER_KEYS = ("seed", "game", "players", "variant", "options", "params", "components",
+               "strategies", "rules_digest")  # fmt: skip
+NOT_A_LOG = "not a game log of moaisim play --json"
+
+
+def replay(log: str, components: str | Path | None = None) -> GameRecord:
+    """Play a game's log (`GameRecord.jsonl`, `moaisim play --json`) again: the rules its
+    header names (players, variants, rule options, rule parameters, and `components`, the
+    component file, when the set is not the default one), its seed and game, and each
+    seat's logged decisions fed back as the seat's answers. The game must make the log's
+    events one by one: a log is then evidence of its scores, whatever strategies played
+    it. A log that does not replay, or whose header is not the rules it was played with,
+    is a `UserError` (one line)."""
+    from moaisim.engine.reference import Game
+    from moaisim.engine.results import frame, seat_rows
+
+    header, events = _read_log(log)
+    rules = _logged_rules(header, components)
+    players = rules.players
+    decisions: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+    for e in events:
+        if e.get("e") == "decision" and not e.get("forced"):
+            seat = e.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < players or "action" not in e:
+                raise UserError(f"{NOT_A_LOG}: a decision names no seat of the game or no action")
+            decisions[seat].append(e)
+    names = [str(n) for n in header["strategies"]]
+    if len(names) != players:
+        raise UserError(
+            f"{NOT_A_LOG}: its header names {len(names)} strategies for {players} seats"
+        )
+    replayer = _replay_strategy()
+    game = Game(rules, [replayer(d) for d in decisions], seed=header["seed"],
+                game=header["game"], names=names)  # fmt: skip
+    try:
+        made = game.play()
+    except StrategyError as exc:  # ran out of decisions, or one the game does not allow
+        _compare(events, game.events, partial=True)  # the first event that differs, if any
+        raise UserError(f"the log does not replay: seat {exc.seat}'s decision {exc.kind!r}: "
+                        f"{exc.problem}") from None  # fmt: skip
+    _compare(events, made)
+    result = frame(seat_rows(game.state, header["seed"], header["game"], names))
+    return GameRecord(rules, header["seed"], header["game"], names, made, result)
+
+
+def _read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A log's header and events, checked for shape."""
+    try:
+        lines = [json.loads(x) for x in log.splitlines() if x.strip()]
+    except json.JSONDecodeError:
+        raise UserError(f"{NOT_A_LOG} (a line is not JSON)") from None
+    if not lines or not all(isinstance(x, dict) for x in lines) or lines[0].get("e") != "game":
+        raise UserError(f'{NOT_A_LOG} (its first line must be the header {{"e": "game", ...}})')
+    header, *events = lines
+    if header.get("schema") != SCHEMA_VERSION:
+        raise UserError(f"the log has event schema {header.get('schema')!r}; this moaisim "
+                        f"replays schema {SCHEMA_VERSION}")  # fmt: skip
+    missing = [k for k in HEADER_KEYS if k not in header]
+    if missing:
+        raise UserError(
+            f"the log's header does not record its {missing[0]} (written by an older moaisim): "
+            "play the game again with moaisim play --json"
+        )
+    seed, game = header["seed"], header["game"]
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (seed, game)):
+        raise UserError(f"{NOT_A_LOG}: its header's seed and game must be whole numbers")
+    return header, events
+
+
+def _logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules:
+    """The rules a log's header names, checked against its rules digest; the component set
+    must be the one its digest names (the default one, or the file given)."""
+    from moaisim.rules.components import load_components
+    from moaisim.rules.model import contents, default_components
+
+    wanted = header["components"] if isinstance(header["components"], dict) else {}
+    given = load_components(components) if components is not None else default_components()
+    if digest_of(contents(given)) != wanted.get("digest"):
+        name = wanted.get("name")
+        if components is None:
+            raise UserError(f"the log was played with the component set {name!r}, not the "
+                            "default one: give its file with --components")  # fmt: skip
+        raise UserError(f"{components} is not the component set the log was played with "
+                        f"({name!r})")  # fmt: skip
+    options, params = header["options"], header["params"]
+    if not isinstance(options, dict) or not isinstance(params, dict):
+        raise UserError(f"{NOT_A_LOG}: its header's options and params must be tables")
+    try:
+        rules = Rules.make(header["players"], header["variant"], components, params=params,
+                           **options)  # fmt: skip
+    except TypeError as exc:
+        raise UserError(f"{NOT_A_LOG}: its header's rules cannot be read ({exc})") from None
+    if rules.digest() != header["rules_digest"]:
+        raise UserError(
+            "the log's header names other rules than it was played with: they do not have "
+            f"its rules digest ({str(header['rules_digest'])[:12]}...); was it edited?"
+        )
+    return rules
+
+
+def _compare(logged: list[dict[str, Any]], made: list[Event], partial: bool = False) -> None:
+    """The events the game made must be the log's, one by one (`partial`: the game stopped
+    early, so only those it made are compared)."""
+    for k, (a, b) in enumerate(zip(logged, made, strict=False)):
+        if json.loads(json.dumps(b)) != a:
+            raise UserError(f"the log does not replay: event {k + 1} ({a.get('e')}) is not "
+                            "the one the game makes")  # fmt: skip
+    if not partial and len(logged) != len(made):
+        raise UserError(f"the log does not replay: it has {len(logged)} events, the game "
+                        f"makes {len(made)}")  # fmt: skip
+
+
+@cache
+def _replay_strategy() -> type:
+    """The strategy that answers with a seat's logged decisions (built on first use: the
+    strategies package imports the engine)."""
+    from moaisim.engine.decisions import Kind
+    from moaisim.strategies.base import Strategy
+
+    class Replay(Strategy):
+        """Answers with one seat's logged, unforced decisions, in order."""
+
+        name = "replay"
+
+        def __init__(self, decisions: list[dict[str, Any]]) -> None:
+            super().__init__()
+            self.decisions = list(decisions)
+
+        def _answer(self, view: Any) -> np.ndarray:
+            if not self.decisions:
+                raise ValueError("the log has no more decisions for this seat")
+            d = self.decisions.pop(0)
+            if d.get("kind") != view.kind.value:
+                raise ValueError(f"the log's next decision is a {d.get('kind')!r}")
+            return np.asarray([d["action"]])
+
+    for kind in Kind:
+        setattr(Replay, kind.value, Replay._answer)
+    return Replay
 
 
 def render(rec: GameRecord, brief: bool = False) -> str:

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from moaisim import interrupts
 from moaisim.engine.decisions import Kind, strengths
 from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.rng import SeatRandom
@@ -548,15 +549,17 @@ def start_strategies(
     that fails is the strategy's failure (`StrategyError`, decision 'start')."""
     from moaisim.engine.answers import raised
 
+    interrupts.watch()  # a KeyboardInterrupt a strategy raises is its failure (answers.answer)
     for seat, strategy in enumerate(strategies):
         start = getattr(strategy, "start", None)
         if start is None:
             continue
+        before = interrupts.count()
         try:
             start(rules, seat, games.copy())
-        except KeyboardInterrupt:
-            raise
         except BaseException as exc:  # SystemExit too: a strategy cannot end the run
+            if isinstance(exc, KeyboardInterrupt) and interrupts.from_signal(before):
+                raise
             first = int(games[0]) if len(games) else 0
             raise StrategyError(
                 names[seat], "start", first, seed, seat, raised(exc), max(len(games) - 1, 0)

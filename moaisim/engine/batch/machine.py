@@ -82,6 +82,10 @@ class Pending:
     seat: np.ndarray
     legal: np.ndarray
     info: dict[str, np.ndarray] = field(default_factory=dict)
+    #: who issued the group and when (the forward model's check that an answered group is
+    #: the current decision of its games, `forward.Games.apply`); unused inside the engine
+    ticket: int = field(default=-1, repr=False, compare=False)
+    owner: object = field(default=None, repr=False, compare=False)
 
     @property
     def kind(self) -> Kind:
@@ -93,7 +97,8 @@ class Pending:
     def subset(self, keep: np.ndarray) -> Pending:
         """The entries selected by a mask (seat order kept)."""
         info = {k: v[keep] for k, v in self.info.items()}
-        return Pending(self.step, self.rows[keep], self.seat[keep], self.legal[keep], info)
+        return Pending(self.step, self.rows[keep], self.seat[keep], self.legal[keep], info,
+                       self.ticket, self.owner)  # fmt: skip
 
     @staticmethod
     def merge(parts: Sequence[Pending]) -> Pending:
