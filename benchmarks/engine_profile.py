@@ -24,7 +24,7 @@ from collections import Counter
 
 import numpy as np
 
-from moaisim.engine.batch import BatchGame
+from moaisim import Games
 from moaisim.registry import parse_lineup
 from moaisim.rules import Rules
 
@@ -67,11 +67,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"profile: {exc}")
     if args.games < 1:
         sys.exit("profile: --games must be at least 1")
-    BatchGame(rules, [s() for s in specs], 0, np.arange(min(args.games, 2000))).play()
+    Games.new(rules, 0, np.arange(min(args.games, 2000))).play([s() for s in specs])
     prof = cProfile.Profile(time.process_time)  # CPU time: a shared machine's load left out
     t = time.process_time()
     prof.enable()
-    BatchGame(rules, [s() for s in specs], 0, np.arange(args.games)).play()
+    Games.new(rules, 0, np.arange(args.games)).play([s() for s in specs])
     prof.disable()
     cpu = time.process_time() - t
     by: Counter[str] = Counter()

@@ -22,7 +22,7 @@ import time
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from moaisim.tune import strength  # noqa: E402
+from moaisim.studies.tune import strength  # noqa: E402
 
 STRATEGIES = ("random", "greedy", "heuristic", "moai", "fisher", "forester", "breeder",
               "raider", "bidder", "tuned")  # fmt: skip

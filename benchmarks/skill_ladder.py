@@ -28,8 +28,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 import numpy as np  # noqa: E402
 from joblib import Parallel, delayed  # noqa: E402
 
+from moaisim import Games  # noqa: E402
 from moaisim.analysis.stats import wilson  # noqa: E402
-from moaisim.engine.batch import BatchGame  # noqa: E402
 from moaisim.registry import load_strategy, parse_spec  # noqa: E402
 from moaisim.rules import Rules  # noqa: E402
 
@@ -49,10 +49,10 @@ def play_seat(spec: str, field: str, players: int, seat: int, games: np.ndarray,
     """The games `games` with the search in `seat` and the field elsewhere, in one batch."""
     strategies = [load_strategy(spec if q == seat else field)() for q in range(players)]
     t = time.process_time()
-    g = BatchGame(Rules.make(players), strategies, seed, games).play()
+    g = Games.new(Rules.make(players), seed, games).play(strategies)
     cpu = time.process_time() - t
     s = strategies[seat]
-    return Cell(g.shares()[:, seat].copy(), cpu, s.searched, s.rollouts)
+    return Cell(g.returns()[:, seat].copy(), cpu, s.searched, s.rollouts)
 
 
 def budget_spec(base: str, worlds: int) -> str:

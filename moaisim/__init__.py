@@ -1,7 +1,8 @@
 """moaisim: balance analysis for the board game Moai (seeded games between strategies)."""
 
-from moaisim.api import play, simulate
+from moaisim.api import play, replay, simulate
 from moaisim.engine.decisions import Kind
+from moaisim.engine.forward import Game, Games, determinize
 from moaisim.engine.record import GameRecord
 from moaisim.engine.views import SeatView
 from moaisim.errors import (
@@ -12,15 +13,14 @@ from moaisim.errors import (
     UnknownStrategyError,
     UserError,
 )
-from moaisim.forward import Game, Games, determinize
 from moaisim.registry import StrategySpec, load_strategy
 from moaisim.rules import Rules
 from moaisim.runner import load_results
 from moaisim.strategies.base import Strategy
-
-__version__ = "0.1.0"
+from moaisim.version import __version__
 
 __all__ = [
+    "__version__",
     "Game",
     "Games",
     "GameRecord",
@@ -39,5 +39,6 @@ __all__ = [
     "load_results",
     "load_strategy",
     "play",
+    "replay",
     "simulate",
 ]

@@ -9,19 +9,47 @@ error: ...`, one line naming the strategy, decision, game and seed); 130 interru
 from __future__ import annotations
 
 import shlex
+import shutil
 import signal
 import sys
 import traceback
 import warnings
+from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from moaisim import interrupts
+from moaisim.analysis import metagame as mg
+from moaisim.analysis.report import make_report
 from moaisim.api import play as play_game
+from moaisim.api import replay as replay_log
+from moaisim.api import simulate as run_study
+from moaisim.docs import document, document_path
+from moaisim.engine.events import schema_markdown
 from moaisim.errors import StrategyError, UserError
+from moaisim.files import check_writable_file, read_text, write_atomic
+from moaisim.progress import Bar
+from moaisim.progress import bar as make_bar
+from moaisim.registry import LEVEL_POOL, describe, split_top
 from moaisim.rules import OPTIONS, VARIANTS
+from moaisim.rules.model import default_components
+from moaisim.rules.parameters import PARAMETERS, parse_assignments
+from moaisim.rules.parameters import listing as parameter_listing
+from moaisim.rules.parameters import values as parameter_values
+from moaisim.rundir import RunDir, make_dir
+from moaisim.runner import summary
+from moaisim.studies import bench as bench_lib
+from moaisim.studies.experiment import load_experiment, run_experiment, study_of
+from moaisim.studies.metagame import play as meta_play
+from moaisim.studies.population import certificate_table, state_path
+from moaisim.studies.population import population as run_population
+from moaisim.studies.tune import TuneProgress
+from moaisim.studies.tune import tune as run_tune
+from moaisim.studies.versus import text as versus_text
+from moaisim.studies.versus import versus as versus_table
+from moaisim.version import __version__
 
 HELP = """Balance analysis for the board game Moai: seeded games between pluggable strategies.
 
@@ -45,8 +73,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from moaisim import __version__
-
         typer.echo(f"moaisim {__version__}")
         raise typer.Exit()
 
@@ -63,14 +89,13 @@ def _main(
 
 #: The help of the --param option.
 PARAM_HELP = (
-    "A rule parameter, name=value (repeat for several): removed_epoch1..3, wood_supply, "
-    "camp_pawns, hand_size, wood_points, forest_spaces (`moaisim variants` lists them)."
+    f"A rule parameter, name=value (repeat for several): {parameter_listing()} "
+    "(`moaisim variants` lists them with their defaults)."
 )
 
 
 def _single_params(texts: list[str] | None) -> dict[str, int] | None:
     """--param name=value options, one value each."""
-    from moaisim.rules.parameters import parse_assignments
 
     if not texts:
         return None
@@ -161,8 +186,6 @@ def replay(
     parameters, component set), its seed and game, and its decisions fed back seat by seat.
     The game must make the log's events one by one; then its log and scores are printed as
     `play` prints them."""
-    from moaisim.engine.record import replay as replay_log
-    from moaisim.files import read_text
 
     text = sys.stdin.read() if str(log) == "-" else read_text(log, "game log")
     record = replay_log(text, components)
@@ -182,9 +205,6 @@ def variants() -> None:
     typer.echo("rule options (first value is the default):")
     for name, values in OPTIONS.items():
         typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
-    from moaisim.rules.model import default_components
-    from moaisim.rules.parameters import PARAMETERS
-    from moaisim.rules.parameters import values as parameter_values
 
     defaults = parameter_values(default_components())
     typer.echo("rule parameters (--param name=value; the default is the rulebook's):")
@@ -275,14 +295,9 @@ def simulate(
     the seats. With --out the rows go to Parquet parts as chunks finish (load them with
     moaisim.load_results); Ctrl-C or SIGTERM stops cleanly and --resume goes on (with the
     same code: a run records what played it)."""
-    from moaisim.api import simulate as run_study
-    from moaisim.rules.parameters import parse_assignments
-    from moaisim.runner import summary
 
     bar = None
     if not quiet and sys.stderr.isatty():
-        from moaisim.progress import Bar
-
         bar = Bar(0)  # the runner plans its total
     command = _command_line("simulate")
     kind = dict(rotation=rotation, n_jobs=jobs, backend=backend, scheduler=scheduler,
@@ -324,7 +339,6 @@ def _interrupted(out: Path | None, command: str, exc: BaseException) -> None:
     if out is None:
         typer.echo(f"moaisim: {what} (nothing kept: the run had no --out)", err=True)
         return
-    from moaisim.rundir import RunDir
 
     run = RunDir(out)
     try:
@@ -342,7 +356,6 @@ def _interrupted(out: Path | None, command: str, exc: BaseException) -> None:
 def _runnable(command: str) -> str:
     """A moaisim command as the user can paste it: with the path of this moaisim when it is
     not on PATH (e.g. .venv/bin/moaisim)."""
-    import shutil
 
     exe = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if exe is None or exe.name != "moaisim" or not command.startswith("moaisim "):
@@ -400,16 +413,12 @@ def versus(
     each player count and set-up. Prints its win share (shared wins split) with its 95 %
     interval, the difference from the fair share 1/P, its mean rank and its score parts,
     beside the field's."""
-    from moaisim.analysis.versus import text
-    from moaisim.analysis.versus import versus as versus_table
-    from moaisim.files import check_writable_file, write_atomic
-    from moaisim.rules.parameters import parse_assignments
 
     if csv is not None:
         check_writable_file(csv, "CSV table")
     table = versus_table(strategy, field, players or [3, 4], games, variant or None, seed, jobs,
                          params=parse_assignments(param or []))  # fmt: skip
-    typer.echo(text(table))
+    typer.echo(versus_text(table))
     if csv is not None:
         write_atomic(csv, table.to_csv(index=False).encode(), "CSV table")
         typer.echo(f"table: {csv}")
@@ -449,9 +458,6 @@ def metagame(
     with its bootstrap spread, the invasion matrix (one copy of X among copies of Y),
     alpha-Rank over alphas and Nash averaging. With --out, writes each table as CSV,
     metagame.md, and each mixture as TOML for `mixture(file=...)`."""
-    from moaisim.analysis import metagame as mg
-    from moaisim.files import write_atomic
-    from moaisim.rundir import make_dir
 
     try:
         alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
@@ -468,11 +474,9 @@ def metagame(
              f"{games:,} games")  # fmt: skip
         progress = None
         if sys.stderr.isatty():
-            from moaisim.progress import bar as make_bar
-
             progress = make_bar(len(mg.compositions(len(names), p)) * games)
         try:
-            meta = mg.play(names, p, games, seed, jobs, variant, progress=progress)
+            meta = meta_play(names, p, games, seed, jobs, variant, progress=progress)
         finally:
             if progress is not None:
                 progress.close()
@@ -514,7 +518,6 @@ def report(
 ) -> None:
     """Write the balance report of a run: report.md and a self-contained report.html, a CSV
     per table, the figures, the run's manifest and the commands that reproduce it."""
-    from moaisim.analysis.report import make_report
 
     margins = _margins(margin or [])
     command = f"moaisim report {run} --out {out}" + (
@@ -570,7 +573,6 @@ def experiment(
     the same study is resumed), then write its report into REPORTS/<name> (a directory holding
     another study's report is never overwritten). With --games N the study plays N games per
     cell, into RUNS/<name>-N and REPORTS/<name>-N."""
-    from moaisim.analysis.experiment import load_experiment, run_experiment, study_of
 
     exp = load_experiment(file)
     bar = None
@@ -580,8 +582,6 @@ def experiment(
         if cost:
             _say(cost)
     if exp.field is None and not quiet and sys.stderr.isatty():
-        from moaisim.progress import bar as make_bar
-
         bar = make_bar(study.games * len(study.cells))
     try:
         path = run_experiment(file, runs, reports, jobs, bar, games, notify=_say,
@@ -680,8 +680,6 @@ def tune(
     (`--field "mixture(file=nash-3p.toml)"`). With --population, the field is the Nash
     mixture of a growing library instead (a PSRO loop), and the last best response's
     held-out gain is the mixture's exploitability certificate."""
-    from moaisim.tune import TuneProgress
-    from moaisim.tune import tune as run_tune
 
     if population:
         _population(players, library, out, epsilon, iterations, meta_games, games, generations,
@@ -731,7 +729,6 @@ def tune(
 def _library(text: str) -> list[str]:
     """--library: the strategies, comma-separated (a spec's own commas kept); default the
     L2 pool."""
-    from moaisim.registry import LEVEL_POOL, split_top
 
     return [x.strip() for x in split_top(text, ",") if x.strip()] or list(LEVEL_POOL)
 
@@ -740,9 +737,7 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
                 meta_games: int, games: int, generations: int, popsize: int | None,
                 held_out_games: int, seed: int, start: Path | None, jobs: int, field: str,
                 restart: bool) -> None:  # fmt: skip
-    """`tune --population`: the PSRO loop (moaisim.population)."""
-    from moaisim.population import certificate_table, state_path
-    from moaisim.population import population as run_population
+    """`tune --population`: the PSRO loop (moaisim.studies.population)."""
 
     if field != "greedy":
         raise UserError("--population tunes against the library's Nash mixture: give the "
@@ -779,11 +774,8 @@ def rules_book(
     ] = False,
 ) -> None:
     """Print the rules book the engines play by (rule ids R1-R8, V1-V5, C1-C5)."""
-    from moaisim.docs import document, document_path
 
     if components:
-        from importlib import resources
-
         sys.stdout.write(resources.files("moaisim.rules").joinpath("default.toml").read_text())
     elif path:
         typer.echo(str(document_path("rules.md")))
@@ -794,7 +786,6 @@ def rules_book(
 @app.command("events", short_help="Print the event log's schema (play --json).")
 def event_schema() -> None:
     """Print the event log's schema: every event kind of `play --json` and its fields."""
-    from moaisim.engine.events import schema_markdown
 
     sys.stdout.write(schema_markdown())
 
@@ -803,7 +794,6 @@ def event_schema() -> None:
 def list_strategies() -> None:
     """List the strategies that --strategies accepts, with their plan and parameters (any
     'module:Class' works too)."""
-    from moaisim.registry import describe
 
     for name, plan, params in describe():
         typer.echo(f"{name:<10} {plan}")
@@ -860,7 +850,6 @@ def bench(
 
     Progress goes to stderr, the Markdown table (with machine and command) to stdout.
     """
-    from moaisim import bench as bench_lib
 
     config = bench_lib.main_args(
         players=players,
@@ -895,8 +884,6 @@ def bench(
         runner = "\n" + bench_lib.runner_markdown(df, command)
         sys.stdout.write(runner)
         if markdown:
-            from moaisim.files import write_atomic
-
             write_atomic(markdown, (text + runner).encode(), "Markdown table")
 
 

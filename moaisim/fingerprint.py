@@ -28,7 +28,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import moaisim.strategies
 from moaisim.registry import StrategySpec
+from moaisim.version import __version__
 
 #: The parts of the package whose sources decide results: name -> (package path, suffixes).
 CODE_PARTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
@@ -43,8 +45,6 @@ def package_version() -> str:
     try:
         return version("moaisim")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        from moaisim import __version__
-
         return __version__
 
 
@@ -68,10 +68,7 @@ def digest_files(files: Iterable[tuple[Path, str]]) -> str:
 @cache
 def code_digests() -> dict[str, str]:
     """One digest per part of the package that decides results (`CODE_PARTS`)."""
-    import moaisim
-    import moaisim.strategies
-
-    pkg = Path(moaisim.__file__).parent
+    pkg = Path(__file__).resolve().parent
     roots = {"strategies": Path(moaisim.strategies.__file__).parent}
     out = {}
     for part, entries in CODE_PARTS.items():

@@ -12,6 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as RichProgress
+
 
 @dataclass
 class Progress:
@@ -44,14 +53,6 @@ class Bar(Progress):
 
     def __init__(self, total: int, label: str = "games") -> None:
         super().__init__(total=total)
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        from rich.progress import Progress as RichProgress
 
         self._bar = RichProgress(
             TextColumn(f"[bold]{label}"),

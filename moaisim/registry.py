@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -58,7 +59,6 @@ MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
 
 def level_spec(level: str, players: int) -> str:
     """The strategy spec that plays a field of skill `level` at `players` players."""
-    from importlib import resources
 
     if level not in LEVELS:
         raise UnknownStrategyError(f"unknown skill level {level!r} (levels: {', '.join(LEVELS)})")

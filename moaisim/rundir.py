@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
+from filelock import FileLock, Timeout
 
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
@@ -332,7 +334,6 @@ class RunDir:
     def locked(self, what: str = "run") -> Iterator[None]:
         """Hold the directory's lock (created if needed); another holder is an error. The
         process that holds it owns the run: only it writes (`guard`)."""
-        from filelock import FileLock, Timeout
 
         make_dir(self.path)
         try:
@@ -372,7 +373,6 @@ def _ids(data: bytes, key: str) -> dict[str, np.ndarray] | None:
     """The columns of a part that say which games it holds (cell, game, and the root seed
     for the results), read straight from the Parquet bytes; None when the bytes are not
     such a table (a file cut short)."""
-    import pyarrow.parquet as pq
 
     columns = ["cell", "game", "seed"] if key == "file" else ["cell", "game"]
     try:

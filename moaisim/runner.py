@@ -37,13 +37,21 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import cloudpickle  # what loky pickles tasks with
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 
-from moaisim.engine.batch import BatchGame
-from moaisim.engine.batch.game import ROUND_COLUMNS
-from moaisim.engine.reference import Game
-from moaisim.engine.results import CATEGORIES, COLUMNS, frame, seat_rows
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
+from moaisim.engine.results import (
+    CATEGORIES,
+    COLUMNS,
+    ROUND_COLUMNS,
+    ROUND_DTYPES,
+    frame,
+    seat_rows,
+)
 from moaisim.errors import UserError
 from moaisim.fingerprint import differences, fingerprint
 from moaisim.progress import Progress
@@ -369,8 +377,8 @@ def play_chunk(
         for b in range(0, len(mine), study.batch_size):
             batch = mine[b : b + study.batch_size]
             if study.engine == "batch":
-                g = BatchGame(cell.rules, [s() for s in specs], study.seed, batch, names=names)
-                g.play(rounds=study.rounds)
+                g = Games.new(cell.rules, study.seed, batch, rounds=study.rounds)
+                g.play([s() for s in specs], names=names)
                 res = g.results()
                 if study.rounds:
                     rounds.append(g.round_table())
@@ -407,7 +415,7 @@ def peak_rss_mib() -> float:
 def _reference_game(
     cell: Cell, specs: list[StrategySpec], names: list[str], seed: int, game: int
 ) -> pd.DataFrame:
-    g = Game(cell.rules, [s() for s in specs], seed=seed, game=game, names=names)
+    g = ReferenceGame(cell.rules, [s() for s in specs], seed=seed, game=game, names=names)
     g.play()
     return frame(seat_rows(g.state, seed, game, names))
 
@@ -419,7 +427,6 @@ def _empty() -> pd.DataFrame:
 
 
 def _empty_rounds() -> pd.DataFrame:
-    from moaisim.engine.batch.game import ROUND_DTYPES
 
     return pd.DataFrame({c: [] for c in ROUND_COLUMNS}).astype(ROUND_DTYPES)
 
@@ -496,8 +503,6 @@ def run_chunks(
     if backend == "dask":
         outcomes = _dask_outcomes(study, plan(), scheduler)
     else:
-        from joblib import Parallel, delayed
-
         tasks = (delayed(_outcome)(study, c, a, b) for c, a, b in plan())
         outcomes = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)
     try:
@@ -525,7 +530,6 @@ def _send_user_strategies_by_value(study: Study) -> None:
     reuses its workers between runs, and a worker started before the module was on the path
     (another run of the same session, a notebook) could not import it; nor can the machines
     of a dask cluster (whose tasks carry the study as cloudpickle's bytes: `_by_value`)."""
-    import cloudpickle  # what loky pickles tasks with
 
     for cell in study.cells:
         for spec in cell.lineup:
@@ -640,7 +644,6 @@ def _by_value(study: Study) -> bytes:
     """The study pickled by cloudpickle, a user's strategy modules by value (registered by
     `_send_user_strategies_by_value`): a dask worker unpickles it without importing them,
     and the scheduler never unpickles it (to it a task's bytes are only bytes)."""
-    import cloudpickle
 
     try:
         return cloudpickle.dumps(study)

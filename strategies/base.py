@@ -19,6 +19,7 @@ import numpy as np
 from moaisim.engine.decisions import Kind
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
+from moaisim.files import read_text
 
 
 class Strategy:
@@ -172,7 +173,6 @@ def _checked(name: str, key: str, value: Any, default: Any) -> Any:
             return value
         if not isinstance(value, str | Path):
             raise wrong("a table or the path of a TOML file")
-        from moaisim.files import read_text
 
         text = read_text(value, f"TOML file (strategy {name!r}, parameter {key})",
                          UnknownStrategyError)  # fmt: skip

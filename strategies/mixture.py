@@ -45,11 +45,13 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 
 from moaisim.engine.answers import BadAnswer, check
 from moaisim.engine.decisions import Kind
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
+from moaisim.registry import load_strategy
 from moaisim.rng import DRAWS_STREAM, SeatRandom, seat_stream, stream_keys
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES
@@ -156,7 +158,6 @@ class MixtureStrategy(Strategy):
 
     def _load(self, entries: dict[str, Any]) -> None:
         """The components and their probabilities (`__init__`)."""
-        from moaisim.registry import load_strategy
 
         specs: dict[str, Any] = {}
         probs: dict[str, float] = {}
@@ -325,9 +326,6 @@ def drawn_components(results: Any) -> Any:
     """The strategy each row of a results table played: for a row of a mixture, the
     component its seat drew in its game (from its root seed, game and seat), else the
     row's own strategy. A pandas Series aligned with `results`."""
-    import pandas as pd
-
-    from moaisim.registry import load_strategy
 
     out = results["strategy"].astype(str).copy()
     for label in out.unique().tolist():

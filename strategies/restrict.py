@@ -43,6 +43,7 @@ from moaisim.engine.answers import BadAnswer, check
 from moaisim.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
+from moaisim.registry import load_strategy
 from moaisim.rules.codes import FOREST, N_CARD_TYPES, OCEAN
 from moaisim.strategies.base import Strategy
 from moaisim.strategies.features import LOSES_FIELDS, loses, takes_of
@@ -119,7 +120,6 @@ class RestrictStrategy(Strategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from moaisim.registry import load_strategy
 
         if not self.strategy.strip():
             raise UnknownStrategyError(

@@ -25,11 +25,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import Kind
+from moaisim.engine.forward import Games, determinize
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
-from moaisim.forward import Games, determinize
+from moaisim.registry import load_strategy
 from moaisim.rng import Draws
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES, card_value, is_raid
@@ -67,7 +67,6 @@ class SearchStrategy(Strategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from moaisim.registry import load_strategy
 
         kinds = {k.strip() for k in str(self.search).split(",") if k.strip()}
         unknown = sorted(kinds - SEARCHABLE)
@@ -196,25 +195,20 @@ class SearchStrategy(Strategy):
             self._players = [self.own_spec() if s == q else self.rival_spec()
                              for s in range(rules.players)]  # fmt: skip
         players = self._players
-        m = copies.machine
-        game = BatchGame(rules, players, m.seed, m.games, state=m.state, streams=m.streams)
-        [pend] = game.advance()
+        [pend] = copies.pending()  # every copy at the decision searched
         own = pend.seat == q
-        if view.kind is Kind.BID:
-            actions = np.zeros((len(pend), N_CARD_TYPES), dtype=np.int64)
-            for s in range(rules.players):
-                sel = np.flatnonzero(pend.seat == s)
-                if s != q and len(sel):
-                    actions[sel] = game.ask(pend.kind, s, pend.rows[sel], pend.legal[sel])
+        if view.kind is Kind.BID:  # sealed bids (R3.3): the rivals bid as the model says
+            rivals = [s for s in range(rules.players) if s != q]
+            actions = copies.answer(pend, players, seats=rivals)
             actions[own] = np.stack([chosen[r] for r in pend.rows[own].tolist()])
         else:
             actions = np.asarray([chosen[r] for r in pend.rows.tolist()], dtype=np.int64)
-        game.apply(pend, actions)
+        copies.apply(pend, actions)
         now = int(view.round[tasks[0][0]])  # the games of one decision are in one round
         last = None if int(self.horizon) < 0 else now + int(self.horizon)
-        game.run(game.decide, last_round=last)
+        copies.play(players, last_round=last)
         self.rollouts += len(rows)
-        values = rollout_values(game, q)
+        values = rollout_values(copies, q)
         return [values[a:b].reshape(-1, len(fresh)) for a, b in spans]
 
     def _choose(self, kind: Kind, values: np.ndarray, draws: Draws) -> int:
@@ -241,11 +235,11 @@ def halving(candidates: int, worlds: int) -> list[int]:
     return [max(1, math.ceil(worlds / 2 ** (rounds - 1 - r))) for r in range(rounds)]
 
 
-def rollout_values(game: BatchGame, seat: int) -> np.ndarray:
+def rollout_values(games: Games, seat: int) -> np.ndarray:
     """[B] what each rollout is worth to `seat`: its share of the win (R8.2) where the game
     ended, else a logistic of its score lead over the best rival (`LEAD_SCALE`)."""
-    scores = game.scores().astype(float)
+    scores = games.scores().astype(float)
     mine = scores[:, seat]
     rivals = np.delete(scores, seat, axis=1).max(axis=1)
     lead = 1.0 / (1.0 + np.exp(-(mine - rivals) / LEAD_SCALE))
-    return np.where(game.over(), game.shares()[:, seat], lead)
+    return np.where(games.over(), np.nan_to_num(games.returns()[:, seat]), lead)

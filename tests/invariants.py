@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from moaisim.engine.decisions import BIRTH_PAIRS, Kind, action_size, feed_codec, work_codec
-from moaisim.engine.reference import Game
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.state import State
 from moaisim.rules import CAMP, RESERVE, Rules
 from moaisim.rules.codes import RAID_COMBOS
@@ -291,7 +291,7 @@ def scores_from_events(rules: Rules, events: list[dict]) -> list[dict[str, int]]
     ]
 
 
-class CheckedGame(Game):
+class CheckedGame(ReferenceGame):
     """A reference game that checks the invariants after every event, and every legal mask
     against the rules book's (`expected_legal`) before the decision is taken."""
 

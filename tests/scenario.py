@@ -18,13 +18,18 @@ into the same `State` object (and the batch's log into `events`).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from moaisim.engine.batch import BatchGame, BatchState, review, work
+from moaisim.engine.batch import review, work
+from moaisim.engine.batch.machine import Machine
+from moaisim.engine.batch.state import BatchState
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
+from moaisim.engine.seats import Seats
 from moaisim.engine.state import State
 from moaisim.engine.steps import Step
 from moaisim.engine.views import SeatView
@@ -65,15 +70,19 @@ ENGINE = {"name": "reference"}
 ONE = np.zeros(1, dtype=np.int64)
 
 
-class BatchScenario(Game):
+class BatchScenario(ReferenceGame):
     """A scenario game whose phases and steps run in the batch engine (see the module doc)."""
 
-    def _batch(self) -> BatchGame:
+    def _batch(self) -> Machine:
+        """The batch engine's machine over this game's position (its seats seated, the
+        seats' streams going on where they were); `self.decide` answers its decisions."""
         state = BatchState.from_states([self.state])
-        core = BatchGame(
-            self.rules, self.strategies, self.seed, [self.game], self.names, [self.game], state
-        )
-        core.streams = self.streams  # the seats' streams go on where they were
+        games = Games.new(self.rules, self.seed, [self.game], log=[self.game], state=state)
+        core = games.machine
+        core.streams = self.streams
+        seats = Seats(self.rules, self.strategies, self.names)
+        seats.start(core)
+        self.decide = partial(seats.answer, core)
         return core
 
     def _run(self, fn, *args: Any) -> Any:  # type: ignore[no-untyped-def]
@@ -87,17 +96,17 @@ class BatchScenario(Game):
         """Run the batch engine from the start of a step until the game reaches one of the
         steps `stop` (the cursor's other fields given by name)."""
 
-        def run(g: BatchGame, rows: np.ndarray) -> None:
+        def run(g: Machine, rows: np.ndarray) -> None:
             g.goto(rows, start)
             for name, value in cursor.items():
                 getattr(g.state, name)[rows] = value
-            g.run(g.decide, rows, frozenset(stop))
+            g.run(self.decide, rows, frozenset(stop))
 
         self._run(run)
 
     def play(self) -> list[dict[str, Any]]:
         core = self._batch()
-        core.play()
+        core.run(self.decide)
         core.state.write_back(0, self.state)
         self.events += core.events[self.game]
         return self.events
@@ -126,7 +135,7 @@ class BatchScenario(Game):
         self._steps(Step.WORK_START, {Step.FOREST})
 
     def work_mask(self, seat: int) -> np.ndarray:
-        def mask(g: BatchGame, rows: np.ndarray) -> np.ndarray:
+        def mask(g: Machine, rows: np.ndarray) -> np.ndarray:
             counts = work.phase_counts(g, rows)
             s = g.state
             return work.work_mask(
@@ -136,7 +145,7 @@ class BatchScenario(Game):
         return self._run(mask)
 
     def apply_work(self, seat: int, action: int) -> None:
-        def step(g: BatchGame, rows: np.ndarray) -> None:
+        def step(g: Machine, rows: np.ndarray) -> None:
             counts, s, q = work.phase_counts(g, rows), g.state, np.array([seat])
             a = np.array([action])
             open_pawns = g.rules.has("open-pawns")
@@ -184,28 +193,28 @@ def scenario(
     scripts: dict[int, list[tuple[str, Any]]] | None = None,
     variants: str | None = None,
     **options: str,
-) -> Game:
+) -> ReferenceGame:
     """A game on an empty table (no pawn, card or wood dealt) with scripted seats, for the
     engine of the running test (`ENGINE`)."""
     rules = Rules.make(players, variants, **options)
     scripts = scripts or {}
     strategies = [Script(scripts.get(seat, [])) for seat in range(players)]
-    cls = BatchScenario if ENGINE["name"] == "batch" else Game
+    cls = BatchScenario if ENGINE["name"] == "batch" else ReferenceGame
     return cls(rules, strategies, seed=0, game=0, state=State.empty(rules))
 
 
-def script(g: Game, seat: int, *steps: tuple[str, Any]) -> None:
+def script(g: ReferenceGame, seat: int, *steps: tuple[str, Any]) -> None:
     """Append scripted steps for a seat."""
     g.strategies[seat].steps.extend(steps)
 
 
-def done(g: Game) -> None:
+def done(g: ReferenceGame) -> None:
     """Every scripted step was used."""
     left = {seat: s.steps for seat, s in enumerate(g.strategies) if s.steps}
     assert not left, f"unused scripted steps: {left}"
 
 
-def put(g: Game, seat: int, strength: int, loc: int, up: bool | None = None) -> int:
+def put(g: ReferenceGame, seat: int, strength: int, loc: int, up: bool | None = None) -> int:
     """Move a pawn of `strength` from the seat's reserve (else camp) to `loc`; returns its index.
 
     `up` defaults to the face the rules give a placed pawn (fields and boats up, V1 all up).
@@ -226,14 +235,14 @@ def put(g: Game, seat: int, strength: int, loc: int, up: bool | None = None) -> 
     return pawn
 
 
-def give(g: Game, seat: int, **cards: int) -> None:
+def give(g: ReferenceGame, seat: int, **cards: int) -> None:
     """Add cards to a hand: give(g, 0, c1=2, c3=1, raid2=1)."""
     names = {"c1": 0, "c2": 1, "c3": 2, "raid1": 3, "raid2": 4, "raid3": 5}
     for name, n in cards.items():
         g.state.hand[seat, names[name]] += n
 
 
-def build_boat(g: Game, seat: int) -> int:
+def build_boat(g: ReferenceGame, seat: int) -> int:
     """Give the seat a built boat (the first boat card of the set); returns its slot."""
     s = g.state
     cid = next(c.id for c in g.rules.components.epoch_cards if c.is_boat and c.id not in s.boats)
@@ -242,11 +251,11 @@ def build_boat(g: Game, seat: int) -> int:
     return slot
 
 
-def card_id(g: Game, text: str, nth: int = 0) -> int:
+def card_id(g: ReferenceGame, text: str, nth: int = 0) -> int:
     """Id of the nth epoch card whose label is `text` (e.g. 'boat 3/2*', 'erosion 2/3*')."""
     ids = [c.id for c in g.rules.components.epoch_cards if c.label() == text]
     return ids[nth]
 
 
-def events(g: Game, e: str) -> list[dict[str, Any]]:
+def events(g: ReferenceGame, e: str) -> list[dict[str, Any]]:
     return [ev for ev in g.events if ev["e"] == e]

@@ -23,9 +23,9 @@ import pytest
 from test_batch_equivalence import assert_same_games, lineup_of
 
 import moaisim
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.views import FIELDS, SeatView
 from moaisim.errors import IllegalActionError, UserError
 from moaisim.rules import Rules, load_components
@@ -246,7 +246,7 @@ def test_no_games(games):
     for engine in ("batch", "reference"):
         with pytest.raises(UserError, match="at least 1|is empty"):
             moaisim.simulate(3, games, engine=engine, **KW)
-    g = BatchGame(Rules.make(3), [RandomStrategy()] * 3, 0, []).play()
+    g = Games.new(Rules.make(3), 0, []).play([RandomStrategy()] * 3)
     assert len(g.results()) == 0
 
 
@@ -269,14 +269,14 @@ def test_one_game_and_huge_game_indices_at_every_batch_size():
 def test_log_naming_games_outside_the_batch():
     rules = Rules.make(3, "fixed-disasters")
     lineup = [GreedyStrategy(), RandomStrategy(), GreedyStrategy()]
-    plain = BatchGame(rules, lineup, 8, [5, 6, 2**62]).play().results()
-    none_in = BatchGame(rules, lineup, 8, [5, 6, 2**62], log=[1, 2, 2**63 - 1]).play()
+    plain = Games.new(rules, 8, [5, 6, 2**62]).play(lineup).results()
+    none_in = Games.new(rules, 8, [5, 6, 2**62], log=[1, 2, 2**63 - 1]).play(lineup)
     assert none_in.events == {}
     pd.testing.assert_frame_equal(none_in.results(), plain)
-    some_in = BatchGame(rules, lineup, 8, [5, 6, 2**62], log=[99, 2**62, 99, 6]).play()
+    some_in = Games.new(rules, 8, [5, 6, 2**62], log=[99, 2**62, 99, 6]).play(lineup)
     assert sorted(some_in.events) == [6, 2**62]
     pd.testing.assert_frame_equal(some_in.results(), plain)
-    ref = Game(rules, lineup, seed=8, game=2**62).play()
+    ref = ReferenceGame(rules, lineup, seed=8, game=2**62).play()
     assert some_in.events[2**62] == ref
 
 
@@ -314,10 +314,12 @@ def as_list(view: SeatView, answer: np.ndarray) -> list:
 def both_engines(rules: Rules, strategies: list, seed: int, games: list[int]):
     """(batch results, batch logs, reference results, reference logs)."""
     names = ["s"] * rules.players
-    b = BatchGame(rules, strategies, seed, games, names=names, log=games).play()
+    b = Games.new(rules, seed, games, log=games).play(strategies, names=names)
     ref_events = {}
     for game in games:
-        ref_events[game] = Game(rules, strategies, seed=seed, game=game, names=names).play()
+        ref_events[game] = ReferenceGame(
+            rules, strategies, seed=seed, game=game, names=names
+        ).play()
     return b.results(), b.events, ref_events
 
 
@@ -327,7 +329,7 @@ def test_other_integer_dtypes_play_the_same_games(base, after):
     rules = Rules.make(4, "open-bidding+short")
     games = [3, 11, 2**62 + 5]
     names = ["s"] * 4
-    want = BatchGame(rules, [base()] * 4, 9, games, names=names, log=games).play()
+    want = Games.new(rules, 9, games, log=games).play([base()] * 4, names=names)
     odd = wrapped(base, "odd", after)
     got_res, got_events, ref_events = both_engines(rules, [odd()] * 4, 9, games)
     pd.testing.assert_frame_equal(got_res, want.results())
@@ -387,9 +389,9 @@ def test_malformed_answers_raise_in_both_engines(bad):
     strategies = [RandomStrategy(), wrapped(RandomStrategy, "bad", after)(), RandomStrategy()]
     names = ["random", "bad", "random"]
     with pytest.raises(IllegalActionError) as b:
-        BatchGame(rules, strategies, 4, [7, 8], names=names).play()
+        Games.new(rules, 4, [7, 8]).play(strategies, names=names)
     with pytest.raises(IllegalActionError) as r:
-        Game(rules, strategies, seed=4, game=7, names=names).play()
+        ReferenceGame(rules, strategies, seed=4, game=7, names=names).play()
     for err in (b.value, r.value):
         assert (err.kind, err.seat, err.strategy, err.seed) == (kind, 1, "bad", 4)
     assert r.value.game == 7 and b.value.game in (7, 8)
@@ -409,9 +411,9 @@ def test_malformed_non_bid_answers_raise_in_both_engines(after):
     strategies = [Bad(), RandomStrategy()]
     names = ["bad-work", "random"]
     with pytest.raises(IllegalActionError) as b:
-        BatchGame(rules, strategies, 4, [7, 8, 9], names=names).play()
+        Games.new(rules, 4, [7, 8, 9]).play(strategies, names=names)
     with pytest.raises(IllegalActionError) as r:
-        Game(rules, strategies, seed=4, game=9, names=names).play()
+        ReferenceGame(rules, strategies, seed=4, game=9, names=names).play()
     for err in (b.value, r.value):
         assert (err.kind, err.seat, err.strategy) == ("work", 0, "bad-work")
 
@@ -435,7 +437,7 @@ def test_writing_into_view_arrays_changes_no_game(base):
     rules = Rules.make(4, "open-bidding+short", volcano_after_moai="camp")
     games = [3, 11, 2**62 + 5, 40, 41, 42]
     names = ["s"] * 4
-    want = BatchGame(rules, [base()] * 4, 9, games, names=names, log=games).play()
+    want = Games.new(rules, 9, games, log=games).play([base()] * 4, names=names)
     got_res, got_events, ref_events = both_engines(
         rules, [wrapped(base, "scribbler", scribble)()] * 4, 9, games
     )
@@ -494,7 +496,7 @@ def test_writing_into_view_info_changes_no_other_view():
 
 
 def test_empty_batch_with_a_log():
-    g = BatchGame(Rules.make(3), [RandomStrategy()] * 3, 0, [], log=[1]).play()
+    g = Games.new(Rules.make(3), 0, [], log=[1]).play([RandomStrategy()] * 3)
     assert g.events == {} and len(g.results()) == 0
 
 

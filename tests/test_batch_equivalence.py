@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import moaisim
-from moaisim.engine.batch import BatchGame
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.results import frame, seat_rows
 from moaisim.registry import load_strategy
 from moaisim.rules import VARIANTS, Rules
@@ -50,7 +50,9 @@ def reference(
     """The reference engine's results (game by game, seat by seat) and event logs."""
     parts, events = [], {}
     for game in games:
-        g = Game(rules, [load_strategy(n)() for n in lineup], seed=seed, game=game, names=lineup)
+        g = ReferenceGame(
+            rules, [load_strategy(n)() for n in lineup], seed=seed, game=game, names=lineup
+        )
         events[game] = g.play()
         parts.append(frame(seat_rows(g.state, seed, game, lineup)))
     df = pd.concat(parts, ignore_index=True)
@@ -61,9 +63,9 @@ def reference(
 
 def batch(
     rules: Rules, lineup: list[str], seed: int, games: list[int], log: list[int] | None = None
-) -> BatchGame:
+) -> Games:
     strategies = [load_strategy(n)() for n in lineup]
-    return BatchGame(rules, strategies, seed, np.array(games), names=lineup, log=log).play()
+    return Games.new(rules, seed, np.array(games), log=log).play(strategies, names=lineup)
 
 
 def assert_same_games(
@@ -166,8 +168,8 @@ def test_one_game_batch_equals_reference_including_decision_counts():
     _, want = reference(rules, lineup, 31337, [9])
     assert got.events[9] == want[9]
     decisions = [e for e in want[9] if e["e"] == "decision"]
-    assert got.decided == len(decisions)
-    assert got.asked == sum(not e["forced"] for e in decisions)
+    assert got.seats.decided == len(decisions)
+    assert got.seats.asked == sum(not e["forced"] for e in decisions)
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import moaisim
-from moaisim.engine.batch import BatchGame
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, MoaisimError
 from moaisim.rules import Rules
@@ -69,14 +69,14 @@ class FloatFeed(RandomStrategy):
 def batch_error(rules: Rules, strategies: list, games: list[int]) -> IllegalActionError:
     names = [type(s).name for s in strategies]
     with pytest.raises(IllegalActionError) as info:
-        BatchGame(rules, strategies, SEED, np.array(games), names=names).play()
+        Games.new(rules, SEED, np.array(games)).play(strategies, names=names)
     return info.value
 
 
 def reference_error(rules: Rules, strategies: list, game: int) -> IllegalActionError:
     names = [type(s).name for s in strategies]
     with pytest.raises(IllegalActionError) as info:
-        Game(rules, strategies, seed=SEED, game=game, names=names).play()
+        ReferenceGame(rules, strategies, seed=SEED, game=game, names=names).play()
     return info.value
 
 
@@ -132,7 +132,7 @@ def test_other_games_of_the_batch_play_legally_without_the_bad_one():
     rules = Rules.make(3, "base")
     strategies = [OverBids(), OutOfRange(), BadWork()]
     names = [type(s).name for s in strategies]
-    g = BatchGame(rules, strategies, SEED, np.array([5, 0, 77, 2**40]), names=names).play()
+    g = Games.new(rules, SEED, np.array([5, 0, 77, 2**40])).play(strategies, names=names)
     assert g.state.last_round.all()
 
 

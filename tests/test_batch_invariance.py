@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.batch import BatchGame
+from moaisim.engine.forward import Games
 from moaisim.registry import load_strategy
 from moaisim.rules import Rules
 
@@ -30,10 +30,10 @@ CONFIGS = {
 }
 
 
-def play(config: str, games, log=None) -> BatchGame:
+def play(config: str, games, log=None) -> Games:
     rules, lineup = CONFIGS[config]
     strategies = [load_strategy(n)() for n in lineup]
-    return BatchGame(rules, strategies, SEED, np.asarray(games), names=lineup, log=log).play()
+    return Games.new(rules, SEED, np.asarray(games), log=log).play(strategies, names=lineup)
 
 
 def rows_of(df: pd.DataFrame, game: int) -> pd.DataFrame:

@@ -13,17 +13,22 @@ the results are the scores counted from each game's event log (R8.2; rank 1 wins
 from __future__ import annotations
 
 from contextlib import ExitStack
+from functools import partial
 from typing import Any
 from unittest import mock
 
 import numpy as np
+import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_legal, scores_from_events
 
 import moaisim.engine.batch.machine as machine_module
-from moaisim.engine.batch import BatchGame, BatchState
+from moaisim.engine.batch.machine import Machine
+from moaisim.engine.batch.state import BatchState
 from moaisim.engine.decisions import Kind
+from moaisim.engine.forward import Games
+from moaisim.engine.seats import Seats
 from moaisim.engine.state import State
 from moaisim.engine.steps import Step
 from moaisim.registry import load_strategy
@@ -88,7 +93,7 @@ def check_batch(s: BatchState, rules: Rules, where: str) -> None:
         assert (counts >= 0).all(), f"{where}: negative counter {name}"
 
 
-def snapshot(g: BatchGame, rows: np.ndarray) -> dict[str, np.ndarray]:
+def snapshot(g: Machine, rows: np.ndarray) -> dict[str, np.ndarray]:
     """Copies of every array of the state and every random stream counter, at `rows`."""
     s = g.state
     out = {k: v[rows].copy() for k, v in vars(s).items() if isinstance(v, np.ndarray)}
@@ -97,30 +102,65 @@ def snapshot(g: BatchGame, rows: np.ndarray) -> dict[str, np.ndarray]:
     return out
 
 
-class CheckedBatchGame(BatchGame):
-    """A batch that checks the invariants after setup and after each step (the real
-    `BatchGame.play` loop, with the machine's step and apply functions wrapped), the legal
-    masks against the rules book's, that the games a step does not concern (idle or over) do
-    not change, and that counts the rounds each game plays."""
+class CheckedSeats(Seats):
+    """Seats whose questions are checked (`CheckedBatch.check_question`) before they are
+    asked."""
 
-    def play(self) -> CheckedBatchGame:
+    def __init__(self, batch: CheckedBatch, strategies: list[Any], names: list[str]) -> None:
+        super().__init__(batch.rules, strategies, names)
+        self.batch = batch
+
+    def ask(self, machine: Machine, kind: Kind, seat: Any, rows: np.ndarray, legal: np.ndarray,
+            **info: np.ndarray) -> np.ndarray:  # fmt: skip
+        self.batch.check_question(kind, seat, rows, legal, info)
+        return super().ask(machine, kind, seat, rows, legal, **info)
+
+
+class CheckedBatch:
+    """A batch that checks the invariants after setup and after each step (the real play
+    loop, `Machine.run` asking the seats, with the machine's step and apply functions
+    wrapped), the legal masks against the rules book's, that the games a step does not
+    concern (idle or over) do not change, and that counts the rounds each game plays."""
+
+    def __init__(self, rules: Rules, strategies: list[Any], seed: int, games: np.ndarray,
+                 names: list[str], log: list[int]) -> None:  # fmt: skip
+        self.rules, self.strategies, self.names = rules, strategies, names
+        self.games = Games.new(rules, seed, games, log=log)
+        self.machine = self.games.machine
+        self.b = self.machine.b
+
+    @property
+    def state(self) -> Any:
+        return self.machine.state
+
+    @property
+    def events(self) -> dict[int, list]:
+        return self.machine.events
+
+    def results(self) -> pd.DataFrame:
+        return self.games.results()
+
+    def play(self) -> CheckedBatch:
         self.one = State.empty(self.rules)  # one game of the batch, copied out to check it
         self.rounds_played = np.zeros(self.b, dtype=np.int64)
         self.steps_run: set[Step] = set()
         check_batch(self.state, self.rules, "after setup")
+        seats = CheckedSeats(self, self.strategies, self.names)
+        seats.start(self.machine)
+        self.games.seats = seats  # the results name the strategies as seated
         with ExitStack() as stack:
             for table, apply in ((machine_module.STEPS, False), (machine_module.APPLY, True)):
                 wrapped = {step: self._checked(step, fn, apply) for step, fn in table.items()}
                 stack.enter_context(mock.patch.dict(table, wrapped))
-            super().play()
+            self.machine.run(partial(seats.answer, self.machine))
         return self
 
     def _checked(self, step: Step, fn: Any, apply: bool) -> Any:
-        def run(g: BatchGame, arg: Any, *more: Any) -> Any:
-            assert g is self
+        def run(g: Machine, arg: Any, *more: Any) -> Any:
+            assert g is self.machine
             rows = np.unique(arg.rows) if apply else arg
             idle = np.setdiff1d(np.arange(self.b), rows)
-            before = snapshot(self, idle)
+            before = snapshot(g, idle)
             if step == Step.ROUND and not apply:
                 assert not self.state.last_round[rows].any()
                 self.rounds_played[rows] += 1
@@ -128,16 +168,15 @@ class CheckedBatchGame(BatchGame):
             self.steps_run.add(step)
             where = f"after {step.name}{' (applied)' if apply else ''}"
             check_batch(self.state, self.rules, where)
-            after = snapshot(self, idle)
+            after = snapshot(g, idle)
             for key, value in before.items():
                 assert np.array_equal(value, after[key]), f"{where}: idle games' {key} changed"
             return out
 
         return run
 
-    def ask(
-        self, kind: Kind, seat: Any, rows: np.ndarray, legal: np.ndarray, **info: np.ndarray
-    ) -> np.ndarray:
+    def check_question(self, kind: Kind, seat: Any, rows: np.ndarray, legal: np.ndarray,
+                       info: dict[str, np.ndarray]) -> None:  # fmt: skip
         """Section D: the legal masks are the rules book's (`invariants.expected_legal`,
         written apart from both engines), checked for the first and the last game of each
         question (every game would take too long). (The answers themselves are checked
@@ -146,11 +185,10 @@ class CheckedBatchGame(BatchGame):
         n = len(rows)
         seats = np.broadcast_to(np.asarray(seat), (n,))
         for i in sorted({0, n - 1}) if n else []:
-            game = int(self.games[rows[i]])
+            game = int(self.machine.games[rows[i]])
             self.state.write_back(int(rows[i]), self.one)
             here = {k: v[i] for k, v in info.items()}
             check_legal(self.one, int(seats[i]), kind, legal[i], here, self.events[game])
-        return super().ask(kind, seat, rows, legal, **info)
 
 
 VARIANT_SETS = st.sets(st.sampled_from(sorted(VARIANTS)), max_size=4).filter(
@@ -176,12 +214,10 @@ def batches(draw: st.DrawFn) -> tuple[Rules, list[str], int, list[int]]:
     return rules, lineup, seed, games
 
 
-def play_checked(rules: Rules, lineup: list[str], seed: int, games: list[int]) -> CheckedBatchGame:
+def play_checked(rules: Rules, lineup: list[str], seed: int, games: list[int]) -> CheckedBatch:
     """Every game is logged: the checks read the events (masks, scores)."""
     strategies = [load_strategy(n)() for n in lineup]
-    return CheckedBatchGame(
-        rules, strategies, seed, np.array(games), names=lineup, log=games
-    ).play()
+    return CheckedBatch(rules, strategies, seed, np.array(games), lineup, games).play()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -234,7 +270,7 @@ def test_conservation_legality_and_scores_over_whole_batches(config):
 def test_checked_batch_plays_the_unchecked_batch(config):
     """The checks observe only: the checked batch gives the plain batch's results."""
     rules, lineup, seed, games = config
-    plain = BatchGame(rules, [load_strategy(n)() for n in lineup], seed, np.array(games))
+    plain = Games.new(rules, seed, np.array(games))
     checked = play_checked(rules, lineup, seed, games)
-    plain.names = lineup
-    assert checked.results().equals(plain.play().results())
+    plain.play([load_strategy(n)() for n in lineup], names=lineup)
+    assert checked.results().equals(plain.results())

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from moaisim import bench
-from moaisim.engine.batch import BatchGame
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UserError
+from moaisim.studies import bench
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +66,9 @@ def decisions_in_logs(players: int, lineup: str, games: int) -> tuple[float, flo
     """Per game, the decisions put to the strategies and all decisions (forced ones too), as
     the event logs of the same seeded games (seed 5) show them."""
     rules, classes, names = bench._lineup(players, lineup, "base")
-    g = BatchGame(
-        rules, [c() for c in classes], 5, np.arange(games), names=names, log=range(games)
-    ).play()
+    g = Games.new(rules, 5, np.arange(games), log=range(games)).play(
+        [c() for c in classes], names=names
+    )
     decisions = [e for log in g.events.values() for e in log if e["e"] == "decision"]
     asked = sum(not e["forced"] for e in decisions)
     return asked / games, len(decisions) / games
@@ -129,13 +129,15 @@ def test_without_memory():
 
 def test_counters_agree_between_engines_on_the_same_games():
     rules, classes, names = bench._lineup(4, "greedy", "base")
-    b = BatchGame(rules, [c() for c in classes], 9, np.arange(2), names=names).play()
-    refs = [Game(rules, [c() for c in classes], seed=9, game=g, names=names) for g in (0, 1)]
+    b = Games.new(rules, 9, np.arange(2)).play([c() for c in classes], names=names)
+    refs = [
+        ReferenceGame(rules, [c() for c in classes], seed=9, game=g, names=names) for g in (0, 1)
+    ]
     for ref in refs:
         ref.play()
         assert 0 < ref.asked <= ref.decided
-    assert b.asked == sum(r.asked for r in refs)
-    assert b.decided == sum(r.decided for r in refs)
+    assert b.seats.asked == sum(r.asked for r in refs)
+    assert b.seats.decided == sum(r.decided for r in refs)
 
 
 def test_batches_and_repeats_change_no_count():

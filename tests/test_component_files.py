@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.analysis.experiment import load_experiment, study_of
 from moaisim.rules import Rules, load_components
+from moaisim.studies.experiment import load_experiment, study_of
 
 ROOT = Path(__file__).parents[1]
 FILES = ROOT / "experiments" / "components"

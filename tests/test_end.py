@@ -5,7 +5,7 @@ import pytest
 from scenario import card_id, done, events, give, put, scenario, script
 
 from moaisim.engine.decisions import BIRTH_STOP
-from moaisim.engine.reference import Game
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.results import ranks, seat_rows
 from moaisim.engine.state import State
 from moaisim.rng import Streams
@@ -283,7 +283,7 @@ def test_v3_short_full_games_use_31_epoch_cards_and_end_on_the_admiral_round():
     for players in (2, 3, 4, 5):
         for seed in range(3):
             rules = Rules.make(players, "short")
-            g = Game(rules, [RandomStrategy() for _ in range(players)], seed=seed)
+            g = ReferenceGame(rules, [RandomStrategy() for _ in range(players)], seed=seed)
             g.play()
             reveals = events(g, "reveal")
             assert [r["admiral"] for r in reveals] == [False] * (len(reveals) - 1) + [True]

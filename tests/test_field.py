@@ -11,13 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from moaisim import population as pop_mod
 from moaisim.analysis import metagame as mg
-from moaisim.analysis import restricted as rp
-from moaisim.analysis.experiment import load_experiment
 from moaisim.cli import main
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.registry import LEVEL_POOL, level_spec, load_strategy, parse_lineup
+from moaisim.studies import population as pop_mod
+from moaisim.studies import restricted as rp
+from moaisim.studies.experiment import load_experiment
 
 ROOT = Path(__file__).parents[1]
 
@@ -87,7 +87,7 @@ def test_bad_restricted_play_is_one_line():
 
 
 def test_tune_under_a_restriction_plays_restricted_candidates(tmp_path):
-    from moaisim import tune
+    from moaisim.studies import tune
 
     res = tune.tune(3, "greedy", 3, 1, 4, 1, tmp_path, names=["wood", "starve"],
                     held_out_games=3, forbid=["forest"])  # fmt: skip
@@ -100,7 +100,7 @@ def test_tune_under_a_restriction_plays_restricted_candidates(tmp_path):
 def _fake_tune(calls: list[int], fail_at: int | None = None):
     """A stand-in for the CMA-ES tuner: the best response is the shipped `forester` weights,
     its held-out strength a fixed planted number (the loop's bookkeeping is what is tested)."""
-    from moaisim.tune import Strength
+    from moaisim.studies.tune import Strength
 
     class Result:
         pass
@@ -121,7 +121,7 @@ def _fake_tune(calls: list[int], fail_at: int | None = None):
 
 
 def test_population_loop_certifies_and_resumes_where_it_stopped(tmp_path, monkeypatch):
-    from moaisim import tune
+    from moaisim.studies import tune
 
     args = (3, ["greedy", "random"], tmp_path / "a", 0.02, 3, 6)
     calls: list[int] = []
@@ -230,7 +230,7 @@ def test_metagame_command_writes_a_mixture_the_mixture_strategy_plays(tmp_path, 
 
 
 def test_tune_takes_a_mixture_as_its_field(tmp_path):
-    from moaisim import tune
+    from moaisim.studies import tune
 
     field = "mixture(weights={'greedy': 0.5, 'random': 0.5})"
     res = tune.tune(3, field, 3, 1, 4, 2, tmp_path, names=["wood", "starve"], held_out_games=3)

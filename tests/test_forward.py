@@ -13,9 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moaisim import Game, Games, determinize
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game as ReferenceGame
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.steps import DECISION, Step
 from moaisim.engine.views import FIELDS, SeatView
 from moaisim.engine.views import HIDDEN as HIDDEN_CODE
@@ -87,18 +86,18 @@ def state_of(machine: Any, row: int = 0) -> dict[str, list]:
 @pytest.mark.parametrize("players, game", [(2, 0), (3, 5), (4, 2), (5, 1)])
 def test_a_game_driven_from_outside_is_the_game_the_engine_plays(players, game):
     """The same actions give the same game: the forward model's moves, played back by
-    strategies in a BatchGame, end in the same state, scores and shares."""
+    strategies through `Games.play`, end in the same state, scores and shares."""
     rules = Rules.make(players)
     fm = Game.new(rules, seed=11, game=game)
     script: list[list] = [[] for _ in range(players)]
     decisions = drive(fm, np.random.default_rng(game), script)
     assert decisions > 100
     assert fm.is_over() and not np.isnan(fm.returns()).any()
-    played = BatchGame(rules, [Scripted(s) for s in script], 11, [game]).play()
+    played = Games.new(rules, 11, [game]).play([Scripted(s) for s in script])
     assert all(not s.script for s in played.strategies)  # every recorded decision asked
     assert state_of(played) == state_of(fm.games.machine)
     assert fm.scores().tolist() == played.scores()[0].tolist()
-    assert fm.returns().tolist() == played.shares()[0].tolist()
+    assert fm.returns().tolist() == played.returns()[0].tolist()
 
 
 def test_games_apply_rejects_illegal_actions_and_changes_nothing():
@@ -248,7 +247,7 @@ def test_determinized_worlds_show_the_seat_its_real_view(seed, players, engine):
     if engine == "reference":
         ReferenceGame(rules, collectors, seed=seed, game=0).play()
     else:
-        BatchGame(rules, collectors, seed, [0, 1]).play()
+        Games.new(rules, seed, [0, 1]).play(collectors)
     kept = [x for c in collectors for x in c.views]
     assert kept
     for k, (view, row) in enumerate(kept[:: max(1, len(kept) // 12)]):
@@ -258,7 +257,7 @@ def test_determinized_worlds_show_the_seat_its_real_view(seed, players, engine):
 def test_determinized_worlds_cover_every_decision_kind_and_sample_the_secrets():
     rules = Rules.make(4)
     collectors = [Collector(0.2, 50 + q) for q in range(4)]
-    BatchGame(rules, collectors, 3, np.arange(4)).play()
+    Games.new(rules, 3, np.arange(4)).play(collectors)
     kept = [x for c in collectors for x in c.views]
     kinds = {view.kind: (view, row) for view, row in kept}  # the last of each kind
     assert set(kinds) == set(Kind)
@@ -298,7 +297,7 @@ def test_determinize_needs_a_full_view():
             return super().work(view)
 
     lean = Lean()
-    BatchGame(Rules.make(2), [lean, RandomStrategy()], 0, [0]).play()
+    Games.new(Rules.make(2), 0, [0]).play([lean, RandomStrategy()])
     with pytest.raises(UserError, match="every field"):
         determinize(lean.seen, 0, 2)
 
@@ -307,7 +306,7 @@ def test_observe_is_the_view_a_strategy_gets():
     """Game.observe(seat) at a decision shows what the engine shows the deciding seat."""
     rules = Rules.make(3)
     collectors = [Collector(1.0, q) for q in range(3)]
-    BatchGame(rules, collectors, 6, [0]).play()
+    Games.new(rules, 6, [0]).play(collectors)
     g = Game.new(rules, seed=6, game=0)
     for q, c in enumerate(collectors):
         first, _ = c.views[0]
@@ -332,7 +331,7 @@ def test_worlds_of_several_games_of_a_view():
     """determinize over several rows of a view: world w of the k-th row is game k * n + w,
     and shows that row's view."""
     collectors = [Collector(1.0, q) for q in range(3)]
-    BatchGame(Rules.make(3), collectors, 4, np.arange(5)).play()
+    Games.new(Rules.make(3), 4, np.arange(5)).play(collectors)
     view = next(v for v, _ in collectors[1].views if len(v) >= 2 and v.kind is Kind.WORK)
     rows = [len(view) - 1, 0]
     worlds = determinize(view, 3, 2, rows=rows)
@@ -349,7 +348,7 @@ def test_games_play_on_with_strategies_to_the_end_or_a_horizon():
     rules = Rules.make(3)
     whole = Games.new(rules, seed=8, games=[2, 5])
     whole.play([GreedyStrategy() for _ in range(3)])
-    engine = BatchGame(rules, [GreedyStrategy() for _ in range(3)], 8, [2, 5]).play()
+    engine = Games.new(rules, 8, [2, 5]).play([GreedyStrategy() for _ in range(3)])
     assert whole.over().all() and whole.scores().tolist() == engine.scores().tolist()
     part = Games.new(rules, seed=8, games=[2, 5])
     part.play([GreedyStrategy() for _ in range(3)], last_round=2)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from moaisim.analysis import equilibria
 from moaisim.analysis import metagame as mg
 from moaisim.errors import UserError
+from moaisim.studies.metagame import play as meta_play
 
 
 def planted(a: np.ndarray, players: int, games: int = 1) -> mg.MetaGame:
@@ -134,7 +135,7 @@ def test_mixture_files_round_trip_and_sum_to_one(tmp_path):
 
 
 def test_a_played_meta_game_shares_each_win_once():
-    meta = mg.play(["greedy", "random"], 3, 12, seed=4)
+    meta = meta_play(["greedy", "random"], 3, 12, seed=4)
     counts = meta.counts
     # the copies' shares of each game add up to the whole win
     total = np.nansum(meta.per_game * counts[:, None, :], axis=2)
@@ -155,4 +156,4 @@ def test_bad_libraries_are_refused_in_one_line():
         (["greedy", "random"], 3, 0, "games"),
     ):
         with pytest.raises(UserError, match=match):
-            mg.play(library, players, games)
+            meta_play(library, players, games)

@@ -14,8 +14,8 @@ import pytest
 import moaisim
 from moaisim.analysis import variants
 from moaisim.cli import main
-from moaisim.engine.batch import BatchGame
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import RulesError, UserError
 from moaisim.registry import load_strategy
 from moaisim.rules import CAMP, Rules
@@ -30,7 +30,9 @@ PLAY = ["game", "seat", "strategy", "score", "moai_height", "moai_count", "pawns
 
 def setup_of(rules: Rules, game: int = 0) -> dict:
     """The setup event of a game (the reference engine's log)."""
-    g = Game(rules, [load_strategy("greedy")() for _ in range(rules.players)], seed=1, game=game)
+    g = ReferenceGame(
+        rules, [load_strategy("greedy")() for _ in range(rules.players)], seed=1, game=game
+    )
     events = g.play()
     return next(e for e in events if e["e"] == "setup")
 
@@ -64,7 +66,7 @@ def test_camp_pawns_hand_size_wood_supply_and_forest_spaces_shape_the_setup(engi
         3, params={"camp_pawns": 2, "hand_size": 3, "wood_supply": 4, "forest_spaces": 3}
     )
     if engine == "batch":
-        g = BatchGame(rules, [load_strategy("greedy")() for _ in range(3)], 1, [0, 1])
+        g = Games.new(rules, 1, [0, 1])
         s = g.state
         assert ((s.loc == CAMP).sum(axis=2) == 6).all()  # 2 of each strength (R1.5)
         assert (s.hand.sum(axis=2) == 3).all()  # 3 cards dealt (R1.6)
@@ -73,7 +75,7 @@ def test_camp_pawns_hand_size_wood_supply_and_forest_spaces_shape_the_setup(engi
     else:
         setup = setup_of(rules)
         assert [sum(h) for h in setup["hands"]] == [3, 3, 3]
-        g = Game(rules, [load_strategy("greedy")() for _ in range(3)], seed=1, game=0)
+        g = ReferenceGame(rules, [load_strategy("greedy")() for _ in range(3)], seed=1, game=0)
         assert [(g.state.loc[q] == CAMP).sum() for q in range(3)] == [6, 6, 6]
         assert g.state.wood_supply == 4 and len(g.state.forest_wood) == 3
 
@@ -209,7 +211,7 @@ def test_an_experiment_sweeps_parameters(tmp_path):
     exp = tmp_path / "e.toml"
     exp.write_text('name = "e"\n[study]\nplayers = 3\ngames = 20\n'
                    "[study.params]\nremoved_epoch3 = [0, 2]\nwood_points = 3\n")  # fmt: skip
-    from moaisim.analysis.experiment import load_experiment, study_of
+    from moaisim.studies.experiment import load_experiment, study_of
 
     study = study_of(load_experiment(exp))
     assert [c.rules.setup for c in study.cells] == [

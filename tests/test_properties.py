@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import CheckedGame, scores_from_events
 
-from moaisim.engine.reference import Game
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.results import frame, seat_rows
 from moaisim.registry import load_strategy
 from moaisim.rules import RESERVE, VARIANTS, Rules
@@ -34,11 +34,13 @@ def configs(draw: st.DrawFn) -> tuple[Rules, list[str], int, int]:
     return rules, lineup, draw(st.integers(0, 2**32)), draw(st.integers(0, 10_000))
 
 
-def events_of(g: Game, e: str) -> list[dict]:
+def events_of(g: ReferenceGame, e: str) -> list[dict]:
     return [x for x in g.events if x["e"] == e]
 
 
-def run(rules: Rules, lineup: list[str], seed: int, game: int, cls: type[Game] = Game) -> Game:
+def run(
+    rules: Rules, lineup: list[str], seed: int, game: int, cls: type[ReferenceGame] = ReferenceGame
+) -> ReferenceGame:
     g = cls(rules, [load_strategy(n)() for n in lineup], seed=seed, game=game, names=lineup)
     g.play()
     return g

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import moaisim
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.views import SeatView
 from moaisim.rules import Rules
 from moaisim.strategies.base import Strategy
@@ -45,7 +45,7 @@ def test_replaying_logged_decisions_reproduces_the_game(players, seed, variant, 
     for e in rec.events:
         if e["e"] == "decision" and not e["forced"]:
             per_seat[e["seat"]].append(e)
-    g = Game(Rules.make(players, variant), [Replay(d) for d in per_seat], seed=seed)
+    g = ReferenceGame(Rules.make(players, variant), [Replay(d) for d in per_seat], seed=seed)
     assert g.play() == rec.events
     assert all(not d for d in per_seat)
 

@@ -17,12 +17,11 @@ from hypothesis import strategies as st
 
 import moaisim
 from moaisim.cli import main
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.views import FIELDS
 from moaisim.errors import StrategyError, UnknownStrategyError
-from moaisim.forward import Games
 from moaisim.registry import load_strategy
 from moaisim.rng import SeatRandom
 from moaisim.rules import Rules
@@ -46,10 +45,10 @@ def restrict(inner: str, *forbid: str) -> str:
     return f"restrict(strategy={inner!r}, forbid={list(forbid)!r})"
 
 
-def play(rules: Rules, lineup: list[str], seed: int, games, log=None) -> BatchGame:
+def play(rules: Rules, lineup: list[str], seed: int, games, log=None) -> Games:
     specs = [load_strategy(lineup[k % len(lineup)]) for k in range(rules.players)]
-    return BatchGame(rules, [s() for s in specs], seed, np.asarray(games),
-                     names=[s.label for s in specs], log=log).play()  # fmt: skip
+    games = Games.new(rules, seed, np.asarray(games), log=log)
+    return games.play([s() for s in specs], names=[s.label for s in specs])
 
 
 def same_games(a: pd.DataFrame, b: pd.DataFrame) -> None:
@@ -176,7 +175,7 @@ def test_restricted_play_never_makes_a_forbidden_move(seed, players, forbid, inn
     strategies = [spec()] + [load_strategy("greedy")() for _ in range(players - 1)]
     decisions: list = []
     spy(strategies[0], rules, decisions)
-    game = BatchGame(rules, strategies, seed, np.array(games), log=games).play()
+    game = Games.new(rules, seed, np.array(games), log=games).play(strategies)
     # decision by decision: a forbidden answer only where nothing allowed was legal
     assert decisions
     assert all(some is False for _, bad, some in decisions if bad)
@@ -321,7 +320,7 @@ def test_a_mixture_file_with_metadata_and_a_mixture_table(tmp_path):
         moaisim.simulate(2, 1, strategies=[f"mixture(file={str(f)!r})", "greedy"])
     assert "the mixture is for 3 or 4 players, this game has 2" in one_line(exc)
     with pytest.raises(StrategyError, match="the mixture is for 3 or 4 players"):
-        BatchGame(Rules.make(2), [m, load_strategy("greedy")()], 0, [0]).play()
+        Games.new(Rules.make(2), 0, [0]).play([m, load_strategy("greedy")()])
 
 
 @pytest.mark.parametrize(
@@ -430,7 +429,7 @@ def test_mixture_and_restrict_play_the_same_games_in_both_engines_and_any_batch(
     rules = Rules.make(4, "open-bidding")
     for g in games:
         specs = [load_strategy(s) for s in lineup]
-        game = Game(rules, [s() for s in specs], seed=17, game=g)
+        game = ReferenceGame(rules, [s() for s in specs], seed=17, game=g)
         game.play()
         for seat in (0, 2):
             assert game.strategies[seat].drawn == {g: m_draw(MIX, 17, g, seat)}

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UnknownStrategyError
 from moaisim.registry import load_strategy
 from moaisim.rng import Draws
@@ -39,9 +39,9 @@ def test_a_game_with_search_is_the_same_alone_in_a_batch_and_in_either_engine():
     """Every draw comes from the seat's stream of the game: game 3 plays the same alone,
     beside other games, and in the reference engine."""
     rules = Rules.make(3)
-    batch = BatchGame(rules, lineup(3, seat=1), 5, [1, 3, 4]).play()
-    alone = BatchGame(rules, lineup(3, seat=1), 5, [3]).play()
-    ref = Game(rules, lineup(3, seat=1), seed=5, game=3)
+    batch = Games.new(rules, 5, [1, 3, 4]).play(lineup(3, seat=1))
+    alone = Games.new(rules, 5, [3]).play(lineup(3, seat=1))
+    ref = ReferenceGame(rules, lineup(3, seat=1), seed=5, game=3)
     end = ref.play()[-1]
     assert batch.scores()[1].tolist() == alone.scores()[0].tolist()
     assert alone.scores()[0].tolist() == end["scores"]
@@ -50,8 +50,8 @@ def test_a_game_with_search_is_the_same_alone_in_a_batch_and_in_either_engine():
 
 def test_search_play_is_reproducible():
     rules = Rules.make(4)
-    a = BatchGame(rules, lineup(4, seat=2), 9, [0, 1]).play()
-    b = BatchGame(rules, lineup(4, seat=2), 9, [0, 1]).play()
+    a = Games.new(rules, 9, [0, 1]).play(lineup(4, seat=2))
+    b = Games.new(rules, 9, [0, 1]).play(lineup(4, seat=2))
     assert a.scores().tolist() == b.scores().tolist()
     assert a.strategies[2].rollouts == b.strategies[2].rollouts > 0
 
@@ -80,8 +80,8 @@ def test_sealed_bids_are_drawn_by_softmax_other_decisions_take_the_best():
 def test_decisions_not_searched_are_the_rollout_policys():
     """With nothing to search, search plays exactly as its rollout policy."""
     rules = Rules.make(3)
-    plain = BatchGame(rules, lineup(3, "greedy"), 2, [0, 1]).play()
-    idle = BatchGame(rules, lineup(3, "search(search='')"), 2, [0, 1]).play()
+    plain = Games.new(rules, 2, [0, 1]).play(lineup(3, "greedy"))
+    idle = Games.new(rules, 2, [0, 1]).play(lineup(3, "search(search='')"))
     assert plain.scores().tolist() == idle.scores().tolist()
     assert idle.strategies[0].rollouts == 0
 
@@ -94,8 +94,8 @@ def test_search_beats_its_rollout_policy():
     wins = 0.0
     games = 0
     for seat in range(3):
-        g = BatchGame(rules, lineup(3, "search(worlds=8)", seat), 77, np.arange(20)).play()
-        wins += g.shares()[:, seat].sum()
+        g = Games.new(rules, 77, np.arange(20)).play(lineup(3, "search(worlds=8)", seat))
+        wins += g.returns()[:, seat].sum()
         games += 20
     low = stats.binomtest(round(wins), games).proportion_ci(method="wilson").low
     assert low > 1 / 3, (wins, games)

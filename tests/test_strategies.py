@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import moaisim
-from moaisim.engine.batch import BatchGame
+from moaisim.engine.forward import Games
 from moaisim.errors import UnknownStrategyError
 from moaisim.registry import BUILTIN, describe, load_strategy
 from moaisim.rules import Rules
 from moaisim.strategies import heuristic as h
 from moaisim.strategies.ties import pick_best
-from moaisim.tune import rotated, strength
+from moaisim.studies.tune import rotated, strength
 
 PLANS = ("moai", "fisher", "forester", "breeder", "raider", "bidder")
 #: what each plan must do most of, as a result column
@@ -43,12 +43,12 @@ EVERY = ("random", "greedy", "heuristic", *PLANS, "tuned")
 VARIANTS = ("base", "open-pawns", "open-bidding", "short", "open-bidding-strict", "fixed-disasters")
 
 
-def batch(players: int, lineup, games, seed: int = 0, rules: Rules | None = None) -> BatchGame:
+def batch(players: int, lineup, games, seed: int = 0, rules: Rules | None = None) -> Games:
     """Play games on the batch engine, strategies by seat (a short lineup repeats)."""
     rules = rules or Rules.make(players)
     specs = [load_strategy(lineup[k % len(lineup)]) for k in range(players)]
     names = [s.label for s in specs]
-    return BatchGame(rules, [s() for s in specs], seed, np.asarray(games), names=names).play()
+    return Games.new(rules, seed, np.asarray(games)).play([s() for s in specs], names=names)
 
 
 # --- 1. fair tie-breaks -----------------------------------------------------------------------

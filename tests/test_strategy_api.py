@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, StrategyError, UnknownStrategyError
 from moaisim.registry import load_strategy, parse_lineup
@@ -82,7 +82,7 @@ def test_a_strategy_with_memory_plays_the_same_games_in_both_engines_and_any_bat
 
 def test_the_reference_engine_plays_a_batch_of_one():
     Grudge.starts.clear()
-    g = Game(Rules.make(3), [Grudge(), Grudge(), Grudge()], seed=1, game=12)
+    g = ReferenceGame(Rules.make(3), [Grudge(), Grudge(), Grudge()], seed=1, game=12)
     assert Grudge.starts == [(0, [12]), (1, [12]), (2, [12])]
     g.play()
     assert len(Grudge.starts) == 3
@@ -370,4 +370,4 @@ def test_batch_game_checks_reads_before_playing():
         reads: ClassVar[dict[str, tuple[str, ...]]] = {"bid": ("hands",)}
 
     with pytest.raises(UnknownStrategyError):
-        BatchGame(Rules.make(2), [Typo(), Typo()], 0, [0])
+        Games.new(Rules.make(2), 0, [0]).play([Typo(), Typo()])

@@ -1,5 +1,5 @@
-"""The tuner (`moaisim.tune`): seat rotation, win shares and their intervals, the search, its
-files, and interrupt-safe resume. Searches here are tiny (2 players, a few games and
+"""The tuner (`moaisim.studies.tune`): seat rotation, win shares and their intervals, the
+search, its files, and interrupt-safe resume. Searches here are tiny (2 players, a few games and
 generations) so that they take seconds."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from moaisim.errors import UserError
 from moaisim.registry import load_strategy
 from moaisim.strategies import heuristic as h
-from moaisim.tune import lineups, rotated, strength, tune
+from moaisim.studies.tune import lineups, rotated, strength, tune
 
 
 def test_lineups_put_the_candidate_in_every_seat_and_keep_the_field_in_order():

@@ -275,8 +275,8 @@ def test_game_quality_reports_the_new_metrics_with_intervals():
 
 
 def test_an_experiment_sets_its_equivalence_margins_and_bad_ones_are_one_line_errors(tmp_path):
-    from moaisim.analysis.experiment import load_experiment
     from moaisim.errors import UserError
+    from moaisim.studies.experiment import load_experiment
 
     head = 'name = "m"\n[study]\nplayers = [3]\ngames = 10\n'
     good = tmp_path / "good.toml"
@@ -434,8 +434,8 @@ def test_a_field_a_library_strategy_exploits_is_far_from_the_meta_game(tmp_path)
 
 
 def test_an_experiment_names_its_field_study_and_a_wrong_one_is_a_one_line_error(tmp_path):
-    from moaisim.analysis.experiment import load_experiment
     from moaisim.errors import UserError
+    from moaisim.studies.experiment import load_experiment
 
     d = field_report(tmp_path)
     head = 'name = "m"\n[study]\nplayers = [3]\ngames = 10\n'

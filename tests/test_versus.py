@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.analysis.versus import versus
 from moaisim.cli import main
 from moaisim.runner import RunWarning, make_study
+from moaisim.studies.versus import versus
 
 
 def test_the_candidate_and_the_field_share_every_win():

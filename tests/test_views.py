@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.batch import BatchGame
 from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.results import frame, seat_rows
 from moaisim.engine.views import FIELDS, HIDDEN, SeatView
 from moaisim.errors import IllegalActionError
@@ -53,7 +53,7 @@ Spy.reads = {}  # its methods are wrapped at run time: full views for every kind
 
 def play_with_spies(players: int, seed: int) -> list[Spy]:
     spies = [Spy() for _ in range(players)]
-    g = Game(Rules.make(players), spies, seed=seed)
+    g = ReferenceGame(Rules.make(players), spies, seed=seed)
     for spy in spies:
         spy.game = g
     g.play()
@@ -140,9 +140,9 @@ def test_batch_views_equal_reference_views_field_by_field():
     Recorder.reads = {}
     rules = Rules.make(4, "open-pawns", spent_wood="out")
     ref = [Recorder() for _ in range(4)]
-    Game(rules, ref, seed=13, game=4).play()
+    ReferenceGame(rules, ref, seed=13, game=4).play()
     batch = [Recorder() for _ in range(4)]
-    BatchGame(rules, batch, 13, [1, 2, 4, 8, 9]).play()
+    Games.new(rules, 13, [1, 2, 4, 8, 9]).play(batch)
     for r, b in zip(ref, batch, strict=True):
         assert len(r.seen) > 10 and r.seen == b.seen
 
@@ -248,7 +248,7 @@ for _kind in Kind:
 Watch.reads = {}
 
 
-def seat_results(g: Game, game: int) -> pd.DataFrame:
+def seat_results(g: ReferenceGame, game: int) -> pd.DataFrame:
     return frame(seat_rows(g.state, g.seed, game, g.names))
 
 
@@ -260,10 +260,10 @@ def test_an_attacker_reaches_no_engine_array_no_secret_and_changes_no_game(engin
     rules, games, names = Rules.make(3, "short"), [5, 6, 7], ["greedy"] * 3
     Watch.leaks.clear()
     Attacker.found.clear()
-    want = BatchGame(rules, [GreedyStrategy() for _ in range(3)], 2, games, names=names).play()
+    want = Games.new(rules, 2, games).play([GreedyStrategy() for _ in range(3)], names=names)
     if engine == "batch":
         players = [Watch() for _ in range(3)]
-        g = BatchGame(rules, players, 2, games, names=names)
+        g = Games.new(rules, 2, games)
         index = {game: row for row, game in enumerate(games)}
 
         def truth(view: SeatView) -> tuple:
@@ -273,14 +273,14 @@ def test_an_attacker_reaches_no_engine_array_no_secret_and_changes_no_game(engin
 
         for p in players:
             p.truth = truth
-        got = g.play().results()
+        got = g.play(players, names=names).results()
     else:
         frames = []
         for game in games:
             players = [Watch() for _ in range(3)]
-            ref = Game(rules, players, seed=2, game=game, names=names)
+            ref = ReferenceGame(rules, players, seed=2, game=game, names=names)
 
-            def truth(view: SeatView, ref: Game = ref) -> tuple:
+            def truth(view: SeatView, ref: ReferenceGame = ref) -> tuple:
                 s = ref.state
                 return engine_arrays(s), s.hand[None], s.loc[None]
 
@@ -300,8 +300,8 @@ def test_the_reference_attack_replays_the_same_games():
     rules = Rules.make(3, "short")
     for game in (5, 6, 7):
         Attacker.found.clear()
-        plain = Game(rules, [GreedyStrategy() for _ in range(3)], seed=2, game=game).play()
-        attacked = Game(rules, [Attacker() for _ in range(3)], seed=2, game=game).play()
+        plain = ReferenceGame(rules, [GreedyStrategy() for _ in range(3)], seed=2, game=game).play()
+        attacked = ReferenceGame(rules, [Attacker() for _ in range(3)], seed=2, game=game).play()
         assert attacked == plain
         assert Attacker.found
 
@@ -336,7 +336,9 @@ class Cheater(Strategy):
 
 def test_illegal_action_raises_with_strategy_kind_game_and_seed():
     rules = Rules.make(2)
-    g = Game(rules, [Cheater(), RandomStrategy()], seed=42, game=7, names=["cheater", "random"])
+    g = ReferenceGame(
+        rules, [Cheater(), RandomStrategy()], seed=42, game=7, names=["cheater", "random"]
+    )
     with pytest.raises(IllegalActionError) as info:
         g.play()
     err = info.value

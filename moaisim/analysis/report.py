@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from filelock import FileLock, Timeout
 
 from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source
@@ -562,7 +563,6 @@ def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) 
 
 @contextlib.contextmanager
 def _report_lock(out: Path) -> Iterator[None]:
-    from filelock import FileLock, Timeout
 
     path = out.parent / f".{out.name}.lock"
     try:

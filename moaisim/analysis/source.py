@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.errors import UserError
+from moaisim.rules import OPTIONS
 from moaisim.rundir import RunDir
 
 #: Games per block when the source is a DataFrame.
@@ -197,7 +198,6 @@ def _with_setup(cells: pd.DataFrame) -> pd.DataFrame:
     hand) get it from the variant and the rule options."""
     if "setup" in cells:
         return cells
-    from moaisim.rules import OPTIONS
 
     def label(row: pd.Series) -> str:
         parts = [] if row.get("variant", "base") == "base" else [str(row["variant"])]

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import choix
 import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
@@ -425,7 +426,6 @@ class _Ratings(_Table):
             self.found[p], self.keys[p] = rankings, keys
 
     def result(self) -> pd.DataFrame:
-        import choix
 
         rows = []
         for setup, rankings in sorted(self.found.items()):

@@ -6,17 +6,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from moaisim.engine.events import EVENTS, SCHEMA_VERSION, Event, Text
-from moaisim.errors import StrategyError, UserError
+from moaisim.errors import UserError
 from moaisim.rules import Rules
-from moaisim.rules.components import digest_of
+from moaisim.rules.components import digest_of, load_components
+from moaisim.rules.model import contents, default_components
 from moaisim.rules.parameters import values as parameter_values
 
 
@@ -65,7 +64,6 @@ class GameRecord:
 def components_id(rules: Rules) -> dict[str, str]:
     """A component set's name and the digest of what it is made of beyond the rule
     parameters (`moaisim.rules.model.contents`): the file a log's replay needs."""
-    from moaisim.rules.model import contents
 
     return {"name": rules.components.name, "digest": digest_of(contents(rules.components))}
 
@@ -76,47 +74,7 @@ HEADER_KEYS = ("seed", "game", "players", "variant", "options", "params", "compo
 NOT_A_LOG = "not a game log of moaisim play --json"
 
 
-def replay(log: str, components: str | Path | None = None) -> GameRecord:
-    """Play a game's log (`GameRecord.jsonl`, `moaisim play --json`) again: the rules its
-    header names (players, variants, rule options, rule parameters, and `components`, the
-    component file, when the set is not the default one), its seed and game, and each
-    seat's logged decisions fed back as the seat's answers. The game must make the log's
-    events one by one: a log is then evidence of its scores, whatever strategies played
-    it. A log that does not replay, or whose header is not the rules it was played with,
-    is a `UserError` (one line)."""
-    from moaisim.engine.reference import Game
-    from moaisim.engine.results import frame, seat_rows
-
-    header, events = _read_log(log)
-    rules = _logged_rules(header, components)
-    players = rules.players
-    decisions: list[list[dict[str, Any]]] = [[] for _ in range(players)]
-    for e in events:
-        if e.get("e") == "decision" and not e.get("forced"):
-            seat = e.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < players or "action" not in e:
-                raise UserError(f"{NOT_A_LOG}: a decision names no seat of the game or no action")
-            decisions[seat].append(e)
-    names = [str(n) for n in header["strategies"]]
-    if len(names) != players:
-        raise UserError(
-            f"{NOT_A_LOG}: its header names {len(names)} strategies for {players} seats"
-        )
-    replayer = _replay_strategy()
-    game = Game(rules, [replayer(d) for d in decisions], seed=header["seed"],
-                game=header["game"], names=names)  # fmt: skip
-    try:
-        made = game.play()
-    except StrategyError as exc:  # ran out of decisions, or one the game does not allow
-        _compare(events, game.events, partial=True)  # the first event that differs, if any
-        raise UserError(f"the log does not replay: seat {exc.seat}'s decision {exc.kind!r}: "
-                        f"{exc.problem}") from None  # fmt: skip
-    _compare(events, made)
-    result = frame(seat_rows(game.state, header["seed"], header["game"], names))
-    return GameRecord(rules, header["seed"], header["game"], names, made, result)
-
-
-def _read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A log's header and events, checked for shape."""
     try:
         lines = [json.loads(x) for x in log.splitlines() if x.strip()]
@@ -140,11 +98,9 @@ def _read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, events
 
 
-def _logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules:
+def logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules:
     """The rules a log's header names, checked against its rules digest; the component set
     must be the one its digest names (the default one, or the file given)."""
-    from moaisim.rules.components import load_components
-    from moaisim.rules.model import contents, default_components
 
     wanted = header["components"] if isinstance(header["components"], dict) else {}
     given = load_components(components) if components is not None else default_components()
@@ -171,7 +127,7 @@ def _logged_rules(header: dict[str, Any], components: str | Path | None) -> Rule
     return rules
 
 
-def _compare(logged: list[dict[str, Any]], made: list[Event], partial: bool = False) -> None:
+def compare_events(logged: list[dict[str, Any]], made: list[Event], partial: bool = False) -> None:
     """The events the game made must be the log's, one by one (`partial`: the game stopped
     early, so only those it made are compared)."""
     for k, (a, b) in enumerate(zip(logged, made, strict=False)):
@@ -181,35 +137,6 @@ def _compare(logged: list[dict[str, Any]], made: list[Event], partial: bool = Fa
     if not partial and len(logged) != len(made):
         raise UserError(f"the log does not replay: it has {len(logged)} events, the game "
                         f"makes {len(made)}")  # fmt: skip
-
-
-@cache
-def _replay_strategy() -> type:
-    """The strategy that answers with a seat's logged decisions (built on first use: the
-    strategies package imports the engine)."""
-    from moaisim.engine.decisions import Kind
-    from moaisim.strategies.base import Strategy
-
-    class Replay(Strategy):
-        """Answers with one seat's logged, unforced decisions, in order."""
-
-        name = "replay"
-
-        def __init__(self, decisions: list[dict[str, Any]]) -> None:
-            super().__init__()
-            self.decisions = list(decisions)
-
-        def _answer(self, view: Any) -> np.ndarray:
-            if not self.decisions:
-                raise ValueError("the log has no more decisions for this seat")
-            d = self.decisions.pop(0)
-            if d.get("kind") != view.kind.value:
-                raise ValueError(f"the log's next decision is a {d.get('kind')!r}")
-            return np.asarray([d["action"]])
-
-    for kind in Kind:
-        setattr(Replay, kind.value, Replay._answer)
-    return Replay
 
 
 def render(rec: GameRecord, brief: bool = False) -> str:

@@ -1,9 +1,9 @@
 """The reference engine: one game of Moai in plain Python, phases in rulebook order.
 
 It is the oracle the fast engine is tested against and the engine to read beside docs/rules.md.
-Every decision goes through `Game.ask`, which builds the seat's view, checks the strategy's
+Every decision goes through `ReferenceGame.ask`, which builds the seat's view, checks the strategy's
 answer against the legal mask (IllegalActionError otherwise) and logs it. Every chance
-outcome and every decision is appended to `Game.events`, in order.
+outcome and every decision is appended to `ReferenceGame.events`, in order.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ placed_face_up, raid_cards, raidable, swap_place = (
 )
 
 
-class Game:
+class ReferenceGame:
     """One seeded game. `play()` runs it to the end; the phase methods run one phase each
     (scenario tests set up `state` by hand and call them)."""
 

@@ -43,6 +43,38 @@ DTYPES: dict[str, str] = {
 }
 
 
+#: The per-round table's column types.
+ROUND_DTYPES = {
+    "game": "int64", "round": "int16", "seat": "int8", "hill_position": "int8",
+    "birdman": "bool", "epoch_card": "int16", "forest": "int8", "fields": "int8",
+    "volcano": "int8", "ocean": "int8", "camp": "int8", "wood": "int16",
+    "moai_count": "int16", "moai_height": "int32", "cards": "int16", "births": "int16",
+    "starved": "int16", "score": "int32",
+}  # fmt: skip
+
+#: The per-round table: one row per game, round and seat, as each round's review ends.
+ROUND_COLUMNS: dict[str, str] = {
+    "game": "game index in the run",
+    "round": "the round, from 1",
+    "seat": "the seat (0 held the bird-man at the start)",
+    "hill_position": "the seat's position in this round's hill order (0 = bird-man)",
+    "birdman": "the seat was this round's bird-man",
+    "epoch_card": "id of the epoch card the seat took this round (-1: none)",
+    "forest": "pawns in the forest after the round",
+    "fields": "pawns in the fields",
+    "volcano": "pawns on the volcano",
+    "ocean": "pawns on boats",
+    "camp": "pawns in camp",
+    "wood": "wood held",
+    "moai_count": "Moai tiles held",
+    "moai_height": "their total height",
+    "cards": "Rapa Nui cards in hand",
+    "births": "births this round",
+    "starved": "pawns starved this round",
+    "score": "the score if the game ended after this round (R8.2)",
+}
+
+
 def ranks(scores: np.ndarray) -> np.ndarray:
     """R8.2: rank 1 = best; tied scores share a rank (1 + number of strictly better seats)."""
     scores = np.asarray(scores)

@@ -27,7 +27,11 @@ values: pos 0, count 0, card -1, target -1, left 0, taken 0, done False, hill -1
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import IntEnum
+
+import numpy as np
 
 from moaisim.engine.decisions import Kind
 
@@ -88,3 +92,45 @@ IN_TURN: frozenset[Step] = frozenset({
     Step.PICK, Step.DISASTER, Step.TARGET, Step.LOSS, Step.VOLCANO, Step.FEED_COUNT, Step.FEED,
     Step.DRAW, Step.REST, Step.BIRTH, Step.BOAT,
 })  # fmt: skip
+
+
+@dataclass
+class Pending:
+    """Games waiting for one decision: `rows` (positions in the batch, sorted by seat),
+    `seat` (who decides in each), `legal` masks ([n, A]; for a bid the hand counts that bound
+    it) and `info` (arrays about the question, shown to the strategy as `view.info`)."""
+
+    step: Step
+    rows: np.ndarray
+    seat: np.ndarray
+    legal: np.ndarray
+    info: dict[str, np.ndarray] = field(default_factory=dict)
+    #: who issued the group and when (the forward model's check that an answered group is
+    #: the current decision of its games, `forward.Games.apply`); unused inside the engine
+    ticket: int = field(default=-1, repr=False, compare=False)
+    owner: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def kind(self) -> Kind:
+        return DECISION[self.step]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def subset(self, keep: np.ndarray) -> Pending:
+        """The entries selected by a mask (seat order kept)."""
+        info = {k: v[keep] for k, v in self.info.items()}
+        return Pending(self.step, self.rows[keep], self.seat[keep], self.legal[keep], info,
+                       self.ticket, self.owner)  # fmt: skip
+
+    @staticmethod
+    def merge(parts: Sequence[Pending]) -> Pending:
+        """One group of several of the same step (sorted by seat again)."""
+        if len(parts) == 1:
+            return parts[0]
+        rows = np.concatenate([p.rows for p in parts])
+        seat = np.concatenate([p.seat for p in parts])
+        order = np.argsort(seat, kind="stable")
+        info = {k: np.concatenate([p.info[k] for p in parts])[order] for k in parts[0].info}
+        legal = np.concatenate([p.legal for p in parts])[order]
+        return Pending(parts[0].step, rows[order], seat[order], legal, info)

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from moaisim import interrupts
+from moaisim.engine.answers import raised
 from moaisim.engine.decisions import Kind, strengths
 from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.rng import SeatRandom
@@ -547,7 +548,6 @@ def start_strategies(
     of a batch (one game in the reference engine); its optional `start(rules, seat, games)`
     hook is called once, before the first decision, with the batch's game indices. A hook
     that fails is the strategy's failure (`StrategyError`, decision 'start')."""
-    from moaisim.engine.answers import raised
 
     interrupts.watch()  # a KeyboardInterrupt a strategy raises is its failure (answers.answer)
     for seat, strategy in enumerate(strategies):

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from moaisim.errors import RulesError
+from moaisim.files import read_text
+from moaisim.rules.parameters import apply
 
 #: Epoch card types and the disaster effects among them (C3).
 DISASTERS: tuple[str, ...] = ("erosion", "fire", "fire-boat", "famine", "storm", "topple")
@@ -312,8 +314,6 @@ def load_components(
     with rule parameters set (`moaisim.rules.parameters`; checked as the file's keys are)."""
     data, source = _document(None if path is None else str(path))
     if params:
-        from moaisim.rules.parameters import apply
-
         data = apply(data, params)
         given = ", ".join(f"{k}={v}" for k, v in params.items())
         source = f"{source} with {given}"
@@ -326,8 +326,6 @@ def _document(path: str | None) -> tuple[dict[str, Any], str]:
         text = resources.files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
         source = "default.toml"
     else:
-        from moaisim.files import read_text
-
         source = path
         text = read_text(path, "component file", RulesError)
     try:

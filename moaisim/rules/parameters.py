@@ -34,25 +34,36 @@ class Parameter:
     key: tuple[str, ...]  # the path of its key in the component file
     rule: str
     meaning: str
+    field: str  # the `Components` field that holds it
+    index: int | None = None  # its place in that field, when the field is a tuple
+
+    def value(self, components: Components) -> int:
+        """The parameter's value in a component set."""
+        held = getattr(components, self.field)
+        return int(held if self.index is None else held[self.index])
 
 
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
         Parameter("removed_epoch1", ("epoch", "removed", "1"), "V3",
-                  "epoch-1 cards removed at random before setup (never the Admiral)"),
+                  "epoch-1 cards removed at random before setup (never the Admiral)",
+                  "removed", 0),
         Parameter("removed_epoch2", ("epoch", "removed", "2"), "V3",
-                  "epoch-2 cards removed at random before setup"),
+                  "epoch-2 cards removed at random before setup", "removed", 1),
         Parameter("removed_epoch3", ("epoch", "removed", "3"), "V3",
-                  "epoch-3 cards removed at random before setup (never the Admiral)"),
-        Parameter("wood_supply", ("board", "wood"), "R1.2, C5", "wood tokens in the supply"),
+                  "epoch-3 cards removed at random before setup (never the Admiral)",
+                  "removed", 2),
+        Parameter("wood_supply", ("board", "wood"), "R1.2, C5", "wood tokens in the supply",
+                  "wood"),
         Parameter("camp_pawns", ("pawns", "camp_per_strength"), "R1.5",
-                  "pawns of each strength in camp at the start"),
-        Parameter("hand_size", ("rapa_nui", "hand"), "R1.6", "Rapa Nui cards dealt to each player"),
+                  "pawns of each strength in camp at the start", "camp_per_strength"),
+        Parameter("hand_size", ("rapa_nui", "hand"), "R1.6", "Rapa Nui cards dealt to each player",
+                  "hand"),
         Parameter("wood_points", ("score", "wood_points"), "R8.2",
-                  "points per wood token held at the end"),
+                  "points per wood token held at the end", "wood_points"),
         Parameter("forest_spaces", ("board", "forest_spaces"), "R1.2",
-                  "spaces of the forest"),
+                  "spaces of the forest", "forest_spaces"),
     )
 }  # fmt: skip
 
@@ -60,24 +71,17 @@ PARAMETERS: dict[str, Parameter] = {
 #: The parameters of V3 generalised, for epochs 1, 2, 3.
 REMOVALS: tuple[str, str, str] = ("removed_epoch1", "removed_epoch2", "removed_epoch3")
 #: The fields of `Components` that the parameters set.
-COMPONENT_FIELDS: tuple[str, ...] = (
-    "removed", "wood", "camp_per_strength", "hand", "wood_points", "forest_spaces",
-)  # fmt: skip
+COMPONENT_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(p.field for p in PARAMETERS.values()))
 
 
 def values(components: Components) -> dict[str, int]:
     """Each parameter's value in a component set."""
-    removed = components.removed
-    return {
-        "removed_epoch1": removed[0],
-        "removed_epoch2": removed[1],
-        "removed_epoch3": removed[2],
-        "wood_supply": components.wood,
-        "camp_pawns": components.camp_per_strength,
-        "hand_size": components.hand,
-        "wood_points": components.wood_points,
-        "forest_spaces": components.forest_spaces,
-    }
+    return {name: p.value(components) for name, p in PARAMETERS.items()}
+
+
+def listing() -> str:
+    """The parameters' names, for help texts: "removed_epoch1, ..., forest_spaces"."""
+    return ", ".join(PARAMETERS)
 
 
 def check_names(params: Mapping[str, Any]) -> None:

@@ -1,12 +1,9 @@
-"""The batch engine (docs/design.md, "The two engines"): B games at once as numpy arrays.
+"""The batch engine's machinery (docs/design.md, "The two engines"): B games at once as numpy
+arrays, private to the engine.
 
-Game state is a struct of arrays with a leading games axis (`state.BatchState`); each phase
-module runs its sub-steps in lockstep, asking each seat's strategy once per sub-step for the
-games where that seat decides. Same rules + same strategies + same game seed gives the game
-the reference engine plays, at any batch size.
+The game state is a struct of arrays with a leading games axis (`state.BatchState`, the cursor
+included); `machine.Machine` runs the steps of a round (one module per phase: birdman, epoch,
+work, production, review) and applies answers. Nothing outside `moaisim.engine` uses it: games
+are played through the forward model (`moaisim.engine.forward.Games`), which asks strategies
+through `moaisim.engine.seats`.
 """
-
-from moaisim.engine.batch.game import BatchGame
-from moaisim.engine.batch.state import BatchState
-
-__all__ = ["BatchGame", "BatchState"]

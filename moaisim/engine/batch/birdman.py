@@ -15,7 +15,8 @@ from moaisim.engine.views import next_epochs
 from moaisim.rules.codes import N_CARD_TYPES, card_value
 
 if TYPE_CHECKING:
-    from moaisim.engine.batch.machine import Machine, Pending
+    from moaisim.engine.batch.machine import Machine
+    from moaisim.engine.steps import Pending
 
 CARD_VALUES = np.array([card_value.py_func(t) for t in range(N_CARD_TYPES)], dtype=np.int16)
 

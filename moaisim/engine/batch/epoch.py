@@ -13,7 +13,8 @@ from moaisim.engine.steps import Step
 from moaisim.rules.codes import CAMP, RESERVE, TILE_OUT, free_fields
 
 if TYPE_CHECKING:
-    from moaisim.engine.batch.machine import Machine, Pending
+    from moaisim.engine.batch.machine import Machine
+    from moaisim.engine.steps import Pending
 
 #: What a disaster takes from its victim (C3), by card type: a loss the victim chooses.
 LOSSES: dict[str, int] = {"fire-boat": LOSS_BOAT, "storm": LOSS_BOAT, "famine": LOSS_PAWN,

@@ -8,16 +8,16 @@ its event log, and knows the rules' steps, nothing about strategies:
   deciding seat of each, the legal masks and what the question is about);
 - `apply(pending, actions)` applies one action per game of a group and moves those games on.
 
-`BatchGame.play` (game.py) is the loop outside: it asks the strategies for each pending group
-and applies their answers until every game is over. A search strategy uses the same machine
-to look ahead: `take` copies games (mid-phase too, since the cursor is state), and a copy
-given its own `Streams` draws its chance from them, never from the real game's.
+The forward model (`engine.forward.Games`) is the loop outside: it asks the strategies for
+each pending group (`engine.seats.Seats`) and applies their answers until every game is over.
+A search strategy uses the same door to look ahead: `Games.clone` copies games (mid-phase too,
+since the cursor is state, `take` here), and a copy given its own `Streams` draws its chance
+from them, never from the real game's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -28,40 +28,11 @@ from moaisim.engine.batch import birdman, epoch, production, review, work
 from moaisim.engine.batch.state import RESET, BatchState
 from moaisim.engine.decisions import Kind, action_size, feed_codec, work_codec
 from moaisim.engine.events import Event, EventMaker
-from moaisim.engine.steps import DECISION, IN_TURN, PHASE, Step
+from moaisim.engine.results import ROUND_COLUMNS, ROUND_DTYPES
+from moaisim.engine.steps import IN_TURN, PHASE, Pending, Step
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, ZONES, score
-
-ROUND_DTYPES = {
-    "game": "int64", "round": "int16", "seat": "int8", "hill_position": "int8",
-    "birdman": "bool", "epoch_card": "int16", "forest": "int8", "fields": "int8",
-    "volcano": "int8", "ocean": "int8", "camp": "int8", "wood": "int16",
-    "moai_count": "int16", "moai_height": "int32", "cards": "int16", "births": "int16",
-    "starved": "int16", "score": "int32",
-}  # fmt: skip
-
-#: The per-round table: one row per game, round and seat, as each round's review ends.
-ROUND_COLUMNS: dict[str, str] = {
-    "game": "game index in the run",
-    "round": "the round, from 1",
-    "seat": "the seat (0 held the bird-man at the start)",
-    "hill_position": "the seat's position in this round's hill order (0 = bird-man)",
-    "birdman": "the seat was this round's bird-man",
-    "epoch_card": "id of the epoch card the seat took this round (-1: none)",
-    "forest": "pawns in the forest after the round",
-    "fields": "pawns in the fields",
-    "volcano": "pawns on the volcano",
-    "ocean": "pawns on boats",
-    "camp": "pawns in camp",
-    "wood": "wood held",
-    "moai_count": "Moai tiles held",
-    "moai_height": "their total height",
-    "cards": "Rapa Nui cards in hand",
-    "births": "births this round",
-    "starved": "pawns starved this round",
-    "score": "the score if the game ended after this round (R8.2)",
-}
 
 #: What each step does: run by itself (returns nothing) or ready its games' decision.
 STEPS: dict[Step, Any] = {**birdman.STEPS, **epoch.STEPS, **work.STEPS, **production.STEPS,
@@ -69,48 +40,6 @@ STEPS: dict[Step, Any] = {**birdman.STEPS, **epoch.STEPS, **work.STEPS, **produc
 #: How each decision step applies the actions.
 APPLY: dict[Step, Any] = {**birdman.APPLY, **epoch.APPLY, **work.APPLY, **production.APPLY,
                           **review.APPLY}  # fmt: skip
-
-
-@dataclass
-class Pending:
-    """Games waiting for one decision: `rows` (positions in the batch, sorted by seat),
-    `seat` (who decides in each), `legal` masks ([n, A]; for a bid the hand counts that bound
-    it) and `info` (arrays about the question, shown to the strategy as `view.info`)."""
-
-    step: Step
-    rows: np.ndarray
-    seat: np.ndarray
-    legal: np.ndarray
-    info: dict[str, np.ndarray] = field(default_factory=dict)
-    #: who issued the group and when (the forward model's check that an answered group is
-    #: the current decision of its games, `forward.Games.apply`); unused inside the engine
-    ticket: int = field(default=-1, repr=False, compare=False)
-    owner: object = field(default=None, repr=False, compare=False)
-
-    @property
-    def kind(self) -> Kind:
-        return DECISION[self.step]
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def subset(self, keep: np.ndarray) -> Pending:
-        """The entries selected by a mask (seat order kept)."""
-        info = {k: v[keep] for k, v in self.info.items()}
-        return Pending(self.step, self.rows[keep], self.seat[keep], self.legal[keep], info,
-                       self.ticket, self.owner)  # fmt: skip
-
-    @staticmethod
-    def merge(parts: Sequence[Pending]) -> Pending:
-        """One group of several of the same step (sorted by seat again)."""
-        if len(parts) == 1:
-            return parts[0]
-        rows = np.concatenate([p.rows for p in parts])
-        seat = np.concatenate([p.seat for p in parts])
-        order = np.argsort(seat, kind="stable")
-        info = {k: np.concatenate([p.info[k] for p in parts])[order] for k in parts[0].info}
-        legal = np.concatenate([p.legal for p in parts])[order]
-        return Pending(parts[0].step, rows[order], seat[order], legal, info)
 
 
 class Tables:
@@ -360,7 +289,7 @@ class Machine:
         s, lay, p = self.state, self.rules.layout, self.rules.players
         loc = s.loc[rows]
         zones = lay.zones(loc)
-        held = self._tiles_held()[rows]
+        held = self.tiles_held()[rows]
         heights = (held * self.tile_heights).sum(axis=2)
         living = (loc >= CAMP).sum(axis=2)
         position = np.argsort(s.order[rows], axis=1)  # the position of each seat
@@ -402,9 +331,9 @@ class Machine:
 
     def moai_heights(self) -> np.ndarray:
         """Total height of each clan's Moai tiles [B, P]."""
-        return (self._tiles_held() * self.tile_heights).sum(axis=2)
+        return (self.tiles_held() * self.tile_heights).sum(axis=2)
 
-    def _tiles_held(self) -> np.ndarray:
+    def tiles_held(self) -> np.ndarray:
         """[B, P, T] bool: the clan holds the tile."""
         p = self.rules.players
         return self.state.moai_owner[:, None, :] == np.arange(p)[None, :, None]

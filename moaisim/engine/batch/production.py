@@ -24,7 +24,8 @@ from moaisim.rules.codes import (
 )
 
 if TYPE_CHECKING:
-    from moaisim.engine.batch.machine import Machine, Pending
+    from moaisim.engine.batch.machine import Machine
+    from moaisim.engine.steps import Pending
 
 
 # --- R6.1 forest -------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import CAMP, RESERVE, Layout, holds_pair, strength_of, zone_of
 
 if TYPE_CHECKING:
-    from moaisim.engine.batch.machine import Machine, Pending
+    from moaisim.engine.batch.machine import Machine
+    from moaisim.engine.steps import Pending
 
 
 def draw(m: Machine, rows: np.ndarray) -> None:

@@ -30,7 +30,8 @@ from moaisim.rules.codes import (
 )
 
 if TYPE_CHECKING:
-    from moaisim.engine.batch.machine import Machine, Pending
+    from moaisim.engine.batch.machine import Machine
+    from moaisim.engine.steps import Pending
 
 
 def work_start(m: Machine, rows: np.ndarray) -> None:

@@ -31,9 +31,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 
 from moaisim.analysis import inference, stats
+from moaisim.analysis.tables import markdown_table
 from moaisim.errors import UserError
+from moaisim.registry import load_strategy
+from moaisim.strategies.restrict import FORBID
+from moaisim.studies.tune import rotated
 
 #: The flags' thresholds: a loss of win share that "carries the game", and the margin of
 #: "vestigial" (an equivalence margin).
@@ -43,7 +48,6 @@ MARGIN = 0.01
 
 def _shares(players: int, strategy: Any, field: Any, games: int, seed: int) -> np.ndarray:
     """[P, G]: the strategy's win share in each rotation and game."""
-    from moaisim.tune import rotated
 
     got = rotated(players, strategy, field, games, seed, table=False)
     assert isinstance(got, np.ndarray)
@@ -70,10 +74,6 @@ def restricted_play(
     """The restricted-play table (see the module's docstring): one row per forbidden
     mechanism (and one per re-tuned restriction in `retuned`: forbid name -> a strategy spec
     that plays under that restriction)."""
-    from joblib import Parallel, delayed
-
-    from moaisim.registry import load_strategy
-    from moaisim.strategies.restrict import FORBID
 
     names = list(FORBID) if forbids is None else list(forbids)
     unknown = [f for f in names if f not in FORBID]
@@ -151,7 +151,6 @@ def _flag(row: Any, df: pd.DataFrame, carry: float, margin: float) -> str:
 def markdown(df: pd.DataFrame) -> str:
     """The table as Markdown: mechanism, how it is played, the change of win share with its
     interval (adjusted like its Holm test), the Holm-adjusted p-value and the flag."""
-    from moaisim.analysis.tables import markdown_table
 
     shown = pd.DataFrame({
         "mechanism forbidden": df["mechanism"], "play": df["play"],

@@ -1,90 +1,92 @@
-"""`BatchGame`: B seeded games played by strategies on the batch engine's machine (R2, R8).
+"""The strategies seated at a batch of games, and how the batch engine asks them (docs/design.md,
+"Strategy lifetime" and "Views are sealed").
 
-The machine (`machine.Machine`) knows where each game stands and what it waits for; the loop
-here asks the strategies: each pending decision goes to each deciding seat's strategy once,
-through a sealed view over the games where that seat decides (rows with a single legal action
-are applied without asking, as in the reference engine), and the answers are checked with
-array operations.
+`Seats` holds one strategy instance per seat for every game of a batch; `answer(machine,
+pending)` asks them about one pending decision: each deciding seat's strategy once, through a
+sealed view over the games where that seat decides (rows with a single legal action are
+applied without asking, as in the reference engine), its answer checked with array operations
+(`answers.check`) and its random stream moved on by what it drew. The forward model
+(`engine.forward.Games.play`) is the loop around it: the machine runs what needs no decision,
+the seats answer what it waits for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numba import njit
 
 from moaisim.engine.answers import BadAnswer, answer, failure
-from moaisim.engine.batch.machine import ROUND_COLUMNS, ROUND_DTYPES, Machine, Pending
-from moaisim.engine.batch.state import BatchState
 from moaisim.engine.decisions import Kind
-from moaisim.engine.results import COLUMNS, frame, provenance, ranks
-from moaisim.engine.state import COUNTERS
-from moaisim.engine.steps import Step
+from moaisim.engine.steps import Pending, Step
 from moaisim.engine.views import check_reads, make_view, parts_for, start_strategies
-from moaisim.rng import Streams
+from moaisim.errors import UserError
 from moaisim.rules import Rules
-from moaisim.rules.codes import CAMP, N_CARD_TYPES
+from moaisim.rules.codes import N_CARD_TYPES
 
-__all__ = ["ROUND_COLUMNS", "ROUND_DTYPES", "BatchGame"]
+if TYPE_CHECKING:
+    from moaisim.engine.batch.machine import Machine
 
 
-class BatchGame(Machine):
-    """Plays games `games` of root seed `seed` together; `play()` runs them all to the end.
+class Seats:
+    """One strategy instance per seat of a batch (`strategies[seat]`), named `names[seat]` in
+    results and errors (default: the class names). `asked` counts the game-decisions put to
+    strategies, `decided` every decision (forced ones included)."""
 
-    Games that have ended sit idle while the others finish their rounds. `log` names games
-    (indices in the run) whose event logs are kept in `events[game]`, identical to the
-    reference engine's. With `rounds=True`, `round_table()` gives a row per game, round and
-    seat (`ROUND_COLUMNS`).
-    """
-
-    def __init__(
-        self,
-        rules: Rules,
-        strategies: Sequence[Any],
-        seed: int,
-        games: Sequence[int] | np.ndarray,
-        names: Sequence[str] | None = None,
-        log: Sequence[int] | None = None,
-        state: BatchState | None = None,
-        streams: Streams | None = None,
-    ) -> None:
+    def __init__(self, rules: Rules, strategies: Sequence[Any],
+                 names: Sequence[str] | None = None) -> None:  # fmt: skip
         if len(strategies) != rules.players:
-            raise ValueError(f"{rules.players} players need {rules.players} strategies")
+            raise UserError(f"{rules.players} players need {rules.players} strategies, "
+                            f"got {len(strategies)}")  # fmt: skip
+        self.rules = rules
         self.strategies = list(strategies)
         self.names = list(names) if names else [type(s).__name__ for s in strategies]
-        super().__init__(rules, seed, games, log, state, streams)
+        if len(self.names) != rules.players:
+            raise UserError(f"{rules.players} players need {rules.players} names")
         self.methods = {k: [getattr(s, k.value) for s in self.strategies] for k in Kind}
         for strategy, name in zip(self.strategies, self.names, strict=True):
             check_reads(strategy, name)
         #: the parts of a game each seat's views of each kind copy (views.parts_for)
         self.parts = {k: [parts_for(s, k) for s in self.strategies] for k in Kind}
-        self.asked = 0  # decisions put to strategies (game-decisions, forced ones excluded)
-        self.decided = 0  # all decisions, forced ones included
-        start_strategies(self.strategies, rules, self.games, self.names, self.seed)
+        self.asked = 0
+        self.decided = 0
 
-    def play(self, rounds: bool = False) -> BatchGame:
-        """R2: every game to its end (R8): the machine runs what needs no decision, the
-        strategies answer what it waits for (`Machine.run`)."""
-        self.keep_rounds = rounds
-        self.run(self.decide)
-        return self
+    def holds(self, strategies: Sequence[Any]) -> bool:
+        """These are the instances seated here (the same objects, seat by seat)."""
+        return len(strategies) == len(self.strategies) and all(
+            a is b for a, b in zip(strategies, self.strategies, strict=True)
+        )
 
-    def decide(self, pend: Pending) -> np.ndarray:
-        """The action of each entry of a pending group (`ask`). Sealed bids (R3.3) are asked
-        seat by seat, as the reference engine asks them."""
-        if pend.step != Step.BID or self.rules.open_bidding:
-            return self.ask(pend.kind, pend.seat, pend.rows, pend.legal, **pend.info)
+    def start(self, machine: Machine) -> None:
+        """Each strategy's `start(rules, seat, games)` hook, once, before its first decision
+        in these games."""
+        start_strategies(self.strategies, self.rules, machine.games, self.names, machine.seed)
+
+    def answer(self, machine: Machine, pend: Pending, seats: Sequence[int] | None = None
+               ) -> np.ndarray:  # fmt: skip
+        """The action of each entry of a pending group (`ask`); with `seats`, only the entries
+        of those seats are asked (the others are 0: a searching seat fills in its own).
+        Sealed bids (R3.3) are asked seat by seat, as the reference engine asks them."""
+        if seats is not None:
+            mine = np.isin(pend.seat, np.asarray(list(seats), dtype=np.int64))
+            width = (len(pend), N_CARD_TYPES) if pend.kind is Kind.BID else (len(pend),)
+            out = np.zeros(width, dtype=np.int64)
+            if mine.any():
+                out[mine] = self.answer(machine, pend.subset(mine))
+            return out
+        if pend.step != Step.BID or machine.rules.open_bidding:
+            return self.ask(machine, pend.kind, pend.seat, pend.rows, pend.legal, **pend.info)
         out = np.zeros((len(pend), N_CARD_TYPES), dtype=np.int16)
-        for q in range(self.rules.players):
+        for q in range(machine.rules.players):
             sel = np.flatnonzero(pend.seat == q)
-            out[sel] = self.ask(pend.kind, q, pend.rows[sel], pend.legal[sel])
+            out[sel] = self.ask(machine, pend.kind, q, pend.rows[sel], pend.legal[sel])
         return out
 
     def ask(
         self,
+        machine: Machine,
         kind: Kind,
         seat: np.ndarray | int,
         rows: np.ndarray,
@@ -106,12 +108,12 @@ class BatchGame(Machine):
         self.decided += n
         if not forced.all():
             for q, sel in self._groups(seat, forced):
-                action[sel] = self._ask_seat(kind, q, rows[sel], legal[sel], info, sel)
-        if self.log_mask is not None:
+                action[sel] = self._ask_seat(machine, kind, q, rows[sel], legal[sel], info, sel)
+        if machine.log_mask is not None:
             seats = np.broadcast_to(seat, (n,))
-            for i in self.logged(rows):
+            for i in machine.logged(rows):
                 a = action[i]
-                self.emit(
+                machine.emit(
                     rows[i],
                     "decision",
                     seat=int(seats[i]),
@@ -149,6 +151,7 @@ class BatchGame(Machine):
 
     def _ask_seat(
         self,
+        machine: Machine,
         kind: Kind,
         seat: int,
         rows: np.ndarray,
@@ -159,46 +162,19 @@ class BatchGame(Machine):
         """Ask `seat`'s strategy about the games `rows` through a sealed view (copies only),
         check its answer, and move its random stream on by what it drew."""
         self.asked += len(rows)
-        rng = self.streams.seat(seat, rows)
+        rng = machine.streams.seat(seat, rows)
         info = {k: v[sel] for k, v in info.items()}
-        games = self.games[rows]
-        s, parts = self.state, self.parts[kind][seat]
+        games = machine.games[rows]
+        s, parts = machine.state, self.parts[kind][seat]
         cursor = s.cursor_records(rows) if "cursor" in parts else None
         view = make_view(kind, seat, self.rules, parts, s.public, s.secrets(), rows, games,
                          legal, rng, info, cursor)  # fmt: skip
         try:
             actions = answer(self.methods[kind][seat], view, kind, legal)
         except BadAnswer as bad:
-            raise failure(bad, self.names[seat], kind, games, self.seed, seat) from bad.raised
-        self.streams.advance(seat, rows, rng)
+            raise failure(bad, self.names[seat], kind, games, machine.seed, seat) from bad.raised
+        machine.streams.advance(seat, rows, rng)
         return actions
-
-    def results(self) -> pd.DataFrame:
-        """The per-seat results table (results schema), game by game, seat by seat."""
-        s, p, b = self.state, self.rules.players, self.b
-        scores = self.scores()
-        rk = ranks(scores)
-        p_of = np.tile(np.arange(p), b)
-        cols: dict[str, object] = {
-            "game": np.repeat(self.games, p),
-            "seed": np.full(b * p, self.seed, dtype=np.uint64),
-            "players": np.full(b * p, p),
-            **{k: [v] * (b * p) for k, v in provenance(self.rules).items()},
-            "seat": p_of,
-            "strategy": [self.names[q] for q in p_of],
-            "score": scores.ravel(),
-            "moai_height": self.moai_heights().ravel(),
-            "moai_count": self._tiles_held().sum(axis=2).ravel(),
-            "pawns": (s.loc >= CAMP).sum(axis=2).ravel(),
-            "wood": s.wood.ravel(),
-            "rank": rk.ravel(),
-            "win": (rk == 1).ravel(),
-            "rounds": np.repeat(s.round, p),
-        }
-        for name in COUNTERS:
-            cols[name] = s.counters[name].ravel()
-        assert set(cols) == set(COLUMNS)
-        return frame(cols)  # type: ignore[arg-type]
 
 
 @njit(cache=True, nogil=True)

@@ -37,9 +37,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from moaisim.analysis.report import apart, check_report_dir, make_report
+from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
 from moaisim.files import read_text
+from moaisim.registry import local_code
 from moaisim.rules import OPTIONS
+from moaisim.rules.parameters import PARAMETERS
+from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
+from moaisim.studies.field import check_field, run_field
 
 #: The keys of an experiment file and of its [study] table.
 TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code"}
@@ -85,8 +91,6 @@ def load_experiment(path: str | Path) -> Experiment:
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise bad(f"name must be a word such as 'seat-balance', got {name!r}")
     if "field" in data:  # a field study: the meta-game, its certificate, restricted play
-        from moaisim.analysis.field import check_field
-
         if "study" in data:
             raise bad("give [study] (a grid of games) or [field] (a field study), not both")
         try:
@@ -155,7 +159,6 @@ def _report_options(
     if field is not None:
         if not isinstance(field, str):
             raise bad(f"report.field must be a directory name, got {field!r}")
-        from moaisim.analysis.verdicts import field_report
 
         try:
             field = field_report(Path(field) if Path(field).is_absolute() else path.parent / field)
@@ -215,8 +218,6 @@ def _check_study_value(key: str, value: Any) -> str | None:
         if not isinstance(value, bool):
             return f"must be true or false, got {value!r}"
     elif key == "rotation":
-        from moaisim.runner import ROTATIONS
-
         if value not in ROTATIONS:
             return f"must be one of {', '.join(ROTATIONS)}, got {value!r}"
     elif key == "strategies":
@@ -235,8 +236,6 @@ def _check_study_value(key: str, value: Any) -> str | None:
         elif not _strings(value):
             return f"must be a non-empty list of lineups (strings), got {value!r}"
     elif key == "params":
-        from moaisim.rules.parameters import PARAMETERS
-
         if not isinstance(value, dict) or not value:
             return "must be a table of rule parameters ([study.params] wood_supply = [10, 15])"
         for name, v in value.items():
@@ -256,8 +255,6 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
     `games` overrides the file's games per cell (a quick look before the full study). A
     'module:Class' strategy is imported from the current directory only when the file says
     `trust_local_code = true`."""
-    from moaisim.registry import local_code
-    from moaisim.runner import make_study, round_robin
 
     s = dict(exp.study)
     if games is not None:
@@ -303,8 +300,6 @@ def run_experiment(
     `<reports>/<name>`; returns the report's path. `games` overrides the file's games per
     cell: the run and report go to `<name>-<games>` so they never mix with the full study.
     A report directory that holds another study's report is an error (nothing is played)."""
-    from moaisim.analysis.report import apart, check_report_dir, make_report
-    from moaisim.runner import check_jobs, run_to_disk
 
     exp = load_experiment(path)
     name = exp.name if games is None else f"{exp.name}-{games}"
@@ -329,10 +324,6 @@ def run_experiment(
 def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,
                games: int | None, notify: Any) -> Path:  # fmt: skip
     """A field study (`analysis.field`) into `<runs>/<name>` and `<reports>/<name>`."""
-    from moaisim.analysis.field import run_field
-    from moaisim.analysis.report import apart
-    from moaisim.registry import local_code
-    from moaisim.runner import check_jobs
 
     if games is not None and (not _whole(games) or games < 1):
         raise UserError(f"games must be a whole number of at least 1, got {games!r}")

@@ -23,14 +23,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from moaisim.checks import check_count, check_seed, game_indices, positions, whole
 from moaisim.engine.answers import BadAnswer, check
-from moaisim.engine.batch.machine import Machine, Pending
+from moaisim.engine.batch.machine import Machine
 from moaisim.engine.batch.state import BatchState
 from moaisim.engine.batch.work import phase_counts
 from moaisim.engine.decisions import Kind, strengths
-from moaisim.engine.steps import Step
+from moaisim.engine.events import Event
+from moaisim.engine.results import COLUMNS, frame, provenance, ranks
+from moaisim.engine.seats import Seats
+from moaisim.engine.state import COUNTERS
+from moaisim.engine.steps import Pending, Step
 from moaisim.engine.views import FIELDS, HIDDEN, PARTS, SeatView, make_view, next_epochs
 from moaisim.errors import UserError
 from moaisim.rng import Draws, SeatRandom, Streams
@@ -45,10 +50,12 @@ MAX_WORLDS = 1_000_000
 
 class Games:
     """Many games as one forward model (see the module's docstring): `pending()` lists the
-    decisions they wait for, `apply(pending, actions)` answers one of them."""
+    decisions they wait for, `apply(pending, actions)` answers one of them, `answer` asks
+    strategies for the answer, `play` plays on with strategies."""
 
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
+        self.seats: Seats | None = None  # the strategies seated (`play`, `answer`)
         # the pending groups issued, so that only the current decision of a game is answered:
         # each group gets a ticket; a game holds the ticket of the group that asks it, -1
         # once answered (or played on), and `apply` refuses any other group
@@ -57,14 +64,24 @@ class Games:
         self._tickets = 0
 
     @classmethod
-    def new(cls, rules: Rules, seed: int, games: Sequence[int] | np.ndarray) -> Games:
-        """Games `games` of root seed `seed`, set up (R1): each the same deal as in a run."""
+    def new(
+        cls,
+        rules: Rules,
+        seed: int,
+        games: Sequence[int] | np.ndarray,
+        log: Sequence[int] | None = None,
+        rounds: bool = False,
+        state: BatchState | None = None,
+    ) -> Games:
+        """Games `games` of root seed `seed`, set up (R1): each the same deal as in a run.
+        `log` names games whose event log is kept (`events`); `rounds` keeps the per-round
+        table (`round_table`); `state` starts from a position set up by hand (scenario tests)
+        instead of the deal."""
         if not isinstance(rules, Rules):
             raise UserError(f"Games.new needs a Rules (Rules.make(players, ...)), got {rules!r}")
         index = game_indices(np.atleast_1d(np.asarray(games, dtype=object)), "games")
-        if not len(index):
-            raise UserError("Games.new needs at least one game")
-        return cls(Machine(rules, check_seed(seed), index))
+        machine = Machine(rules, check_seed(seed), index, log, state, None, rounds)
+        return cls(machine)
 
     @property
     def rules(self) -> Rules:
@@ -93,16 +110,8 @@ class Games:
         the engine checks a strategy's answer (integers of the right shape, legal); a group
         that is not the games' current decision (answered already, issued before they moved
         on, or by other games) is refused. A refused call changes nothing."""
-        if not isinstance(pend, Pending):
-            raise UserError(f"apply needs a pending group from pending(), got {pend!r}")
-        if pend.owner is not self._owner:
-            raise UserError(f"{pend.kind.value}: this pending group was not issued by these "
-                            "games (call their own pending())")  # fmt: skip
+        self._check_current(pend)
         rows = np.asarray(pend.rows)
-        if len(rows) and not (self._ticket[rows] == pend.ticket).all():
-            raise UserError(f"{pend.kind.value}: this pending group is not the current "
-                            "decision of its games (answered already, or they have moved on): "
-                            "call pending() again")  # fmt: skip
         try:
             checked = check(pend.kind, actions, pend.legal)
         except BadAnswer as bad:
@@ -112,6 +121,19 @@ class Games:
             raise UserError(f"{pend.kind.value}: {problem}{where}") from None
         self.machine.apply(pend, checked)
         self._ticket[rows] = -1
+
+    def _check_current(self, pend: Pending) -> None:
+        """`pend` is the current decision of its games, issued by these games' `pending()`."""
+        if not isinstance(pend, Pending):
+            raise UserError(f"expected a pending group from pending(), got {pend!r}")
+        if pend.owner is not self._owner:
+            raise UserError(f"{pend.kind.value}: this pending group was not issued by these "
+                            "games (call their own pending())")  # fmt: skip
+        rows = np.asarray(pend.rows)
+        if len(rows) and not (self._ticket[rows] == pend.ticket).all():
+            raise UserError(f"{pend.kind.value}: this pending group is not the current "
+                            "decision of its games (answered already, or they have moved on): "
+                            "call pending() again")  # fmt: skip
 
     def clone(self, rows: Sequence[int] | np.ndarray | None = None, seed: int | None = None,
               games: Sequence[int] | np.ndarray | None = None) -> Games:  # fmt: skip
@@ -182,17 +204,96 @@ class Games:
         return Games(Machine(first.rules, first.seed, np.arange(state.b), state=state,
                              streams=streams))  # fmt: skip
 
-    def play(self, strategies: Sequence[Any], last_round: int | None = None) -> None:
-        """Play the games on with strategies (one instance per seat, as in a run; their
-        `start` hook is called with the games' numbers 0..n-1), to their end or to the end
-        of round `last_round`."""
-        from moaisim.engine.batch import BatchGame
-
-        m = self.machine
-        game = BatchGame(m.rules, list(strategies), m.seed, m.games, state=m.state,
-                         streams=m.streams)  # fmt: skip
+    def play(
+        self,
+        strategies: Sequence[Any],
+        last_round: int | None = None,
+        names: Sequence[str] | None = None,
+    ) -> Games:
+        """Play the games on with strategies (one instance per seat for every game, as in a
+        run: their `start` hook is called once, when they are first seated here), to their
+        end or to the end of round `last_round`; `names` name them in results and errors.
+        Returns the games (played)."""
+        seats = self._seated(strategies, names)
         self._ticket[:] = -1  # every pending group issued so far is out of date
-        game.run(game.decide, last_round=last_round)
+        m = self.machine
+        m.run(lambda pend: seats.answer(m, pend), last_round=last_round)
+        return self
+
+    def answer(
+        self,
+        pend: Pending,
+        strategies: Sequence[Any],
+        seats: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> np.ndarray:
+        """The actions the strategies (one per seat, seated as by `play`) give for a pending
+        group, asked through their sealed views exactly as a run asks them (their streams
+        move on); with `seats`, only those seats' entries are asked, the others left 0 (a
+        searching seat answers for itself). `apply` them to play them."""
+        self._check_current(pend)
+        return self._seated(strategies, names).answer(self.machine, pend, seats)
+
+    def _seated(self, strategies: Sequence[Any], names: Sequence[str] | None) -> Seats:
+        """The seats of these strategy instances: the ones already seated, or a new seating
+        (their `start` hooks called)."""
+        strategies = list(strategies)
+        same = self.seats is not None and self.seats.holds(strategies)
+        if not same or (names is not None and list(names) != self.seats.names):
+            self.seats = Seats(self.rules, strategies, names)
+            self.seats.start(self.machine)
+        assert self.seats is not None
+        return self.seats
+
+    def results(self) -> pd.DataFrame:
+        """The per-seat results table (results schema), game by game, seat by seat; the
+        strategies are named as seated (`play`)."""
+        m, p = self.machine, self.rules.players
+        s, b = m.state, m.b
+        names = self.seats.names if self.seats is not None else ["?"] * p
+        scores = m.scores()
+        rk = ranks(scores)
+        p_of = np.tile(np.arange(p), b)
+        cols: dict[str, object] = {
+            "game": np.repeat(m.games, p),
+            "seed": np.full(b * p, m.seed, dtype=np.uint64),
+            "players": np.full(b * p, p),
+            **{k: [v] * (b * p) for k, v in provenance(self.rules).items()},
+            "seat": p_of,
+            "strategy": [names[q] for q in p_of],
+            "score": scores.ravel(),
+            "moai_height": m.moai_heights().ravel(),
+            "moai_count": m.tiles_held().sum(axis=2).ravel(),
+            "pawns": (s.loc >= CAMP).sum(axis=2).ravel(),
+            "wood": s.wood.ravel(),
+            "rank": rk.ravel(),
+            "win": (rk == 1).ravel(),
+            "rounds": np.repeat(s.round, p),
+        }
+        for name in COUNTERS:
+            cols[name] = s.counters[name].ravel()
+        assert set(cols) == set(COLUMNS)
+        return frame(cols)  # type: ignore[arg-type]
+
+    def round_table(self) -> pd.DataFrame:
+        """The per-round table (a row per game, round and seat, as each round's review ends)
+        of games made with `rounds=True`."""
+        return self.machine.round_table()
+
+    @property
+    def events(self) -> dict[int, list[Event]]:
+        """The event logs of the games named by `log` (game index -> events), so far."""
+        return self.machine.events
+
+    @property
+    def strategies(self) -> list[Any]:
+        """The strategy instances seated (`play`, `answer`), seat by seat; [] before."""
+        return list(self.seats.strategies) if self.seats is not None else []
+
+    @property
+    def games(self) -> np.ndarray:
+        """[n] the games' indices (in their root seed's run)."""
+        return self.machine.games.copy()
 
     def run(self, decide: Any, last_round: int | None = None) -> None:
         """Play the games on, `decide(pending) -> actions` answering each decision, to their

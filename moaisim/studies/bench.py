@@ -27,6 +27,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,14 +37,15 @@ import numpy as np
 import pandas as pd
 
 from moaisim.api import BATCH_SIZE
-from moaisim.engine.batch import BatchGame
-from moaisim.engine.reference import Game
+from moaisim.engine.forward import Games
+from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UserError
 from moaisim.files import check_writable_file, write_atomic
 from moaisim.registry import parse_lineup, split_top, strategy_name
 from moaisim.rules import Rules
 from moaisim.rundir import RunDir
 from moaisim.runner import MAX_JOBS_PER_CORE, max_jobs
+from moaisim.version import __version__
 
 #: The largest batch whose memory the benchmark measures (a batch needs about 2 KB a game).
 MAX_MEMORY_GAMES = 2_000_000
@@ -215,16 +217,17 @@ def speed(
     """
     rules, classes, names = _lineup(players, lineup, variants)
     warm = min(games, 16)
-    BatchGame(rules, [c() for c in classes], seed, np.arange(warm), names=names).play()
-    Game(rules, [c() for c in classes], seed=seed, game=0, names=names).play()
+    Games.new(rules, seed, np.arange(warm)).play([c() for c in classes], names=names)
+    ReferenceGame(rules, [c() for c in classes], seed=seed, game=0, names=names).play()
 
     def batch_run() -> tuple[float, float, int, int, int]:
         asked = decided = nbytes = 0
         wall, cpu = time.perf_counter(), time.process_time()
         for start in range(0, games, batch_size):
             chunk = np.arange(start, min(games, start + batch_size))
-            g = BatchGame(rules, [c() for c in classes], seed, chunk, names=names).play()
-            asked, decided = asked + g.asked, decided + g.decided
+            g = Games.new(rules, seed, chunk).play([c() for c in classes], names=names)
+            assert g.seats is not None
+            asked, decided = asked + g.seats.asked, decided + g.seats.decided
             nbytes = max(nbytes, g.state.nbytes() // len(chunk))
             del g
         return time.process_time() - cpu, time.perf_counter() - wall, asked, decided, nbytes
@@ -233,7 +236,7 @@ def speed(
         asked = decided = 0
         wall, cpu = time.perf_counter(), time.process_time()
         for g in range(reference_games):
-            ref = Game(rules, [c() for c in classes], seed=seed, game=g, names=names)
+            ref = ReferenceGame(rules, [c() for c in classes], seed=seed, game=g, names=names)
             ref.play()
             asked, decided = asked + ref.asked, decided + ref.decided
         return time.process_time() - cpu, time.perf_counter() - wall, asked, decided
@@ -273,7 +276,7 @@ def speed(
 _CHILD = """
 import gc, json, resource, sys, time, tracemalloc
 import numpy as np
-from moaisim.engine.batch import BatchGame
+from moaisim.engine.forward import Games
 from moaisim.registry import parse_lineup, strategy_name
 from moaisim.rules import Rules
 from moaisim.rundir import RunDir
@@ -294,7 +297,7 @@ a = json.loads(sys.argv[1])
 rules = Rules.make(a["players"], a["variants"])
 classes = parse_lineup(a["lineup"], a["players"])
 names = [strategy_name(c) for c in classes]
-BatchGame(rules, [c() for c in classes], a["seed"], np.arange(1), names=names).play().results()
+Games.new(rules, a["seed"], np.arange(1)).play([c() for c in classes], names=names).results()
 gc.collect()
 base = status_kib("VmRSS")
 try:  # Linux: restart the peak-RSS mark (VmHWM) here, past the imports and the JIT
@@ -304,8 +307,8 @@ except OSError:
     pass
 tracemalloc.start()
 cpu = time.process_time()
-g = BatchGame(rules, [c() for c in classes], a["seed"], np.arange(a["games"]), names=names)
-g.play()
+g = Games.new(rules, a["seed"], np.arange(a["games"]))
+g.play([c() for c in classes], names=names)
 state = g.state.nbytes()
 res = g.results()
 cpu = time.process_time() - cpu
@@ -381,7 +384,6 @@ def memory_columns(mem: pd.DataFrame) -> pd.DataFrame:
 
 def environment() -> dict[str, str]:
     """The machine and versions a run was measured on."""
-    from moaisim import __version__
 
     cpu = platform.processor() or platform.machine()
     try:
@@ -586,7 +588,6 @@ def runner_speed(
     --jobs 1 and with --jobs `jobs` (the speed-up), then `games` games with --jobs `jobs`.
     Per run: wall seconds, games/s, the peak memory of each worker (from the manifest: each
     chunk records its process's peak RSS) and of the whole run (the largest process)."""
-    import tempfile
 
     check_runner_args(games, speedup_games, jobs)
     rows = []

@@ -21,24 +21,29 @@ import math
 import pickle
 import shlex
 import time
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import cma
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 
 from moaisim.analysis.stats import wilson
-from moaisim.engine.batch import BatchGame
+from moaisim.engine.forward import Games
 from moaisim.errors import UserError
-from moaisim.files import check_writable_file, write_atomic
+from moaisim.files import check_writable_file, read_text, write_atomic
 from moaisim.fingerprint import fingerprint
 from moaisim.registry import StrategySpec, load_strategy, split_top
 from moaisim.rules import Rules
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
+from moaisim.strategies import heuristic as h
+from moaisim.strategies.heuristic import HeuristicStrategy
 
 
 def _spec(strategy: str | type | StrategySpec) -> StrategySpec:
@@ -101,7 +106,7 @@ def rotated(
         names = [spec.label for spec in lineup]
         for start in range(0, len(index), batch_size):
             chunk = index[start : start + batch_size]
-            g = BatchGame(rules, [spec() for spec in lineup], seed, chunk, names=names).play()
+            g = Games.new(rules, seed, chunk).play([spec() for spec in lineup], names=names)
             if table:
                 df = g.results()
                 df.insert(0, "rotation", np.int8(s))
@@ -209,7 +214,6 @@ def _candidate(
 ) -> StrategySpec:
     """heuristic with these weights; with `forbid`, wrapped in `restrict` (restricted play:
     the weights tuned under the restriction)."""
-    from moaisim.strategies.heuristic import HeuristicStrategy
 
     if forbid:
         inner = "heuristic(weights={" + ", ".join(f"{k!r}: {float(v)!r}" for k, v in
@@ -314,9 +318,6 @@ def tune(
     generation; calling `tune` again with the same arguments resumes from it, and the run
     ends with the same weights as an uninterrupted one.
     """
-    import cma
-
-    from moaisim.strategies import heuristic as h
 
     if objective not in OBJECTIVES:
         raise UserError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
@@ -351,10 +352,6 @@ def tune(
         )
     field_labels = [spec.label for spec in field_specs]
     if isinstance(start, str | Path):
-        import tomllib
-
-        from moaisim.files import read_text
-
         try:
             doc = tomllib.loads(read_text(start, "start weights file"))
         except tomllib.TOMLDecodeError as exc:
@@ -546,7 +543,6 @@ def _evaluator(
     if n_jobs == 1:
         return lambda points: [_evaluate(players, w, field, games, seed, rules, forbid)
                                for w in points]  # fmt: skip
-    from joblib import Parallel, delayed
 
     pool = Parallel(n_jobs=n_jobs)
 

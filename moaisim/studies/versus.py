@@ -28,6 +28,7 @@ import pandas as pd
 from moaisim.analysis import stats
 from moaisim.errors import UserError
 from moaisim.registry import StrategySpec, load_strategy, split_top
+from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
 #: What the table reports of each side, from the results columns.
 MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
@@ -56,7 +57,6 @@ def versus(
 ) -> pd.DataFrame:
     """The candidate against the field at each player count and set-up (see the module's
     docstring): one row for the candidate and one for the field per set-up."""
-    from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
     cand = load_strategy(candidate)
     others = field_specs(field)

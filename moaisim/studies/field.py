@@ -7,7 +7,7 @@ At each player count it plays and reports, in this order:
    the bootstrap spread, the invasion matrix, alpha-Rank and Nash averaging, and each
    strategy's self-play statue rate (a strategy whose self-play never carves a Moai is
    **degenerate**: kept in the field only if the meta-game gives it weight);
-2. **the exploitability certificate** (`moaisim.population`): a PSRO loop from the library
+2. **the exploitability certificate** (`moaisim.studies.population`): a PSRO loop from the library
    (meta-game, CMA-ES best response to its Nash mixture, held-out gain) until the gain's
    upper bound is below epsilon or the iterations run out; the last gain is the certificate;
 3. **restricted play** (`analysis.restricted`): the meta-game's strongest strategy (the
@@ -52,9 +52,17 @@ import numpy as np
 import pandas as pd
 
 from moaisim.analysis import metagame as mg
-from moaisim.analysis import restricted as rp
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
+from moaisim.registry import LEVEL_POOL
+from moaisim.rundir import make_dir
+from moaisim.strategies.heuristic import weights_path
+from moaisim.strategies.restrict import FORBID
+from moaisim.studies import restricted as rp
+from moaisim.studies import tune
+from moaisim.studies.metagame import play as meta_play
+from moaisim.studies.population import certificate_table
+from moaisim.studies.population import population as run_population
 
 FIELD = {"players", "library", "games", "seed", "bootstrap", "alphas", "population",
          "restricted"}  # fmt: skip
@@ -126,7 +134,6 @@ def _whole(x: Any) -> bool:
 
 
 def library_of(spec: Any) -> list[str]:
-    from moaisim.registry import LEVEL_POOL
 
     return list(LEVEL_POOL) if spec == "L2" else list(spec)
 
@@ -154,7 +161,7 @@ def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: i
                                cfg["seed"], {"carved": data["carved"]})  # fmt: skip
     say(f"field: {players} players, the meta-game of {len(lib)} strategies "
         f"({len(mg.compositions(len(lib), players))} compositions x {games:,} games)")  # fmt: skip
-    meta = mg.play(lib, players, games, cfg["seed"], jobs)
+    meta = meta_play(lib, players, games, cfg["seed"], jobs)
     tmp = run / f".metagame-{players}p.npz"
     with open(tmp, "wb") as f:
         np.savez(f, key=np.array(key), names=np.array(meta.names), counts=meta.counts,
@@ -181,9 +188,6 @@ def run_field(
 ) -> Path:
     """Play the field study of an experiment (see the module's docstring) and write its
     report; `games` scales every count down (a quick look)."""
-    from moaisim.population import certificate_table
-    from moaisim.population import population as run_population
-    from moaisim.rundir import make_dir
 
     say = say or (lambda _m: None)
     cfg = exp.field
@@ -205,8 +209,6 @@ def run_field(
                           held_out_games=max(4, games // 2), iterations=1)  # fmt: skip
             start = pc.get("start")
             if start == "tuned":  # the shipped tuned weights of this player count
-                from moaisim.strategies.heuristic import weights_path
-
                 start = weights_path(f"tuned-{p}p.toml")
             elif start is not None and not Path(start).is_absolute():
                 start = Path(exp.path).parent / start
@@ -241,8 +243,6 @@ def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, An
     restriction against the mixture (`tune --forbid`), from the strategy's own weights when
     it is `tuned` or a heuristic (else heuristic's defaults); forbid name -> the spec that
     plays them restricted. Each search is kept in the run directory (resumable)."""
-    from moaisim import tune
-    from moaisim.strategies.restrict import FORBID
 
     generations = rc.get("retune_generations", 0)
     if not generations:
@@ -250,8 +250,6 @@ def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, An
     per_seat = rc.get("retune_games", 100) if games is None else 2
     start = None
     if best == "tuned":
-        from moaisim.strategies.heuristic import weights_path
-
         start = weights_path(f"tuned-{players}p.toml")
     out: dict[str, str] = {}
     for f in rc.get("forbid") or list(FORBID):

@@ -32,6 +32,8 @@ from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.registry import load_strategy
 from moaisim.rundir import make_dir
+from moaisim.studies import tune
+from moaisim.studies.metagame import play as meta_play
 
 
 @dataclass
@@ -106,7 +108,6 @@ def population(
     module's docstring); `games`, `generations`, `popsize`, `start` go to each best
     response's CMA-ES (`tune.tune`), `meta_games` to each meta-game, `held_out_games` (per
     seat rotation, root seed seed + 1) to each certificate."""
-    from moaisim import tune
 
     say = progress or (lambda _m: None)
     if not (isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and 0 < epsilon < 1):
@@ -138,7 +139,7 @@ def population(
             say(f"population {players}p, iteration {i}: the meta-game of {len(members)} "
                 f"strategies ({len(mg.compositions(len(members), players))} compositions x "
                 f"{meta_games} games)")  # fmt: skip
-            meta = mg.play(members, players, meta_games, seed, n_jobs)
+            meta = meta_play(members, players, meta_games, seed, n_jobs)
             pop = mg.population(meta)
             x = mg.nash(pop, seed=seed)
             mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
