@@ -122,41 +122,14 @@ def simulate(
     what the run finds worth saying (the cost of `rotation="all"`, a part played again);
     by default those that matter are `RunWarning`s.
     """
-    index = (
-        None
-        if isinstance(games, int | np.integer) and not isinstance(games, bool)
-        else (_game_indices(games))
-    )
-    if index is not None and not len(index):
-        raise UserError("games: the list of game indices is empty (give at least one)")
-    study = make_study(
-        players,
-        len(index) if index is not None else games,
-        list(lineups) if lineups is not None else [strategies],
-        variants,
-        seed,
-        components,
-        rotation,
-        chunk_size,
-        rounds,
-        engine,
-        batch_size,
-        rules,
-        params,
-        **options,
-    )
+    index = _chosen_games(games)
+    count = len(index) if index is not None else games
+    study = make_study(players, count, list(lineups) if lineups is not None else [strategies],
+                       variants, seed, components, rotation, chunk_size, rounds, engine,
+                       batch_size, rules, params, **options)  # fmt: skip
     check_jobs(n_jobs, backend, scheduler)
-    if out is None:
-        if resume or force_resume:
-            raise UserError("resume needs the run's directory (--out; out= in Python)")
-        check_memory(study, None if index is None else len(index))
-    elif index is not None:
-        raise UserError("a run on disk plays games 0..n-1: give games as a count")
-    cost = study.seating_cost()
-    if cost and notify is not None:
-        notify(cost)
-    elif cost and cost.startswith("warning: "):
-        warnings.warn(cost[len("warning: ") :], RunWarning, stacklevel=2)
+    _check_destination(study, index, out, resume, force_resume)
+    _tell_seating_cost(study, notify)
     bar = _progress_bar(study, index) if progress is True else (progress or None)
     try:
         if out is not None:
@@ -168,6 +141,41 @@ def simulate(
         if bar is not None:
             bar.close()
     return (results, table) if rounds else results
+
+
+def _chosen_games(games: int | Iterable[int]) -> np.ndarray | None:
+    """The game indices `simulate` was given (checked, at least one), or None when it was
+    given a count (games 0..n-1, checked by `make_study`)."""
+    if isinstance(games, int | np.integer) and not isinstance(games, bool):
+        return None
+    index = _game_indices(games)
+    if not len(index):
+        raise UserError("games: the list of game indices is empty (give at least one)")
+    return index
+
+
+def _check_destination(
+    study: Study, index: np.ndarray | None, out: str | Path | None, resume: bool,
+    force_resume: bool,
+) -> None:  # fmt: skip
+    """Where the results go, checked before anything is played: a run kept in memory cannot
+    resume and must fit in memory; a run on disk plays games 0..n-1 (a count, not indices)."""
+    if out is None:
+        if resume or force_resume:
+            raise UserError("resume needs the run's directory (--out; out= in Python)")
+        check_memory(study, None if index is None else len(index))
+    elif index is not None:
+        raise UserError("a run on disk plays games 0..n-1: give games as a count")
+
+
+def _tell_seating_cost(study: Study, notify: Callable[[str], None] | None) -> None:
+    """Say what `rotation="all"` costs (`Study.seating_cost`): to `notify`, or else as a
+    `RunWarning` when it is a warning (attributed to the caller of `simulate`)."""
+    cost = study.seating_cost()
+    if cost and notify is not None:
+        notify(cost)
+    elif cost and cost.startswith("warning: "):
+        warnings.warn(cost[len("warning: ") :], RunWarning, stacklevel=3)
 
 
 def replay(log: str, components: str | Path | None = None) -> GameRecord:

@@ -42,6 +42,7 @@ CODE_PARTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 
 
 def package_version() -> str:
+    """The installed moaisim's version (the source tree's when it is not installed)."""
     try:
         return version("moaisim")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree

@@ -32,6 +32,7 @@ class Progress:
     on_update: Callable[[Progress], None] | None = None
 
     def update(self, games: int) -> None:
+        """Count games done and tell the listener."""
         self.done += games
         if self.on_update is not None:
             self.on_update(self)
@@ -45,6 +46,7 @@ class Progress:
 
     @property
     def rate(self) -> float:
+        """Games per second since the start."""
         return self.done / max(time.perf_counter() - self.started, 1e-9)
 
 
@@ -68,16 +70,20 @@ class Bar(Progress):
         self._bar.start()
 
     def update(self, games: int) -> None:
+        """Count games done and move the bar."""
         super().update(games)
         self._bar.update(self._task, completed=self.done, rate=f"{self.rate:,.0f}")
 
     def plan(self, total: int) -> None:
+        """Set the number of games to play (the bar's total)."""
         super().plan(total)
         self._bar.update(self._task, total=total)
 
     def close(self) -> None:
+        """Take the bar off the terminal."""
         self._bar.stop()
 
 
 def bar(total: int, **kwargs: Any) -> Bar:
+    """A progress bar on the terminal (games, games/s, time left) for `total` games."""
     return Bar(total, **kwargs)

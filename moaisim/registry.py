@@ -119,6 +119,7 @@ class StrategySpec:
 
     @property
     def name(self) -> str:
+        """The strategy's name in results (its label)."""
         return self.label
 
 

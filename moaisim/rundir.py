@@ -457,4 +457,5 @@ def make_dir(path: Path) -> None:
 
 
 def now() -> str:
+    """The time now, UTC, as a run's manifest records it."""
     return time.strftime("%Y-%m-%d %H:%M:%S %Z")

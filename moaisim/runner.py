@@ -98,8 +98,6 @@ def check_jobs(n_jobs: int, backend: str = "loky", scheduler: str | None = None)
 
 ENGINES = ("batch", "reference")
 BACKENDS = ("loky", "dask")
-#: Columns the runner adds to the results schema: which cell and seating each row is from.
-CELL_COLUMNS = ("cell", "lineup_id", "lineup", "rotation")
 
 
 @dataclass(frozen=True)
@@ -115,6 +113,7 @@ class Cell:
 
     @property
     def label(self) -> str:
+        """The lineup's label: its strategies' labels, comma-separated."""
         return ",".join(s.label for s in self.lineup)
 
     def seatings(self) -> list[tuple[int, ...]]:
@@ -286,6 +285,30 @@ def make_study(
     options and the rule parameters (`params={"removed_epoch3": [0, 1, 2]}`) may be one value
     or a list (a grid dimension); a variant combines names with '+'. `lineups` apply to every
     player count, or map each player count to its own (`round_robin` builds a tournament's)."""
+    _check_run_settings(games, seed, rotation, engine, batch_size, chunk_size)
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
+    if not lineups:
+        raise UserError("a study needs at least one strategy lineup")
+    grid_options = {name: _listed(options.get(name)) for name in OPTIONS}
+    grid_params = _grid_params(params)
+    if rules is not None:
+        setups = _setups_of_rules(rules, players, variants, grid_options, params)
+    else:
+        setups = _setups_of_grid(players, variants, components, grid_options, grid_params)
+    cells = _cells(setups, lineups, rotation)
+    if chunk_size is None:
+        chunk_size = 5_000 if engine == "batch" else 50
+    return Study(int(seed), int(games), tuple(cells), rotation, chunk_size, rounds, engine,
+                 batch_size)  # fmt: skip
+
+
+def _check_run_settings(
+    games: int, seed: int, rotation: str, engine: str, batch_size: int, chunk_size: int | None
+) -> None:
+    """The study's settings that take one value: games per cell (at most `MAX_GAMES`), the
+    root seed (64 bits), the rotation, the engine, the batch and chunk sizes."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise UserError(f"games must be a count of at least 1, got {games!r}")
     if games > MAX_GAMES:
@@ -305,12 +328,11 @@ def make_study(
         isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
     ):
         raise UserError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
-    if not lineups:
-        raise UserError("a study needs at least one strategy lineup")
-    grid_options = {name: _listed(options.get(name)) for name in OPTIONS}
+
+
+def _grid_params(params: Mapping[str, int | Sequence[int]] | None) -> dict[str, list[Any]]:
+    """The rule parameters' values, each a list (a grid dimension): known names, distinct
+    values (a repeated value would name a cell twice)."""
     if params is not None and not isinstance(params, Mapping):
         raise UserError(f"params must map rule parameters to values, got {params!r}")
     check_names(params or {})
@@ -318,30 +340,64 @@ def make_study(
     for name, values in grid_params.items():
         if not values or len(set(map(repr, values))) != len(values):
             raise UserError(f"rule parameter {name}: give distinct values, got {values!r}")
+    return grid_params
+
+
+def _setups_of_rules(
+    rules: Rules,
+    players: int | Sequence[int],
+    variants: str | Sequence[str] | None,
+    grid_options: dict[str, list[Any]],
+    params: Mapping[str, int | Sequence[int]] | None,
+) -> list[tuple[Rules, str | None]]:
+    """The set-ups of a study given a `Rules` object: its rules at each player count, which
+    fix the rule parameters and the options (one value of each, agreeing with the rules)."""
+    if not isinstance(rules, Rules):
+        raise UserError(f"rules must be a moaisim.Rules object, got {type(rules).__name__}")
+    if params:
+        raise UserError("a Rules object fixes the rule parameters: give them to Rules.make")
     setups: list[tuple[Rules, str | None]] = []
-    if rules is not None:
-        if not isinstance(rules, Rules):
-            raise UserError(f"rules must be a moaisim.Rules object, got {type(rules).__name__}")
-        if params:
-            raise UserError("a Rules object fixes the rule parameters: give them to Rules.make")
-        for p in _listed(players):
-            single = {k: v[0] for k, v in grid_options.items() if len(v) == 1}
-            if any(len(v) > 1 for v in grid_options.values()):
-                raise UserError("a Rules object fixes the rule options: give one value of each")
-            setups.append((make_rules(p, variants, rules, None, **single), None))
-    else:
-        for p, v, comp, *rest in itertools.product(
-            _listed(players),
-            _listed(variants),
-            _listed(components),
-            *grid_options.values(),
-            *grid_params.values(),
-        ):
-            opts, values = rest[: len(OPTIONS)], rest[len(OPTIONS) :]
-            chosen = {k: o for k, o in zip(OPTIONS, opts, strict=True) if o is not None}
-            given = dict(zip(grid_params, values, strict=True))
-            r = Rules.make(p, parse_variants(v), comp, params=given, **chosen)
-            setups.append((r, None if comp is None else str(comp)))
+    for p in _listed(players):
+        single = {k: v[0] for k, v in grid_options.items() if len(v) == 1}
+        if any(len(v) > 1 for v in grid_options.values()):
+            raise UserError("a Rules object fixes the rule options: give one value of each")
+        setups.append((make_rules(p, variants, rules, None, **single), None))
+    return setups
+
+
+def _setups_of_grid(
+    players: int | Sequence[int],
+    variants: str | Sequence[str] | None,
+    components: str | Path | Sequence[str | Path] | None,
+    grid_options: dict[str, list[Any]],
+    grid_params: dict[str, list[Any]],
+) -> list[tuple[Rules, str | None]]:
+    """The set-ups of a study's grid, each with its component file as given (None: the
+    default set): every combination of player count, variant, component file, rule options
+    and rule parameters, in that nesting order (the order of the cells)."""
+    setups: list[tuple[Rules, str | None]] = []
+    for p, v, comp, *rest in itertools.product(
+        _listed(players),
+        _listed(variants),
+        _listed(components),
+        *grid_options.values(),
+        *grid_params.values(),
+    ):
+        opts, values = rest[: len(OPTIONS)], rest[len(OPTIONS) :]
+        chosen = {k: o for k, o in zip(OPTIONS, opts, strict=True) if o is not None}
+        given = dict(zip(grid_params, values, strict=True))
+        r = Rules.make(p, parse_variants(v), comp, params=given, **chosen)
+        setups.append((r, None if comp is None else str(comp)))
+    return setups
+
+
+def _cells(
+    setups: list[tuple[Rules, str | None]],
+    lineups: Sequence[Any] | Mapping[int, Sequence[Any]],
+    rotation: str,
+) -> list[Cell]:
+    """The study's cells: each set-up with each lineup of its player count, numbered in that
+    order; no cell twice."""
     cells = []
     for r, comp in setups:
         for lineup_id, lineup in enumerate(_lineups_for(lineups, r.players)):
@@ -350,10 +406,7 @@ def make_study(
     keys = [(c.rules, c.label) for c in cells]
     if len(set(keys)) != len(keys):
         raise UserError("the grid names the same cell twice (a repeated value in a list?)")
-    if chunk_size is None:
-        chunk_size = 5_000 if engine == "batch" else 50
-    return Study(int(seed), int(games), tuple(cells), rotation, chunk_size, rounds, engine,
-                 batch_size)  # fmt: skip
+    return cells
 
 
 def play_chunk(
@@ -846,44 +899,16 @@ def run_to_disk(
     wrote = False
     try:
         with run.locked():
-            if not run.holds_nothing():
-                if not run.exists():
-                    raise UserError(
-                        f"{run.path} exists and is not a run directory: choose another {option}"
-                    )
-                manifest = run.read()
-                if not resume:
-                    raise UserError(
-                        f"{run.path} already holds a run: add --resume to continue or extend "
-                        f"it, or choose another {option}"
-                    )
-                if manifest["study"] != identity:
-                    what = "; ".join(study_differences(manifest["study"], identity))
-                    raise UserError(f"{run.path} holds a different run ({what}): choose "
-                                    f"another {option}")  # fmt: skip
-                _check_code(run, manifest, prints, force_resume, option)
-                done = _verified_parts(run, manifest, say)
-                run.rewrite(done)
-                manifest["games"] = max(manifest["games"], study.games)
-            else:
+            if run.holds_nothing():
                 run.clear()
-                done = []
-                manifest = {
-                    "format": FORMAT,
-                    "study": identity,
-                    "games": study.games,
-                    "seed": study.seed,
-                    "fingerprint": prints,
-                    "versions": versions(),
-                    "started": now(),
-                    "seconds": 0.0,
-                    "cpu_seconds": 0.0,
-                }
+                manifest, done = _new_manifest(study, identity, prints), []
+            else:
+                manifest, done = _resumed(run, study, identity, prints, resume, force_resume,
+                                          option, say)  # fmt: skip
             manifest["command"] = command
             study_id = study_digest(manifest["study"])
             spans = [(c["cell"], c["start"], c["end"]) for c in done]
-            played = sum(b - a for _, a, b in spans)
-            manifest["games_played"] = played
+            manifest["games_played"] = sum(b - a for _, a, b in spans)
             manifest["complete"] = False
             run.write(manifest)
             if progress is not None:
@@ -893,21 +918,10 @@ def run_to_disk(
             todo = study.plan(spans)
             for (c, a, b), (res, table, cost) in run_chunks(study, todo, n_jobs, backend,
                                                             scheduler):  # fmt: skip
-                entry = {"cell": c, "start": a, "end": b, "study": study_id,
-                         **run.save("parts", res, c, a, b)}  # fmt: skip
-                if table is not None:
-                    rounds = run.save("rounds", table, c, a, b)
-                    entry.update({f"rounds_{k}" if k != "file" else "rounds_file": v
-                                  for k, v in rounds.items()})  # fmt: skip
-                run.record({**entry, **cost})
+                _record_part(run, study_id, (c, a, b), res, table, cost)
                 wrote = True
                 spans.append((c, a, b))
-                played += b - a
-                manifest["cpu_seconds"] = round(manifest["cpu_seconds"] + cost["cpu_seconds"], 3)
-                manifest["seconds"] = round(elapsed + time.perf_counter() - clock, 3)
-                manifest["games_played"] = played
-                manifest["games_per_second"] = round(played / max(manifest["seconds"], 1e-9), 1)
-                manifest["updated"] = now()
+                _count_part(manifest, b - a, cost, elapsed + time.perf_counter() - clock)
                 run.write(manifest)
                 if progress is not None:
                     progress.update(b - a)
@@ -918,13 +932,90 @@ def run_to_disk(
     except BaseException:
         run.guard()  # a child forked by a strategy ends here: it removes nothing of the run
         if not wrote:  # nothing of this run is worth keeping: leave the directory as it was
-            if created:
-                shutil.rmtree(run.path, ignore_errors=True)
-            elif run.holds_nothing():
-                run.clear()
-                with contextlib.suppress(OSError):
-                    (run.path / LOCK).unlink()
+            _leave_as_found(run, created)
         raise
+
+
+def _new_manifest(study: Study, identity: dict[str, Any], prints: dict[str, Any]) -> dict[str, Any]:
+    """The manifest a new run starts with: the study, the code that plays it, the package
+    versions, when it started; no time spent yet."""
+    return {
+        "format": FORMAT,
+        "study": identity,
+        "games": study.games,
+        "seed": study.seed,
+        "fingerprint": prints,
+        "versions": versions(),
+        "started": now(),
+        "seconds": 0.0,
+        "cpu_seconds": 0.0,
+    }
+
+
+def _resumed(
+    run: RunDir, study: Study, identity: dict[str, Any], prints: dict[str, Any], resume: bool,
+    force_resume: bool, option: str, say: Callable[[str], None],
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:  # fmt: skip
+    """The manifest and the verified parts of the run a directory already holds, to go on
+    with: refused unless it is a run directory, `resume` is asked, the study is the same and
+    so is the code (or `force_resume`); parts that fail their checks are left out (their
+    games are played again) and the part list rewritten without them."""
+    if not run.exists():
+        raise UserError(f"{run.path} exists and is not a run directory: choose another {option}")
+    manifest = run.read()
+    if not resume:
+        raise UserError(
+            f"{run.path} already holds a run: add --resume to continue or extend "
+            f"it, or choose another {option}"
+        )
+    if manifest["study"] != identity:
+        what = "; ".join(study_differences(manifest["study"], identity))
+        raise UserError(f"{run.path} holds a different run ({what}): choose "
+                        f"another {option}")  # fmt: skip
+    _check_code(run, manifest, prints, force_resume, option)
+    done = _verified_parts(run, manifest, say)
+    run.rewrite(done)
+    manifest["games"] = max(manifest["games"], study.games)
+    return manifest, done
+
+
+def _record_part(
+    run: RunDir, study_id: str, chunk: Chunk, results: pd.DataFrame, table: pd.DataFrame | None,
+    cost: dict[str, Any],
+) -> None:  # fmt: skip
+    """Write a finished chunk's results (and per-round table) as Parquet parts and record
+    them in the part list, with their checksums and what the chunk cost."""
+    c, a, b = chunk
+    entry = {"cell": c, "start": a, "end": b, "study": study_id,
+             **run.save("parts", results, c, a, b)}  # fmt: skip
+    if table is not None:
+        rounds = run.save("rounds", table, c, a, b)
+        entry.update({f"rounds_{k}" if k != "file" else "rounds_file": v
+                      for k, v in rounds.items()})  # fmt: skip
+    run.record({**entry, **cost})
+
+
+def _count_part(manifest: dict[str, Any], games: int, cost: dict[str, Any], seconds: float) -> None:
+    """The manifest's totals after a recorded chunk of `games` games: games played, CPU and
+    wall-clock seconds (`seconds`: the run's, earlier sessions included), speed, last update."""
+    manifest["cpu_seconds"] = round(manifest["cpu_seconds"] + cost["cpu_seconds"], 3)
+    manifest["seconds"] = round(seconds, 3)
+    manifest["games_played"] += games
+    manifest["games_per_second"] = round(
+        manifest["games_played"] / max(manifest["seconds"], 1e-9), 1
+    )
+    manifest["updated"] = now()
+
+
+def _leave_as_found(run: RunDir, created: bool) -> None:
+    """Undo a run that stopped or failed before its first part: remove the directory it
+    created, or empty the one it was given (its lock file too), so a plain rerun works."""
+    if created:
+        shutil.rmtree(run.path, ignore_errors=True)
+    elif run.holds_nothing():
+        run.clear()
+        with contextlib.suppress(OSError):
+            (run.path / LOCK).unlink()
 
 
 class RunWarning(UserWarning):

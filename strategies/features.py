@@ -7,14 +7,12 @@ to a disaster, and what each loss a disaster offers costs beyond a pawn. Each li
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 from numba import njit
 
-from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 from moaisim.engine.views import SeatView
-from moaisim.rules import Rules
+from moaisim.rules.codes import score
+from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, epoch_table
 
 #: Points a Moai tile is guessed to be worth when its height is secret (R6.5): about the
 #: mean height of the default tiles (3-9 m).
@@ -24,11 +22,11 @@ SCORE_FIELDS = ("on_board", "camp_size", "moai_count", "wood")
 
 
 def visible_score(view: SeatView) -> np.ndarray:
-    """Each clan's score as a rival sees it [n, P] (R8.2 with secret Moai heights, R6.5):
-    `MOAI_GUESS` per Moai tile + the rule's points per wood token + living pawns."""
-    points = view.rules.components.wood_points
+    """Each clan's score as a rival sees it [n, P]: R8.2's score (`codes.score`) with
+    `MOAI_GUESS` per Moai tile for the secret heights (R6.5)."""
+    guess = MOAI_GUESS * view.moai_count.astype(np.int64)
     living = view.on_board + view.camp_size
-    return MOAI_GUESS * view.moai_count.astype(np.int64) + points * view.wood + living
+    return score.py_func(guess, living, view.wood, view.rules.components.wood_points)
 
 
 @njit(cache=True, nogil=True)
@@ -60,35 +58,23 @@ def rival_forest(
             out[k] = max(out[k], est[k])
 
 
-#: What a targeted disaster takes (C3), as an index of `loses`' rows: wood, wood or a boat,
-#: a boat, a Moai tile, a pawn.
-TAKES: dict[str, int] = {"fire": 0, "fire-boat": 1, "storm": 2, "topple": 3, "famine": 4}
-
-
-@cache
-def takes_of(rules: Rules) -> np.ndarray:
-    """Per epoch card id (and one more entry, -1, for "no card"): what it takes (`TAKES`),
-    -1 for a card that takes nothing from a clan it aims at."""
-    cards = rules.components.epoch_cards
-    out = np.array([TAKES.get(c.type, -1) for c in cards] + [-1], dtype=np.int64)
-    out.setflags(write=False)
-    return out
-
-
 #: The view fields `loses` reads.
 LOSES_FIELDS = ("wood", "boats", "moai_count", "on_board", "camp_size")
 
 
 def loses(view: SeatView, cards: np.ndarray) -> np.ndarray:
-    """[n, P] bool: the clan has something the disaster card of each game takes (C3)."""
-    takes = takes_of(view.rules)[cards]
-    boats = view.boats.any(axis=2)
-    has = np.stack(
-        [view.wood > 0, (view.wood > 0) | boats, boats, view.moai_count > 0,
-         (view.on_board + view.camp_size) > 0],
-        axis=1,
-    )  # fmt: skip
-    return np.where((takes >= 0)[:, None], has[np.arange(len(view)), np.maximum(takes, 0)], False)
+    """[n, P] bool: the clan has something the disaster card of each game takes (C3,
+    `epoch_cards.EFFECTS`): wood to burn, a boat, a pawn (R4.4: on the board or in camp) or
+    a Moai tile."""
+    table = epoch_table(view.rules)
+    burns, loss = table.burns[cards][:, None], table.loss[cards][:, None]
+    living = (view.on_board + view.camp_size) > 0
+    return (
+        (burns & (view.wood > 0))
+        | ((loss == LOSS_BOAT) & view.boats.any(axis=2))
+        | ((loss == LOSS_PAWN) & living)
+        | ((loss == LOSS_MOAI) & (view.moai_count > 0))
+    )
 
 
 def loss_scores(view: SeatView, pawn_cost: np.ndarray) -> np.ndarray:

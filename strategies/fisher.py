@@ -31,15 +31,14 @@ class FisherStrategy(HeuristicStrategy):
         """As heuristic, with [pick_boat] for a boat card even without wood to build it yet."""
         k = self._k(view)
         scores = self._card_scores(view, k)
-        cid = np.where(view.offer >= 0, view.offer, len(k.draw) - 1)
         no_wood = (view.wood[:, view.seat] < 1) & ~view.last_round
-        scores += self.w[PICK_BOAT] * (k.is_boat[cid] & no_wood[:, None])
+        scores += self.w[PICK_BOAT] * (k.cards.boat[view.offer] & no_wood[:, None])
         return best(scores, view)
 
     def finish_moai(self, view: SeatView) -> np.ndarray:
         """As heuristic, but a statue never takes the last wood while a boat card waits."""
         out = super().finish_moai(view)
         held = view.held[:, view.seat]
-        boat = (held >= 0) & self._k(view).is_boat[np.maximum(held, 0)] & ~view.last_round
+        boat = self._k(view).cards.boat[held] & ~view.last_round  # no card held (-1): False
         keep = boat & (view.wood[:, view.seat] <= 1)
         return np.where(keep, view.legal.shape[1] - 1, out)

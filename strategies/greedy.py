@@ -11,7 +11,6 @@ cards, build boats, and aim disasters at the leader.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,7 +25,6 @@ from moaisim.engine.decisions import (
     work_codec,
 )
 from moaisim.engine.views import SeatView
-from moaisim.rules import Rules
 from moaisim.rules.codes import (
     FIELDS,
     N_RAID_COMBOS,
@@ -36,6 +34,7 @@ from moaisim.rules.codes import (
     is_raid,
     raid_cards,
 )
+from moaisim.rules.epoch_cards import epoch_table
 from moaisim.strategies.base import Strategy
 from moaisim.strategies.features import (
     LOSES_FIELDS,
@@ -179,17 +178,6 @@ def _strength_at(own_loc: np.ndarray, strength: np.ndarray, first: int, count: i
     return out
 
 
-@cache
-def _card_table(rules: Rules) -> dict[str, np.ndarray]:
-    """Per epoch card id: draw, is_boat, targeted."""
-    cards = rules.components.epoch_cards
-    return {
-        "draw": np.array([c.draw for c in cards], dtype=float),
-        "boat": np.array([c.is_boat for c in cards]),
-        "targeted": np.array([c.targeted for c in cards]),
-    }
-
-
 PAIR_MIN = PAIR_STRENGTH.astype(float)
 PAIR_RAIDS = np.array(
     [is_raid.py_func(a) + is_raid.py_func(b) for a, b in BIRTH_PAIRS], dtype=float
@@ -247,9 +235,8 @@ class GreedyStrategy(Strategy):
 
     # --- R4 ----------------------------------------------------------------------------
     def pick_epoch(self, view: SeatView) -> np.ndarray:
-        table = _card_table(view.rules)
-        cid = np.maximum(view.offer, 0)
-        draw, boat, hits = table["draw"][cid], table["boat"][cid], table["targeted"][cid]
+        table, cid = epoch_table(view.rules), view.offer  # an empty slot (-1): "no card"
+        draw, boat, hits = table.draw[cid], table.boat[cid], table.targeted[cid]
         can_build = (view.wood[:, view.seat] >= 1) & ~view.last_round
         scores = draw + 2.0 * (boat & can_build[:, None]) + 1.5 * hits
         return best(scores, view)

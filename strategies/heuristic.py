@@ -68,8 +68,9 @@ hand below [keep]), nothing when the hand cannot.
 In open bidding (V2/V4) it bids just enough to beat the bids shown when that is within its
 target, else nothing.
 
-The visible score of a clan is 6 x Moai count + 2 x wood + living pawns (Moai heights are
-secret, R6.5).
+The visible score of a clan is R8.2's score with 6 points guessed per Moai tile (Moai heights
+are secret, R6.5): 6 x Moai count + the rule parameter `wood_points` (2) x wood + living
+pawns (`features.visible_score`).
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ from moaisim.rules.codes import (
     raid_cards,
     raidable,
 )
+from moaisim.rules.epoch_cards import EpochTable, epoch_table
 from moaisim.strategies.base import Strategy
 from moaisim.strategies.features import (
     LOSES_FIELDS,
@@ -262,17 +264,13 @@ class Consts:
         self.heights = np.asarray(c.moai_heights, dtype=np.int64)
         self.hmax = int(self.heights.max()) if len(self.heights) else 0
         self.open_pawns = bool(rules.has("open-pawns"))
-        cards = c.epoch_cards
-        self.draw = np.array([x.draw for x in cards] + [0], dtype=np.float64)
-        self.hut = np.array([x.hut for x in cards] + [0], dtype=np.float64)
-        self.is_boat = np.array([x.is_boat for x in cards] + [False])
-        self.targeted = np.array([x.targeted for x in cards] + [False])
-        self.erosion = np.array([x.type == "erosion" for x in cards] + [False])
+        self.cards: EpochTable = epoch_table(rules)
         # R3.1: expected palms among the players + 1 cards of a round, by the next epoch
         frac = np.zeros(4)
         for e in (1, 2, 3):
-            pile = [x for x in cards if x.epoch == e and not x.is_admiral]
-            frac[e] = sum(x.palm for x in pile) / len(pile) if pile else 0.0
+            pile = (self.cards.epoch == e) & ~self.cards.admiral
+            n = int(pile.sum())
+            frac[e] = int(self.cards.palm[pile].sum()) / n if n else 0.0
         self.palms = frac * (rules.players + 1)
 
 
@@ -431,6 +429,21 @@ def _local(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _row(
+    r: int, seen: Seen, board: Board, w: np.ndarray, by_place: np.ndarray, riv: np.ndarray,
+    est: np.ndarray, tv: np.ndarray,
+) -> tuple[float, float, float, int, bool, float]:  # fmt: skip
+    """What scoring one game's work placements and pawn losses starts from (`_prepare`'s
+    living pawns and food, filled scratch arrays): the threat weight while pawns are placed,
+    the bird-man, the last round and the wood need (`_need`)."""
+    living, food = _prepare(r, seen, board.strength, board.seat, board.heights, board.lay,
+                            w[HIDDEN_STR], by_place, riv, est, tv)  # fmt: skip
+    thr = w[THREAT] if seen.placing[r] else 0.0
+    nd = _need(seen.wood[r], by_place, tv, board.lay, w)
+    return living, food, thr, seen.bird[r], seen.last[r], nd
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _need(wood: int, by_place: np.ndarray, tv: np.ndarray, lay: Layout, w: np.ndarray) -> float:
     """[wood_need] when the clan holds no wood and one of its statues could take a tile."""
     if wood > 0:
@@ -449,90 +462,117 @@ def _exposed(code: int, up: bool, s: int, lay: Layout) -> float:
     return 0.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _place_scores(
+    r: int, legal: np.ndarray, scores: np.ndarray, base: np.ndarray, by_place: np.ndarray,
+    food: float, living: float, f0: float, wood: np.ndarray, riv: np.ndarray, fut: np.ndarray,
+    thr: float, bird: bool, nd: float, tv: np.ndarray, hmax: int, last: bool, lay: Layout,
+    targets: int, boat_target: int, open_pawns: bool, w: np.ndarray,
+) -> None:  # fmt: skip
+    """R5.2: the score of each legal placement of game r (strength s on target t) into
+    `scores`: what its place gains (base: each place's value before, worked out once), or
+    the food it brings (fields, a boat), plus the strength bonus of its kind of place, less
+    what it shows to raiders (V1). Inlined into `_work`, taking plain arrays and scalars as
+    the per-game helpers do."""
+    forest, fields, volcano0, ocean0 = lay.forest, lay.fields, lay.volcano0, lay.ocean0
+    for t in range(targets):  # each target's value before the placement, once
+        placed = legal[r, t] or legal[r, targets + t] or legal[r, 2 * targets + t]
+        if placed and (t < forest or volcano0 <= t < ocean0):
+            base[t] = _local(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax, last,
+                             lay, w)  # fmt: skip
+    for s in range(1, 4):
+        for t in range(targets):
+            a = (s - 1) * targets + t
+            if not legal[r, a]:
+                continue
+            if t < forest:
+                v = _forest(by_place[t] + s, wood[t], riv[t], thr, bird, fut[t], nd, w) - base[t]
+                v += w[FOREST_STR] * s
+                if open_pawns:
+                    v -= w[EXPOSED] * s
+            elif t in (fields, boat_target):
+                v = _food(food + s, living, w) - f0 + w[FIELD_STR] * s
+                if t == boat_target:
+                    v += w[BOAT_PREF]
+            else:
+                by = by_place[t]
+                v = _volcano(by + s, tv, hmax, last, w) - base[t]
+                if by == 0:
+                    v += w[NEW_SPACE]
+                if open_pawns:
+                    v -= w[EXPOSED] * s
+            scores[a] = v
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _swap_scores(
+    r: int, legal: np.ndarray, scores: np.ndarray, own_loc: np.ndarray, own_up: np.ndarray,
+    strength: np.ndarray, by_place: np.ndarray, food: float, living: float, f0: float,
+    wood: np.ndarray, riv: np.ndarray, fut: np.ndarray, thr: float, bird: bool, nd: float,
+    tv: np.ndarray, hmax: int, last: bool, lay: Layout, swap0: int, pair_i: np.ndarray,
+    pair_j: np.ndarray, w: np.ndarray,
+) -> None:  # fmt: skip
+    """R5.3: the score of each legal swap of two own pawns of game r into `scores`: what the
+    two places gain, the food it moves, the strength it shows to raiders, less [swap_min].
+    Inlined into `_work`, taking plain arrays and scalars as the per-game helpers do."""
+    fields = lay.fields
+    for k in range(len(pair_i)):
+        a = swap0 + k
+        if not legal[r, a]:
+            continue
+        i, j = pair_i[k], pair_j[k]
+        ci, cj = own_loc[r, i], own_loc[r, j]
+        si, sj = strength[i], strength[j]
+        bi, bj = by_place[ci], by_place[cj]
+        v = _local(ci, bi - si + sj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+        v -= _local(ci, bi, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+        v += _local(cj, bj - sj + si, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+        v -= _local(cj, bj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+        f1 = food
+        if feeds(lay, ci):
+            f1 += sj - si
+        if feeds(lay, cj):
+            f1 += si - sj
+        v += _food(f1, living, w) - f0
+        up_i, up_j = own_up[r, i], own_up[r, j]
+        ui = up_i or cj == fields
+        uj = up_j or ci == fields
+        shown = _exposed(cj, ui, si, lay) + _exposed(ci, uj, sj, lay)
+        shown -= _exposed(ci, up_i, si, lay) + _exposed(cj, up_j, sj, lay)
+        scores[a] = v - w[EXPOSED] * shown - w[SWAP_MIN]
+
+
 @njit(cache=True, nogil=True)
 def _work(legal: np.ndarray, seen: Seen, board: Board, w: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The work action of each game (see the module docstring, "Position value")."""
+    """The work action of each game (see the module docstring, "Position value"): the best
+    placement (`_place_scores`) or, once every pawn is placed, the best of passing (0) and
+    the swaps (`_swap_scores`)."""
     n, size = legal.shape
     lay, strength, hmax, open_pawns = board.lay, board.strength, board.hmax, board.open_pawns
     codec = board.codec
     targets, boat_target, pass_action, swap0 = (codec.targets, codec.boat_target,
                                                  codec.pass_action, codec.swap0)  # fmt: skip
     pair_i, pair_j = codec.pair_i, codec.pair_j
-    forest, fields, volcano0, ocean0 = lay.forest, lay.fields, lay.volcano0, lay.ocean0
     own_loc, own_up, forest_wood, future = seen.own_loc, seen.own_up, seen.forest_wood, seen.future
     out = np.zeros(n, dtype=np.int64)
     scores = np.full(size, NEG)
     by_place = np.zeros(lay.size, dtype=np.int64)
-    riv = np.zeros(forest)
-    est = np.zeros(forest)
+    riv = np.zeros(lay.forest)
+    est = np.zeros(lay.forest)
     tv = np.zeros(3 * own_loc.shape[1] + 1, dtype=np.int64)
     base = np.zeros(targets)
     for r in range(n):
-        living, food = _prepare(r, seen, strength, board.seat, board.heights, lay, w[HIDDEN_STR],
-                                by_place, riv, est, tv)  # fmt: skip
-        thr = w[THREAT] if seen.placing[r] else 0.0
-        bird, last = seen.bird[r], seen.last[r]
+        living, food, thr, bird, last, nd = _row(r, seen, board, w, by_place, riv, est, tv)
         wood, fut = forest_wood[r], future[r]
-        nd = _need(seen.wood[r], by_place, tv, lay, w)
         f0 = _food(food, living, w)
-        for t in range(targets):  # each target's value before the placement, once
-            placed = legal[r, t] or legal[r, targets + t] or legal[r, 2 * targets + t]
-            if placed and (t < forest or volcano0 <= t < ocean0):
-                base[t] = _local(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax, last,
-                                 lay, w)  # fmt: skip
-        for s in range(1, 4):
-            for t in range(targets):
-                a = (s - 1) * targets + t
-                if not legal[r, a]:
-                    continue
-                if t < forest:
-                    v = (
-                        _forest(by_place[t] + s, wood[t], riv[t], thr, bird, fut[t], nd, w)
-                        - base[t]
-                    )
-                    v += w[FOREST_STR] * s
-                    if open_pawns:
-                        v -= w[EXPOSED] * s
-                elif t in (fields, boat_target):
-                    v = _food(food + s, living, w) - f0 + w[FIELD_STR] * s
-                    if t == boat_target:
-                        v += w[BOAT_PREF]
-                else:
-                    by = by_place[t]
-                    v = _volcano(by + s, tv, hmax, last, w) - base[t]
-                    if by == 0:
-                        v += w[NEW_SPACE]
-                    if open_pawns:
-                        v -= w[EXPOSED] * s
-                scores[a] = v
+        _place_scores(r, legal, scores, base, by_place, food, living, f0, wood, riv, fut, thr,
+                      bird, nd, tv, hmax, last, lay, targets, boat_target, open_pawns,
+                      w)  # fmt: skip
         if legal[r, pass_action]:
             scores[pass_action] = 0.0
-            for k in range(len(pair_i)):
-                a = swap0 + k
-                if not legal[r, a]:
-                    continue
-                # R5.3: what the two places gain, the food it moves, the strength it shows
-                # to raiders, less [swap_min]
-                i, j = pair_i[k], pair_j[k]
-                ci, cj = own_loc[r, i], own_loc[r, j]
-                si, sj = strength[i], strength[j]
-                bi, bj = by_place[ci], by_place[cj]
-                v = _local(ci, bi - si + sj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-                v -= _local(ci, bi, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-                v += _local(cj, bj - sj + si, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-                v -= _local(cj, bj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-                f1 = food
-                if feeds(lay, ci):
-                    f1 += sj - si
-                if feeds(lay, cj):
-                    f1 += si - sj
-                v += _food(f1, living, w) - f0
-                up_i, up_j = own_up[r, i], own_up[r, j]
-                ui = up_i or cj == fields
-                uj = up_j or ci == fields
-                shown = _exposed(cj, ui, si, lay) + _exposed(ci, uj, sj, lay)
-                shown -= _exposed(ci, up_i, si, lay) + _exposed(cj, up_j, sj, lay)
-                scores[a] = v - w[EXPOSED] * shown - w[SWAP_MIN]
+            _swap_scores(r, legal, scores, own_loc, own_up, strength, by_place, food, living, f0,
+                         wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, swap0, pair_i,
+                         pair_j, w)  # fmt: skip
             out[r] = pick_row(scores, legal[r], u[r])
         else:  # placing: the other actions are illegal
             out[r] = pick_row(scores[:pass_action], legal[r, :pass_action], u[r])
@@ -552,12 +592,8 @@ def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
     est = np.zeros(lay.forest)
     tv = np.zeros(3 * pawns + 1, dtype=np.int64)
     for r in range(n):
-        living, food = _prepare(r, seen, strength, board.seat, board.heights, lay, w[HIDDEN_STR],
-                                by_place, riv, est, tv)  # fmt: skip
-        thr = w[THREAT] if seen.placing[r] else 0.0
-        bird, last = seen.bird[r], seen.last[r]
+        living, food, thr, bird, last, nd = _row(r, seen, board, w, by_place, riv, est, tv)
         wood, fut = forest_wood[r], future[r]
-        nd = _need(seen.wood[r], by_place, tv, lay, w)
         f0 = _food(food, living - 1, w)
         for i in range(pawns):
             code, s = own_loc[r, i], strength[i]
@@ -699,15 +735,15 @@ class HeuristicStrategy(Strategy):
     # --- R3 ----------------------------------------------------------------------------
     def _card_scores(self, view: SeatView, k: Consts) -> np.ndarray:
         """The pick score of each card on offer [n, P+1] (empty slots: NEG)."""
-        w = self.w
-        cid = np.where(view.offer >= 0, view.offer, len(k.draw) - 1)
+        w, t = self.w, k.cards
+        cid = view.offer  # an empty slot (-1) reads the "no card" entry
         can_build = (view.wood[:, view.seat] >= 1) & ~view.last_round
         scores = (
-            w[PICK_DRAW] * k.draw[cid]
-            + w[PICK_HUT] * k.hut[cid]
-            + w[PICK_BOAT] * (k.is_boat[cid] & can_build[:, None])
-            + w[PICK_DISASTER] * k.targeted[cid]
-            + w[PICK_EROSION] * k.erosion[cid]
+            w[PICK_DRAW] * t.draw[cid]
+            + w[PICK_HUT] * t.hut[cid]
+            + w[PICK_BOAT] * (t.boat[cid] & can_build[:, None])
+            + w[PICK_DISASTER] * t.targeted[cid]
+            + w[PICK_EROSION] * t.erosion[cid]
         )
         return np.where(view.offer >= 0, scores, NEG)
 

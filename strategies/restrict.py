@@ -45,8 +45,9 @@ from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
 from moaisim.registry import load_strategy
 from moaisim.rules.codes import FOREST, N_CARD_TYPES, OCEAN
+from moaisim.rules.epoch_cards import epoch_table
 from moaisim.strategies.base import Strategy
-from moaisim.strategies.features import LOSES_FIELDS, loses, takes_of
+from moaisim.strategies.features import LOSES_FIELDS, loses
 
 #: The forbid names and what each forbids (rules.md ids).
 FORBID: dict[str, str] = {
@@ -187,7 +188,7 @@ class RestrictStrategy(Strategy):
         elif kind is Kind.BIRTH and "birth" in self.forbidden:  # R7.3
             bad[:, :BIRTH_STOP] = True
         elif kind is Kind.PICK_EPOCH and "disasters" in self.forbidden:  # R4.1, R4.3
-            bad[:] = takes_of(rules)[view.offer] >= 0  # offer -1 -> "no card": takes nothing
+            bad[:] = epoch_table(rules).targeted[view.offer]  # an empty slot (-1): "no card"
         return bad
 
     def _count(self, table: dict[str, int], kind: Kind, k: int) -> None:

@@ -297,7 +297,7 @@ class CheckedGame(ReferenceGame):
 
     def log(self, e: str, **data: Any) -> None:
         super().log(e, **data)
-        if hasattr(self, "_state"):
+        if hasattr(self, "state"):  # set up (the setup event comes first)
             check_state(self.state)
 
     def ask(self, seat, kind, legal, **info):  # type: ignore[no-untyped-def]

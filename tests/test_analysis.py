@@ -21,6 +21,7 @@ from moaisim.analysis import (
     seat_balance,
     stats,
     strategies,
+    text,
     variants,
 )
 from moaisim.analysis.report import make_report
@@ -71,6 +72,51 @@ def test_paired_test_and_mean_interval_by_hand():
 
 def test_sample_size_line():
     assert "halving it needs about 40,000 games" in stats.sample_size_line(0.02, 10_000)
+
+
+# --- how the reports write (moaisim.analysis.text) -----------------------------------------
+
+
+def test_one_p_value_policy_below_the_floor_or_two_significant_digits():
+    assert [text.p_plain(p) for p in (0.0, 1e-12, 0.00099, 0.001, 0.0123, 0.05, 0.5, 1.0)] == [
+        "< 0.001", "< 0.001", "< 0.001", "0.001", "0.012", "0.05", "0.5", "1"]  # fmt: skip
+    assert text.p_value(0.0123) == "= 0.012" and text.p_value(1e-9) == "< 0.001"
+    assert text.p_plain(float("nan")) == text.p_value(None) == "too few games"
+
+
+def test_numbers_and_intervals_say_too_few_games_never_nan():
+    nan = float("nan")
+    assert text.num(0.5, "+.3f") == "+0.500" and text.num(nan) == "too few games"
+    assert text.pct(0.4712) == "47.1 %" and text.points(0.024) == "+2.4"
+    assert text.interval(-0.1, 0.2, "+.2f") == "-0.10 to +0.20"
+    assert text.bracket(-0.1, 0.2, "+.3f") == "[-0.100, +0.200]"
+    assert text.bracket(0.1, nan) == "(too few games)"
+    assert text.points_interval(0.009, 0.039) == "+0.9 to +3.9"
+    assert text.bracket(0.009, 0.039, text.points) == "[+0.9, +3.9]"
+    assert text.estimate(37, 35.1, 38.9) == "37.00 (35.10 to 38.90)"
+    assert text.share_estimate(0.5, nan, nan) == "50.0 % (too few games)"
+
+
+def test_markdown_tables_format_align_and_escape():
+    df = pd.DataFrame({"strategy": ["greedy", "a|b"], "share": [0.25, float("nan")], "n": [3, 4]})
+    assert text.markdown_table(df, {"share": ".3f"}, code=["strategy"], right=["n"]) == (
+        "| strategy | share | n |\n| --- | --- | ---: |\n| `greedy` | 0.250 | 3 |\n"
+        "| `a\\|b` | too few games | 4 |"
+    )
+
+
+def test_an_html_page_is_its_markdown_rendered_with_figures_embedded(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "f.png").write_bytes(b"\x89PNG")
+    md = ("# A <b>title</b>\n\n> **The question.** Why?\n\n| a | b |\n| --- | ---: |\n"
+          "| 1 | 2 |\n\n![a caption](figures/f.png)\n")  # fmt: skip
+    page = text.html_page("A <b>title</b>", md, tmp_path)
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<title>A &lt;b&gt;title&lt;/b&gt;</title>" in page
+    assert "<h1>A &lt;b&gt;title&lt;/b&gt;</h1>" in page  # raw HTML in the text is escaped
+    assert "<blockquote>" in page and "<strong>The question.</strong>" in page
+    assert "<th>a</th>" in page and '<td style="text-align:right">2</td>' in page
+    assert 'src="data:image/png;base64,iVBORw==" alt="a caption"' in page
 
 
 # --- tables on synthetic results -----------------------------------------------------------

@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from moaisim.analysis import metagame as mg
 from moaisim.cli import main
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.registry import LEVEL_POOL, level_spec, load_strategy, parse_lineup
@@ -42,9 +41,9 @@ def test_level_three_needs_a_shipped_mixture_and_plays_it():
             with pytest.raises(UnknownStrategyError, match="no Nash mixture"):
                 level_spec("L3", p)
             continue
-        mix = mg.read_mixture(path)
-        assert sum(mix.values()) == pytest.approx(1.0)
-        assert tomllib.loads(path.read_text())["players"] == p
+        data = tomllib.loads(path.read_text())
+        assert sum(data["mixture"].values()) == pytest.approx(1.0)
+        assert data["players"] == p
         assert load_strategy(level_spec("L3", p)).label.startswith("mixture(")
 
 
@@ -188,7 +187,10 @@ retune_games = 3
     assert forest["share"] == 0.0  # re-tuned or not, no forest: no wood, no Moai (R6.2)
     mix = pd.read_csv(out / "mixture-3p.csv")
     assert mix["weight"].sum() == pytest.approx(1.0)
-    assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
+    page = (out / "report.html").read_text()
+    # the page is the report's Markdown rendered, as a grid study's is (`text.html_page`)
+    assert page.startswith("<!DOCTYPE html>") and "<h2>3 players</h2>" in page
+    assert "<table>" in page and "| ---" not in page and "<code>greedy</code>" in page
     # the Nash mixture the study wrote is a strategy
     nash = tmp_path / "runs" / "tiny-field" / "nash-3p.toml"
     assert load_strategy(f"mixture(file={nash})")().name
@@ -222,7 +224,7 @@ def test_metagame_command_writes_a_mixture_the_mixture_strategy_plays(tmp_path, 
                  "--bootstrap", "5", "--out", str(tmp_path)])  # fmt: skip
     assert code == 0
     assert "Invasion matrix" in capsys.readouterr().out
-    mix = mg.read_mixture(tmp_path / "nash-2p.toml")
+    mix = tomllib.loads((tmp_path / "nash-2p.toml").read_text())["mixture"]
     assert mix == {"greedy": 1.0}  # greedy beats random: the pure equilibrium
     assert np.isclose(pd.read_csv(tmp_path / "mixture-2p.csv")["weight"].sum(), 1.0)
     assert main(["metagame", "-p", "3", "--library", "greedy", "-n", "3"]) == 2

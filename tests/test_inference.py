@@ -30,6 +30,7 @@ from moaisim.analysis.inference import (
     seat_rms_paired,
     tost_paired,
 )
+from moaisim.analysis.stats import holm
 
 
 def _sums(d: np.ndarray) -> tuple[int, float, float]:
@@ -93,6 +94,8 @@ def test_holm_intervals_hand_example():
     np.testing.assert_allclose(2 * stats.t.sf((delta - lo) / se, df), level, rtol=1e-9)
     # rows of rank >= k share one level: rank 3 and rank 4
     assert level[1] == level[2]
+    # the one Holm: the rows `stats.holm` rejects are those tested below their own level
+    assert ((p < level) == (holm(p) < 0.05)).all()
 
 
 def test_holm_intervals_nan_rows_and_exact_rows():

@@ -24,10 +24,10 @@ from moaisim.engine.views import FIELDS
 from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.registry import load_strategy
 from moaisim.rng import SeatRandom
-from moaisim.rules import Rules
+from moaisim.rules import Rules, epoch_table
 from moaisim.rules.codes import FOREST, OCEAN
 from moaisim.strategies.base import Strategy
-from moaisim.strategies.features import loses, takes_of
+from moaisim.strategies.features import loses
 from moaisim.strategies.mixture import (
     MixtureStrategy,
     drawn_components,
@@ -114,7 +114,7 @@ def forbidden(kind: Kind, rules: Rules, names: frozenset[str], snap: dict, a: np
     if kind is Kind.BIRTH:
         return "birth" in names and a != BIRTH_STOP
     if kind is Kind.PICK_EPOCH:
-        return "disasters" in names and takes_of(rules)[snap["offer"][a]] >= 0
+        return "disasters" in names and bool(epoch_table(rules).targeted[snap["offer"][a]])
     if kind is Kind.DISASTER_TARGET:
         return "disasters" in names and bool(snap["loses"][a])
     if kind is Kind.WORK and names & {"forest", "boat", "swap"}:

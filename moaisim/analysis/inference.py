@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, stats
 
+from moaisim.analysis.stats import holm_steps
+
 __all__ = [
     "cluster_mean",
     "cluster_sums",
@@ -67,10 +69,11 @@ def holm_intervals(
     alpha: float = 0.05,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Intervals delta ± t(1 - level/2, df) * se for one family of tests, whose per-row `level`
-    makes them agree with Holm's step-down test: with p sorted ascending, rank i of m is tested
-    at alpha / (m - i + 1) while every earlier rank was rejected; from the first rank k not
-    rejected on, every row gets alpha / (m - k + 1). So an interval excludes 0 exactly when
-    Holm rejects (when p is the two-sided t test of the same delta, se, df).
+    makes them agree with Holm's step-down test (`stats.holm_steps`, the step-down `stats.holm`
+    adjusts by): with p sorted ascending, rank i of m is tested at alpha / (m - i + 1) while
+    every earlier rank was rejected; from the first rank k Holm keeps (its adjusted p at least
+    alpha) on, every row gets alpha / (m - k + 1). So an interval excludes 0 exactly when Holm
+    rejects (when p is the two-sided t test of the same delta, se, df).
 
     Rows with a nan p are left out of the family (nan level and interval); rows with se == 0
     (identical by construction) get [delta, delta]. Note: the rejected rows' intervals are
@@ -83,16 +86,12 @@ def holm_intervals(
     if delta.ndim != 1:
         raise ValueError("holm_intervals takes one family: 1-D arrays")
     level = np.full(delta.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = len(ok)
-    if m:
-        order = ok[np.argsort(p[ok], kind="stable")]
-        tested = alpha / (m - np.arange(m))  # rank i (0-based) tested at alpha / (m - i)
-        kept = np.flatnonzero(p[order] >= tested)
-        if kept.size:
-            k = kept[0]
-            tested[k:] = tested[k]
-        level[order] = tested
+    order, factor, adjusted = holm_steps(p)  # the one step-down (`stats.holm`)
+    tested = alpha / factor  # rank i (0-based) of m tested at alpha / (m - i)
+    kept = np.flatnonzero(adjusted >= alpha)  # Holm stops at the first rank it keeps
+    if kept.size:
+        tested[kept[0] :] = tested[kept[0]]
+    level[order] = tested
     with np.errstate(invalid="ignore"):
         half = stats.t.ppf(1 - level / 2, df) * se
     lo, hi = delta - half, delta + half
@@ -279,6 +278,29 @@ def _boot_means(
     return out
 
 
+def _rms_bootstrap(
+    arrays: tuple[np.ndarray, ...],
+    fair: np.ndarray | float,
+    rng: np.random.Generator,
+    n_boot: int,
+    alpha: float,
+) -> tuple[float, float, float]:
+    """The RMS of one [G, P] share array, or of the second of two minus that of the first,
+    with its percentile bootstrap interval (1 - alpha): the same rows (games) of every array
+    resampled together."""
+    _check_alpha(alpha)
+    arrays = tuple(_check_shares(a) for a in arrays)
+    if any(a.shape != arrays[0].shape for a in arrays):
+        shapes = " vs ".join(str(a.shape) for a in arrays)
+        raise ValueError(f"paired share arrays differ in shape: {shapes}")
+    rms = [_rms_of_means(m, fair) for m in _boot_means(arrays, rng, n_boot)]
+    point = [seat_rms(a, fair) for a in arrays]
+    if len(arrays) == 2:
+        rms, point = [rms[1] - rms[0]], [point[1] - point[0]]
+    lo, hi = np.quantile(rms[0], [alpha / 2, 1 - alpha / 2])
+    return point[0], float(lo), float(hi)
+
+
 def seat_rms_interval(
     shares: np.ndarray,
     fair: np.ndarray | float,
@@ -289,11 +311,7 @@ def seat_rms_interval(
     """`seat_rms` with its percentile bootstrap interval (1 - alpha), resampling games (rows),
     which keeps each game's seats together. The RMS is biased upward by sampling noise, so the
     interval of a fair game does not reach 0: compare with a reference, not with 0."""
-    _check_alpha(alpha)
-    shares = _check_shares(shares)
-    (means,) = _boot_means((shares,), rng, n_boot)
-    lo, hi = np.quantile(_rms_of_means(means, fair), [alpha / 2, 1 - alpha / 2])
-    return seat_rms(shares, fair), float(lo), float(hi)
+    return _rms_bootstrap((shares,), fair, rng, n_boot, alpha)
 
 
 def seat_rms_paired(
@@ -307,11 +325,4 @@ def seat_rms_paired(
     """RMS(b) - RMS(a) for two [G, P] share arrays of the SAME games (e.g. a rules change
     replayed on the same seeds), with a paired percentile bootstrap interval: the same rows of
     both are resampled, so the games' common noise cancels."""
-    _check_alpha(alpha)
-    a, b = _check_shares(a), _check_shares(b)
-    if a.shape != b.shape:
-        raise ValueError(f"paired share arrays differ in shape: {a.shape} vs {b.shape}")
-    ma, mb = _boot_means((a, b), rng, n_boot)
-    diff = _rms_of_means(mb, fair) - _rms_of_means(ma, fair)
-    lo, hi = np.quantile(diff, [alpha / 2, 1 - alpha / 2])
-    return seat_rms(b, fair) - seat_rms(a, fair), float(lo), float(hi)
+    return _rms_bootstrap((a, b), fair, rng, n_boot, alpha)

@@ -10,13 +10,11 @@ and says what the numbers cannot support.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import html
 import json
 import os
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,18 +41,36 @@ class Section:
     figures: list[str] = field(default_factory=list)
 
 
-_pct = text.pct
-_ci = text.pct_interval
-_p = text.p_value
-
-
 def _cell_name(row: pd.Series) -> str:
     """A cell's set-up in words: '4 players, base' or '3 players, short, wood_supply=10'."""
     return f"{row['players']} players, {row['setup']}"
 
 
-def _fmt_share(df: pd.DataFrame, col: str, lo: str = "lo", hi: str = "hi") -> pd.Series:
-    return df.apply(lambda r: f"{_pct(r[col])} ({_ci(r[lo], r[hi])})", axis=1)
+def _cell(df: pd.DataFrame, key: str = "cell", lineup: bool = True) -> dict[str, Any]:
+    """The shown columns that name a table's rows: the cell (or set-up) in words and the
+    lineup."""
+    out = {key: df.apply(_cell_name, axis=1)}
+    return {**out, "lineup": df["lineup"]} if lineup else out
+
+
+def _count(df: pd.DataFrame, col: str = "games") -> pd.Series:
+    """A column of counts, as whole numbers."""
+    return df[col].astype(int)
+
+
+def _shares(df: pd.DataFrame, col: str, lo: str = "lo", hi: str = "hi") -> pd.Series:
+    """A column of shares with their intervals: "47.1 % (40.2 %-53.9 %)"."""
+    return df.apply(lambda r: text.share_estimate(r[col], r[lo], r[hi]), axis=1)
+
+
+def _means(df: pd.DataFrame, col: str, spec: str = ".2f") -> pd.Series:
+    """A column of means with their intervals (`col`, `col_lo`, `col_hi`)."""
+    return df.apply(lambda r: text.estimate(r[col], r[col + "_lo"], r[col + "_hi"], spec), axis=1)
+
+
+def _points(r: pd.Series, col: str) -> str:
+    """A share difference with its interval, in points: "+2.4 (+0.9 to +3.9)"."""
+    return f"{text.points(r[col])} ({text.points_interval(r[col + '_lo'], r[col + '_hi'])})"
 
 
 def _vs_base(r: pd.Series) -> str:
@@ -67,19 +83,14 @@ def _vs_base(r: pd.Series) -> str:
     )
 
 
-def _fmt_mean(df: pd.DataFrame, col: str) -> pd.Series:
-    return df.apply(lambda r: text.estimate(r[col], r[col + "_lo"], r[col + "_hi"]), axis=1)
-
-
 #: More lineups than this per set-up, and the tables pool them (`Source.pooled`): a
 #: tournament. Fewer are fields, each judged on its own (`verdicts`).
 MAX_LINEUPS = 8
 
 
 def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> list[Section]:
-    """Every table that applies to this run, with the columns a reader needs; `margins`: the
-    study's equivalence margins (`verdicts.MARGINS`)."""
-    out: list[Section] = []
+    """Every table that applies to this run (`SECTIONS`, in order), with the columns a reader
+    needs; `margins`: the study's equivalence margins (`verdicts.MARGINS`)."""
     lineups = src.lineups_per_setup()
     if lineups > MAX_LINEUPS:
         # a tournament: one row per set-up, not per lineup (head to head and ratings compare
@@ -91,260 +102,238 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
         else ""
     )
     made = tables.compute(src, margins=margins)  # every table that applies, in one pass
+    built = (build(made, pooled) for build in SECTIONS)
+    return [s for s in built if s is not None]
+
+
+def _seat_balance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
+    """Win share per seat and cell, with the test of equal seats."""
     seats = made["seat_balance"]
-    shown = seats.assign(cell=seats.apply(_cell_name, axis=1))
-    shown = pd.DataFrame(
-        {
-            "cell": shown["cell"],
-            "lineup": seats["lineup"],
-            "seat": seats["seat"],
-            "games (n)": seats["games"].astype(int),
-            "win share (95 % interval)": _fmt_share(seats, "win_share"),
-            "fair": seats["fair"].map(_pct),
-            "equal seats: p (Holm)": seats["p_equal_holm"].map(text.p_plain),
-        }
+    shown = {
+        **_cell(seats),
+        "seat": seats["seat"],
+        "games (n)": _count(seats),
+        "win share (95 % interval)": _shares(seats, "win_share"),
+        "fair": seats["fair"].map(text.pct),
+        "equal seats: p (Holm)": seats["p_equal_holm"].map(text.p_plain),
+    }
+    return Section(
+        "seat_balance",
+        "Seat balance",
+        "Win share of each seat (seat 0 holds the bird-man token at the start), shared wins "
+        "split evenly, against the fair share 1/players; p is a chi-square test that every "
+        "seat wins equally often, Holm-corrected over the report's cells (one family)." + pooled,
+        seats,
+        pd.DataFrame(shown),
+        ["seat_win_share"],
     )
-    out.append(
-        Section(
-            "seat_balance",
-            "Seat balance",
-            (
-                "Win share of each seat (seat 0 holds the bird-man "
-                "token at the start), shared wins "
-                "split evenly, against the fair share 1/players; p is a chi-square test that every "
-                "seat wins equally often, Holm-corrected over the report's cells (one family)."
-                + pooled
-            ),
-            seats,
-            shown,
-            ["seat_win_share"],
-        )
-    )
+
+
+def _seat_imbalance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
+    """The seats' RMS deviation from fair per cell, and its change from base."""
     imb = made["seat_imbalance"]
-    shown = pd.DataFrame(
-        {
-            "cell": imb.apply(_cell_name, axis=1),
-            "lineup": imb["lineup"],
-            "games (n)": imb["games"].astype(int),
-            "RMS from fair (95 % interval)": imb.apply(
-                lambda r: f"{_pct(r['rms'])} ({_ci(r['lo'], r['hi'])})", axis=1
-            ),
-            "noise floor": imb["noise_floor"].map(_pct),
-            "against base (95 % interval)": imb.apply(_vs_base, axis=1),
-        }
+    shown = {
+        **_cell(imb),
+        "games (n)": _count(imb),
+        "RMS from fair (95 % interval)": _shares(imb, "rms"),
+        "noise floor": imb["noise_floor"].map(text.pct),
+        "against base (95 % interval)": imb.apply(_vs_base, axis=1),
+    }
+    return Section(
+        "seat_imbalance",
+        "Fairness over all seats",
+        "The root mean square deviation of the seats' win shares from the fair share "
+        "(0 for perfectly fair seats), with a bootstrap interval over games; the noise "
+        "floor is what fair seats would show with this many games. Against base: the "
+        "paired difference of the two RMS on the same games (bootstrap)." + pooled,
+        imb,
+        pd.DataFrame(shown),
     )
-    out.append(
-        Section(
-            "seat_imbalance",
-            "Fairness over all seats",
-            (
-                "The root mean square deviation of the seats' win shares from the fair share "
-                "(0 for perfectly fair seats), with a bootstrap interval over games; the noise "
-                "floor is what fair seats would show with this many games. Against base: the "
-                "paired difference of the two RMS on the same games (bootstrap)." + pooled
-            ),
-            imb,
-            shown,
-        )
-    )
+
+
+def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
+    """Per strategy and cell: win share per seat played, against fair, the score's parts."""
     strat = made["strategies"]
-    shown = pd.DataFrame(
-        {
-            "cell": strat.apply(_cell_name, axis=1),
-            "lineup": strat["lineup"],
-            "strategy": strat["strategy"],
-            "seats (n)": strat["n"].astype(int),
-            "win share (95 % interval)": [
-                f"{_pct(r['win_share'])} (1/players by construction)"
-                if r["by_construction"]
-                else f"{_pct(r['win_share'])} ({_ci(r['lo'], r['hi'])})"
-                for _, r in strat.iterrows()
-            ],
-            "against fair (points, 95 % interval)": [
-                "-"
-                if r["by_construction"]
-                else f"{text.points(r['vs_fair'])} "
-                f"({text.points_interval(r['vs_fair_lo'], r['vs_fair_hi'])})"
-                for _, r in strat.iterrows()
-            ],  # fmt: skip
-            "mean score": _fmt_mean(strat, "score"),
-            "Moai height": _fmt_mean(strat, "moai_height"),
-            "living pawns": _fmt_mean(strat, "pawns"),
-            "points for wood": _fmt_mean(strat, "wood_score"),
-        }
+    own = strat["by_construction"].astype(bool)
+    alone = strat["win_share"].map(lambda x: f"{text.pct(x)} (1/players by construction)")
+    shown = {
+        **_cell(strat),
+        "strategy": strat["strategy"],
+        "seats (n)": _count(strat, "n"),
+        "win share (95 % interval)": _shares(strat, "win_share").where(~own, alone),
+        "against fair (points, 95 % interval)": strat.apply(
+            lambda r: "-" if r["by_construction"] else _points(r, "vs_fair"), axis=1
+        ),
+        "mean score": _means(strat, "score"),
+        "Moai height": _means(strat, "moai_height"),
+        "living pawns": _means(strat, "pawns"),
+        "points for wood": _means(strat, "wood_score"),
+    }
+    return Section(
+        "strategies",
+        "Strategies",
+        "Per strategy: its win share per seat played (a strategy in two seats of a game "
+        "counts twice; intervals from standard errors clustered by game, none in "
+        "self-play where the share is 1/players by construction), its difference from "
+        "the fair share, its mean score and the mean of each part of the score (R8.2), "
+        "with 95 % intervals." + pooled,
+        strat,
+        pd.DataFrame(shown),
+        ["score_parts", "score_distributions"],
     )
-    out.append(
-        Section(
-            "strategies",
-            "Strategies",
-            (
-                "Per strategy: its win share per seat played (a strategy in two seats of a game "
-                "counts twice; intervals from standard errors clustered by game, none in "
-                "self-play where the share is 1/players by construction), its difference from "
-                "the fair share, its mean score and the mean of each part of the score (R8.2), "
-                "with 95 % intervals." + pooled
-            ),
-            strat,
-            shown,
-            ["score_parts", "score_distributions"],
-        )
-    )
+
+
+def _head_to_head(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
+    """How often each strategy finishes above each other, per set-up (when two meet)."""
     h2h = made["head_to_head"]
-    if len(h2h):
-        shown = pd.DataFrame(
-            {
-                "set-up": h2h.apply(_cell_name, axis=1),
-                "strategy": h2h["strategy"],
-                "opponent": h2h["opponent"],
-                "meetings (n)": h2h["n"].astype(int),
-                "finishes above (95 % interval)": _fmt_share(h2h, "above_share"),
-            }
-        )
-        out.append(
-            Section(
-                "head_to_head",
-                "Head to head",
-                (
-                    "How often a strategy finishes above another when "
-                    "both play the same game (a tie counts half), per set-up: set-ups share "
-                    "their deals, so their meetings are not pooled."
-                ),
-                h2h,
-                shown,
-                ["head_to_head_heatmap"],
-            )
-        )
-        rates = made["ratings"]
-        if len(rates):
-            shown = pd.DataFrame(
-                {
-                    "set-up": rates.apply(_cell_name, axis=1),
-                    "strategy": rates["strategy"],
-                    "games (n)": rates["games"],
-                    "rating (95 % interval)": rates.apply(
-                        lambda r: text.estimate(r["rating"], r["lo"], r["hi"], "+.2f"), axis=1
-                    ),
-                }
-            )
-            out.append(
-                Section(
-                    "ratings",
-                    "Ratings",
-                    (
-                        "A Plackett-Luce rating of the strategies "
-                        "(log-strength, centred on 0) from "
-                        "the games in which every seat plays a different strategy (a uniform "
-                        f"random sample of {tables._Ratings.max_games:,} of them when there are "
-                        "more), with Wald "
-                        "intervals from the model's Fisher information."
-                    ),
-                    rates,
-                    shown,
-                )
-            )
+    if not len(h2h):
+        return None
+    shown = {
+        **_cell(h2h, "set-up", lineup=False),
+        "strategy": h2h["strategy"],
+        "opponent": h2h["opponent"],
+        "meetings (n)": _count(h2h, "n"),
+        "finishes above (95 % interval)": _shares(h2h, "above_share"),
+    }
+    return Section(
+        "head_to_head",
+        "Head to head",
+        "How often a strategy finishes above another when both play the same game (a tie "
+        "counts half), per set-up: set-ups share their deals, so their meetings are not pooled.",
+        h2h,
+        pd.DataFrame(shown),
+        ["head_to_head_heatmap"],
+    )
+
+
+def _ratings(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
+    """Plackett-Luce ratings per set-up (where strategies meet)."""
+    rates = made["ratings"]
+    if not len(made["head_to_head"]) or not len(rates):
+        return None
+    shown = {
+        **_cell(rates, "set-up", lineup=False),
+        "strategy": rates["strategy"],
+        "games (n)": rates["games"],
+        "rating (95 % interval)": rates.apply(
+            lambda r: text.estimate(r["rating"], r["lo"], r["hi"], "+.2f"), axis=1
+        ),
+    }
+    return Section(
+        "ratings",
+        "Ratings",
+        "A Plackett-Luce rating of the strategies (log-strength, centred on 0) from the games "
+        "in which every seat plays a different strategy (a uniform random sample of "
+        f"{tables._Ratings.max_games:,} of them when there are more), with Wald intervals "
+        "from the model's Fisher information.",
+        rates,
+        pd.DataFrame(shown),
+    )
+
+
+def _variants(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
+    """Each change against base on the same games, with its tests and verdict."""
     deltas = made.get("variants")
-    if deltas is not None and len(deltas):
-        shown = pd.DataFrame(
-            {
-                "players": deltas["players"],
-                "lineup": deltas["lineup"],
-                "change": deltas["change"],
-                "metric": deltas["metric"],
-                "games (n)": deltas["games"].astype(int),
-                "base": deltas["base"].map(lambda x: text.num(x, ".3f")),
-                "with the change": deltas["treatment"].map(lambda x: text.num(x, ".3f")),
-                "difference (Holm-adjusted interval)": deltas.apply(
-                    lambda r: text.estimate(r["delta"], r["lo"], r["hi"], "+.3f"), axis=1
-                ),
-                "p (Holm)": deltas["p_holm"].map(text.p_plain),
-                "smallest detectable": deltas["mde"].map(lambda x: text.num(x, ".3f")),
-                "equivalence (margin, TOST p Holm)": deltas.apply(
-                    lambda r: f"±{text.num(r['margin'], '.3g')}, {text.p_plain(r['p_tost_holm'])}",
-                    axis=1,
-                ),
-                "verdict": deltas["verdict"],
-            }
-        )
-        out.append(
-            Section(
-                "variants",
-                "Variants and options against base",
-                (
-                    "Each variant or rule option against base with "
-                    "the default options, on the same "
-                    "games (common random numbers: the differences are "
-                    "paired game by game); p-values "
-                    "of paired t tests, Holm-corrected over the whole table, with intervals "
-                    "adjusted the same way (an interval excludes 0 exactly when Holm rejects); "
-                    "the smallest effect detectable at 80 % power; an equivalence test (TOST) "
-                    "against the study's margin. Verdict: changes (Holm p < 0.05), equivalent "
-                    "(TOST rejects: no change beyond the margin), inconclusive (neither), "
-                    "identical by construction (every paired game the same)."
-                ),
-                deltas,
-                shown,
-                ["variant_deltas"],
-            )
-        )
+    if deltas is None or not len(deltas):
+        return None
+    shown = {
+        "players": deltas["players"],
+        "lineup": deltas["lineup"],
+        "change": deltas["change"],
+        "metric": deltas["metric"],
+        "games (n)": _count(deltas),
+        "base": deltas["base"].map(lambda x: text.num(x, ".3f")),
+        "with the change": deltas["treatment"].map(lambda x: text.num(x, ".3f")),
+        "difference (Holm-adjusted interval)": deltas.apply(
+            lambda r: text.estimate(r["delta"], r["lo"], r["hi"], "+.3f"), axis=1
+        ),
+        "p (Holm)": deltas["p_holm"].map(text.p_plain),
+        "smallest detectable": deltas["mde"].map(lambda x: text.num(x, ".3f")),
+        "equivalence (margin, TOST p Holm)": deltas.apply(
+            lambda r: f"±{text.num(r['margin'], '.3g')}, {text.p_plain(r['p_tost_holm'])}",
+            axis=1,
+        ),
+        "verdict": deltas["verdict"],
+    }
+    return Section(
+        "variants",
+        "Variants and options against base",
+        "Each variant or rule option against base with the default options, on the same "
+        "games (common random numbers: the differences are paired game by game); p-values "
+        "of paired t tests, Holm-corrected over the whole table, with intervals "
+        "adjusted the same way (an interval excludes 0 exactly when Holm rejects); "
+        "the smallest effect detectable at 80 % power; an equivalence test (TOST) "
+        "against the study's margin. Verdict: changes (Holm p < 0.05), equivalent "
+        "(TOST rejects: no change beyond the margin), inconclusive (neither), "
+        "identical by construction (every paired game the same).",
+        deltas,
+        pd.DataFrame(shown),
+        ["variant_deltas"],
+    )
+
+
+def _game_shape(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
+    """Game length, scores, the winning margin and shared wins per cell."""
     shape = made["game_shape"]
-    shown = pd.DataFrame(
-        {
-            "cell": shape.apply(_cell_name, axis=1),
-            "lineup": shape["lineup"],
-            "games (n)": shape["games"].astype(int),
-            "rounds": _fmt_mean(shape, "rounds"),
-            "mean score": _fmt_mean(shape, "score"),
-            "winning margin": _fmt_mean(shape, "margin"),
-            "shared wins": _fmt_share(shape, "shared_win_share", "shared_lo", "shared_hi"),
-        }
+    shown = {
+        **_cell(shape),
+        "games (n)": _count(shape),
+        "rounds": _means(shape, "rounds"),
+        "mean score": _means(shape, "score"),
+        "winning margin": _means(shape, "margin"),
+        "shared wins": _shares(shape, "shared_win_share", "shared_lo", "shared_hi"),
+    }
+    return Section(
+        "game_shape",
+        "Game shape",
+        "How long games last, how many points are scored, by how much the winner wins (over "
+        "the best other seat; 0 when the win is shared) and how often a win is shared.",
+        shape,
+        pd.DataFrame(shown),
+        ["game_length"],
     )
-    out.append(
-        Section(
-            "game_shape",
-            "Game shape",
-            (
-                "How long games last, how many points are scored, "
-                "by how much the winner wins (over "
-                "the best other seat; 0 when the win is shared) and how often a win is shared."
-            ),
-            shape,
-            shown,
-            ["game_length"],
-        )
+
+
+def _game_quality(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
+    """How the lead moves per cell (runs with the per-round table)."""
+    if "game_quality" not in made:
+        return None
+    q = made["game_quality"]
+    shown = {
+        **_cell(q),
+        "games (n)": _count(q),
+        "lead changes": _means(q, "lead_changes"),
+        "won from behind": _shares(q, "comeback_share", "comeback_lo", "comeback_hi"),
+        "deepest deficit (points)": _means(q, "deficit"),
+        "rounds behind": _means(q, "rounds_behind"),
+        "led for good from (share of game)": _means(q, "decided"),
+        "close games (margin <= 2)": _shares(q, "close_share", "close_lo", "close_hi"),
+    }
+    return Section(
+        "game_quality",
+        "Game quality",
+        "How the lead moves (after the evaluation metrics of the Ludii general game system: "
+        "lead change, drama, decisiveness): lead changes between rounds per game, how "
+        "often and how far the eventual winner came from behind, from which point of the "
+        "game it led for good, and how often the final margin is 2 points or less.",
+        q,
+        pd.DataFrame(shown),
+        ["lead_over_rounds"],
     )
-    if "game_quality" in made:
-        q = made["game_quality"]
-        shown = pd.DataFrame(
-            {
-                "cell": q.apply(_cell_name, axis=1),
-                "lineup": q["lineup"],
-                "games (n)": q["games"].astype(int),
-                "lead changes": _fmt_mean(q, "lead_changes"),
-                "won from behind": _fmt_share(q, "comeback_share", "comeback_lo", "comeback_hi"),
-                "deepest deficit (points)": _fmt_mean(q, "deficit"),
-                "rounds behind": _fmt_mean(q, "rounds_behind"),
-                "led for good from (share of game)": _fmt_mean(q, "decided"),
-                "close games (margin <= 2)": _fmt_share(q, "close_share", "close_lo", "close_hi"),
-            }
-        )
-        out.append(
-            Section(
-                "game_quality",
-                "Game quality",
-                (
-                    "How the lead moves (after the evaluation metrics "
-                    "of the Ludii general game system: "
-                    "lead change, drama, decisiveness): lead changes between rounds per game, how "
-                    "often and how far the eventual winner came from "
-                    "behind, from which point of the "
-                    "game it led for good, and how often the final margin is 2 points or less."
-                ),
-                q,
-                shown,
-                ["lead_over_rounds"],
-            )
-        )
-    return out
+
+
+#: The report's sections in order: each builds its section from the tables, or None where
+#: it does not apply to the run.
+SECTIONS: tuple[Callable[[Mapping[str, pd.DataFrame], str], Section | None], ...] = (
+    _seat_balance,
+    _seat_imbalance,
+    _strategies,
+    _head_to_head,
+    _ratings,
+    _variants,
+    _game_shape,
+    _game_quality,
+)
 
 
 FIGURES = {
@@ -371,12 +360,18 @@ CAPTIONS = {
 
 
 def summary_lines(sections: dict[str, Section]) -> list[str]:
-    """The claims the numbers support, each with its interval and n, in plain language."""
+    """The claims the numbers support, each with its interval and n, in plain language: the
+    seats, the strongest strategy of each cell, the variants by verdict, the lead."""
+    return [line for claims in CLAIMS for line in claims(sections)]
+
+
+def _seat_claims(sections: Mapping[str, Section]) -> list[str]:
+    """Per cell, the first bird-man's win share against fair, and what the seat test says."""
     lines = []
     seats = sections["seat_balance"].table
     for _, c in seats[seats["seat"] == 0].iterrows():
         p = c["p_equal_holm"]
-        said = f"(chi-square p, Holm {_p(p)})"
+        said = f"(chi-square p, Holm {text.p_value(p)})"
         if not text.known(p):
             verdict = f"{text.TOO_FEW} to test whether the seats differ"
         elif p < 0.001:
@@ -389,61 +384,99 @@ def summary_lines(sections: dict[str, Section]) -> list[str]:
             verdict = f"no seat differs detectably {said}"
         lines.append(
             f"At {_cell_name(c)} ({c['lineup']}), the first bird-man (seat 0) wins "
-            f"{_pct(c['win_share'])} of {int(c['games']):,} games (95 % interval "
-            f"{_ci(c['lo'], c['hi'])}), against a fair {_pct(c['fair'])}; {verdict}."
+            f"{text.pct(c['win_share'])} of {int(c['games']):,} games (95 % interval "
+            f"{text.pct_interval(c['lo'], c['hi'])}), against a fair {text.pct(c['fair'])}; "
+            f"{verdict}."
         )
-    strat = sections["strategies"].table
-    for _, cell in strat.groupby("cell"):
+    return lines
+
+
+def _strategy_claims(sections: Mapping[str, Section]) -> list[str]:
+    """Per cell of two or more strategies, the one that wins the most."""
+    lines = []
+    for _, cell in sections["strategies"].table.groupby("cell"):
         if cell["strategy"].nunique() < 2:
             continue
         best = cell.sort_values("win_share", ascending=False).iloc[0]
         lines.append(
             f"At {_cell_name(best)} ({best['lineup']}), {best['strategy']} wins the most: "
-            f"{_pct(best['win_share'])} per seat ({_ci(best['lo'], best['hi'])}, "
-            f"{int(best['n']):,} seats), mean score "
-            f"{text.estimate(best['score'], best['score_lo'], best['score_hi'], '.1f')}."
+            f"{text.pct(best['win_share'])} per seat "
+            f"({text.pct_interval(best['lo'], best['hi'])}, {int(best['n']):,} seats), mean "
+            f"score {text.estimate(best['score'], best['score_lo'], best['score_hi'], '.1f')}."
         )
-    if "variants" in sections:
-        d = sections["variants"].table
-        for _, r in d[d["verdict"] == "changes"].iterrows():
-            lines.append(
-                f"{r['change']} at {r['players']} players ({r['lineup']}) changes "
-                f"{r['metric']} from {r['base']:.3f} to {r['treatment']:.3f}: "
-                f"{r['delta']:+.3f} (Holm-adjusted interval "
-                f"{text.interval(r['lo'], r['hi'], '+.3f')}, "
-                f"{int(r['games']):,} paired games, Holm p {_p(r['p_holm'])})."
-            )
-        for verdict, lead in (
-            ("equivalent", "No change beyond the study's margin (equivalence test, Holm p < "
-             "0.05; margin and interval given)"),
-            ("inconclusive", "Inconclusive (neither a change nor an equivalence: the data "
-             "cannot tell; the smallest effect detectable at 80 % power given)"),
-            ("identical by construction", "Identical by construction (every paired game gave "
-             "the same value: not a finding)"),
-            (text.TOO_FEW, "Too few games to judge (one paired game: no interval or test)"),
-        ):  # fmt: skip
-            rows = d[d["verdict"] == verdict]
-            if not len(rows):
-                continue
-            names = [
-                f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']} "
-                + ("" if verdict in ("identical by construction", text.TOO_FEW) else
-                   f"{r['delta']:+.3f} [{text.interval(r['lo'], r['hi'], '+.3f', ', ')}]"
-                   + (f", margin ±{r['margin']:.3g}" if verdict == "equivalent" else
-                      f", detectable {text.num(r['mde'], '.3f')}"))
-                for _, r in rows.iterrows()
-            ]  # fmt: skip
-            lines.append(f"{lead}: " + "; ".join(x.strip() for x in names) + ".")
-    if "game_quality" in sections:
-        for _, q in sections["game_quality"].table.iterrows():
-            lines.append(
-                f"At {_cell_name(q)} ({q['lineup']}), the lead changes {q['lead_changes']:.2f} "
-                f"times a game ({text.interval(q['lead_changes_lo'], q['lead_changes_hi'])}); "
-                f"the winner came from behind in {_pct(q['comeback_share'])} of games "
-                f"({_ci(q['comeback_lo'], q['comeback_hi'])}) and {_pct(q['close_share'])} "
-                f"end within 2 points ({_ci(q['close_lo'], q['close_hi'])})."
-            )
     return lines
+
+
+#: The variants' verdicts other than a change, each summed up in one line, with its lead.
+VERDICT_LEADS = {
+    "equivalent": "No change beyond the study's margin (equivalence test, Holm p < 0.05; "
+    "margin and interval given)",
+    "inconclusive": "Inconclusive (neither a change nor an equivalence: the data cannot tell; "
+    "the smallest effect detectable at 80 % power given)",
+    "identical by construction": "Identical by construction (every paired game gave the same "
+    "value: not a finding)",
+    text.TOO_FEW: "Too few games to judge (one paired game: no interval or test)",
+}
+
+
+def _variant_claims(sections: Mapping[str, Section]) -> list[str]:
+    """Each change the variants table finds, then its other effects by verdict."""
+    if "variants" not in sections:
+        return []
+    d = sections["variants"].table
+    lines = [
+        f"{r['change']} at {r['players']} players ({r['lineup']}) changes {r['metric']} from "
+        f"{text.num(r['base'], '.3f')} to {text.num(r['treatment'], '.3f')}: "
+        f"{text.num(r['delta'], '+.3f')} (Holm-adjusted interval "
+        f"{text.interval(r['lo'], r['hi'], '+.3f')}, {int(r['games']):,} paired games, "
+        f"Holm p {text.p_value(r['p_holm'])})."
+        for _, r in d[d["verdict"] == "changes"].iterrows()
+    ]
+    for verdict, lead in VERDICT_LEADS.items():
+        rows = d[d["verdict"] == verdict]
+        if len(rows):
+            said = "; ".join(_effect(r) for _, r in rows.iterrows())
+            lines.append(f"{lead}: {said}.")
+    return lines
+
+
+def _effect(r: pd.Series) -> str:
+    """A variant effect that is not a change, named, with what its verdict rests on."""
+    name = f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']}"
+    if r["verdict"] in ("identical by construction", text.TOO_FEW):
+        return name
+    rests = (
+        f"margin ±{text.num(r['margin'], '.3g')}"
+        if r["verdict"] == "equivalent"
+        else f"detectable {text.num(r['mde'], '.3f')}"
+    )
+    delta = text.num(r["delta"], "+.3f")
+    return f"{name} {delta} {text.bracket(r['lo'], r['hi'], '+.3f')}, {rests}"
+
+
+def _quality_claims(sections: Mapping[str, Section]) -> list[str]:
+    """Per cell, how often the lead changes, comebacks and close finishes."""
+    if "game_quality" not in sections:
+        return []
+    return [
+        f"At {_cell_name(q)} ({q['lineup']}), the lead changes "
+        f"{text.num(q['lead_changes'])} times a game "
+        f"({text.interval(q['lead_changes_lo'], q['lead_changes_hi'])}); the winner came from "
+        f"behind in {text.pct(q['comeback_share'])} of games "
+        f"({text.pct_interval(q['comeback_lo'], q['comeback_hi'])}) and "
+        f"{text.pct(q['close_share'])} end within 2 points "
+        f"({text.pct_interval(q['close_lo'], q['close_hi'])})."
+        for _, q in sections["game_quality"].table.iterrows()
+    ]
+
+
+#: The summary's claims in order, each from the sections it reads.
+CLAIMS: tuple[Callable[[Mapping[str, Section]], list[str]], ...] = (
+    _seat_claims,
+    _strategy_claims,
+    _variant_claims,
+    _quality_claims,
+)
 
 
 CAVEATS = [
@@ -498,7 +531,7 @@ def make_report(
         tmp.mkdir()
         try:
             _write_report(src, tmp, title, command, question, seed, identity, margins, field)
-            _swap(tmp, final)
+            swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return final / "report.md"
@@ -583,8 +616,9 @@ def _report_lock(out: Path) -> Iterator[None]:
             Path(lock.lock_file).unlink()
 
 
-def _swap(new: Path, final: Path) -> None:
-    """Put the directory `new` in the place of `final` (replacing an older report whole)."""
+def swap_dir(new: Path, final: Path) -> None:
+    """Put the directory `new` in the place of `final`, replacing an older report whole (the
+    old one set aside, then removed)."""
     old = final.parent / f".{final.name}.old-{os.getpid()}"
     if final.exists():
         os.replace(final, old)
@@ -635,8 +669,9 @@ def _write_report(
             "games come from two versions."
         )
     box = [question, *verdicts.box_lines(found[found["metric"].isin(verdicts.BOX_METRICS)])]
-    (out / "report.md").write_text(_markdown(title, intro, repro, sections, made, box))
-    (out / "report.html").write_text(_html(title, intro, repro, sections, made, box))
+    page = _markdown(title, intro, repro, sections, made, box)
+    (out / "report.md").write_text(page)
+    (out / "report.html").write_text(text.html_page(title, page, out))
     mark = {"seed": seed, "study": study, "title": title}
     (out / REPORT_MARK).write_text(json.dumps(mark, indent=1, default=str))
 
@@ -644,13 +679,13 @@ def _write_report(
 def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
     if manifest is not None:  # the study's cells, not the pooled ones the tables show
         cells = len(manifest["study"]["cells"])
-    text = f"{games:,} games in {cells} cells"
+    line = f"{games:,} games in {cells} cells"
     if manifest is not None:
-        text += (
+        line += (
             f", root seed {manifest['seed']}, {manifest['study'].get('rotation', '?')} seat "
             f"rotation, moaisim {(manifest.get('versions') or {}).get('moaisim', '?')}"
         )
-    return text + "."
+    return line + "."
 
 
 def answer(
@@ -711,7 +746,7 @@ def _markdown(
             "",
             s.text,
             "",
-            tables.markdown_table(s.shown),
+            text.markdown_table(s.shown),
             "",
             f"_{s.table.attrs.get('sample_size', '')}. Table: tables/{s.key}.csv._",
             "",
@@ -724,74 +759,3 @@ def _markdown(
                 "",
             ]
     return "\n".join(lines)
-
-
-def _html(
-    title: str,
-    intro: list[str],
-    repro: list[str],
-    sections: dict[str, Section],
-    figs: dict[str, Path],
-    box: list[str],
-) -> str:
-    esc = html.escape
-    question, *answers = box
-
-    def bold(x: str) -> str:  # the box's **classification**
-        parts = esc(x).split("**")
-        return "".join(f"<b>{p}</b>" if k % 2 else p for k, p in enumerate(parts))
-
-    body = [
-        f"<h1>{esc(title)}</h1>",
-        "<div class='answer'><p><b>The question.</b> " + esc(question or title) + "</p>"
-        "<p><b>The answer, by field.</b></p><ul>"
-        + "".join(f"<li>{bold(x)}</li>" for x in answers)
-        + f"</ul><p class='note'>{esc(BOX_NOTE)}</p></div>",
-        *[f"<p>{esc(x)}</p>" for x in intro],
-    ]
-    if repro:
-        body.append("<p>Reproduce (in a checkout, after <code>make test</code> or <code>make "
-                    "demo</code> made <code>.venv</code>: activate it with <code>source "
-                    ".venv/bin/activate</code>, or write <code>.venv/bin/moaisim</code>):</p><pre>"
-                    + esc("\n".join(repro)) + "</pre>")  # fmt: skip
-    body.append(
-        "<h2>Summary</h2><ul>"
-        + "".join(f"<li>{esc(x)}</li>" for x in summary_lines(sections))
-        + "</ul>"
-    )
-    body.append(
-        "<p>What these numbers do not support:</p><ul>"
-        + "".join(f"<li>{esc(x)}</li>" for x in CAVEATS)
-        + "</ul>"
-    )
-    for s in sections.values():
-        body.append(f"<h2>{esc(s.title)}</h2><p>{esc(s.text)}</p>")
-        body.append(s.shown.to_html(index=False, border=0, classes="table"))
-        body.append(
-            f"<p class='note'>{esc(s.table.attrs.get('sample_size', ''))}. "
-            f"Table: tables/{s.key}.csv.</p>"
-        )
-        for name in s.figures:
-            data = base64.b64encode(figs[name].read_bytes()).decode()
-            body.append(
-                f"<figure><img alt='{esc(CAPTIONS[name])}' "
-                f"src='data:image/png;base64,{data}'><figcaption>"
-                f"{esc(CAPTIONS[name])}</figcaption></figure>"
-            )
-    style = (
-        "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
-        "color:#222}table{border-collapse:collapse;font-size:13px;margin:1em 0}"
-        "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}"
-        "img{max-width:100%}.note{color:#666;font-size:12px}pre{background:#f4f4f4;"
-        "padding:8px;overflow-x:auto}figcaption{font-size:13px;color:#444}"
-        ".answer{border:2px solid #446;background:#f5f6fb;padding:4px 14px;margin:1em 0}"
-    )
-    check = (
-        "<script>window.addEventListener('load',function(){var i=document.images,k=0;"
-        "for(var j=0;j<i.length;j++){if(i[j].complete&&i[j].naturalWidth>0){k++;}}"
-        "document.body.setAttribute('data-images-shown',k+'/'+i.length);});</script>"
-    )
-    return (
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}"
-        f"</title><style>{style}</style></head><body>{''.join(body)}{check}</body></html>"
-    )

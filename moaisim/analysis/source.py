@@ -60,6 +60,7 @@ class Source:
 
     @property
     def has_rounds(self) -> bool:
+        """The source has the per-round table (a run played with `--rounds`)."""
         if self.run is not None:
             return bool(self.manifest["study"].get("rounds"))
         return self.rounds is not None

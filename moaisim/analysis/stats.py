@@ -51,20 +51,27 @@ def paired_test(
     return mean, lo, hi, p
 
 
+def holm_steps(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Holm's step-down over a family of p-values (rows with a nan p are left out of it): the
+    rows' positions in the order it tests them (ascending p, ties in row order), each rank's
+    factor m - i (rank i of m, from 0, is tested at alpha / (m - i)) and the adjusted
+    p-values in that order (the running maximum of factor x p, at most 1). Holm rejects
+    exactly the ranks whose adjusted p is below alpha: it stops at the first it keeps."""
+    p = np.asarray(p, dtype=float)
+    ok = np.flatnonzero(~np.isnan(p))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    factor = (len(order) - np.arange(len(order))).astype(float)
+    adjusted = np.minimum(np.maximum.accumulate(factor * p[order]), 1.0)
+    return order, factor, adjusted
+
+
 def holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down correction of a family of p-values (the adjusted p-values)."""
+    """Holm's step-down correction of a family of p-values (the adjusted p-values; nan where
+    p is nan)."""
     p = np.asarray(p, dtype=float)
     out = np.full_like(p, np.nan)
-    ok = ~np.isnan(p)
-    if not ok.any():
-        return out
-    q = p[ok]
-    order = np.argsort(q)
-    m = len(q)
-    adjusted = np.maximum.accumulate((m - np.arange(m)) * q[order])
-    res = np.empty(m)
-    res[order] = np.minimum(adjusted, 1.0)
-    out[ok] = res
+    order, _, adjusted = holm_steps(p)
+    out[order] = adjusted
     return out
 
 

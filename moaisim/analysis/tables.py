@@ -853,15 +853,3 @@ TABLES: dict[str, type[_Table]] = {
     "game_shape": _GameShape,
     "game_quality": _GameQuality,
 }
-
-
-def markdown_table(df: pd.DataFrame) -> str:
-    """A DataFrame as a Markdown table (cells as text; '|' escaped)."""
-
-    def cell(x: Any) -> str:
-        return str(x).replace("|", "\\|")
-
-    head = "| " + " | ".join(map(cell, df.columns)) + " |"
-    rule = "| " + " | ".join("---" for _ in df.columns) + " |"
-    rows = ["| " + " | ".join(map(cell, r)) + " |" for r in df.itertuples(index=False)]
-    return "\n".join([head, rule, *rows])

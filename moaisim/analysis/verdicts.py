@@ -118,9 +118,13 @@ def _verdict(identical: bool, se: float, p_holm: float, p_tost_holm: float) -> s
 def describe(row: Mapping[str, Any]) -> str:
     """One judged effect in words: the verdict with the effect, its adjusted interval, and
     the margin or the minimum detectable effect it rests on (shares of games in points)."""
-    f = _points if is_share(str(row["metric"])) else _plain
+    share = is_share(str(row["metric"]))
+
+    def f(x: Any, sign: bool = True) -> str:  # a share in points, else a number of its own
+        return text.points(x, sign) if share else text.num(x, "+.2f" if sign else ".2f")
+
     v = row["verdict"]
-    interval = f"[{f(row['lo'])}, {f(row['hi'])}]"
+    interval = text.bracket(row["lo"], row["hi"], f)
     if v == "identical by construction":
         return "identical by construction (every paired game the same)"
     if v == text.TOO_FEW:
@@ -133,15 +137,6 @@ def describe(row: Mapping[str, Any]) -> str:
         f"inconclusive: {f(row['delta'])} {interval}, smallest effect detectable "
         f"{f(row['mde'], sign=False)}"
     )
-
-
-def _points(x: float, sign: bool = True) -> str:
-    """A share difference in points of win share."""
-    return text.points(x, sign)
-
-
-def _plain(x: float, sign: bool = True) -> str:
-    return text.num(x, "+.2f" if sign else ".2f")
 
 
 # --- fields --------------------------------------------------------------------------------------
@@ -371,7 +366,7 @@ def box_lines(table: pd.DataFrame) -> list[str]:
     out = []
     for _, r in table.iterrows():
         inter = (
-            f"; fields differ (interaction p {_p(r['interaction_p'])})"
+            f"; fields differ (interaction p {text.p_value(r['interaction_p'])})"
             if np.isfinite(r["interaction_p"]) and r["interaction_p"] < ALPHA
             else ""
         )
@@ -397,6 +392,3 @@ def headline(table: pd.DataFrame) -> str:
             )
             parts.append(f"{change}, {metric}: {by_players}")
     return ". ".join(parts) + "." if parts else ""
-
-
-_p = text.p_value

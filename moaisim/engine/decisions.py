@@ -23,6 +23,12 @@ from numba import njit
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES, N_RAID_COMBOS, birth_strength
 
+# What a disaster_loss decision is about (`SeatView.info["what"]`): the rules' codes of R4.4,
+# named here too for the code that reads the decisions.
+from moaisim.rules.epoch_cards import LOSS_BOAT as LOSS_BOAT
+from moaisim.rules.epoch_cards import LOSS_MOAI as LOSS_MOAI
+from moaisim.rules.epoch_cards import LOSS_PAWN as LOSS_PAWN
+
 
 class Kind(StrEnum):
     """The decision kinds, one per item of docs/rules.md section D; values are Strategy
@@ -42,9 +48,6 @@ class Kind(StrEnum):
     BOAT = "boat"  # R7.4: 0 keep the wood, 1 build the boat
 
 
-#: What a disaster_loss decision is about (`SeatView.info["what"]`).
-LOSS_PAWN, LOSS_BOAT, LOSS_MOAI = 0, 1, 2
-
 #: Unordered pairs of card types (t1 <= t2) that a birth can discard (R7.3), and the strength
 #: of the pawn each pair gives; the action after the last pair stops.
 BIRTH_PAIRS: tuple[tuple[int, int], ...] = tuple(
@@ -56,13 +59,6 @@ PAIR_B = np.array([b for _, b in BIRTH_PAIRS], dtype=np.int64)
 PAIR_STRENGTH = np.array([birth_strength.py_func(a, b) for a, b in BIRTH_PAIRS], dtype=np.int64)
 for _a in (PAIR_A, PAIR_B, PAIR_STRENGTH):
     _a.setflags(write=False)
-
-
-def read_only(a: np.ndarray) -> np.ndarray:
-    """A read-only view of an array (what a strategy gets of `legal` and `info`)."""
-    out = a.view()
-    out.flags.writeable = False
-    return out
 
 
 @cache
@@ -97,6 +93,7 @@ class WorkCodec(NamedTuple):
 
     @classmethod
     def of(cls, rules: Rules) -> WorkCodec:
+        """The work codec of a set of rules (its board's location codes)."""
         lay = rules.layout
         targets = lay.ocean0 + 1
         pair_i, pair_j = swap_pairs(lay.pawns)
@@ -117,9 +114,11 @@ class WorkCodec(NamedTuple):
         return np.stack([self.pair_i, self.pair_j], axis=1)
 
     def place(self, strength: int, target: int) -> int:
+        """The action that places a pawn of this strength on location code `target`."""
         return place_action.py_func(self, strength, target)
 
     def swap(self, i: int, j: int) -> int:
+        """The action that swaps own pawns i and j (R5.6)."""
         i, j = min(i, j), max(i, j)
         hit = np.flatnonzero((self.pair_i == i) & (self.pair_j == j))
         return self.swap0 + int(hit[0])
@@ -156,10 +155,13 @@ class FeedCodec(NamedTuple):
 
     @classmethod
     def of(cls, rules: Rules) -> FeedCodec:
+        """The feed codec of a set of rules (pawns per colour, players)."""
         n = rules.layout.pawns
         return cls(pawns=n, size=n + rules.players * n * N_RAID_COMBOS)
 
     def raid(self, victim_seat: int, victim_pawn: int, combo: int) -> int:
+        """The action that raids pawn `victim_pawn` of `victim_seat` with Raid combination
+        `combo` (R6.4)."""
         return raid_action.py_func(self, victim_seat, victim_pawn, combo)
 
     def decode(self, action: int) -> tuple[str, int, int, int]:

@@ -27,6 +27,8 @@ CARD_FIELDS = {"epoch": "_name", "epochs": "_names", "rapa_nui": "_names", "coun
 
 
 class Field(NamedTuple):
+    """One field of an event kind: its name, type and meaning (docs/events.md)."""
+
     name: str
     type: str  # seat, seats, int, ints, bool, loc, space, pawn, pawns, epoch(s), rapa_nui, counts
     meaning: str
@@ -40,6 +42,8 @@ class Text(NamedTuple):
 
 
 class EventKind(NamedTuple):
+    """One event kind: its name, the rule it records, its meaning and its fields."""
+
     name: str
     rule: str
     meaning: str
@@ -382,6 +386,7 @@ class EventMaker:
         return event
 
     def names(self, type_: str, value: Any) -> Any:
+        """A value as the log shows it: epoch card ids by name, others as they are."""
         if type_ == "epoch":
             return self.epoch_names[value]
         if type_ == "epochs":

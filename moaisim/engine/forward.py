@@ -85,10 +85,12 @@ class Games:
 
     @property
     def rules(self) -> Rules:
+        """The rules the games are played under."""
         return self.machine.rules
 
     @property
     def state(self) -> BatchState:
+        """The games' state (the batch engine's arrays; read it, do not write it)."""
         return self.machine.state
 
     def __len__(self) -> int:
@@ -334,6 +336,7 @@ class Game:
 
     @property
     def rules(self) -> Rules:
+        """The rules the game is played under."""
         return self.games.rules
 
     def _next(self) -> Pending | None:

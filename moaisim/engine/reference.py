@@ -18,9 +18,6 @@ from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
     BIRTH_STOP,
-    LOSS_BOAT,
-    LOSS_MOAI,
-    LOSS_PAWN,
     PAIR_STRENGTH,
     Kind,
     action_size,
@@ -48,6 +45,7 @@ from moaisim.rules.codes import (
     raidable,
     swap_place,
 )
+from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 
 # The rule functions of `codes`, in plain Python (this engine reads one value at a time).
 card_value, feeds, holds_pair, moai_tile = (
@@ -107,14 +105,6 @@ class ReferenceGame:
                 bid_order=list(state.bid_order),
             )
         self.state = state
-
-    @property
-    def state(self) -> State:
-        return self._state
-
-    @state.setter
-    def state(self, value: State) -> None:
-        self._state = value
 
     # --- plumbing ----------------------------------------------------------------------
     def log(self, e: str, **data: Any) -> None:
@@ -306,10 +296,11 @@ class ReferenceGame:
         self.log("unpicked", cards=left)
 
     def disaster(self, taker: int, pos: int, cid: int) -> None:
-        """R4.3-R4.4 and C3."""
+        """R4.3-R4.4 and C3: the card's effect (`epoch_cards.EFFECTS`)."""
         s, p = self.state, self.rules.players
-        card = self.cards[cid]
-        if card.type == "erosion":  # no target: a supply token covers a free field
+        effect = self.cards[cid].effect
+        assert effect is not None
+        if effect.erosion:  # no target: a supply token covers a free field
             hit = s.disaster_supply > 0 and s.free_fields() > 0
             if hit:
                 s.disaster_supply -= 1
@@ -324,16 +315,16 @@ class ReferenceGame:
         s.counters["disasters_aimed"][taker] += 1
         s.counters["disasters_suffered"][target] += 1
         self.log("disaster", seat=taker, card=cid, target=target)
-        if card.type in ("fire", "fire-boat") and s.wood[target] > 0:
+        if effect.burns and s.wood[target] > 0:  # fire, fire-boat
             s.wood[target] -= 1
             self.discard_wood()
             self.log("burn", seat=target)
         s.at(Step.LOSS, pos=pos, card=cid, target=target)  # if the victim has something to lose
-        if card.type in ("fire-boat", "storm"):
+        if effect.loss == LOSS_BOAT:  # fire-boat, storm
             self.lose_boat(target, cid)
-        if card.type == "famine":
+        elif effect.loss == LOSS_PAWN:  # famine
             self.lose_pawn(target, cid)
-        if card.type == "topple":
+        elif effect.loss == LOSS_MOAI:  # topple
             self.lose_moai(target, cid)
 
     def lose_pawn(self, seat: int, cid: int) -> None:

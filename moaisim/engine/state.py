@@ -29,7 +29,10 @@ COUNTERS: tuple[str, ...] = (
 
 @dataclass
 class State:
-    """One game's state. Array fields use the names and layouts of `decisions.Tables`."""
+    """One game's state (the reference engine's). Its array fields have the names and layouts
+    of the batch engine's (`engine.batch.state.BatchState`) without the leading games axis, so
+    that a game moves between the engines field by field (`BatchState.from_states`,
+    `write_back`)."""
 
     rules: Rules
     hand: np.ndarray  # [P, 6] cards by type
@@ -161,6 +164,7 @@ class State:
     # --- small readable helpers ------------------------------------------------------------
     @property
     def strength(self) -> np.ndarray:
+        """Strength (1-3) of each pawn index of a colour."""
         return strengths(self.rules)
 
     def pawns_at(self, seat: int, loc: int) -> np.ndarray:
@@ -168,9 +172,11 @@ class State:
         return np.flatnonzero(self.loc[seat] == loc)
 
     def camp(self, seat: int) -> np.ndarray:
+        """Indices of the seat's pawns in its camp."""
         return self.pawns_at(seat, CAMP)
 
     def on_board(self, seat: int) -> np.ndarray:
+        """Indices of the seat's pawns on the board (any zone)."""
         return np.flatnonzero(self.loc[seat] >= 0)
 
     def free_fields(self) -> int:
@@ -179,6 +185,7 @@ class State:
         return free_fields.py_func(self.rules.layout, self.covered, in_fields)
 
     def moai_height(self, seat: int) -> int:
+        """Total height of the seat's Moai tiles (R8.2)."""
         heights = np.asarray(self.rules.components.moai_heights)
         return int(heights[self.moai_owner == seat].sum())
 

@@ -112,6 +112,7 @@ class Pending:
 
     @property
     def kind(self) -> Kind:
+        """The decision kind the step asks."""
         return DECISION[self.step]
 
     def __len__(self) -> int:

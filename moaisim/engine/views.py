@@ -30,6 +30,7 @@ from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.rng import SeatRandom
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, RESERVE, TILE_SUPPLY, Layout, free_fields
+from moaisim.rules.epoch_cards import epoch_table
 
 HIDDEN = -3  # location shown for a pawn whose place or strength a seat may not see
 
@@ -107,15 +108,7 @@ def next_epochs(epoch_deck: np.ndarray, public: np.ndarray, rows: np.ndarray, ru
     """R5.9: the epoch printed on the back of each game's top epoch card (0: deck empty)."""
     pos, end = public["epoch_pos"][rows], public["epoch_len"][rows]
     top = epoch_deck[rows, np.minimum(pos, epoch_deck.shape[1] - 1)]
-    public["next_epoch"][rows] = np.where(pos < end, epoch_of_cards(rules)[top], 0)
-
-
-@cache
-def epoch_of_cards(rules: Rules) -> np.ndarray:
-    """The epoch (1-3) of each epoch card id."""
-    out = np.array([c.epoch for c in rules.components.epoch_cards], dtype=np.int8)
-    out.setflags(write=False)
-    return out
+    public["next_epoch"][rows] = np.where(pos < end, epoch_table(rules).epoch[top], 0)
 
 
 class Pawns(NamedTuple):
@@ -263,126 +256,27 @@ class SeatView:
             return self.__getattr__(name)
         return record[name]
 
-    # --- the public record (R5.9), read on first use --------------------------------------
-    @cached_property
-    def round(self) -> np.ndarray:
-        return self._field("round")
-
-    @cached_property
-    def last_round(self) -> np.ndarray:
-        return self._field("last_round")
-
-    @cached_property
-    def birdman(self) -> np.ndarray:
-        return self._field("birdman")
-
-    @cached_property
-    def order(self) -> np.ndarray:
-        return self._field("order")
-
-    @cached_property
-    def turn(self) -> np.ndarray:
-        return self._field("turn")
-
+    # --- the public record (R5.9) and the cursor: read on first use (`_record_field`) ----
     @cached_property
     def position(self) -> np.ndarray:
+        """[n] this seat's position in `turn`."""
         return np.argmax(self.turn == self.seat, axis=1)
 
     @cached_property
-    def bids(self) -> np.ndarray:
-        return self._field("bids")
-
-    @cached_property
-    def discard(self) -> np.ndarray:
-        return self._field("discard")
-
-    @cached_property
     def deck_size(self) -> np.ndarray:
+        """[n] cards in the Rapa Nui deck."""
         return self._field("deck_len") - self._field("deck_pos")
 
     @cached_property
     def epoch_deck_size(self) -> np.ndarray:
+        """[n] cards in the epoch deck."""
         return self._field("epoch_len") - self._field("epoch_pos")
 
     @cached_property
-    def next_epoch(self) -> np.ndarray:
-        return self._field("next_epoch")
-
-    @cached_property
-    def offer(self) -> np.ndarray:
-        return self._field("offer")
-
-    @cached_property
-    def held(self) -> np.ndarray:
-        return self._field("held")
-
-    @cached_property
-    def wood(self) -> np.ndarray:
-        return self._field("wood")
-
-    @cached_property
-    def wood_supply(self) -> np.ndarray:
-        return self._field("wood_supply")
-
-    @cached_property
-    def wood_out(self) -> np.ndarray:
-        return self._field("wood_out")
-
-    @cached_property
-    def forest_wood(self) -> np.ndarray:
-        return self._field("forest_wood")
-
-    @cached_property
-    def covered(self) -> np.ndarray:
-        return self._field("covered")
-
-    @cached_property
-    def disaster_supply(self) -> np.ndarray:
-        return self._field("disaster_supply")
-
-    @cached_property
     def boats(self) -> np.ndarray:
+        """[n, P, K] bool: the clan has built a boat in that slot (the record holds the
+        boat's card, -1 for none)."""
         return self._field("boats") >= 0
-
-    @cached_property
-    def revealed(self) -> np.ndarray:
-        return self._field("revealed")
-
-    @cached_property
-    def step(self) -> np.ndarray:
-        return self._field("step")
-
-    @cached_property
-    def step_pos(self) -> np.ndarray:
-        return self._field("step_pos")
-
-    @cached_property
-    def step_count(self) -> np.ndarray:
-        return self._field("step_count")
-
-    @cached_property
-    def step_card(self) -> np.ndarray:
-        return self._field("step_card")
-
-    @cached_property
-    def step_target(self) -> np.ndarray:
-        return self._field("step_target")
-
-    @cached_property
-    def step_left(self) -> np.ndarray:
-        return self._field("step_left")
-
-    @cached_property
-    def step_taken(self) -> np.ndarray:
-        return self._field("step_taken")
-
-    @cached_property
-    def step_done(self) -> np.ndarray:
-        return self._field("step_done")
-
-    @cached_property
-    def step_hill(self) -> np.ndarray:
-        return self._field("step_hill")
 
     # --- constants of the rules ----------------------------------------------------------
     @property
@@ -394,6 +288,25 @@ class SeatView:
     def strength(self) -> np.ndarray:
         """Strength (1-3) of each pawn index [N] (pawns are numbered by strength)."""
         return strengths(self.rules)
+
+
+def _record_field(name: str) -> cached_property[np.ndarray]:
+    """A view's property for a field of the public record or the cursor (`FIELDS`): read
+    from the view's copy on first use, documented by its meaning."""
+
+    def read(view: SeatView) -> np.ndarray:
+        return view._field(name)  # noqa: SLF001
+
+    read.__name__ = read.__qualname__ = name
+    read.__doc__ = FIELDS[name][1]
+    prop = cached_property(read)
+    prop.__set_name__(SeatView, name)
+    return prop
+
+
+for _name, (_part, _meaning) in FIELDS.items():
+    if _part in ("record", "cursor") and _name not in SeatView.__dict__:  # not computed
+        setattr(SeatView, _name, _record_field(_name))
 
 
 def make_view(

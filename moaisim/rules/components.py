@@ -13,13 +13,11 @@ from typing import Any
 
 from moaisim.errors import RulesError
 from moaisim.files import read_text
+from moaisim.rules.epoch_cards import DISASTERS, EFFECTS, Effect
 from moaisim.rules.parameters import apply
 
-#: Epoch card types and the disaster effects among them (C3).
-DISASTERS: tuple[str, ...] = ("erosion", "fire", "fire-boat", "famine", "storm", "topple")
+#: Epoch card types (R0, C4): neutral, boat, the Admiral and the disasters (C3).
 EPOCH_TYPES: tuple[str, ...] = ("neutral", "boat", "admiral", *DISASTERS)
-#: Disasters that hit no clan (R4.3).
-UNTARGETED: frozenset[str] = frozenset({"erosion"})
 
 
 @dataclass(frozen=True)
@@ -34,23 +32,33 @@ class EpochCard:
     palm: bool
 
     @property
+    def effect(self) -> Effect | None:
+        """What the card does as a disaster (C3, `epoch_cards.EFFECTS`); None for another card."""
+        return EFFECTS.get(self.type)
+
+    @property
     def is_disaster(self) -> bool:
-        return self.type in DISASTERS
+        """A disaster card: it acts as soon as it is taken (R4.3)."""
+        return self.type in EFFECTS
 
     @property
     def is_boat(self) -> bool:
+        """A boat card (R4.5, R7.4)."""
         return self.type == "boat"
 
     @property
     def is_admiral(self) -> bool:
+        """The Admiral Roggeveen card (R3.2, R8.1)."""
         return self.type == "admiral"
 
     @property
     def targeted(self) -> bool:
         """A disaster whose taker chooses the clan it hits (R4.3)."""
-        return self.is_disaster and self.type not in UNTARGETED
+        effect = self.effect
+        return effect is not None and effect.targeted
 
     def label(self) -> str:
+        """The card as rules.md writes it: 'fire 3/2*', 'Admiral Roggeveen'."""
         if self.is_admiral:
             return "Admiral Roggeveen"
         return f"{self.type} {self.draw}/{self.hut}{'*' if self.palm else ''}"
@@ -86,10 +94,12 @@ class Components:
 
     @property
     def n_cards(self) -> int:
+        """Rapa Nui cards in the deck (C1)."""
         return sum(self.cards)
 
     @property
     def n_tiles(self) -> int:
+        """Moai tiles (C2)."""
         return len(self.moai_heights)
 
     @property
@@ -100,14 +110,6 @@ class Components:
     def covered_at(self, players: int) -> int:
         """Fields covered by a disaster token at setup for this player count (R1.1)."""
         return dict(self.covered_fields)[players]
-
-    def card_ids_of_type(self) -> tuple[range, ...]:
-        """Canonical card ids of each type: the cards are numbered type by type."""
-        out, start = [], 0
-        for count in self.cards:
-            out.append(range(start, start + count))
-            start += count
-        return tuple(out)
 
     def as_dict(self) -> dict[str, Any]:
         """Every field, but the rule parameters added later (`removed`, `wood_points`) only
@@ -197,7 +199,47 @@ def parse_epoch_card(source: str, text: Any, epoch: int, card_id: int) -> EpochC
 
 
 def components_from_dict(data: dict[str, Any], source: str) -> Components:
-    """Validate a parsed TOML document; one clear message per mistake (RulesError)."""
+    """Validate a parsed TOML document; one clear message per mistake (RulesError). The
+    tables are checked in a fixed order (keys, board, pawns, Rapa Nui cards, Moai tiles,
+    epoch cards, then what spans tables), so a file with several mistakes always names the
+    same one first."""
+    _check_keys(data, source)
+    board, pawns, rn, moai, epoch = (
+        data[k] for k in ("board", "pawns", "rapa_nui", "moai", "epoch")
+    )
+    fields, forest, wood, tokens, covered = _board(source, board)
+    per_strength, camp = _pawns(source, pawns)
+    cards, total, hand = _rapa_nui_deck(source, rn)
+    tiles = _moai_tiles(source, moai)
+    epoch_cards = _epoch_deck(source, epoch)
+    if total < 2 * hand:
+        raise _fail(source, f"rapa_nui.total = {total} cannot deal {hand} cards to 2 players")
+    removed = _removed_cards(source, epoch, epoch_cards)
+    score = _table(source, "score", data.get("score", {}))
+    wood_points = _int(source, "score.wood_points", score.get("wood_points", 2), 0, 100)
+    name, assumed = _name_and_assumptions(source, data)
+    return Components(
+        name=name,
+        fields=fields,
+        forest_spaces=forest,
+        wood=wood,
+        disaster_tokens=tokens,
+        covered_fields=covered,
+        pawns_per_strength=per_strength,
+        camp_per_strength=camp,
+        hand=hand,
+        cards=cards,
+        moai_heights=tiles,
+        epoch_cards=epoch_cards,
+        assumed=assumed,
+        removed=removed,
+        wood_points=wood_points,
+    )
+
+
+def _check_keys(data: dict[str, Any], source: str) -> None:
+    """Every table and key of the file is one the schema knows, and every required table
+    and key is there (a typo is named, not ignored)."""
     for key, value in data.items():
         if key not in _SCHEMA:
             raise _fail(source, f"unknown key {key!r} (expected one of {sorted(_SCHEMA)})")
@@ -213,9 +255,13 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
             if k not in data[key] and k not in _OPTIONAL.get(key, ()):
                 raise _fail(source, f"missing key {key}.{k}")
 
-    board, pawns, rn, moai, epoch = (
-        data[k] for k in ("board", "pawns", "rapa_nui", "moai", "epoch")
-    )
+
+def _board(
+    source: str, board: dict[str, Any]
+) -> tuple[int, int, int, int, tuple[tuple[int, int], ...]]:
+    """The board (C5): fields, forest spaces, wood, disaster tokens, and the fields covered
+    at set-up per player count (R1.1; every count from 2 to 5, within the tokens and the
+    fields), as (players, fields) pairs."""
     fields = _int(source, "board.fields", board["fields"], 1)
     forest = _int(source, "board.forest_spaces", board["forest_spaces"], 1)
     wood = _int(source, "board.wood", board["wood"])
@@ -230,6 +276,12 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
                 f"board.covered_fields.{players} = {covered[players]} exceeds the "
                 f"{tokens} disaster tokens or the {fields} fields",
             )
+    return fields, forest, wood, tokens, tuple(sorted(covered.items()))
+
+
+def _pawns(source: str, pawns: dict[str, Any]) -> tuple[int, int]:
+    """A clan's pawns (C5): how many of each strength, and how many of those start in the
+    camp (R1.5; at most all of them)."""
     per_strength = _int(source, "pawns.per_strength", pawns["per_strength"], 1)
     camp = _int(source, "pawns.camp_per_strength", pawns["camp_per_strength"])
     if camp > per_strength:
@@ -237,7 +289,12 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
             source,
             f"pawns.camp_per_strength = {camp} exceeds pawns.per_strength = {per_strength}",
         )
+    return per_strength, camp
 
+
+def _rapa_nui_deck(source: str, rn: dict[str, Any]) -> tuple[tuple[int, ...], int, int]:
+    """The Rapa Nui deck (C1): the count of each card type (normal 1-3, then raid 1-3), which
+    must add up to its stated total, the total, and the hand size dealt."""
     normal = _keyed_counts(source, "rapa_nui.normal", rn["normal"], {1, 2, 3})
     raid = _keyed_counts(source, "rapa_nui.raid", rn["raid"], {1, 2, 3})
     cards = tuple(normal.get(v, 0) for v in (1, 2, 3)) + tuple(raid.get(v, 0) for v in (1, 2, 3))
@@ -245,7 +302,12 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
     if sum(cards) != total:
         raise _fail(source, f"rapa_nui cards add up to {sum(cards)}, not rapa_nui.total = {total}")
     hand = _int(source, "rapa_nui.hand", rn["hand"])
+    return cards, total, hand
 
+
+def _moai_tiles(source: str, moai: dict[str, Any]) -> tuple[int, ...]:
+    """The Moai tiles (C2), one height per tile, ascending; they must add up to the stated
+    total."""
     heights = _keyed_counts(source, "moai.heights", moai["heights"], set(range(1, 100)))
     tiles = tuple(h for h in sorted(heights) for _ in range(heights[h]))
     n_tiles = _int(source, "moai.total", moai["total"])
@@ -253,58 +315,55 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
         raise _fail(
             source, f"moai heights add up to {len(tiles)} tiles, not moai.total = {n_tiles}"
         )
+    return tiles
 
-    cards_list: list[EpochCard] = []
+
+def _epoch_deck(source: str, epoch: dict[str, Any]) -> tuple[EpochCard, ...]:
+    """The epoch cards (C3, C4), epoch by epoch and numbered in that order: they must add up
+    to the stated total, with at most one Admiral, in epoch 3 (R1.7)."""
+    cards: list[EpochCard] = []
     for e in (1, 2, 3):
         texts = epoch[str(e)]
         if not isinstance(texts, list):
             raise _fail(source, f"epoch.{e} must be a list of cards")
         for text in texts:
-            cards_list.append(parse_epoch_card(source, text, e, len(cards_list)))
+            cards.append(parse_epoch_card(source, text, e, len(cards)))
     n_epoch = _int(source, "epoch.total", epoch["total"], 1, MAX_EPOCH_CARDS)
-    if len(cards_list) != n_epoch:
-        raise _fail(source, f"epoch cards add up to {len(cards_list)}, not epoch.total = {n_epoch}")
-    admirals = [c for c in cards_list if c.is_admiral]
+    if len(cards) != n_epoch:
+        raise _fail(source, f"epoch cards add up to {len(cards)}, not epoch.total = {n_epoch}")
+    admirals = [c for c in cards if c.is_admiral]
     if len(admirals) > 1:
         raise _fail(source, f"{len(admirals)} Admiral cards; at most one is allowed")
     if admirals and admirals[0].epoch != 3:
         raise _fail(source, "the Admiral must be an epoch-3 card (R1.7)")
-    if total < 2 * hand:
-        raise _fail(source, f"rapa_nui.total = {total} cannot deal {hand} cards to 2 players")
-    removable = [sum(c.epoch == e and not c.is_admiral for c in cards_list) for e in (1, 2, 3)]
+    return tuple(cards)
+
+
+def _removed_cards(
+    source: str, epoch: dict[str, Any], cards: tuple[EpochCard, ...]
+) -> tuple[int, int, int]:
+    """How many cards of each epoch's pile are removed at random before set-up (V3, the
+    rule parameters `removed_epoch1..3`; never the Admiral, and never every card)."""
+    removable = [sum(c.epoch == e and not c.is_admiral for c in cards) for e in (1, 2, 3)]
     removed: dict[int, int] = {}
     for k, v in _table(source, "epoch.removed", epoch.get("removed", {})).items():
         if not k.isdigit() or int(k) not in (1, 2, 3):
             raise _fail(source, f"unknown key epoch.removed.{k} (expected one of [1, 2, 3])")
         removed[int(k)] = _int(source, f"epoch.removed.{k}", v, 0, removable[int(k) - 1])
-    if sum(removed.values()) >= len(cards_list):
+    if sum(removed.values()) >= len(cards):
         raise _fail(source, "epoch.removed takes every epoch card: nothing would be left to play")
-    score = _table(source, "score", data.get("score", {}))
-    wood_points = _int(source, "score.wood_points", score.get("wood_points", 2), 0, 100)
+    return removed.get(1, 0), removed.get(2, 0), removed.get(3, 0)
 
+
+def _name_and_assumptions(source: str, data: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """The set's name (default: the file's stem) and the assumptions it lists (strings)."""
     assumed = data.get("assumed", [])
     if not isinstance(assumed, list) or not all(isinstance(a, str) for a in assumed):
         raise _fail(source, "assumed must be a list of strings")
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str):
         raise _fail(source, "name must be a string")
-    return Components(
-        name=name,
-        fields=fields,
-        forest_spaces=forest,
-        wood=wood,
-        disaster_tokens=tokens,
-        covered_fields=tuple(sorted(covered.items())),
-        pawns_per_strength=per_strength,
-        camp_per_strength=camp,
-        hand=hand,
-        cards=cards,
-        moai_heights=tiles,
-        epoch_cards=tuple(cards_list),
-        assumed=tuple(assumed),
-        removed=(removed.get(1, 0), removed.get(2, 0), removed.get(3, 0)),
-        wood_points=wood_points,
-    )
+    return name, tuple(assumed)
 
 
 def load_components(

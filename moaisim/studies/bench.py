@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pandas as pd
 
+from moaisim.analysis import text
 from moaisim.api import BATCH_SIZE
 from moaisim.engine.forward import Games
 from moaisim.engine.reference import ReferenceGame
@@ -461,8 +462,10 @@ def run(
 
 
 def _fmt(value: object, column: str) -> str:
+    """A benchmark cell: counts with thousands separators, small figures to one decimal, a
+    dash where nothing was measured."""
     if value is None or (isinstance(value, float) and np.isnan(value)):
-        return "–"
+        return text.NA
     if column in ("players", "batch_games", "ref_games") or column.startswith("mem_bytes"):
         return f"{int(value):,}"
     if column == "lineup":
@@ -494,10 +497,8 @@ def markdown(df: pd.DataFrame, header: bool = True) -> str:
             f"{env['date']}"
         )
         lines.append("")
-    lines.append("| " + " | ".join(labels[c] for c in cols) + " |")
-    lines.append("|" + "|".join(" --- " if c == "lineup" else " ---: " for c in cols) + "|")
-    for _, row in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(row[c], c) for c in cols) + " |")
+    shown = pd.DataFrame({labels[c]: [_fmt(v, c) for v in df[c]] for c in cols})
+    lines.append(text.markdown_table(shown, right=[labels[c] for c in cols if c != "lineup"]))
     return "\n".join(lines) + "\n"
 
 
@@ -637,14 +638,11 @@ def runner_speed(
 
 def runner_markdown(df: pd.DataFrame, command: str) -> str:
     """The runner table, with its command and the speed-up line."""
-    lines = [f"Command: `{command}`", "", "| games | jobs | wall s | games/s | workers | "
-             "peak MiB per worker | whole run peak RSS MiB | chunks |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
-    for r in df.itertuples(index=False):
-        lines.append(
-            f"| {r.games:,} | {r.jobs} | {r[2]:,.1f} | {r[3]:,.0f} | {r.workers} | "
-            f"{r[5]:,.0f} | {r[7]:,.0f} | {r.chunks} |"
-        )
+    cols = ["games", "jobs", "wall s", "games/s", "workers", "peak MiB per worker",
+            "whole run peak RSS MiB", "chunks"]  # fmt: skip
+    formats = {"games": ",.0f", "wall s": ",.1f", "games/s": ",.0f",
+               "peak MiB per worker": ",.0f", "whole run peak RSS MiB": ",.0f"}  # fmt: skip
+    lines = [f"Command: `{command}`", "", text.markdown_table(df[cols], formats, right=cols)]
     if "speedup" in df.attrs:
         j = df["jobs"].iloc[1]
         lines += ["", f"Speed-up from --jobs 1 to --jobs {j}: {df.attrs['speedup']:.2f}x"]

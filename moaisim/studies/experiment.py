@@ -57,6 +57,9 @@ RUN = {"jobs"}
 
 @dataclass(frozen=True)
 class Experiment:
+    """A checked experiment file: its study (a grid, or a field study), its report's title,
+    question and settings, and the jobs to run it with."""
+
     path: Path
     name: str
     title: str
@@ -64,7 +67,7 @@ class Experiment:
     study: dict[str, Any]
     jobs: int
     trust_local_code: bool = False
-    #: a field study (`analysis.field`) instead of a grid: the checked [field] table
+    #: a field study (`studies.field`) instead of a grid: the checked [field] table
     field: dict[str, Any] | None = None
     #: [report] margins: the study's equivalence margins by metric (`verdicts.MARGINS`)
     margins: dict[str, float] | None = None

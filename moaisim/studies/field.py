@@ -10,7 +10,7 @@ At each player count it plays and reports, in this order:
 2. **the exploitability certificate** (`moaisim.studies.population`): a PSRO loop from the library
    (meta-game, CMA-ES best response to its Nash mixture, held-out gain) until the gain's
    upper bound is below epsilon or the iterations run out; the last gain is the certificate;
-3. **restricted play** (`analysis.restricted`): the meta-game's strongest strategy (the
+3. **restricted play** (`moaisim.studies.restricted`): the meta-game's strongest strategy (the
    heaviest in the Nash mixture) against the Nash mixture, with each mechanism forbidden.
 
 Everything played is kept under the run directory (the meta-games' tables, the population
@@ -41,7 +41,6 @@ report.html and a CSV per table.
 
 from __future__ import annotations
 
-import html
 import json
 import shutil
 from dataclasses import dataclass
@@ -52,6 +51,8 @@ import numpy as np
 import pandas as pd
 
 from moaisim.analysis import metagame as mg
+from moaisim.analysis import text
+from moaisim.analysis.report import swap_dir
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.registry import LEVEL_POOL
@@ -134,7 +135,7 @@ def _whole(x: Any) -> bool:
 
 
 def library_of(spec: Any) -> list[str]:
-
+    """The library of a [field] table: "L2" is the pool of shipped strategies."""
     return list(LEVEL_POOL) if spec == "L2" else list(spec)
 
 
@@ -177,7 +178,7 @@ def carving(meta: mg.MetaGame, x: np.ndarray) -> pd.DataFrame:
     for i, name in enumerate(meta.names):
         c = np.zeros(meta.k, dtype=np.int64)
         c[i] = meta.players
-        moai = float(meta.meta["carved"][meta.index(c), i])
+        moai = float(meta.meta["carved"][meta.rows(c), i])
         rows.append({"strategy": name, "self_play_moai": moai, "degenerate": moai == 0.0,
                      "nash_weight": float(x[i]), "kept": moai > 0 or x[i] > 1e-6})  # fmt: skip
     return pd.DataFrame(rows)
@@ -256,7 +257,7 @@ def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, An
         say(f"field: {players} players, re-tuning under forbid={f} ({generations} generations)")
         res = tune.tune(players, opponents, per_seat, generations if games is None else 1,
                         None if games is None else 4, seed + 3, run / f"retune-{players}p-{f}",
-                        True, None, None, start, held_out_games=2, n_jobs=jobs,
+                        start=start, held_out_games=2, n_jobs=jobs,
                         forbid=[f])  # fmt: skip
         inner = f"heuristic(weights={res.path.resolve()})"
         out[f] = rp.restricted_spec(inner, f)
@@ -275,105 +276,78 @@ def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
     md.append(_answer(results))
     md.append(f"Reproduce: `moaisim experiment {exp.path}` (the tables below; CSV beside).\n")
     for r in results:
-        p = r.players
-        md.append(f"## {p} players\n")
-        md.append(mg.markdown(r.analysis))
-        md.append("**Self-play statues** (Moai carved per seat and game when every seat "
-                  "plays the strategy; degenerate: none; kept in the field: not degenerate, "
-                  "or weighted by the Nash mixture):\n")  # fmt: skip
-        md.append(mg._md(r.carving, {"self_play_moai": 2, "nash_weight": 3}) + "\n")
-        tables = {**r.analysis.tables, "carving": r.carving}
-        if r.certificate is not None:
-            md.append("**Exploitability certificate** (PSRO: the best response to each "
-                      "iteration's Nash mixture, tuned by CMA-ES; its held-out win share "
-                      "over the fair 1/P, 95 % interval):\n")  # fmt: skip
-            md.append(mg._md(r.certificate[["iteration", "members", "support", "gain",
-                                            "gain_lo", "gain_hi", "held_out_games",
-                                            "certified"]],
-                             {"gain": 3, "gain_lo": 3, "gain_hi": 3}) + "\n")  # fmt: skip
-            last = r.certificate.iloc[-1]
-            verdict = ("certified" if last["certified"] else
-                       "not certified: a best response still gains")  # fmt: skip
-            md.append(f"Certificate at {p} players: gain {last['gain']:+.3f} "
-                      f"[{last['gain_lo']:+.3f}, {last['gain_hi']:+.3f}] against epsilon "
-                      f"{last['epsilon']}: **{verdict}**.\n")  # fmt: skip
-            tables["certificate"] = r.certificate
-        if r.restricted is not None:
-            who = r.restricted["strategy"].iloc[0]
-            md.append(f"**Restricted play**: `{who}` against the Nash mixture, each "
-                      "mechanism forbidden (paired by game and seat; Holm over the "
-                      "mechanisms):\n")  # fmt: skip
-            md.append(rp.markdown(r.restricted) + "\n")
-            tables["restricted"] = r.restricted
+        part, tables = _players_section(r)
+        md.append(part)
         for name, df in tables.items():
-            write_atomic(tmp / f"{name}-{p}p.csv", df.to_csv(index=False).encode(), "CSV")
-    text = "\n".join(md)
-    (tmp / "report.md").write_text(text, encoding="utf-8")
-    (tmp / "report.html").write_text(_html(exp.title, text), encoding="utf-8")
-    old = out.with_name(f".{out.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.replace(old)
-    tmp.replace(out)
-    shutil.rmtree(old, ignore_errors=True)
+            write_atomic(tmp / f"{name}-{r.players}p.csv", df.to_csv(index=False).encode(), "CSV")
+    page = "\n".join(md)
+    (tmp / "report.md").write_text(page, encoding="utf-8")
+    (tmp / "report.html").write_text(text.html_page(exp.title, page, tmp), encoding="utf-8")
+    swap_dir(tmp, out)
     return out / "report.md"
+
+
+def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
+    """One player count's part of the report (the meta-game, the self-play statues, the
+    certificate, restricted play) and its tables by name."""
+    p = r.players
+    md = [f"## {p} players\n", mg.markdown(r.analysis)]
+    md.append("**Self-play statues** (Moai carved per seat and game when every seat "
+              "plays the strategy; degenerate: none; kept in the field: not degenerate, "
+              "or weighted by the Nash mixture):\n")  # fmt: skip
+    digits = {"self_play_moai": ".2f", "nash_weight": ".3f"}
+    md.append(text.markdown_table(r.carving, digits, code=["strategy"]) + "\n")
+    tables = {**r.analysis.tables, "carving": r.carving}
+    if r.certificate is not None:
+        md.append("**Exploitability certificate** (PSRO: the best response to each "
+                  "iteration's Nash mixture, tuned by CMA-ES; its held-out win share "
+                  "over the fair 1/P, 95 % interval):\n")  # fmt: skip
+        shown = r.certificate[["iteration", "members", "support", "gain", "gain_lo",
+                               "gain_hi", "held_out_games", "certified"]]  # fmt: skip
+        md.append(text.markdown_table(shown, dict.fromkeys(["gain", "gain_lo", "gain_hi"],
+                                                           ".3f")) + "\n")  # fmt: skip
+        last = r.certificate.iloc[-1]
+        verdict = ("certified" if last["certified"] else
+                   "not certified: a best response still gains")  # fmt: skip
+        md.append(f"Certificate at {p} players: gain {_gain(last)} against epsilon "
+                  f"{last['epsilon']}: **{verdict}**.\n")  # fmt: skip
+        tables["certificate"] = r.certificate
+    if r.restricted is not None:
+        who = r.restricted["strategy"].iloc[0]
+        md.append(f"**Restricted play**: `{who}` against the Nash mixture, each "
+                  "mechanism forbidden (paired by game and seat; Holm over the "
+                  "mechanisms):\n")  # fmt: skip
+        md.append(rp.markdown(r.restricted) + "\n")
+        tables["restricted"] = r.restricted
+    return "\n".join(md), tables
+
+
+def _gain(row: pd.Series) -> str:
+    """A certificate's gain with its interval: "+0.012 [-0.004, +0.028]"."""
+    return f"{text.num(row['gain'], '+.3f')} {text.bracket(row['gain_lo'], row['gain_hi'], '+.3f')}"
 
 
 def _answer(results: list[FieldResult]) -> str:
     """The answer box: per player count, the mixture, the certificate, degenerate
     strategies and the mechanisms that carry the game."""
-    lines = ["| players | Nash mixture | certificate | degenerate | restricted play |",
-             "| ---: | --- | --- | --- | --- |"]  # fmt: skip
+    rows = []
     for r in results:
         mix = r.analysis.tables["mixture"]
-        support = ", ".join(f"{s} {w:.2f}" for s, w in zip(mix["strategy"], mix["weight"],
-                                                          strict=True) if w > 1e-6)  # fmt: skip
-        cert = "–"
+        weights = zip(mix["strategy"], mix["weight"], strict=True)
+        support = ", ".join(f"{s} {text.num(w)}" for s, w in weights if w > 1e-6)
+        cert = text.NA
         if r.certificate is not None:
             last = r.certificate.iloc[-1]
-            cert = (f"gain {last['gain']:+.3f} (upper {last['gain_hi']:+.3f}): "
+            cert = (f"gain {text.num(last['gain'], '+.3f')} (upper "
+                    f"{text.num(last['gain_hi'], '+.3f')}): "
                     + ("certified" if last["certified"] else "not certified"))  # fmt: skip
         deg = ", ".join(r.carving.loc[r.carving["degenerate"], "strategy"]) or "none"
-        rest = "–"
+        rest = text.NA
         if r.restricted is not None:
             masked = r.restricted[r.restricted["play"] == "masked"]
             parts = [f"{m}: {f}" for m, f in zip(masked["mechanism"], masked["flag"], strict=True)
                      if f in ("carries the game", "trap", "vestigial")]  # fmt: skip
             rest = "; ".join(parts) or "no mechanism flagged"
-        lines.append(f"| {r.players} | {support} | {cert} | {deg} | {rest} |")
-    return "**Answer.**\n\n" + "\n".join(lines) + "\n"
-
-
-def _html(title: str, markdown: str) -> str:
-    """A plain HTML page of the Markdown report (tables and headings; no figures)."""
-    body, table = [], []
-
-    def flush() -> None:
-        if table:
-            rows = [r for r in table if not set(r.replace("|", "").strip()) <= set("-: ")]
-            cells = [[html.escape(c.strip().strip("`")) for c in r.strip().strip("|").split("|")]
-                     for r in rows]  # fmt: skip
-            head = "".join(f"<th>{c}</th>" for c in cells[0])
-            rest = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>"
-                           for r in cells[1:])  # fmt: skip
-            body.append(f"<table><tr>{head}</tr>{rest}</table>")
-            table.clear()
-
-    for line in markdown.splitlines():
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush()
-        if line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
-        elif line.strip():
-            text = html.escape(line).replace("**", "")
-            body.append(f"<p>{text}</p>")
-    flush()
-    style = ("body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:"
-             "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:"
-             "right}")  # fmt: skip
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
-            f"{html.escape(title)}</title><style>{style}</style></head><body>"
-            f"{''.join(body)}</body></html>")  # fmt: skip
+        rows.append({"players": r.players, "Nash mixture": support, "certificate": cert,
+                     "degenerate": deg, "restricted play": rest})  # fmt: skip
+    return "**Answer.**\n\n" + text.markdown_table(pd.DataFrame(rows), right=["players"]) + "\n"

@@ -1,6 +1,6 @@
 """Playing a meta-game: every composition of a library of strategies at one player count, on
-the same deals (docs/strategies.md, "The meta-game"); `moaisim.analysis.metagame` reads what
-this plays (its Nash mixture, invasion, alpha-Rank)."""
+the same deals (docs/running.md, "The meta-game of a library"), into the payoff table
+(`MetaGame`) that every solver of `moaisim.analysis.metagame` takes."""
 
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from moaisim.analysis import metagame as mg
+from moaisim.analysis import text
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.registry import load_strategy
@@ -53,6 +54,8 @@ class Iteration:
 
 @dataclass
 class PopulationResult:
+    """The loop's state at one player count: its iterations, and whether it is certified."""
+
     players: int
     iterations: list[Iteration] = field(default_factory=list)
     certified: bool = False
@@ -67,6 +70,7 @@ class PopulationResult:
 
 
 def state_path(out: Path, players: int) -> Path:
+    """Where the loop at `players` keeps its state (resumable)."""
     return out / f"population-{players}p.json"
 
 
@@ -110,15 +114,7 @@ def population(
     seat rotation, root seed seed + 1) to each certificate."""
 
     say = progress or (lambda _m: None)
-    if not (isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and 0 < epsilon < 1):
-        raise UserError(f"epsilon must be a win-share margin above 0 and below 1, got {epsilon!r}")
-    for what, value in (("iterations", iterations), ("meta games", meta_games),
-                        ("held-out games", held_out_games)):  # fmt: skip
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise UserError(f"{what} must be a positive whole number, got {value!r}")
-    labels = [load_strategy(s).label for s in library]
-    if len(labels) < 2 or len(set(labels)) != len(labels):
-        raise UserError("the population needs at least two distinct strategies to start from")
+    labels = _check(library, epsilon, iterations, meta_games, held_out_games)
     out = Path(out)
     make_dir(out)
     path = state_path(out, players)
@@ -128,44 +124,79 @@ def population(
         raise UserError(f"{path} is a population loop from other strategies ({others}): "
                         "choose another --out")  # fmt: skip
     result.epsilon = float(epsilon)
-    fair = 1.0 / players
     while not result.certified:
         its = result.iterations
         if not its or its[-1].best_response:  # a new iteration: its meta-game first
             if sum(1 for it in its if it.best_response) >= iterations:
                 break
             members = labels if not its else [*its[-1].members, its[-1].best_response]
-            i = len(its)
-            say(f"population {players}p, iteration {i}: the meta-game of {len(members)} "
-                f"strategies ({len(mg.compositions(len(members), players))} compositions x "
-                f"{meta_games} games)")  # fmt: skip
-            meta = meta_play(members, players, meta_games, seed, n_jobs)
-            pop = mg.population(meta)
-            x = mg.nash(pop, seed=seed)
-            mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
-                                        players, command or "", pop.gain(x))  # fmt: skip
-            its.append(Iteration(
-                members=list(members),
-                mixture={n: float(w) for n, w in zip(meta.names, x, strict=True) if w > 1e-9},
-                mixture_file=str(mix_file.resolve()), nash_gain=pop.gain(x)))  # fmt: skip
+            its.append(_meta_iteration(members, players, meta_games, seed, out, len(its),
+                                       n_jobs, say, command))  # fmt: skip
             _save(path, result)
-        i, it = len(its) - 1, its[-1]  # (or resumed: the meta-game was played)
-        say(f"population {players}p, iteration {i}: best response to "
-            f"{', '.join(f'{k} {v:.3f}' for k, v in it.mixture.items())}")  # fmt: skip
-        br = tune.tune(players, f"mixture(file={it.mixture_file})", games, generations,
-                       popsize, seed + 10 * (i + 1), out / f"br-{i}", True, None, None, start,
-                       held_out_games=held_out_games, held_out_seed=seed + 1, n_jobs=n_jobs,
-                       command=command)  # fmt: skip
-        s = br.held_out
-        it.best_response = f"heuristic(weights={br.path.resolve()})"
-        it.gain, it.gain_lo, it.gain_hi = s.share - fair, s.low - fair, s.high - fair
-        it.held_out_games = s.games
-        result.certified = it.gain_hi < epsilon
-        _save(path, result)
-        say(f"population {players}p, iteration {i}: best-response gain {it.gain:+.3f} "
-            f"[{it.gain_lo:+.3f}, {it.gain_hi:+.3f}] over {s.games:,} held-out games"
-            + (": certified" if result.certified else ""))  # fmt: skip
+        # (or resumed: the meta-game was played)
+        _best_response(result, out, games, generations, popsize, held_out_games, seed, start,
+                       n_jobs, say, command)  # fmt: skip
     return result
+
+
+def _check(library: Sequence[str], epsilon: float, iterations: int, meta_games: int,
+           held_out_games: int) -> list[str]:  # fmt: skip
+    """The loop's settings checked (one line per mistake); the library's labels."""
+    if not (isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and 0 < epsilon < 1):
+        raise UserError(f"epsilon must be a win-share margin above 0 and below 1, got {epsilon!r}")
+    for what, value in (("iterations", iterations), ("meta games", meta_games),
+                        ("held-out games", held_out_games)):  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise UserError(f"{what} must be a positive whole number, got {value!r}")
+    labels = [load_strategy(s).label for s in library]
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise UserError("the population needs at least two distinct strategies to start from")
+    return labels
+
+
+def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int, out: Path,
+                    i: int, n_jobs: int, say: Callable[[str], None],
+                    command: str | None) -> Iteration:  # fmt: skip
+    """Iteration i's start: the meta-game of its members, its Nash mixture (saved as a
+    mixture file) and the mixture's gain on the played tables."""
+    say(f"population {players}p, iteration {i}: the meta-game of {len(members)} "
+        f"strategies ({len(mg.compositions(len(members), players))} compositions x "
+        f"{meta_games} games)")  # fmt: skip
+    meta = meta_play(members, players, meta_games, seed, n_jobs)
+    x = mg.nash(meta)
+    gain = mg.Population(meta).gain(x)
+    mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
+                                players, command or "", gain)  # fmt: skip
+    return Iteration(
+        members=list(members),
+        mixture={n: float(w) for n, w in zip(meta.names, x, strict=True) if w > 1e-9},
+        mixture_file=str(mix_file.resolve()), nash_gain=gain)  # fmt: skip
+
+
+def _best_response(result: PopulationResult, out: Path, games: int, generations: int,
+                   popsize: int | None, held_out_games: int, seed: int,
+                   start: str | Path | None, n_jobs: int, say: Callable[[str], None],
+                   command: str | None) -> None:  # fmt: skip
+    """The last iteration's best response to its mixture (CMA-ES), its held-out gain over
+    the fair share, and whether that certifies the loop (saved in the loop's state)."""
+    players, its = result.players, result.iterations
+    i, it = len(its) - 1, its[-1]
+    fair = 1.0 / players
+    say(f"population {players}p, iteration {i}: best response to "
+        f"{', '.join(f'{k} {v:.3f}' for k, v in it.mixture.items())}")  # fmt: skip
+    br = tune.tune(players, f"mixture(file={it.mixture_file})", games, generations,
+                   popsize, seed + 10 * (i + 1), out / f"br-{i}", start=start,
+                   held_out_games=held_out_games, held_out_seed=seed + 1, n_jobs=n_jobs,
+                   command=command)  # fmt: skip
+    s = br.held_out
+    it.best_response = f"heuristic(weights={br.path.resolve()})"
+    it.gain, it.gain_lo, it.gain_hi = s.share - fair, s.low - fair, s.high - fair
+    it.held_out_games = s.games
+    result.certified = it.gain_hi < result.epsilon
+    _save(state_path(out, players), result)
+    gain = f"{text.num(it.gain, '+.3f')} {text.bracket(it.gain_lo, it.gain_hi, '+.3f')}"
+    say(f"population {players}p, iteration {i}: best-response gain {gain} over "
+        f"{s.games:,} held-out games" + (": certified" if result.certified else ""))  # fmt: skip
 
 
 def certificate_table(result: PopulationResult) -> list[dict[str, Any]]:

@@ -33,8 +33,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from moaisim.analysis import inference, stats
-from moaisim.analysis.tables import markdown_table
+from moaisim.analysis import inference, stats, text
 from moaisim.errors import UserError
 from moaisim.registry import load_strategy
 from moaisim.strategies.restrict import FORBID
@@ -151,14 +150,11 @@ def _flag(row: Any, df: pd.DataFrame, carry: float, margin: float) -> str:
 def markdown(df: pd.DataFrame) -> str:
     """The table as Markdown: mechanism, how it is played, the change of win share with its
     interval (adjusted like its Holm test), the Holm-adjusted p-value and the flag."""
-
     shown = pd.DataFrame({
-        "mechanism forbidden": df["mechanism"], "play": df["play"],
-        "win share": [f"{v:.3f}" for v in df["share"]],
-        "change": [f"{v:+.3f}" for v in df["delta"]],
-        "Holm-adjusted interval": [
-            f"[{a:+.3f}, {b:+.3f}]" for a, b in zip(df["lo"], df["hi"], strict=True)
-        ],
-        "p (Holm)": [f"{v:.2g}" for v in df["p_holm"]], "flag": df["flag"],
+        "mechanism forbidden": df["mechanism"], "play": df["play"], "win share": df["share"],
+        "change": df["delta"],
+        "Holm-adjusted interval": [text.bracket(a, b, "+.3f")
+                                   for a, b in zip(df["lo"], df["hi"], strict=True)],
+        "p (Holm)": df["p_holm"].map(text.p_plain), "flag": df["flag"],
     })  # fmt: skip
-    return markdown_table(shown)
+    return text.markdown_table(shown, {"win share": ".3f", "change": "+.3f"})

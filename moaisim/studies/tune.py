@@ -11,10 +11,12 @@ share (or its mean rank). It saves its state after every generation (atomically:
 file, then a rename), so an interrupted run resumes where it stopped and ends with the same
 result as an uninterrupted one; it writes the best weights as a TOML file that records how
 they were made, with their strength on held-out games (another root seed), and a short log.
+`search` is the same with the settings of the search as one `TuneSettings`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -22,7 +24,7 @@ import pickle
 import shlex
 import time
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -259,18 +261,43 @@ def _round(x: float) -> float:
     return float(f"{x:.4g}")
 
 
+@dataclass(frozen=True)
+class TuneSettings:
+    """A search as asked: its players, field and training games, its steps, the weights it
+    moves and from where, the rules and the held-out evaluation (the arguments of `tune`,
+    which documents each). What decides the search is recorded in its state file: only the
+    same search resumes (a larger `generations` goes on)."""
+
+    players: int
+    field: str | Sequence[str | type | StrategySpec] = "greedy"
+    games: int = 300
+    generations: int = 40
+    popsize: int | None = None
+    seed: int = 0
+    variants: str | None = None
+    options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    start: str | Path | Mapping[str, float] | None = None
+    sigma: float = 0.3
+    held_out_games: int = 2000
+    held_out_seed: int | None = None
+    objective: str = "win"
+    names: Sequence[str] | None = None
+    forbid: Sequence[str] = ()
+
+
 def tune(
     players: int,
-    field: str | Sequence[str] = "greedy",
+    field: str | Sequence[str | type | StrategySpec] = "greedy",
     games: int = 300,
     generations: int = 40,
     popsize: int | None = None,
     seed: int = 0,
     out: str | Path = ".",
+    *,
     resume: bool = True,
     progress: Callable[[TuneProgress], None] | None = None,
     variants: str | None = None,
-    start: str | Path | dict[str, float] | None = None,
+    start: str | Path | Mapping[str, float] | None = None,
     sigma: float = 0.3,
     held_out_games: int = 2000,
     held_out_seed: int | None = None,
@@ -282,7 +309,8 @@ def tune(
     forbid: Sequence[str] = (),
     **options: str,
 ) -> TuneResult:
-    """Find `heuristic` weights that play well against `field` at `players` players.
+    """Find `heuristic` weights that play well against `field` at `players` players (the
+    settings as arguments: `search(TuneSettings(...), out, ...)` is the same).
 
     Arguments:
       players: player count (2-5).
@@ -319,196 +347,334 @@ def tune(
     ends with the same weights as an uninterrupted one.
     """
 
-    if objective not in OBJECTIVES:
-        raise UserError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    for what, value in (("games", games), ("held_out_games", held_out_games)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    settings = TuneSettings(
+        players, field, games, generations, popsize, seed, variants=variants,
+        options=dict(options), start=start, sigma=sigma, held_out_games=held_out_games,
+        held_out_seed=held_out_seed, objective=objective, names=names, forbid=forbid,
+    )  # fmt: skip
+    return search(settings, out, resume=resume, progress=progress, n_jobs=n_jobs, state=state,
+                  command=command)  # fmt: skip
+
+
+def search(
+    settings: TuneSettings,
+    out: str | Path = ".",
+    *,
+    resume: bool = True,
+    progress: Callable[[TuneProgress], None] | None = None,
+    n_jobs: int = 1,
+    state: str | Path | None = None,
+    command: str | None = None,
+) -> TuneResult:
+    """Run the search `settings` asks for, writing into `out` (see `tune` for every argument):
+    check the settings (one line per mistake, before anything is written), set up or resume
+    the search, run its generations (the state saved after each), then play the held-out
+    games and write the weights file and the log's last line."""
+
+    _check(settings)
+    check_jobs(n_jobs)
+    plan = _resolve(settings)
+    files = _Files.make(Path(out), settings.players, state)
+    if command is None:
+        command = plan.command(Path(out))
+    saved = _resumed(files.state, plan) if resume and files.state.exists() else None
+    saved = saved if saved is not None else _started(plan)
+    resumed = bool(saved["history"])
+    es, history = saved["es"], saved["history"]
+    evaluate = _evaluator(settings.players, plan.field, settings.games, settings.seed,
+                          plan.rules, n_jobs, plan.forbid)  # fmt: skip
+    t0 = time.perf_counter() - saved["elapsed"]
+
+    def report(phase: str, mean: float, held: Strength | None = None) -> None:
+        if progress is not None:
+            progress(TuneProgress(phase, len(history), settings.generations,
+                                  saved["evaluations"], plan.shown(saved["best"]), mean,
+                                  float(es.sigma), time.perf_counter() - t0, resumed,
+                                  held))  # fmt: skip
+
+    while len(history) < settings.generations:
+        mean = _generation(plan, saved, evaluate, t0)
+        saved["elapsed"] = time.perf_counter() - t0
+        _write_atomic(files.state, pickle.dumps(saved))
+        _write_log(files.log, command, history, settings.objective)
+        report("search", mean)
+    # the result: the search distribution's mean, rounded as it is written
+    final = {k: _round(v) for k, v in plan.weights(es.mean).items()}
+    last = history[-1]["mean_point"] if history else math.nan
+    report("held-out", last)
+    held, base = (strength(settings.players, _candidate(w, label, plan.forbid), plan.field,
+                           settings.held_out_games, plan.held_out_seed, plan.rules)
+                  for w, label in ((final, "tuned"), (plan.start, "start")))  # fmt: skip
+    _write_results(files, plan, command, saved, final, held, base)
+    report("done", last, held)
+    return TuneResult(final, files.weights, files.log, files.state, held, base, len(history),
+                      saved["evaluations"], list(history))  # fmt: skip
+
+
+def _count(value: Any, least: int) -> bool:
+    """An int (not a bool) of at least `least`."""
+    return not isinstance(value, bool) and isinstance(value, int) and value >= least
+
+
+def _check(s: TuneSettings) -> None:
+    """The settings' numbers and objective, each refused with one line."""
+    if s.objective not in OBJECTIVES:
+        raise UserError(f"objective must be one of {', '.join(OBJECTIVES)}, got {s.objective!r}")
+    for what, value in (("games", s.games), ("held_out_games", s.held_out_games)):
+        if not _count(value, 1):
             raise UserError(f"{what} must be a positive integer, got {value!r}")
-    if isinstance(generations, bool) or not isinstance(generations, int) or generations < 0:
-        raise UserError(f"generations must be a count, got {generations!r}")
-    if popsize is not None and (
-        isinstance(popsize, bool) or not isinstance(popsize, int) or popsize < 2
-    ):
-        raise UserError(f"popsize must be at least 2 candidates per generation, got {popsize!r}")
+    if not _count(s.generations, 0):
+        raise UserError(f"generations must be a count, got {s.generations!r}")
+    if s.popsize is not None and not _count(s.popsize, 2):
+        raise UserError(f"popsize must be at least 2 candidates per generation, got {s.popsize!r}")
+    sigma = s.sigma
     if isinstance(sigma, bool) or not isinstance(sigma, int | float) or not 0 < sigma <= 10:
         raise UserError(f"sigma must be a number above 0 and at most 10, got {sigma!r}")
-    for what, value in (("seed", seed), ("held_out_seed", held_out_seed)):
+    for what, value in (("seed", s.seed), ("held_out_seed", s.held_out_seed)):
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64
         ):
             raise UserError(f"{what} must be an integer from 0 to 2**64-1, got {value!r}")
-    check_jobs(n_jobs)
-    forbid = list(forbid)
-    if forbid:
-        load_strategy("restrict", strategy="greedy", forbid=forbid)  # checks the names
-    rules = Rules.make(players, variants, **options)
-    field_specs = [load_strategy(f) for f in _field_list(field)]
-    if not field_specs:
-        raise UserError("the field of opponents is empty")
-    if len(field_specs) > players - 1:
-        raise UserError(
-            f"the field names {len(field_specs)} strategies for the {players - 1} other seats "
-            f"of a {players}-player game (give at most {players - 1})"
-        )
-    field_labels = [spec.label for spec in field_specs]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A checked search, resolved: its rules, field, every starting weight, the weights it
+    moves (in units of their scales) and its held-out seed."""
+
+    settings: TuneSettings
+    rules: Rules
+    field: list[StrategySpec]
+    start: dict[str, float]
+    names: list[str]
+    held_out_seed: int
+
+    @property
+    def forbid(self) -> list[str]:
+        """The mechanisms every candidate plays without (restricted play)."""
+        return list(self.settings.forbid)
+
+    @property
+    def scales(self) -> np.ndarray:
+        """The tuned weights' scales (the search moves in their units)."""
+        return np.array([h.SCALES[h.INDEX[k]] for k in self.names])
+
+    @property
+    def x0(self) -> np.ndarray:
+        """The starting point of the search."""
+        return np.array([self.start[k] for k in self.names]) / self.scales
+
+    def weights(self, x: np.ndarray) -> dict[str, float]:
+        """Every weight, at point `x` of the search (the others at the start)."""
+        got = dict(self.start)
+        got.update({k: float(v) for k, v in zip(self.names, np.asarray(x) * self.scales,
+                                                 strict=True)})  # fmt: skip
+        return got
+
+    def value(self, result: tuple[float, float]) -> float:
+        """What CMA-ES minimises: minus the win share, or the mean rank."""
+        return -result[0] if self.settings.objective == "win" else result[1]
+
+    def shown(self, f: float) -> float:
+        """A minimised value as the user reads it (a win share, or a mean rank)."""
+        return -f if self.settings.objective == "win" else f
+
+    def search_id(self) -> str:
+        """The digest of what decides the search (a saved state resumes only the same)."""
+        s = self.settings
+        config = {
+            "players": s.players, "field": [fingerprint([f]) for f in self.field],
+            "games": s.games, "popsize": s.popsize, "seed": s.seed, "sigma": s.sigma,
+            "start": self.start, "names": self.names, "objective": s.objective,
+            "rules": self.rules.digest(), **({"forbid": sorted(s.forbid)} if s.forbid else {}),
+        }  # fmt: skip
+        return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+
+    def command(self, out: Path) -> str:
+        """The `moaisim tune` command of this search (recorded when none is given)."""
+        s = self.settings
+        parts = ["moaisim", "tune", "--players", str(s.players), "--field",
+                 ",".join(spec.label for spec in self.field), "--games", str(s.games),
+                 "--generations", str(s.generations), "--seed", str(s.seed),
+                 "--held-out-games", str(s.held_out_games), "--out", str(out)]  # fmt: skip
+        if s.popsize:
+            parts += ["--popsize", str(s.popsize)]
+        if s.variants:
+            parts += ["--variant", s.variants]
+        for k, v in s.options.items():
+            parts += [f"--{k.replace('_', '-')}", str(v)]
+        if s.held_out_seed is not None:
+            parts += ["--held-out-seed", str(s.held_out_seed)]
+        if s.sigma != 0.3:
+            parts += ["--sigma", str(s.sigma)]
+        if s.objective != "win":
+            parts += ["--objective", s.objective]
+        if s.names:
+            parts += ["--names", ",".join(self.names)]
+        if isinstance(s.start, str | Path):
+            parts += ["--start", str(s.start)]
+        if s.forbid:
+            parts += ["--forbid", ",".join(s.forbid)]
+        return shlex.join(parts)
+
+
+def _start_weights(start: str | Path | Mapping[str, float] | None) -> dict[str, float]:
+    """Every weight at the start: heuristic's defaults, with `start`'s (a TOML file or a
+    dict) over them."""
     if isinstance(start, str | Path):
         try:
             doc = tomllib.loads(read_text(start, "start weights file"))
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"start weights {str(start)!r}: {exc}") from None
-        start_weights = h.read_weights(doc, str(start))
+        given = h.read_weights(doc, str(start))
     else:
-        start_weights = h.read_weights(dict(start or {}), "start weights")
-    w0 = {**h.defaults(), **start_weights}
-    tuned_names = list(names) if names else list(h.NAMES)
-    unknown = [k for k in tuned_names if k not in h.INDEX]
+        given = h.read_weights(dict(start or {}), "start weights")
+    return {**h.defaults(), **given}
+
+
+def _tuned_names(names: Sequence[str] | None) -> list[str]:
+    """The weights the search moves (default: all), each known and named once."""
+    tuned = list(names) if names else list(h.NAMES)
+    unknown = [k for k in tuned if k not in h.INDEX]
     if unknown:
         raise UserError(f"unknown weights {', '.join(unknown)} (weights: {', '.join(h.NAMES)})")
-    twice = sorted({k for k in tuned_names if tuned_names.count(k) > 1})
+    twice = sorted({k for k in tuned if tuned.count(k) > 1})
     if twice:
         raise UserError(f"weight {twice[0]!r} is named twice")
-    if len(tuned_names) < 2:
+    if len(tuned) < 2:
         raise UserError("tune at least 2 weights (CMA-ES searches 2 or more dimensions)")
-    scales = np.array([h.SCALES[h.INDEX[k]] for k in tuned_names])
-    x0 = np.array([w0[k] for k in tuned_names]) / scales
-    if held_out_seed is None:
-        held_seed = seed + 1 if seed + 1 < 2**64 else seed - 1
+    return tuned
+
+
+def _resolve(s: TuneSettings) -> _Plan:
+    """The settings resolved: the restriction's names, the rules, the field (it fills the
+    other seats), the start weights, the tuned names and the held-out seed, each mistake
+    refused with one line."""
+    if s.forbid:
+        load_strategy("restrict", strategy="greedy", forbid=list(s.forbid))  # checks the names
+    rules = Rules.make(s.players, s.variants, **s.options)
+    field_specs = [load_strategy(f) for f in _field_list(s.field)]
+    if not field_specs:
+        raise UserError("the field of opponents is empty")
+    if len(field_specs) > s.players - 1:
+        raise UserError(
+            f"the field names {len(field_specs)} strategies for the {s.players - 1} other seats "
+            f"of a {s.players}-player game (give at most {s.players - 1})"
+        )
+    start = _start_weights(s.start)
+    names = _tuned_names(s.names)
+    if s.held_out_seed is None:
+        held_seed = s.seed + 1 if s.seed + 1 < 2**64 else s.seed - 1
     else:
-        held_seed = held_out_seed
-    if held_seed == seed:
+        held_seed = s.held_out_seed
+    if held_seed == s.seed:
         raise UserError("held_out_seed must differ from seed (held-out games are unseen)")
-    out_dir = Path(out)
-    make_dir(out_dir)
-    weights_file = out_dir / f"tuned-{players}p.toml"
-    log_file = out_dir / f"tuned-{players}p.log"
-    state_file = Path(state) if state is not None else out_dir / f"tuned-{players}p.state"
-    for path, what in ((weights_file, "weights file"), (log_file, "log"),
-                       (state_file, "search state")):  # fmt: skip
-        check_writable_file(path, what)
-    config = {
-        "players": players, "field": [fingerprint([f]) for f in field_specs], "games": games,
-        "popsize": popsize,
-        "seed": seed, "sigma": sigma, "start": w0, "names": tuned_names,
-        "objective": objective, "rules": rules.digest(),
-        **({"forbid": sorted(forbid)} if forbid else {}),
-    }  # fmt: skip
-    search_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
-    if command is None:
-        parts = ["moaisim", "tune", "--players", str(players), "--field", ",".join(field_labels),
-                 "--games", str(games), "--generations", str(generations), "--seed", str(seed),
-                 "--held-out-games", str(held_out_games), "--out", str(out_dir)]  # fmt: skip
-        if popsize:
-            parts += ["--popsize", str(popsize)]
-        if variants:
-            parts += ["--variant", variants]
-        for k, v in options.items():
-            parts += [f"--{k.replace('_', '-')}", str(v)]
-        if held_out_seed is not None:
-            parts += ["--held-out-seed", str(held_out_seed)]
-        if sigma != 0.3:
-            parts += ["--sigma", str(sigma)]
-        if objective != "win":
-            parts += ["--objective", objective]
-        if names:
-            parts += ["--names", ",".join(tuned_names)]
-        if isinstance(start, str | Path):
-            parts += ["--start", str(start)]
-        if forbid:
-            parts += ["--forbid", ",".join(forbid)]
-        command = shlex.join(parts)
+    return _Plan(s, rules, field_specs, start, names, held_seed)
 
-    def weights_of(x: np.ndarray) -> dict[str, float]:
-        got = dict(w0)
-        got.update({k: float(v) for k, v in zip(tuned_names, np.asarray(x) * scales, strict=True)})
-        return got
 
-    def value(result: tuple[float, float]) -> float:
-        return -result[0] if objective == "win" else result[1]
+@dataclass(frozen=True)
+class _Files:
+    """A search's files: the weights, the log and the search state."""
 
-    def shown(f: float) -> float:
-        return -f if objective == "win" else f
+    weights: Path
+    log: Path
+    state: Path
 
-    saved: dict[str, Any] | None = None
-    if resume and state_file.exists():
-        try:
-            saved = pickle.loads(state_file.read_bytes())
-        except Exception as exc:  # a damaged state file
-            raise UserError(f"cannot read the tuner state {str(state_file)!r} ({exc})") from None
-        keys = {"fingerprint", "es", "history", "evaluations", "best", "best_x", "elapsed"}
-        if not isinstance(saved, dict) or not keys <= set(saved):
-            raise UserError(f"{str(state_file)!r} is not a tuner state: remove it, or start "
-                            "again (moaisim tune --restart; resume=False in Python)")  # fmt: skip
-        if saved.get("fingerprint") != search_id:
-            raise UserError(
-                f"{str(state_file)!r} holds another search (other players, field, games, seed, "
-                "popsize, sigma, start, weights, rules or code): start again (moaisim tune "
-                "--restart; resume=False in Python), or give another --out"
-            )
-    if saved is None:
-        opts = {"seed": np.nan, "randn": _Randn(seed), "verbose": -9, "verb_log": 0,
-                "verb_disp": 0, "tolx": 0, "tolfun": 0, "tolflatfitness": 10**9,
-                "tolfunhist": 0, "tolstagnation": 10**9, "maxiter": 10**9}  # fmt: skip
-        if popsize:
-            opts["popsize"] = popsize
-        es = cma.CMAEvolutionStrategy(x0, sigma, opts)
-        saved = {"fingerprint": search_id, "es": es, "history": [], "evaluations": 0,
-                 "best": math.inf, "best_x": x0, "elapsed": 0.0}  # fmt: skip
-    resumed = bool(saved["history"])
-    es = saved["es"]
-    history: list[dict[str, float]] = saved["history"]
-    evaluate = _evaluator(players, field_specs, games, seed, rules, n_jobs, forbid)
-    t0 = time.perf_counter() - saved["elapsed"]
-    while len(history) < generations:
-        xs = es.ask()
-        points = [weights_of(x) for x in xs] + [weights_of(es.mean)]
-        results = evaluate(points)
-        fs = [value(r) for r in results]
-        es.tell(xs, fs[:-1])
-        k = int(np.argmin(fs[:-1]))
-        if fs[k] < saved["best"]:
-            saved["best"], saved["best_x"] = fs[k], np.asarray(xs[k]).copy()
-        saved["evaluations"] += len(points)
-        history.append({
-            "generation": len(history) + 1, "best": shown(fs[k]),
-            "median": shown(float(np.median(fs[:-1]))), "mean_point": shown(fs[-1]),
-            "sigma": float(es.sigma), "evaluations": saved["evaluations"],
-            "seconds": round(time.perf_counter() - t0, 1),
-        })  # fmt: skip
-        saved["elapsed"] = time.perf_counter() - t0
-        _write_atomic(state_file, pickle.dumps(saved))
-        _write_log(log_file, command, history, objective)
-        if progress is not None:
-            progress(TuneProgress("search", len(history), generations, saved["evaluations"],
-                                  shown(saved["best"]), shown(fs[-1]), float(es.sigma),
-                                  time.perf_counter() - t0, resumed))  # fmt: skip
-    # the result: the search distribution's mean, rounded as it is written
-    final = {k: _round(v) for k, v in weights_of(es.mean).items()}
-    if progress is not None:
-        last = history[-1]["mean_point"] if history else math.nan
-        progress(TuneProgress("held-out", len(history), generations, saved["evaluations"],
-                              shown(saved["best"]), last, float(es.sigma),
-                              time.perf_counter() - t0, resumed))  # fmt: skip
-    held = strength(players, _candidate(final, "tuned", forbid), field_specs, held_out_games,
-                    held_seed, rules)  # fmt: skip
-    base = strength(players, _candidate(w0, "start", forbid), field_specs, held_out_games,
-                    held_seed, rules)  # fmt: skip
+    @classmethod
+    def make(cls, out: Path, players: int, state: str | Path | None) -> _Files:
+        """The files in `out` (made if missing; the state elsewhere if given), each
+        checked writable."""
+        make_dir(out)
+        stem = out / f"tuned-{players}p"
+        files = cls(stem.with_suffix(".toml"), stem.with_suffix(".log"),
+                    Path(state) if state is not None else stem.with_suffix(".state"))  # fmt: skip
+        for path, what in ((files.weights, "weights file"), (files.log, "log"),
+                           (files.state, "search state")):  # fmt: skip
+            check_writable_file(path, what)
+        return files
+
+
+def _resumed(path: Path, plan: _Plan) -> dict[str, Any]:
+    """The saved state of this search (refused if damaged, or another search's)."""
+    try:
+        saved = pickle.loads(path.read_bytes())
+    except Exception as exc:  # a damaged state file
+        raise UserError(f"cannot read the tuner state {str(path)!r} ({exc})") from None
+    keys = {"fingerprint", "es", "history", "evaluations", "best", "best_x", "elapsed"}
+    if not isinstance(saved, dict) or not keys <= set(saved):
+        raise UserError(f"{str(path)!r} is not a tuner state: remove it, or start "
+                        "again (moaisim tune --restart; resume=False in Python)")  # fmt: skip
+    if saved.get("fingerprint") != plan.search_id():
+        raise UserError(
+            f"{str(path)!r} holds another search (other players, field, games, seed, "
+            "popsize, sigma, start, weights, rules or code): start again (moaisim tune "
+            "--restart; resume=False in Python), or give another --out"
+        )
+    return saved
+
+
+def _started(plan: _Plan) -> dict[str, Any]:
+    """The state of a new search: CMA-ES at the start weights, no generation done."""
+    s = plan.settings
+    opts = {"seed": np.nan, "randn": _Randn(s.seed), "verbose": -9, "verb_log": 0,
+            "verb_disp": 0, "tolx": 0, "tolfun": 0, "tolflatfitness": 10**9,
+            "tolfunhist": 0, "tolstagnation": 10**9, "maxiter": 10**9}  # fmt: skip
+    if s.popsize:
+        opts["popsize"] = s.popsize
+    x0 = plan.x0
+    es = cma.CMAEvolutionStrategy(x0, s.sigma, opts)
+    return {"fingerprint": plan.search_id(), "es": es, "history": [], "evaluations": 0,
+            "best": math.inf, "best_x": x0, "elapsed": 0.0}  # fmt: skip
+
+
+def _generation(
+    plan: _Plan,
+    saved: dict[str, Any],
+    evaluate: Callable[[list[dict[str, float]]], list[tuple[float, float]]],
+    t0: float,
+) -> float:
+    """One generation: the candidates and the mean point played, CMA-ES told, the best kept
+    and a row added to the history (all in `saved`); the mean point's objective, as shown."""
+    es, history = saved["es"], saved["history"]
+    xs = es.ask()
+    points = [plan.weights(x) for x in xs] + [plan.weights(es.mean)]
+    fs = [plan.value(r) for r in evaluate(points)]
+    es.tell(xs, fs[:-1])
+    k = int(np.argmin(fs[:-1]))
+    if fs[k] < saved["best"]:
+        saved["best"], saved["best_x"] = fs[k], np.asarray(xs[k]).copy()
+    saved["evaluations"] += len(points)
+    history.append({
+        "generation": len(history) + 1, "best": plan.shown(fs[k]),
+        "median": plan.shown(float(np.median(fs[:-1]))), "mean_point": plan.shown(fs[-1]),
+        "sigma": float(es.sigma), "evaluations": saved["evaluations"],
+        "seconds": round(time.perf_counter() - t0, 1),
+    })  # fmt: skip
+    return plan.shown(fs[-1])
+
+
+def _write_results(files: _Files, plan: _Plan, command: str, saved: dict[str, Any],
+                   final: dict[str, float], held: Strength, base: Strength) -> None:  # fmt: skip
+    """The weights file (the weights, how they were made, their held-out strength) and the
+    log's last line."""
+    s, es = plan.settings, saved["es"]
     notes = {
         "command": command,
-        "players": players,
-        "field": field_labels,
-        "variant": rules.variant,
-        **rules.options(),
-        "objective": objective,
-        **({"forbid": list(forbid)} if forbid else {}),
-        "seed": seed,
-        "games_per_seat": games,
-        "games_per_candidate": games * players,
-        "generations": len(history),
+        "players": s.players,
+        "field": [spec.label for spec in plan.field],
+        "variant": plan.rules.variant,
+        **plan.rules.options(),
+        "objective": s.objective,
+        **({"forbid": list(s.forbid)} if s.forbid else {}),
+        "seed": s.seed,
+        "games_per_seat": s.games,
+        "games_per_candidate": s.games * s.players,
+        "generations": len(saved["history"]),
         "popsize": int(es.popsize),
         "evaluations": saved["evaluations"],
-        "sigma0": sigma,
-        "tuned_weights": len(tuned_names),
-        "held_out_seed": held_seed,
+        "sigma0": s.sigma,
+        "tuned_weights": len(plan.names),
+        "held_out_seed": plan.held_out_seed,
         "held_out_games": held.games,
         "held_out_win_share": round(held.share, 4),
         "held_out_interval": [round(held.low, 4), round(held.high, 4)],
@@ -517,17 +683,10 @@ def tune(
         "start_held_out_interval": [round(base.low, 4), round(base.high, 4)],
         "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
-    _write_weights(weights_file, final, notes, h.WEIGHTS)
-    with log_file.open("a", encoding="utf-8") as f:
-        f.write(f"# held-out (seed {held_seed}, {held.games} games): tuned {held}; "
+    _write_weights(files.weights, final, notes, h.WEIGHTS)
+    with files.log.open("a", encoding="utf-8") as f:
+        f.write(f"# held-out (seed {plan.held_out_seed}, {held.games} games): tuned {held}; "
                 f"start {base}\n")  # fmt: skip
-    if progress is not None:
-        last = history[-1]["mean_point"] if history else math.nan
-        progress(TuneProgress("done", len(history), generations, saved["evaluations"],
-                              shown(saved["best"]), last, float(es.sigma),
-                              time.perf_counter() - t0, resumed, held))  # fmt: skip
-    return TuneResult(final, weights_file, log_file, state_file, held, base, len(history),
-                      saved["evaluations"], list(history))  # fmt: skip
 
 
 def _evaluator(
@@ -590,6 +749,6 @@ def _write_weights(
 
 
 __all__ = [
-    "OBJECTIVES", "Strength", "TuneProgress", "TuneResult", "lineups", "rotated", "strength",
-    "tune",
+    "OBJECTIVES", "Strength", "TuneProgress", "TuneResult", "TuneSettings", "lineups", "rotated",
+    "search", "strength", "tune",
 ]  # fmt: skip

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.analysis import stats
+from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
 from moaisim.registry import StrategySpec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
@@ -141,15 +142,6 @@ def _field_label(cell: Any) -> str:
     return ",".join(names)
 
 
-def _interval(lo: float, hi: float, signed: bool = False) -> str:
-    """An interval as the text prints it, or "(too few games)" where it cannot be computed
-    (bounds that are not numbers)."""
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return "(too few games)"
-    sign = "+" if signed else ""
-    return f"[{lo:{sign}.3f}, {hi:{sign}.3f}]"
-
-
 def text(table: pd.DataFrame) -> str:
     """The versus table as readable lines: each set-up, the candidate and the field."""
     lines = []
@@ -158,13 +150,18 @@ def text(table: pd.DataFrame) -> str:
         games = f"{cand['games']:,} game{'s' if cand['games'] != 1 else ''}"
         lines.append(f"{p} players, {setup}: {games}, seats rotated "
                      f"(fair share {1 / p:.3f})")  # fmt: skip
-        for _, r in part.iterrows():
-            lines.append(
-                f"  {r['side']:<9} {r['strategy']:<24} win share {r['win_share']:.3f} "
-                f"{_interval(r['lo'], r['hi'])}  vs fair {r['vs_fair']:+.3f} "
-                f"{_interval(r['vs_fair_lo'], r['vs_fair_hi'], signed=True)}  "
-                f"rank {r['rank']:.2f}  "
-                f"score {r['score']:.1f} (Moai {r['moai_height']:.1f}, pawns {r['pawns']:.1f}, "
-                f"wood {r['wood_score']:.1f})"
-            )
+        lines += [f"  {r['side']:<9} {r['strategy']:<24} {_measures(r)}"
+                  for _, r in part.iterrows()]  # fmt: skip
     return "\n".join(lines)
+
+
+def _measures(r: pd.Series) -> str:
+    """One side's win share and its difference from fair with their intervals ("(too few
+    games)" where one cannot be computed), its mean rank and its score's parts."""
+    return (
+        f"win share {num(r['win_share'], '.3f')} {bracket(r['lo'], r['hi'])}  "
+        f"vs fair {num(r['vs_fair'], '+.3f')} "
+        f"{bracket(r['vs_fair_lo'], r['vs_fair_hi'], '+.3f')}  rank {num(r['rank'])}  "
+        f"score {num(r['score'], '.1f')} (Moai {num(r['moai_height'], '.1f')}, pawns "
+        f"{num(r['pawns'], '.1f')}, wood {num(r['wood_score'], '.1f')})"
+    )

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from moaisim.engine.decisions import Kind
 from moaisim.engine.steps import Step
 from moaisim.engine.views import next_epochs
 from moaisim.rules.codes import N_CARD_TYPES, card_value
@@ -39,7 +38,6 @@ def round_start(m: Machine, rows: np.ndarray) -> None:
 def reveal(m: Machine, rows: np.ndarray) -> None:
     """R3.1-R3.2 and R8.1: players + 1 cards; the Admiral is set aside and ends the game."""
     s, p = m.state, m.rules.players
-    admiral_of = m.tables.admiral
     n = len(rows)
     offer = np.full((n, p + 1), -1, dtype=np.int16)
     shown = np.zeros(n, dtype=np.int64)
@@ -52,7 +50,7 @@ def reveal(m: Machine, rows: np.ndarray) -> None:
         cid = s.epoch_deck[rows[go], pos[go]]
         pos[go] += 1
         s.revealed[rows[go], cid] = True  # R3.1: every player sees it
-        adm = admiral_of[cid]
+        adm = m.epoch_cards.admiral[cid]
         admiral[go[adm]] = True
         keep = go[~adm]
         offer[keep, shown[keep]] = cid[~adm]
@@ -61,8 +59,7 @@ def reveal(m: Machine, rows: np.ndarray) -> None:
     next_epochs(s.epoch_deck, s.public, rows, m.rules)  # R5.9: the next card's back
     s.last_round[rows] |= admiral | (pos >= end)
     s.offer[rows] = offer
-    palm_of = m.tables.palm
-    palms = np.where(offer >= 0, palm_of[np.maximum(offer, 0)], 0).sum(axis=1)
+    palms = m.epoch_cards.palm[offer].sum(axis=1)  # an empty slot (-1) reads "no card": 0
     wood = np.minimum(np.minimum(palms, s.wood_supply[rows]), m.rules.components.forest_spaces)
     s.forest_wood[rows] = np.arange(s.forest_wood.shape[1])[None, :] < wood[:, None]
     s.wood_supply[rows] -= wood.astype(np.int16)
@@ -233,4 +230,3 @@ def hill_done(m: Machine, rows: np.ndarray) -> None:
 
 STEPS = {Step.ROUND: round_start, Step.BID: bid, Step.HILL: hill}
 APPLY = {Step.BID: apply_bid, Step.HILL: apply_hill}
-KINDS = {Step.BID: Kind.BID, Step.HILL: Kind.ORDER_TIES}

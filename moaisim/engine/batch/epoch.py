@@ -8,17 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, Kind
+from moaisim.engine.decisions import Kind
 from moaisim.engine.steps import Step
 from moaisim.rules.codes import CAMP, RESERVE, TILE_OUT, free_fields
+from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 
 if TYPE_CHECKING:
     from moaisim.engine.batch.machine import Machine
     from moaisim.engine.steps import Pending
-
-#: What a disaster takes from its victim (C3), by card type: a loss the victim chooses.
-LOSSES: dict[str, int] = {"fire-boat": LOSS_BOAT, "storm": LOSS_BOAT, "famine": LOSS_PAWN,
-                          "topple": LOSS_MOAI}  # fmt: skip
 
 
 def pick(m: Machine, rows: np.ndarray) -> Pending | None:
@@ -56,7 +53,7 @@ def apply_pick(m: Machine, pend: Pending, slot: np.ndarray) -> None:
     if m.log_mask is not None:
         for i in m.logged(r):
             m.emit(r[i], "pick", seat=int(q[i]), card=int(cid[i]))
-    hit = m.tables.disaster[cid]
+    hit = m.epoch_cards.disaster[cid]
     s.step_card[r[hit]] = cid[hit]  # R4.3: at once
     s.step[r[hit]] = Step.DISASTER
     s.step_pos[r[~hit]] += 1
@@ -80,7 +77,7 @@ def disaster(m: Machine, rows: np.ndarray) -> None:
     cid = s.step_card[rows].astype(np.int64)
     pos = s.step_pos[rows].astype(np.int64)
     taker = s.turn[rows, pos].astype(np.int64)
-    ero = m.tables.erosion[cid]
+    ero = m.epoch_cards.erosion[cid]
     if ero.any():
         r = rows[ero]
         in_fields = (s.loc[r] == m.rules.layout.fields).sum(axis=(1, 2))
@@ -116,8 +113,8 @@ def apply_target(m: Machine, pend: Pending, target: np.ndarray) -> None:
 
 
 def effect(m: Machine, rows: np.ndarray, target: np.ndarray) -> None:
-    """C3: a disaster aimed at `target`: fire burns a wood, then the loss the victim
-    chooses (LOSS), if it has anything that disaster takes."""
+    """C3 (`epoch_cards.EFFECTS`): a disaster aimed at `target`: fire and fire-boat burn a
+    wood, then the victim chooses its loss (LOSS), if it has anything that disaster takes."""
     s = m.state
     cid = s.step_card[rows].astype(np.int64)
     taker = s.turn[rows, s.step_pos[rows].astype(np.int64)].astype(np.int64)
@@ -128,7 +125,7 @@ def effect(m: Machine, rows: np.ndarray, target: np.ndarray) -> None:
         for i in m.logged(rows):
             m.emit(rows[i], "disaster", seat=int(taker[i]), card=int(cid[i]),
                    target=int(target[i]))  # fmt: skip
-    burn = m.tables.burns[cid] & (s.wood[rows, target] > 0)
+    burn = m.epoch_cards.burns[cid] & (s.wood[rows, target] > 0)
     if burn.any():
         r, t = rows[burn], target[burn]
         s.wood[r, t] -= 1
@@ -136,7 +133,7 @@ def effect(m: Machine, rows: np.ndarray, target: np.ndarray) -> None:
         if m.log_mask is not None:
             for i in m.logged(r):
                 m.emit(r[i], "burn", seat=int(t[i]))
-    choices = loss_choices(m, rows, target, m.tables.loss[cid])
+    choices = loss_choices(m, rows, target, m.epoch_cards.loss[cid])
     some = choices.any(axis=1)
     s.step[rows[some]] = Step.LOSS
     next_pick(m, rows[~some])
@@ -168,7 +165,7 @@ def loss(m: Machine, rows: np.ndarray) -> Pending:
     s = m.state
     cid = s.step_card[rows].astype(np.int64)
     victim = s.step_target[rows].astype(np.int64)
-    what = m.tables.loss[cid]
+    what = m.epoch_cards.loss[cid]
     legal = loss_choices(m, rows, victim, what)
     return m.pending(Step.LOSS, rows, victim, legal, what=what, card=cid)
 

@@ -18,7 +18,6 @@ from them, never from the real game's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ from moaisim.engine.steps import IN_TURN, PHASE, Pending, Step
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, ZONES, score
+from moaisim.rules.epoch_cards import EpochTable, epoch_table
 
 #: What each step does: run by itself (returns nothing) or ready its games' decision.
 STEPS: dict[Step, Any] = {**birdman.STEPS, **epoch.STEPS, **work.STEPS, **production.STEPS,
@@ -40,33 +40,6 @@ STEPS: dict[Step, Any] = {**birdman.STEPS, **epoch.STEPS, **work.STEPS, **produc
 #: How each decision step applies the actions.
 APPLY: dict[Step, Any] = {**birdman.APPLY, **epoch.APPLY, **work.APPLY, **production.APPLY,
                           **review.APPLY}  # fmt: skip
-
-
-class Tables:
-    """Per epoch card id (and one more entry, for "no card"): what the steps read of it."""
-
-    def __init__(self, rules: Rules) -> None:
-        cards = rules.components.epoch_cards
-
-        def per_card(f: Any, dtype: Any, none: Any) -> np.ndarray:
-            out = np.array([f(c) for c in cards] + [none], dtype=dtype)
-            out.setflags(write=False)
-            return out
-
-        self.admiral = per_card(lambda c: c.is_admiral, bool, False)
-        self.palm = per_card(lambda c: c.palm, np.int16, 0)
-        self.disaster = per_card(lambda c: c.is_disaster, bool, False)
-        self.erosion = per_card(lambda c: c.type == "erosion", bool, False)
-        self.burns = per_card(lambda c: c.type in ("fire", "fire-boat"), bool, False)
-        self.loss = per_card(lambda c: epoch.LOSSES.get(c.type, -1), np.int64, -1)
-        self.boat = per_card(lambda c: c.is_boat, bool, False)
-        self.draw = per_card(lambda c: c.draw, np.int64, 0)
-        self.hut = per_card(lambda c: c.hut, np.int64, 0)
-
-
-@cache
-def tables(rules: Rules) -> Tables:
-    return Tables(rules)
 
 
 class Machine:
@@ -91,8 +64,7 @@ class Machine:
         if len(np.unique(self.games)) != self.b:
             raise ValueError("the games of a batch must be distinct")
         self.sizes = {k: action_size(rules, k) for k in Kind}
-        self.cards = rules.components.epoch_cards
-        self.tables = tables(rules)
+        self.epoch_cards: EpochTable = epoch_table(rules)  # what the steps read of a card
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
         self.tile_heights = np.asarray(rules.components.moai_heights, dtype=np.int64)

@@ -23,7 +23,7 @@ def draw(m: Machine, rows: np.ndarray) -> None:
     """DRAW, R7.1: in turn order (step_pos), a clan draws as many cards as its epoch card
     says; then rests (REST, not in the last round), births (BIRTH). After the last position,
     the round ends (ROUND_END)."""
-    s, p, t = m.state, m.rules.players, m.tables
+    s, p, t = m.state, m.rules.players, m.epoch_cards
     pos = s.step_pos[rows].astype(np.int64)
     end = pos >= p
     if end.any():
@@ -273,7 +273,7 @@ def boat_or_next(m: Machine, rows: np.ndarray, seat: np.ndarray) -> None:
     card is discarded and the next turn position draws."""
     s = m.state
     cid = s.held[rows, seat].astype(np.int64)
-    can = m.tables.boat[cid] & (s.wood[rows, seat] >= 1)
+    can = m.epoch_cards.boat[cid] & (s.wood[rows, seat] >= 1)
     s.step[rows[can]] = Step.BOAT
     s.step_card[rows[can]] = cid[can]
     next_review(m, rows[~can], seat[~can])

@@ -1,7 +1,8 @@
 """The batch state: every game of a batch as arrays with a leading games axis (R1 setup).
 
-Field names and layouts are those of `decisions.Tables`; the decks are fixed-size arrays with
-a read position (the top card) and a length, so drawing is an index shift, not a list pop.
+Field names and layouts are those of the reference engine's `engine.state.State`, with a
+leading games axis; the decks are fixed-size arrays with a read position (the top card) and a
+length, so drawing is an index shift, not a list pop.
 """
 
 from __future__ import annotations
@@ -128,10 +129,12 @@ class BatchState:
 
     @property
     def deck_size(self) -> np.ndarray:
+        """[B] cards left in the Rapa Nui deck."""
         return self.deck_len - self.deck_pos
 
     @property
     def epoch_deck_size(self) -> np.ndarray:
+        """[B] cards left in the epoch deck."""
         return self.epoch_len - self.epoch_pos
 
     def secrets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -1,0 +1,114 @@
+"""The batch engine's speed at several commits, measured in one session (ratios, not absolute
+figures: this machine is shared and noisy).
+
+Each commit is checked out in a worktree of its own (`git worktree add`, its built-in
+strategies linked into its package as an install would place them) and timed in a fresh
+Python process with that worktree first on the path; the commits take turns, `--repeat`
+rounds, and each keeps its best CPU rate. Every process plays the same seeded games and
+prints their scores' digest, so a comparison of engines that do not play the same games
+fails instead of reporting a ratio.
+
+    .venv/bin/python benchmarks/compare_commits.py 4ef01d0 HEAD
+    .venv/bin/python benchmarks/compare_commits.py 4ef01d0 HEAD --lineup tuned --players 4
+
+The first commit is the reference of the ratios. Works for commits from before the forward
+model's door (`BatchGame`) and after it (`Games`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The timed child: plays games 0..n-1 of seed 0 in batches, prints CPU seconds and a digest.
+CHILD = """
+import hashlib, json, sys, time
+import numpy as np
+import moaisim
+from moaisim.registry import parse_lineup
+from moaisim.rules import Rules
+a = json.loads(sys.argv[1])
+import moaisim.strategies
+assert moaisim.__file__.startswith(a["tree"]), moaisim.__file__
+assert moaisim.strategies.__path__[0].startswith(a["tree"]), moaisim.strategies.__path__
+rules = Rules.make(a["players"])
+specs = parse_lineup(a["lineup"], a["players"])
+try:
+    from moaisim.engine.forward import Games
+    def play(games):
+        return Games.new(rules, 0, games).play([s() for s in specs]).scores()
+except ImportError:
+    from moaisim.engine.batch import BatchGame
+    def play(games):
+        return BatchGame(rules, [s() for s in specs], 0, games).play().scores()
+play(np.arange(200))  # warm: numba's cache, imports
+cpu, h = time.process_time(), hashlib.sha256()
+for start in range(0, a["games"], a["batch"]):
+    h.update(play(np.arange(start, min(a["games"], start + a["batch"]))).tobytes())
+print(json.dumps({"cpu": time.process_time() - cpu, "digest": h.hexdigest()}))
+"""
+
+
+def worktree(commit: str, base: Path) -> Path:
+    """A worktree of `commit` under `base`, its strategies linked into its package."""
+    tree = base / commit.replace("/", "_")
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree),
+                    commit], check=True)  # fmt: skip
+    (tree / "moaisim" / "strategies").symlink_to(tree / "strategies")
+    return tree
+
+
+def time_once(tree: Path, args: argparse.Namespace) -> dict[str, float | str]:
+    """One timing of the engine in `tree`, in a fresh process."""
+    config = {"tree": str(tree), "players": args.players, "lineup": args.lineup,
+              "games": args.games, "batch": args.batch}  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(config)], env=env,
+                         check=True, capture_output=True, text=True, cwd=tree)  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("commits", nargs="+", help="commits to compare; the first is the base")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--lineup", default="greedy")
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--batch", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    best: dict[str, float] = {}
+    digests: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {c: worktree(c, Path(tmp)) for c in args.commits}
+        try:
+            for _ in range(args.repeat):
+                for commit, tree in trees.items():
+                    got = time_once(tree, args)
+                    rate = args.games / float(got["cpu"])
+                    best[commit] = max(best.get(commit, 0.0), rate)
+                    digests[commit] = str(got["digest"])
+        finally:
+            for tree in trees.values():
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                                str(tree)], check=False)  # fmt: skip
+    if len(set(digests.values())) != 1:
+        raise SystemExit(f"the commits play different games: {digests}")
+    base = best[args.commits[0]]
+    head = f"{args.players}-player {args.lineup}, {args.games:,} games in batches of {args.batch:,}"
+    print(f"{head}, best of {args.repeat} alternating CPU timings (same games):")
+
+    for commit in args.commits:
+        print(f"  {commit}: {best[commit]:,.0f} games/s/core, {best[commit] / base:.2f}x "
+              f"{args.commits[0]}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""`python -m moaisim.cli`: the `moaisim` command."""
+
+from moaisim.cli import run
+
+run()

@@ -1,0 +1,200 @@
+"""What the commands of `moaisim` share: the typer app, the options several commands declare
+alike, and how a command says things, names itself and stops (Ctrl-C, SIGTERM).
+
+The command modules (`game`, `runs`, `studies`) register their commands on `app`;
+`moaisim.cli` runs it."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from moaisim import interrupts
+from moaisim.errors import UserError
+from moaisim.registry import LEVEL_POOL, split_top
+from moaisim.rules.parameters import listing as parameter_listing
+from moaisim.rules.parameters import parse_assignments
+from moaisim.rundir import RunDir
+from moaisim.version import __version__
+
+HELP = """Balance analysis for the board game Moai: seeded games between pluggable strategies.
+
+Exit codes: 0 done, 2 a mistake in the command (one line), 1 a strategy failed during a game
+(one line). Add --debug anywhere to see the traceback."""
+
+app = typer.Typer(
+    name="moaisim",
+    help=HELP,
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={
+        "help_option_names": ["-h", "--help"],
+        "max_content_width": 100,
+        "terminal_width": 100,
+    },
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"moaisim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Balance analysis for the board game Moai: seeded games between pluggable strategies."""
+
+
+# --- options declared alike by several commands ---------------------------------------------
+
+#: The help of the --param option.
+PARAM_HELP = (
+    f"A rule parameter, name=value (repeat for several): {parameter_listing()} "
+    "(`moaisim variants` lists them with their defaults)."
+)
+#: The help of an option that takes a strategy lineup.
+STRATEGIES_HELP = (
+    "Strategies by seat, comma-separated: 'greedy,random'. A lineup shorter than the players "
+    "repeats; a strategy takes parameters as 'greedy(moai_height=8)'; 'module:Class' loads "
+    "your own (from the current directory too)."
+)
+
+#: --players of a command about one player count.
+Players = Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-5.")]
+#: --players of a command over several player counts.
+PlayerCounts = Annotated[
+    list[int] | None, typer.Option("--players", "-p", help="Player counts (repeat).")
+]
+#: --param name=value, one value each (`single_params`).
+Param = Annotated[list[str] | None, typer.Option("--param", help=PARAM_HELP)]
+#: The three rule options, one value each.
+TurnOrder = Annotated[str, typer.Option(help="Rule option: hill | clockwise.")]
+VolcanoAfterMoai = Annotated[str, typer.Option(help="Rule option: stay | camp.")]
+SpentWood = Annotated[str, typer.Option(help="Rule option: supply | out.")]
+#: --seed of the commands that play games (not a run's).
+GamesSeed = Annotated[int, typer.Option("--seed", "-s", help="Root seed of the games.")]
+#: --seed of a run.
+RunSeed = Annotated[int, typer.Option("--seed", "-s", help="Root seed of the run.")]
+#: --jobs of the studies.
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Parallel jobs.")]
+#: The opponents of one strategy.
+Field = Annotated[
+    str, typer.Option(help="The opponents, comma-separated; they fill the other seats.")
+]
+#: --summary of the commands that print a game.
+Summary = Annotated[
+    bool,
+    typer.Option("--summary", help="One line per round instead of every event of the log."),
+]
+
+
+def single_params(texts: list[str] | None) -> dict[str, int] | None:
+    """--param name=value options, one value each (a study's lists are refused here)."""
+
+    if not texts:
+        return None
+    parsed = parse_assignments(texts)
+    for name, values in parsed.items():
+        if len(values) > 1:
+            raise UserError(f"--param {name}: give one value here (a study sweeps a list)")
+    return {name: values[0] for name, values in parsed.items()}
+
+
+def library_names(text: str) -> list[str]:
+    """--library: the strategies, comma-separated (a spec's own commas kept); default the
+    L2 pool."""
+
+    return [x.strip() for x in split_top(text, ",") if x.strip()] or list(LEVEL_POOL)
+
+
+# --- saying things, naming the command, stopping ------------------------------------------
+
+#: The arguments `main` is running (what the runs and the tuner record as their command).
+ARGS: list[str] = []
+
+
+def command_line(name: str) -> str:
+    """The command being run, as a shell line (recorded in manifests and weights files)."""
+    return "moaisim " + shlex.join(ARGS) if ARGS else f"moaisim {name}"
+
+
+def say(message: str) -> None:
+    """What a run says as it goes (its warnings start 'warning: '), one line on stderr."""
+    typer.echo(f"moaisim: {message}", err=True)
+
+
+def where_report(path: Path) -> None:
+    """Where a report is, and how to open it."""
+    html = path.with_suffix(".html")
+    typer.echo(f"report: {path} and {html} (in a browser: {html.resolve().as_uri()})")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, stopped like Ctrl-C: whole chunks kept, workers ended."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """The SIGTERM handler `main` installs: stop as Ctrl-C stops (`Terminated`)."""
+    interrupts.note()  # a signal, not a strategy's own KeyboardInterrupt
+    raise Terminated()
+
+
+def stop_code(exc: BaseException) -> int:
+    """Exit code of a stopped command: 128 + the signal (130 Ctrl-C, 143 SIGTERM)."""
+    return 143 if isinstance(exc, Terminated) else 130
+
+
+def stopped(exc: BaseException) -> str:
+    """How a stop is told: 'terminated' (SIGTERM) or 'interrupted' (Ctrl-C)."""
+    return "terminated" if isinstance(exc, Terminated) else "interrupted"
+
+
+def interrupted(out: Path | None, command: str, exc: BaseException) -> None:
+    """Ctrl-C or SIGTERM: what finished is kept; say how to go on (a command that works as
+    copied: the run's directory exists and holds whole parts)."""
+    what = stopped(exc)
+    if out is None:
+        typer.echo(f"moaisim: {what} (nothing kept: the run had no --out)", err=True)
+        return
+
+    run = RunDir(out)
+    try:
+        done = len(run.parts(run.read(), strict=False)) if run.exists() else 0
+    except UserError:
+        done = 0
+    if not done:
+        typer.echo(f"moaisim: {what} before the first chunk finished: nothing kept", err=True)
+        return
+    again = command if "--resume" in command.split() else command + " --resume"
+    typer.echo(f"moaisim: {what}; {done} chunks kept in {out}. Resume with: {runnable(again)}",
+               err=True)  # fmt: skip
+
+
+def runnable(command: str) -> str:
+    """A moaisim command as the user can paste it: with the path of this moaisim when it is
+    not on PATH (e.g. .venv/bin/moaisim)."""
+
+    exe = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if exe is None or exe.name != "moaisim" or not command.startswith("moaisim "):
+        return command
+    found = shutil.which("moaisim")
+    if found and Path(found).resolve() == exe.resolve():
+        return command
+    try:
+        shown = exe.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = exe.resolve()
+    return shlex.quote(str(shown)) + command[len("moaisim") :]

@@ -1,0 +1,270 @@
+"""The commands about runs: `simulate` a study grid into a run directory, `report` on a run,
+and run a declarative `experiment` (a study and its report).
+
+`moaisim.analysis` and `moaisim.studies` are imported inside the commands that use them: they
+pull scipy, matplotlib, cma and choix, which would double the start of every command."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+
+from moaisim.api import simulate as run_study
+from moaisim.cli.common import (
+    PARAM_HELP,
+    STRATEGIES_HELP,
+    RunSeed,
+    app,
+    command_line,
+    interrupted,
+    runnable,
+    say,
+    stop_code,
+    stopped,
+    where_report,
+)
+from moaisim.errors import UserError
+from moaisim.progress import Bar
+from moaisim.progress import bar as make_bar
+from moaisim.rules.parameters import parse_assignments
+from moaisim.runner import summary
+
+# Options of `simulate`, declared apart to keep its signature short: the rule options and
+# parameters (a grid when repeated), the seating, and how the run is run.
+TurnOrders = Annotated[
+    list[str] | None, typer.Option(help="Rule option hill | clockwise (repeat: a grid).")
+]
+VolcanoesAfterMoai = Annotated[
+    list[str] | None, typer.Option(help="Rule option stay | camp (repeat: a grid).")
+]
+SpentWoods = Annotated[
+    list[str] | None, typer.Option(help="Rule option supply | out (repeat: a grid).")
+]
+ParamGrid = Annotated[
+    list[str] | None,
+    typer.Option("--param", help=PARAM_HELP + " A list sweeps: removed_epoch3=0,1,2."),
+]
+Rotation = Annotated[
+    str,
+    typer.Option(
+        help="Seat rotation: cyclic (game i in rotation i mod players), all "
+        "(every seating) or none."
+    ),
+]
+Backend = Annotated[
+    str, typer.Option(help="loky (this machine) or dask (a dask.distributed cluster).")
+]
+Scheduler = Annotated[
+    str | None, typer.Option(help="The dask scheduler's address, e.g. tcp://host:8786.")
+]
+ChunkSize = Annotated[
+    int | None, typer.Option(help="Games per task (default 5 000; fixed by a run).")
+]
+ForceResume = Annotated[
+    bool,
+    typer.Option(
+        help="Resume even though the code changed since the run started (the run "
+        "records it; its games then come from two versions)."
+    ),
+]
+
+
+@app.command(short_help="Play a study grid of seeded games, in parallel, to Parquet.")
+def simulate(
+    players: Annotated[
+        list[int], typer.Option("--players", "-p", help="Player counts (repeat for a grid).")
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per cell.")],
+    strategies: Annotated[
+        list[str] | None,
+        typer.Option(help=STRATEGIES_HELP + " Repeat the option for several lineups."),
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="Variants, '+' combining (repeat for a grid)."),
+    ] = None,
+    seed: RunSeed = 0,
+    components: Annotated[
+        list[Path] | None,
+        typer.Option("--components", help="Component files (repeat for a grid)."),
+    ] = None,
+    turn_order: TurnOrders = None,
+    volcano_after_moai: VolcanoesAfterMoai = None,
+    spent_wood: SpentWoods = None,
+    param: ParamGrid = None,
+    rotation: Rotation = "cyclic",
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Parallel jobs (1: serial, no joblib).")
+    ] = 1,
+    backend: Backend = "loky",
+    scheduler: Scheduler = None,
+    chunk_size: ChunkSize = None,
+    batch_size: Annotated[
+        int, typer.Option(help="Games the batch engine plays at once in a task.")
+    ] = 10_000,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Run directory: Parquet parts and manifest.json."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Continue (or extend) the run in --out, skipping done chunks.")
+    ] = False,
+    force_resume: ForceResume = False,
+    rounds: Annotated[
+        bool, typer.Option(help="Also keep a per-round table (rounds/*.parquet).")
+    ] = False,
+    engine: Annotated[
+        str, typer.Option("--engine", "-e", help="Engine: batch | reference (same games).")
+    ] = "batch",
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")
+    ] = False,
+) -> None:
+    """Play a study grid: player counts x variants x rule options x component files x
+    lineups, N games per cell. Game i is the same deal in every cell; lineups rotate over
+    the seats. With --out the rows go to Parquet parts as chunks finish (load them with
+    moaisim.load_results); Ctrl-C or SIGTERM stops cleanly and --resume goes on (with the
+    same code: a run records what played it)."""
+
+    bar = Bar(0) if not quiet and sys.stderr.isatty() else None  # the runner plans its total
+    command = command_line("simulate")
+    try:
+        got = run_study(
+            players, games, variants=variant or None, seed=seed, engine=engine,
+            batch_size=batch_size, components=components or None, lineups=strategies or None,
+            out=out, resume=resume, force_resume=force_resume,
+            params=parse_assignments(param or []), turn_order=turn_order,
+            volcano_after_moai=volcano_after_moai, spent_wood=spent_wood, rotation=rotation,
+            n_jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size,
+            rounds=rounds, progress=bar or False, command=command, notify=say,
+        )  # fmt: skip
+    except KeyboardInterrupt as exc:
+        if bar is not None:
+            bar.close()
+        interrupted(out, command, exc)
+        raise typer.Exit(stop_code(exc)) from None
+    if not quiet:
+        _print_simulated(got, out, games)
+
+
+def _print_simulated(
+    got: pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame], out: Path | None, games: int
+) -> None:
+    """What `simulate` prints at the end: the run's summary table (each cell's games) and
+    where its rows are."""
+    results = got[0] if isinstance(got, tuple) else got
+    table = results if out is not None else summary(results)
+    typer.echo(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    where = f"rows in {out} (moaisim.load_results('{out}'))" if out else "rows not kept: add --out"
+    games_done = int(table["games"].max()) if len(table) else games
+    typer.echo(f"{games_done} games per cell, {table['cell'].nunique()} cells; {where}")
+
+
+@app.command(short_help="Write a run's balance report: Markdown, HTML, CSV, figures.")
+def report(
+    run: Annotated[Path, typer.Argument(help="A run directory (moaisim simulate --out).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the report.")],
+    title: Annotated[str | None, typer.Option(help="The report's title.")] = None,
+    field: Annotated[
+        Path | None,
+        typer.Option(
+            help="A field study's report directory: which fields are far from its "
+            "meta-game (degenerate)."
+        ),  # fmt: skip
+    ] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An equivalence margin, METRIC=VALUE (repeatable; METRIC a variants "
+            "metric or 'share' for every share of games), e.g. share=0.02."
+        ),  # fmt: skip
+    ] = None,
+) -> None:
+    """Write the balance report of a run: report.md and a self-contained report.html, a CSV
+    per table, the figures, the run's manifest and the commands that reproduce it."""
+    from moaisim.analysis.report import make_report
+
+    margins = _margins(margin or [])
+    command = f"moaisim report {run} --out {out}" + (
+        f" --title {shlex.quote(title)}" if title else ""
+    ) + (f" --field {field}" if field else "") + "".join(
+        f" --margin {shlex.quote(m)}" for m in margin or []
+    )  # fmt: skip
+    path = make_report(run, out, title=title, command=command, margins=margins or None,
+                       field=field)  # fmt: skip
+    where_report(path)
+
+
+def _margins(given: list[str]) -> dict[str, float]:
+    """--margin METRIC=VALUE options as a dict (one clear line per mistake)."""
+    out = {}
+    for item in given:
+        metric, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not sep or not metric.strip() or not number > 0:
+            raise UserError(f"--margin {item!r}: give METRIC=VALUE with a positive VALUE, "
+                            "e.g. share=0.02")  # fmt: skip
+        out[metric.strip()] = number
+    return out
+
+
+@app.command(short_help="Run a declarative study (TOML) and write its report.")
+def experiment(
+    file: Annotated[Path, typer.Argument(help="The experiment file (see experiments/).")],
+    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("out/runs"),
+    reports: Annotated[Path, typer.Option(help="Where reports go: REPORTS/<name>.")] = Path(
+        "out/reports"
+    ),
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", "-n", help="Games per cell instead of the file's (a quick look)."),
+    ] = None,
+    force_resume: Annotated[
+        bool,
+        typer.Option(
+            help="Resume the run even though the code changed since it started "
+            "(the run records it)."
+        ),  # fmt: skip
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run the study an experiment file declares into RUNS/<name> (a stopped or smaller run of
+    the same study is resumed), then write its report into REPORTS/<name> (a directory holding
+    another study's report is never overwritten). With --games N the study plays N games per
+    cell, into RUNS/<name>-N and REPORTS/<name>-N."""
+    from moaisim.studies.experiment import load_experiment, run_experiment, study_of
+
+    exp = load_experiment(file)
+    bar = None
+    if exp.field is None:
+        study = study_of(exp, games)  # every mistake before anything runs
+        cost = study.seating_cost()
+        if cost:
+            say(cost)
+    if exp.field is None and not quiet and sys.stderr.isatty():
+        bar = make_bar(study.games * len(study.cells))
+    try:
+        path = run_experiment(file, runs, reports, jobs, bar, games, notify=say,
+                              force_resume=force_resume)  # fmt: skip
+    except KeyboardInterrupt as exc:
+        if bar is not None:
+            bar.close()
+        again = runnable(command_line("experiment"))
+        typer.echo(f"moaisim: {stopped(exc)}; run the same command again to resume: {again}",
+                   err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    where_report(path)

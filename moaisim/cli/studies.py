@@ -1,0 +1,422 @@
+"""The commands about strategies' strength: one strategy `versus` a field, the `metagame` of
+a library, `tune` heuristic weights (or a population: the PSRO loop), and `bench` the engines.
+
+`moaisim.analysis` and `moaisim.studies` are imported inside the commands that use them: they
+pull scipy, matplotlib, cma and choix, which would double the start of every command."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from moaisim.cli.common import (
+    Field,
+    GamesSeed,
+    Jobs,
+    Param,
+    PlayerCounts,
+    Players,
+    SpentWood,
+    TurnOrder,
+    VolcanoAfterMoai,
+    app,
+    command_line,
+    library_names,
+    say,
+    stop_code,
+    stopped,
+)
+from moaisim.errors import UserError
+from moaisim.files import check_writable_file, write_atomic
+from moaisim.progress import bar as make_bar
+from moaisim.rules import OPTIONS
+from moaisim.rules.parameters import parse_assignments
+from moaisim.rundir import make_dir
+
+if TYPE_CHECKING:
+    from moaisim.studies.tune import TuneProgress, TuneResult
+
+
+@app.command(short_help="One strategy against a field, seats rotated: win share vs fair.")
+def versus(
+    strategy: Annotated[str, typer.Argument(help="The strategy to measure (a spec).")],
+    field: Field = "greedy",
+    players: PlayerCounts = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per set-up.")] = 2000,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-v", help="Variants, '+' combining (repeat for several)."),
+    ] = None,
+    param: Param = None,
+    seed: GamesSeed = 0,
+    jobs: Jobs = 1,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Also write the table as CSV.")] = None,
+) -> None:
+    """My strategy against this field in one command: the candidate takes one seat, the
+    field's strategies fill the others, and the seats rotate (game i in rotation i mod P), at
+    each player count and set-up. Prints its win share (shared wins split) with its 95 %
+    interval, the difference from the fair share 1/P, its mean rank and its score parts,
+    beside the field's."""
+    from moaisim.studies.versus import text as versus_text
+    from moaisim.studies.versus import versus as versus_table
+
+    if csv is not None:
+        check_writable_file(csv, "CSV table")
+    table = versus_table(strategy, field, players or [3, 4], games, variant or None, seed, jobs,
+                         params=parse_assignments(param or []))  # fmt: skip
+    typer.echo(versus_text(table))
+    if csv is not None:
+        write_atomic(csv, table.to_csv(index=False).encode(), "CSV table")
+        typer.echo(f"table: {csv}")
+
+
+@app.command(short_help="The meta-game of a library: invasion, alpha-Rank, Nash mixture.")
+def metagame(
+    players: PlayerCounts = None,
+    library: Annotated[
+        str, typer.Option(help="The strategies, comma-separated (default: the L2 pool).")
+    ] = "",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per composition (a multiple of P).")
+    ] = 240,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", help="One variant.")] = None,
+    seed: GamesSeed = 0,
+    jobs: Jobs = 1,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples of the Nash mixture (0: none).")
+    ] = 200,
+    alphas: Annotated[str, typer.Option(help="alpha-Rank's alphas, comma-separated.")] = (
+        "0.1,1,10,100"
+    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Directory for the tables (CSV), metagame.md and the mixtures (nash-<P>p.toml).",
+        ),  # fmt: skip
+    ] = None,
+) -> None:
+    """Play every composition of a library of strategies (the same games in each, seats
+    rotated) and report its meta-game: the symmetric Nash mixture of the population game
+    with its bootstrap spread, the invasion matrix (one copy of X among copies of Y),
+    alpha-Rank over alphas and Nash averaging. With --out, writes each table as CSV,
+    metagame.md, and each mixture as TOML for `mixture(file=...)`."""
+
+    try:
+        alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
+    except ValueError:
+        raise UserError(f"--alphas: expected numbers separated by commas, got {alphas!r}") from None
+    names = library_names(library)
+    if out is not None:
+        make_dir(out)
+    parts = [f"# Meta-game of {len(names)} strategies\n",
+             f"Command: `{command_line('metagame')}`\n"]  # fmt: skip
+    for p in players or [3, 4]:
+        parts.append(_metagame_of(names, p, games, seed, jobs, variant, bootstrap, alpha_list,
+                                  out))  # fmt: skip
+    if out is not None:
+        write_atomic(out / "metagame.md", "\n".join(parts).encode(), "report")
+        say(f"tables: {out}")
+
+
+def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: int,
+                 variant: str | None, bootstrap: int, alphas: list[float],
+                 out: Path | None) -> str:  # fmt: skip
+    """`metagame` at one player count: play the compositions (a progress bar on a terminal),
+    analyse them, print the Markdown section (returned) and write the tables and the Nash
+    mixture into `out`."""
+    from moaisim.analysis import metagame as mg
+    from moaisim.studies.metagame import play as meta_play
+
+    compositions = len(mg.compositions(len(names), players))
+    say(f"metagame: {players} players, {compositions} compositions x {games:,} games")
+    progress = make_bar(compositions * games) if sys.stderr.isatty() else None
+    try:
+        meta = meta_play(names, players, games, seed, jobs, variant, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    an = mg.analyse(meta, bootstrap, alphas, seed)
+    text = mg.markdown(an)
+    typer.echo(text)
+    if out is not None:
+        for name, table in an.tables.items():
+            write_atomic(out / f"{name}-{players}p.csv", table.to_csv(index=False).encode(),
+                         "CSV table")  # fmt: skip
+        path = mg.write_mixture(out / f"nash-{players}p.toml", meta.names, an.mixture, players,
+                                source=command_line("metagame"), gain=an.gain)  # fmt: skip
+        say(f"mixture: {path}")
+    return text
+
+
+# Options of `tune`, declared apart to keep its signature short: the held-out evaluation, the
+# restriction, and --population (the PSRO loop) with its own.
+HeldOutGames = Annotated[
+    int, typer.Option(help="Games per rotation of the final, held-out evaluation.")
+]
+HeldOutSeed = Annotated[
+    int | None, typer.Option(help="Root seed of the held-out games (default seed + 1).")
+]
+Forbid = Annotated[
+    str,
+    typer.Option(
+        help="Restricted play: tune under restrict(..., forbid=...), the names "
+        "comma-separated (bid, boat, raid, birth, forest, swap, disasters)."
+    ),
+]
+Population = Annotated[
+    bool,
+    typer.Option(
+        "--population",
+        help="PSRO loop: solve the meta-game of --library, tune a "
+        "best response to its Nash mixture, add it, repeat (see --epsilon).",
+    ),
+]
+Library = Annotated[
+    str, typer.Option(help="--population: the starting strategies (default: the L2 pool).")
+]
+Epsilon = Annotated[
+    float,
+    typer.Option(
+        help="--population: stop when the best response's held-out gain over the "
+        "fair share has its 95 % upper bound below this."
+    ),
+]
+Iterations = Annotated[int, typer.Option(help="--population: at most this many.")]
+MetaGames = Annotated[
+    int, typer.Option(help="--population: games per composition of each meta-game.")
+]
+
+
+@app.command(short_help="Find strong heuristic weights by simulation (CMA-ES).")
+def tune(
+    players: Players,
+    field: Field = "greedy",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Training games per seat rotation and candidate.")
+    ] = 300,
+    generations: Annotated[int, typer.Option(help="CMA-ES generations in all.")] = 40,
+    popsize: Annotated[
+        int | None, typer.Option(help="Candidates per generation (default: CMA-ES's).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed of the training games.")] = 0,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Where tuned-<P>p.toml, .log and .state go.")
+    ] = Path("."),
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
+    ] = None,
+    turn_order: TurnOrder = "hill",
+    volcano_after_moai: VolcanoAfterMoai = "stay",
+    spent_wood: SpentWood = "supply",
+    start: Annotated[
+        Path | None, typer.Option(help="Starting weights (TOML); default heuristic's.")
+    ] = None,
+    sigma: Annotated[
+        float, typer.Option(help="Initial step, in units of each weight's scale.")
+    ] = 0.3,
+    held_out_games: HeldOutGames = 2000,
+    held_out_seed: HeldOutSeed = None,
+    objective: Annotated[str, typer.Option(help="win (win share) or rank (mean rank).")] = "win",
+    names: Annotated[
+        str | None, typer.Option(help="Only these weights, comma-separated (default: all).")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Candidates played in parallel.")] = 1,
+    restart: Annotated[
+        bool, typer.Option(help="Start again instead of resuming the saved search in --out.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per generation.")] = False,
+    forbid: Forbid = "",
+    population: Population = False,
+    library: Library = "",
+    epsilon: Epsilon = 0.02,
+    iterations: Iterations = 3,
+    meta_games: MetaGames = 120,
+) -> None:
+    """Search heuristic's weight space with CMA-ES: every candidate plays the same training
+    games, seats rotated, against the field; the best weights go to OUT/tuned-<P>p.toml with
+    how they were made and their win share on held-out games. Ctrl-C keeps the last finished
+    generation; the same command resumes. The field may be a mixture
+    (`--field "mixture(file=nash-3p.toml)"`). With --population, the field is the Nash
+    mixture of a growing library instead (a PSRO loop), and the last best response's
+    held-out gain is the mixture's exploitability certificate."""
+    from moaisim.studies.tune import TuneSettings, search
+
+    if population:
+        _population(players, library, out, epsilon, iterations, meta_games, games, generations,
+                    popsize, held_out_games, seed, start, jobs, field, restart)  # fmt: skip
+        return
+    options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
+               "spent_wood": spent_wood}  # fmt: skip
+    forbids = [f.strip() for f in forbid.split(",") if f.strip()]
+    settings = TuneSettings(
+        players, field, games, generations, popsize, seed, variants=variant,
+        options={k: v for k, v in options.items() if v != OPTIONS[k][0]}, start=start,
+        sigma=sigma, held_out_games=held_out_games, held_out_seed=held_out_seed,
+        objective=objective, names=names.split(",") if names else None, forbid=forbids,
+    )  # fmt: skip
+    try:
+        result = search(settings, out, resume=not restart, n_jobs=jobs,
+                        progress=None if quiet else _tune_progress(held_out_games),
+                        command=command_line("tune"))  # fmt: skip
+    except KeyboardInterrupt as exc:
+        typer.echo(f"moaisim: {stopped(exc)}; the last finished generation is saved: run the "
+                   "same command again to resume", err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    _print_tuned(result, forbids)
+
+
+def _tune_progress(held_out_games: int) -> Callable[[TuneProgress], None]:
+    """What `tune` says as it goes, on stderr: a line per generation, then the held-out
+    games it plays."""
+
+    def report(p: TuneProgress) -> None:
+        if p.phase == "search":
+            again = " (resumed)" if p.resumed else ""
+            typer.echo(
+                f"generation {p.generation}/{p.generations}{again}: best {p.best:.4f}, "
+                f"mean point {p.mean:.4f}, sigma {p.sigma:.3f}, {p.evaluations} candidates, "
+                f"{p.elapsed:.0f} s",
+                err=True,
+            )
+        elif p.phase == "held-out":
+            typer.echo(f"playing {held_out_games} held-out games per seat...", err=True)
+
+    return report
+
+
+def _print_tuned(result: TuneResult, forbids: list[str]) -> None:
+    """What `tune` prints at the end: the held-out win shares, and how to play the weights."""
+    typer.echo(f"held-out win share: tuned {result.held_out}; start {result.start_held_out}")
+    spec = f"heuristic(weights={result.path})"
+    if forbids:
+        spec = f"restrict(strategy={spec!r}, forbid={forbids!r})"
+    typer.echo(f"weights: {result.path} (play them: --strategies {shlex.quote(spec)}); "
+               f"log: {result.log}")  # fmt: skip
+
+
+def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
+                meta_games: int, games: int, generations: int, popsize: int | None,
+                held_out_games: int, seed: int, start: Path | None, jobs: int, field: str,
+                restart: bool) -> None:  # fmt: skip
+    """`tune --population`: the PSRO loop (moaisim.studies.population)."""
+    from moaisim.studies.population import certificate_table, state_path
+    from moaisim.studies.population import population as run_population
+
+    if field != "greedy":
+        raise UserError("--population tunes against the library's Nash mixture: give the "
+                        "starting strategies with --library, not --field")  # fmt: skip
+    if restart and state_path(out, players).exists():
+        raise UserError(f"--restart: remove {out} (a population loop keeps one state per "
+                        "directory) or choose another --out")  # fmt: skip
+    names = library_names(library)
+    result = run_population(players, names, out, epsilon, iterations, meta_games, games,
+                            generations, popsize, held_out_games, seed, start, jobs, say,
+                            command_line("tune"))  # fmt: skip
+    for row in certificate_table(result):
+        typer.echo(f"iteration {row['iteration']}: {row['members']} strategies, mixture "
+                   f"{row['support']}; best-response gain {row['gain']:+.3f} "
+                   f"[{row['gain_lo']:+.3f}, {row['gain_hi']:+.3f}]")  # fmt: skip
+    last = result.certificate
+    verdict = "certified" if result.certified else "NOT certified (more iterations needed)"
+    if last is not None:
+        typer.echo(f"exploitability certificate ({players} players): gain {last.gain:+.3f}, "
+                   f"upper bound {last.gain_hi:+.3f} vs epsilon {epsilon}: {verdict}")  # fmt: skip
+    typer.echo(f"state: {state_path(out, players)}")
+
+
+@app.command(short_help="Time both engines on the same games; measure memory.")
+def bench(
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Player counts to time, e.g. '2,3,4,5'.")
+    ] = "2,3,4,5",
+    lineups: Annotated[
+        str,
+        typer.Option(help="Lineups to time, one strategy in every seat: 'greedy,tuned,random'."),
+    ] = "greedy,tuned,random",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Batch-engine games per configuration.")
+    ] = 20_000,
+    reference_games: Annotated[
+        int, typer.Option(help="Reference-engine games per configuration (the first of them).")
+    ] = 40,
+    repeat: Annotated[
+        int, typer.Option(help="Timings per configuration; the best of each engine is kept.")
+    ] = 3,
+    batch_size: Annotated[
+        int, typer.Option(help="Games per batch of the batch engine (as simulate plays them).")
+    ] = 10_000,
+    memory_games: Annotated[
+        str, typer.Option(help="Batch sizes whose peak memory is measured, e.g. '10000,100000'.")
+    ] = "10000,100000",
+    memory_players: Annotated[
+        str, typer.Option(help="Player counts of the memory runs (greedy lineup).")
+    ] = "4,5",
+    memory: Annotated[
+        bool, typer.Option("--memory/--no-memory", help="Measure peak memory in child processes.")
+    ] = True,
+    seed: GamesSeed = 0,
+    markdown: Annotated[
+        Path | None, typer.Option("--markdown", help="Also write the Markdown table to this file.")
+    ] = None,
+    csv: Annotated[
+        Path | None, typer.Option("--csv", help="Also write every measured column as CSV.")
+    ] = None,
+    runner_games: Annotated[
+        int, typer.Option(help="Games of the runner benchmark (4p greedy to disk); 0: skip.")
+    ] = 1_000_000,
+    runner_speedup_games: Annotated[
+        int, typer.Option(help="Games timed with --jobs 1 and --runner-jobs (the speed-up).")
+    ] = 100_000,
+    runner_jobs: Annotated[int, typer.Option(help="Jobs of the runner benchmark.")] = 2,
+) -> None:
+    """Time the batch and reference engines on the same games; measure a batch's memory.
+
+    Progress goes to stderr, the Markdown table (with machine and command) to stdout.
+    """
+    from moaisim.studies import bench as bench_lib
+
+    config = bench_lib.main_args(
+        players=players, lineups=lineups, games=games, reference_games=reference_games,
+        memory_games=memory_games, memory_players=memory_players, memory=memory, seed=seed,
+        repeat=repeat, batch_size=batch_size,
+    )  # fmt: skip
+    bench_lib.check_runner_args(runner_games, runner_speedup_games, runner_jobs)
+    bench_lib.check_outputs(str(markdown) if markdown else None, str(csv) if csv else None)
+    text = bench_lib.report(
+        config,
+        "moaisim bench",
+        markdown_path=str(markdown) if markdown else None,
+        csv_path=str(csv) if csv else None,
+        progress=_err,
+    )
+    sys.stdout.write(text)
+    if runner_games > 0 or runner_speedup_games > 0:
+        _bench_runner(runner_games, runner_speedup_games, runner_jobs, seed, markdown, text)
+
+
+def _err(line: str) -> None:
+    """A line of a benchmark's progress, on stderr as it is."""
+    typer.echo(line, err=True)
+
+
+def _bench_runner(games: int, speedup_games: int, jobs: int, seed: int, markdown: Path | None,
+                  text: str) -> None:  # fmt: skip
+    """`bench`'s runner benchmark: its table to stdout, and after the engines' `text` in the
+    --markdown file."""
+    from moaisim.studies import bench as bench_lib
+
+    df = bench_lib.runner_speed(games, speedup_games, jobs, seed=seed, progress=_err)
+    command = (f"moaisim simulate -p 4 -n N --strategies greedy -s {seed} -j J -o DIR -q "
+               f"(N = {speedup_games:,} with J = 1 and {jobs}; "
+               f"N = {games:,} with J = {jobs})")  # fmt: skip
+    runner = "\n" + bench_lib.runner_markdown(df, command)
+    sys.stdout.write(runner)
+    if markdown:
+        write_atomic(markdown, (text + runner).encode(), "Markdown table")
