@@ -60,17 +60,10 @@ class StrategyError(MoaisimError):
 class IllegalActionError(StrategyError):
     """A strategy answered an action that the legal mask forbids (or no action at all)."""
 
-    def __init__(
-        self,
-        strategy: str,
-        kind: str,
-        game: int,
-        seed: int,
-        seat: int,
-        action: object,
-        problem: str | None = None,
-        others: int = 0,
-    ) -> None:
+    def __init__(self, strategy: str, kind: str, game: int, seed: int, seat: int, action: object,
+                 problem: str | None = None, others: int = 0) -> None:  # fmt: skip
+        """`StrategyError`'s fields, the action answered, and the problem (by default: the
+        action is illegal)."""
         self.action = action
         problem = problem or f"illegal action {action!r}"
         super().__init__(strategy, kind, game, seed, seat, problem, others)

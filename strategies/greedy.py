@@ -220,6 +220,8 @@ class GreedyStrategy(Strategy):
 
     # --- R3 ----------------------------------------------------------------------------
     def bid(self, view: SeatView) -> np.ndarray:
+        """R3.3: one card, the lowest non-Raid one, when the hand holds at least `bid_cards_from`
+        cards; else nothing."""
         hand = view.legal.astype(np.int64)
         out = np.zeros_like(hand)
         normal = hand[:, :3] > 0
@@ -229,12 +231,14 @@ class GreedyStrategy(Strategy):
         return out
 
     def order_ties(self, view: SeatView) -> np.ndarray:
+        """R3.4: the leader by visible score takes the next place (itself first when allowed)."""
         scores = -visible_score(view).astype(float)
         scores[:, view.seat] = 1e6  # itself first when allowed
         return best(scores, view)
 
     # --- R4 ----------------------------------------------------------------------------
     def pick_epoch(self, view: SeatView) -> np.ndarray:
+        """R4.1: the card that draws most, a boat it can build (+2) or a disaster to aim (+1.5)."""
         table, cid = epoch_table(view.rules), view.offer  # an empty slot (-1): "no card"
         draw, boat, hits = table.draw[cid], table.boat[cid], table.targeted[cid]
         can_build = (view.wood[:, view.seat] >= 1) & ~view.last_round
@@ -283,11 +287,14 @@ class GreedyStrategy(Strategy):
 
     # --- R6 ----------------------------------------------------------------------------
     def forest_tie(self, view: SeatView) -> np.ndarray:
+        """R6.1: the wood goes to the clan furthest behind by visible score (itself first)."""
         scores = -visible_score(view).astype(float)
         scores[:, view.seat] = 1e6
         return best(scores, view)
 
     def finish_moai(self, view: SeatView) -> np.ndarray:
+        """R6.2: finish a statue of height `moai_height` or more (3 in the last round, 4 with wood
+        to spare); else stop."""
         lay = view.rules.layout
         v0, v = lay.volcano0, lay.volcano
         height = _strength_at(view.own_loc, view.strength, v0, v)
@@ -306,11 +313,15 @@ class GreedyStrategy(Strategy):
 
     # --- R7 ----------------------------------------------------------------------------
     def rest(self, view: SeatView) -> np.ndarray:
+        """R7.2: rest pawns from the zones it values least first (`REST_PREFER`), the weakest
+        first."""
         zone = view.rules.layout.zones(view.own_loc)
         scores = REST_PREFER[zone] + view.strength
         return best(scores, view)
 
     def birth(self, view: SeatView) -> np.ndarray:
+        """R7.3: a pawn for the lowest pair without Raid cards when it has cards to spare (or in
+        the last round); else stop."""
         n = len(view)
         spare = (view.hand.sum(axis=1) > self.keep_cards) | view.last_round
         scores = np.zeros((n, len(BIRTH_PAIRS) + 1))
@@ -319,4 +330,5 @@ class GreedyStrategy(Strategy):
         return best(scores, view)
 
     def boat(self, view: SeatView) -> np.ndarray:
+        """R7.4: build the boat, but in the last round."""
         return np.where(view.last_round, 0, 1).astype(np.int64)

@@ -276,6 +276,7 @@ class Consts:
 
 @cache
 def consts(rules: Rules) -> Consts:
+    """The arrays the heuristic's kernels read for a set of rules, computed once per `Rules`."""
     return Consts(rules)
 
 
@@ -720,6 +721,7 @@ class HeuristicStrategy(Strategy):
         self.w = vector({**shipped(self.preset), **given})
 
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        """Keep the rules' constants for this batch (`consts`)."""
         self.k = consts(rules)
 
     def _k(self, view: SeatView) -> Consts:
@@ -748,6 +750,9 @@ class HeuristicStrategy(Strategy):
         return np.where(view.offer >= 0, scores, NEG)
 
     def bid(self, view: SeatView) -> np.ndarray:
+        """R3.3: a bid total aimed at from the hand, the offer's spread and the last round (open
+        bidding: one more than the best bid shown, when that is within reach), paid with the cards
+        worth least (`_bid`)."""
         w, k = self.w, self._k(view)
         hand = view.legal.astype(np.int64)
         cards = self._card_scores(view, k)
@@ -767,6 +772,7 @@ class HeuristicStrategy(Strategy):
         return _bid(hand, need, self._cost(), w[KEEP], w[SHORT], tie_values(view))
 
     def order_ties(self, view: SeatView) -> np.ndarray:
+        """R3.4: the leader by visible score takes the next place (itself first when allowed)."""
         return self._tie(view)
 
     def _tie(self, view: SeatView) -> np.ndarray:
@@ -776,9 +782,12 @@ class HeuristicStrategy(Strategy):
 
     # --- R4 ----------------------------------------------------------------------------
     def pick_epoch(self, view: SeatView) -> np.ndarray:
+        """R4.1: the card on offer with the best pick score (`_card_scores`)."""
         return best(self._card_scores(view, self._k(view)), view)
 
     def disaster_target(self, view: SeatView) -> np.ndarray:
+        """R4.3: the clan to hit: weighted visible score and what the card takes from it; never
+        itself."""
         w = self.w
         scores = (w[TARGET_LEAD] * visible_score(view).astype(np.float64)
                   + w[TARGET_LOSES] * loses(view, view.info["card"]))  # fmt: skip
@@ -786,6 +795,7 @@ class HeuristicStrategy(Strategy):
         return best(scores, view)
 
     def disaster_loss(self, view: SeatView) -> np.ndarray:
+        """R4.4: what to lose: the pawn (or boat, or tile) that costs least (`_losses`)."""
         return best(loss_scores(view, self._losses(view, self._k(view))), view)
 
     def _losses(self, view: SeatView, k: Consts) -> np.ndarray:
@@ -793,19 +803,24 @@ class HeuristicStrategy(Strategy):
 
     # --- R5 ----------------------------------------------------------------------------
     def work(self, view: SeatView) -> np.ndarray:
+        """R5: the placement, pass or swap of best value (the `_work` kernel)."""
         k = self._k(view)
         return _work(view.legal, _context(view, k), _board(view, k), self.w, tie_values(view))
 
     # --- R6 ----------------------------------------------------------------------------
     def forest_tie(self, view: SeatView) -> np.ndarray:
+        """R6.1: the leader by visible score takes the wood (itself first when allowed)."""
         return self._tie(view)
 
     def finish_moai(self, view: SeatView) -> np.ndarray:
+        """R6.2: the statue to finish, or stop (the `_finish` kernel)."""
         k = self._k(view)
         statues = Statues(view.own_loc, view.own_up, view.moai_supply, view.last_round)
         return _finish(view.legal, statues, _board(view, k), self.w, tie_values(view))
 
     def feed(self, view: SeatView) -> np.ndarray:
+        """R6.3-R6.4: starve the pawn that costs least, or raid where the lead and the cards' value
+        say (`_feed`)."""
         k = self._k(view)
         lost = self._losses(view, k)
         score = visible_score(view).astype(np.float64)
@@ -815,6 +830,7 @@ class HeuristicStrategy(Strategy):
 
     # --- R7 ----------------------------------------------------------------------------
     def rest(self, view: SeatView) -> np.ndarray:
+        """R7.2: rest pawns by the weights of their zones and strengths."""
         w, k = self.w, self._k(view)
         zone = k.lay.zones(view.own_loc)
         prefer = np.array(
@@ -823,6 +839,8 @@ class HeuristicStrategy(Strategy):
         return best(prefer[zone] + w[REST_STR] * view.strength, view)
 
     def birth(self, view: SeatView) -> np.ndarray:
+        """R7.3: a pawn for the pair of cards whose value and the hunger of the clan make it worth
+        most; else stop."""
         w, k = self.w, self._k(view)
         zone = k.lay.zones(view.own_loc)
         feeding = (zone == FIELDS) | (zone == OCEAN)
@@ -842,6 +860,8 @@ class HeuristicStrategy(Strategy):
         return best(scores, view)
 
     def boat(self, view: SeatView) -> np.ndarray:
+        """R7.4: build the boat when its weight beats the wood it costs (never in the last
+        round)."""
         w = self.w
         scores = np.zeros((len(view), 2))
         scores[:, 1] = w[BOAT] * ~view.last_round - w[WOOD_VALUE]

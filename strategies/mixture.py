@@ -263,6 +263,8 @@ class MixtureStrategy(Strategy):
             inst.check_players(players)
 
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        """Check the player count, forget the games of an earlier batch and start every
+        component."""
         self.check_players(rules.players)
         self._reset()  # a new batch (a search's rollouts reuse an instance batch after batch)
         self.drawn = {}

@@ -158,6 +158,7 @@ class RestrictStrategy(Strategy):
         )
 
     def start(self, rules: Any, seat: int, games: np.ndarray) -> None:
+        """Start the restricted strategy."""
         hook = getattr(self.inner, "start", None)
         if hook is not None:
             hook(rules, seat, games)

@@ -92,6 +92,7 @@ class SearchStrategy(Strategy):
         self.searched = 0  # game-decisions searched so far
 
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        """Forget the rollout players of another set-up or seat; start the rollout policy."""
         if self.rules is not rules or self.seat != seat:
             self._players = None
         self.rules, self.seat = rules, seat

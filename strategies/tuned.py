@@ -45,6 +45,8 @@ class TunedStrategy(HeuristicStrategy):
     name = "tuned"
 
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        """Load the weights tuned for this player count (`tuned-<P>p.toml`), then start as the
+        heuristic."""
         super().start(rules, seat, games)
         given = read_weights(self.weights, f"strategy {self.name!r}")
         self.w = vector({**tuned_weights(rules.players), **given})

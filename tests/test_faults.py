@@ -304,7 +304,7 @@ def test_a_failing_strategy_on_dask_is_the_strategy_error(failing):
     distributed = pytest.importorskip("distributed")
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         pytest.raises(StrategyError, match="raised ValueError: no bids today") as info,
     ):

@@ -94,7 +94,7 @@ def test_results_do_not_depend_on_jobs_or_chunk_size():
 def test_the_dask_backend_on_a_local_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         got = moaisim.simulate(3, 80, backend="dask", scheduler=cluster.scheduler_address,
                                n_jobs=2, chunk_size=15, **KW)  # fmt: skip

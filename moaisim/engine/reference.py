@@ -108,6 +108,7 @@ class ReferenceGame:
 
     # --- plumbing ----------------------------------------------------------------------
     def log(self, e: str, **data: Any) -> None:
+        """Append an event to the game's log (docs/events.md)."""
         self.events.append(self.make_event(e, **data))
 
     def ask(self, seat: int, kind: Kind, legal: np.ndarray, **info: Any) -> Any:
@@ -163,6 +164,7 @@ class ReferenceGame:
             self.state.wood_supply += 1
 
     def mask(self, kind: Kind) -> np.ndarray:
+        """An all-False legal mask of the decision kind's action space."""
         return np.zeros(self._sizes[kind], dtype=bool)
 
     def position(self, seat: int) -> int:
@@ -186,6 +188,8 @@ class ReferenceGame:
 
     # --- R3 bird-man phase ---------------------------------------------------------------
     def birdman_phase(self) -> None:
+        """R3: cards revealed and wood in the forest (R3.1-R3.2), bids (R3.3), the hill order
+        (R3.4-R3.5)."""
         s, p = self.state, self.rules.players
         s.round += 1
         s.bids[:] = -1
@@ -277,6 +281,7 @@ class ReferenceGame:
 
     # --- R4 epoch phase ------------------------------------------------------------------
     def epoch_phase(self) -> None:
+        """R4: each clan takes an epoch card in turn; disasters hit (R4.1-R4.4)."""
         s = self.state
         for pos, seat in enumerate(s.turn.tolist()):
             legal = s.offer >= 0
@@ -391,6 +396,7 @@ class ReferenceGame:
                 count += 1
 
     def work_mask(self, seat: int) -> np.ndarray:
+        """R5: the seat's legal work actions now (place, pass or swap)."""
         s, lay, codec = self.state, self.rules.layout, self.work_codec
         legal = self.mask(Kind.WORK)
         camp = s.camp(seat)
@@ -427,6 +433,7 @@ class ReferenceGame:
         return -1
 
     def apply_work(self, seat: int, action: int) -> None:
+        """R5: apply one work action of the seat."""
         s, lay = self.state, self.rules.layout
         what, a, b = self.work_codec.decode(action)
         if what == "place":
@@ -454,6 +461,7 @@ class ReferenceGame:
 
     # --- R6 production phase -------------------------------------------------------------
     def production_phase(self) -> None:
+        """R6: the forest (R6.1), the volcano (R6.2), feeding and raids (R6.3-R6.4)."""
         self.forest()
         self.volcano()
         self.feeding()
@@ -521,6 +529,8 @@ class ReferenceGame:
                 done.add(k)
 
     def finish_moai(self, seat: int, k: int) -> None:
+        """R6.2: the seat finishes the statue of volcano space k (its pawns face up, one wood paid,
+        a tile taken)."""
         s, lay = self.state, self.rules.layout
         heights = np.asarray(self.rules.components.moai_heights)
         pawns = s.pawns_at(seat, lay.volcano0 + k)
@@ -552,6 +562,7 @@ class ReferenceGame:
                 self.apply_feed(seat, action)
 
     def feed_mask(self, seat: int) -> np.ndarray:
+        """R6.3-R6.4: the seat's legal feeding actions (starve an own pawn, or raid)."""
         s, lay, codec = self.state, self.rules.layout, self.feed_codec
         legal = self.mask(Kind.FEED)
         for i in s.on_board(seat):  # R6.3: forest and volcano pawns starve
@@ -570,6 +581,7 @@ class ReferenceGame:
         return legal
 
     def apply_feed(self, seat: int, action: int) -> None:
+        """R6.3-R6.4: apply one feeding action of the seat."""
         s = self.state
         what, a, b, c = self.feed_codec.decode(action)
         if what == "starve":
@@ -623,6 +635,8 @@ class ReferenceGame:
             s.held[seat] = -1  # the card is kept as a boat or discarded
 
     def draw_cards(self, seat: int, n: int) -> None:
+        """R7.1: the seat draws n Rapa Nui cards (the discard pile reshuffled when the deck runs
+        out)."""
         s = self.state
         drawn = []
         for _ in range(n):

@@ -113,6 +113,7 @@ class Layout(NamedTuple):
 
     @classmethod
     def of(cls, forest: int, boats: int, n_fields: int, per_strength: int) -> Layout:
+        """The location codes of a board: forest spaces, fields, volcano spaces and boats."""
         pawns = 3 * per_strength
         return cls(
             forest=forest,

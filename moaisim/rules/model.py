@@ -92,6 +92,7 @@ class Rules:
         )
 
     def has(self, variant: str) -> bool:
+        """The set-up plays variant `variant` (V1-V5, by name)."""
         return variant in self.variants
 
     @property
@@ -120,6 +121,7 @@ class Rules:
         return Layout.of(c.forest_spaces, c.max_boats, c.fields, c.pawns_per_strength)
 
     def options(self) -> dict[str, str]:
+        """Each rule option's value (turn_order, volcano_after_moai, spent_wood)."""
         return {name: getattr(self, name) for name in OPTIONS}
 
     @property
@@ -154,6 +156,7 @@ class Rules:
         return ", ".join(self.differences()) or "base"
 
     def to_dict(self) -> dict[str, object]:
+        """Everything that defines the game, as plain data (what the digest hashes)."""
         return {
             "players": self.players,
             "variants": sorted(self.variants),

@@ -85,6 +85,7 @@ def listing() -> str:
 
 
 def check_names(params: Mapping[str, Any]) -> None:
+    """Refuse a rule parameter name that is not one (one line naming the known ones)."""
     for name in params:
         if name not in PARAMETERS:
             raise RulesError(

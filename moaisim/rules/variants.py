@@ -61,6 +61,7 @@ def variant_label(variants: Iterable[str]) -> str:
 
 
 def check_option(name: str, value: str) -> str:
+    """A rule option's value, checked against its choices (one line otherwise)."""
     if name not in OPTIONS:
         raise RulesError(f"unknown rule option {name!r} (expected one of {', '.join(OPTIONS)})")
     if value not in OPTIONS[name]:

@@ -109,6 +109,7 @@ def target(m: Machine, rows: np.ndarray) -> Pending:
 
 
 def apply_target(m: Machine, pend: Pending, target: np.ndarray) -> None:
+    """R4.3: the named clan becomes the disaster's victim."""
     effect(m, pend.rows, target)
 
 

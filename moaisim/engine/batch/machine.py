@@ -344,6 +344,7 @@ class Machine:
         return np.flatnonzero(self.log_mask[rows]).tolist()
 
     def emit(self, row: int, e: str, **data: Any) -> None:
+        """Append an event to the log of the game at `row`."""
         self.events[int(self.games[row])].append(self.make_event(e, **data))
 
 
