@@ -1,5 +1,7 @@
 """moaisim: balance analysis for the board game Moai (seeded games between strategies)."""
 
+# First: numba's cache folder for this version of the kernels' sources (kernel_cache.py).
+from moaisim import kernel_cache  # noqa: F401, I001  (before any kernel is defined)
 from moaisim.api import play, replay, simulate
 from moaisim.engine.decisions import Kind
 from moaisim.engine.forward import Game, Games, determinize

@@ -26,12 +26,14 @@ from moaisim.runner import (
     Progress,
     RunWarning,
     Study,
+    Tally,
     check_jobs,
     check_memory,
     make_study,
     run_in_memory,
     run_to_disk,
     summary,
+    summary_of,
 )
 from moaisim.strategies.base import Strategy
 
@@ -133,8 +135,12 @@ def simulate(
     bar = _progress_bar(study, index) if progress is True else (progress or None)
     try:
         if out is not None:
-            run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar,
-                        command or "moaisim.simulate(...)", force_resume, notify)  # fmt: skip
+            played: list[Tally] = []
+            manifest = run_to_disk(study, out, resume, n_jobs, backend, scheduler, bar,
+                                   command or "moaisim.simulate(...)", force_resume, notify,
+                                   tallies=played)  # fmt: skip
+            if sum(int(t.games.sum()) for t in played) == manifest["games_played"]:
+                return summary_of(played)  # every game was played now: no part read again
             return summary(out)
         results, table = run_in_memory(study, n_jobs, backend, scheduler, bar, index)
     finally:

@@ -10,10 +10,12 @@ calls `note`), and the engines compare the count before and after asking a strat
 
 from __future__ import annotations
 
+import functools
 import signal
 import threading
+from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 _count = 0
 #: "counting": our handler sees SIGINT; "none": SIGINT cannot raise KeyboardInterrupt here
@@ -62,3 +64,39 @@ def from_signal(before: int) -> bool:
     if _mode == "unknown":
         return True
     return _count != before
+
+
+def signalled(exc: BaseException) -> KeyboardInterrupt | None:
+    """The `KeyboardInterrupt` (Ctrl-C, SIGTERM) behind `exc`: itself, or the one a compiled
+    kernel was interrupted by. A signal that arrives while numba code runs is raised when the
+    kernel returns, and Python reports that as `SystemError: ... returned a result with an
+    exception set`, the interrupt as its cause; that is the user's stop, not a bug."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        if not isinstance(exc, SystemError):
+            return None
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def passes_signals(method: F) -> F:
+    """Decorate an engine entry point: an interrupt that reached it inside a compiled kernel
+    (`signalled`) leaves as the `KeyboardInterrupt` it is, so callers stop as on Ctrl-C."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except SystemError as exc:
+            stop = signalled(exc)
+            if stop is None:
+                raise
+            raise stop from None
+
+    return wrapper  # type: ignore[return-value]

@@ -82,12 +82,20 @@ def _uniform_kernel(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     out = np.empty((n, k), dtype=np.float64)
     for r in range(n):
         for j in range(k):
-            z = keys[r] + (start[r] + np.uint64(j)) * _GOLDEN
-            z = (z ^ (z >> _S30)) * _M1
-            z = (z ^ (z >> _S27)) * _M2
-            z = z ^ (z >> _S31)
-            out[r, j] = np.float64(z >> _S11) * _TO_UNIT
+            out[r, j] = unit(keys[r], start[r] + np.uint64(j))
     return out
+
+
+@njit(cache=True, nogil=True)
+def unit(key: np.uint64, j: np.uint64) -> float:
+    """Value j of the stream with this key as a uniform in [0, 1): `_mix` of key + j * golden,
+    its top 53 bits scaled (both arguments uint64: the arithmetic wraps as numpy's does). The
+    compiled path draws a seat's values one at a time with it."""
+    z = key + j * _GOLDEN
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    z = z ^ (z >> _S31)
+    return np.float64(z >> _S11) * _TO_UNIT
 
 
 class Streams:

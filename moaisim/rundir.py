@@ -27,6 +27,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -157,31 +158,36 @@ class RunDir:
         return f"{kind}/cell{cell:04d}-games{start:012d}-{end:012d}.parquet"
 
     def save(self, kind: str, df: pd.DataFrame, cell: int, start: int, end: int) -> dict[str, Any]:
-        """Write a part atomically; its record: file, rows, bytes and SHA-256."""
+        """Write a table as a part atomically (`serialize`, `write_part`); its record."""
+        return self.write_part(kind, serialize(df), cell, start, end)
+
+    def write_part(
+        self, kind: str, part: SerializedPart, cell: int, start: int, end: int
+    ) -> dict[str, Any]:
+        """Write a serialized part atomically, whole and on disk before its record can be
+        (`record`); its record: file, rows, bytes and SHA-256."""
         self.guard()
         name = self.part_name(kind, cell, start, end)
         path = self.path / name
-        buffer = io.BytesIO()
-        df.to_parquet(buffer, index=False)
-        data = buffer.getvalue()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(f"cannot write the part {path} ({exc.strerror or exc})") from None
         # whole or not at all: a full disk is one line, and neither it nor Ctrl-C leaves a
         # temporary file
-        write_atomic(path, data, "part")
-        return {"file": name, "rows": len(df), "bytes": len(data),
-                "sha256": hashlib.sha256(data).hexdigest()}  # fmt: skip
+        write_atomic(path, part.data, "part")
+        return {"file": name, "rows": part.rows, "bytes": len(part.data), "sha256": part.sha256}
 
     def record(self, entry: dict[str, Any]) -> None:
-        """Append a finished part's record to parts.jsonl (one line, flushed to disk)."""
+        """Append a finished part's record to parts.jsonl (one line, flushed). Its part was
+        synced to disk first (`write_part`), so a record never names a part that a crash can
+        lose; the record itself is not synced (a sync per chunk costs the run more than the
+        chunk's write): a record a crash loses only has its games played again."""
         self.guard()
         try:
             with open(self.parts_path, "a", encoding="utf-8") as f:
                 f.write(json.dumps(entry, sort_keys=True) + "\n")
                 f.flush()
-                os.fsync(f.fileno())
         except OSError as exc:  # a line cut short is left out when the run is read
             raise UserError(f"cannot write {self.parts_path} ({exc.strerror or exc})") from None
 
@@ -423,6 +429,24 @@ def _rows_problem(
         f"holds other games than its record names: games {games.min()}-{games.max()} with "
         f"{rows}, not games {start}-{end - 1} with {players} (one per seat)"
     )
+
+
+@dataclass(frozen=True)
+class SerializedPart:
+    """A table as a part's bytes (Parquet), its rows and checksum: made where the chunk was
+    played (a worker), written by the run's process (`RunDir.write_part`)."""
+
+    data: bytes
+    rows: int
+    sha256: str
+
+
+def serialize(df: pd.DataFrame) -> SerializedPart:
+    """A table as the bytes of a part (Parquet, no index), with its rows and SHA-256."""
+    buffer = io.BytesIO()
+    df.to_parquet(buffer, index=False)
+    data = buffer.getvalue()
+    return SerializedPart(data, len(df), hashlib.sha256(data).hexdigest())
 
 
 def study_digest(study: dict[str, Any]) -> str:

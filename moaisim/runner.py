@@ -60,7 +60,7 @@ from moaisim.rules import OPTIONS, Rules
 from moaisim.rules.model import make_rules
 from moaisim.rules.parameters import check_names
 from moaisim.rules.variants import parse_variants
-from moaisim.rundir import FORMAT, LOCK, RunDir, now, study_digest
+from moaisim.rundir import FORMAT, LOCK, RunDir, SerializedPart, now, serialize, study_digest
 
 ROTATIONS = ("cyclic", "all", "none")
 #: The most games a cell may play (game indices stay far below 2**63; plans are lazy, so a
@@ -505,6 +505,9 @@ def finish(df: pd.DataFrame) -> pd.DataFrame:
 
 # --- running -----------------------------------------------------------------------------------
 
+#: How often (seconds) a run rewrites its manifest's totals as chunks finish (each write is
+#: synced to disk: a write per chunk cost the run more than its chunks' own writes).
+MANIFEST_EVERY = 2.0
 #: A chunk: (cell, start, end), games start..end-1 of the cell.
 Chunk = tuple[int, int, int]
 #: What playing a chunk gives (`play_chunk`): results, the per-round table, the cost.
@@ -524,14 +527,17 @@ def run_chunks(
     n_jobs: int = 1,
     backend: str = "loky",
     scheduler: str | None = None,
-) -> Iterator[tuple[tuple[int, int, int], tuple[pd.DataFrame, pd.DataFrame | None, dict]]]:
+    stored: bool = False,
+) -> Iterator[tuple[Chunk, Any]]:
     """Play the chunks (a list or a lazy plan), yielding each one's result as it finishes
-    (in any order). n_jobs 1: serially, in this process, without joblib (for debugging and
-    profiling). In parallel, a chunk that fails starts no new chunk, and the failure raised
-    is the earliest chunk's of the plan, the one n_jobs 1 raises, whichever chunk failed
-    first: chunks start in the plan's order, so once every chunk started before the earliest
-    failure has finished (and been yielded), no earlier one can fail; the chunks after it
-    still playing are then stopped, as they are on any error."""
+    (in any order): its tables (`play_chunk`), or with `stored`, the chunk ready to be
+    written (`Stored`: its parts serialized where it was played, so that a parallel run's
+    own process only writes bytes). n_jobs 1: serially, in this process, without joblib
+    (for debugging and profiling). In parallel, a chunk that fails starts no new chunk, and
+    the failure raised is the earliest chunk's of the plan, the one n_jobs 1 raises,
+    whichever chunk failed first: chunks start in the plan's order, so once every chunk
+    started before the earliest failure has finished (and been yielded), no earlier one can
+    fail; the chunks after it still playing are then stopped, as they are on any error."""
     todo = iter(todo)
     first = next(todo, None)
     if first is None:
@@ -539,7 +545,7 @@ def run_chunks(
     todo = itertools.chain([first], todo)
     if n_jobs == 1 and backend == "loky":
         for c, a, b in todo:
-            yield _task(study, c, a, b)
+            yield _task(study, c, a, b, stored)
         return
     _send_user_strategies_by_value(study)
     failed: list[tuple[Chunk, _Failure]] = []
@@ -554,9 +560,9 @@ def run_chunks(
 
     outcomes: Generator[tuple[Chunk, Played | _Failure], None, None]
     if backend == "dask":
-        outcomes = _dask_outcomes(study, plan(), scheduler)
+        outcomes = _dask_outcomes(study, plan(), scheduler, stored)
     else:
-        tasks = (delayed(_outcome)(study, c, a, b) for c, a, b in plan())
+        tasks = (delayed(_outcome)(study, c, a, b, stored) for c, a, b in plan())
         outcomes = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)
     try:
         for chunk, out in outcomes:
@@ -577,6 +583,16 @@ def run_chunks(
         raise min(failed, key=lambda f: f[0])[1].error()
 
 
+def send_by_value(specs: Iterable[StrategySpec]) -> None:
+    """A user's own strategy modules (`module:Class`) travel to parallel workers by value
+    (`_send_user_strategies_by_value`)."""
+    for spec in specs:
+        module = sys.modules.get(spec.cls.__module__)
+        top = spec.cls.__module__.split(".")[0]
+        if module is not None and top not in ("moaisim", "strategies", "builtins"):
+            cloudpickle.register_pickle_by_value(module)
+
+
 def _send_user_strategies_by_value(study: Study) -> None:
     """A user's own strategy modules (`module:Class`, e.g. a file in the working directory)
     travel to the workers by value (cloudpickle), so a worker need not import them: loky
@@ -584,19 +600,28 @@ def _send_user_strategies_by_value(study: Study) -> None:
     (another run of the same session, a notebook) could not import it; nor can the machines
     of a dask cluster (whose tasks carry the study as cloudpickle's bytes: `_by_value`)."""
 
-    for cell in study.cells:
-        for spec in cell.lineup:
-            module = sys.modules.get(spec.cls.__module__)
-            top = spec.cls.__module__.split(".")[0]
-            if module is not None and top not in ("moaisim", "strategies", "builtins"):
-                cloudpickle.register_pickle_by_value(module)
+    send_by_value(spec for cell in study.cells for spec in cell.lineup)
 
 
-def _task(
-    study: Study, c: int, a: int, b: int
-) -> tuple[tuple[int, int, int], tuple[pd.DataFrame, pd.DataFrame | None, dict]]:
-    """A joblib task: play games a..b-1 of cell c."""
-    return (c, a, b), play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
+@dataclass(frozen=True)
+class Stored:
+    """A chunk played for a run on disk, ready to be written: its results (and per-round
+    table) as Parquet bytes, what it cost, and its tally for the run's summary."""
+
+    results: SerializedPart
+    rounds: SerializedPart | None
+    cost: dict[str, Any]
+    tally: Tally
+
+
+def _task(study: Study, c: int, a: int, b: int, stored: bool = False) -> tuple[Chunk, Any]:
+    """A task: play games a..b-1 of cell c; their tables (`play_chunk`), or `Stored`."""
+    played = play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
+    if not stored:
+        return (c, a, b), played
+    results, table, cost = played
+    rounds = serialize(table) if table is not None else None
+    return (c, a, b), Stored(serialize(results), rounds, cost, tally(results))
 
 
 @dataclass(frozen=True)
@@ -621,17 +646,17 @@ class _RemoteTraceback(Exception):
         return "\n" + str(self.args[0])
 
 
-def _outcome(study: Study, c: int, a: int, b: int) -> tuple[Chunk, Played | _Failure]:
+def _outcome(study: Study, c: int, a: int, b: int, stored: bool = False) -> tuple[Chunk, Any]:
     """A parallel task: `_task`, its exception returned (a `_Failure`) rather than raised."""
     try:
-        return _task(study, c, a, b)
+        return _task(study, c, a, b, stored)
     except Exception as exc:
         return (c, a, b), _Failure(exc, traceback.format_exc())
 
 
 def _dask_outcomes(
-    study: Study, todo: Iterator[Chunk], scheduler: str | None
-) -> Generator[tuple[Chunk, Played | _Failure], None, None]:
+    study: Study, todo: Iterator[Chunk], scheduler: str | None, stored: bool = False
+) -> Generator[tuple[Chunk, Any], None, None]:
     """`_outcome` of each chunk, played on a dask.distributed cluster, as they finish.
 
     Each task carries the study as bytes pickled by value (`_by_value`): dask pickles a
@@ -663,7 +688,7 @@ def _dask_outcomes(
             while True:
                 for c, a, b in itertools.islice(todo, max(0, width - len(waiting))):
                     key = f"moaisim-{run}-cell{c}-games{a}-{b}"
-                    future = client.submit(_dask_task, blob, c, a, b, key=key)
+                    future = client.submit(_dask_task, blob, c, a, b, stored, key=key)
                     waiting[future] = (c, a, b)
                     future.add_done_callback(finished.put)
                 if not waiting:
@@ -705,11 +730,11 @@ def _by_value(study: Study) -> bytes:
         raise UserError(f"the study cannot be sent to the dask cluster ({what})") from None
 
 
-def _dask_task(blob: bytes, c: int, a: int, b: int) -> tuple[Chunk, Played | _Failure]:
+def _dask_task(blob: bytes, c: int, a: int, b: int, stored: bool = False) -> tuple[Chunk, Any]:
     """A dask task: `_outcome` of games a..b-1 of cell c of the study in `blob`. A worker
     that cannot unpickle the study (it lacks a module) raises: the client reports that as
     the cluster's failure (`_dask_result`), not as the strategy's."""
-    return _outcome(_unpickled(blob), c, a, b)
+    return _outcome(_unpickled(blob), c, a, b, stored)
 
 
 @functools.lru_cache(maxsize=4)
@@ -876,8 +901,11 @@ def run_to_disk(
     force_resume: bool = False,
     notify: Callable[[str], None] | None = None,
     option: str = "--out",
+    tallies: list[Tally] | None = None,
 ) -> dict[str, Any]:
-    """Play a study into a run directory and return its manifest (`moaisim.rundir`).
+    """Play a study into a run directory and return its manifest (`moaisim.rundir`); the
+    tally of every chunk played is appended to `tallies` when given (the run's summary
+    without reading its parts again, `summary_of`).
 
     The directory is locked while the run writes it (a second run on it is an error). With
     `resume`, a directory holding the same study (same seed and grid) goes on where it
@@ -913,16 +941,20 @@ def run_to_disk(
             run.write(manifest)
             if progress is not None:
                 progress.plan(study.games_left(spans))
-            clock = time.perf_counter()
+            clock = written = time.perf_counter()
             elapsed = float(manifest.get("seconds", 0.0))
             todo = study.plan(spans)
-            for (c, a, b), (res, table, cost) in run_chunks(study, todo, n_jobs, backend,
-                                                            scheduler):  # fmt: skip
-                _record_part(run, study_id, (c, a, b), res, table, cost)
+            for (c, a, b), chunk in run_chunks(study, todo, n_jobs, backend, scheduler,
+                                               stored=True):  # fmt: skip
+                _record_part(run, study_id, (c, a, b), chunk)
                 wrote = True
                 spans.append((c, a, b))
-                _count_part(manifest, b - a, cost, elapsed + time.perf_counter() - clock)
-                run.write(manifest)
+                if tallies is not None:
+                    tallies.append(chunk.tally)
+                _count_part(manifest, b - a, chunk.cost, elapsed + time.perf_counter() - clock)
+                if time.perf_counter() - written >= MANIFEST_EVERY:  # the parts list is the
+                    run.write(manifest)  # truth on resume; the manifest's totals follow it
+                    written = time.perf_counter()
                 if progress is not None:
                     progress.update(b - a)
             manifest["complete"] = study.games_left(spans) == 0
@@ -979,20 +1011,17 @@ def _resumed(
     return manifest, done
 
 
-def _record_part(
-    run: RunDir, study_id: str, chunk: Chunk, results: pd.DataFrame, table: pd.DataFrame | None,
-    cost: dict[str, Any],
-) -> None:  # fmt: skip
+def _record_part(run: RunDir, study_id: str, chunk: Chunk, stored: Stored) -> None:
     """Write a finished chunk's results (and per-round table) as Parquet parts and record
     them in the part list, with their checksums and what the chunk cost."""
     c, a, b = chunk
     entry = {"cell": c, "start": a, "end": b, "study": study_id,
-             **run.save("parts", results, c, a, b)}  # fmt: skip
-    if table is not None:
-        rounds = run.save("rounds", table, c, a, b)
+             **run.write_part("parts", stored.results, c, a, b)}  # fmt: skip
+    if stored.rounds is not None:
+        rounds = run.write_part("rounds", stored.rounds, c, a, b)
         entry.update({f"rounds_{k}" if k != "file" else "rounds_file": v
                       for k, v in rounds.items()})  # fmt: skip
-    run.record({**entry, **cost})
+    run.record({**entry, **stored.cost})
 
 
 def _count_part(manifest: dict[str, Any], games: int, cost: dict[str, Any], seconds: float) -> None:
@@ -1117,39 +1146,52 @@ SUMMARY_COLUMNS = ["cell", "game", "players", "setup", "strategy", "score", "win
 SUMMARY_KEYS = ["cell", "players", "setup", "strategy"]
 
 
-def summary(results: pd.DataFrame | str | Path) -> pd.DataFrame:
-    """Per cell and strategy: games, mean score and win share (shared wins split evenly), of
-    a results DataFrame or of a run directory. A run is read one part at a time, only the
-    columns needed, so its memory does not grow with the run."""
-    if isinstance(results, pd.DataFrame):
-        parts: Any = [results]
-    else:
-        run = RunDir(results)
-        if not run.exists():
-            raise UserError(f"{run.path} is not a run directory (no manifest.json)")
-        manifest = run.read()
-        parts = (
-            run.read_part(c, columns=SUMMARY_COLUMNS, manifest=manifest)
-            for c in run.parts(manifest)
-        )
-    sums, games = [], []
-    for df in parts:
-        if df.empty:
-            continue
-        winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
-        df = df.assign(share=np.where(df["win"], 1.0 / winners, 0.0))
-        sums.append(df.groupby(SUMMARY_KEYS, observed=True).agg(
-            seats=("game", "size"), score=("score", "sum"), share=("share", "sum")
-        ))  # fmt: skip
-        games.append(df.groupby("cell", observed=True)["game"].nunique())
-    if not sums:
+@dataclass(frozen=True)
+class Tally:
+    """What a summary needs of some games (`tally`): per cell and strategy, seats, score
+    and win-share sums; per cell, the games. Tallies of disjoint games add up."""
+
+    sums: pd.DataFrame
+    games: pd.Series
+
+
+def tally(df: pd.DataFrame) -> Tally:
+    """The summary's sums over the rows of some games (shared wins split evenly)."""
+    winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
+    df = df.assign(share=np.where(df["win"], 1.0 / winners, 0.0))
+    sums = df.groupby(SUMMARY_KEYS, observed=True).agg(
+        seats=("game", "size"), score=("score", "sum"), share=("share", "sum")
+    )
+    return Tally(sums, df.groupby("cell", observed=True)["game"].nunique())
+
+
+def summary_of(tallies: Iterable[Tally]) -> pd.DataFrame:
+    """Per cell and strategy: games, mean score and win share, from tallies of disjoint
+    games (a run's parts never share a game of a cell)."""
+    tallies = [t for t in tallies if len(t.sums)]
+    if not tallies:
         return pd.DataFrame(columns=[*SUMMARY_KEYS, "games", "mean_score", "win_share"])
-    # parts never share a game of a cell, so sums and game counts add up across parts
-    total = pd.concat(sums).groupby(level=SUMMARY_KEYS, observed=True).sum()
-    per_cell = pd.concat(games).groupby(level=0).sum()
+    total = pd.concat([t.sums for t in tallies]).groupby(level=SUMMARY_KEYS, observed=True).sum()
+    per_cell = pd.concat([t.games for t in tallies]).groupby(level=0).sum()
     out = pd.DataFrame({
         "mean_score": total["score"] / total["seats"],
         "win_share": total["share"] / total["seats"],
     }).reset_index()  # fmt: skip
     out.insert(4, "games", out["cell"].map(per_cell).astype(int))
     return out
+
+
+def summary(results: pd.DataFrame | str | Path) -> pd.DataFrame:
+    """Per cell and strategy: games, mean score and win share (shared wins split evenly), of
+    a results DataFrame or of a run directory. A run is read one part at a time, only the
+    columns needed, so its memory does not grow with the run."""
+    if isinstance(results, pd.DataFrame):
+        return summary_of([tally(results)] if len(results) else [])
+    run = RunDir(results)
+    if not run.exists():
+        raise UserError(f"{run.path} is not a run directory (no manifest.json)")
+    manifest = run.read()
+    parts = (
+        run.read_part(c, columns=SUMMARY_COLUMNS, manifest=manifest) for c in run.parts(manifest)
+    )
+    return summary_of(tally(df) for df in parts if len(df))

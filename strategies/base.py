@@ -16,10 +16,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from moaisim.engine.compiled.policy import RANDOM, Form, Policy
 from moaisim.engine.decisions import Kind
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
 from moaisim.files import read_text
+from moaisim.rules import Rules
 
 
 class Strategy:
@@ -81,6 +83,24 @@ class Strategy:
         """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
         for (a mixture file of another player count); called as a lineup is read, before any
         game. Default: every count."""
+
+    def compiled(self, rules: Rules) -> Form | None:
+        """This strategy as a compiled policy (`moaisim.engine.compiled.policy`): a `Policy`,
+        or a `Choice` of policies game by game (a mixture); None to be asked through views. A
+        batch whose every seat has one plays in numba, the same games (docs/design.md, "The
+        two engines"). The default: `random`'s policy when every decision is the base class's
+        random default, else None. An override must return None for an instance that plays
+        otherwise than its compiled form (a subclass's own overrides: `plays_as`)."""
+        return Policy(RANDOM) if self.plays_as(Strategy) else None
+
+    def plays_as(self, cls: type) -> bool:
+        """Every decision of this instance is `cls`'s own method (nothing overridden below
+        `cls`, on its class or on the instance): a compiled form of `cls` plays it."""
+        for name in (*(k.value for k in Kind), "_random"):
+            mine = getattr(self, name, None)
+            if getattr(mine, "__func__", None) is not getattr(cls, name, object()):
+                return False
+        return True
 
     def _random(self, view: SeatView) -> np.ndarray:
         return view.rng.choice(view.legal)

@@ -12,8 +12,10 @@ from typing import ClassVar
 
 import numpy as np
 
+from moaisim.engine.compiled.policy import Policy
 from moaisim.engine.views import SeatView
-from moaisim.strategies.heuristic import PICK_BOAT, HeuristicStrategy
+from moaisim.rules import Rules
+from moaisim.strategies.heuristic import FISHER, PICK_BOAT, HeuristicStrategy
 from moaisim.strategies.ties import best
 
 
@@ -26,6 +28,11 @@ class FisherStrategy(HeuristicStrategy):
         **HeuristicStrategy.reads,
         "finish_moai": (*HeuristicStrategy.reads["finish_moai"], "held"),
     }
+
+    def compiled(self, rules: Rules) -> Policy | None:
+        """`fisher` compiled: heuristic's policy with fisher's two decisions
+        (`compiled.heuristic`, variant `FISHER`)."""
+        return self._policy(FisherStrategy, FISHER, self.w)
 
     def pick_epoch(self, view: SeatView) -> np.ndarray:
         """As heuristic, with [pick_boat] for a boat card even without wood to build it yet."""

@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numba import njit
 
+from moaisim.engine.compiled import greedy as compiled_greedy
+from moaisim.engine.compiled.policy import GREEDY, Policy
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
     PAIR_STRENGTH,
@@ -25,6 +27,7 @@ from moaisim.engine.decisions import (
     work_codec,
 )
 from moaisim.engine.views import SeatView
+from moaisim.rules import Rules
 from moaisim.rules.codes import (
     FIELDS,
     N_RAID_COMBOS,
@@ -217,6 +220,13 @@ class GreedyStrategy(Strategy):
     bid_cards_from: int
     moai_height: int
     keep_cards: int
+
+    def compiled(self, rules: Rules) -> Policy | None:
+        """`greedy` compiled (`moaisim.engine.compiled.greedy`): its parameters as the
+        policy's integers; None for a subclass that decides otherwise."""
+        if not self.plays_as(GreedyStrategy):
+            return None
+        return Policy(GREEDY, tuple(int(getattr(self, k)) for k in compiled_greedy.PARAMS))
 
     # --- R3 ----------------------------------------------------------------------------
     def bid(self, view: SeatView) -> np.ndarray:

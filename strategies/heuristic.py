@@ -85,6 +85,55 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 from numba import njit
 
+from moaisim.engine.compiled.heuristic import (
+    BID_BASE,
+    BID_HAND,
+    BID_LAST,
+    BID_OFFER,
+    BIRTH,
+    BIRTH_HUNGRY,
+    BIRTH_STR,
+    BOAT,
+    BUFFER,
+    CARD,
+    CARD_RAID,
+    CARD_RAIDS,
+    CARD_VALUE,
+    CARD_VALUES,
+    HIDDEN_STR,
+    KEEP,
+    PICK_BOAT,
+    PICK_DISASTER,
+    PICK_DRAW,
+    PICK_EROSION,
+    PICK_HUT,
+    PLAIN,
+    REST_FIELDS,
+    REST_FOREST,
+    REST_OCEAN,
+    REST_STR,
+    REST_VOLCANO,
+    SHORT,
+    TARGET_LEAD,
+    TARGET_LOSES,
+    THREAT,
+    TIE_LEAD,
+    WEIGHTS,
+    WOOD_VALUE,
+    bid_row,
+    count_own,
+    feed_row,
+    finish_row,
+    losses_row,
+    palms,
+    tile_values,
+    wood_need,
+    work_row,
+)
+from moaisim.engine.compiled.heuristic import (
+    FISHER as FISHER,
+)
+from moaisim.engine.compiled.policy import HEURISTIC, Policy
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
     PAIR_A,
@@ -93,24 +142,12 @@ from moaisim.engine.decisions import (
     FeedCodec,
     WorkCodec,
     feed_codec,
-    raid_action,
     work_codec,
 )
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
-from moaisim.rules import CARD_TYPES, Rules
-from moaisim.rules.codes import (
-    CAMP,
-    FIELDS,
-    N_RAID_COMBOS,
-    OCEAN,
-    Layout,
-    card_value,
-    feeds,
-    is_raid,
-    raid_cards,
-    raidable,
-)
+from moaisim.rules import Rules
+from moaisim.rules.codes import CAMP, FIELDS, OCEAN, Layout
 from moaisim.rules.epoch_cards import EpochTable, epoch_table
 from moaisim.strategies.base import Strategy
 from moaisim.strategies.features import (
@@ -121,79 +158,14 @@ from moaisim.strategies.features import (
     rival_forest,
     visible_score,
 )
-from moaisim.strategies.ties import NEG, best, pick_row, tie_values
+from moaisim.strategies.ties import NEG, best, tie_values
 
-#: Each card type's value and whether it is a Raid card (C1), for the cards' keep values.
-CARD_VALUES = np.array([card_value.py_func(t) for t in range(len(CARD_TYPES))], dtype=np.float64)
-CARD_RAIDS = np.array([is_raid.py_func(t) for t in range(len(CARD_TYPES))], dtype=np.float64)
-
-#: The weights: (name, scale, meaning). The order is the tuner's vector order; `scale` is a
-#: typical magnitude (the tuner searches weight / scale). Defaults: weights/heuristic.toml.
-WEIGHTS: tuple[tuple[str, float, str], ...] = (
-    ("starve", 10.0, "points per unit of food short of living pawns + buffer"),
-    ("buffer", 1.0, "food wanted above the number of living pawns"),
-    ("field_str", 1.0, "per strength of a pawn placed in the fields or on a boat"),
-    ("boat_pref", 1.0, "placing on a boat rather than in the fields"),
-    ("wood", 5.0, "winning the wood token of a forest space"),
-    ("deny", 2.0, "extra for winning a token a rival contests"),
-    ("wood_need", 2.0, "extra for winning wood with none held and a statue to finish"),
-    ("threat", 1.0, "strength added to rivals' forest estimates while they still place"),
-    ("hidden_str", 1.0, "expected strength of a rival's face-down forest pawn"),
-    ("forest_future", 1.0, "per strength on a forest space likely to get wood next round"),
-    ("forest_str", 1.0, "per strength of a pawn placed in the forest"),
-    ("moai", 1.0, "per metre of the tile a volcano space would take now"),
-    ("height", 1.0, "per unit of statue height, up to the tallest tile (growth)"),
-    ("convex", 1.0, "per unit of height^2 / tallest tile: piling onto the tallest statue"),
-    ("new_space", 2.0, "starting a new statue"),
-    ("exposed", 0.5, "cost per strength of own face-up pawns in forest and volcano"),
-    ("swap_min", 1.0, "gain a swap must exceed"),
-    ("rest_forest", 5.0, "resting a forest pawn"),
-    ("rest_fields", 5.0, "resting a fields pawn"),
-    ("rest_volcano", 5.0, "resting a volcano pawn"),
-    ("rest_ocean", 5.0, "resting a boat pawn"),
-    ("rest_str", 1.0, "per strength of the resting pawn"),
-    ("pawn", 2.0, "cost of losing a pawn"),
-    ("pawn_str", 1.0, "cost per strength of a lost pawn"),
-    ("card", 1.0, "value of keeping a card"),
-    ("card_value", 0.5, "value of keeping a card, per card value"),
-    ("card_raid", 1.0, "extra value of keeping a Raid card"),
-    ("keep", 2.0, "cards the clan likes to keep in hand"),
-    ("short", 1.0, "cost per card a birth or a bid leaves the hand below keep"),
-    ("birth", 2.0, "value of a birth"),
-    ("birth_str", 1.0, "value of a birth per strength of the pawn"),
-    ("birth_hungry", 2.0, "cost of a birth when food is short"),
-    ("raid", 2.0, "value of a raid (besides the pawn it saves)"),
-    ("raid_lead", 0.2, "per point of the victim's visible lead over the raider"),
-    ("raid_str", 1.0, "per strength of the pawn raided"),
-    ("boat", 3.0, "value of building a boat"),
-    ("wood_value", 2.0, "value of keeping a wood token"),
-    ("tile", 1.0, "per metre of a statue finished"),
-    ("wait", 0.5, "per metre a statue could still grow before the last round"),
-    ("pick_draw", 1.0, "epoch card: per card drawn"),
-    ("pick_hut", 1.0, "epoch card: per pawn resting"),
-    ("pick_boat", 2.0, "epoch card: a boat card the clan can build"),
-    ("pick_disaster", 2.0, "epoch card: a disaster to aim"),
-    ("pick_erosion", 1.0, "epoch card: erosion"),
-    ("target_lead", 1.0, "disaster target: per point of visible score"),
-    ("target_loses", 10.0, "disaster target: it has what the disaster takes"),
-    ("tie_lead", 1.0, "ties: per point of the other clan's visible score (-)"),
-    ("bid_base", 2.0, "bid target: constant"),
-    ("bid_hand", 0.5, "bid target: per card in hand"),
-    ("bid_offer", 1.0, "bid target: per point the best card on offer beats the mean"),
-    ("bid_last", 2.0, "bid target: in the last round"),
-)
+# The weights (`WEIGHTS`, each weight's index as a constant) and the scoring kernels live in
+# `moaisim.engine.compiled.heuristic`, which both this strategy and its compiled policy use:
+# the same arithmetic on both paths (docs/design.md, "The two engines").
 NAMES: tuple[str, ...] = tuple(w[0] for w in WEIGHTS)
 SCALES = np.array([w[1] for w in WEIGHTS])
 INDEX: dict[str, int] = {name: k for k, name in enumerate(NAMES)}
-
-# the weights' indices, as constants the kernels compile in
-(STARVE, BUFFER, FIELD_STR, BOAT_PREF, WOOD, DENY, WOOD_NEED, THREAT, HIDDEN_STR,
- FOREST_FUTURE, FOREST_STR, MOAI, HEIGHT, CONVEX, NEW_SPACE, EXPOSED, SWAP_MIN, REST_FOREST,
- REST_FIELDS, REST_VOLCANO, REST_OCEAN, REST_STR, PAWN, PAWN_STR, CARD, CARD_VALUE, CARD_RAID,
- KEEP, SHORT, BIRTH, BIRTH_STR, BIRTH_HUNGRY, RAID, RAID_LEAD, RAID_STR, BOAT, WOOD_VALUE, TILE,
- WAIT, PICK_DRAW, PICK_HUT, PICK_BOAT, PICK_DISASTER, PICK_EROSION, TARGET_LEAD, TARGET_LOSES,
- TIE_LEAD, BID_BASE, BID_HAND, BID_OFFER, BID_LAST) = range(len(WEIGHTS))  # fmt: skip
-assert len(WEIGHTS) - 1 == BID_LAST and NAMES[TILE] == "tile"
 
 WEIGHTS_DIR = "weights"
 
@@ -265,13 +237,7 @@ class Consts:
         self.hmax = int(self.heights.max()) if len(self.heights) else 0
         self.open_pawns = bool(rules.has("open-pawns"))
         self.cards: EpochTable = epoch_table(rules)
-        # R3.1: expected palms among the players + 1 cards of a round, by the next epoch
-        frac = np.zeros(4)
-        for e in (1, 2, 3):
-            pile = (self.cards.epoch == e) & ~self.cards.admiral
-            n = int(pile.sum())
-            frac[e] = int(self.cards.palm[pile].sum()) / n if n else 0.0
-        self.palms = frac * (rules.players + 1)
+        self.palms = palms(rules)  # R3.1: expected palms of a round, by the next epoch
 
 
 @cache
@@ -311,59 +277,6 @@ class Board(NamedTuple):
     open_pawns: bool  # V1
 
 
-# The kernels below unpack `Seen` and `Board` once per call and pass plain arrays and
-# scalars to the per-game helpers: a tuple of arrays built or passed per game costs more
-# than the game's whole scoring (measured: 2.0 -> 0.6 microseconds per game and decision).
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _clip01(x: float) -> float:
-    return min(max(x, 0.0), 1.0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _forest(
-    x: float, wood: bool, riv: float, thr: float, bird: bool, q: float, need: float, w: np.ndarray
-) -> float:
-    """Value of own strength x on a forest space (see the module docstring); `need` is
-    [wood_need] when the clan holds no wood and has a statue to finish, else 0."""
-    v = w[FOREST_FUTURE] * q * x
-    if wood and x > 0:
-        r = riv + thr - (0.5 if bird else 0.0)
-        gain = w[WOOD] + (w[DENY] if riv > 0 else 0.0) + need
-        v += _clip01(0.5 + x - r) * gain
-    return v
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _volcano(h: int, tv: np.ndarray, hmax: int, last: bool, w: np.ndarray) -> float:
-    """Value of an own volcano space of height h."""
-    v = w[MOAI] * tv[min(h, len(tv) - 1)]
-    if not last:
-        top = min(h, hmax)
-        v += w[HEIGHT] * top + w[CONVEX] * top * top / max(hmax, 1)
-    return v
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _food(food: float, living: float, w: np.ndarray) -> float:
-    return -w[STARVE] * max(0.0, living + w[BUFFER] - food)
-
-
-@njit(cache=True, nogil=True)
-def _tile_values(supply: np.ndarray, heights: np.ndarray, tv: np.ndarray) -> None:
-    """tv[h]: height of the tallest tile left in the supply not taller than h (0: none)."""
-    tv[:] = 0
-    for t in range(len(heights)):
-        h = heights[t]
-        if supply[t] and h < len(tv):
-            tv[h] = h
-    top = 0
-    for h in range(len(tv)):
-        top = max(top, tv[h])
-        tv[h] = top
-
-
 def _context(view: SeatView, k: Consts) -> Seen:
     """The `Seen` of a view."""
     lay = k.lay
@@ -389,204 +302,56 @@ CONTEXT = ("own_loc", "own_up", "shown_loc", "hidden_count", "forest_wood", "cam
            "moai_supply", "last_round", "birdman", "next_epoch", "wood")  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
-def _prepare(
-    r: int, seen: Seen, strength: np.ndarray, seat: int, heights: np.ndarray, lay: Layout,
-    per_hidden: float, by_place: np.ndarray, riv: np.ndarray, est: np.ndarray, tv: np.ndarray,
-) -> tuple[float, float]:  # fmt: skip
-    """Game r's own strength per location (into by_place), the strongest rival's estimate
-    per forest space (riv; est is working space) and the tile values (tv); returns
-    (living pawns, food)."""
-    own_loc = seen.own_loc
-    by_place[:] = 0
-    living = 0.0
-    for i in range(own_loc.shape[1]):
-        x = own_loc[r, i]
-        if x >= CAMP:
-            living += 1
-        if x >= 0:
-            by_place[x] += strength[i]
-    food = float(by_place[lay.fields])
-    for x in range(lay.ocean0, lay.size):
-        food += by_place[x]
-    rival_forest(r, seen.shown_loc, seen.hidden, strength, seat, per_hidden, est, riv)
-    _tile_values(seen.supply[r], heights, tv)
-    return living, food
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _local(
-    code: int, by: int, wood: np.ndarray, riv: np.ndarray, future: np.ndarray, thr: float,
-    bird: bool, need: float, tv: np.ndarray, hmax: int, last: bool, lay: Layout, w: np.ndarray,
-) -> float:  # fmt: skip
-    """The value of own strength `by` at location `code` of a game's forest or volcano (0 for
-    fields and boats: their value is food); wood, riv, future: the game's rows per forest
-    space; thr: the rivals' threat, need: [wood_need]."""
-    if code < lay.forest:
-        return _forest(by, wood[code], riv[code], thr, bird, future[code], need, w)
-    if lay.volcano0 <= code < lay.ocean0:
-        return _volcano(by, tv, hmax, last, w)
-    return 0.0
+# The kernels below unpack `Seen` and `Board` once per call and hand each game's rows, as
+# plain arrays and scalars, to the scoring kernels of `compiled.heuristic` (`work_row`...).
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _row(
     r: int, seen: Seen, board: Board, w: np.ndarray, by_place: np.ndarray, riv: np.ndarray,
     est: np.ndarray, tv: np.ndarray,
-) -> tuple[float, float, float, int, bool, float]:  # fmt: skip
-    """What scoring one game's work placements and pawn losses starts from (`_prepare`'s
-    living pawns and food, filled scratch arrays): the threat weight while pawns are placed,
-    the bird-man, the last round and the wood need (`_need`)."""
-    living, food = _prepare(r, seen, board.strength, board.seat, board.heights, board.lay,
-                            w[HIDDEN_STR], by_place, riv, est, tv)  # fmt: skip
+) -> tuple[float, float, float, bool, bool, float]:  # fmt: skip
+    """What scoring game r's work placements and pawn losses starts from: (living pawns,
+    food, the threat weight while pawns are placed, the bird-man, the last round, the wood
+    need), with by_place (own strength per location), riv (the strongest rival's estimate
+    per forest space; est is working space) and tv (the tile values) filled."""
+    lay = board.lay
+    living, food = count_own(r, seen.own_loc, board.strength, lay, by_place)
+    rival_forest(r, seen.shown_loc, seen.hidden, board.strength, board.seat, w[HIDDEN_STR], est,
+                 riv)  # fmt: skip
+    tile_values(seen.supply[r], board.heights, tv)
     thr = w[THREAT] if seen.placing[r] else 0.0
-    nd = _need(seen.wood[r], by_place, tv, board.lay, w)
+    nd = wood_need(seen.wood[r], by_place, tv, lay, w)
     return living, food, thr, seen.bird[r], seen.last[r], nd
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _need(wood: int, by_place: np.ndarray, tv: np.ndarray, lay: Layout, w: np.ndarray) -> float:
-    """[wood_need] when the clan holds no wood and one of its statues could take a tile."""
-    if wood > 0:
-        return 0.0
-    for code in range(lay.volcano0, lay.ocean0):
-        if tv[min(by_place[code], len(tv) - 1)] > 0:
-            return w[WOOD_NEED]
-    return 0.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _exposed(code: int, up: bool, s: int, lay: Layout) -> float:
-    """Strength a pawn shows to raiders (face up in the forest or on the volcano)."""
-    if up and raidable(lay, code):
-        return float(s)
-    return 0.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _place_scores(
-    r: int, legal: np.ndarray, scores: np.ndarray, base: np.ndarray, by_place: np.ndarray,
-    food: float, living: float, f0: float, wood: np.ndarray, riv: np.ndarray, fut: np.ndarray,
-    thr: float, bird: bool, nd: float, tv: np.ndarray, hmax: int, last: bool, lay: Layout,
-    targets: int, boat_target: int, open_pawns: bool, w: np.ndarray,
-) -> None:  # fmt: skip
-    """R5.2: the score of each legal placement of game r (strength s on target t) into
-    `scores`: what its place gains (base: each place's value before, worked out once), or
-    the food it brings (fields, a boat), plus the strength bonus of its kind of place, less
-    what it shows to raiders (V1). Inlined into `_work`, taking plain arrays and scalars as
-    the per-game helpers do."""
-    forest, fields, volcano0, ocean0 = lay.forest, lay.fields, lay.volcano0, lay.ocean0
-    for t in range(targets):  # each target's value before the placement, once
-        placed = legal[r, t] or legal[r, targets + t] or legal[r, 2 * targets + t]
-        if placed and (t < forest or volcano0 <= t < ocean0):
-            base[t] = _local(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax, last,
-                             lay, w)  # fmt: skip
-    for s in range(1, 4):
-        for t in range(targets):
-            a = (s - 1) * targets + t
-            if not legal[r, a]:
-                continue
-            if t < forest:
-                v = _forest(by_place[t] + s, wood[t], riv[t], thr, bird, fut[t], nd, w) - base[t]
-                v += w[FOREST_STR] * s
-                if open_pawns:
-                    v -= w[EXPOSED] * s
-            elif t in (fields, boat_target):
-                v = _food(food + s, living, w) - f0 + w[FIELD_STR] * s
-                if t == boat_target:
-                    v += w[BOAT_PREF]
-            else:
-                by = by_place[t]
-                v = _volcano(by + s, tv, hmax, last, w) - base[t]
-                if by == 0:
-                    v += w[NEW_SPACE]
-                if open_pawns:
-                    v -= w[EXPOSED] * s
-            scores[a] = v
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _swap_scores(
-    r: int, legal: np.ndarray, scores: np.ndarray, own_loc: np.ndarray, own_up: np.ndarray,
-    strength: np.ndarray, by_place: np.ndarray, food: float, living: float, f0: float,
-    wood: np.ndarray, riv: np.ndarray, fut: np.ndarray, thr: float, bird: bool, nd: float,
-    tv: np.ndarray, hmax: int, last: bool, lay: Layout, swap0: int, pair_i: np.ndarray,
-    pair_j: np.ndarray, w: np.ndarray,
-) -> None:  # fmt: skip
-    """R5.3: the score of each legal swap of two own pawns of game r into `scores`: what the
-    two places gain, the food it moves, the strength it shows to raiders, less [swap_min].
-    Inlined into `_work`, taking plain arrays and scalars as the per-game helpers do."""
-    fields = lay.fields
-    for k in range(len(pair_i)):
-        a = swap0 + k
-        if not legal[r, a]:
-            continue
-        i, j = pair_i[k], pair_j[k]
-        ci, cj = own_loc[r, i], own_loc[r, j]
-        si, sj = strength[i], strength[j]
-        bi, bj = by_place[ci], by_place[cj]
-        v = _local(ci, bi - si + sj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        v -= _local(ci, bi, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        v += _local(cj, bj - sj + si, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        v -= _local(cj, bj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        f1 = food
-        if feeds(lay, ci):
-            f1 += sj - si
-        if feeds(lay, cj):
-            f1 += si - sj
-        v += _food(f1, living, w) - f0
-        up_i, up_j = own_up[r, i], own_up[r, j]
-        ui = up_i or cj == fields
-        uj = up_j or ci == fields
-        shown = _exposed(cj, ui, si, lay) + _exposed(ci, uj, sj, lay)
-        shown -= _exposed(ci, up_i, si, lay) + _exposed(cj, up_j, sj, lay)
-        scores[a] = v - w[EXPOSED] * shown - w[SWAP_MIN]
 
 
 @njit(cache=True, nogil=True)
 def _work(legal: np.ndarray, seen: Seen, board: Board, w: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The work action of each game (see the module docstring, "Position value"): the best
-    placement (`_place_scores`) or, once every pawn is placed, the best of passing (0) and
-    the swaps (`_swap_scores`)."""
+    """The work action of each game (see the module docstring, "Position value";
+    `work_row`)."""
     n, size = legal.shape
-    lay, strength, hmax, open_pawns = board.lay, board.strength, board.hmax, board.open_pawns
-    codec = board.codec
-    targets, boat_target, pass_action, swap0 = (codec.targets, codec.boat_target,
-                                                 codec.pass_action, codec.swap0)  # fmt: skip
-    pair_i, pair_j = codec.pair_i, codec.pair_j
-    own_loc, own_up, forest_wood, future = seen.own_loc, seen.own_up, seen.forest_wood, seen.future
+    lay, pawns = board.lay, seen.own_loc.shape[1]
     out = np.zeros(n, dtype=np.int64)
     scores = np.full(size, NEG)
     by_place = np.zeros(lay.size, dtype=np.int64)
     riv = np.zeros(lay.forest)
     est = np.zeros(lay.forest)
-    tv = np.zeros(3 * own_loc.shape[1] + 1, dtype=np.int64)
-    base = np.zeros(targets)
+    tv = np.zeros(3 * pawns + 1, dtype=np.int64)
+    base = np.zeros(board.codec.targets)
     for r in range(n):
         living, food, thr, bird, last, nd = _row(r, seen, board, w, by_place, riv, est, tv)
-        wood, fut = forest_wood[r], future[r]
-        f0 = _food(food, living, w)
-        _place_scores(r, legal, scores, base, by_place, food, living, f0, wood, riv, fut, thr,
-                      bird, nd, tv, hmax, last, lay, targets, boat_target, open_pawns,
-                      w)  # fmt: skip
-        if legal[r, pass_action]:
-            scores[pass_action] = 0.0
-            _swap_scores(r, legal, scores, own_loc, own_up, strength, by_place, food, living, f0,
-                         wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, swap0, pair_i,
-                         pair_j, w)  # fmt: skip
-            out[r] = pick_row(scores, legal[r], u[r])
-        else:  # placing: the other actions are illegal
-            out[r] = pick_row(scores[:pass_action], legal[r, :pass_action], u[r])
+        out[r] = work_row(r, legal, scores, base, seen.own_loc, seen.own_up, by_place, riv, tv,
+                          seen.forest_wood[r], seen.future[r], living, food, thr, bird, last,
+                          nd, board.strength, lay, board.codec, board.hmax, board.open_pawns, w,
+                          u[r])  # fmt: skip
     return out
 
 
 @njit(cache=True, nogil=True)
 def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
-    """[n, N]: what losing each own pawn costs, beyond the pawn itself: the position value
-    it carries (food, forest, volcano; minus its exposure) plus [pawn_str] x strength."""
+    """[n, N]: what losing each own pawn costs, beyond the pawn itself (`losses_row`)."""
     n, pawns = seen.own_loc.shape
-    lay, strength, hmax = board.lay, board.strength, board.hmax
-    own_loc, own_up, forest_wood, future = seen.own_loc, seen.own_up, seen.forest_wood, seen.future
+    lay = board.lay
     out = np.zeros((n, pawns))
     by_place = np.zeros(lay.size, dtype=np.int64)
     riv = np.zeros(lay.forest)
@@ -594,19 +359,9 @@ def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
     tv = np.zeros(3 * pawns + 1, dtype=np.int64)
     for r in range(n):
         living, food, thr, bird, last, nd = _row(r, seen, board, w, by_place, riv, est, tv)
-        wood, fut = forest_wood[r], future[r]
-        f0 = _food(food, living - 1, w)
-        for i in range(pawns):
-            code, s = own_loc[r, i], strength[i]
-            loss = w[PAWN_STR] * s
-            if code >= 0:
-                by = by_place[code]
-                loss += _local(code, by, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-                loss -= _local(code, by - s, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-                if feeds(lay, code):
-                    loss += f0 - _food(food - s, living - 1, w)
-                loss -= w[EXPOSED] * _exposed(code, own_up[r, i], s, lay)
-            out[r, i] = loss
+        losses_row(r, out, seen.own_loc, seen.own_up, by_place, riv, tv,
+                   seen.forest_wood[r], seen.future[r], living, food, thr, bird, last, nd,
+                   board.strength, lay, board.hmax, w)  # fmt: skip
     return out
 
 
@@ -615,80 +370,28 @@ def _feed(
     legal: np.ndarray, board: Board, losses: np.ndarray, lead: np.ndarray, cost: np.ndarray,
     w: np.ndarray, u: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
-    """The feeding action of each game: starve the pawn that costs least, or raid (R6.4:
-    the Raid card and a second card of the victim's strength, `raid_cards`)."""
+    """The feeding action of each game (`feed_row`)."""
     n, size = legal.shape
-    pawns = board.feed.pawns
-    players = lead.shape[1]
     out = np.zeros(n, dtype=np.int64)
     scores = np.full(size, NEG)
     for r in range(n):
-        for i in range(pawns):
-            if legal[r, i]:
-                scores[i] = -(w[PAWN] + losses[r, i])
-        for qq in range(players):
-            for j in range(pawns):
-                for c in range(N_RAID_COMBOS):
-                    a = raid_action(board.feed, qq, j, c)
-                    if legal[r, a]:
-                        s = board.strength[j]
-                        raid, second = raid_cards(c, s)
-                        raid_card = w[CARD] + w[CARD_VALUE] * card_value(raid)
-                        scores[a] = (
-                            w[RAID] + w[RAID_LEAD] * lead[r, qq] + w[RAID_STR] * s
-                            - raid_card - cost[second]
-                        )  # fmt: skip
-        out[r] = pick_row(scores, legal[r], u[r])
+        out[r] = feed_row(r, legal, scores, board.feed, board.strength, losses, lead, cost, w,
+                          u[r])  # fmt: skip
     return out
 
 
 @njit(cache=True, nogil=True)
-def _bid(hand, target, cost, keep, short, u):  # fmt: skip
-    """The cheapest sub-multiset of each hand whose total reaches the target (ties at random
-    by u); nothing when the target is 0 or the hand cannot reach it. A bid costs its cards'
-    values + `short` per card it leaves the hand below `keep`."""
+def _bid(
+    hand: np.ndarray, target: np.ndarray, cost: np.ndarray, keep: float, short: float,
+    u: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The bid of each game (`bid_row`): the cheapest sub-multiset of the hand that reaches
+    the target."""
     n, types = hand.shape
     out = np.zeros((n, types), dtype=np.int64)
     cur = np.zeros(types, dtype=np.int64)
     for r in range(n):
-        need = target[r]
-        if need <= 0:
-            continue
-        combos = 1
-        size = 0
-        for t in range(types):
-            combos *= hand[r, t] + 1
-            size += hand[r, t]
-        top = np.inf
-        count = 0
-        for rep in range(2):  # pass 0: the cheapest cost and how many tie; pass 1: pick one
-            if rep == 1:
-                if count == 0:
-                    break
-                pick = min(int(u[r] * count), count - 1)
-            for k in range(combos):
-                x, total, c, cards = k, 0, 0.0, 0
-                for t in range(types):
-                    m = hand[r, t] + 1
-                    cur[t] = x % m
-                    x //= m
-                    total += cur[t] * card_value(t)  # R3.3: a Raid card counts its value
-                    c += cur[t] * cost[t]
-                    cards += cur[t]
-                if total < need:
-                    continue
-                c += short * max(0.0, keep - (size - cards))
-                c += 1e-6 * total  # prefer not to overbid
-                if rep == 0:
-                    if c < top - 1e-9:
-                        top, count = c, 1
-                    elif c <= top + 1e-9:
-                        count += 1
-                elif c <= top + 1e-9:
-                    if pick == 0:
-                        out[r, :] = cur
-                        break
-                    pick -= 1
+        bid_row(r, hand, target[r], cost, keep, short, u[r], cur, out)
     return out
 
 
@@ -728,6 +431,29 @@ class HeuristicStrategy(Strategy):
         """The rules' constants (kept by `start`; looked up if a method is called alone)."""
         k = getattr(self, "k", None)
         return k if k is not None else consts(view.rules)
+
+    #: The methods besides the decisions that the compiled policy plays as written here: a
+    #: subclass (or an instance) that overrides any of them, or a decision, plays by views.
+    HELPERS: ClassVar[tuple[str, ...]] = ("start", "_k", "_cost", "_card_scores", "_tie",
+                                          "_losses")  # fmt: skip
+
+    def compiled(self, rules: Rules) -> Policy | None:
+        """`heuristic` compiled (`moaisim.engine.compiled.heuristic`): its weights as the
+        policy's floats (the plans too: only their weights differ); None for a subclass with
+        overrides of its own."""
+        return self._policy(HeuristicStrategy, PLAIN, self.w)
+
+    def _policy(self, cls: type, variant: int, w: np.ndarray) -> Policy | None:
+        """The policy of `cls`'s compiled form (its `variant`, weights w) if this instance
+        plays exactly as `cls` (no decision nor `HELPERS` method overridden below it), else
+        None."""
+        if not self.plays_as(cls):
+            return None
+        for name in self.HELPERS:
+            mine = getattr(getattr(self, name, None), "__func__", None)
+            if mine is not getattr(cls, name, object()):
+                return None
+        return Policy(HEURISTIC, (variant,), tuple(float(x) for x in w))
 
     def _cost(self) -> np.ndarray:
         """Value of keeping each card type [6] (`card`, `card_value`, `card_raid`)."""
@@ -881,33 +607,16 @@ class Statues(NamedTuple):
 def _finish(
     legal: np.ndarray, st: Statues, board: Board, w: np.ndarray, u: np.ndarray
 ) -> np.ndarray:
-    """The volcano space to finish (or stop) of each game: [tile] x the tile it takes -
-    [wood_value] - [wait] x the metres it could still grow (not in the last round) -
-    [exposed] x the face-down strength it reveals; stopping scores 0."""
+    """The volcano space to finish (or stop) of each game (`finish_row`)."""
     n, size = legal.shape
     v = size - 1
-    lay, hmax = board.lay, board.hmax
     out = np.zeros(n, dtype=np.int64)
     scores = np.zeros(size)
     height = np.zeros(v, dtype=np.int64)
     down = np.zeros(v, dtype=np.int64)
     tv = np.zeros(3 * st.own_loc.shape[1] + 1, dtype=np.int64)
     for r in range(n):
-        height[:] = 0
-        down[:] = 0
-        for i in range(st.own_loc.shape[1]):
-            x = st.own_loc[r, i] - lay.volcano0
-            if 0 <= x < v:
-                height[x] += board.strength[i]
-                if not st.own_up[r, i]:
-                    down[x] += board.strength[i]
-        _tile_values(st.supply[r], board.heights, tv)
-        for x in range(v):
-            if legal[r, x]:
-                h = height[x]
-                tile = tv[min(h, len(tv) - 1)]
-                grow = 0 if st.last[r] else hmax - min(h, hmax)
-                scores[x] = w[TILE] * tile - w[WOOD_VALUE] - w[WAIT] * grow - w[EXPOSED] * down[x]
-        scores[v] = 0.0
-        out[r] = pick_row(scores, legal[r], u[r])
+        out[r] = finish_row(r, legal, scores, height, down, tv, st.own_loc, st.own_up,
+                            st.supply, st.last[r], board.strength, board.heights, board.lay,
+                            board.hmax, w, u[r])  # fmt: skip
     return out

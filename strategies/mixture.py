@@ -42,12 +42,14 @@ and, after play, the instance's `drawn` (game -> component label).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from moaisim.engine.answers import BadAnswer, check
+from moaisim.engine.compiled.policy import Choice, Form, Policy
 from moaisim.engine.decisions import Kind
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
@@ -123,7 +125,149 @@ def read_mixture(table: dict[str, Any]) -> tuple[dict[str, float], dict[str, Any
     return dict(table), {}
 
 
-class MixtureStrategy(Strategy):
+class PerGame(Strategy):
+    """A seat that plays, game by game, one of several strategies (its components): which
+    one is `_assign`'s choice, made the first time a game is seen. Each component has one
+    instance per seat per batch and is asked about the games it plays, through a view of
+    just those games drawing from the seat's stream where that component left it (see the
+    module's docstring, "The play"): a game in which the seat plays C is exactly the game
+    with C in that seat."""
+
+    #: the components' labels, their instances (by index; only those that can play), and
+    #: game number -> the label of the component played (games seen so far)
+    labels: tuple[str, ...]
+    instances: dict[int, Any]
+    drawn: dict[int, str]
+
+    def _assign(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """[n] the component each game plays (its number, its seat stream key)."""
+        raise NotImplementedError
+
+    def check_players(self, players: int) -> None:
+        """Each component's own player counts (`Strategy.check_players`)."""
+        for inst in self.instances.values():
+            inst.check_players(players)
+
+    def _union_reads(self) -> dict[str, tuple[str, ...]]:
+        """Per kind, the fields any component reads (a kind some component leaves
+        undeclared: every field)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for kind in Kind:
+            fields: list[str] = []
+            for inst in self.instances.values():
+                reads = getattr(inst, "reads", None) or {}
+                if kind.value not in reads:
+                    break
+                fields.extend(reads[kind.value])
+            else:
+                out[kind.value] = tuple(dict.fromkeys(fields))
+        return out
+
+    # --- lifetime ------------------------------------------------------------------------
+    def _reset(self) -> None:
+        """Forget the games: each entry is a game number, its seat stream key, the
+        component it drew and the values that component has drawn from the stream."""
+        self._games = np.zeros(0, dtype=np.int64)
+        self._keys = np.zeros(0, dtype=np.uint64)
+        self._known = np.zeros(0, dtype=bool)
+        self._comp = np.zeros(0, dtype=np.int64)
+        self._used = np.zeros(0, dtype=np.uint64)
+
+    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        """Check the player count, forget the games of an earlier batch and start every
+        component."""
+        self.check_players(rules.players)
+        self._reset()  # a new batch (a search's rollouts reuse an instance batch after batch)
+        self.drawn = {}
+        for inst in self.instances.values():
+            hook = getattr(inst, "start", None)
+            if hook is not None:
+                hook(rules, seat, games)
+
+    def _slots(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """The entries of games `games` (adding new ones), each game's component drawn the
+        first time it is seen with these stream keys."""
+        g = np.asarray(games, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self._games, g), max(len(self._games) - 1, 0))
+        if not len(self._games) or (self._games[pos] != g).any():
+            new = np.setdiff1d(g, self._games)
+            order = np.argsort(np.concatenate([self._games, new]), kind="stable")
+            grow = len(new)
+            self._games = np.concatenate([self._games, new])[order]
+            self._keys = np.concatenate([self._keys, np.zeros(grow, dtype=np.uint64)])[order]
+            self._known = np.concatenate([self._known, np.zeros(grow, dtype=bool)])[order]
+            self._comp = np.concatenate([self._comp, np.zeros(grow, dtype=np.int64)])[order]
+            self._used = np.concatenate([self._used, np.zeros(grow, dtype=np.uint64)])[order]
+            pos = np.searchsorted(self._games, g)
+        fresh = ~self._known[pos] | (self._keys[pos] != keys)
+        if fresh.any():
+            p = pos[fresh]
+            self._keys[p], self._known[p], self._used[p] = keys[fresh], True, 0
+            self._comp[p] = self._assign(g[fresh], keys[fresh])
+            for game, k in zip(g[fresh].tolist(), self._comp[p].tolist(), strict=True):
+                self.drawn[game] = self.labels[k]
+        return pos
+
+    # --- compiled ------------------------------------------------------------------------
+    #: The methods besides the decisions that the compiled form plays as written here.
+    HELPERS: ClassVar[tuple[str, ...]] = ("_decide", "_slots")
+
+    def compiled(self, rules: Rules) -> Form | None:
+        """The compiled form (`compiled.policy.Choice`): each component's own, and `_pick`,
+        which assigns each game its component as `_decide` does (`_slots`, the same draws);
+        None unless every component has one, or for a subclass with overrides of its own."""
+        if not self.plays_as(PerGame):
+            return None
+        for name in self.HELPERS:
+            mine = getattr(getattr(self, name, None), "__func__", None)
+            if mine is not getattr(PerGame, name, object()):
+                return None
+        forms: dict[int, Form] = {}
+        for k, inst in self.instances.items():
+            make = getattr(inst, "compiled", None)
+            form = make(rules) if make is not None else None
+            if not isinstance(form, Policy | Choice):
+                return None
+            forms[k] = form
+        return Choice(forms, self._pick)
+
+    def _pick(self, games: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`Choice.pick`: the component of each game (its number, its seat stream key), and
+        the values that component has drawn in it by views (the stream's positions go on
+        from there when the games are played compiled; here they start again at 0)."""
+        slots = self._slots(games, keys)
+        used = self._used[slots].copy()
+        self._used[slots] = 0
+        return self._comp[slots].copy(), used
+
+    # --- one decision --------------------------------------------------------------------
+    def _decide(self, view: SeatView) -> np.ndarray:
+        kind, n = view.kind, len(view)
+        legal = np.array(view.legal, copy=True)
+        keys, start = stream_of(view.rng)
+        slots = self._slots(view.games, keys)
+        comp = self._comp[slots]
+        shape = (n, N_CARD_TYPES) if kind is Kind.BID else (n,)
+        out = np.zeros(shape, dtype=np.int64)
+        for k in np.unique(comp).tolist():
+            rows = np.flatnonzero(comp == k)
+            at = slots[rows]
+            handle = SeatRandom(keys[rows].copy(), start[rows] + self._used[at])
+            # every game drew it: the view itself, with the handle; else those games' view
+            sub = view_with(view, rng=handle) if len(rows) == n else sub_view(view, rows, handle)
+            given = getattr(self.instances[k], kind.value)(sub)
+            try:
+                out[rows] = check(kind, given, legal[rows])
+            except BadAnswer as bad:
+                raise ValueError(f"component {self.labels[k]!r} {bad.problem}") from None
+            self._used[at] += np.uint64(handle.drawn)
+        return out
+
+    bid = order_ties = pick_epoch = disaster_target = disaster_loss = _decide
+    work = forest_tie = finish_moai = feed = rest = birth = boat = _decide
+
+
+class MixtureStrategy(PerGame):
     """Each game, a strategy drawn from a mixture (per seat, paired across cells)."""
 
     name = "mixture"
@@ -216,21 +360,6 @@ class MixtureStrategy(Strategy):
             )
         self.players = None if players is None else [int(p) for p in counts]
 
-    def _union_reads(self) -> dict[str, tuple[str, ...]]:
-        """Per kind, the fields any component reads (a kind some component leaves
-        undeclared: every field)."""
-        out: dict[str, tuple[str, ...]] = {}
-        for kind in Kind:
-            fields: list[str] = []
-            for inst in self.instances.values():
-                reads = getattr(inst, "reads", None) or {}
-                if kind.value not in reads:
-                    break
-                fields.extend(reads[kind.value])
-            else:
-                out[kind.value] = tuple(dict.fromkeys(fields))
-        return out
-
     # --- the draw ------------------------------------------------------------------------
     def draw(self, keys: np.ndarray) -> np.ndarray:
         """[n] the component index each seat stream key draws (see the module docstring)."""
@@ -242,15 +371,9 @@ class MixtureStrategy(Strategy):
         in any cell, engine or batch (without playing)."""
         return [self.labels[k] for k in self.draw(seat_keys(seed, games, seat))]
 
-    # --- lifetime ------------------------------------------------------------------------
-    def _reset(self) -> None:
-        """Forget the games: each entry is a game number, its seat stream key, the
-        component it drew and the values that component has drawn from the stream."""
-        self._games = np.zeros(0, dtype=np.int64)
-        self._keys = np.zeros(0, dtype=np.uint64)
-        self._known = np.zeros(0, dtype=bool)
-        self._comp = np.zeros(0, dtype=np.int64)
-        self._used = np.zeros(0, dtype=np.uint64)
+    def _assign(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """The component each game draws from its seat stream key (`draw`)."""
+        return self.draw(keys)
 
     def check_players(self, players: int) -> None:
         """The file's `players` (`Strategy.check_players`), and each component's own."""
@@ -259,69 +382,32 @@ class MixtureStrategy(Strategy):
                 f"strategy 'mixture': the mixture is for {' or '.join(map(str, self.players))} "
                 f"players, this game has {players}"
             )
-        for inst in self.instances.values():
-            inst.check_players(players)
+        super().check_players(players)
 
-    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        """Check the player count, forget the games of an earlier batch and start every
-        component."""
-        self.check_players(rules.players)
-        self._reset()  # a new batch (a search's rollouts reuse an instance batch after batch)
+
+class DispatchStrategy(PerGame):
+    """Each game, the strategy a table names (game number -> component): the seat of a
+    batch that holds many lineups at once (a meta-game's compositions side by side, each
+    row its own composition's game), playing in each game exactly as that component would
+    alone."""
+
+    name = "dispatch"
+
+    def __init__(self, specs: Sequence[Any], table: np.ndarray) -> None:
+        super().__init__()
+        self.labels = tuple(spec.label for spec in specs)
+        self.table = np.asarray(table, dtype=np.int64)
+        used = np.unique(self.table).tolist()
+        if used and not 0 <= used[0] <= used[-1] < len(specs):
+            raise UnknownStrategyError("strategy 'dispatch': the table names no component")
+        self.instances = {k: specs[k]() for k in used}
+        self.reads = self._union_reads()
         self.drawn = {}
-        for inst in self.instances.values():
-            hook = getattr(inst, "start", None)
-            if hook is not None:
-                hook(rules, seat, games)
+        self._reset()
 
-    def _slots(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """The entries of games `games` (adding new ones), each game's component drawn the
-        first time it is seen with these stream keys."""
-        g = np.asarray(games, dtype=np.int64)
-        pos = np.minimum(np.searchsorted(self._games, g), max(len(self._games) - 1, 0))
-        if not len(self._games) or (self._games[pos] != g).any():
-            new = np.setdiff1d(g, self._games)
-            order = np.argsort(np.concatenate([self._games, new]), kind="stable")
-            grow = len(new)
-            self._games = np.concatenate([self._games, new])[order]
-            self._keys = np.concatenate([self._keys, np.zeros(grow, dtype=np.uint64)])[order]
-            self._known = np.concatenate([self._known, np.zeros(grow, dtype=bool)])[order]
-            self._comp = np.concatenate([self._comp, np.zeros(grow, dtype=np.int64)])[order]
-            self._used = np.concatenate([self._used, np.zeros(grow, dtype=np.uint64)])[order]
-            pos = np.searchsorted(self._games, g)
-        fresh = ~self._known[pos] | (self._keys[pos] != keys)
-        if fresh.any():
-            p = pos[fresh]
-            self._keys[p], self._known[p], self._used[p] = keys[fresh], True, 0
-            self._comp[p] = self.draw(keys[fresh])
-            for game, k in zip(g[fresh].tolist(), self._comp[p].tolist(), strict=True):
-                self.drawn[game] = self.labels[k]
-        return pos
-
-    # --- one decision --------------------------------------------------------------------
-    def _decide(self, view: SeatView) -> np.ndarray:
-        kind, n = view.kind, len(view)
-        legal = np.array(view.legal, copy=True)
-        keys, start = stream_of(view.rng)
-        slots = self._slots(view.games, keys)
-        comp = self._comp[slots]
-        shape = (n, N_CARD_TYPES) if kind is Kind.BID else (n,)
-        out = np.zeros(shape, dtype=np.int64)
-        for k in np.unique(comp).tolist():
-            rows = np.flatnonzero(comp == k)
-            at = slots[rows]
-            handle = SeatRandom(keys[rows].copy(), start[rows] + self._used[at])
-            # every game drew it: the view itself, with the handle; else those games' view
-            sub = view_with(view, rng=handle) if len(rows) == n else sub_view(view, rows, handle)
-            given = getattr(self.instances[k], kind.value)(sub)
-            try:
-                out[rows] = check(kind, given, legal[rows])
-            except BadAnswer as bad:
-                raise ValueError(f"component {self.labels[k]!r} {bad.problem}") from None
-            self._used[at] += np.uint64(handle.drawn)
-        return out
-
-    bid = order_ties = pick_epoch = disaster_target = disaster_loss = _decide
-    work = forest_tie = finish_moai = feed = rest = birth = boat = _decide
+    def _assign(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """The component the table names for each game (by its number in the batch)."""
+        return self.table[games]
 
 
 def drawn_components(results: Any) -> Any:

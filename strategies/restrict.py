@@ -40,10 +40,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from moaisim.engine.answers import BadAnswer, check
+from moaisim.engine.compiled.policy import FORBID as FORBID_BITS
+from moaisim.engine.compiled.policy import Choice, Form, Policy
 from moaisim.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
 from moaisim.registry import load_strategy
+from moaisim.rules import Rules
 from moaisim.rules.codes import FOREST, N_CARD_TYPES, OCEAN
 from moaisim.rules.epoch_cards import epoch_table
 from moaisim.strategies.base import Strategy
@@ -108,6 +111,24 @@ def forbid_names(forbid: Any) -> frozenset[str]:
     return frozenset(names)
 
 
+def _forbidding(form: Any, bits: int) -> Form | None:
+    """A compiled form with `bits` forbidden (each policy of a `Choice`); None for none, or
+    for one that forbids already, or for a `Choice` under `disasters`: the target drawn
+    here (`_aim`) comes from the view's stream where the engine left it, while the chosen
+    components draw on from where they left it (`mixture.PerGame`), two positions that the
+    compiled path's one stream position per seat does not keep."""
+    if isinstance(form, Policy):
+        return None if form.forbid else form._replace(forbid=bits)
+    if isinstance(form, Choice):
+        if bits & FORBID_BITS["disasters"]:
+            return None
+        forms = {k: _forbidding(f, bits) for k, f in form.forms.items()}
+        if any(f is None for f in forms.values()):
+            return None
+        return Choice(forms, form.pick)  # type: ignore[arg-type]
+    return None
+
+
 class RestrictStrategy(Strategy):
     """Another strategy with kinds of move forbidden (bid, boat, raid, birth, forest...)."""
 
@@ -156,6 +177,27 @@ class RestrictStrategy(Strategy):
             or (kind is Kind.BOAT and "boat" in self.forbidden)
             or (kind is Kind.DISASTER_TARGET and "disasters" in self.forbidden)
         )
+
+    #: The methods besides the decisions that the compiled form plays as written here.
+    HELPERS: ClassVar[tuple[str, ...]] = ("_decide", "_aim", "forbidden_actions")
+
+    def compiled(self, rules: Rules) -> Form | None:
+        """`restrict` compiled: the inner strategy's compiled form with the forbid names as
+        its `forbid` bits (`compiled.policy.narrow`, `aim`). Not counted there: `forced`.
+        None when the inner strategy has no compiled form or restricts already (two
+        restrictions narrow in two steps), or for a subclass with overrides of its own."""
+        if not self.plays_as(RestrictStrategy):
+            return None
+        for name in self.HELPERS:
+            mine = getattr(getattr(self, name, None), "__func__", None)
+            if mine is not getattr(RestrictStrategy, name, object()):
+                return None
+        make = getattr(self.inner, "compiled", None)
+        inner = make(rules) if make is not None else None
+        bits = 0
+        for name in self.forbidden:
+            bits |= FORBID_BITS[name]
+        return _forbidding(inner, bits)
 
     def start(self, rules: Any, seat: int, games: np.ndarray) -> None:
         """Start the restricted strategy."""

@@ -12,9 +12,11 @@ from functools import cache
 
 import numpy as np
 
+from moaisim.engine.compiled.policy import Policy
 from moaisim.errors import UnknownStrategyError
 from moaisim.rules import Rules
 from moaisim.strategies.heuristic import (
+    PLAIN,
     HeuristicStrategy,
     read_weights,
     shipped,
@@ -48,5 +50,15 @@ class TunedStrategy(HeuristicStrategy):
         """Load the weights tuned for this player count (`tuned-<P>p.toml`), then start as the
         heuristic."""
         super().start(rules, seat, games)
+        self.w = self._tuned(rules)
+
+    def compiled(self, rules: Rules) -> Policy | None:
+        """`tuned` compiled: heuristic's policy with the weights tuned for the rules' player
+        count (those `start` loaded, or loads)."""
+        w = self.w if getattr(self, "k", None) is not None else self._tuned(rules)
+        return self._policy(TunedStrategy, PLAIN, w)
+
+    def _tuned(self, rules: Rules) -> np.ndarray:
+        """The weight vector for the rules' player count, with the given weights on top."""
         given = read_weights(self.weights, f"strategy {self.name!r}")
-        self.w = vector({**tuned_weights(rules.players), **given})
+        return vector({**tuned_weights(rules.players), **given})

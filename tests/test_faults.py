@@ -1153,6 +1153,58 @@ def test_ctrl_c_inside_a_strategy_still_stops_the_run(failing):
     assert "interrupted; " in err and "--resume" in err
 
 
+KERNEL_INTERRUPTED = """
+import moaisim
+from moaisim import interrupts
+
+
+class Kernel(moaisim.Strategy):
+    name = "kernel"
+
+    def bid(self, view):
+        # What Python raises when Ctrl-C arrives while a numba kernel runs: the signal's
+        # handler runs (and counts) as the kernel returns, and the KeyboardInterrupt comes
+        # out wrapped in a SystemError ('... returned a result with an exception set').
+        interrupts.note()
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as stop:
+            raise SystemError("CPUDispatcher(<function k>) returned a result with an exception "
+                              "set") from stop
+"""
+
+
+def test_ctrl_c_inside_a_compiled_kernel_stops_the_run_not_a_bug(failing, capsys):
+    """The CI failure of issue 25's first submission: SIGINT inside a numba kernel came out as
+    'internal error: SystemError' (exit 70) instead of stopping the run (exit 130)."""
+    (failing / "kernelmod.py").write_text(KERNEL_INTERRUPTED)
+    args = ["simulate", "-p", "3", "-n", "10", "--strategies", "kernelmod:Kernel,greedy",
+            "-o", "run", "-q"]  # fmt: skip
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert err == "moaisim: interrupted before the first chunk finished: nothing kept\n", err
+
+
+def test_signalled_finds_the_interrupt_behind_a_kernels_system_error():
+    from moaisim import interrupts
+
+    stop = KeyboardInterrupt()
+    wrapped = SystemError("returned a result with an exception set")
+    wrapped.__cause__ = stop
+    assert interrupts.signalled(wrapped) is stop
+    assert interrupts.signalled(stop) is stop
+    assert interrupts.signalled(SystemError("a real bug")) is None
+    assert interrupts.signalled(ValueError("x")) is None
+
+    @interrupts.passes_signals
+    def kernel_call() -> None:
+        raise wrapped
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        kernel_call()
+    assert caught.value is stop
+
+
 def test_a_mixture_for_another_player_count_or_naming_itself_is_one_line_at_load(tmp_path, capsys):
     other = tmp_path / "other.toml"
     other.write_text("players = 3\n[mixture]\ngreedy = 0.5\nforester = 0.5\n")

@@ -17,6 +17,7 @@ from moaisim.analysis import metagame as mg
 from moaisim.analysis.metagame import MetaGame, Population
 from moaisim.errors import UserError
 from moaisim.registry import load_strategy
+from moaisim.runner import make_study, run_in_memory
 from moaisim.studies.metagame import play as meta_play
 
 
@@ -194,6 +195,39 @@ def test_a_played_meta_game_shares_each_win_once():
     assert an.gain < 1e-9 and an.mixture[0] == pytest.approx(1.0)  # greedy: pure equilibrium
     assert set(an.tables) == {"mixture", "invasion", "alpha_rank", "nash_averaging"}
     assert "**Nash mixture**: `greedy` 1.000" in mg.markdown(an)
+
+
+@pytest.mark.parametrize("library, players, games", [
+    (["greedy", "random", "forester"], 3, 7),
+    (["greedy", "moai", "random"], 4, 9),
+    (["greedy", "random"], 5, 6),
+])  # fmt: skip
+def test_a_meta_game_in_batches_plays_each_compositions_own_games(library, players, games,
+                                                                  monkeypatch):  # fmt: skip
+    """Every composition's rows of the large batches are the games its own cell plays in a
+    study of the runner (a lineup per cell, seats in cyclic rotation): the same per-game
+    shares and Moai, batch sizes aside (batches of 4 rows force rotations across batches)."""
+    monkeypatch.setattr("moaisim.studies.metagame.BATCH_ROWS", 4)
+    meta = meta_play(library, players, games, seed=9)
+    specs = [load_strategy(s) for s in library]
+    lineups = [[specs[i] for i in range(len(specs)) for _ in range(c[i])] for c in meta.counts]
+    study = make_study(players, games, {players: lineups}, None, 9, rotation="cyclic")
+    results, _ = run_in_memory(study)
+    for cell, part in results.groupby("cell", observed=True):
+        c = int(cell)
+        part = part.sort_values(["game", "seat"])
+        win = part["win"].to_numpy().reshape(games, players)
+        share = win / win.sum(axis=1, keepdims=True)
+        who = part["strategy"].to_numpy().reshape(games, players)
+        moai = part["moai_count"].to_numpy().reshape(games, players)
+        for i, spec in enumerate(specs):
+            mask = who == spec.label
+            if not mask.any():
+                assert np.isnan(meta.per_game[c, :, i]).all()
+                continue
+            want = (share * mask).sum(axis=1) / mask.sum(axis=1)
+            assert meta.per_game[c, :, i].tolist() == want.tolist()
+            assert meta.meta["carved"][c, i] == pytest.approx(moai[mask].mean())
 
 
 def test_bad_libraries_are_refused_in_one_line():

@@ -22,6 +22,7 @@ import warnings
 import typer
 from typer.models import CommandInfo
 
+from moaisim import interrupts
 from moaisim.cli import game, runs, studies  # noqa: F401 (importing them adds their commands)
 from moaisim.cli.common import ARGS, app, on_sigterm, say, stop_code
 from moaisim.errors import StrategyError, UserError
@@ -65,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:
+        stop = interrupts.signalled(exc)  # Ctrl-C inside a compiled kernel
+        if stop is not None:
+            typer.echo("moaisim: aborted", err=True)
+            return stop_code(stop)
         return _failed(exc, debug)
     finally:
         if previous is not None:

@@ -39,11 +39,10 @@ def answer(method: Callable[[Any], Any], view: Any, kind: Kind, legal: np.ndarra
     before = interrupts.count()
     try:
         given = method(view)
-    except KeyboardInterrupt as exc:
-        if interrupts.from_signal(before):  # the user's Ctrl-C (or SIGTERM): stop the run
-            raise
-        raise BadAnswer(raised(exc)[len("raised ") :], np.arange(len(legal)), None, exc) from exc
     except BaseException as exc:  # SystemExit too: a strategy cannot end the run
+        stop = interrupts.signalled(exc)  # the user's Ctrl-C (or SIGTERM): stop the run
+        if stop is not None and interrupts.from_signal(before):
+            raise stop from None
         raise BadAnswer(raised(exc)[len("raised ") :], np.arange(len(legal)), None, exc) from exc
     return check(kind, given, legal)
 

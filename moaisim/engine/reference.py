@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from moaisim import interrupts
 from moaisim.engine.answers import BadAnswer, answer, failure
 from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import (
@@ -172,6 +173,7 @@ class ReferenceGame:
         return int(np.argmax(self.state.turn == seat))
 
     # --- the game ----------------------------------------------------------------------
+    @interrupts.passes_signals
     def play(self) -> list[Event]:
         """R2: rounds of five phases until the review of the last round (R8)."""
         s = self.state

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -120,10 +121,32 @@ def provenance(rules: Rules) -> dict[str, str | int]:
     }
 
 
-def frame(columns: dict[str, list]) -> pd.DataFrame:
-    """A results DataFrame with the schema's column order and dtypes."""
-    df = pd.DataFrame({c: columns[c] for c in COLUMNS})
-    df = df.astype(DTYPES)
-    for col in CATEGORIES:
-        df[col] = df[col].astype("category")
-    return df
+def frame(columns: Mapping[str, Any]) -> pd.DataFrame:
+    """A results DataFrame with the schema's column order and dtypes, from one value per
+    column: a sequence (one entry per row), or a scalar that every row shares (the
+    provenance columns: built as a one-category column at once, not a list of copies)."""
+    n = next(len(v) for v in columns.values() if _is_rows(v))
+    cols: dict[str, Any] = {}
+    for name in COLUMNS:
+        value = columns[name]
+        if name in CATEGORIES:
+            cols[name] = _category(value, n)
+        elif _is_rows(value):
+            cols[name] = np.asarray(value).astype(DTYPES[name], copy=False)
+        else:
+            cols[name] = np.full(n, value, dtype=DTYPES[name])
+    return pd.DataFrame(cols, copy=False)
+
+
+def _is_rows(value: Any) -> bool:
+    """One value per row (a sequence), not a constant of every row."""
+    return isinstance(value, list | tuple | np.ndarray | pd.Categorical | pd.Series)
+
+
+def _category(value: Any, n: int) -> pd.Categorical:
+    """A categorical column of n rows: a constant as codes into one category."""
+    if isinstance(value, pd.Categorical):
+        return value
+    if _is_rows(value):
+        return pd.Categorical(value)
+    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])

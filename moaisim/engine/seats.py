@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from moaisim.engine.answers import BadAnswer, answer, failure
+from moaisim.engine.compiled.policy import Choice, Form, Policy
 from moaisim.engine.decisions import Kind
 from moaisim.engine.steps import Pending, Step
 from moaisim.engine.views import check_reads, make_view, parts_for, start_strategies
@@ -52,6 +53,23 @@ class Seats:
         self.parts = {k: [parts_for(s, k) for s in self.strategies] for k in Kind}
         self.asked = 0
         self.decided = 0
+        self._policies: list[Form] | None | bool = False  # not asked yet
+
+    def policies(self) -> list[Form] | None:
+        """Each seat's compiled form (`Strategy.compiled`: a `Policy`, or a `Choice` of them
+        game by game, resolved with the batch's games by `compiled.play`), or None unless
+        every seat has one: then the batch can be played on the compiled path."""
+        if self._policies is False:
+            out = []
+            for strategy in self.strategies:
+                make = getattr(strategy, "compiled", None)
+                policy = make(self.rules) if make is not None else None
+                if not isinstance(policy, Policy | Choice):
+                    out = None
+                    break
+                out.append(policy)
+            self._policies = out
+        return self._policies  # type: ignore[return-value]
 
     def holds(self, strategies: Sequence[Any]) -> bool:
         """These are the instances seated here (the same objects, seat by seat)."""

@@ -471,8 +471,9 @@ def start_strategies(
         try:
             start(rules, seat, games.copy())
         except BaseException as exc:  # SystemExit too: a strategy cannot end the run
-            if isinstance(exc, KeyboardInterrupt) and interrupts.from_signal(before):
-                raise
+            stop = interrupts.signalled(exc)
+            if stop is not None and interrupts.from_signal(before):
+                raise stop from None
             first = int(games[0]) if len(games) else 0
             raise StrategyError(
                 names[seat], "start", first, seed, seat, raised(exc), max(len(games) - 1, 0)

@@ -108,6 +108,17 @@ class Rules:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        """The same set-up: the same object at once (Rules key the engines' per-rules caches,
+        looked up at every decision), else field by field."""
+        if self is other:
+            return True
+        if not isinstance(other, Rules):
+            return NotImplemented
+        fields = (self.players, self.components, self.variants, *self.options().values())
+        theirs = (other.players, other.components, other.variants, *other.options().values())
+        return fields == theirs
+
     @cached_property
     def _hash(self) -> int:
         """The field hash, computed once: Rules key the per-rules caches of the engines."""

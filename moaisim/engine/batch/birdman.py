@@ -164,32 +164,49 @@ def hill_positions(
     top = np.zeros(n, dtype=np.int64)
     left = np.empty(p, dtype=np.bool_)
     for k in range(n):
-        r = rows[k]
-        while pos[r] < p:
-            left[:] = True
-            for j in range(pos[r]):
-                left[hill[r, j]] = False
-            best = -(1 << 20)
-            for q in range(p):
-                if left[q] and bids[r, q] > best:
-                    best = bids[r, q]
-            count, only = 0, -1
-            for q in range(p):
-                if left[q] and bids[r, q] == best:
-                    count += 1
-                    only = q
-            if count == 1:
-                hill[r, pos[r]] = only
-                pos[r] += 1
-                continue
-            ask[k] = True
-            top[k] = best
-            bar = not strict or pos[r] == 0
-            for q in range(p):
-                tied[k, q] = bids[r, q] == best
-                legal[k, q] = tied[k, q] and left[q] and not (bar and q == birdman[r])
-            break
+        ask[k], top[k] = hill_game(rows[k], pos, hill, bids, birdman, strict, left, legal[k],
+                                   tied[k])  # fmt: skip
     return ask, legal, tied, top
+
+
+@njit(cache=True, nogil=True)
+def hill_game(
+    r: int,
+    pos: np.ndarray,
+    hill: np.ndarray,
+    bids: np.ndarray,
+    birdman: np.ndarray,
+    strict: bool,
+    left: np.ndarray,
+    legal: np.ndarray,
+    tied: np.ndarray,
+) -> tuple[bool, int]:
+    """`hill_positions` for game r: (the bird-man must name the next seat, the tied bid);
+    legal [P] and tied [P] are filled when he must; `left` is a working array [P]."""
+    p = bids.shape[1]
+    while pos[r] < p:
+        left[:] = True
+        for j in range(pos[r]):
+            left[hill[r, j]] = False
+        best = -(1 << 20)
+        for q in range(p):
+            if left[q] and bids[r, q] > best:
+                best = bids[r, q]
+        count, only = 0, -1
+        for q in range(p):
+            if left[q] and bids[r, q] == best:
+                count += 1
+                only = q
+        if count == 1:
+            hill[r, pos[r]] = only
+            pos[r] += 1
+            continue
+        bar = not strict or pos[r] == 0
+        for q in range(p):
+            tied[q] = bids[r, q] == best
+            legal[q] = tied[q] and left[q] and not (bar and q == birdman[r])
+        return True, best
+    return False, 0
 
 
 def apply_hill(m: Machine, pend: Pending, pick: np.ndarray) -> None:

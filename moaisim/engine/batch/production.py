@@ -115,17 +115,29 @@ def space_clans(
 ) -> tuple[np.ndarray, np.ndarray]:
     """R6.1: per game, which clans have pawns on its forest space `space[k]` and their total
     strength there ([m, P] bool, [m, P] int)."""
-    m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    m, players = len(rows), loc.shape[1]
     present = np.zeros((m, players), dtype=np.bool_)
     total = np.zeros((m, players), dtype=np.int64)
     for k in range(m):
-        r, x0 = rows[k], space[k]
-        for q in range(players):
-            for i in range(pawns):
-                if loc[r, q, i] == x0:
-                    present[k, q] = True
-                    total[k, q] += strength_of(lay, i)
+        clans_on(rows[k], space[k], loc, lay, present[k], total[k])
     return present, total
+
+
+@njit(cache=True, nogil=True)
+def clans_on(
+    r: int, x0: int, loc: np.ndarray, lay: Layout, present: np.ndarray, total: np.ndarray
+) -> int:
+    """R6.1 for game r: which clans have pawns on forest space x0 and their total strength
+    there (present [P], total [P], given cleared); returns how many clans stand there."""
+    clans = 0
+    for q in range(loc.shape[1]):
+        for i in range(loc.shape[2]):
+            if loc[r, q, i] == x0:
+                present[q] = True
+                total[q] += strength_of(lay, i)
+        if present[q]:
+            clans += 1
+    return clans
 
 
 @njit(cache=True, nogil=True)
@@ -134,13 +146,17 @@ def reveal_space(
 ) -> None:
     """R6.1: the pawns on a forest space where several clans stand turn face up."""
     for k in range(len(rows)):
-        if not contest[k]:
-            continue
-        r, x0 = rows[k], space[k]
-        for q in range(pw.loc.shape[1]):
-            for i in range(pw.loc.shape[2]):
-                if pw.loc[r, q, i] == x0 and not pw.up[r, q, i]:
-                    set_pawn(pw, r, q, i, x0, True)
+        if contest[k]:
+            turn_up(rows[k], space[k], pw)
+
+
+@njit(cache=True, nogil=True)
+def turn_up(r: int, x0: int, pw: Pawns) -> None:
+    """R6.1: every pawn on board code x0 of game r turns face up."""
+    for q in range(pw.loc.shape[1]):
+        for i in range(pw.loc.shape[2]):
+            if pw.loc[r, q, i] == x0 and not pw.up[r, q, i]:
+                set_pawn(pw, r, q, i, x0, True)
 
 
 # --- R6.2 volcano ------------------------------------------------------------------------------
@@ -198,10 +214,19 @@ def statue_heights(
     total strength)."""
     out = np.zeros(len(rows), dtype=np.int64)
     for k in range(len(rows)):
-        x = lay.volcano0 + space[k]
-        for i in range(loc.shape[2]):
-            if loc[rows[k], seat[k], i] == x:
-                out[k] += strength_of(lay, i)
+        out[k] = statue_height(rows[k], seat[k], space[k], loc, lay)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def statue_height(r: int, q: int, space: int, loc: np.ndarray, lay: Layout) -> int:
+    """R6.2: the height of the statue on seat q's volcano space in game r (its pawns' total
+    strength)."""
+    out = 0
+    x = lay.volcano0 + space
+    for i in range(loc.shape[2]):
+        if loc[r, q, i] == x:
+            out += strength_of(lay, i)
     return out
 
 
@@ -220,22 +245,44 @@ def moai_mask(
     """R6.2 masks [m, V + 1] (the last action, stop, left False) and the statue heights
     [m, V] on each own volcano space. A space can be finished if the clan has a wood, it was
     not finished this turn (done[go[k]]) and a supply tile is not taller than its statue."""
-    m, pawns = len(rows), loc.shape[2]
+    m = len(rows)
     legal = np.zeros((m, lay.volcano + 1), dtype=np.bool_)
     height = np.zeros((m, lay.volcano), dtype=np.int64)
     for k in range(m):
-        r, q = rows[k], seat[k]
-        for i in range(pawns):
-            x = loc[r, q, i] - lay.volcano0
-            if 0 <= x < lay.volcano:
-                height[k, x] += strength_of(lay, i)
-        if wood[r, q] < 1:
-            continue
-        for v in range(lay.volcano):
-            h = height[k, v]
-            if h > 0 and not done[go[k], v]:
-                legal[k, v] = moai_tile(moai_owner[r], tile_heights, h) >= 0
+        moai_legal(rows[k], seat[k], loc, wood, moai_owner, tile_heights, done[go[k]], lay,
+                   legal[k], height[k])  # fmt: skip
     return legal, height
+
+
+@njit(cache=True, nogil=True)
+def moai_legal(
+    r: int,
+    q: int,
+    loc: np.ndarray,
+    wood: np.ndarray,
+    moai_owner: np.ndarray,
+    tile_heights: np.ndarray,
+    done: np.ndarray,
+    lay: Layout,
+    legal: np.ndarray,
+    height: np.ndarray,
+) -> bool:
+    """R6.2 for seat q in game r: the mask [V + 1] (given cleared; stop left False) and the
+    statue heights [V] (given cleared) of its volcano spaces (`moai_mask`; done [V]: finished
+    this turn). Returns whether a space can be finished."""
+    for i in range(loc.shape[2]):
+        x = loc[r, q, i] - lay.volcano0
+        if 0 <= x < lay.volcano:
+            height[x] += strength_of(lay, i)
+    some = False
+    if wood[r, q] < 1:
+        return some
+    for v in range(lay.volcano):
+        h = height[v]
+        if h > 0 and not done[v]:
+            legal[v] = moai_tile(moai_owner[r], tile_heights, h) >= 0
+            some |= legal[v]
+    return some
 
 
 def finish_moai(
@@ -271,10 +318,16 @@ def reveal_statues(
     """R6.2: the pawns of a finished volcano space turn face up and stay, or (option
     `volcano_after_moai = camp`) go back to camp."""
     for k in range(len(rows)):
-        r, q, x = rows[k], seat[k], lay.volcano0 + space[k]
-        for i in range(pw.loc.shape[2]):
-            if pw.loc[r, q, i] == x:
-                set_pawn(pw, r, q, i, CAMP if to_camp else x, not to_camp)
+        reveal_statue(rows[k], seat[k], space[k], pw, lay, to_camp)
+
+
+@njit(cache=True, nogil=True)
+def reveal_statue(r: int, q: int, space: int, pw: Pawns, lay: Layout, to_camp: bool) -> None:
+    """`reveal_statues` for seat q's volcano space in game r."""
+    x = lay.volcano0 + space
+    for i in range(pw.loc.shape[2]):
+        if pw.loc[r, q, i] == x:
+            set_pawn(pw, r, q, i, CAMP if to_camp else x, not to_camp)
 
 
 @njit(cache=True, nogil=True)
@@ -351,17 +404,24 @@ def food_and_mouths(
 ) -> tuple[np.ndarray, np.ndarray]:
     """R6.3: per game, the seat's food (strength of its pawns in the fields and on boats)
     and mouths (its pawns on the board)."""
-    m, pawns = len(rows), loc.shape[2]
+    m = len(rows)
     food = np.zeros(m, dtype=np.int64)
     mouths = np.zeros(m, dtype=np.int64)
     for k in range(m):
-        r, q = rows[k], seat[k]
-        for i in range(pawns):
-            x = loc[r, q, i]
-            if x >= 0:
-                mouths[k] += 1
-                if feeds(lay, x):
-                    food[k] += strength_of(lay, i)
+        food[k], mouths[k] = clan_food(rows[k], seat[k], loc, lay)
+    return food, mouths
+
+
+@njit(cache=True, nogil=True)
+def clan_food(r: int, q: int, loc: np.ndarray, lay: Layout) -> tuple[int, int]:
+    """R6.3: seat q's food and mouths in game r (`food_and_mouths`)."""
+    food, mouths = 0, 0
+    for i in range(loc.shape[2]):
+        x = loc[r, q, i]
+        if x >= 0:
+            mouths += 1
+            if feeds(lay, x):
+                food += strength_of(lay, i)
     return food, mouths
 
 
@@ -378,31 +438,48 @@ def feed_mask(
     """R6.3-R6.4 masks [m, codec.size]: starve an own board pawn in the forest or on the
     volcano; or raid a face-up rival pawn there with a Raid card and a second card whose
     value is the victim's strength (`codes.raid_cards`)."""
-    m, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    m = len(rows)
     legal = np.zeros((m, codec.size), dtype=np.bool_)
     ok = np.zeros((3, 6), dtype=np.bool_)  # by victim strength, raid combo
     for k in range(m):
-        r, q = rows[k], seat[k]
-        for i in range(pawns):
-            legal[k, i] = raidable(lay, loc[r, q, i])
-        can_raid = False
-        for v in range(3):
-            for c in range(6):
-                a, b = raid_cards(c, v + 1)
-                ok[v, c] = holds_pair(hand[r, q], a, b)
-                can_raid |= ok[v, c]
-        if not can_raid:  # no raid is legal: the rivals' pawns need not be read
-            continue
-        for victim in range(players):
-            if victim == q:
-                continue
-            for j in range(pawns):
-                if not (up[r, victim, j] and raidable(lay, loc[r, victim, j])):
-                    continue
-                v = strength_of(lay, j) - 1
-                for c in range(6):
-                    legal[k, raid_action(codec, victim, j, c)] = ok[v, c]
+        feed_legal(rows[k], seat[k], loc, up, hand, lay, codec, legal[k], ok)
     return legal
+
+
+@njit(cache=True, nogil=True)
+def feed_legal(
+    r: int,
+    q: int,
+    loc: np.ndarray,
+    up: np.ndarray,
+    hand: np.ndarray,
+    lay: Layout,
+    codec: FeedCodec,
+    legal: np.ndarray,
+    ok: np.ndarray,
+) -> None:
+    """`feed_mask` for seat q in game r: its mask [codec.size] (given cleared); `ok` is a
+    working array [3, 6] (victim strength, raid combo)."""
+    pawns = loc.shape[2]
+    for i in range(pawns):
+        legal[i] = raidable(lay, loc[r, q, i])
+    can_raid = False
+    for v in range(3):
+        for c in range(6):
+            a, b = raid_cards(c, v + 1)
+            ok[v, c] = holds_pair(hand[r, q], a, b)
+            can_raid |= ok[v, c]
+    if not can_raid:  # no raid is legal: the rivals' pawns need not be read
+        return
+    for victim in range(loc.shape[1]):
+        if victim == q:
+            continue
+        for j in range(pawns):
+            if not (up[r, victim, j] and raidable(lay, loc[r, victim, j])):
+                continue
+            v = strength_of(lay, j) - 1
+            for c in range(6):
+                legal[raid_action(codec, victim, j, c)] = ok[v, c]
 
 
 @njit(cache=True, nogil=True)
@@ -422,18 +499,36 @@ def apply_feed(
     """R6.3: a starving pawn goes to its reserve; R6.4: a raid discards its two cards and
     sends the rival pawn to that rival's reserve."""
     for k in range(len(rows)):
-        r, q, a = rows[k], seat[k], action[k]
-        if a < codec.pawns:
-            set_pawn(pw, r, q, a, RESERVE, False)
-            starved[r, q] += 1
-            continue
-        victim, pawn, combo = raid_of(codec, a)
-        for t in raid_cards(combo, strength_of(lay, pawn)):
-            hand[r, q, t] -= 1
-            discard[r, t] += 1
-        set_pawn(pw, r, victim, pawn, RESERVE, False)
-        raids_made[r, q] += 1
-        raids_suffered[r, victim] += 1
+        feed_one(rows[k], seat[k], action[k], pw, hand, discard, starved, raids_made,
+                 raids_suffered, lay, codec)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def feed_one(
+    r: int,
+    q: int,
+    a: int,
+    pw: Pawns,
+    hand: np.ndarray,
+    discard: np.ndarray,
+    starved: np.ndarray,
+    raids_made: np.ndarray,
+    raids_suffered: np.ndarray,
+    lay: Layout,
+    codec: FeedCodec,
+) -> None:
+    """`apply_feed` for seat q's action `a` in game r."""
+    if a < codec.pawns:
+        set_pawn(pw, r, q, a, RESERVE, False)
+        starved[r, q] += 1
+        return
+    victim, pawn, combo = raid_of(codec, a)
+    for t in raid_cards(combo, strength_of(lay, pawn)):
+        hand[r, q, t] -= 1
+        discard[r, t] += 1
+    set_pawn(pw, r, victim, pawn, RESERVE, False)
+    raids_made[r, q] += 1
+    raids_suffered[r, victim] += 1
 
 
 def log_feed(g: Machine, rows: np.ndarray, seat: np.ndarray, action: np.ndarray) -> None:

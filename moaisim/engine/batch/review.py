@@ -80,11 +80,18 @@ def take_cards(
     for k in go:
         r, q = rows[k], seat[k]
         while done[k] < n[k] and deck_pos[r] < deck_len[r]:
-            t = deck[r, deck_pos[r]]
-            deck_pos[r] += 1
-            hand[r, q, t] += 1
-            drawn[k, done[k]] = t
+            drawn[k, done[k]] = draw_card(r, q, deck, deck_pos, hand)
             done[k] += 1
+
+
+@njit(cache=True, nogil=True)
+def draw_card(r: int, q: int, deck: np.ndarray, deck_pos: np.ndarray, hand: np.ndarray) -> int:
+    """R7.1: seat q of game r draws the deck's top card (the deck is not empty); returns its
+    type."""
+    t = deck[r, deck_pos[r]]
+    deck_pos[r] += 1
+    hand[r, q, t] += 1
+    return t
 
 
 def reshuffle(g: Machine, rows: np.ndarray) -> None:
@@ -144,16 +151,24 @@ def rest_mask(
     m, pawns = len(rows), loc.shape[2]
     legal = np.zeros((m, pawns), dtype=np.bool_)
     for k in range(m):
-        r, q, c = rows[k], seat[k], go[k]
-        least = 1 << 30
-        for i in range(pawns):
-            x = loc[r, q, i]
-            if x >= 0 and taken[c, zone_of(lay, x)] < least:
-                least = taken[c, zone_of(lay, x)]
-        for i in range(pawns):
-            x = loc[r, q, i]
-            legal[k, i] = x >= 0 and taken[c, zone_of(lay, x)] == least
+        rest_legal(rows[k], seat[k], loc, taken[go[k]], lay, legal[k])
     return legal
+
+
+@njit(cache=True, nogil=True)
+def rest_legal(
+    r: int, q: int, loc: np.ndarray, taken: np.ndarray, lay: Layout, legal: np.ndarray
+) -> None:
+    """`rest_mask` for seat q in game r: its mask [N] (taken [4]: pawns rested per zone)."""
+    pawns = loc.shape[2]
+    least = 1 << 30
+    for i in range(pawns):
+        x = loc[r, q, i]
+        if x >= 0 and taken[zone_of(lay, x)] < least:
+            least = taken[zone_of(lay, x)]
+    for i in range(pawns):
+        x = loc[r, q, i]
+        legal[i] = x >= 0 and taken[zone_of(lay, x)] == least
 
 
 @njit(cache=True, nogil=True)
@@ -175,9 +190,16 @@ def apply_rest(
         r, q, i = rows[k], seat[k], pawn[k]
         at[k] = pw.loc[r, q, i]
         shown[k] = pw.up[r, q, i]
-        taken[go[k], zone_of(lay, at[k])] += 1
-        set_pawn(pw, r, q, i, CAMP, False)
+        rest_one(r, q, i, pw, taken[go[k]], lay)
     return at, shown
+
+
+@njit(cache=True, nogil=True)
+def rest_one(r: int, q: int, i: int, pw: Pawns, taken: np.ndarray, lay: Layout) -> None:
+    """R7.2: seat q's pawn i of game r goes back to camp, face down; its zone counts one more
+    pawn taken (taken [4])."""
+    taken[zone_of(lay, pw.loc[r, q, i])] += 1
+    set_pawn(pw, r, q, i, CAMP, False)
 
 
 # --- R7.3 births -------------------------------------------------------------------------------
@@ -229,17 +251,35 @@ def birth_mask(
     some = np.zeros(m, dtype=np.bool_)
     reserve = np.zeros(3, dtype=np.int64)
     for k in range(m):
-        r, q = rows[k], seat[k]
-        reserve[:] = 0
-        for i in range(loc.shape[2]):
-            if loc[r, q, i] == RESERVE:
-                reserve[strength_of(lay, i) - 1] += 1
-        for x in range(pairs):
-            if holds_pair(hand[r, q], PAIR_A[x], PAIR_B[x]) and reserve[PAIR_STRENGTH[x] - 1] > 0:
-                legal[k, x] = True
-                some[k] = True
-        legal[k, pairs] = some[k] and not last_round[r]
+        some[k] = birth_legal(rows[k], seat[k], hand, loc, last_round, lay, legal[k], reserve)
     return legal, some
+
+
+@njit(cache=True, nogil=True)
+def birth_legal(
+    r: int,
+    q: int,
+    hand: np.ndarray,
+    loc: np.ndarray,
+    last_round: np.ndarray,
+    lay: Layout,
+    legal: np.ndarray,
+    reserve: np.ndarray,
+) -> bool:
+    """`birth_mask` for seat q in game r: its mask [pairs + 1] (given cleared; `reserve` a
+    working array [3]); returns whether a pair is legal."""
+    pairs = len(PAIR_A)
+    reserve[:] = 0
+    for i in range(loc.shape[2]):
+        if loc[r, q, i] == RESERVE:
+            reserve[strength_of(lay, i) - 1] += 1
+    some = False
+    for x in range(pairs):
+        if holds_pair(hand[r, q], PAIR_A[x], PAIR_B[x]) and reserve[PAIR_STRENGTH[x] - 1] > 0:
+            legal[x] = True
+            some = True
+    legal[pairs] = some and not last_round[r]
+    return some
 
 
 @njit(cache=True, nogil=True)
@@ -256,15 +296,29 @@ def apply_birth(
     """R7.3: discard the pair's two cards; the first reserve pawn of the lower card's
     strength goes to the camp."""
     for k in range(len(rows)):
-        r, q, x = rows[k], seat[k], pair[k]
-        for t in (PAIR_A[x], PAIR_B[x]):
-            hand[r, q, t] -= 1
-            discard[r, t] += 1
-        pawn = (PAIR_STRENGTH[x] - 1) * lay.per_strength
-        while pw.loc[r, q, pawn] != RESERVE:
-            pawn += 1
-        set_pawn(pw, r, q, pawn, CAMP, False)
-        births[r, q] += 1
+        birth_one(rows[k], seat[k], pair[k], hand, discard, pw, births, lay)
+
+
+@njit(cache=True, nogil=True)
+def birth_one(
+    r: int,
+    q: int,
+    x: int,
+    hand: np.ndarray,
+    discard: np.ndarray,
+    pw: Pawns,
+    births: np.ndarray,
+    lay: Layout,
+) -> None:
+    """`apply_birth` for seat q's pair x in game r."""
+    for t in (PAIR_A[x], PAIR_B[x]):
+        hand[r, q, t] -= 1
+        discard[r, t] += 1
+    pawn = (PAIR_STRENGTH[x] - 1) * lay.per_strength
+    while pw.loc[r, q, pawn] != RESERVE:
+        pawn += 1
+    set_pawn(pw, r, q, pawn, CAMP, False)
+    births[r, q] += 1
 
 
 # --- R7.4 boat ---------------------------------------------------------------------------------

@@ -125,25 +125,36 @@ def work_counts(
     """The work phase's derived counts at its start, per game of `rows`: camp pawns per
     clan and strength [n, P, 3], pawns in the fields [n], own volcano spaces in use
     [n, P, V] and manned boats [n, P, K]."""
-    n, players, pawns = len(rows), loc.shape[1], loc.shape[2]
+    n, players = len(rows), loc.shape[1]
     camp = np.zeros((n, players, 3), dtype=np.int64)
     in_fields = np.zeros(n, dtype=np.int64)
     used = np.zeros((n, players, lay.volcano), dtype=np.bool_)
     manned = np.zeros((n, players, lay.boats), dtype=np.bool_)
     for k in range(n):
-        r = rows[k]
-        for q in range(players):
-            for i in range(pawns):
-                x = loc[r, q, i]
-                if x == CAMP:
-                    camp[k, q, strength_of(lay, i) - 1] += 1
-                elif x == lay.fields:
-                    in_fields[k] += 1
-                elif zone_of(lay, x) == VOLCANO:
-                    used[k, q, x - lay.volcano0] = True
-                elif x >= lay.ocean0:
-                    manned[k, q, x - lay.ocean0] = True
+        in_fields[k] = game_counts(rows[k], loc, lay, camp[k], used[k], manned[k])
     return camp, in_fields, used, manned
+
+
+@njit(cache=True, nogil=True)
+def game_counts(
+    r: int, loc: np.ndarray, lay: Layout, camp: np.ndarray, used: np.ndarray, manned: np.ndarray
+) -> int:
+    """`work_counts` of game r: adds its camp pawns per clan and strength to camp [P, 3],
+    marks its volcano spaces in use [P, V] and manned boats [P, K] (given cleared); returns
+    its pawns in the fields."""
+    in_fields = 0
+    for q in range(loc.shape[1]):
+        for i in range(loc.shape[2]):
+            x = loc[r, q, i]
+            if x == CAMP:
+                camp[q, strength_of(lay, i) - 1] += 1
+            elif x == lay.fields:
+                in_fields += 1
+            elif zone_of(lay, x) == VOLCANO:
+                used[q, x - lay.volcano0] = True
+            elif x >= lay.ocean0:
+                manned[q, x - lay.ocean0] = True
+    return in_fields
 
 
 @njit(cache=True, nogil=True)
@@ -157,7 +168,33 @@ def work_mask(
     lay: Layout,
     codec: WorkCodec,
 ) -> np.ndarray:
-    """R5.2-R5.7 legal masks [m, codec.size] of seat[k] in game rows[k] (counts row live[k]).
+    """R5.2-R5.7 legal masks [m, codec.size] of seat[k] in game rows[k] (counts row live[k]):
+    `work_legal` per game."""
+    m, pawns = len(live), loc.shape[2]
+    legal = np.zeros((m, codec.size), dtype=np.bool_)
+    place = np.empty(pawns, dtype=np.int64)
+    kind = np.empty(pawns, dtype=np.int64)
+    for k in range(m):
+        work_legal(counts, live[k], seat[k], rows[k], loc, up, lay, codec, legal[k], place, kind)
+    return legal
+
+
+@njit(cache=True, nogil=True)
+def work_legal(
+    counts: WorkCounts,
+    c: int,
+    q: int,
+    r: int,
+    loc: np.ndarray,
+    up: np.ndarray,
+    lay: Layout,
+    codec: WorkCodec,
+    legal: np.ndarray,
+    place: np.ndarray,
+    kind: np.ndarray,
+) -> None:
+    """R5.2-R5.7: the legal mask [codec.size] (given cleared) of seat q in game r (counts row
+    c); `place` and `kind` are working arrays [N].
 
     With pawns in camp the seat must place one (R5.2): forest spaces always (R5.4), the
     fields if one is free (R5.5), its own volcano spaces in use or its lowest unused one
@@ -165,44 +202,37 @@ def work_mask(
     pawns standing in different places (all fields one place, all own boats one place) that
     differ in strength or in face state (A2).
     """
-    m, pawns, n_pairs = len(live), loc.shape[2], len(codec.pair_i)
-    legal = np.zeros((m, codec.size), dtype=np.bool_)
-    place = np.empty(pawns, dtype=np.int64)
-    kind = np.empty(pawns, dtype=np.int64)
-    for k in range(m):
-        c, q, r = live[k], seat[k], rows[k]
-        if counts.camp[c, q, 0] + counts.camp[c, q, 1] + counts.camp[c, q, 2] > 0:
-            for s in range(1, 4):
-                if counts.camp[c, q, s - 1] == 0:
-                    continue
-                for t in range(lay.forest):
-                    legal[k, place_action(codec, s, t)] = True
-                legal[k, place_action(codec, s, lay.fields)] = counts.free_fields[c] > 0
-                new = True
-                for v in range(lay.volcano):
-                    if counts.used[c, q, v]:
-                        legal[k, place_action(codec, s, lay.volcano0 + v)] = True
-                    elif new:
-                        legal[k, place_action(codec, s, lay.volcano0 + v)] = True
-                        new = False
-                for b in range(lay.boats):
-                    if counts.built[c, q, b] and not counts.manned[c, q, b]:
-                        legal[k, place_action(codec, s, codec.boat_target)] = True
-                        break
-        else:
-            legal[k, codec.pass_action] = True
-            # each pawn's swap place (-1 off the board) and kind (strength, face state),
-            # read once per game rather than once per pair
-            for i in range(pawns):
-                x = loc[r, q, i]
-                place[i] = swap_place(lay, x) if x >= 0 else -1
-                kind[i] = 2 * strength_of(lay, i) + (1 if up[r, q, i] else 0)
-            for n in range(n_pairs):
-                i, j = codec.pair_i[n], codec.pair_j[n]
-                pi, pj = place[i], place[j]
-                if pi >= 0 and pj >= 0 and pi != pj and kind[i] != kind[j]:
-                    legal[k, codec.swap0 + n] = True
-    return legal
+    if counts.camp[c, q, 0] + counts.camp[c, q, 1] + counts.camp[c, q, 2] > 0:
+        for s in range(1, 4):
+            if counts.camp[c, q, s - 1] == 0:
+                continue
+            for t in range(lay.forest):
+                legal[place_action(codec, s, t)] = True
+            legal[place_action(codec, s, lay.fields)] = counts.free_fields[c] > 0
+            new = True
+            for v in range(lay.volcano):
+                if counts.used[c, q, v]:
+                    legal[place_action(codec, s, lay.volcano0 + v)] = True
+                elif new:
+                    legal[place_action(codec, s, lay.volcano0 + v)] = True
+                    new = False
+            for b in range(lay.boats):
+                if counts.built[c, q, b] and not counts.manned[c, q, b]:
+                    legal[place_action(codec, s, codec.boat_target)] = True
+                    break
+        return
+    legal[codec.pass_action] = True
+    # each pawn's swap place (-1 off the board) and kind (strength, face state), read once
+    # per game rather than once per pair
+    for i in range(loc.shape[2]):
+        x = loc[r, q, i]
+        place[i] = swap_place(lay, x) if x >= 0 else -1
+        kind[i] = 2 * strength_of(lay, i) + (1 if up[r, q, i] else 0)
+    for n in range(len(codec.pair_i)):
+        i, j = codec.pair_i[n], codec.pair_j[n]
+        pi, pj = place[i], place[j]
+        if pi >= 0 and pj >= 0 and pi != pj and kind[i] != kind[j]:
+            legal[codec.swap0 + n] = True
 
 
 @njit(cache=True, nogil=True)
@@ -217,43 +247,61 @@ def apply_work(
     codec: WorkCodec,
     open_pawns: bool,
 ) -> np.ndarray:
-    """Apply work actions and update the derived counts.
+    """Apply work actions and update the derived counts (`work_move` per game). Returns the
+    pawn placed per game (-1 for a pass or a swap)."""
+    placed = np.full(len(live), -1, dtype=np.int64)
+    for k in range(len(live)):
+        placed[k] = work_move(counts, live[k], seat[k], rows[k], action[k], pw, lay, codec,
+                              open_pawns)  # fmt: skip
+    return placed
+
+
+@njit(cache=True, nogil=True)
+def work_move(
+    counts: WorkCounts,
+    c: int,
+    q: int,
+    r: int,
+    a: int,
+    pw: Pawns,
+    lay: Layout,
+    codec: WorkCodec,
+    open_pawns: bool,
+) -> int:
+    """Apply work action `a` of seat q in game r (counts row c) and update the derived counts.
 
     A placement takes the seat's first camp pawn of that strength; "a free boat" is its
     first built boat with no pawn. The pawn is face up in the fields and on a boat (R5.5,
     R5.7), or always under V1. A swap exchanges two pawns' places; a pawn landing in the
-    fields turns face up (R5.3). Returns the pawn placed per game (-1 for a pass or a swap).
+    fields turns face up (R5.3). Returns the pawn placed (-1 for a pass or a swap).
     """
-    placed = np.full(len(live), -1, dtype=np.int64)
-    for k in range(len(live)):
-        a, c, q, r = action[k], live[k], seat[k], rows[k]
-        if a < codec.pass_action:
-            strength, target = placement(codec, a)
-            pawn = (strength - 1) * lay.per_strength
-            while pw.loc[r, q, pawn] != CAMP:
-                pawn += 1
-            dest = target
-            if target == codec.boat_target:
-                b = 0
-                while not counts.built[c, q, b] or counts.manned[c, q, b]:
-                    b += 1
-                counts.manned[c, q, b] = True
-                dest = lay.ocean0 + b
-            elif target == lay.fields:
-                counts.free_fields[c] -= 1
-            elif target >= lay.volcano0:
-                counts.used[c, q, target - lay.volcano0] = True
-            set_pawn(pw, r, q, pawn, dest, placed_face_up(lay, dest, open_pawns))
-            counts.camp[c, q, strength - 1] -= 1
-            counts.camp_total[c] -= 1
-            placed[k] = pawn
-        elif a > codec.pass_action:
-            i, j = codec.pair_i[a - codec.swap0], codec.pair_j[a - codec.swap0]
-            li, lj = pw.loc[r, q, i], pw.loc[r, q, j]
-            ui, uj = pw.up[r, q, i], pw.up[r, q, j]
-            set_pawn(pw, r, q, i, lj, ui or lj == lay.fields)
-            set_pawn(pw, r, q, j, li, uj or li == lay.fields)
-    return placed
+    if a < codec.pass_action:
+        strength, target = placement(codec, a)
+        pawn = (strength - 1) * lay.per_strength
+        while pw.loc[r, q, pawn] != CAMP:
+            pawn += 1
+        dest = target
+        if target == codec.boat_target:
+            b = 0
+            while not counts.built[c, q, b] or counts.manned[c, q, b]:
+                b += 1
+            counts.manned[c, q, b] = True
+            dest = lay.ocean0 + b
+        elif target == lay.fields:
+            counts.free_fields[c] -= 1
+        elif target >= lay.volcano0:
+            counts.used[c, q, target - lay.volcano0] = True
+        set_pawn(pw, r, q, pawn, dest, placed_face_up(lay, dest, open_pawns))
+        counts.camp[c, q, strength - 1] -= 1
+        counts.camp_total[c] -= 1
+        return pawn
+    if a > codec.pass_action:
+        i, j = codec.pair_i[a - codec.swap0], codec.pair_j[a - codec.swap0]
+        li, lj = pw.loc[r, q, i], pw.loc[r, q, j]
+        ui, uj = pw.up[r, q, i], pw.up[r, q, j]
+        set_pawn(pw, r, q, i, lj, ui or lj == lay.fields)
+        set_pawn(pw, r, q, j, li, uj or li == lay.fields)
+    return -1
 
 
 STEPS = {Step.WORK_START: work_start, Step.WORK: work}

@@ -1,0 +1,61 @@
+"""What a seat can estimate from what it sees, for the compiled policies: the counterparts of
+`strategies/features.py` (the same estimates, one game at a time), read through `seen`."""
+
+from __future__ import annotations
+
+from moaisim.engine.compiled import seen
+from moaisim.engine.compiled.arrays import kernel
+from moaisim.rules.codes import score
+from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
+
+#: Points a Moai tile is guessed to be worth when its height is secret (R6.5), as
+#: `features.MOAI_GUESS`.
+MOAI_GUESS = 6
+
+
+@kernel
+def visible_score(g, c, r: int, q: int) -> int:  # noqa: ANN001
+    """Clan q's score as a rival sees it: R8.2's score with `MOAI_GUESS` per Moai tile."""
+    living = seen.on_board(g, r, q) + seen.camp_size(g, r, q)
+    guess = MOAI_GUESS * seen.moai_count(g, r, q)
+    return score(guess, living, seen.wood(g, r, q), c.wood_points)
+
+
+@kernel
+def loses(g, c, r: int, q: int, card: int) -> bool:  # noqa: ANN001
+    """Clan q has something the disaster `card` takes (C3): wood to burn, a boat, a pawn (on
+    the board or in camp) or a Moai tile."""
+    t = c.cards
+    k = card if card >= 0 else len(t.loss) - 1  # -1: "no card"
+    if t.burns[k] and seen.wood(g, r, q) > 0:
+        return True
+    loss = t.loss[k]
+    if loss == LOSS_BOAT:
+        for b in range(c.lay.boats):
+            if seen.boats(g, r, q, b):
+                return True
+    elif loss == LOSS_PAWN:
+        return seen.on_board(g, r, q) + seen.camp_size(g, r, q) > 0
+    elif loss == LOSS_MOAI:
+        return seen.moai_count(g, r, q) > 0
+    return False
+
+
+@kernel
+def rival_forest(g, c, r: int, me: int, per_hidden: float, est, out) -> None:  # noqa: ANN001
+    """R6.1 as a rival sees it: out[k] = the strongest rival's estimated strength on forest
+    space k: its face-up strength there + `per_hidden` per face-down pawn (`est` and `out`
+    have one entry per forest space), summed in `features.rival_forest`'s order."""
+    forest = len(out)
+    out[:] = 0.0
+    for q in range(c.players):
+        if q == me:
+            continue
+        for k in range(forest):
+            est[k] = per_hidden * seen.hidden_count(g, r, q, k)
+        for i in range(len(c.strength)):
+            x = seen.shown_loc(g, r, q, i)
+            if 0 <= x < forest:
+                est[x] += c.strength[i]
+        for k in range(forest):
+            out[k] = max(out[k], est[k])

@@ -1,0 +1,270 @@
+"""`greedy`'s decisions, compiled (strategies/greedy.py is the Python strategy, and the
+reference: the same scores, action by action, the same tie-breaks and the same draws).
+
+One function per decision kind, for seat `me` of game r, its legal mask in `sc.legal[:size]`;
+each reads the game through `seen` (what the seat sees, R5.9) and the rules' constants, and
+draws from the seat's stream exactly what the Python strategy draws: one uniform per decision
+(`ties.pick_row`), none for the bid and the boat. Its parameters are the policy's integers
+`prm`: bid_cards_from, moai_height, keep_cards (`GreedyStrategy.params`, in that order).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.engine.compiled import seen
+from moaisim.engine.compiled.arrays import kernel
+from moaisim.engine.compiled.features import loses as loses_
+from moaisim.engine.compiled.features import rival_forest, visible_score
+from moaisim.engine.compiled.ties import NEG, pick_row
+from moaisim.engine.decisions import BIRTH_PAIRS, PAIR_STRENGTH, raid_action
+from moaisim.rules.codes import (
+    FIELDS,
+    N_RAID_COMBOS,
+    OCEAN,
+    card_value,
+    is_raid,
+    raid_cards,
+    zone_of,
+)
+from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
+
+#: The policy's integer parameters, in order (`GreedyStrategy.params`).
+PARAMS: tuple[str, ...] = ("bid_cards_from", "moai_height", "keep_cards")
+BID_CARDS_FROM, MOAI_HEIGHT, KEEP_CARDS = range(3)
+
+#: R7.3: each birth pair's pawn strength and its Raid cards (`GreedyStrategy.birth`).
+PAIR_MIN = PAIR_STRENGTH.astype(np.float64)
+PAIR_RAIDS = np.array([is_raid.py_func(a) + is_raid.py_func(b) for a, b in BIRTH_PAIRS],
+                      dtype=np.float64)  # fmt: skip
+#: R7.2: a rest's preference by zone (forest, fields, volcano, ocean; off the board last).
+REST_PREFER = np.array([40.0, 20.0, 10.0, 30.0, 0.0])
+for _a in (PAIR_MIN, PAIR_RAIDS, REST_PREFER):
+    _a.setflags(write=False)
+
+
+# --- R3 ---------------------------------------------------------------------------------------
+@kernel
+def bid(g, r: int, me: int, prm: np.ndarray, out: np.ndarray) -> None:  # noqa: ANN001
+    """R3.3: one card, the lowest non-Raid one, when the hand holds at least bid_cards_from
+    cards; else nothing (no draw)."""
+    out[:] = 0
+    total, lowest = 0, -1
+    for t in range(len(out)):
+        n = seen.own_hand(g, r, me, t)
+        total += n
+        if t < 3 and n > 0 and lowest < 0:
+            lowest = t
+    if lowest >= 0 and total >= prm[BID_CARDS_FROM]:
+        out[lowest] = 1
+
+
+@kernel
+def ties(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
+    """R3.4, R6.1: as bird-man, itself first, then the clan behind by visible score."""
+    for q in range(size):
+        sc.scores[q] = -float(visible_score(g, c, r, q))
+    sc.scores[me] = 1e6
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+# --- R4 ---------------------------------------------------------------------------------------
+@kernel
+def pick_epoch(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
+    """R4.1: the card that draws most, a boat it can build (+2) or a disaster to aim (+1.5)."""
+    t = c.cards
+    can_build = seen.wood(g, r, me) >= 1 and not seen.last_round(g, r)
+    for k in range(size):
+        cid = seen.offer(g, r, k)
+        x = cid if cid >= 0 else len(t.draw) - 1  # an empty slot reads "no card"
+        boat = 1.0 if t.boat[x] and can_build else 0.0
+        hits = 1.0 if t.targeted[x] else 0.0
+        sc.scores[k] = float(t.draw[x]) + 2.0 * boat + 1.5 * hits
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+@kernel
+def disaster_target(g, c, sc, r: int, me: int, size: int, card: int) -> int:  # noqa: ANN001
+    """R4.3: the leader by visible score, well ahead of it a clan that has what the card
+    takes; never itself."""
+    for q in range(size):
+        hit = 1.0 if loses_(g, c, r, q, card) else 0.0
+        sc.scores[q] = float(visible_score(g, c, r, q)) + 50.0 * hit
+    sc.scores[me] = NEG
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+@kernel
+def disaster_loss(g, c, sc, r: int, me: int, size: int, what: int) -> int:  # noqa: ANN001
+    """R4.4: a pawn: the weakest, sparing fields and boats; a boat: an empty one; a Moai: the
+    smallest (`features.loss_scores`)."""
+    sc.scores[:size] = 0.0
+    if what == LOSS_PAWN:
+        for i in range(len(c.strength)):
+            z = zone_of(c.lay, seen.own_loc(g, r, me, i))
+            feeds = 1 if z in (FIELDS, OCEAN) else 0
+            sc.scores[i] = -(10.0 * c.strength[i] + 5 * feeds)
+    elif what == LOSS_BOAT:
+        for k in range(c.lay.boats):
+            sc.scores[k] = -1.0 if seen.boats_manned(g, c, r, me, k) else -0.0
+    elif what == LOSS_MOAI:
+        for k in range(len(c.tile_heights)):
+            sc.scores[k] = -1.0 * c.tile_heights[k]
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+# --- R5 ---------------------------------------------------------------------------------------
+@kernel
+def work(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
+    """R5: place by `placement`'s scores; with no placement legal, pass if it may, else the
+    first legal swap."""
+    u = seen.uniform(g, r, me)
+    codec = c.work
+    placing = False
+    for a in range(codec.pass_action):
+        if sc.legal[a]:
+            placing = True
+            break
+    if placing:
+        return placement(g, c, sc, r, me, u)
+    if sc.legal[codec.pass_action]:
+        return codec.pass_action
+    for a in range(codec.swap0, size):
+        if sc.legal[a]:
+            return a
+    return codec.swap0
+
+
+@kernel
+def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
+    """The best legal placement (ties at random by u), as `greedy._placements` scores it:
+
+    1. food while the clan would go hungry: boats first, then fields, strongest first
+       (boat 101 + 10 s, fields 100 + 10 s; otherwise 11 + s and 10 + s);
+    2. a forest space with wood that this pawn wins, unless already ahead there: 60 - s; a
+       space with wood it does not win: 5; else 0. Rivals are estimated from what is shown:
+       face-up strengths + 2 per face-down pawn;
+    3. the volcano: pile onto the tallest own space that stays within the tallest tile
+       (20 + height + s), else 15 - s.
+    """
+    lay = c.lay
+    forest, fields, ocean0 = lay.forest, lay.fields, lay.ocean0
+    targets = ocean0 + 1
+    by_place = sc.by_place
+    by_place[:] = 0
+    living = 0
+    for i in range(len(c.strength)):
+        x = seen.own_loc(g, r, me, i)
+        if x >= -1:
+            living += 1
+        if x >= 0:
+            by_place[x] += c.strength[i]
+    food = by_place[fields]
+    for x in range(ocean0, lay.size):
+        food += by_place[x]
+    hungry = living - food > 0
+    rival_forest(g, c, r, me, 2.0, sc.est, sc.seen)
+    top = c.top_tile
+    for s in range(1, 4):
+        for t in range(targets):
+            a = (s - 1) * targets + t
+            if not sc.legal[a]:
+                continue
+            if t < forest:
+                own = by_place[t]
+                wood = seen.forest_wood(g, r, t) and not own > sc.seen[t]
+                if wood and own + s > sc.seen[t]:
+                    score = 60 - s
+                elif wood:
+                    score = 5
+                else:
+                    score = 0
+            elif t == fields:
+                score = 100 + 10 * s if hungry else 10 + s
+            elif t < ocean0:
+                height = by_place[t]
+                score = 20 + height + s if height + s <= top else 15 - s
+            else:
+                score = 101 + 10 * s if hungry else 11 + s
+            sc.scores[a] = score
+    n = 3 * targets
+    return pick_row(sc.scores[:n], sc.legal[:n], u)
+
+
+# --- R6 ---------------------------------------------------------------------------------------
+@kernel
+def finish_moai(g, c, sc, r: int, me: int, size: int, prm: np.ndarray) -> int:  # noqa: ANN001
+    """R6.2: finish a statue of height moai_height or more (3 in the last round, 4 with wood
+    to spare); else stop."""
+    lay = c.lay
+    v = lay.volcano
+    height = sc.height
+    height[:] = 0
+    for i in range(len(c.strength)):
+        x = seen.own_loc(g, r, me, i) - lay.volcano0
+        if 0 <= x < v:
+            height[x] += c.strength[i]
+    wood = seen.wood(g, r, me)
+    last = seen.last_round(g, r)
+    for k in range(v):
+        h = height[k]
+        worth = h >= prm[MOAI_HEIGHT] or (last and h >= 3) or (h >= 4 and wood >= 3)
+        sc.scores[k] = float(h) if worth else -1.0
+    sc.scores[v] = 0.0
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+@kernel
+def feed(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
+    """R6.3-R6.4, as `greedy._best_feed`: starving own pawn i scores -10 x strength + 5 in
+    the forest; raiding rival q's pawn with a raid combination scores 100 + q's visible
+    score - (the Raid card's value + 3 if the second card is a Raid card too)."""
+    u = seen.uniform(g, r, me)
+    codec = c.feed
+    forest = c.lay.forest
+    for i in range(codec.pawns):
+        if sc.legal[i]:
+            x = seen.own_loc(g, r, me, i)
+            sc.scores[i] = -10 * c.strength[i] + (5 if 0 <= x < forest else 0)
+    for q in range(c.players):
+        lead = -1
+        for j in range(codec.pawns):
+            for k in range(N_RAID_COMBOS):
+                a = raid_action(codec, q, j, k)
+                if sc.legal[a]:
+                    if lead < 0:
+                        lead = visible_score(g, c, r, q)
+                    raid, second = raid_cards(k, c.strength[j])
+                    sc.scores[a] = 100 + lead - (card_value(raid) + 3 * is_raid(second))
+    return pick_row(sc.scores[:size], sc.legal[:size], u)
+
+
+# --- R7 ---------------------------------------------------------------------------------------
+@kernel
+def rest(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
+    """R7.2: rest pawns from the zones it values least first (`REST_PREFER`), the weakest
+    first."""
+    for i in range(size):
+        z = zone_of(c.lay, seen.own_loc(g, r, me, i))
+        sc.scores[i] = REST_PREFER[z if z >= 0 else len(REST_PREFER) - 1] + c.strength[i]
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+@kernel
+def birth(g, c, sc, r: int, me: int, size: int, prm: np.ndarray) -> int:  # noqa: ANN001
+    """R7.3: a pawn for the lowest pair without Raid cards when it has cards to spare (or in
+    the last round); else stop."""
+    cards = 0
+    for t in range(6):
+        cards += seen.own_hand(g, r, me, t)
+    spare = cards > prm[KEEP_CARDS] or seen.last_round(g, r)
+    for x in range(size - 1):
+        sc.scores[x] = 10 * PAIR_MIN[x] - 15 * PAIR_RAIDS[x]
+    sc.scores[size - 1] = -100.0 if spare else 100.0
+    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+
+
+@kernel
+def boat(g, r: int) -> int:  # noqa: ANN001
+    """R7.4: build the boat, but in the last round (no draw)."""
+    return 0 if seen.last_round(g, r) else 1

@@ -1,0 +1,207 @@
+"""R7 review phase, one game at a time (`batch.review` is the batch's, and holds the rules'
+kernels both use): in turn order, DRAW (R7.1), REST (R7.2), BIRTH (R7.3) and BOAT (R7.4)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.engine.batch.review import birth_legal, birth_one, draw_card, rest_legal, rest_one
+from moaisim.engine.compiled.arrays import (
+    BIRTH,
+    BOAT,
+    C_CARD,
+    C_LEFT,
+    C_POS,
+    C_STEP,
+    DRAW,
+    K_BIRTH,
+    K_BOAT,
+    K_REST,
+    REST,
+    ROUND_END,
+    card,
+    discard_wood,
+    goto,
+    kernel,
+)
+from moaisim.engine.compiled.policy import decide
+from moaisim.engine.decisions import BIRTH_STOP
+from moaisim.rng import unit
+
+
+@kernel
+def draw(g, c, sc, r: int) -> None:  # noqa: ANN001
+    """DRAW, R7.1: the clan at turn position pos draws as many cards as its epoch card says;
+    then rests (REST, not in the last round) and births (BIRTH). After the last position, the
+    round ends (ROUND_END)."""
+    pos = g.cursor[r, C_POS]
+    if pos >= c.players:
+        goto(g, r, ROUND_END)
+        return
+    q = g.turn[r, pos]
+    t = c.cards
+    cid = card(t.draw, g.held[r, q])
+    draw_cards(g, c, sc, r, q, t.draw[cid])
+    times = 0
+    if not g.last_round[r]:  # R7.2: no rest in the last round
+        board = 0
+        for i in range(g.pawns.loc.shape[2]):
+            if g.pawns.loc[r, q, i] >= 0:
+                board += 1
+        times = min(t.hut[cid], board)
+    g.cursor[r, C_LEFT] = times
+    g.cursor[r, C_STEP] = REST if times > 0 else BIRTH
+
+
+@kernel
+def draw_cards(g, c, sc, r: int, q: int, n: int) -> None:  # noqa: ANN001
+    """R7.1: draw n cards; an empty deck is replaced by the shuffled discard pile (none left
+    there either: the clan stops drawing)."""
+    done = 0
+    while done < n:
+        while done < n and g.deck_pos[r] < g.deck_len[r]:
+            draw_card(r, q, g.deck, g.deck_pos, g.hand)
+            done += 1
+        if done >= n:
+            return
+        left = 0
+        for t in range(g.discard.shape[1]):
+            left += g.discard[r, t]
+        if left == 0:
+            return
+        reshuffle(g, c, sc, r)
+
+
+@kernel
+def reshuffle(g, c, sc, r: int) -> None:  # noqa: ANN001
+    """R7.1: the discard pile, shuffled, becomes the deck (`chance.reshuffle_order`): one
+    chance key per card of the set (canonical ids, type by type), the k-th reshuffle reading
+    keys k x cards .. (k + 1) x cards - 1 of the game's reshuffle sub-stream; the discarded
+    cards of type t are the first ids of that type, ordered by their keys."""
+    n = len(c.card_types)
+    start = np.uint64(g.reshuffles[r]) * np.uint64(n)
+    keys = sc.keys
+    for i in range(n):
+        present = c.type_rank[i] < g.discard[r, c.card_types[i]]
+        keys[i] = unit(g.reshuffle_keys[r], start + np.uint64(i)) if present else 2.0
+    order = sc.order
+    argsort(keys, order)
+    size = 0
+    for j in range(n):
+        i = order[j]
+        if keys[i] < 2.0:
+            g.deck[r, j] = c.card_types[i]
+            size += 1
+        else:
+            g.deck[r, j] = -1
+    g.deck_len[r] = size
+    g.deck_pos[r] = 0
+    g.discard[r] = 0
+    g.reshuffles[r] += 1
+
+
+@kernel
+def argsort(keys, order) -> None:  # noqa: ANN001
+    """`order` = the indices of `keys` in increasing order of (key, index): numpy's stable
+    argsort, by heapsort in place (a kernel allocates nothing)."""
+    n = len(keys)
+    for i in range(n):
+        order[i] = i
+    for start in range(n // 2 - 1, -1, -1):
+        _sift(keys, order, start, n)
+    for end in range(n - 1, 0, -1):
+        order[0], order[end] = order[end], order[0]
+        _sift(keys, order, 0, end)
+
+
+@kernel
+def _sift(keys, order, root: int, end: int) -> None:  # noqa: ANN001
+    """Heapsort's sift-down of `order[root]` within order[:end] (a max-heap of (key, index))."""
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return
+        a, b = order[child], order[child + 1] if child + 1 < end else -1
+        if b >= 0 and (keys[b] > keys[a] or (keys[b] == keys[a] and b > a)):
+            child, a = child + 1, b
+        top = order[root]
+        if keys[a] > keys[top] or (keys[a] == keys[top] and a > top):
+            order[root], order[child] = a, top
+            root = child
+        else:
+            return
+
+
+@kernel
+def rest(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
+    """REST, R7.2: step_left pawns from the board to camp, one at a time, taken as evenly as
+    possible across zones (step_taken: rested so far, per zone); then births (BIRTH)."""
+    size = c.lay.pawns
+    q = g.turn[r, g.cursor[r, C_POS]]
+    sc.legal[:size] = False
+    rest_legal(r, q, g.pawns.loc, g.step_taken[r], c.lay, sc.legal)
+    i = decide(g, c, pol, sc, r, K_REST, q, size, -1)
+    rest_one(r, q, i, g.pawns, g.step_taken[r], c.lay)
+    g.cursor[r, C_LEFT] -= 1
+    if g.cursor[r, C_LEFT] == 0:
+        g.cursor[r, C_STEP] = BIRTH
+        g.step_taken[r] = 0
+
+
+@kernel
+def birth(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
+    """BIRTH, R7.3: any number of times, two cards for a pawn of the lower card's strength;
+    in the last round while a birth is possible (A4). Then the boat (R7.4)."""
+    size = c.birth_size
+    q = g.turn[r, g.cursor[r, C_POS]]
+    while True:
+        sc.legal[:size] = False
+        if not birth_legal(r, q, g.hand, g.pawns.loc, g.last_round, c.lay, sc.legal,
+                           sc.reserve):  # fmt: skip
+            break
+        k = decide(g, c, pol, sc, r, K_BIRTH, q, size, -1)
+        if k == BIRTH_STOP:
+            break
+        birth_one(r, q, k, g.hand, g.discard, g.pawns, g.n.births, c.lay)
+    boat_or_next(g, c, r, q)
+
+
+@kernel
+def boat_or_next(g, c, r: int, q: int) -> None:  # noqa: ANN001
+    """R7.4: a clan holding a boat card and a wood may build the boat (BOAT); otherwise its
+    card is discarded and the next turn position draws."""
+    cid = g.held[r, q]
+    if c.cards.boat[card(c.cards.boat, cid)] and g.wood[r, q] >= 1:
+        g.cursor[r, C_STEP] = BOAT
+        g.cursor[r, C_CARD] = cid
+    else:
+        next_review(g, r, q)
+
+
+@kernel
+def boat(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
+    """BOAT, R7.4: 1 to pay a wood and build the boat (the card kept in the clan's first free
+    boat slot), 0 not to; the next turn position draws."""
+    q = g.turn[r, g.cursor[r, C_POS]]
+    cid = g.cursor[r, C_CARD]
+    sc.legal[:2] = True
+    if decide(g, c, pol, sc, r, K_BOAT, q, 2, cid) == 1:
+        g.wood[r, q] -= 1
+        discard_wood(g, c, r, 1)
+        slot = 0
+        for k in range(g.boats.shape[2]):
+            if g.boats[r, q, k] < 0:
+                slot = k
+                break
+        g.boats[r, q, slot] = cid
+        g.n.boats_built[r, q] += 1
+    next_review(g, r, q)
+
+
+@kernel
+def next_review(g, r: int, q: int) -> None:  # noqa: ANN001
+    """The card is kept as a boat or discarded; the next turn position draws."""
+    g.held[r, q] = -1
+    pos = g.cursor[r, C_POS]
+    goto(g, r, DRAW)
+    g.cursor[r, C_POS] = pos + 1

@@ -1,0 +1,58 @@
+"""Fair tie-breaks (docs/design.md, "Built-in strategies, tie-breaks and the tuner"): the best
+legal action, exact ties (within a relative `TIE`) broken by one uniform of the seat's stream.
+
+Both paths of the built-in strategies choose with these: the Python strategies
+(`strategies/ties.py` draws the uniform from a view's stream) and the compiled policies
+(`compiled.policy`, drawing it from the seat's stream of the game).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: A score no legal action should get unless nothing better is legal.
+NEG = -1e9
+#: Scores within this relative distance of the best count as ties.
+TIE = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def pick_best(scores: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row: the legal action of highest score; among tied ones the floor(u * k)-th of
+    the k tied actions. scores [n, A] float64, legal [n, A] bool, u [n] in [0, 1)."""
+    n, size = legal.shape
+    out = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        out[r] = pick_row(scores[r], legal[r], u[r])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def pick_row(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
+    """`pick_best` for one row (for kernels that score a row at a time)."""
+    size = len(legal)
+    top = -np.inf
+    first = -1
+    for a in range(size):
+        if legal[a]:
+            if first < 0:
+                first = a
+            if scores[a] > top:
+                top = scores[a]
+    if first < 0:
+        return 0
+    if top == -np.inf:
+        top = scores[first]
+    tol = TIE * max(1.0, abs(top))
+    count = 0
+    for a in range(size):
+        if legal[a] and scores[a] >= top - tol:
+            count += 1
+    k = min(int(u * count), count - 1)
+    for a in range(size):
+        if legal[a] and scores[a] >= top - tol:
+            if k == 0:
+                return a
+            k -= 1
+    return first
