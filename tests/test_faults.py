@@ -559,22 +559,22 @@ def test_a_full_disk_is_one_line(tmp_path, monkeypatch, capsys):
     """ENOSPC while a part is written: one line, exit 2, whole parts only."""
     from moaisim import rundir
 
-    real = rundir.RunDir.save
+    real = rundir.RunDir.write_part  # where every part's bytes reach the disk
     calls = []
 
-    def full(self, kind, df, cell, start, end):
+    def full(self, kind, part, cell, start, end):
         calls.append(1)
         if len(calls) > 2:
             raise OSError(28, "No space left on device", str(self.path / "parts" / "x.tmp"))
-        return real(self, kind, df, cell, start, end)
+        return real(self, kind, part, cell, start, end)
 
-    monkeypatch.setattr(rundir.RunDir, "save", full)
+    monkeypatch.setattr(rundir.RunDir, "write_part", full)
     out = tmp_path / "run"
     args = ["simulate", "-p", "3", "-n", "40", "--chunk-size", "10", "-o", str(out), "-q"]
     assert main(args) == 2
     assert "No space left on device" in one_line(capsys.readouterr().err)
     assert len(records(out)) == 2
-    monkeypatch.setattr(rundir.RunDir, "save", real)
+    monkeypatch.setattr(rundir.RunDir, "write_part", real)
     assert main([*args, "--resume"]) == 0
 
 
