@@ -39,12 +39,14 @@ test-all: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "slow or not slow"
 
 # Engine speed (batch vs reference, same games), batch memory and the runner; rollouts from
-# mid-game positions (what search plays); where the engine's time goes. benchmarks/README.md.
+# mid-game positions (what search plays); where the engine's time goes; search's decisions
+# per second, rollouts compiled and through views. benchmarks/README.md.
 bench: $(STAMP)
 	$(BIN)/moaisim bench
 	$(BIN)/python benchmarks/rollouts.py
 	$(BIN)/python benchmarks/engine_profile.py
 	$(BIN)/python benchmarks/engine_profile.py --lineup tuned
+	$(BIN)/python benchmarks/search_speed.py
 
 # The shipped studies' headlines (docs/reports.md, README.md), generated from the reports'
 # CSV files after the reports change (tests/test_verdicts.py checks they agree).

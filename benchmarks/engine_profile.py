@@ -3,12 +3,14 @@
     .venv/bin/python benchmarks/engine_profile.py [--players 4] [--lineup greedy] [--games 10000]
 
 Plays a warm-up batch (numba's kernels loaded), then `--games` games of root seed 0 in one
-batch under cProfile, and sums each function's own time (tottime) by part: each phase of
-the engine (bird-man, epoch, work, production, review: the masks and the applied answers),
-the machine (the run queue, the decisions' grouping and checks), the views (what a strategy
-is shown), the strategies' own code, the random streams, numpy and the rest. Markdown to
-stdout, headed by the command line. (cProfile adds a few percent per Python call; py-spy,
-a sampling profiler, gives the same ranking without that cost: `py-spy record -o out.svg --
+batch under cProfile (on the compiled path when every seat is a built-in: then the play is
+one numba call, opaque to cProfile, and `--views` profiles the path user strategies take),
+and sums each function's own time (tottime) by part: each phase of the engine (bird-man,
+epoch, work, production, review: the masks and the applied answers), the machine (the run
+queue, the decisions' grouping and checks), the views (what a strategy is shown), the
+strategies' own code, the random streams, numpy and the rest. Markdown to stdout, headed by
+the command line. (cProfile adds a few percent per Python call; py-spy, a sampling
+profiler, gives the same ranking without that cost: `py-spy record -o out.svg --
 .venv/bin/python benchmarks/engine_profile.py`.)
 """
 
@@ -36,6 +38,7 @@ PARTS = (
     ("engine/batch/production.py", "phase: production (R6)"),
     ("engine/batch/review.py", "phase: review (R7)"),
     ("engine/batch/", "machine: queue, decisions, results"),
+    ("engine/compiled/", "compiled path (numba: every step and decision, one call)"),
     ("engine/views.py", "views shown to strategies"),
     ("engine/answers.py", "answer checks"),
     ("engine/", "engine: other"),
@@ -59,6 +62,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--lineup", default="greedy")
     ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument(
+        "--views",
+        action="store_true",
+        help="ask the strategies through views (the path user strategies take)",
+    )
     args = ap.parse_args(argv)
     try:
         rules = Rules.make(args.players)
@@ -67,11 +75,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"profile: {exc}")
     if args.games < 1:
         sys.exit("profile: --games must be at least 1")
-    Games.new(rules, 0, np.arange(min(args.games, 2000))).play([s() for s in specs])
+    compiled = not args.views
+    Games.new(rules, 0, np.arange(min(args.games, 2000))).play([s() for s in specs],
+                                                               compiled=compiled)  # fmt: skip
     prof = cProfile.Profile(time.process_time)  # CPU time: a shared machine's load left out
     t = time.process_time()
     prof.enable()
-    Games.new(rules, 0, np.arange(args.games)).play([s() for s in specs])
+    Games.new(rules, 0, np.arange(args.games)).play([s() for s in specs], compiled=compiled)
     prof.disable()
     cpu = time.process_time() - t
     by: Counter[str] = Counter()
@@ -80,7 +90,8 @@ def main(argv: list[str] | None = None) -> None:
     total = sum(by.values())
     given = shlex.join(argv or sys.argv[1:])
     print(f"Command: `python benchmarks/engine_profile.py {given}`\n")
-    print(f"{args.players} players, `{args.lineup}`, {args.games:,} games in one batch: "
+    path = "through views" if args.views else "on the compiled path where the lineup allows"
+    print(f"{args.players} players, `{args.lineup}`, {args.games:,} games in one batch {path}: "
           f"{cpu:.2f} CPU s under the profiler ({args.games / cpu:,.0f} games/s).\n")  # fmt: skip
     print("| part | own time s | share |")
     print("| --- | ---: | ---: |")

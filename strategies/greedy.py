@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from moaisim.engine.compiled import greedy as compiled_greedy
+from moaisim.engine.compiled.greedy import placement_score
 from moaisim.engine.compiled.policy import GREEDY, Policy
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
@@ -109,23 +110,11 @@ def _placements(
                 a = (s - 1) * targets + t
                 if not legal[r, a]:
                     continue
-                if t < forest:
-                    own = by_place[t]
-                    wood = forest_wood[r, t] and not own > seen[t]
-                    if wood and own + s > seen[t]:
-                        score = 60 - s
-                    elif wood:
-                        score = 5
-                    else:
-                        score = 0
-                elif t == fields:
-                    score = 100 + 10 * s if hungry else 10 + s
-                elif t < ocean0:
-                    height = by_place[t]
-                    score = 20 + height + s if height + s <= top else 15 - s
-                else:
-                    score = 101 + 10 * s if hungry else 11 + s
-                scores[a] = score
+                wood = t < forest and forest_wood[r, t]
+                seen_there = seen[t] if t < forest else 0.0
+                scores[a] = placement_score(
+                    s, t, by_place[t], wood, seen_there, hungry, top, forest, fields, ocean0
+                )
         out[r] = pick_row(scores, legal[r, : 3 * targets], u[r])
     return out
 

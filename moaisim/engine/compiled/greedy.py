@@ -115,6 +115,26 @@ def disaster_loss(g, c, sc, r: int, me: int, size: int, what: int) -> int:  # no
 
 # --- R5 ---------------------------------------------------------------------------------------
 @kernel
+def placement_score(s: int, t: int, own: int, wood: bool, seen_there: float, hungry: bool,
+                    top: int, forest: int, fields: int, ocean0: int) -> float:  # fmt: skip
+    """R5: greedy's score for a pawn of strength s placed on board target t, given the clan's
+    strength already there (`own`), whether forest space t still has wood, the rivals'
+    strength seen there (forest only), hunger and the tallest tile: a forest space it can
+    win (R6.1), the fields and the boats when hungry (R6.3), a statue no taller than a tile
+    (R6.2). One home for the Python strategy (strategies/greedy.py) and the compiled one."""
+    if t < forest:
+        wood = wood and not own > seen_there
+        if wood and own + s > seen_there:
+            return 60 - s
+        return 5 if wood else 0
+    if t == fields:
+        return 100 + 10 * s if hungry else 10 + s
+    if t < ocean0:
+        return 20 + own + s if own + s <= top else 15 - s
+    return 101 + 10 * s if hungry else 11 + s
+
+
+@kernel
 def work(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
     """R5: place by `placement`'s scores; with no placement legal, pass if it may, else the
     first legal swap."""
@@ -170,23 +190,11 @@ def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
             a = (s - 1) * targets + t
             if not sc.legal[a]:
                 continue
-            if t < forest:
-                own = by_place[t]
-                wood = seen.forest_wood(g, r, t) and not own > sc.seen[t]
-                if wood and own + s > sc.seen[t]:
-                    score = 60 - s
-                elif wood:
-                    score = 5
-                else:
-                    score = 0
-            elif t == fields:
-                score = 100 + 10 * s if hungry else 10 + s
-            elif t < ocean0:
-                height = by_place[t]
-                score = 20 + height + s if height + s <= top else 15 - s
-            else:
-                score = 101 + 10 * s if hungry else 11 + s
-            sc.scores[a] = score
+            wood = t < forest and seen.forest_wood(g, r, t)
+            seen_there = sc.seen[t] if t < forest else 0.0
+            sc.scores[a] = placement_score(
+                s, t, by_place[t], wood, seen_there, hungry, top, forest, fields, ocean0
+            )
     n = 3 * targets
     return pick_row(sc.scores[:n], sc.legal[:n], u)
 
