@@ -42,7 +42,7 @@ def sources() -> list[Path]:
 
 
 def digest(files: list[Path]) -> str:
-    """SHA-256 (16 hex digits) of the files' names (relative to their package) and bytes."""
+    """SHA-256 (16 hex digits) of the files' names and bytes, in the order given."""
     h = hashlib.sha256()
     for path in files:
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")

@@ -59,3 +59,16 @@ def rival_forest(g, c, r: int, me: int, per_hidden: float, est, out) -> None:  #
                 est[x] += c.strength[i]
         for k in range(forest):
             out[k] = max(out[k], est[k])
+
+
+@kernel
+def thing_losses(g, c, r: int, me: int, what: int, out) -> None:  # noqa: ANN001
+    """R4.4: scores (higher: better to lose) of the boat or Moai tile a disaster takes from
+    seat me, into out[:boats] or out[:tiles]: an empty boat first, the smallest tile first
+    (`features.loss_scores`; a pawn's cost is each strategy's own)."""
+    if what == LOSS_BOAT:
+        for k in range(c.lay.boats):
+            out[k] = -1.0 if seen.boats_manned(g, c, r, me, k) else -0.0
+    elif what == LOSS_MOAI:
+        for k in range(len(c.tile_heights)):
+            out[k] = -1.0 * c.tile_heights[k]

@@ -15,7 +15,7 @@ import numpy as np
 from moaisim.engine.compiled import seen
 from moaisim.engine.compiled.arrays import kernel
 from moaisim.engine.compiled.features import loses as loses_
-from moaisim.engine.compiled.features import rival_forest, visible_score
+from moaisim.engine.compiled.features import rival_forest, thing_losses, visible_score
 from moaisim.engine.compiled.ties import NEG, pick_row
 from moaisim.engine.decisions import BIRTH_PAIRS, PAIR_STRENGTH, raid_action
 from moaisim.rules.codes import (
@@ -27,7 +27,7 @@ from moaisim.rules.codes import (
     raid_cards,
     zone_of,
 )
-from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
+from moaisim.rules.epoch_cards import LOSS_PAWN
 
 #: The policy's integer parameters, in order (`GreedyStrategy.params`).
 PARAMS: tuple[str, ...] = ("bid_cards_from", "moai_height", "keep_cards")
@@ -104,12 +104,8 @@ def disaster_loss(g, c, sc, r: int, me: int, size: int, what: int) -> int:  # no
             z = zone_of(c.lay, seen.own_loc(g, r, me, i))
             feeds = 1 if z in (FIELDS, OCEAN) else 0
             sc.scores[i] = -(10.0 * c.strength[i] + 5 * feeds)
-    elif what == LOSS_BOAT:
-        for k in range(c.lay.boats):
-            sc.scores[k] = -1.0 if seen.boats_manned(g, c, r, me, k) else -0.0
-    elif what == LOSS_MOAI:
-        for k in range(len(c.tile_heights)):
-            sc.scores[k] = -1.0 * c.tile_heights[k]
+    else:
+        thing_losses(g, c, r, me, what, sc.scores)
     return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
 
 

@@ -41,7 +41,7 @@ from moaisim.engine.compiled.arrays import (
     K_WORK,
     kernel,
 )
-from moaisim.engine.compiled.features import loses, rival_forest, visible_score
+from moaisim.engine.compiled.features import loses, rival_forest, thing_losses, visible_score
 from moaisim.engine.compiled.ties import NEG, pick_row
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
@@ -72,7 +72,7 @@ from moaisim.rules.codes import (
     raidable,
     zone_of,
 )
-from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, epoch_table
+from moaisim.rules.epoch_cards import LOSS_PAWN, epoch_table
 
 # --- the weights ------------------------------------------------------------------------------
 #: The weights: (name, scale, meaning). The order is the tuner's vector order; `scale` is a
@@ -751,12 +751,8 @@ def disaster_loss(g, c, hs, sc, r: int, me: int, size: int, what: int, w) -> int
                    w)  # fmt: skip
         for i in range(hs.losses.shape[1]):
             sc.scores[i] = -hs.losses[0, i]
-    elif what == LOSS_BOAT:
-        for k in range(c.lay.boats):
-            sc.scores[k] = -1.0 if seen.boats_manned(g, c, r, me, k) else -0.0
-    elif what == LOSS_MOAI:
-        for k in range(len(c.tile_heights)):
-            sc.scores[k] = -1.0 * c.tile_heights[k]
+    else:
+        thing_losses(g, c, r, me, what, sc.scores)
     return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
 
 
