@@ -16,6 +16,7 @@ order in which chunks finish: rows are sorted by cell, game and seat.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -52,6 +53,7 @@ from moaisim.engine.results import (
     frame,
     seat_rows,
 )
+from moaisim.engine.seats import compiled_forms
 from moaisim.errors import UserError
 from moaisim.fingerprint import differences, fingerprint
 from moaisim.progress import Progress
@@ -158,6 +160,8 @@ class Study:
     rounds: bool = False
     engine: str = "batch"
     batch_size: int = 10_000
+    #: the chunk size is the default, not the user's (a resumed run keeps its own)
+    chunk_default: bool = False
 
     def identity(self) -> dict[str, Any]:
         """What must match for a run directory to continue this study (all but `games`)."""
@@ -298,10 +302,34 @@ def make_study(
     else:
         setups = _setups_of_grid(players, variants, components, grid_options, grid_params)
     cells = _cells(setups, lineups, rotation)
-    if chunk_size is None:
-        chunk_size = 5_000 if engine == "batch" else 50
-    return Study(int(seed), int(games), tuple(cells), rotation, chunk_size, rounds, engine,
-                 batch_size)  # fmt: skip
+    chunked = chunk_size if chunk_size is not None else default_chunk(cells, engine)
+    return Study(int(seed), int(games), tuple(cells), rotation, chunked, rounds, engine,
+                 batch_size, chunk_size is None)  # fmt: skip
+
+
+#: Games per chunk unless a study says: the reference engine's, the batch engine's through
+#: views, and on the compiled path, where a chunk's own cost (its results table, its Parquet
+#: bytes, its record: about 3 % of 5 000 games) is worth cutting (benchmarks/README.md, "The
+#: compiled path": 20 000 took 200 000 games with --jobs 2 from 25-28 s to 23-24 s).
+CHUNK_SIZE = {"reference": 50, "batch": 5_000, "compiled": 20_000}
+
+
+def default_chunk(cells: Sequence[Cell], engine: str) -> int:
+    """The default chunk size of a study (`CHUNK_SIZE`): the compiled path's when every
+    cell's lineup plays there (every seat a built-in with a compiled form), else its
+    engine's. A user's strategy is not made here (its constructor runs in the workers)."""
+    if engine != "batch":
+        return CHUNK_SIZE[engine]
+    for cell in cells:
+        if not all(spec.cls.__module__.startswith(BUILT_IN) for spec in cell.lineup):
+            return CHUNK_SIZE["batch"]
+        if compiled_forms(cell.rules, [spec() for spec in cell.lineup]) is None:
+            return CHUNK_SIZE["batch"]
+    return CHUNK_SIZE["compiled"]
+
+
+#: The package the built-in strategies are installed in (`registry.BUILTIN`).
+BUILT_IN = "moaisim.strategies."
 
 
 def _check_run_settings(
@@ -931,6 +959,7 @@ def run_to_disk(
                 run.clear()
                 manifest, done = _new_manifest(study, identity, prints), []
             else:
+                study, identity = _kept_chunks(run, study, identity)
                 manifest, done = _resumed(run, study, identity, prints, resume, force_resume,
                                           option, say)  # fmt: skip
             manifest["command"] = command
@@ -982,6 +1011,18 @@ def _new_manifest(study: Study, identity: dict[str, Any], prints: dict[str, Any]
         "seconds": 0.0,
         "cpu_seconds": 0.0,
     }
+
+
+def _kept_chunks(run: RunDir, study: Study, identity: dict[str, Any]
+                 ) -> tuple[Study, dict[str, Any]]:  # fmt: skip
+    """A study whose chunk size is the default goes on with the chunks of the run it
+    resumes (a run made before a default changed, or by another lineup's default)."""
+    with contextlib.suppress(Exception):  # not a run directory: `_resumed` says so
+        kept = run.read()["study"]["chunk_size"]
+        if study.chunk_default and kept != study.chunk_size and isinstance(kept, int):
+            study = dataclasses.replace(study, chunk_size=kept)
+            identity = {**identity, "chunk_size": kept}
+    return study, identity
 
 
 def _resumed(

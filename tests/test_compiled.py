@@ -152,7 +152,8 @@ def visible_args(fn, g, c, me: int) -> list[tuple]:
     ranges = {"me": [me], "q": range(p), "i": range(pawns), "x": range(-3, c.lay.size),
               "strength": range(1, 4), "card": range(-1, len(c.cards.loss) - 1)}  # fmt: skip
     name = fn.py_func.__name__
-    params = [n for n in inspect.signature(fn.py_func).parameters if n not in ("g", "c", "r")]
+    params = [n for n in inspect.signature(fn.py_func).parameters
+              if n not in ("g", "c", "r", "out")]  # fmt: skip
     combos: list[tuple] = [()]
     for n in params:
         values = range(along[name, n]) if (name, n) in along else ranges[n]
@@ -161,9 +162,19 @@ def visible_args(fn, g, c, me: int) -> list[tuple]:
 
 
 def seen_values(fn, g, c, rows: range, args: tuple) -> list:
-    """fn's value in each game of `rows`."""
-    takes_c = "c" in inspect.signature(fn.py_func).parameters
-    return [fn(g, c, r, *args) if takes_c else fn(g, r, *args) for r in rows]
+    """fn's value in each game of `rows` (for a function that fills an array `out`, one
+    entry per board code: the array's entries)."""
+    params = inspect.signature(fn.py_func).parameters
+    values = []
+    for r in rows:
+        head = (g, c, r) if "c" in params else (g, r)
+        if "out" in params:
+            out = np.full(c.lay.size, -7.0)
+            fn(*head, *args, out)
+            values.append(tuple(out))
+        else:
+            values.append(fn(*head, *args))
+    return values
 
 
 SEEN = [getattr(seen, n) for n in dir(seen) if hasattr(getattr(seen, n), "py_func")
@@ -200,3 +211,25 @@ def test_what_the_compiled_policies_read_is_the_same_in_every_world_of_a_view(
                 assert len(set(values)) == 1, f"seat {me}: {fn.__name__}{args} is {values}"
     # the worlds do hide something from some seat (else the test proves nothing)
     assert hidden_differs
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**31), steps=st.integers(0, 400))
+def test_hidden_counts_per_place_are_the_views_hidden_count_field(players, seed, steps):
+    """R5.9: `seen.hidden_counts` (one pass over a clan's pawns, all board codes at once)
+    gives the view's `hidden_count` field, place by place, for every clan and game."""
+    rules = Rules.make(players)
+    games = Games.new(rules, seed, np.arange(8))
+    seated = lineup("greedy", players)
+    for _ in range(steps):  # play on to a position with pawns on the board
+        groups = games.pending()
+        if not groups:
+            break
+        games.apply(groups[0], games.answer(groups[0], seated))
+    g, c = arrays_of(games.state, games.machine.streams), consts(rules)
+    view = games.observe(0)
+    out = np.zeros(c.lay.size, dtype=np.int64)
+    for r in range(8):
+        for q in range(players):
+            seen.hidden_counts(g, r, q, out)
+            assert out.tolist() == view.hidden_count[r, q, : c.lay.size].tolist()

@@ -205,6 +205,32 @@ def test_asking_a_run_for_more_games_plays_only_the_new_ones(tmp_path):
     same(load_results(out), moaisim.simulate(3, 42, **KW))
 
 
+def test_the_default_chunk_is_larger_when_every_seat_plays_compiled():
+    """Built-ins with a compiled form share the compiled path's chunk (CHUNK_SIZE); a user's
+    strategy, the reference engine or an explicit chunk size keep theirs."""
+    assert make_study(3, 10, ["greedy,tuned", "L2"]).chunk_size == 20_000
+    assert make_study(3, 10, ["greedy,moaisim.strategies.random:RandomStrategy"]).chunk_size == (
+        20_000
+    )
+    assert make_study(3, 10, ["greedy", "plugins.cautious:NeverBids"]).chunk_size == 5_000
+    assert make_study(3, 10, ["greedy"], engine="reference").chunk_size == 50
+    assert make_study(3, 10, ["greedy"], chunk_size=7).chunk_size == 7
+    assert not make_study(3, 10, ["greedy"], chunk_size=7).chunk_default
+
+
+def test_a_run_resumed_with_the_default_chunk_keeps_the_chunks_it_started_with(tmp_path):
+    """A run made with other chunks (an older default) goes on with them when resumed
+    without --chunk-size; the games are the same."""
+    out = tmp_path / "run"
+    moaisim.simulate(3, 25, chunk_size=10, out=out, **KW)
+    moaisim.simulate(3, 42, out=out, resume=True, **KW)  # the default would be 20 000
+    chunks = [(c["start"], c["end"]) for c in parts_of(out)]
+    assert chunks == [(0, 10), (10, 20), (20, 25), (25, 30), (30, 40), (40, 42)]
+    same(load_results(out), moaisim.simulate(3, 42, **KW))
+    with pytest.raises(UserError, match="chunk"):  # a chunk size asked for is kept to
+        moaisim.simulate(3, 50, chunk_size=20, out=out, resume=True, **KW)
+
+
 SLOW = """
 import time
 import moaisim

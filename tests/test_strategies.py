@@ -68,6 +68,46 @@ def test_pick_best_breaks_exact_ties_uniformly_and_never_takes_a_worse_action():
     assert abs(counts[1] / n - 0.5) < 0.02
 
 
+def _pick_by_definition(scores: list[float], legal: list[bool], u: float) -> int:
+    """docs/design.md's tie-break, from its words: among legal actions, those within
+    TIE x max(1, |best|) of the best score are tied; the floor(u x k)-th of the k tied ones
+    (in action order) is taken; no legal action: 0."""
+    import math
+
+    from moaisim.engine.compiled.ties import TIE
+
+    legal_at = [a for a, ok in enumerate(legal) if ok]
+    if not legal_at:
+        return 0
+    numbers = [scores[a] for a in legal_at if not math.isnan(scores[a])]
+    best = max(numbers) if numbers else -math.inf
+    if best == -math.inf:
+        best = scores[legal_at[0]]
+    tol = TIE * max(1.0, abs(best))
+    tied = [a for a in legal_at if scores[a] >= best - tol]
+    if not tied:
+        return legal_at[0]
+    return tied[min(int(u * len(tied)), len(tied) - 1)]
+
+
+_SCORE = st.one_of(
+    st.sampled_from([0.0, 1.0, 7.0, -3.0, 1e12, -np.inf, 7.0 + 1e-12, 7.0 - 1e-12, 1e12 + 1.0]),
+    st.floats(-50, 50, allow_nan=False),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(row=st.lists(st.tuples(_SCORE, st.booleans()), max_size=40),
+       u=st.floats(0, 1, exclude_max=True))  # fmt: skip
+def test_pick_row_one_pass_takes_the_action_the_tie_rule_defines(row, u):
+    from moaisim.engine.compiled.ties import pick_row
+
+    scores = [s for s, _ in row]
+    legal = [ok for _, ok in row]
+    got = pick_row(np.array(scores, dtype=np.float64), np.array(legal, dtype=bool), u)
+    assert got == _pick_by_definition(scores, legal, u)
+
+
 def _chi2_seats(table: pd.DataFrame, column: str, players: int) -> float:
     """p-value of a Wald chi-square test that seats 1..P-1 have the same mean of `column`
     (games are the units: the per-game differences between seats, with their covariance)."""

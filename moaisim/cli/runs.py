@@ -63,7 +63,11 @@ Scheduler = Annotated[
     str | None, typer.Option(help="The dask scheduler's address, e.g. tcp://host:8786.")
 ]
 ChunkSize = Annotated[
-    int | None, typer.Option(help="Games per task (default 5 000; fixed by a run).")
+    int | None,
+    typer.Option(
+        help="Games per task (default 20 000 when every seat plays compiled, else 5 000; "
+        "fixed by a run)."
+    ),
 ]
 ForceResume = Annotated[
     bool,

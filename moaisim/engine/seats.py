@@ -31,6 +31,19 @@ if TYPE_CHECKING:
     from moaisim.engine.batch.machine import Machine
 
 
+def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[Form] | None:
+    """Each strategy's compiled form under these rules (`Strategy.compiled`), or None unless
+    every one has one (then their games play on the compiled path)."""
+    out = []
+    for strategy in strategies:
+        make = getattr(strategy, "compiled", None)
+        policy = make(rules) if make is not None else None
+        if not isinstance(policy, Policy | Choice):
+            return None
+        out.append(policy)
+    return out
+
+
 class Seats:
     """One strategy instance per seat of a batch (`strategies[seat]`), named `names[seat]` in
     results and errors (default: the class names). `asked` counts the game-decisions put to
@@ -60,15 +73,7 @@ class Seats:
         game by game, resolved with the batch's games by `compiled.play`), or None unless
         every seat has one: then the batch can be played on the compiled path."""
         if self._policies is False:
-            out = []
-            for strategy in self.strategies:
-                make = getattr(strategy, "compiled", None)
-                policy = make(self.rules) if make is not None else None
-                if not isinstance(policy, Policy | Choice):
-                    out = None
-                    break
-                out.append(policy)
-            self._policies = out
+            self._policies = compiled_forms(self.rules, self.strategies)
         return self._policies  # type: ignore[return-value]
 
     def holds(self, strategies: Sequence[Any]) -> bool:

@@ -51,8 +51,9 @@ def rival_forest(g, c, r: int, me: int, per_hidden: float, est, out) -> None:  #
     for q in range(c.players):
         if q == me:
             continue
+        seen.hidden_counts(g, r, q, est)  # whole counts, exact in floats
         for k in range(forest):
-            est[k] = per_hidden * seen.hidden_count(g, r, q, k)
+            est[k] = per_hidden * est[k]
         for i in range(len(c.strength)):
             x = seen.shown_loc(g, r, q, i)
             if 0 <= x < forest:

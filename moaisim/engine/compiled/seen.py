@@ -209,6 +209,18 @@ def hidden_count(g, r: int, q: int, x: int) -> int:  # noqa: ANN001
     return out
 
 
+@kernel
+def hidden_counts(g, r: int, q: int, out) -> None:  # noqa: ANN001
+    """`hidden_count` for every board code x < len(out) at once (one pass over the pawns):
+    out[x] = clan q's face-down pawns on x."""
+    out[:] = 0
+    n = len(out)
+    for i in range(g.pawns.loc.shape[2]):
+        x = g.pawns.loc[r, q, i]
+        if 0 <= x < n and not g.pawns.up[r, q, i]:
+            out[x] += 1
+
+
 # --- counts (R5.9) ------------------------------------------------------------------------------
 @kernel
 def on_board(g, r: int, q: int) -> int:  # noqa: ANN001

@@ -30,7 +30,50 @@ def pick_best(scores: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarra
 
 @njit(cache=True, nogil=True)
 def pick_row(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
-    """`pick_best` for one row (for kernels that score a row at a time)."""
+    """`pick_best` for one row (for kernels that score a row at a time).
+
+    One pass keeps the running best and how many legal actions tie with it; since the tie
+    threshold (top - TIE x max(1, |top|)) only rises with the top, an action left out stays
+    out, and a new top that clears the old one by more than the tolerance starts a fresh tie
+    group. A new top within the tolerance of the old one (or a NaN score) is the rare case
+    where earlier actions may tie with it after all: `pick_row_slow` counts again."""
+    size = len(legal)
+    top = -np.inf
+    group = -1  # the first action of the tie group of the running top
+    count = 0
+    for a in range(size):
+        if not legal[a]:
+            continue
+        s = scores[a]
+        if group < 0:
+            top, group, count = s, a, 1
+            if s != s:
+                return pick_row_slow(scores, legal, u)
+        elif s > top:
+            if s - TIE * max(1.0, abs(s)) <= top:
+                return pick_row_slow(scores, legal, u)
+            top, group, count = s, a, 1
+        elif s >= top - TIE * max(1.0, abs(top)):
+            count += 1
+        elif s != s:
+            return pick_row_slow(scores, legal, u)
+    if group < 0:
+        return 0
+    k = min(int(u * count), count - 1)
+    if k == 0:
+        return group
+    tol = TIE * max(1.0, abs(top))
+    for a in range(group + 1, size):
+        if legal[a] and scores[a] >= top - tol:
+            k -= 1
+            if k == 0:
+                return a
+    return group
+
+
+@njit(cache=True, nogil=True)
+def pick_row_slow(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
+    """`pick_row` in three passes over the row: the top, the count of ties, the pick."""
     size = len(legal)
     top = -np.inf
     first = -1
