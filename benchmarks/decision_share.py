@@ -35,7 +35,8 @@ import hashlib, json, sys, time
 a = json.loads(sys.argv[1])
 if a["double"]:
     from moaisim.engine.compiled import birdman, epoch, policy, production, review, work
-    from moaisim.engine.compiled.arrays import kernel
+    from numba import njit
+    kernel = njit(nogil=True, _nrt=False)  # not cached: defined in this child's code
     once, once_bid = policy.decide, policy.decide_bid
 
     @kernel
@@ -85,7 +86,9 @@ def timed(args: argparse.Namespace, double: bool, cache: str | None) -> dict:
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(config)], env=env,
-                         check=True, capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+                         check=False, capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    if out.returncode != 0:
+        raise SystemExit(f"the timed child failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

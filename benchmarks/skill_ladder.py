@@ -1,12 +1,13 @@
 """The skill ladder of `search`: its strength and its cost at each budget.
 
-    .venv/bin/python benchmarks/skill_ladder.py [--worlds 8,32,128] [--fields greedy,forester,tuned]
+    .venv/bin/python benchmarks/skill_ladder.py [--worlds 8,32,128] [--fields L3,tuned,greedy]
                                                 [--players 3,4] [--games 60] [--seed 20261201]
                                                 [--jobs 2] [--search 'search(horizon=1)']
 
-For each budget W (`search(worlds=W)`), field F and player count P: one search seat among
-P - 1 copies of F, seats rotated (game i has the search seat at i mod P), `--games` games on
-root seed `--seed`. Reports the search seat's win share (a win shared by k counts 1/k) with
+For each budget W (`search(worlds=W)`), field F (a strategy, or a skill level such as L3:
+that player count's shipped field) and player count P: one search seat among P - 1 copies
+of F, seats rotated (game i has the search seat at i mod P), `--games` games on root seed
+`--seed`. Reports the search seat's win share (a win shared by k counts 1/k) with
 its Wilson 95 % interval and its difference from the fair 1/P, and the cost: CPU seconds per
 game of the whole game (the field's play included, almost all of it the search's), searched
 decisions per game, decisions searched per CPU second and rollouts (game copies played) per
@@ -30,7 +31,7 @@ from joblib import Parallel, delayed  # noqa: E402
 
 from moaisim import Games  # noqa: E402
 from moaisim.analysis.stats import wilson  # noqa: E402
-from moaisim.registry import load_strategy, parse_spec  # noqa: E402
+from moaisim.registry import LEVELS, level_spec, load_strategy, parse_spec  # noqa: E402
 from moaisim.rules import Rules  # noqa: E402
 
 
@@ -47,12 +48,19 @@ class Cell:
 def play_seat(spec: str, field: str, players: int, seat: int, games: np.ndarray,
               seed: int) -> Cell:  # fmt: skip
     """The games `games` with the search in `seat` and the field elsewhere, in one batch."""
-    strategies = [load_strategy(spec if q == seat else field)() for q in range(players)]
+    strategies = [load_strategy(spec if q == seat else field_spec(field, players))()
+                  for q in range(players)]  # fmt: skip
     t = time.process_time()
     g = Games.new(Rules.make(players), seed, games).play(strategies)
     cpu = time.process_time() - t
     s = strategies[seat]
     return Cell(g.returns()[:, seat].copy(), cpu, s.searched, s.rollouts)
+
+
+def field_spec(field: str, players: int) -> str:
+    """A field's spec at this player count: a skill level (L0-L4) is its level's strategy
+    there (`level_spec`: L3 is that count's shipped Nash mixture), anything else itself."""
+    return level_spec(field, players) if field in LEVELS else field
 
 
 def budget_spec(base: str, worlds: int) -> str:
@@ -66,7 +74,7 @@ def budget_spec(base: str, worlds: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worlds", default="8,32,128", help="budgets, comma-separated")
-    parser.add_argument("--fields", default="greedy,forester,tuned", help="fields")
+    parser.add_argument("--fields", default="L3,tuned", help="fields (strategies or skill levels)")
     parser.add_argument("--players", default="3,4", help="player counts, comma-separated")
     parser.add_argument("--games", type=int, default=60, help="games per cell")
     parser.add_argument("--seed", type=int, default=20261201, help="root seed")
@@ -82,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or any(w < 1 for w in budgets) or any(not 2 <= p <= 5 for p in counts):
         parser.error("--games and --worlds must be positive, --players from 2 to 5")
     for f in [*fields, budget_spec(args.search, 1)]:
-        load_strategy(f)  # a bad name fails here, in one line
+        for p in counts:
+            load_strategy(field_spec(f, p))  # a bad name fails here, in one line
     tasks = []
     for w in budgets:
         for f in fields:

@@ -29,7 +29,7 @@ from moaisim.engine.decisions import Kind
 from moaisim.engine.forward import Games, determinize
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
-from moaisim.registry import load_strategy
+from moaisim.registry import StrategySpec, level_spec, load_strategy
 from moaisim.rng import Draws
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES, card_value, is_raid
@@ -40,6 +40,9 @@ SPEND_ORDER = sorted(range(N_CARD_TYPES), key=lambda t: (card_value.py_func(t),
                                                         is_raid.py_func(t)))  # fmt: skip
 #: The decision kinds that can be searched.
 SEARCHABLE = frozenset(k.value for k in Kind)
+#: `rollout` / `opponents` value: the strongest shipped field below search at the game's
+#: player count (`strongest_below`).
+AUTO = "auto"
 #: Points of score lead worth e (logistic scale of a rollout cut short by the horizon).
 LEAD_SCALE = 3.0
 
@@ -51,8 +54,8 @@ class SearchStrategy(Strategy):
     reads: ClassVar[dict[str, tuple[str, ...]]] = {}  # full views: worlds need every field
     params: ClassVar[dict[str, Any]] = {
         "worlds": 32,  # worlds sampled per decision: the skill (and cost) knob
-        "rollout": "greedy",  # own play in rollouts and at decisions not searched
-        "opponents": "greedy",  # the rivals' play in rollouts (the opponent model)
+        "rollout": "auto",  # own play in rollouts and at decisions not searched
+        "opponents": "auto",  # the rivals' play in rollouts (the opponent model)
         "horizon": 1,  # rounds played after the current one (-1: to the end of the game)
         "candidates": 8,  # most actions tried per decision (the rollout policy's among them)
         "search": "bid,pick_epoch,work,feed",  # the decisions searched
@@ -76,26 +79,46 @@ class SearchStrategy(Strategy):
                 f"({', '.join(sorted(SEARCHABLE))})"
             )
         self.kinds = frozenset(kinds)
-        self.own_spec = load_strategy(self.rollout)
-        self.rival_spec = load_strategy(self.opponents)
-        for spec in (self.own_spec, self.rival_spec):
-            if issubclass(spec.cls, SearchStrategy):
-                raise UnknownStrategyError(
-                    "strategy 'search': rollouts cannot search (give another strategy as "
-                    "rollout and opponents)"
-                )
-        self.policy = self.own_spec()
+        self.own_spec = self.rival_spec = None
+        self.policy: Any = None
+        self._specs: dict[int, tuple[StrategySpec, StrategySpec]] = {}
+        if AUTO not in (self.rollout, self.opponents):
+            self._use(self._specs_for(0))
+        else:  # checked now for the named one; "auto" is resolved by player count
+            for name in (self.rollout, self.opponents):
+                if name != AUTO:
+                    _checked(load_strategy(name))
         self.rules: Rules | None = None
         self.seat = 0
         self._players: list[Any] | None = None
         self.rollouts = 0  # rollouts played so far (one game copy each)
         self.searched = 0  # game-decisions searched so far
 
+    def _specs_for(self, players: int) -> tuple[StrategySpec, StrategySpec]:
+        """The rollout policy's and the opponent model's specs at this player count
+        (`auto`: `strongest_below`)."""
+        if players not in self._specs:
+            own, rivals = (load_strategy(strongest_below(players)) if name == AUTO
+                           else load_strategy(name)
+                           for name in (self.rollout, self.opponents))  # fmt: skip
+            self._specs[players] = (_checked(own), _checked(rivals))
+        return self._specs[players]
+
+    def _use(self, specs: tuple[StrategySpec, StrategySpec]) -> None:
+        """Play with these rollout and opponent specs (a new rollout policy instance when
+        they change)."""
+        if (self.own_spec, self.rival_spec) != specs or self.policy is None:
+            self.own_spec, self.rival_spec = specs
+            self.policy = self.own_spec()
+            self._players = None
+
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        """Forget the rollout players of another set-up or seat; start the rollout policy."""
+        """Forget the rollout players of another set-up or seat; start the rollout policy
+        (the one for this player count when it is `auto`)."""
         if self.rules is not rules or self.seat != seat:
             self._players = None
         self.rules, self.seat = rules, seat
+        self._use(self._specs_for(rules.players))
         hook = getattr(self.policy, "start", None)
         if hook is not None:
             hook(rules, seat, games)
@@ -103,6 +126,8 @@ class SearchStrategy(Strategy):
     # --- one decision ------------------------------------------------------------------
     def _decide(self, view: SeatView) -> np.ndarray:
         kind = view.kind
+        if self.policy is None:  # asked before any start hook: its player count's policy
+            self._use(self._specs_for(view.rules.players))
         base = np.asarray(getattr(self.policy, kind.value)(view))
         if kind.value not in self.kinds:
             return base
@@ -225,6 +250,26 @@ class SearchStrategy(Strategy):
 
     bid = pick_epoch = order_ties = disaster_target = disaster_loss = _decide
     work = forest_tie = finish_moai = feed = rest = birth = boat = _decide
+
+
+def strongest_below(players: int) -> str:
+    """What `auto` plays at this player count: the strongest shipped field below search,
+    the L3 mixture where one ships for this count (strategies/weights/nash-<P>p.toml), else
+    `tuned` (docs/strategies.md, "Skill levels")."""
+    try:
+        return level_spec("L3", players)
+    except UnknownStrategyError:
+        return "tuned"
+
+
+def _checked(spec: StrategySpec) -> StrategySpec:
+    """A rollout or opponent spec: anything but a search (rollouts cannot search)."""
+    if issubclass(spec.cls, SearchStrategy):
+        raise UnknownStrategyError(
+            "strategy 'search': rollouts cannot search (give another strategy as rollout "
+            "and opponents)"
+        )
+    return spec
 
 
 def halving(candidates: int, worlds: int) -> list[int]:

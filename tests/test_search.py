@@ -4,6 +4,8 @@ policy."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -12,10 +14,14 @@ from moaisim.engine.decisions import Kind
 from moaisim.engine.forward import Games
 from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UnknownStrategyError
-from moaisim.registry import load_strategy
+from moaisim.registry import level_spec, load_strategy
 from moaisim.rng import Draws
 from moaisim.rules import Rules
-from moaisim.strategies.search import SearchStrategy, halving
+from moaisim.strategies.mixture import MixtureStrategy
+from moaisim.strategies.search import SearchStrategy, halving, strongest_below
+from moaisim.strategies.tuned import TunedStrategy
+
+WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "weights"
 
 SMALL = "search(worlds=4,candidates=4)"
 
@@ -78,12 +84,36 @@ def test_sealed_bids_are_drawn_by_softmax_other_decisions_take_the_best():
 
 
 def test_decisions_not_searched_are_the_rollout_policys():
-    """With nothing to search, search plays exactly as its rollout policy."""
+    """With nothing to search, search plays exactly as its rollout policy: a named one, or
+    by default (`auto`) the L3 mixture where one ships for the player count."""
     rules = Rules.make(3)
-    plain = Games.new(rules, 2, [0, 1]).play(lineup(3, "greedy"))
-    idle = Games.new(rules, 2, [0, 1]).play(lineup(3, "search(search='')"))
-    assert plain.scores().tolist() == idle.scores().tolist()
-    assert idle.strategies[0].rollouts == 0
+    for rollout, spec in (("greedy", "greedy"), ("auto", level_spec("L3", 3))):
+        plain = Games.new(rules, 2, [0, 1]).play(lineup(3, spec))
+        idle = Games.new(rules, 2, [0, 1]).play(lineup(3, f"search(search='',rollout={rollout})"))
+        assert plain.scores().tolist() == idle.scores().tolist()
+        assert idle.strategies[0].rollouts == 0
+
+
+def test_auto_rollouts_and_opponents_are_the_strongest_shipped_field_below_search():
+    """L3 (the shipped Nash mixture of that player count) where it ships, else tuned; a
+    named policy stays what it names."""
+    s = SearchStrategy()
+    assert s.rollout == s.opponents == "auto"
+    for players in (2, 3, 4, 5):
+        shipped = (WEIGHTS / f"nash-{players}p.toml").is_file()
+        own, rivals = s._specs_for(players)  # noqa: SLF001
+        want = MixtureStrategy if shipped else TunedStrategy
+        assert own.cls is rivals.cls is want, players
+        if shipped:
+            assert dict(own.params)["file"].endswith(f"nash-{players}p.toml")
+    assert strongest_below(5) == ("tuned" if not (WEIGHTS / "nash-5p.toml").is_file()
+                                  else level_spec("L3", 5))  # fmt: skip
+    named = SearchStrategy(rollout="forester", opponents="greedy")
+    assert [x.label for x in named._specs_for(4)] == ["forester", "greedy"]  # noqa: SLF001
+    rules = Rules.make(4)  # the rollout policy follows the player count it is started at
+    s.start(rules, 0, np.arange(2))
+    assert type(s.policy) is (MixtureStrategy if (WEIGHTS / "nash-4p.toml").is_file()
+                              else TunedStrategy)  # fmt: skip
 
 
 @pytest.mark.slow
@@ -94,7 +124,8 @@ def test_search_beats_its_rollout_policy():
     wins = 0.0
     games = 0
     for seat in range(3):
-        g = Games.new(rules, 77, np.arange(20)).play(lineup(3, "search(worlds=8)", seat))
+        spec = "search(worlds=8,rollout=greedy,opponents=greedy)"
+        g = Games.new(rules, 77, np.arange(20)).play(lineup(3, spec, seat))
         wins += g.returns()[:, seat].sum()
         games += 20
     low = stats.binomtest(round(wins), games).proportion_ci(method="wilson").low

@@ -11,15 +11,19 @@ LEVEL = 0.95
 Z = float(stats.norm.ppf(0.5 + LEVEL / 2))
 
 
-def wilson(k: np.ndarray | float, n: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
-    """The Wilson score interval (95 %) of a proportion k / n, for arrays of k and n. k may be
-    fractional (wins shared by a tie count as a fraction of a win); n = 0 gives (nan, nan)."""
+def wilson(k: np.ndarray | float, n: np.ndarray | float, level: float = LEVEL
+           ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The Wilson score interval (two-sided, 95 % unless `level` says: a simultaneous
+    interval of m comparisons is level 1 - 0.05 / m) of a proportion k / n, for arrays of k
+    and n. k may be fractional (wins shared by a tie count as a fraction of a win); n = 0
+    gives (nan, nan)."""
+    z = Z if level == LEVEL else float(stats.norm.ppf(0.5 + level / 2))
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
-        denom = 1 + Z**2 / n
-        centre = (p + Z**2 / (2 * n)) / denom
-        half = Z * np.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2)) / denom
+        denom = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
     return centre - half, centre + half
 
 

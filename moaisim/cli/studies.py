@@ -420,3 +420,64 @@ def _bench_runner(games: int, speedup_games: int, jobs: int, seed: int, markdown
     sys.stdout.write(runner)
     if markdown:
         write_atomic(markdown, (text + runner).encode(), "Markdown table")
+
+
+@app.command(short_help="The exploitability certificate of a shipped mixture file.")
+def certify(
+    mixture: Annotated[
+        Path,
+        typer.Argument(help="A shipped mixture file, e.g. strategies/weights/nash-3p.toml."),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Directory of the certificate (resumed if it holds one of the same settings).",
+        ),  # fmt: skip
+    ],
+    families: Annotated[
+        str,
+        typer.Option(
+            help="Challenger families, comma-separated: library, weights, restrict, "
+            "deviations, cma."
+        ),  # fmt: skip
+    ] = "library,weights,restrict,deviations,cma",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Screening games per seat rotation.")
+    ] = 200,
+    held_out_games: Annotated[
+        int, typer.Option(help="Held-out games per seat rotation for each family's best.")
+    ] = 1000,
+    epsilon: Annotated[float, typer.Option(help="The win-share margin certified.")] = 0.02,
+    step: Annotated[
+        float, typer.Option(help="One-step deviations: the relative move of one weight.")
+    ] = 0.5,
+    random_starts: Annotated[int, typer.Option(help="CMA-ES runs from random weights.")] = 2,
+    cma_generations: Annotated[int, typer.Option(help="Generations of each CMA-ES run.")] = 8,
+    cma_games: Annotated[
+        int, typer.Option(help="Training games per seat rotation of each CMA-ES candidate.")
+    ] = 60,
+    seed: GamesSeed = 0,
+    jobs: Jobs = 1,
+) -> None:
+    """Try every family of challengers against a shipped mixture file (one challenger seat
+    against copies of the mixture, seats rotated): the library pool, heuristic with every
+    shipped weights file, each member with each mechanism forbidden, one-step deviations of
+    each weight of each weight-vector member, CMA-ES best responses from every shipped
+    weights file and random starts. Each family's best screened challenger is measured on
+    held-out games; the mixture is certified at epsilon only if every family's upper bound
+    is below it. Writes certificate-<P>p.md, .csv and .json (the state) into --out."""
+    from moaisim.studies.certify import certify as run_certify
+    from moaisim.studies.certify import markdown
+
+    try:
+        cert = run_certify(mixture, out, families.split(","), games, held_out_games, epsilon,
+                           seed, step, random_starts, cma_generations, cma_games, None, jobs,
+                           say)  # fmt: skip
+    except KeyboardInterrupt as exc:
+        typer.echo(f"moaisim: {stopped(exc)}; every measured challenger is saved: run the "
+                   "same command again to resume", err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    typer.echo(markdown(cert))
+    say(f"certificate: {out}")

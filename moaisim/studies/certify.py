@@ -1,0 +1,481 @@
+"""The exploitability certificate of a shipped mixture (`moaisim certify`): every kind of
+challenger, each measured against the exact mixture file.
+
+A field such as L3 (strategies/weights/nash-<P>p.toml) is only as strong as the best
+strategy nobody tried against it. The certificate tries families of challengers, each one
+seat against P - 1 seats of the mixture (`mixture(file=...)`, the file itself), seats rotated,
+the same games for every challenger (common random numbers). A challenger's **gain** is its
+win share minus the fair 1/P (a mixture seat earns 1/P against the mixture by symmetry).
+
+Families (anchors: PSRO's diverse best-response oracles; TAG's OneStepDeviations):
+
+- `library`: every strategy of the library pool (`registry.LEVEL_POOL`);
+- `weights`: `heuristic` playing every shipped weights file of every player count;
+- `restrict`: each support member with each mechanism forbidden (`restrict(member,
+  forbid=[m])`, strategies/restrict.py);
+- `deviations`: one weight of a weight-vector member moved by `step` (x (1 +- step), or
+  +- step x the weight's scale when it is 0), every weight, both ways;
+- `cma`: CMA-ES best responses (`tune.tune`) to the mixture from several starts: every
+  shipped weights file and `random_starts` random points.
+
+Two stages, so that choosing the best of many does not flatter it: every challenger is
+**screened** on `games` games per seat rotation (root seed `seed`; its interval adjusted for
+the family's size, Bonferroni); each family's best screened challenger is then measured on
+`held_out_games` fresh games per rotation (root seed `seed + 1`; intervals simultaneous over
+the families). The mixture is **certified at epsilon** only if every family's held-out upper
+bound is below epsilon; else the certificate names the best challenger.
+
+Only shipped strategies can be certified (`shipped_mixture`): a member whose files are not
+among the package's weights cannot be replayed by a user, so its certificate is refused.
+Every measured challenger is saved as it finishes (`certificate-<P>p.json` under `out`), so a
+stopped certificate resumes; the deviations' and the CMA runs' weights files are kept there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from moaisim.analysis import text
+from moaisim.analysis.stats import LEVEL, wilson
+from moaisim.errors import UnknownStrategyError, UserError
+from moaisim.files import write_atomic
+from moaisim.registry import LEVEL_POOL, load_strategy
+from moaisim.rules import Rules
+from moaisim.rundir import make_dir
+from moaisim.strategies.fisher import FisherStrategy
+from moaisim.strategies.heuristic import NAMES, SCALES, HeuristicStrategy, weights_path
+from moaisim.strategies.restrict import FORBID
+from moaisim.strategies.tuned import TunedStrategy
+from moaisim.studies import tune
+
+#: The challenger families, in the order they are screened.
+FAMILIES: tuple[str, ...] = ("library", "weights", "restrict", "deviations", "cma")
+#: The built-in strategies' package (a shipped member is one of them).
+BUILT_IN = "moaisim.strategies."
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """A shipped mixture file: its path, player count, members (label -> weight) and the
+    SHA-256 of its bytes (what the certificate was computed against)."""
+
+    path: Path
+    players: int
+    members: dict[str, float]
+    digest: str
+
+    @property
+    def spec(self) -> str:
+        """The field's spec: the mixture file itself."""
+        return f"mixture(file={str(self.path)!r})"
+
+
+@dataclass
+class Challenger:
+    """One challenger: its family, its spec (replayable), how it was made, and its
+    measured win share against the mixture (screening; then held-out for a family's best)."""
+
+    family: str
+    spec: str
+    made: str
+    share: float = math.nan
+    games: int = 0
+    held_out_share: float = math.nan
+    held_out_games: int = 0
+
+
+@dataclass
+class Certificate:
+    """The certificate at one player count: the mixture, the settings, every challenger."""
+
+    mixture: str
+    digest: str
+    players: int
+    epsilon: float
+    games: int
+    held_out_games: int
+    seed: int
+    families: list[str]
+    challengers: list[Challenger] = field(default_factory=list)
+
+    def table(self) -> pd.DataFrame:
+        """One row per challenger: family, spec, screening gain with its interval adjusted
+        for the family's size (Bonferroni), held-out gain with its interval simultaneous over
+        the families (only for each family's best)."""
+        fair = 1.0 / self.players
+        rows = []
+        sizes = {f: sum(c.family == f for c in self.challengers) for f in self.families}
+        for c in self.challengers:
+            lo, hi = wilson(c.share * c.games, c.games, 1 - (1 - LEVEL) / max(sizes[c.family], 1))
+            hlo, hhi = wilson(c.held_out_share * c.held_out_games, c.held_out_games,
+                              1 - (1 - LEVEL) / len(self.families))  # fmt: skip
+            rows.append({
+                "family": c.family, "challenger": c.spec, "made": c.made,
+                "gain": c.share - fair, "gain_lo": float(lo) - fair, "gain_hi": float(hi) - fair,
+                "games": c.games, "held_out_gain": c.held_out_share - fair,
+                "held_out_lo": float(hlo) - fair, "held_out_hi": float(hhi) - fair,
+                "held_out_games": c.held_out_games,
+            })  # fmt: skip
+        return pd.DataFrame(rows)
+
+    def best(self) -> pd.DataFrame:
+        """Each family's best challenger (the one measured on held-out games), by family."""
+        t = self.table()
+        return t[t["held_out_games"] > 0].set_index("family").reindex(self.families)
+
+    @property
+    def certified(self) -> bool:
+        """Every family's best challenger's held-out upper bound is below epsilon."""
+        best = self.best()
+        return bool(best["held_out_games"].notna().all() and (best["held_out_hi"] < self.epsilon
+                                                              ).all())  # fmt: skip
+
+    def verdict(self) -> str:
+        """One line: certified at epsilon, or not and by which challenger."""
+        best = self.best().dropna(subset=["held_out_gain"])
+        if best.empty:
+            return "not measured yet"
+        if self.certified:
+            worst = best["held_out_hi"].max()
+            return (f"certified at epsilon {self.epsilon:g}: no challenger family's upper bound "
+                    f"reaches it (largest {worst:+.3f})")  # fmt: skip
+        top = best.sort_values("held_out_gain", ascending=False).iloc[0]
+        said = (f"{top['challenger']} ({top.name}): {top['held_out_gain']:+.3f} "
+                f"{text.bracket(top['held_out_lo'], top['held_out_hi'], '+.3f')} over "
+                f"{int(top['held_out_games']):,} held-out games")  # fmt: skip
+        if top["held_out_lo"] > 0:
+            return f"not certified at epsilon {self.epsilon:g}: beaten by {said}"
+        reach = best["held_out_hi"].max()
+        return (f"not certified at epsilon {self.epsilon:g}: no challenger is shown to gain, "
+                f"but the upper bounds reach {reach:+.3f} (best: {said}); more held-out games "
+                "would narrow them")  # fmt: skip
+
+
+# --- the mixture -----------------------------------------------------------------------------
+def shipped_mixture(path: str | Path) -> Mixture:
+    """A mixture file whose members are all shipped (built-in strategies, files among the
+    package's weights), with its player count (its `players` key). Anything else is a
+    `UserError` naming what cannot be replayed."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise UserError(f"mixture file {str(path)!r}: {exc.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"mixture file {str(path)!r} is not TOML ({exc})") from None
+    entries = doc.get("mixture")
+    if not isinstance(entries, dict) or not entries:
+        raise UserError(f"mixture file {str(path)!r} has no [mixture] table of strategies")
+    players = doc.get("players")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+        raise UserError(f"mixture file {str(path)!r} must say its player count (players = 2-5)")
+    try:
+        load_strategy(f"mixture(file={str(path)!r})")
+        members = {load_strategy(k).label: float(v) for k, v in entries.items()}
+    except UnknownStrategyError as exc:
+        raise UserError(f"mixture file {str(path)!r}: {exc}") from None
+    for key in entries:
+        why = _not_shipped(key)
+        if why:
+            raise UserError(f"mixture file {str(path)!r}: member {key!r} is not shipped ({why}); "
+                            "a certificate is computed against shipped strategies only, so "
+                            "that anyone can replay it")  # fmt: skip
+    return Mixture(path.resolve(), players, members, hashlib.sha256(raw).hexdigest())
+
+
+def _not_shipped(spec: str) -> str:
+    """Why a strategy spec is not shipped ('' if it is): not a built-in, or a file that is
+    not among the package's weights; a wrapped strategy (`restrict`'s) is checked too."""
+    loaded = load_strategy(spec)
+    if not loaded.cls.__module__.startswith(BUILT_IN):
+        return f"{loaded.cls.__module__}.{loaded.cls.__name__} is not a built-in strategy"
+    home = weights_path("heuristic.toml").resolve().parent
+    for name, value in loaded.params:
+        if isinstance(value, str) and value.endswith(".toml"):
+            if Path(value).resolve().parent != home:
+                return f"{value} is not among the shipped weights ({home})"
+        elif name == "strategy" and isinstance(value, str):
+            why = _not_shipped(value)
+            if why:
+                return why
+        elif isinstance(value, dict):  # an inline mixture: each of its members
+            for key in value:
+                why = _not_shipped(key)
+                if why:
+                    return why
+    return ""
+
+
+# --- the challengers -------------------------------------------------------------------------
+def weights_files() -> list[Path]:
+    """Every shipped `heuristic` weights file (the mixtures, nash-<P>p.toml, left out)."""
+    home = weights_path("heuristic.toml").parent
+    return sorted(p for p in home.glob("*.toml") if not p.name.startswith("nash-"))
+
+
+def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float
+                ) -> list[Challenger]:  # fmt: skip
+    """The challengers of every family but `cma` (whose come from its runs)."""
+    found: list[Challenger] = []
+    if "library" in families:
+        found += [Challenger("library", load_strategy(s).label, "the library pool")
+                  for s in LEVEL_POOL]  # fmt: skip
+    if "weights" in families:
+        for path in weights_files():
+            found.append(Challenger("weights", f"heuristic(weights={str(path)!r})",
+                                    f"heuristic with the shipped {path.name}"))  # fmt: skip
+    if "restrict" in families:
+        for member in mix.members:
+            for m in FORBID:
+                spec = load_strategy(f"restrict(strategy={member!r}, forbid={[m]!r})").label
+                found.append(Challenger("restrict", spec, f"{member} without {m}"))
+    if "deviations" in families:
+        found += deviations(mix, out / "deviations", step)
+    return found
+
+
+def member_weights(label: str, players: int) -> dict[str, float] | None:
+    """The weight vector a member plays at this player count, if it is one (heuristic,
+    tuned and the plans; fisher's own logic and other strategies: None)."""
+    inst = load_strategy(label)()
+    if not isinstance(inst, HeuristicStrategy) or isinstance(inst, FisherStrategy):
+        return None
+    w = inst._tuned(Rules.make(players)) if isinstance(inst, TunedStrategy) else inst.w  # noqa: SLF001
+    return {n: float(x) for n, x in zip(NAMES, w, strict=True)}
+
+
+def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
+    """One-step deviations of every weight-vector member: each weight x (1 +- step), or +-
+    step x its scale when it is 0; written as weights files under `folder`."""
+    out = []
+    folder.mkdir(parents=True, exist_ok=True)
+    for member in mix.members:
+        w = member_weights(member, mix.players)
+        if w is None:
+            continue
+        slug = hashlib.sha256(member.encode()).hexdigest()[:8]
+        for k, name in enumerate(NAMES):
+            for sign, way in ((1, "up"), (-1, "down")):
+                moved = dict(w)
+                base = w[name]
+                moved[name] = base * (1 + sign * step) if base != 0 else sign * step * SCALES[k]
+                path = folder / f"{slug}-{name}-{way}.toml"
+                made = f"{member} with {name} {base:.6g} -> {moved[name]:.6g}"
+                _write_weights(path, moved, f"A one-step deviation (moaisim certify): {made}")
+                out.append(Challenger("deviations", f"heuristic(weights={str(path)!r})", made))
+    return out
+
+
+def _write_weights(path: Path, w: dict[str, float], note: str) -> None:
+    lines = [f"# {note}", "", "[weights]"] + [f"{k} = {v!r}" for k, v in w.items()]
+    write_atomic(path, ("\n".join(lines) + "\n").encode(), "weights")
+
+
+# --- measuring -------------------------------------------------------------------------------
+def _share(players: int, spec: str, mixture: str, games: int, seed: int) -> float:
+    """The challenger's win share against the mixture over games per rotation."""
+    return tune.strength(players, spec, mixture, games, seed).share
+
+
+def _measure(specs: list[str], mix: Mixture, games: int, seed: int, n_jobs: int) -> list[float]:
+    if n_jobs == 1 or len(specs) == 1:
+        return [_share(mix.players, s, mix.spec, games, seed) for s in specs]
+    return Parallel(n_jobs=n_jobs)(delayed(_share)(mix.players, s, mix.spec, games, seed)
+                                   for s in specs)  # fmt: skip
+
+
+def certify(
+    mixture: str | Path,
+    out: str | Path,
+    families: Sequence[str] = FAMILIES,
+    games: int = 200,
+    held_out_games: int = 1000,
+    epsilon: float = 0.02,
+    seed: int = 0,
+    step: float = 0.5,
+    random_starts: int = 2,
+    cma_generations: int = 8,
+    cma_games: int = 60,
+    cma_popsize: int | None = None,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+    starts: Sequence[str | Path] | None = None,
+) -> Certificate:
+    """Certify (or not) a shipped mixture file at epsilon (see the module's docstring):
+    screen every challenger of `families`, measure each family's best on held-out games,
+    save everything under `out` (resumed when called again with the same settings).
+    `starts` names the CMA runs' start files (default: every shipped weights file, then
+    `random_starts` random points)."""
+    say = progress or (lambda _m: None)
+    families = _check(families, games, held_out_games, epsilon, step, random_starts,
+                      cma_generations, cma_games)  # fmt: skip
+    mix = shipped_mixture(mixture)
+    out = Path(out)
+    make_dir(out)
+    state = out / f"certificate-{mix.players}p.json"
+    cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
+                       held_out_games, seed, list(families))  # fmt: skip
+    cert = _resumed(state, cert)
+    known = {c.spec for c in cert.challengers}
+    for c in challengers(mix, families, out, step):
+        if c.spec not in known:
+            cert.challengers.append(c)
+            known.add(c.spec)
+    if "cma" in families:
+        begin = cma_starts(random_starts, seed, starts)
+        for c in _cma(mix, out / "cma", begin, cma_generations, cma_games, cma_popsize, seed,
+                      n_jobs, say):  # fmt: skip
+            if c.spec not in known:
+                cert.challengers.append(c)
+                known.add(c.spec)
+    todo = [c for c in cert.challengers if c.games == 0]
+    say(f"certificate {mix.players}p: screening {len(todo)} of {len(cert.challengers)} "
+        f"challengers against {mix.path.name}, {games} games per seat rotation")  # fmt: skip
+    for start in range(0, len(todo), max(2 * n_jobs, 8)):
+        part = todo[start : start + max(2 * n_jobs, 8)]
+        for c, share in zip(part, _measure([c.spec for c in part], mix, games, seed, n_jobs),
+                            strict=True):  # fmt: skip
+            c.share, c.games = share, games * mix.players
+        _save(state, cert)
+        say(f"certificate {mix.players}p: screened {start + len(part)} of {len(todo)}")
+    for fam in families:
+        mine = [c for c in cert.challengers if c.family == fam]
+        if not mine or any(c.held_out_games for c in mine):
+            continue
+        best = max(mine, key=lambda c: c.share)
+        say(f"certificate {mix.players}p: {fam}'s best, {best.spec}, on {held_out_games} "
+            "held-out games per seat rotation")  # fmt: skip
+        best.held_out_share = _measure([best.spec], mix, held_out_games, seed + 1, 1)[0]
+        best.held_out_games = held_out_games * mix.players
+        _save(state, cert)
+    table = cert.table()
+    write_atomic(out / f"certificate-{mix.players}p.csv", table.to_csv(index=False).encode(),
+                 "table")  # fmt: skip
+    write_atomic(out / f"certificate-{mix.players}p.md", markdown(cert).encode(), "report")
+    return cert
+
+
+def _check(families: Sequence[str], games: int, held_out_games: int, epsilon: float,
+           step: float, random_starts: int, cma_generations: int, cma_games: int
+           ) -> list[str]:  # fmt: skip
+    """The settings checked (one line per mistake); the families in their order."""
+    if isinstance(families, str):
+        families = [f.strip() for f in families.split(",") if f.strip()]
+    unknown = [f for f in families if f not in FAMILIES]
+    if unknown or not families:
+        said = f"unknown challenger family {unknown[0]!r}" if unknown else "no challenger family"
+        raise UserError(f"{said} (families: {', '.join(FAMILIES)})")
+    for what, value, least in (("games", games, 1), ("held-out games", held_out_games, 1),
+                               ("random starts", random_starts, 0),
+                               ("CMA generations", cma_generations, 1),
+                               ("CMA games", cma_games, 1)):  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise UserError(f"{what} must be a whole number of at least {least}, got {value!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 < epsilon < 1:
+        raise UserError(f"epsilon must be a win-share margin above 0 and below 1, got {epsilon!r}")
+    if isinstance(step, bool) or not isinstance(step, int | float) or not 0 < step <= 2:
+        raise UserError(f"step must be a relative move above 0 and at most 2, got {step!r}")
+    return [f for f in FAMILIES if f in families]
+
+
+def _resumed(state: Path, cert: Certificate) -> Certificate:
+    """The saved certificate of the same mixture and settings, or `cert` (new)."""
+    if not state.exists():
+        return cert
+    try:
+        data = json.loads(state.read_text(encoding="utf-8"))
+        saved = Certificate(**{**data, "challengers": [Challenger(**c)
+                                                       for c in data["challengers"]]})  # fmt: skip
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise UserError(f"{state}: not a certificate state file ({exc}); remove it or choose "
+                        "another --out") from None  # fmt: skip
+    mine = {k: v for k, v in asdict(cert).items() if k != "challengers"}
+    theirs = {k: v for k, v in asdict(saved).items() if k != "challengers"}
+    if mine != theirs:
+        what = ", ".join(k for k in mine if mine[k] != theirs.get(k))
+        raise UserError(f"{state} holds a certificate with other settings ({what}): choose "
+                        "another --out")  # fmt: skip
+    return saved
+
+
+def _save(state: Path, cert: Certificate) -> None:
+    data = json.dumps(asdict(cert), indent=1, allow_nan=True) + "\n"
+    write_atomic(state, data.encode(), "state")
+
+
+# --- CMA-ES from several starts --------------------------------------------------------------
+def cma_starts(random_starts: int, seed: int, files: Sequence[str | Path] | None = None
+               ) -> list[tuple[str, dict[str, float] | Path]]:  # fmt: skip
+    """The CMA runs' starts: the weights files (default: every shipped one), then
+    `random_starts` points drawn around heuristic's defaults (each weight + N(0, 1) x its
+    scale, from `seed`)."""
+    paths = weights_files() if files is None else [Path(f) for f in files]
+    starts: list[tuple[str, dict[str, float] | Path]] = [(p.stem, p) for p in paths]
+    rng = np.random.default_rng([seed, 0xC3A])
+    base = member_weights("heuristic", 3)
+    assert base is not None
+    for k in range(random_starts):
+        noise = rng.standard_normal(len(NAMES)) * SCALES
+        starts.append((f"random-{k}", {n: base[n] + float(d)
+                                       for n, d in zip(NAMES, noise, strict=True)}))  # fmt: skip
+    return starts
+
+
+def _cma(mix: Mixture, folder: Path, starts: list[tuple[str, dict[str, float] | Path]],
+         generations: int, games: int, popsize: int | None, seed: int, n_jobs: int,
+         say: Callable[[str], None]) -> list[Challenger]:  # fmt: skip
+    """One CMA-ES best response to the mixture from each start (`tune.tune`, resumable in
+    its own folder); each run's best weights are a challenger."""
+    out = []
+    for k, (name, start) in enumerate(starts):
+        say(f"certificate {mix.players}p: CMA-ES best response from {name} "
+            f"({generations} generations)")  # fmt: skip
+        got = tune.tune(mix.players, mix.spec, games, generations, popsize, seed + 100 + k,
+                        folder / name, start=start, held_out_games=1, n_jobs=n_jobs,
+                        command=f"moaisim certify {mix.path} (CMA-ES from {name})")  # fmt: skip
+        out.append(Challenger("cma", f"heuristic(weights={str(got.path.resolve())!r})",
+                              f"CMA-ES from {name}, {generations} generations"))  # fmt: skip
+    return out
+
+
+# --- the report ------------------------------------------------------------------------------
+def markdown(cert: Certificate) -> str:
+    """The certificate as Markdown: the verdict, each family's best, the counts."""
+    best = cert.best()
+    t = cert.table()
+    lines = [
+        f"# Certificate of {Path(cert.mixture).name} ({cert.players} players)",
+        "",
+        f"Mixture file: `{cert.mixture}` (SHA-256 `{cert.digest[:16]}`). Each challenger plays "
+        f"one seat against {cert.players - 1} seats of the mixture, seats rotated; gain = win "
+        f"share - 1/{cert.players}. Screening: {cert.games} games per rotation (seed "
+        f"{cert.seed}), intervals Bonferroni-adjusted for the family's size; each family's "
+        f"best: {cert.held_out_games} held-out games per rotation (seed {cert.seed + 1}), "
+        f"intervals simultaneous over {len(cert.families)} families.",
+        "",
+        f"**{cert.verdict()}**",
+        "",
+        "| family | challengers | best challenger | screened gain | held-out gain | interval |",
+        "| --- | ---: | --- | ---: | ---: | --- |",
+    ]
+    for fam in cert.families:
+        n = int((t["family"] == fam).sum()) if len(t) else 0
+        if fam not in best.index or pd.isna(best.loc[fam, "held_out_gain"]):
+            lines.append(f"| {fam} | {n} | – | – | – | – |")
+            continue
+        row = best.loc[fam]
+        interval = text.bracket(row["held_out_lo"], row["held_out_hi"], "+.3f")
+        lines.append(f"| {fam} | {n} | `{row['challenger']}` | {row['gain']:+.3f} | "
+                     f"{row['held_out_gain']:+.3f} | {interval} |")  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,137 @@
+"""The exploitability certificate (moaisim/studies/certify.py): computed against the exact
+shipped mixture file, refused for members nobody can replay, every family built as said, and
+a best response outside one CMA-ES start's basin found by another start."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from moaisim.analysis.stats import wilson
+from moaisim.errors import UserError
+from moaisim.strategies.heuristic import NAMES
+from moaisim.strategies.restrict import FORBID
+from moaisim.studies import certify as cf
+
+WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "weights"
+NASH3 = WEIGHTS / "nash-3p.toml"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_wilson_at_any_level_is_statsmodels_wilson_interval():
+    for k, n, level in ((7, 20, 0.95), (130.5, 600, 0.99), (3, 400, 1 - 0.05 / 5)):
+        lo, hi = wilson(k, n, level)
+        want = proportion_confint(k, n, alpha=1 - level, method="wilson")
+        assert np.allclose([lo, hi], want, atol=1e-12)
+
+
+def test_a_mixture_whose_member_is_not_shipped_is_refused(tmp_path):
+    mine = write(tmp_path / "mine.toml", "[weights]\nheight = 3.0\n")
+    wrapped = f"restrict(strategy=\"heuristic(weights='{mine}')\", forbid=['raid'])"
+    members = [f"heuristic(weights={str(mine)!r})", "plugins.cautious:NeverBids", wrapped]
+    for member in members:
+        key = member.replace("\\", "\\\\").replace('"', '\\"')
+        bad = write(tmp_path / "bad.toml", f'players = 3\n[mixture]\n"{key}" = 1.0\n')
+        with pytest.raises(UserError, match="is not shipped") as info:
+            cf.shipped_mixture(bad)
+        assert "\n" not in str(info.value)
+    nobody = write(tmp_path / "nobody.toml", "[mixture]\ntuned = 0.5\nforester = 0.5\n")
+    with pytest.raises(UserError, match="player count"):
+        cf.shipped_mixture(nobody)
+    with pytest.raises(UserError, match="no .mixture. table"):
+        cf.shipped_mixture(write(tmp_path / "empty.toml", "players = 3\n"))
+    moai = str(WEIGHTS / "moai.toml")
+    text = f'players = 3\n[mixture]\ntuned = 0.5\n"heuristic(weights={moai!r})" = 0.5\n'
+    fine = write(tmp_path / "fine.toml", text)
+    assert cf.shipped_mixture(fine).players == 3
+
+
+def test_the_certificate_names_the_mixture_file_and_its_bytes(tmp_path):
+    cert = cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+    assert cert.mixture == str(NASH3.resolve())
+    assert cert.digest == hashlib.sha256(NASH3.read_bytes()).hexdigest()
+    report = (tmp_path / "c" / "certificate-3p.md").read_text()
+    assert str(NASH3.resolve()) in report and cert.digest[:16] in report
+    t = cert.table()
+    assert sorted(t["challenger"]) == sorted(["greedy", "heuristic", "moai", "fisher", "forester",
+                                              "breeder", "raider", "bidder", "tuned"])  # fmt: skip
+    assert (t["games"] == 2 * 3).all() and (t["held_out_games"] > 0).sum() == 1
+    # the same directory with other settings is refused, not mixed
+    with pytest.raises(UserError, match="other settings"):
+        cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2,
+                   epsilon=0.05)  # fmt: skip
+    # resumed with the same settings: nothing played again, the same table
+    again = cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+    assert again.table().equals(t)
+
+
+def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight(tmp_path):
+    mix = cf.shipped_mixture(NASH3)
+    found = cf.challengers(mix, ["restrict", "deviations"], tmp_path, step=0.5)
+    restrict = [c for c in found if c.family == "restrict"]
+    assert len(restrict) == len(mix.members) * len(FORBID)
+    assert "restrict(strategy='tuned', forbid=['raid'])" in {c.spec for c in restrict}
+    dev = [c for c in found if c.family == "deviations"]
+    # tuned and forester are both weight vectors: every weight, up and down
+    assert len(dev) == 2 * len(NAMES) * 2
+    tuned = tomllib.loads((WEIGHTS / "tuned-3p.toml").read_text())["weights"]
+    name = next(k for k, v in tuned.items() if v != 0)
+    ups = [c for c in dev if c.made.startswith(f"tuned with {name} ")]
+    assert len(ups) == 2
+    for c in ups:
+        path = Path(c.spec.split("weights=")[1].strip(")'"))
+        moved = tomllib.loads(path.read_text())["weights"]
+        changed = [k for k in moved if not np.isclose(moved[k], tuned.get(k, moved[k]))]
+        assert changed == [name]
+        assert np.isclose(abs(moved[name] / tuned[name] - 1), 0.5)
+
+
+@pytest.mark.slow
+def test_a_best_response_outside_one_starts_basin_is_found_by_another_start(tmp_path):
+    """Planted in the shipped files: against the 3-player L3 (tuned-3p's weights, mostly),
+    one CMA-ES generation from tuned-3p stays near the equilibrium member (gain near 0),
+    while the 4-player weights of the same family, which turn wood into a last-round statue,
+    sit in another basin worth about +0.3 (issue 28's independent check). The multi-start
+    family's best comes from that start, its held-out gain clearly above fair."""
+    cert = cf.certify(NASH3, tmp_path / "c", families=["cma"], games=60, held_out_games=150,
+                      cma_generations=1, cma_games=30, cma_popsize=4, random_starts=0,
+                      starts=[WEIGHTS / "tuned-3p.toml", WEIGHTS / "tuned-4p.toml"])  # fmt: skip
+    best = cert.best().loc["cma"]
+    assert "from tuned-4p" in best["made"]
+    assert best["held_out_lo"] > 0.1, best.to_dict()
+
+
+def test_bad_settings_get_one_line_and_write_nothing(tmp_path):
+    for kw, match in ((dict(families=["libary"]), "unknown challenger family 'libary'"),
+                      (dict(games=0), "games must be"), (dict(epsilon=1.5), "epsilon"),
+                      (dict(step=0), "step")):  # fmt: skip
+        with pytest.raises(UserError, match=match):
+            cf.certify(NASH3, tmp_path / "x", **kw)
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_verdict_says_certified_beaten_or_too_wide_from_the_held_out_bounds():
+    def cert(held: list[tuple[float, int]]) -> cf.Certificate:
+        c = cf.Certificate("m.toml", "0" * 64, 3, 0.02, 10, 100, 0, ["library", "restrict"])
+        for fam, (share, n) in zip(c.families, held, strict=True):
+            c.challengers.append(cf.Challenger(fam, f"{fam}-best", "", 0.4, 30, share, n))
+            c.challengers.append(cf.Challenger(fam, f"{fam}-other", "", 0.3, 30))
+        return c
+
+    # 1/3 - 0.05 over 30 000 games: the simultaneous upper bound is about -0.04, below 0.02
+    assert cert([(1 / 3 - 0.05, 30_000), (1 / 3 - 0.06, 30_000)]).certified
+    beaten = cert([(0.5, 3000), (1 / 3 - 0.06, 30_000)])
+    assert not beaten.certified
+    assert "beaten by library-best (library): +0.167" in beaten.verdict()
+    wide = cert([(1 / 3, 60), (1 / 3 - 0.06, 30_000)])
+    assert not wide.certified and "no challenger is shown to gain" in wide.verdict()
+    assert list(beaten.best()["challenger"]) == ["library-best", "restrict-best"]
