@@ -204,6 +204,9 @@ retune_games = 3
         ("[field]\nfoo = 1\n", "unknown key field.foo"),
         ("[field]\n[field.population]\nepsilon = 2\n", "epsilon"),
         ("[field]\n[field.restricted]\nturns = 2\n", "takes only"),
+        ("[field]\n[field.certificate]\nrounds = 2\n", "takes only"),
+        ("[field]\n[field.certificate]\ngames = 0\n", "field.certificate.games"),
+        ("[field]\n[field.strong_play]\ncomponents = 'x.toml'\n", "list of names"),
         ("[study]\nplayers = 3\ngames = 2\n[field]\n", "not both"),
     ],
 )
@@ -216,7 +219,62 @@ def test_bad_field_files_are_one_line(tmp_path, body, message):
 
 def test_the_shipped_field_study_validates():
     exp = load_experiment(ROOT / "experiments" / "field.toml")
-    assert exp.field["players"] == [3, 4] and exp.field["population"]["epsilon"] == 0.02
+    assert exp.field["players"] == [2, 3, 4, 5] and exp.field["certificate"]["epsilon"] == 0.02
+    for comp in exp.field["strong_play"]["components"]:
+        assert (ROOT / "experiments" / comp).is_file()
+
+
+def test_a_field_study_certifies_the_shipped_l3_and_reports_strong_play(tmp_path):
+    """[field.certificate] certifies strategies/weights/nash-3p.toml itself; [field.strong_play]
+    plays search against L3 and L3's self-play under each component set: the report has the
+    families' table, the search gap and the statue answer, with their CSV files."""
+    (tmp_path / "components").mkdir()
+    late = ROOT / "experiments" / "components" / "late-palms.toml"
+    (tmp_path / "components" / "late-palms.toml").write_text(late.read_text())
+    exp = tmp_path / "f.toml"
+    exp.write_text("""name = "strong-field"
+[field]
+players = [3]
+library = ["greedy", "forester"]
+games = 6
+bootstrap = 0
+[field.certificate]
+families = ["library", "restrict"]
+games = 2
+held_out_games = 3
+[field.strong_play]
+search = "search(worlds=2,candidates=2)"
+games = 1
+min_games = 3
+self_play_games = 30
+components = ["components/late-palms.toml"]
+""")
+    code = main(["experiment", str(exp), "--runs", str(tmp_path / "runs"),
+                 "--reports", str(tmp_path / "reports")])  # fmt: skip
+    assert code == 0
+    out = tmp_path / "reports" / "strong-field"
+    text = (out / "report.md").read_text()
+    parts = (
+        "Certificate of the shipped L3",
+        "nash-3p.toml",
+        "Search gap",
+        "Where strong play's points come from",
+        "does strong play carve statues?",
+    )
+    for part in parts:
+        assert part in text, part
+    fam = pd.read_csv(out / "certificate_families-3p.csv")
+    assert set(fam["family"]) == {"library", "restrict"} and (fam["held_out_games"] > 0).sum() == 2
+    gap = pd.read_csv(out / "search_gap-3p.csv").iloc[0]
+    assert gap["games"] == 3 and gap["gap"] == pytest.approx(gap["win_share"] - 1 / 3)
+    st = pd.read_csv(out / "statues-3p.csv")
+    assert set(zip(st["games"], st["components"], st["who"], strict=True)) == {
+        ("L4 seat against L3", "base", "L4"), ("L4 seat against L3", "base", "L3"),
+        ("L3 self-play", "base", "L3"), ("L3 self-play", "late-palms", "L3")}  # fmt: skip
+    parts = st[["from_statues", "from_pawns", "from_wood"]].sum(axis=1)
+    assert np.allclose(parts, 1.0)
+    selfp = st[(st["games"] == "L3 self-play") & (st["components"] == "base")].iloc[0]
+    assert selfp["seats"] == 30 * 3
 
 
 def test_metagame_command_writes_a_mixture_the_mixture_strategy_plays(tmp_path, capsys):

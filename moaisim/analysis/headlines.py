@@ -3,7 +3,9 @@
 `studies_table(reports)` makes the Markdown table of the studies (link, games, headline) from
 each report directory's CSV files: a grid study's `tables/verdicts.csv` (the answer box's
 findings, `verdicts.findings`), its `tables/seat_balance.csv` (games) and, for a tournament,
-`tables/ratings.csv`; a field study's `mixture-<P>p.csv` and `certificate-<P>p.csv`.
+`tables/ratings.csv`; a field study's `mixture-<P>p.csv`, its certificate (the shipped
+L3's, `certificate_families-<P>p.csv`, or the PSRO loop's, `certificate-<P>p.csv`),
+`search_gap-<P>p.csv` and `statues-<P>p.csv`.
 `update(doc, reports)` writes that table between the markers of a Markdown file, and
 `python -m moaisim.analysis.headlines REPORTS FILE...` (`make headlines`) does it for the
 docs; a test checks that the committed files hold exactly what the CSVs give.
@@ -54,16 +56,48 @@ def field_headline(report: Path) -> str:
         players = mix_file.stem.split("-")[1].rstrip("p")
         mix = pd.read_csv(mix_file)
         support = mix[mix["weight"] > 0].sort_values("weight", ascending=False)
-        cert = pd.read_csv(report / f"certificate-{players}p.csv").iloc[-1]
-        status = "certified" if bool(cert["certified"]) else "not certified"
-        parts.append(
-            f"at {players} players the Nash mixture is "
-            + ", ".join(f"{r['strategy']} {text.num(r['weight'])}" for _, r in support.iterrows())
-            + f"; a best response gains {text.num(cert['gain'], '+.3f')} "
-            f"{text.bracket(cert['gain_lo'], cert['gain_hi'], '+.3f')} ({status} at epsilon "
-            f"{text.num(cert['epsilon'], 'g')})"
+        said = f"at {players} players the Nash mixture is " + ", ".join(
+            f"{r['strategy']} {text.num(r['weight'])}" for _, r in support.iterrows()
         )
+        families = report / f"certificate_families-{players}p.csv"
+        population = report / f"certificate-{players}p.csv"
+        if families.is_file():
+            said += "; " + _families_said(pd.read_csv(families))
+        elif population.is_file():
+            cert = pd.read_csv(population).iloc[-1]
+            status = "certified" if bool(cert["certified"]) else "not certified"
+            said += (f"; a best response gains {text.num(cert['gain'], '+.3f')} "
+                     f"{text.bracket(cert['gain_lo'], cert['gain_hi'], '+.3f')} ({status} at "
+                     f"epsilon {text.num(cert['epsilon'], 'g')})")  # fmt: skip
+        gap = report / f"search_gap-{players}p.csv"
+        if gap.is_file():
+            g = pd.read_csv(gap).iloc[0]
+            said += (f"; search (L4) against L3: {text.num(g['gap'], '+.3f')} "
+                     f"{text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')} over fair")  # fmt: skip
+        statues = report / f"statues-{players}p.csv"
+        if statues.is_file():
+            st = pd.read_csv(statues)
+            l4 = st[(st["who"] == "L4")]
+            if len(l4):
+                said += f", {text.pct(l4['from_statues'].iloc[0], 0)} of its points from statues"
+        parts.append(said)
     return _sentence("; ".join(parts)) if parts else ""
+
+
+def _families_said(fam: pd.DataFrame) -> str:
+    """The shipped L3's certificate in a clause: certified at epsilon, or its best
+    challenger (the largest held-out gain of the families' best) with its interval."""
+    best = fam[fam["held_out_games"] > 0]
+    eps = float(fam["epsilon"].iloc[0])
+    if (best["held_out_hi"] < eps).all():
+        return (
+            f"the shipped L3 is certified at epsilon {text.num(eps, 'g')} ({len(fam)} challengers)"
+        )
+    top = best.sort_values("held_out_gain", ascending=False).iloc[0]
+    return (f"the shipped L3 is not certified at epsilon {text.num(eps, 'g')}: its best "
+            f"challenger ({top['family']}, of {len(fam)}) gains "
+            f"{text.num(top['held_out_gain'], '+.3f')} "
+            f"{text.bracket(top['held_out_lo'], top['held_out_hi'], '+.3f')}")  # fmt: skip
 
 
 def _sentence(line: str) -> str:

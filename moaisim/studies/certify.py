@@ -120,11 +120,11 @@ class Certificate:
             hlo, hhi = wilson(c.held_out_share * c.held_out_games, c.held_out_games,
                               1 - (1 - LEVEL) / len(self.families))  # fmt: skip
             rows.append({
-                "family": c.family, "challenger": c.spec, "made": c.made,
+                "family": c.family, "challenger": relative(c.spec), "made": c.made,
                 "gain": c.share - fair, "gain_lo": float(lo) - fair, "gain_hi": float(hi) - fair,
                 "games": c.games, "held_out_gain": c.held_out_share - fair,
                 "held_out_lo": float(hlo) - fair, "held_out_hi": float(hhi) - fair,
-                "held_out_games": c.held_out_games,
+                "held_out_games": c.held_out_games, "epsilon": self.epsilon,
             })  # fmt: skip
         return pd.DataFrame(rows)
 
@@ -159,6 +159,12 @@ class Certificate:
         return (f"not certified at epsilon {self.epsilon:g}: no challenger is shown to gain, "
                 f"but the upper bounds reach {reach:+.3f} (best: {said}); more held-out games "
                 "would narrow them")  # fmt: skip
+
+
+def relative(spec: str) -> str:
+    """A spec as tables show it: paths under the working directory made relative (a
+    report read on another machine names the shipped files as a checkout has them)."""
+    return spec.replace(f"{Path.cwd()}/", "")
 
 
 # --- the mixture -----------------------------------------------------------------------------
@@ -451,18 +457,23 @@ def _cma(mix: Mixture, folder: Path, starts: list[tuple[str, dict[str, float] | 
 
 # --- the report ------------------------------------------------------------------------------
 def markdown(cert: Certificate) -> str:
-    """The certificate as Markdown: the verdict, each family's best, the counts."""
+    """The certificate as a Markdown page: a title, then `section`."""
+    return f"# Certificate of {Path(cert.mixture).name} ({cert.players} players)\n\n" + section(
+        cert
+    )
+
+
+def section(cert: Certificate) -> str:
+    """The certificate as Markdown: what was played, the verdict, each family's best."""
     best = cert.best()
     t = cert.table()
     lines = [
-        f"# Certificate of {Path(cert.mixture).name} ({cert.players} players)",
-        "",
-        f"Mixture file: `{cert.mixture}` (SHA-256 `{cert.digest[:16]}`). Each challenger plays "
-        f"one seat against {cert.players - 1} seats of the mixture, seats rotated; gain = win "
-        f"share - 1/{cert.players}. Screening: {cert.games} games per rotation (seed "
-        f"{cert.seed}), intervals Bonferroni-adjusted for the family's size; each family's "
-        f"best: {cert.held_out_games} held-out games per rotation (seed {cert.seed + 1}), "
-        f"intervals simultaneous over {len(cert.families)} families.",
+        f"Mixture file: `{relative(cert.mixture)}` (SHA-256 `{cert.digest[:16]}`). Each "
+        f"challenger plays one seat against {cert.players - 1} seats of the mixture, seats "
+        f"rotated; gain = win share - 1/{cert.players}. Screening: {cert.games} games per "
+        f"rotation (seed {cert.seed}), intervals Bonferroni-adjusted for the family's size; "
+        f"each family's best: {cert.held_out_games} held-out games per rotation (seed "
+        f"{cert.seed + 1}), intervals simultaneous over {len(cert.families)} families.",
         "",
         f"**{cert.verdict()}**",
         "",

@@ -60,13 +60,19 @@ from moaisim.rundir import make_dir
 from moaisim.strategies.heuristic import weights_path
 from moaisim.strategies.restrict import FORBID
 from moaisim.studies import restricted as rp
+from moaisim.studies import strong_play as sp
 from moaisim.studies import tune
+from moaisim.studies.certify import FAMILIES, Certificate, certify
+from moaisim.studies.certify import section as certify_section
 from moaisim.studies.metagame import play as meta_play
 from moaisim.studies.population import certificate_table
 from moaisim.studies.population import population as run_population
 
 FIELD = {"players", "library", "games", "seed", "bootstrap", "alphas", "population",
-         "restricted"}  # fmt: skip
+         "restricted", "certificate", "strong_play"}  # fmt: skip
+CERTIFICATE = {"families", "games", "held_out_games", "epsilon", "step", "random_starts",
+               "cma_generations", "cma_games"}  # fmt: skip
+STRONG_PLAY = {"search", "games", "min_games", "self_play_games", "components"}
 POPULATION = {"iterations", "epsilon", "meta_games", "games", "generations", "popsize",
               "held_out_games", "start"}  # fmt: skip
 RESTRICTED = {"games", "forbid", "strategy", "retune_generations", "retune_games"}
@@ -103,6 +109,11 @@ def check_field(table: Any) -> dict[str, Any]:
         or not all(isinstance(a, int | float) and not isinstance(a, bool) and a > 0 for a in alphas)
     ):
         raise UserError(f"field.alphas must be a list of positive numbers, got {alphas!r}")
+    for name, keys in (("certificate", CERTIFICATE), ("strong_play", STRONG_PLAY)):
+        sub = table.get(name)
+        if sub is not None and (not isinstance(sub, dict) or any(k not in keys for k in sub)):
+            raise UserError(f"[field.{name}] takes only {', '.join(sorted(keys))}")
+        out[name] = None if sub is None else _checked_sub(name, sub)
     for name, keys in (("population", POPULATION), ("restricted", RESTRICTED)):
         sub = table.get(name)
         if sub is None:
@@ -134,6 +145,23 @@ def _whole(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _checked_sub(name: str, sub: dict[str, Any]) -> dict[str, Any]:
+    """A [field.certificate] or [field.strong_play] table, its values checked."""
+    for k, v in sub.items():
+        if k in ("epsilon", "step"):
+            if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v <= 2:
+                raise UserError(f"field.{name}.{k} must be a positive number, got {v!r}")
+        elif k in ("families", "components"):
+            if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+                raise UserError(f"field.{name}.{k} must be a list of names, got {v!r}")
+        elif k == "search":
+            if not isinstance(v, str) or not v.strip():
+                raise UserError(f"field.{name}.search must be a search spec, got {v!r}")
+        elif not _whole(v) or v < (0 if k == "random_starts" else 1):
+            raise UserError(f"field.{name}.{k} must be a whole number of at least 1, got {v!r}")
+    return dict(sub)
+
+
 def library_of(spec: Any) -> list[str]:
     """The library of a [field] table: "L2" is the pool of shipped strategies."""
     return list(LEVEL_POOL) if spec == "L2" else list(spec)
@@ -148,6 +176,17 @@ class FieldResult:
     carving: pd.DataFrame
     certificate: pd.DataFrame | None
     restricted: pd.DataFrame | None
+    families: Certificate | None = None
+    strong: StrongPlay | None = None
+
+
+@dataclass
+class StrongPlay:
+    """What strong play does at one player count: the search gap (L4 against L3) and the
+    statue table (L4 and L3 in those games, L3's self-play under each component set)."""
+
+    gap: dict[str, float]
+    statues: pd.DataFrame
 
 
 def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: int,
@@ -234,8 +273,67 @@ def run_field(
             retuned = _retune(run, best, opponents, p, rc, cfg["seed"], jobs, games, say)
             restricted = rp.restricted_play(best, opponents, p, rg, cfg["seed"] + 2,
                                             rc.get("forbid"), retuned, n_jobs=jobs)  # fmt: skip
-        results.append(FieldResult(p, an, carving(meta, an.mixture), cert, restricted))
+        families = None
+        if cfg["certificate"] is not None:
+            families = _certificate(run, p, cfg, games, jobs, say)
+        strong = None
+        if cfg["strong_play"] is not None:
+            strong = _strong_play(run, p, cfg, Path(exp.path).parent, games, jobs, say)
+        results.append(FieldResult(p, an, carving(meta, an.mixture), cert, restricted,
+                                   families, strong))  # fmt: skip
     return write_report(exp, results, report)
+
+
+def _certificate(run: Path, players: int, cfg: dict[str, Any], games: int | None, jobs: int,
+                 say: Any) -> Certificate | None:  # fmt: skip
+    """The shipped L3's certificate at `players` (`moaisim.studies.certify`), kept in the run
+    directory; None (said) where no L3 ships for this player count."""
+    path = weights_path(f"nash-{players}p.toml")
+    if not path.is_file():
+        say(f"field: {players} players, no shipped L3 (nash-{players}p.toml) to certify")
+        return None
+    c = dict(cfg["certificate"])
+    if games is not None:  # a quick look
+        c.update(games=max(2, games // 10), held_out_games=max(4, games // 4),
+                 cma_generations=1, cma_games=2, random_starts=0)  # fmt: skip
+    families = c.get("families", list(FAMILIES))
+    starts = None if games is None else [weights_path(f"tuned-{players}p.toml")]
+    return certify(path, run / f"certificate-{players}p", families, c.get("games", 200),
+                   c.get("held_out_games", 1000), c.get("epsilon", 0.02), cfg["seed"],
+                   c.get("step", 0.5), c.get("random_starts", 2), c.get("cma_generations", 8),
+                   c.get("cma_games", 60), None, jobs, say, starts=starts)  # fmt: skip
+
+
+def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games: int | None,
+                 jobs: int, say: Any) -> StrongPlay:  # fmt: skip
+    """The search gap and the statue table at `players` (`moaisim.studies.strong_play`),
+    every game kept in the run directory."""
+    c = cfg["strong_play"]
+    seed, search = cfg["seed"], c.get("search", "search")
+    per = max(c.get("games", 100), -(-c.get("min_games", 320) // players))
+    selfs = c.get("self_play_games", 4000)
+    if games is not None:
+        per, selfs = 1, max(players, games)
+    folder = run / f"strong-play-{players}p"
+    say(f"field: {players} players, {search} against L3 ({per} games per seat rotation)")
+    key = {"what": "search", "players": players, "games": per, "seed": seed + 4, "search": search}
+    res, rnd = sp.kept(folder / "search", key,
+                       lambda: sp.search_games(players, per, seed + 4, search, jobs))  # fmt: skip
+    gap = sp.gap(res)
+    tables = [sp.statues(res, rnd).assign(games="L4 seat against L3", components="base")]
+    for comp in [None, *c.get("components", [])]:
+        stem = "base" if comp is None else Path(comp).stem
+        name = "self-play" if comp is None else f"self-play-{stem}"
+        where = None if comp is None else str(home / comp)
+        say(f"field: {players} players, L3 self-play ({stem}, {selfs:,} games)")
+        key = {"what": "self-play", "players": players, "games": selfs, "seed": seed + 5,
+               "components": None if comp is None else Path(comp).name}  # fmt: skip
+        play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs)  # noqa: E731
+        res, rnd = sp.kept(folder / name, key, play)
+        tables.append(sp.statues(res, rnd).assign(games="L3 self-play", components=stem))
+    table = pd.concat(tables, ignore_index=True)
+    table.insert(0, "players", players)
+    return StrongPlay(gap, table[["players", "games", "components", *table.columns[1:-2]]])
 
 
 def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, Any],
@@ -312,6 +410,26 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
         md.append(f"Certificate at {p} players: gain {_gain(last)} against epsilon "
                   f"{last['epsilon']}: **{verdict}**.\n")  # fmt: skip
         tables["certificate"] = r.certificate
+    if r.families is not None:
+        md.append(f"**Certificate of the shipped L3** (`moaisim certify`, against the file "
+                  f"users play, `strategies/weights/nash-{p}p.toml`):\n")  # fmt: skip
+        md.append(certify_section(r.families))
+        tables["certificate_families"] = r.families.table()
+    if r.strong is not None:
+        g = r.strong.gap
+        md.append(f"**Search gap**: `search` (L4, its rollouts and opponent model L3) in one "
+                  f"seat against L3, seats rotated: win share {g['win_share']:.3f}, "
+                  f"{_gap(g)} over the fair 1/{p} ({int(g['games']):,} games).\n")  # fmt: skip
+        md.append("**Where strong play's points come from** (shares of all points scored: "
+                  "statue heights, surviving pawns, wood; Moai per seat and game; the share "
+                  "of seats that finish a statue; the mean round of the first):\n")  # fmt: skip
+        shown = r.strong.statues.drop(columns=["players"])
+        digits = {"score": ".1f", "from_statues": ".1%", "from_pawns": ".1%",
+                  "from_wood": ".1%", "moai_per_seat": ".2f", "carves": ".1%",
+                  "first_statue_round": ".1f"}  # fmt: skip
+        md.append(text.markdown_table(shown, digits) + "\n")
+        tables["search_gap"] = pd.DataFrame([g])
+        tables["statues"] = r.strong.statues
     if r.restricted is not None:
         who = r.restricted["strategy"].iloc[0]
         md.append(f"**Restricted play**: `{who}` against the Nash mixture, each "
@@ -320,6 +438,24 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
         md.append(rp.markdown(r.restricted) + "\n")
         tables["restricted"] = r.restricted
     return "\n".join(md), tables
+
+
+def _gap(g: dict[str, float]) -> str:
+    """The search gap with its interval: "+0.214 [+0.160, +0.270]"."""
+    return f"{g['gap']:+.3f} {text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')}"
+
+
+def statue_answer(table: pd.DataFrame) -> str:
+    """Does strong play carve statues? L4's and L3's shares of points from statues in the
+    search games, and L3's self-play share under each component set."""
+    base = table[table["games"] != "L3 self-play"].set_index("who")
+    parts = [f"{who}: {base.loc[who, 'from_statues']:.0%} of points from statues, carves in "
+             f"{base.loc[who, 'carves']:.0%} of seats" for who in ("L4", "L3")
+             if who in base.index]  # fmt: skip
+    selfp = table[table["games"] == "L3 self-play"]
+    comps = ", ".join(f"{c} {x:.0%}" for c, x in zip(selfp["components"], selfp["from_statues"],
+                                                      strict=True))  # fmt: skip
+    return "; ".join(parts) + (f" (L3 self-play: {comps})" if comps else "")
 
 
 def _gain(row: pd.Series) -> str:
@@ -348,6 +484,15 @@ def _answer(results: list[FieldResult]) -> str:
             parts = [f"{m}: {f}" for m, f in zip(masked["mechanism"], masked["flag"], strict=True)
                      if f in ("carries the game", "trap", "vestigial")]  # fmt: skip
             rest = "; ".join(parts) or "no mechanism flagged"
-        rows.append({"players": r.players, "Nash mixture": support, "certificate": cert,
-                     "degenerate": deg, "restricted play": rest})  # fmt: skip
+        row = {"players": r.players, "Nash mixture": support, "certificate": cert,
+               "degenerate": deg, "restricted play": rest}  # fmt: skip
+        if any(x.families is not None for x in results):
+            row["shipped L3"] = r.families.verdict() if r.families is not None else text.NA
+        if any(x.strong is not None for x in results):
+            row["search gap"] = _gap(r.strong.gap) if r.strong is not None else text.NA
+            row["does strong play carve statues?"] = (
+                statue_answer(r.strong.statues) if r.strong is not None else text.NA)  # fmt: skip
+        if cert == text.NA:
+            del row["certificate"]
+        rows.append(row)
     return "**Answer.**\n\n" + text.markdown_table(pd.DataFrame(rows), right=["players"]) + "\n"
