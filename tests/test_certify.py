@@ -14,6 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from moaisim.analysis.stats import wilson
 from moaisim.errors import UserError
+from moaisim.registry import load_strategy
 from moaisim.strategies.heuristic import NAMES
 from moaisim.strategies.restrict import FORBID
 from moaisim.studies import certify as cf
@@ -83,6 +84,8 @@ def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight
     dev = [c for c in found if c.family == "deviations"]
     # tuned and forester are both weight vectors: every weight, up and down
     assert len(dev) == 2 * len(NAMES) * 2
+    for c in dev:  # every file is a weights file heuristic plays (zero weights moved too)
+        assert load_strategy(c.spec)().name == "heuristic"
     tuned = tomllib.loads((WEIGHTS / "tuned-3p.toml").read_text())["weights"]
     name = next(k for k, v in tuned.items() if v != 0)
     ups = [c for c in dev if c.made.startswith(f"tuned with {name} ")]

@@ -275,7 +275,8 @@ def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
             for sign, way in ((1, "up"), (-1, "down")):
                 moved = dict(w)
                 base = w[name]
-                moved[name] = base * (1 + sign * step) if base != 0 else sign * step * SCALES[k]
+                moved[name] = float(base * (1 + sign * step) if base != 0
+                                    else sign * step * SCALES[k])  # fmt: skip
                 path = folder / f"{slug}-{name}-{way}.toml"
                 made = f"{member} with {name} {base:.6g} -> {moved[name]:.6g}"
                 _write_weights(path, moved, f"A one-step deviation (moaisim certify): {made}")
@@ -284,7 +285,7 @@ def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
 
 
 def _write_weights(path: Path, w: dict[str, float], note: str) -> None:
-    lines = [f"# {note}", "", "[weights]"] + [f"{k} = {v!r}" for k, v in w.items()]
+    lines = [f"# {note}", "", "[weights]"] + [f"{k} = {float(v)!r}" for k, v in w.items()]
     write_atomic(path, ("\n".join(lines) + "\n").encode(), "weights")
 
 
@@ -360,8 +361,8 @@ def certify(
         if not mine or any(c.held_out_games for c in mine):
             continue
         best = max(mine, key=lambda c: c.share)
-        say(f"certificate {mix.players}p: {fam}'s best, {best.spec}, on {held_out_games} "
-            "held-out games per seat rotation")  # fmt: skip
+        say(f"certificate {mix.players}p: the {fam} family's best, {relative(best.spec)}, on "
+            f"{held_out_games} held-out games per seat rotation")  # fmt: skip
         best.held_out_share = _measure([best.spec], mix, held_out_games, seed + 1, 1)[0]
         best.held_out_games = held_out_games * mix.players
         _save(state, cert)

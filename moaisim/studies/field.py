@@ -449,12 +449,12 @@ def statue_answer(table: pd.DataFrame) -> str:
     """Does strong play carve statues? L4's and L3's shares of points from statues in the
     search games, and L3's self-play share under each component set."""
     base = table[table["games"] != "L3 self-play"].set_index("who")
-    parts = [f"{who}: {base.loc[who, 'from_statues']:.0%} of points from statues, carves in "
-             f"{base.loc[who, 'carves']:.0%} of seats" for who in ("L4", "L3")
+    parts = [f"{who}: {text.pct(base.loc[who, 'from_statues'], 0)} of points from statues, "
+             f"carves in {text.pct(base.loc[who, 'carves'], 0)} of seats" for who in ("L4", "L3")
              if who in base.index]  # fmt: skip
     selfp = table[table["games"] == "L3 self-play"]
-    comps = ", ".join(f"{c} {x:.0%}" for c, x in zip(selfp["components"], selfp["from_statues"],
-                                                      strict=True))  # fmt: skip
+    shares = zip(selfp["components"], selfp["from_statues"], strict=True)
+    comps = ", ".join(f"{c} {text.pct(x, 0)}" for c, x in shares)
     return "; ".join(parts) + (f" (L3 self-play: {comps})" if comps else "")
 
 
