@@ -302,22 +302,26 @@ def make_study(
     else:
         setups = _setups_of_grid(players, variants, components, grid_options, grid_params)
     cells = _cells(setups, lineups, rotation)
-    chunked = chunk_size if chunk_size is not None else default_chunk(cells, engine)
+    chunked = chunk_size if chunk_size is not None else default_chunk(cells, engine, games)
     return Study(int(seed), int(games), tuple(cells), rotation, chunked, rounds, engine,
                  batch_size, chunk_size is None)  # fmt: skip
 
 
 #: Games per chunk unless a study says: the reference engine's, the batch engine's through
-#: views, and on the compiled path, where a chunk's own cost (its results table, its Parquet
-#: bytes, its record: about 3 % of 5 000 games) is worth cutting (benchmarks/README.md, "The
-#: compiled path": 20 000 took 200 000 games with --jobs 2 from 25-28 s to 23-24 s).
+#: views, and at most this many on the compiled path, where a chunk's own cost (its results
+#: table, its Parquet bytes, its record: about 3 % of 5 000 games) is worth cutting
+#: (benchmarks/README.md, "The compiled path": 20 000 took 200 000 games with --jobs 2 from
+#: 25-28 s to 23-24 s), as long as a cell still makes `CHUNKS_AT_LEAST` chunks to share out.
 CHUNK_SIZE = {"reference": 50, "batch": 5_000, "compiled": 20_000}
+CHUNKS_AT_LEAST = 8
 
 
-def default_chunk(cells: Sequence[Cell], engine: str) -> int:
-    """The default chunk size of a study (`CHUNK_SIZE`): the compiled path's when every
-    cell's lineup plays there (every seat a built-in with a compiled form), else its
-    engine's. A user's strategy is not made here (its constructor runs in the workers)."""
+def default_chunk(cells: Sequence[Cell], engine: str, games: int) -> int:
+    """The default chunk size of a study (`CHUNK_SIZE`). When every cell's lineup plays on
+    the compiled path (every seat a built-in with a compiled form): games / 8 per chunk in
+    thousands, from the batch engine's 5 000 up to 20 000 (a cell of 100 000 games: 12 000);
+    else its engine's. A user's strategy is not made here (its constructor runs in the
+    workers)."""
     if engine != "batch":
         return CHUNK_SIZE[engine]
     for cell in cells:
@@ -325,7 +329,8 @@ def default_chunk(cells: Sequence[Cell], engine: str) -> int:
             return CHUNK_SIZE["batch"]
         if compiled_forms(cell.rules, [spec() for spec in cell.lineup]) is None:
             return CHUNK_SIZE["batch"]
-    return CHUNK_SIZE["compiled"]
+    share = games // CHUNKS_AT_LEAST // 1_000 * 1_000
+    return min(max(share, CHUNK_SIZE["batch"]), CHUNK_SIZE["compiled"])
 
 
 #: The package the built-in strategies are installed in (`registry.BUILTIN`).

@@ -206,12 +206,14 @@ def test_asking_a_run_for_more_games_plays_only_the_new_ones(tmp_path):
 
 
 def test_the_default_chunk_is_larger_when_every_seat_plays_compiled():
-    """Built-ins with a compiled form share the compiled path's chunk (CHUNK_SIZE); a user's
-    strategy, the reference engine or an explicit chunk size keep theirs."""
-    assert make_study(3, 10, ["greedy,tuned", "L2"]).chunk_size == 20_000
-    assert make_study(3, 10, ["greedy,moaisim.strategies.random:RandomStrategy"]).chunk_size == (
-        20_000
-    )
+    """Built-ins with a compiled form get larger chunks, up to 20 000 games, while a cell
+    still makes 8 of them; a user's strategy, the reference engine or an explicit chunk
+    size keep theirs."""
+    assert make_study(3, 1_000_000, ["greedy,tuned", "L2"]).chunk_size == 20_000
+    assert make_study(3, 100_000, ["greedy,tuned"]).chunk_size == 12_000  # 8 chunks and a bit
+    assert make_study(3, 10, ["greedy,tuned"]).chunk_size == 5_000
+    random = "greedy,moaisim.strategies.random:RandomStrategy"
+    assert make_study(3, 400_000, [random]).chunk_size == 20_000
     assert make_study(3, 10, ["greedy", "plugins.cautious:NeverBids"]).chunk_size == 5_000
     assert make_study(3, 10, ["greedy"], engine="reference").chunk_size == 50
     assert make_study(3, 10, ["greedy"], chunk_size=7).chunk_size == 7

@@ -65,8 +65,8 @@ Scheduler = Annotated[
 ChunkSize = Annotated[
     int | None,
     typer.Option(
-        help="Games per task (default 20 000 when every seat plays compiled, else 5 000; "
-        "fixed by a run)."
+        help="Games per task (default: up to 20 000, a cell's games / 8, when every seat "
+        "plays compiled, else 5 000; fixed by a run)."
     ),
 ]
 ForceResume = Annotated[
