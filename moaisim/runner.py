@@ -1022,11 +1022,13 @@ def _kept_chunks(run: RunDir, study: Study, identity: dict[str, Any]
                  ) -> tuple[Study, dict[str, Any]]:  # fmt: skip
     """A study whose chunk size is the default goes on with the chunks of the run it
     resumes (a run made before a default changed, or by another lineup's default)."""
-    with contextlib.suppress(Exception):  # not a run directory: `_resumed` says so
-        kept = run.read()["study"]["chunk_size"]
-        if study.chunk_default and kept != study.chunk_size and isinstance(kept, int):
-            study = dataclasses.replace(study, chunk_size=kept)
-            identity = {**identity, "chunk_size": kept}
+    if not study.chunk_default or not run.exists():
+        return study, identity  # not a run directory: `_resumed` says so
+    saved = run.read().get("study")
+    kept = saved.get("chunk_size") if isinstance(saved, dict) else None
+    if isinstance(kept, int) and kept != study.chunk_size:
+        study = dataclasses.replace(study, chunk_size=kept)
+        identity = {**identity, "chunk_size": kept}
     return study, identity
 
 
