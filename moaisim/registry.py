@@ -80,6 +80,12 @@ def level_spec(level: str, players: int) -> str:
     return f"mixture(file={path})"
 
 
+def level_or_spec(strategy: str, players: int) -> str:
+    """A skill level's spec at `players` players (`level_spec`), any other spec as given."""
+    name = strategy.strip()
+    return level_spec(name, players) if name in LEVELS else strategy
+
+
 def available() -> dict[str, str]:
     """Every strategy name that `load_strategy` knows, with the path it loads."""
     found = dict(BUILTIN)

@@ -314,3 +314,72 @@ def test_restricted_play_intervals_are_adjusted_like_their_holm_tests():
             continue
         excludes = r["lo"] > 0 or r["hi"] < 0
         assert excludes == (r["p_holm"] < 0.05), r["mechanism"]
+
+
+def test_population_runs_every_start_picks_the_best_and_resumes_mid_iteration(
+    tmp_path, monkeypatch
+):
+    """Several starts: one CMA-ES run each (and the previous best response as a warm start
+    from iteration 1); the run with the best held-out share is the best response, measured
+    again on fresh games; an interrupted iteration resumes with the runs not yet done."""
+    from moaisim.studies import tune
+
+    weights = ROOT / "strategies/weights"
+    starts = [weights / "moai.toml", weights / "forester.toml"]
+    planted = {"moai": 0.30, "forester": 0.45}  # forester's basin holds the better response
+    calls: list[tuple[int, str]] = []
+
+    def fake(players, field, games, generations, popsize, seed, out, *a, start=None, **k):
+        name = Path(str(start)).stem
+        calls.append((seed, name))
+        if len(calls) == fail_at[0]:
+            raise KeyboardInterrupt
+        Path(out).mkdir(parents=True, exist_ok=True)
+        path = Path(out) / f"tuned-{players}p.toml"
+        path.write_text(Path(str(start)).read_text())
+        share = planted.get(name, 0.2)
+
+        class Result:
+            pass
+
+        r = Result()
+        r.path = path
+        r.held_out = tune.Strength(share, share - 0.01, share + 0.01, 300, 2.0)
+        return r
+
+    measured: list[tuple[str, int]] = []
+
+    def strength(players, candidate, field, games, seed=0, rules=None):
+        measured.append((candidate, seed))
+        return tune.Strength(0.5, 0.49, 0.51, games * players, 2.0)
+
+    monkeypatch.setattr(tune, "tune", fake)
+    monkeypatch.setattr(tune, "strength", strength)
+    fail_at = [2]  # the second run of iteration 0 is interrupted
+    args = (3, ["greedy", "random"], tmp_path, 0.02, 2, 4, 3, 1, None, 5, 7, starts)
+    with pytest.raises(KeyboardInterrupt):
+        pop_mod.population(*args)
+    state = json.loads((tmp_path / "population-3p.json").read_text())
+    assert list(state["iterations"][0]["tried"]) == ["0-moai"]
+    fail_at[0] = 0
+    got = pop_mod.population(*args)
+    # iteration 0 resumed with forester's run only; iteration 1 adds the warm start
+    assert [name for _, name in calls] == ["moai", "forester", "forester", "moai", "forester",
+                                           "tuned-3p"]  # fmt: skip
+    first, second = got.iterations[:2]
+    assert first.tried["1-forester"]["share"] == 0.45
+    assert first.best_response.endswith("br-0/1-forester/tuned-3p.toml)")
+    assert list(second.tried) == ["0-moai", "1-forester", "2-tuned-3p"]
+    # the best run is measured again on fresh games (root seed + 2), against the mixture
+    assert measured[0][0] == f"heuristic(weights={tmp_path / 'br-0/1-forester/tuned-3p.toml'})"
+    assert {seed for _, seed in measured} == {9}
+    assert first.gain == pytest.approx(0.5 - 1 / 3) and not got.certified
+    assert len({s for s, _ in calls}) == 5  # each run of each iteration its own seed
+
+
+def test_population_refuses_bad_starts_before_anything_runs(tmp_path):
+    with pytest.raises(UserError, match="named twice"):
+        pop_mod.population(3, ["greedy", "random"], tmp_path / "a", start=["x.toml", "x.toml"])
+    with pytest.raises(UserError, match="x.toml"):
+        pop_mod.population(3, ["greedy", "random"], tmp_path / "b", start=["x.toml"])
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

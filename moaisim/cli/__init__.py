@@ -29,7 +29,7 @@ from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
 ORDER = ("play", "replay", "variants", "simulate", "versus", "metagame", "report", "experiment",
-         "tune", "certify", "rules", "events", "strategies", "bench")  # fmt: skip
+         "tune", "distill", "certify", "rules", "events", "strategies", "bench")  # fmt: skip
 
 
 def _name(info: CommandInfo) -> str:

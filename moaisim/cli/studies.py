@@ -216,7 +216,11 @@ def tune(
     volcano_after_moai: VolcanoAfterMoai = "stay",
     spent_wood: SpentWood = "supply",
     start: Annotated[
-        Path | None, typer.Option(help="Starting weights (TOML); default heuristic's.")
+        list[Path] | None,
+        typer.Option(
+            help="Starting weights (TOML); default heuristic's. With --population, repeat it "
+            "for one CMA-ES run per start at each iteration."
+        ),
     ] = None,
     sigma: Annotated[
         float, typer.Option(help="Initial step, in units of each weight's scale.")
@@ -248,6 +252,9 @@ def tune(
     held-out gain is the mixture's exploitability certificate."""
     from moaisim.studies.tune import TuneSettings, search
 
+    if start and len(start) > 1 and not population:
+        raise UserError("give one --start (several start a population loop's runs: "
+                        "--population)")  # fmt: skip
     if population:
         _population(players, library, out, epsilon, iterations, meta_games, games, generations,
                     popsize, held_out_games, seed, start, jobs, field, restart)  # fmt: skip
@@ -257,7 +264,8 @@ def tune(
     forbids = [f.strip() for f in forbid.split(",") if f.strip()]
     settings = TuneSettings(
         players, field, games, generations, popsize, seed, variants=variant,
-        options={k: v for k, v in options.items() if v != OPTIONS[k][0]}, start=start,
+        options={k: v for k, v in options.items() if v != OPTIONS[k][0]},
+        start=start[0] if start else None,
         sigma=sigma, held_out_games=held_out_games, held_out_seed=held_out_seed,
         objective=objective, names=names.split(",") if names else None, forbid=forbids,
     )  # fmt: skip
@@ -303,7 +311,7 @@ def _print_tuned(result: TuneResult, forbids: list[str]) -> None:
 
 def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
                 meta_games: int, games: int, generations: int, popsize: int | None,
-                held_out_games: int, seed: int, start: Path | None, jobs: int, field: str,
+                held_out_games: int, seed: int, start: list[Path] | None, jobs: int, field: str,
                 restart: bool) -> None:  # fmt: skip
     """`tune --population`: the PSRO loop (moaisim.studies.population)."""
     from moaisim.studies.population import certificate_table, state_path
@@ -317,12 +325,14 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
                         "directory) or choose another --out")  # fmt: skip
     names = library_names(library)
     result = run_population(players, names, out, epsilon, iterations, meta_games, games,
-                            generations, popsize, held_out_games, seed, start, jobs, say,
+                            generations, popsize, held_out_games, seed,
+                            start[0] if start and len(start) == 1 else start, jobs, say,
                             command_line("tune"))  # fmt: skip
     for row in certificate_table(result):
+        runs = f" (runs' held-out shares: {row['starts']})" if row["starts"] else ""
         typer.echo(f"iteration {row['iteration']}: {row['members']} strategies, mixture "
                    f"{row['support']}; best-response gain {row['gain']:+.3f} "
-                   f"[{row['gain_lo']:+.3f}, {row['gain_hi']:+.3f}]")  # fmt: skip
+                   f"[{row['gain_lo']:+.3f}, {row['gain_hi']:+.3f}]{runs}")  # fmt: skip
     last = result.certificate
     verdict = "certified" if result.certified else "NOT certified (more iterations needed)"
     if last is not None:
@@ -420,6 +430,70 @@ def _bench_runner(games: int, speedup_games: int, jobs: int, seed: int, markdown
     sys.stdout.write(runner)
     if markdown:
         write_atomic(markdown, (text + runner).encode(), "Markdown table")
+
+
+@app.command(short_help="Heuristic weights that decide as a teacher (search) decides.")
+def distill(
+    players: Players,
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Directory of the weights file and kept positions."),
+    ],
+    teacher: Annotated[
+        str, typer.Option(help="The strategy imitated (a spec or a level, L0-L4).")
+    ] = "search",
+    field: Annotated[
+        str, typer.Option("--field", help="The other seats while positions are kept.")
+    ] = "L3",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games whose teacher decisions are fitted.")
+    ] = 120,
+    held_out_games: Annotated[
+        int, typer.Option(help="Games (root seed + 1) whose decisions measure agreement.")
+    ] = 60,
+    start: Annotated[
+        Path | None, typer.Option(help="Start weights file (default: heuristic's defaults).")
+    ] = None,
+    weights: Annotated[
+        str | None,
+        typer.Option(help="The weights moved, comma-separated (default: all of them)."),
+    ] = None,
+    kinds: Annotated[
+        str,
+        typer.Option(
+            help="Decision kinds imitated, comma-separated (default: every kind; search "
+            "searches bid,pick_epoch,work,feed)."
+        ),
+    ] = "",
+    generations: Annotated[int, typer.Option(help="CMA-ES generations.")] = 30,
+    popsize: Annotated[
+        int | None, typer.Option(help="Candidates per generation (default: CMA-ES's).")
+    ] = None,
+    strength_games: Annotated[
+        int, typer.Option(help="Games per seat rotation against --field after the fit (0: none).")
+    ] = 500,
+    seed: GamesSeed = 0,
+    jobs: Jobs = 1,
+) -> None:
+    """Keep the teacher's decisions in games against a field (exact copies of each position),
+    then move heuristic weights by CMA-ES until they answer as the teacher did at as many of
+    them as possible (agreement); measure agreement on held-out games and the fitted weights'
+    win share against the field. Writes distilled-<P>p.toml into --out (positions are kept
+    there and reused by a run of the same settings)."""
+    from moaisim.studies.distill import distill as run_distill
+    from moaisim.studies.distill import summary
+
+    names = [w.strip() for w in weights.split(",") if w.strip()] if weights else None
+    wanted = [k.strip() for k in kinds.split(",") if k.strip()] or None
+    try:
+        got = run_distill(players, out, teacher, field, games, held_out_games, start, names,
+                          wanted, generations, popsize, 0.3, seed, strength_games, jobs, say,
+                          command_line("distill"))  # fmt: skip
+    except KeyboardInterrupt as exc:
+        typer.echo(f"moaisim: {stopped(exc)}; kept positions are saved: run the same command "
+                   "again to reuse them", err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    typer.echo(summary(got))
 
 
 @app.command(short_help="The exploitability certificate of a shipped mixture file.")

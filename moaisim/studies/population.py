@@ -6,11 +6,15 @@ Each iteration i:
 1. plays the meta-game of the current members (`analysis.metagame`: every composition, the
    same games) and solves its symmetric Nash mixture, written to `mixture-<P>p-<i>.toml`;
 2. tunes a best response to that mixture: CMA-ES over `heuristic`'s weights (`tune.tune`)
-   with the mixture as the field (`mixture(file=...)` in every other seat), from the start
-   weights, into `br-<i>/`;
+   with the mixture as the field (`mixture(file=...)` in every other seat), from each start
+   (several starts: a best response may lie outside one start's basin; from iteration 1 the
+   previous best response is a start too), into `br-<i>/` (`br-<i>/<k>-<start>/` for
+   several starts);
 3. measures the best response on held-out games (another root seed, seats rotated): its win
    share against the mixture minus the fair 1/P is its **gain** (a mixture seat earns 1/P
-   against the mixture by symmetry), with the Wilson 95 % interval;
+   against the mixture by symmetry), with the Wilson 95 % interval. With several starts,
+   each run's held-out share (root seed + 1) picks the best, and the gain is measured again
+   on fresh games (root seed + 2), so that picking the luckiest run does not inflate it;
 4. stops when the gain's upper bound is below `epsilon`: that gain is the mixture's
    **exploitability certificate** (no heuristic weights the tuner found gain more, at 95 %);
    else the best response joins the members and the loop goes on (at most `iterations`).
@@ -46,6 +50,8 @@ class Iteration:
     mixture_file: str
     nash_gain: float  # on the meta-game's own tables
     best_response: str = ""
+    #: several starts: each start's best response (its weights file) and held-out win share
+    tried: dict[str, dict[str, Any]] = field(default_factory=dict)
     gain: float = float("nan")
     gain_lo: float = float("nan")
     gain_hi: float = float("nan")
@@ -103,18 +109,20 @@ def population(
     popsize: int | None = None,
     held_out_games: int = 500,
     seed: int = 0,
-    start: str | Path | None = None,
+    start: str | Path | Sequence[str | Path] | None = None,
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
 ) -> PopulationResult:
     """Run (or resume) the loop at `players` players from the members `library` (see the
-    module's docstring); `games`, `generations`, `popsize`, `start` go to each best
-    response's CMA-ES (`tune.tune`), `meta_games` to each meta-game, `held_out_games` (per
-    seat rotation, root seed seed + 1) to each certificate."""
+    module's docstring); `games`, `generations`, `popsize` go to each best response's
+    CMA-ES (`tune.tune`), which starts from `start` (a weights file, or a list of them:
+    one run each), `meta_games` to each meta-game, `held_out_games` (per seat rotation,
+    root seed seed + 1) to each certificate."""
 
     say = progress or (lambda _m: None)
     labels = _check(library, epsilon, iterations, meta_games, held_out_games)
+    starts = _starts(start)
     out = Path(out)
     make_dir(out)
     path = state_path(out, players)
@@ -134,7 +142,7 @@ def population(
                                        n_jobs, say, command))  # fmt: skip
             _save(path, result)
         # (or resumed: the meta-game was played)
-        _best_response(result, out, games, generations, popsize, held_out_games, seed, start,
+        _best_response(result, out, games, generations, popsize, held_out_games, seed, starts,
                        n_jobs, say, command)  # fmt: skip
     return result
 
@@ -152,6 +160,23 @@ def _check(library: Sequence[str], epsilon: float, iterations: int, meta_games: 
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise UserError("the population needs at least two distinct strategies to start from")
     return labels
+
+
+def _starts(start: str | Path | Sequence[str | Path] | None) -> list[str | Path | None]:
+    """The CMA-ES starts: one file, a list of files (each checked now), or heuristic's
+    defaults (None)."""
+    if start is None or isinstance(start, str | Path):
+        given: list[str | Path | None] = [start]
+    else:
+        given = list(start)
+        if not given:
+            raise UserError("give at least one start weights file (or none for the defaults)")
+    names = [str(s) for s in given]
+    if len(set(names)) != len(names):
+        raise UserError("a start weights file is named twice")
+    for s in given:
+        tune.start_weights(s)  # a missing or bad file is one line, before anything runs
+    return given
 
 
 def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int, out: Path,
@@ -175,7 +200,7 @@ def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int
 
 def _best_response(result: PopulationResult, out: Path, games: int, generations: int,
                    popsize: int | None, held_out_games: int, seed: int,
-                   start: str | Path | None, n_jobs: int, say: Callable[[str], None],
+                   starts: list[str | Path | None], n_jobs: int, say: Callable[[str], None],
                    command: str | None) -> None:  # fmt: skip
     """The last iteration's best response to its mixture (CMA-ES), its held-out gain over
     the fair share, and whether that certifies the loop (saved in the loop's state)."""
@@ -184,12 +209,33 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
     fair = 1.0 / players
     say(f"population {players}p, iteration {i}: best response to "
         f"{', '.join(f'{k} {v:.3f}' for k, v in it.mixture.items())}")  # fmt: skip
-    br = tune.tune(players, f"mixture(file={it.mixture_file})", games, generations,
-                   popsize, seed + 10 * (i + 1), out / f"br-{i}", start=start,
-                   held_out_games=held_out_games, held_out_seed=seed + 1, n_jobs=n_jobs,
-                   command=command)  # fmt: skip
-    s = br.held_out
-    it.best_response = f"heuristic(weights={br.path.resolve()})"
+    mixture = f"mixture(file={it.mixture_file})"
+    runs = list(starts)
+    if len(runs) > 1 and i > 0:  # warm start: the previous best response's weights
+        runs.append(_weights_file(its[i - 1].best_response))
+    if len(runs) == 1:
+        br = tune.tune(players, mixture, games, generations, popsize, seed + 10 * (i + 1),
+                       out / f"br-{i}", start=runs[0], held_out_games=held_out_games,
+                       held_out_seed=seed + 1, n_jobs=n_jobs, command=command)  # fmt: skip
+        s, path = br.held_out, br.path
+    else:
+        for k, start in enumerate(runs):
+            label = f"{k}-{Path(str(start)).stem if start is not None else 'defaults'}"
+            if label in it.tried:  # resumed: this start's run is done
+                continue
+            say(f"population {players}p, iteration {i}: CMA-ES from {label}")
+            br = tune.tune(players, mixture, games, generations, popsize,
+                           seed + 10 * (i + 1) + 1000 * k, out / f"br-{i}" / label, start=start,
+                           held_out_games=held_out_games, held_out_seed=seed + 1,
+                           n_jobs=n_jobs, command=command)  # fmt: skip
+            it.tried[label] = {"weights": str(br.path.resolve()), "share": br.held_out.share}
+            _save(state_path(out, players), result)
+        best = max(it.tried.values(), key=lambda t: t["share"])
+        path = Path(best["weights"])
+        say(f"population {players}p, iteration {i}: the best run, {path}, on fresh games")
+        s = tune.strength(players, f"heuristic(weights={path})", mixture, held_out_games,
+                          seed + 2)  # fmt: skip
+    it.best_response = f"heuristic(weights={path.resolve()})"
     it.gain, it.gain_lo, it.gain_hi = s.share - fair, s.low - fair, s.high - fair
     it.held_out_games = s.games
     result.certified = it.gain_hi < result.epsilon
@@ -197,6 +243,11 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
     gain = f"{text.num(it.gain, '+.3f')} {text.bracket(it.gain_lo, it.gain_hi, '+.3f')}"
     say(f"population {players}p, iteration {i}: best-response gain {gain} over "
         f"{s.games:,} held-out games" + (": certified" if result.certified else ""))  # fmt: skip
+
+
+def _weights_file(spec: str) -> str:
+    """The weights file of a best response's spec, `heuristic(weights=<file>)`."""
+    return spec[len("heuristic(weights=") : -1]
 
 
 def certificate_table(result: PopulationResult) -> list[dict[str, Any]]:
@@ -208,5 +259,6 @@ def certificate_table(result: PopulationResult) -> list[dict[str, Any]]:
                      "support": ", ".join(f"{n} {w:.2f}" for n, w in it.mixture.items()),
                      "gain": it.gain, "gain_lo": it.gain_lo, "gain_hi": it.gain_hi,
                      "held_out_games": it.held_out_games,
+                     "starts": ", ".join(f"{k} {t['share']:.3f}" for k, t in it.tried.items()),
                      "certified": bool(it.gain_hi < result.epsilon)})  # fmt: skip
     return rows

@@ -211,7 +211,7 @@ class _Randn:
         return self.rng.standard_normal(shape)
 
 
-def _candidate(
+def candidate(
     weights: dict[str, float], label: str = "candidate", forbid: Sequence[str] = ()
 ) -> StrategySpec:
     """heuristic with these weights; with `forbid`, wrapped in `restrict` (restricted play:
@@ -236,7 +236,7 @@ def _evaluate(
     forbid: Sequence[str] = (),
 ) -> tuple[float, float]:
     """(win share, mean rank) of the weights against the field, seats rotated."""
-    got = rotated(players, _candidate(weights, forbid=forbid), field, games, seed, rules,
+    got = rotated(players, candidate(weights, forbid=forbid), field, games, seed, rules,
                   table=False)  # fmt: skip
     assert isinstance(got, np.ndarray)
     return float(got[0].mean()), float(got[1].mean())
@@ -257,7 +257,8 @@ def _toml_value(v: Any) -> str:
     return json.dumps(str(v))  # a TOML basic string
 
 
-def _round(x: float) -> float:
+def rounded(x: float) -> float:
+    """A weight as weights files write it (4 significant digits)."""
     return float(f"{x:.4g}")
 
 
@@ -399,10 +400,10 @@ def search(
         _write_log(files.log, command, history, settings.objective)
         report("search", mean)
     # the result: the search distribution's mean, rounded as it is written
-    final = {k: _round(v) for k, v in plan.weights(es.mean).items()}
+    final = {k: rounded(v) for k, v in plan.weights(es.mean).items()}
     last = history[-1]["mean_point"] if history else math.nan
     report("held-out", last)
-    held, base = (strength(settings.players, _candidate(w, label, plan.forbid), plan.field,
+    held, base = (strength(settings.players, candidate(w, label, plan.forbid), plan.field,
                            settings.held_out_games, plan.held_out_seed, plan.rules)
                   for w, label in ((final, "tuned"), (plan.start, "start")))  # fmt: skip
     _write_results(files, plan, command, saved, final, held, base)
@@ -518,7 +519,7 @@ class _Plan:
         return shlex.join(parts)
 
 
-def _start_weights(start: str | Path | Mapping[str, float] | None) -> dict[str, float]:
+def start_weights(start: str | Path | Mapping[str, float] | None) -> dict[str, float]:
     """Every weight at the start: heuristic's defaults, with `start`'s (a TOML file or a
     dict) over them."""
     if isinstance(start, str | Path):
@@ -532,7 +533,7 @@ def _start_weights(start: str | Path | Mapping[str, float] | None) -> dict[str, 
     return {**h.defaults(), **given}
 
 
-def _tuned_names(names: Sequence[str] | None) -> list[str]:
+def tuned_names(names: Sequence[str] | None) -> list[str]:
     """The weights the search moves (default: all), each known and named once."""
     tuned = list(names) if names else list(h.NAMES)
     unknown = [k for k in tuned if k not in h.INDEX]
@@ -561,8 +562,8 @@ def _resolve(s: TuneSettings) -> _Plan:
             f"the field names {len(field_specs)} strategies for the {s.players - 1} other seats "
             f"of a {s.players}-player game (give at most {s.players - 1})"
         )
-    start = _start_weights(s.start)
-    names = _tuned_names(s.names)
+    start = start_weights(s.start)
+    names = tuned_names(s.names)
     if s.held_out_seed is None:
         held_seed = s.seed + 1 if s.seed + 1 < 2**64 else s.seed - 1
     else:
@@ -613,16 +614,22 @@ def _resumed(path: Path, plan: _Plan) -> dict[str, Any]:
     return saved
 
 
+def cma_options(seed: int, popsize: int | None = None) -> dict[str, Any]:
+    """CMA-ES options for a search that runs its stated generations (no early stop, quiet),
+    its normal draws from a generator of its own seeded by `seed`."""
+    opts = {"seed": np.nan, "randn": _Randn(seed), "verbose": -9, "verb_log": 0,
+            "verb_disp": 0, "tolx": 0, "tolfun": 0, "tolflatfitness": 10**9,
+            "tolfunhist": 0, "tolstagnation": 10**9, "maxiter": 10**9}  # fmt: skip
+    if popsize:
+        opts["popsize"] = popsize
+    return opts
+
+
 def _started(plan: _Plan) -> dict[str, Any]:
     """The state of a new search: CMA-ES at the start weights, no generation done."""
     s = plan.settings
-    opts = {"seed": np.nan, "randn": _Randn(s.seed), "verbose": -9, "verb_log": 0,
-            "verb_disp": 0, "tolx": 0, "tolfun": 0, "tolflatfitness": 10**9,
-            "tolfunhist": 0, "tolstagnation": 10**9, "maxiter": 10**9}  # fmt: skip
-    if s.popsize:
-        opts["popsize"] = s.popsize
     x0 = plan.x0
-    es = cma.CMAEvolutionStrategy(x0, s.sigma, opts)
+    es = cma.CMAEvolutionStrategy(x0, s.sigma, cma_options(s.seed, s.popsize))
     return {"fingerprint": plan.search_id(), "es": es, "history": [], "evaluations": 0,
             "best": math.inf, "best_x": x0, "elapsed": 0.0}  # fmt: skip
 
@@ -731,15 +738,25 @@ def _write_weights(
 ) -> None:
     """The weights file: a header, the `[tuned]` notes, then `[weights]` with each weight's
     meaning (`heuristic(weights=this file)` plays it)."""
-    meaning = {name: doc for name, _, doc in docs}
-    lines = [
+    header = [
         f"# Weights of the `heuristic` strategy found by `moaisim tune` ({notes['made']}).",
         f"# Made by: {notes['command']}",
         f"# Held-out strength against {', '.join(notes['field'])}: win share "
         f"{notes['held_out_win_share']} {notes['held_out_interval']} over "
         f"{notes['held_out_games']} games (start: {notes['start_held_out_win_share']}).",
+    ]
+    write_weights_file(path, weights, "tuned", notes, header)
+
+
+def write_weights_file(path: Path, weights: Mapping[str, float], section: str,
+                       notes: Mapping[str, Any], header: Sequence[str]) -> None:  # fmt: skip
+    """A weights file, whole or not at all: the `header` comment lines, the `[section]`
+    notes (how it was made), then `[weights]` with each weight's meaning."""
+    meaning = {name: doc for name, _, doc in h.WEIGHTS}
+    lines = [
+        *header,
         "",
-        "[tuned]",
+        f"[{section}]",
         *(f"{k} = {_toml_value(v)}" for k, v in notes.items()),
         "",
         "[weights]",
