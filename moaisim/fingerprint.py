@@ -82,6 +82,29 @@ def code_digests() -> dict[str, str]:
     return out
 
 
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes ('' when there is no such file)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+
+
+@cache
+def play_digest() -> str:
+    """One digest of what decides games between built-in strategies, L3's mixture files
+    aside: the engine, the rules and the built-in strategies with their weights files but
+    `nash-<P>p.toml`. Studies key what they keep on disk (a meta-game's tables, a
+    certificate, strong-play games) by it, so that shipping new weights never reuses games
+    the old ones played; a meta-game does not play L3, so shipping a new L3 made from it
+    does not invalidate it (what plays L3 adds that file's digest to its key)."""
+    pkg = Path(__file__).resolve().parent
+    files: list[tuple[Path, str]] = []
+    for root in (pkg / "engine", pkg / "rules", pkg / "rng.py"):
+        files += [(f, str(f.relative_to(pkg))) for f in _files(root, (".py", ".toml"))]
+    home = Path(moaisim.strategies.__file__).parent
+    files += [(f, str(f.relative_to(home))) for f in _files(home, (".py", ".toml"))
+              if not f.name.startswith("nash-")]  # fmt: skip
+    return digest_files(files)
+
+
 def _source_files(cls: type) -> list[Path]:
     """The source files of a strategy class and of its bases (but `object`)."""
     out: list[Path] = []

@@ -401,8 +401,12 @@ class HeuristicStrategy(Strategy):
     name = "heuristic"
     #: the weights file of the class, in strategies/weights/ (the defaults for `heuristic`)
     preset: ClassVar[str] = "heuristic.toml"
-    params: ClassVar[dict[str, Any]] = {"weights": {}}
+    #: weights: a table or a TOML file over the preset; shipped: the name of a shipped
+    #: weights file (`strategies/weights/<name>`) to start from instead of the preset, so
+    #: that a shipped mixture file can name its members' weights from any directory
+    params: ClassVar[dict[str, Any]] = {"weights": {}, "shipped": ""}
     weights: dict[str, Any]
+    shipped: str
     reads: ClassVar[dict[str, tuple[str, ...]]] = {
         "bid": ("offer", "wood", "last_round", "bids"),
         "order_ties": SCORE_FIELDS,
@@ -421,7 +425,23 @@ class HeuristicStrategy(Strategy):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         given = read_weights(self.weights, f"strategy {self.name!r}")
-        self.w = vector({**shipped(self.preset), **given})
+        self.w = vector({**shipped(self._base()), **given})
+
+    def _base(self) -> str:
+        """The shipped file the weights start from: `shipped=` (checked), else the preset."""
+        name = self.shipped
+        if not name:
+            return self.preset
+        if type(self) is not HeuristicStrategy:
+            raise UnknownStrategyError(f"strategy {self.name!r}: shipped= is heuristic's "
+                                       "parameter (it plays its own weights file)")  # fmt: skip
+        if "/" in name or "\\" in name or not name.endswith(".toml") or name.startswith("nash-"):
+            raise UnknownStrategyError(f"strategy 'heuristic': shipped= names a weights file of "
+                                       f"strategies/weights by its name, got {name!r}")  # fmt: skip
+        if not weights_path(name).is_file():
+            raise UnknownStrategyError(f"strategy 'heuristic': no shipped weights file {name!r} "
+                                       "among strategies/weights")  # fmt: skip
+        return name
 
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
         """Keep the rules' constants for this batch (`consts`)."""

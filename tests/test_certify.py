@@ -75,6 +75,15 @@ def test_the_certificate_names_the_mixture_file_and_its_bytes(tmp_path):
     assert again.table().equals(t)
 
 
+def test_a_certificate_of_other_member_weights_is_refused_not_resumed(tmp_path, monkeypatch):
+    # nash-<P>p.toml may stay the same while the `tuned` file it names changes: the state
+    # records the shipped strategies' digest, and a run after new weights ship is refused
+    cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+    monkeypatch.setattr(cf, "play_digest", lambda: "new tuned weights")
+    with pytest.raises(UserError, match=r"other settings \(strategies\)"):
+        cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+
+
 def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight(tmp_path):
     mix = cf.shipped_mixture(NASH3)
     found = cf.challengers(mix, ["restrict", "deviations"], tmp_path, step=0.5)
@@ -82,8 +91,10 @@ def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight
     assert len(restrict) == len(mix.members) * len(FORBID)
     assert "restrict(strategy='tuned', forbid=['raid'])" in {c.spec for c in restrict}
     dev = [c for c in found if c.family == "deviations"]
-    # tuned and forester are both weight vectors: every weight, up and down
-    assert len(dev) == 2 * len(NAMES) * 2
+    # tuned, the plans and heuristic(...) members are weight vectors: every weight, up and down
+    family = {"tuned", "heuristic", "moai", "forester", "breeder", "raider", "bidder"}
+    vectors = [m for m in mix.members if m.split("(")[0] in family]
+    assert "tuned" in vectors and len(dev) == len(vectors) * len(NAMES) * 2
     for c in dev:  # every file is a weights file heuristic plays (zero weights moved too)
         assert load_strategy(c.spec)().name == "heuristic"
     tuned = tomllib.loads((WEIGHTS / "tuned-3p.toml").read_text())["weights"]
@@ -138,3 +149,27 @@ def test_the_verdict_says_certified_beaten_or_too_wide_from_the_held_out_bounds(
     wide = cert([(1 / 3, 60), (1 / 3 - 0.06, 30_000)])
     assert not wide.certified and "no challenger is shown to gain" in wide.verdict()
     assert list(beaten.best()["challenger"]) == ["library-best", "restrict-best"]
+
+
+def test_heuristic_shipped_names_a_shipped_weights_file_from_any_directory(tmp_path, monkeypatch):
+    from moaisim.errors import UnknownStrategyError
+    from moaisim.registry import load_strategy
+    from moaisim.strategies import heuristic as h
+
+    monkeypatch.chdir(tmp_path)  # not the checkout: a path would not resolve, a name does
+    four = load_strategy("heuristic(shipped='tuned-4p.toml')")()
+    assert np.array_equal(four.w, h.vector(h.shipped("tuned-4p.toml")))
+    over = load_strategy("heuristic(shipped='tuned-4p.toml', weights={'wood': 1.25})")()
+    assert over.w[h.INDEX["wood"]] == 1.25
+    assert np.array_equal(np.delete(over.w, h.INDEX["wood"]), np.delete(four.w, h.INDEX["wood"]))
+    for bad, message in (("x.toml", "no shipped weights file 'x.toml'"),
+                         ("../moai.toml", "by its name"), ("nash-3p.toml", "by its name"),
+                         ("tuned-4p", "by its name")):  # fmt: skip
+        with pytest.raises(UnknownStrategyError, match=message):
+            load_strategy(f"heuristic(shipped={bad!r})")()
+    with pytest.raises(UnknownStrategyError, match="heuristic's parameter"):
+        load_strategy("tuned(shipped='moai.toml')")()
+    # a mixture file naming shipped members by name is certifiable
+    text = "players = 3\n[mixture]\n\"heuristic(shipped='tuned-4p.toml')\" = 0.5\ntuned = 0.5\n"
+    mix = cf.shipped_mixture(write(tmp_path / "m.toml", text))
+    assert mix.members == {"heuristic(shipped='tuned-4p.toml')": 0.5, "tuned": 0.5}

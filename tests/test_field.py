@@ -45,6 +45,8 @@ def test_level_three_needs_a_shipped_mixture_and_plays_it():
         assert sum(data["mixture"].values()) == pytest.approx(1.0)
         assert data["players"] == p
         assert load_strategy(level_spec("L3", p)).label.startswith("mixture(")
+        for member in data["mixture"]:  # every member shipped, named from any directory
+            assert "weights=" not in member and load_strategy(member)()
 
 
 def test_restricted_play_of_greedy_flags_the_forest_and_its_unused_swap():
@@ -383,3 +385,26 @@ def test_population_refuses_bad_starts_before_anything_runs(tmp_path):
     with pytest.raises(UserError, match="x.toml"):
         pop_mod.population(3, ["greedy", "random"], tmp_path / "b", start=["x.toml"])
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_the_kept_meta_game_is_played_again_when_a_strategy_changes(tmp_path, monkeypatch):
+    """The meta-game's tables are kept in the run directory under a key holding the
+    strategies' fingerprints (their code and weights files): new shipped weights are played,
+    never read from the old tables."""
+    from moaisim.studies import field as fd
+
+    played: list[list[str]] = []
+    real = fd.meta_play
+
+    def counting(lib, players, games, seed, jobs):
+        played.append(list(lib))
+        return real(lib, players, games, seed, jobs)
+
+    monkeypatch.setattr(fd, "meta_play", counting)
+    cfg = {"seed": 3}
+    first = fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
+    again = fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
+    assert len(played) == 1 and np.array_equal(first.counts, again.counts)
+    monkeypatch.setattr(fd, "play_digest", lambda: "new weights")
+    fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
+    assert len(played) == 2

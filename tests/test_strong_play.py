@@ -3,6 +3,8 @@ table, from planted results whose answers are worked out by hand, and from real 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -64,3 +66,25 @@ def test_self_play_games_are_l3_everywhere_and_kept_by_their_settings(tmp_path):
                           + a[0]["wood"] * a[0]["wood_points"])  # fmt: skip
     sp.kept(tmp_path / "s", {"games": 7}, make)  # other settings: played again
     assert len(calls) == 2
+
+
+def test_play_digest_follows_weights_files_but_not_l3_mixture_files(tmp_path, monkeypatch):
+    """What studies key their kept games by: a weights file's edit changes it, a new
+    nash-<P>p.toml does not (the meta-game that makes L3 does not play it)."""
+    import shutil
+
+    import moaisim.strategies
+    from moaisim import fingerprint as fp
+
+    home = tmp_path / "strategies"
+    shutil.copytree(Path(moaisim.strategies.__file__).parent, home,
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    monkeypatch.setattr(moaisim.strategies, "__file__", str(home / "__init__.py"))
+    digest = fp.play_digest.__wrapped__
+    before = digest()
+    nash = home / "weights" / "nash-3p.toml"
+    nash.write_text(nash.read_text() + "\n# another L3\n")
+    assert digest() == before
+    tuned = home / "weights" / "tuned-3p.toml"
+    tuned.write_text(tuned.read_text() + "\n# new weights\n")
+    assert digest() != before

@@ -49,6 +49,7 @@ from moaisim.analysis import text
 from moaisim.analysis.stats import LEVEL, wilson
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import write_atomic
+from moaisim.fingerprint import play_digest
 from moaisim.registry import LEVEL_POOL, load_strategy
 from moaisim.rules import Rules
 from moaisim.rundir import make_dir
@@ -107,6 +108,9 @@ class Certificate:
     seed: int
     families: list[str]
     challengers: list[Challenger] = field(default_factory=list)
+    #: `fingerprint.play_digest()`: the members' code and weights files (a shipped `tuned`
+    #: file can change while the mixture file does not)
+    strategies: str = ""
 
     def table(self) -> pd.DataFrame:
         """One row per challenger: family, spec, screening gain with its interval adjusted
@@ -208,6 +212,8 @@ def _not_shipped(spec: str) -> str:
         return f"{loaded.cls.__module__}.{loaded.cls.__name__} is not a built-in strategy"
     home = weights_path("heuristic.toml").resolve().parent
     for name, value in loaded.params:
+        if name == "shipped":  # heuristic(shipped=<name>): checked among the shipped files
+            continue
         if isinstance(value, str) and value.endswith(".toml"):
             if Path(value).resolve().parent != home:
                 return f"{value} is not among the shipped weights ({home})"
@@ -332,7 +338,7 @@ def certify(
     make_dir(out)
     state = out / f"certificate-{mix.players}p.json"
     cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
-                       held_out_games, seed, list(families))  # fmt: skip
+                       held_out_games, seed, list(families), strategies=play_digest())  # fmt: skip
     cert = _resumed(state, cert)
     known = {c.spec for c in cert.challengers}
     for c in challengers(mix, families, out, step):

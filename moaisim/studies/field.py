@@ -55,7 +55,8 @@ from moaisim.analysis import text
 from moaisim.analysis.report import swap_dir
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
-from moaisim.registry import LEVEL_POOL
+from moaisim.fingerprint import file_digest, play_digest, strategy_fingerprint
+from moaisim.registry import LEVEL_POOL, load_strategy
 from moaisim.rundir import make_dir
 from moaisim.strategies.heuristic import weights_path
 from moaisim.strategies.restrict import FORBID
@@ -193,7 +194,10 @@ def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: i
           jobs: int, say: Any) -> mg.MetaGame:  # fmt: skip
     """The meta-game at `players`, played once and kept in the run directory."""
     path = run / f"metagame-{players}p.npz"
-    key = json.dumps({"library": lib, "players": players, "games": games, "seed": cfg["seed"]})
+    specs = [load_strategy(s) for s in lib]
+    strategies = {s.label: strategy_fingerprint(s) for s in specs}  # a user's code too
+    key = json.dumps({"library": lib, "players": players, "games": games, "seed": cfg["seed"],
+                      "code": play_digest(), "strategies": strategies}, sort_keys=True)  # fmt: skip
     if path.exists():
         data = np.load(path, allow_pickle=False)
         if str(data["key"]) == key:
@@ -316,7 +320,10 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
         per, selfs = 1, max(players, games)
     folder = run / f"strong-play-{players}p"
     say(f"field: {players} players, {search} against L3 ({per} games per seat rotation)")
-    key = {"what": "search", "players": players, "games": per, "seed": seed + 4, "search": search}
+    # new weights, a new L3 or new engine code: the games are played again
+    code = play_digest() + file_digest(weights_path(f"nash-{players}p.toml"))
+    key = {"what": "search", "players": players, "games": per, "seed": seed + 4, "search": search,
+           "code": code}  # fmt: skip
     res, rnd = sp.kept(folder / "search", key,
                        lambda: sp.search_games(players, per, seed + 4, search, jobs))  # fmt: skip
     gap = sp.gap(res)
@@ -327,7 +334,7 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
         where = None if comp is None else str(home / comp)
         say(f"field: {players} players, L3 self-play ({stem}, {selfs:,} games)")
         key = {"what": "self-play", "players": players, "games": selfs, "seed": seed + 5,
-               "components": None if comp is None else Path(comp).name}  # fmt: skip
+               "components": None if comp is None else Path(comp).name, "code": code}  # fmt: skip
         play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs)  # noqa: E731
         res, rnd = sp.kept(folder / name, key, play)
         tables.append(sp.statues(res, rnd).assign(games="L3 self-play", components=stem))
