@@ -50,8 +50,9 @@ LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "foreste
                                "raider", "bidder", "tuned")  # fmt: skip
 #: Skill levels of a field (docs/strategies.md, "Skill levels"): L0 random play, L1 the
 #: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
-#: pool's Nash mixture at the game's player count (strategies/weights/nash-<P>p.toml, made
-#: by `moaisim metagame`), L4 the look-ahead search.
+#: population loop's last Nash mixture at the game's player count
+#: (strategies/weights/nash-<P>p.toml, made by `moaisim tune --population`), L4 the
+#: look-ahead search.
 LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
 #: The levels that are mixtures of strategies (their label is the level's name).
 MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
