@@ -12,7 +12,7 @@ sample-size line in `df.attrs["sample_size"]`.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import choix
@@ -47,10 +47,11 @@ def _with_cells(df: pd.DataFrame, src: Source) -> pd.DataFrame:
     )
 
 
-def _shares(df: pd.DataFrame) -> pd.Series:
-    """Each seat's share of its game's win: 1/k for each of k tied winners, else 0."""
-    winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
-    return pd.Series(np.where(df["win"], 1.0 / winners, 0.0), index=df.index)
+def win_shares(df: pd.DataFrame, by: Sequence[str] = ("cell", "game")) -> pd.Series:
+    """Each seat's share of its game's win: 1/k for each of k tied winners, else 0 (a game
+    is the rows with the same `by` values)."""
+    winners = df.groupby(list(by), observed=True)["win"].transform("sum")
+    return pd.Series(np.where(df["win"], 1.0 / np.maximum(winners, 1), 0.0), index=df.index)
 
 
 def _sample(
@@ -121,7 +122,7 @@ def compute(
         if res.empty:
             continue
         found = True
-        res = res.assign(share=_shares(res))
+        res = res.assign(share=win_shares(res))
         quality = (
             _quality_of_games(table, res)
             if table is not None and not table.empty and any(t.quality for t in made.values())

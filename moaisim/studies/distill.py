@@ -50,7 +50,6 @@ from moaisim.registry import StrategySpec, level_or_spec, load_strategy
 from moaisim.rules import Rules
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
-from moaisim.strategies import heuristic as h
 from moaisim.strategies.heuristic import HeuristicStrategy
 from moaisim.studies import tune
 
@@ -220,15 +219,9 @@ def fit(
     say = progress or (lambda _m: None)
     _check_fit(generations, popsize, sigma)
     first = tune.start_weights(start)
-    moved = tune.tuned_names(names)
-    scales = np.array([h.SCALES[h.INDEX[k]] for k in moved])
-
-    def weights(x: np.ndarray) -> dict[str, float]:
-        got = dict(first)
-        got.update({k: float(v) for k, v in zip(moved, np.asarray(x) * scales, strict=True)})
-        return got
-
-    x0 = np.array([first[k] for k in moved]) / scales
+    space = tune.WeightSpace(first, tune.tuned_names(names))
+    weights = space.weights
+    x0 = space.x0
     es = cma.CMAEvolutionStrategy(x0, sigma, tune.cma_options(seed, popsize))
     start_agree = agreement(positions, first)[0]
     best, best_x = start_agree, x0
@@ -331,7 +324,7 @@ def distill(
     t_spec = level_or_spec(teacher, players)
     _specs(t_spec, field_spec)  # each spec checked before anything is written
     _kinds(kinds)
-    tune.start_weights(start)
+    first = tune.start_weights(start)  # read once: a missing or bad file is one line now
     tune.tuned_names(names)
     out = Path(out)
     make_dir(out)
@@ -343,9 +336,9 @@ def distill(
     held = _positions(out, {**base, "games": held_out_games, "seed": seed + 1},
                       lambda: collect(players, t_spec, field_spec, held_out_games, seed + 1,
                                       kinds, n_jobs), say)  # fmt: skip
-    result = fit(train, start, names, generations, popsize, sigma, seed, say)
+    result = fit(train, first, names, generations, popsize, sigma, seed, say)
     held_agree, by_kind = agreement(held, result.weights)
-    start_held = agreement(held, tune.start_weights(start))[0]
+    start_held = agreement(held, first)[0]
     power = None
     if strength_games:
         say(f"distill: the fitted weights against {field_} ({strength_games} games a seat)")

@@ -27,6 +27,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from moaisim.analysis.stats import wilson
+from moaisim.analysis.tables import win_shares
 from moaisim.engine.forward import Games
 from moaisim.files import write_atomic
 from moaisim.registry import level_spec, load_strategy
@@ -91,7 +92,7 @@ def gap(results: pd.DataFrame) -> dict[str, float]:
     """The search seat's win share (a k-way shared win counts 1/k) minus the fair 1/P, with
     its Wilson interval, over the games of `search_games`."""
     players = int(results["players"].iloc[0])
-    shares = _win_shares(results)
+    shares = win_shares(results, ("rotation", "game")).to_numpy()
     mine = shares[results["who"].to_numpy() == "L4"]
     n = len(mine)
     lo, hi = wilson(mine.sum(), n)
@@ -99,13 +100,6 @@ def gap(results: pd.DataFrame) -> dict[str, float]:
     return {"players": players, "games": n, "win_share": float(mine.mean()),
             "gap": float(mine.mean()) - fair, "gap_lo": float(lo) - fair,
             "gap_hi": float(hi) - fair}  # fmt: skip
-
-
-def _win_shares(results: pd.DataFrame) -> np.ndarray:
-    """Each row's share of its game's win (1/k for a k-way shared win, 0 for a loss)."""
-    key = [results["rotation"], results["game"]]
-    winners = results["win"].groupby(key).transform("sum").to_numpy()
-    return np.where(results["win"].to_numpy(), 1.0 / np.maximum(winners, 1), 0.0)
 
 
 def statues(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("who",)

@@ -439,6 +439,32 @@ def _check(s: TuneSettings) -> None:
 
 
 @dataclass(frozen=True)
+class WeightSpace:
+    """Where a CMA-ES search over heuristic weights moves: the weights `names`, each in units
+    of its scale (`heuristic.SCALES`), the others held at `start` (every weight)."""
+
+    start: Mapping[str, float]
+    names: Sequence[str]
+
+    @property
+    def scales(self) -> np.ndarray:
+        """The moved weights' scales (the search moves in their units)."""
+        return np.array([h.SCALES[h.INDEX[k]] for k in self.names])
+
+    @property
+    def x0(self) -> np.ndarray:
+        """The start, as a point of the search."""
+        return np.array([self.start[k] for k in self.names]) / self.scales
+
+    def weights(self, x: np.ndarray) -> dict[str, float]:
+        """Every weight, at point `x` of the search (the others at the start)."""
+        got = dict(self.start)
+        got.update({k: float(v) for k, v in zip(self.names, np.asarray(x) * self.scales,
+                                                 strict=True)})  # fmt: skip
+        return got
+
+
+@dataclass(frozen=True)
 class _Plan:
     """A checked search, resolved: its rules, field, every starting weight, the weights it
     moves (in units of their scales) and its held-out seed."""
@@ -456,21 +482,18 @@ class _Plan:
         return list(self.settings.forbid)
 
     @property
-    def scales(self) -> np.ndarray:
-        """The tuned weights' scales (the search moves in their units)."""
-        return np.array([h.SCALES[h.INDEX[k]] for k in self.names])
+    def space(self) -> WeightSpace:
+        """The weights the search moves, around its start."""
+        return WeightSpace(self.start, self.names)
 
     @property
     def x0(self) -> np.ndarray:
         """The starting point of the search."""
-        return np.array([self.start[k] for k in self.names]) / self.scales
+        return self.space.x0
 
     def weights(self, x: np.ndarray) -> dict[str, float]:
         """Every weight, at point `x` of the search (the others at the start)."""
-        got = dict(self.start)
-        got.update({k: float(v) for k, v in zip(self.names, np.asarray(x) * self.scales,
-                                                 strict=True)})  # fmt: skip
-        return got
+        return self.space.weights(x)
 
     def value(self, result: tuple[float, float]) -> float:
         """What CMA-ES minimises: minus the win share, or the mean rank."""
