@@ -60,12 +60,14 @@ class SearchStrategy(Strategy):
         "candidates": 8,  # most actions tried per decision (the rollout policy's among them)
         "search": "bid,pick_epoch,work,feed",  # the decisions searched
         "temperature": 0.05,  # sealed bids: softmax temperature over values (0: the best)
+        "lead": LEAD_SCALE,  # points of score lead worth e in a rollout cut short (logistic)
     }
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {
         "worlds": (1, 100_000),
         "horizon": (-1, 100),
         "candidates": (2, 256),
         "temperature": (0, None),
+        "lead": (0.1, 1000),
     }
 
     def __init__(self, **params: Any) -> None:
@@ -234,7 +236,7 @@ class SearchStrategy(Strategy):
         last = None if int(self.horizon) < 0 else now + int(self.horizon)
         copies.play(players, last_round=last)
         self.rollouts += len(rows)
-        values = rollout_values(copies, q)
+        values = rollout_values(copies, q, float(self.lead))
         return [values[a:b].reshape(-1, len(fresh)) for a, b in spans]
 
     def _choose(self, kind: Kind, values: np.ndarray, draws: Draws) -> int:
@@ -281,11 +283,11 @@ def halving(candidates: int, worlds: int) -> list[int]:
     return [max(1, math.ceil(worlds / 2 ** (rounds - 1 - r))) for r in range(rounds)]
 
 
-def rollout_values(games: Games, seat: int) -> np.ndarray:
+def rollout_values(games: Games, seat: int, lead: float = LEAD_SCALE) -> np.ndarray:
     """[B] what each rollout is worth to `seat`: its share of the win (R8.2) where the game
-    ended, else a logistic of its score lead over the best rival (`LEAD_SCALE`)."""
+    ended, else a logistic of its score lead over the best rival (`lead` points worth e)."""
     scores = games.scores().astype(float)
     mine = scores[:, seat]
     rivals = np.delete(scores, seat, axis=1).max(axis=1)
-    lead = 1.0 / (1.0 + np.exp(-(mine - rivals) / LEAD_SCALE))
-    return np.where(games.over(), np.nan_to_num(games.returns()[:, seat]), lead)
+    value = 1.0 / (1.0 + np.exp(-(mine - rivals) / lead))
+    return np.where(games.over(), np.nan_to_num(games.returns()[:, seat]), value)

@@ -516,6 +516,29 @@ def test_experiment_writes_under_out_and_never_over_another_studys_report(tmp_pa
     assert (report / "report.md").read_text() == before and not (tmp_path / "other-runs").exists()
 
 
+def test_experiment_seed_replays_the_design_on_new_games(tmp_path, monkeypatch, capsys):
+    """--seed S: an independent replication into <name>-seedS, its games those of a file
+    with seed = S, and its report's command says so; a bad seed is one line."""
+    monkeypatch.chdir(tmp_path)
+    exp, same = tmp_path / "exp.toml", tmp_path / "same.toml"
+    exp.write_text(TINY.format(name="short-game", games=12, seed=1))
+    same.write_text(TINY.format(name="twin", games=12, seed=9))
+    assert main(["experiment", str(exp), "-q"]) == 0
+    assert main(["experiment", str(exp), "-q", "--seed", "9"]) == 0
+    assert main(["experiment", str(same), "-q"]) == 0
+    runs = tmp_path / "out" / "runs"
+    original = load_results(runs / "short-game")
+    again = load_results(runs / "short-game-seed9")
+    twin = load_results(runs / "twin")
+    assert again["score"].tolist() == twin["score"].tolist()
+    assert again["score"].tolist() != original["score"].tolist()
+    page = (tmp_path / "out" / "reports" / "short-game-seed9" / "report.md").read_text()
+    assert "--seed 9" in page
+    assert main(["experiment", str(exp), "-q", "--seed", "-3"]) == 2
+    assert "seed must be a whole number" in one_line(capsys.readouterr().err)
+    assert not (runs / "short-game-seed-3").exists()
+
+
 def test_report_refuses_a_directory_that_holds_something_else(tmp_path, capsys):
     moaisim.simulate(3, 10, out=tmp_path / "run", **KW)
     (tmp_path / "mine").mkdir()

@@ -29,7 +29,8 @@ from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
 ORDER = ("play", "replay", "variants", "simulate", "versus", "metagame", "report", "experiment",
-         "tune", "distill", "certify", "rules", "events", "strategies", "bench")  # fmt: skip
+         "tune", "tune-search", "distill", "certify", "rules", "events", "strategies",
+         "bench")  # fmt: skip
 
 
 def _name(info: CommandInfo) -> str:

@@ -234,6 +234,15 @@ def experiment(
         int | None,
         typer.Option("--games", "-n", help="Games per cell instead of the file's (a quick look)."),
     ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            "-s",
+            help="Root seed instead of the file's: an independent replication, into "
+            "RUNS/<name>-seed<S> and REPORTS/<name>-seed<S>.",
+        ),
+    ] = None,
     force_resume: Annotated[
         bool,
         typer.Option(
@@ -246,10 +255,11 @@ def experiment(
     """Run the study an experiment file declares into RUNS/<name> (a stopped or smaller run of
     the same study is resumed), then write its report into REPORTS/<name> (a directory holding
     another study's report is never overwritten). With --games N the study plays N games per
-    cell, into RUNS/<name>-N and REPORTS/<name>-N."""
-    from moaisim.studies.experiment import load_experiment, run_experiment, study_of
+    cell, into RUNS/<name>-N and REPORTS/<name>-N; with --seed S the same design plays new
+    games (every seed of the study derives from S), into RUNS/<name>-seedS."""
+    from moaisim.studies.experiment import load_experiment, reseeded, run_experiment, study_of
 
-    exp = load_experiment(file)
+    exp = reseeded(load_experiment(file), seed)
     bar = None
     if exp.field is None:
         study = study_of(exp, games)  # every mistake before anything runs
@@ -260,7 +270,7 @@ def experiment(
         bar = make_bar(study.games * len(study.cells))
     try:
         path = run_experiment(file, runs, reports, jobs, bar, games, notify=say,
-                              force_resume=force_resume)  # fmt: skip
+                              force_resume=force_resume, seed=seed)  # fmt: skip
     except KeyboardInterrupt as exc:
         if bar is not None:
             bar.close()

@@ -496,6 +496,51 @@ def distill(
     typer.echo(summary(got))
 
 
+@app.command("tune-search", short_help="Tune search's own knobs against L3 (L4's defaults).")
+def tune_search(
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Run directory (resumed if it holds the same search)."),
+    ],
+    players: PlayerCounts = None,
+    trials: Annotated[int, typer.Option(help="Trials in all (trial 0: today's defaults).")] = 24,
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", help="Games per seat rotation and player count, per trial."),
+    ] = 20,
+    verify_games: Annotated[
+        int,
+        typer.Option(
+            help="New games per seat rotation pitting the best against the defaults (0: none)."
+        ),
+    ] = 100,
+    worlds: Annotated[
+        int, typer.Option(help="Worlds per decision (held fixed: the cost knob).")
+    ] = 32,
+    max_seconds: Annotated[
+        float,
+        typer.Option(help="Most CPU seconds per game of a searching seat a chosen trial may take."),
+    ] = 2.0,
+    seed: GamesSeed = 0,
+    jobs: Jobs = 1,
+) -> None:
+    """Search search's knobs (horizon, candidates, bid temperature, lead scale) with Optuna's
+    TPE: each trial plays one search seat against L3, seats rotated, on the same games at
+    every player count (-p, default 3 and 4); then the best trial and the defaults play new
+    games, paired. Writes trials.csv and search-knobs.toml into --out."""
+    from moaisim.studies.search_knobs import summary
+    from moaisim.studies.search_knobs import tune_search as run
+
+    try:
+        got = run(players or [3, 4], out, trials, games, verify_games, worlds, max_seconds, seed,
+                  jobs, say, command_line("tune-search"))  # fmt: skip
+    except KeyboardInterrupt as exc:
+        typer.echo(f"moaisim: {stopped(exc)}; finished trials are kept: run the same command "
+                   "again to go on", err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    typer.echo(summary(got))
+
+
 @app.command(short_help="The exploitability certificate of a shipped mixture file.")
 def certify(
     mixture: Annotated[

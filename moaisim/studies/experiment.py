@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,20 @@ class Experiment:
     margins: dict[str, float] | None = None
     #: [report] field: a field study's report, the meta-game the fields are measured against
     field_report: Path | None = None
+    #: command-line options that changed the study (`--seed S`), for its Reproduce line
+    options: str = ""
+
+
+def reseeded(exp: Experiment, seed: int | None) -> Experiment:
+    """The experiment with another root seed (its study's or its field study's): an
+    independent replication of the same design; unchanged when `seed` is None."""
+    if seed is None:
+        return exp
+    if not _whole(seed) or not 0 <= seed < 2**63:
+        raise UserError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+    if exp.field is not None:
+        return replace(exp, field={**exp.field, "seed": seed}, options=f" --seed {seed}")
+    return replace(exp, study={**exp.study, "seed": seed}, options=f" --seed {seed}")
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -298,18 +312,24 @@ def run_experiment(
     games: int | None = None,
     notify: Any = None,
     force_resume: bool = False,
+    seed: int | None = None,
 ) -> Path:
     """Run an experiment into `<runs>/<name>` (resuming) and report it into
     `<reports>/<name>`; returns the report's path. `games` overrides the file's games per
     cell: the run and report go to `<name>-<games>` so they never mix with the full study.
+    `seed` replaces its root seed (an independent replication): into `<name>-seed<seed>`.
     A report directory that holds another study's report is an error (nothing is played)."""
 
-    exp = load_experiment(path)
+    exp = reseeded(load_experiment(path), seed)
     name = exp.name if games is None else f"{exp.name}-{games}"
+    if seed is not None:
+        name = f"{name}-seed{seed}"
     if exp.field is not None:
         return _run_field(exp, name, Path(runs), Path(reports), jobs, games, notify)
     study = study_of(exp, games)
-    command = f"moaisim experiment {exp.path}" + ("" if games is None else f" --games {games}")
+    command = f"moaisim experiment {exp.path}{exp.options}" + (
+        "" if games is None else f" --games {games}"
+    )
     run_dir, report_dir = Path(runs) / name, Path(reports) / name
     apart(run_dir, report_dir)
     identity = json.loads(json.dumps(study.identity(), default=str))

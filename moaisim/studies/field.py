@@ -256,12 +256,13 @@ def run_field(
                 start = weights_path(f"tuned-{p}p.toml")
             elif start is not None and not Path(start).is_absolute():
                 start = Path(exp.path).parent / start
+            again = f"moaisim experiment {exp.path}{getattr(exp, 'options', '')}"
             res = run_population(p, lib, run / f"population-{p}p", pc.get("epsilon", 0.02),
                                  pc.get("iterations", 2), pc.get("meta_games", 120),
                                  pc.get("games", 100), pc.get("generations", 15),
                                  pc.get("popsize"), pc.get("held_out_games", 1000),
                                  cfg["seed"], start, jobs, say,
-                                 f"moaisim experiment {exp.path}")  # fmt: skip
+                                 again)  # fmt: skip
             cert = pd.DataFrame(certificate_table(res))
             # best responses are named by their weights files: relative to here when inside
             cert["support"] = cert["support"].str.replace(f"{Path.cwd()}/", "", regex=False)
@@ -379,7 +380,8 @@ def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
     if exp.question:
         md.append(f"**Question.** {exp.question}\n")
     md.append(_answer(results))
-    md.append(f"Reproduce: `moaisim experiment {exp.path}` (the tables below; CSV beside).\n")
+    md.append(f"Reproduce: `moaisim experiment {exp.path}{getattr(exp, 'options', '')}` "
+              "(the tables below; CSV beside).\n")  # fmt: skip
     for r in results:
         part, tables = _players_section(r)
         md.append(part)

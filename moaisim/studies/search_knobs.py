@@ -1,0 +1,411 @@
+"""Tuning look-ahead's own knobs (`moaisim tune-search`): L4's defaults, found by a small
+noisy optimiser against L3.
+
+`search` has knobs besides its worlds (the cost knob, held fixed): how many rounds its
+rollouts play after the current one (`horizon`), how many actions it tries (`candidates`),
+how mixed its sealed bids are (`temperature`) and how a rollout cut short values a score
+lead (`lead`). Each trial plays one `search` seat with the trial's knobs against copies of
+L3 (the shipped Nash mixture), seats rotated, at each player count asked, on the **same
+games for every trial** (common random numbers: the trial's knobs are the only difference),
+and scores the mean gain (win share minus the fair 1/P) over the player counts.
+
+The optimiser is Optuna's TPE sampler (a Bayesian optimiser that needs no gradient and
+tolerates noise; docs/strategies.md, "search"): the current defaults are trial 0 and
+the first trials are random (TPE's start-up). Every trial's sampler is seeded by the root
+seed and the number of finished trials, so a run, stopped and resumed, proposes the same
+trials as one that ran straight through; trials are kept in a journal file in the run
+directory. A trial whose search costs more CPU per game and searching seat than
+`max_seconds` is kept but cannot be chosen.
+
+The best trial is then **verified**: it and the defaults play new games (root seed + 1),
+paired game by game, so the gain over the defaults is measured free of the selection's luck.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from scipy import stats
+
+from moaisim.analysis.stats import wilson
+from moaisim.analysis.tables import win_shares
+from moaisim.engine.forward import Games
+from moaisim.errors import UserError
+from moaisim.files import write_atomic
+from moaisim.registry import level_spec, load_strategy
+from moaisim.rules import Rules
+from moaisim.rundir import make_dir
+from moaisim.runner import check_jobs
+from moaisim.strategies.search import SearchStrategy
+
+#: The knobs tuned and their ranges: (kind, choices) or (kind, low, high).
+KNOBS: dict[str, tuple[Any, ...]] = {
+    "horizon": ("choice", (0, 1, 2)),  # -1 (to the end) costs several times the 2 s budget
+    "candidates": ("int", 4, 16),
+    "temperature": ("log", 0.005, 0.5),
+    "lead": ("log", 1.0, 12.0),
+}
+#: Games per batch of a measurement (search is slow: small batches spread over the jobs).
+BATCH = 10
+STUDY = "search-knobs"
+
+
+@dataclass
+class Trial:
+    """One setting of the knobs, measured: per player count the search seat's gain over
+    fair (with its Wilson interval and the games behind it) and its CPU seconds per game."""
+
+    number: int
+    knobs: dict[str, Any]
+    gains: dict[int, float] = field(default_factory=dict)
+    intervals: dict[int, tuple[float, float]] = field(default_factory=dict)
+    games: dict[int, int] = field(default_factory=dict)
+    seconds: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def value(self) -> float:
+        """The objective: the mean gain over the player counts."""
+        return float(np.mean(list(self.gains.values())))
+
+
+@dataclass
+class Verified:
+    """The chosen knobs against the defaults on fresh games, paired game by game."""
+
+    players: int
+    games: int
+    chosen_gain: float
+    chosen_interval: tuple[float, float]
+    default_gain: float
+    default_interval: tuple[float, float]
+    difference: float
+    difference_interval: tuple[float, float]
+    chosen_seconds: float
+    default_seconds: float
+
+
+@dataclass
+class KnobsResult:
+    players: list[int]
+    worlds: int
+    trials: list[Trial]
+    best: Trial
+    verified: list[Verified]
+    path: Path
+    command: str = ""
+
+
+def defaults() -> dict[str, Any]:
+    """The knobs as `search` ships them."""
+    return {k: SearchStrategy.params[k] for k in KNOBS}
+
+
+def spec(knobs: Mapping[str, Any], worlds: int) -> str:
+    """The search spec of a setting (floats to 4 significant digits)."""
+    parts = [f"worlds={worlds}"]
+    for k, v in knobs.items():
+        parts.append(f"{k}={float(v):.4g}" if isinstance(v, float) else f"{k}={v}")
+    return f"search({', '.join(parts)})"
+
+
+# --- measuring -------------------------------------------------------------------------------
+def _batch(
+    players: int, lineup: list[str], idx: np.ndarray, seed: int, seat: int
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """One batch of games: their numbers, the search seat's win shares, the CPU seconds."""
+    rules = Rules.make(players)
+    specs = [load_strategy(s) for s in lineup]
+    cpu = time.process_time()
+    g = Games.new(rules, seed, idx).play([s() for s in specs])
+    cpu = time.process_time() - cpu
+    res = g.results()
+    share = win_shares(res, ("game",)).to_numpy()
+    mine = res["seat"].to_numpy() == seat
+    return res["game"].to_numpy()[mine], share[mine], cpu
+
+
+def shares(
+    search: str, players: int, games: int, seed: int, n_jobs: int
+) -> tuple[np.ndarray, float]:
+    """`games` games per seat rotation of `search` against L3: the search seat's win share
+    in each (ordered by rotation, then game) and CPU seconds per game: the median over the
+    batches, so a worker's first batch, which may compile the kernels, does not count."""
+    l3 = level_spec("L3", players)
+    tasks = []
+    for s in range(players):
+        lineup = [search if q == s else l3 for q in range(players)]
+        for a in range(0, games, BATCH):
+            tasks.append((lineup, np.arange(a, min(games, a + BATCH)), s))
+    parts = Parallel(n_jobs=n_jobs)(
+        delayed(_batch)(players, lineup, idx, seed, s) for lineup, idx, s in tasks
+    )
+    out = np.concatenate([p[1] for p in parts])
+    return out, float(np.median([p[2] / len(p[0]) for p in parts]))
+
+
+def _gain(x: np.ndarray, players: int) -> tuple[float, tuple[float, float]]:
+    lo, hi = wilson(float(x.sum()), len(x))
+    fair = 1.0 / players
+    return float(x.mean()) - fair, (float(lo) - fair, float(hi) - fair)
+
+
+def measure(
+    knobs: Mapping[str, Any],
+    number: int,
+    worlds: int,
+    players: Sequence[int],
+    games: int,
+    seed: int,
+    n_jobs: int,
+) -> Trial:
+    """A trial: the knobs' search against L3 at each player count, `games` per rotation."""
+    trial = Trial(number, dict(knobs))
+    for p in players:
+        x, sec = shares(spec(knobs, worlds), p, games, seed, n_jobs)
+        trial.gains[p], trial.intervals[p] = _gain(x, p)
+        trial.games[p], trial.seconds[p] = len(x), sec
+    return trial
+
+
+def verify(
+    best: Mapping[str, Any], worlds: int, players: Sequence[int], games: int, seed: int, n_jobs: int
+) -> list[Verified]:
+    """The chosen knobs and the defaults on the same fresh games: each one's gain over fair
+    and the paired difference (a t interval over the games' share differences)."""
+    out = []
+    for p in players:
+        mine, sec = shares(spec(best, worlds), p, games, seed, n_jobs)
+        base, base_sec = shares(spec(defaults(), worlds), p, games, seed, n_jobs)
+        d = mine - base
+        half = (
+            stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+            if len(d) > 1
+            else np.inf
+        )
+        g, gi = _gain(mine, p)
+        b, bi = _gain(base, p)
+        out.append(
+            Verified(
+                p,
+                len(d),
+                g,
+                gi,
+                b,
+                bi,
+                float(d.mean()),
+                (float(d.mean() - half), float(d.mean() + half)),
+                sec,
+                base_sec,
+            )
+        )
+    return out
+
+
+# --- the search ------------------------------------------------------------------------------
+def _suggest(trial: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, (kind, *rng) in KNOBS.items():
+        if kind == "choice":
+            out[name] = trial.suggest_categorical(name, list(rng[0]))
+        elif kind == "int":
+            out[name] = trial.suggest_int(name, rng[0], rng[1])
+        else:
+            out[name] = trial.suggest_float(name, rng[0], rng[1], log=True)
+    return out
+
+
+def _settings(players: Sequence[int], worlds: int, games: int, seed: int) -> dict[str, Any]:
+    return {
+        "players": list(players),
+        "worlds": worlds,
+        "games": games,
+        "seed": seed,
+        "knobs": {k: list(map(str, v)) for k, v in KNOBS.items()},
+    }
+
+
+def _check(
+    players: Sequence[int],
+    trials: int,
+    games: int,
+    verify_games: int,
+    worlds: int,
+    max_seconds: float,
+    n_jobs: int,
+) -> None:
+    if not players or any(p not in (2, 3, 4, 5) for p in players):
+        raise UserError("tune-search: player counts are 2-5")
+    for name, v, least in (
+        ("--trials", trials, 2),
+        ("--games", games, 1),
+        ("--verify-games", verify_games, 0),
+        ("--worlds", worlds, 1),
+    ):
+        if v < least:
+            raise UserError(f"tune-search: {name} must be at least {least} (got {v})")
+    if not max_seconds > 0:
+        raise UserError(f"tune-search: --max-seconds must be above 0 (got {max_seconds})")
+    check_jobs(n_jobs)
+
+
+def tune_search(
+    players: Sequence[int],
+    out: Path,
+    trials: int = 24,
+    games: int = 20,
+    verify_games: int = 100,
+    worlds: int = 32,
+    max_seconds: float = 2.0,
+    seed: int = 0,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+    command: str = "",
+) -> KnobsResult:
+    """Run (or resume) the search over the knobs in `out`, verify the best feasible trial
+    and write `out/trials.csv` and `out/search-knobs.toml`."""
+    import optuna
+
+    players = sorted(set(players))
+    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs)
+    make_dir(out)
+    say = progress or (lambda _line: None)
+    settings = _settings(players, worlds, games, seed)
+    journal = out / "journal.log"
+    storage = optuna.storages.JournalStorage(
+        optuna.storages.journal.JournalFileBackend(str(journal))
+    )
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    names = optuna.get_all_study_names(storage)
+    if STUDY in names:
+        study = optuna.load_study(study_name=STUDY, storage=storage)
+        if study.user_attrs.get("settings") != settings:
+            raise UserError(
+                f"{out} holds a knob search of other settings "
+                f"({json.dumps(study.user_attrs.get('settings'))}): choose another --out"
+            )
+    else:
+        study = optuna.create_study(study_name=STUDY, storage=storage, direction="maximize")
+        study.set_user_attr("settings", settings)
+
+    def done() -> list[Any]:
+        return [
+            t
+            for t in study.get_trials(deepcopy=False)
+            if t.state == optuna.trial.TrialState.COMPLETE
+        ]
+
+    def objective(t: Any) -> float:
+        got = measure(_suggest(t), len(done()), worlds, players, games, seed, n_jobs)
+        t.set_user_attr("trial", json.dumps(asdict(got)))
+        return got.value
+
+    while len(finished := done()) < trials:
+        n = len(finished)
+        waiting = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,))
+        if not any(t.user_attrs.get("defaults") for t in finished) and not waiting:
+            # trial 0: the shipped defaults, on the same games as every trial
+            study.enqueue_trial(defaults(), user_attrs={"defaults": True})
+        sampler = optuna.samplers.TPESampler(seed=seed + n, n_startup_trials=max(2, trials // 3))
+        study.sampler = sampler
+        started = time.monotonic()
+        study.optimize(objective, n_trials=1, catch=())
+        last = done()[-1] if len(done()) > n else None
+        if last is not None:
+            tr = _trial(last.user_attrs["trial"])
+            say(
+                f"trial {n + 1}/{trials}: {spec(tr.knobs, worlds)}: mean gain {tr.value:+.3f} "
+                f"({', '.join(f'{p}p {g:+.3f}' for p, g in tr.gains.items())}; "
+                f"{max(tr.seconds.values()):.2f} s CPU per game; "
+                f"{time.monotonic() - started:.0f} s)"
+            )
+    kept = sorted((_trial(t.user_attrs["trial"]) for t in done()), key=lambda t: t.number)
+    feasible = [t for t in kept if max(t.seconds.values()) <= max_seconds]
+    if not feasible:
+        raise UserError(
+            f"tune-search: no trial searched within {max_seconds} s CPU per game: "
+            "raise --max-seconds or lower --worlds"
+        )
+    best = max(feasible, key=lambda t: (t.value, -t.number))
+    checked: list[Verified] = []
+    if verify_games:
+        say(
+            f"verifying {spec(best.knobs, worlds)} against the defaults on {verify_games} new "
+            "games per seat rotation"
+        )
+        checked = verify(best.knobs, worlds, players, verify_games, seed + 1, n_jobs)
+    result = KnobsResult(players, worlds, kept, best, checked, out / "search-knobs.toml", command)
+    write_atomic(out / "trials.csv", table(kept).to_csv(index=False).encode(), "trials table")
+    write_atomic(result.path, _toml(result, max_seconds).encode(), "knobs file")
+    return result
+
+
+def _trial(text: str) -> Trial:
+    d = json.loads(text)
+    conv = {
+        k: {int(p): (tuple(v) if isinstance(v, list) else v) for p, v in d[k].items()}
+        for k in ("gains", "intervals", "games", "seconds")
+    }
+    return Trial(d["number"], d["knobs"], **conv)
+
+
+def table(trials: Sequence[Trial]) -> pd.DataFrame:
+    """One row per trial: its knobs, mean gain and per player count gain, interval, CPU."""
+    rows = []
+    for t in trials:
+        row: dict[str, Any] = {"trial": t.number, **t.knobs, "mean_gain": t.value}
+        for p in t.gains:
+            row[f"gain_{p}p"] = t.gains[p]
+            row[f"lo_{p}p"], row[f"hi_{p}p"] = t.intervals[p]
+            row[f"cpu_s_{p}p"] = t.seconds[p]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _toml(r: KnobsResult, max_seconds: float) -> str:
+    lines = [
+        "# search's knobs tuned against L3 by moaisim tune-search (TPE, common random numbers)"
+    ]
+    if r.command:
+        lines.append(f"# command: {r.command}")
+    lines.append(
+        f"# {len(r.trials)} trials; best: trial {r.best.number}, mean gain {r.best.value:+.3f} "
+        f"at {', '.join(f'{p}p' for p in r.players)}; at most {max_seconds} s CPU per game"
+    )
+    for v in r.verified:
+        lines.append(
+            f"# verified at {v.players}p on {v.games} new games: gain {v.chosen_gain:+.3f} "
+            f"[{v.chosen_interval[0]:+.3f}, {v.chosen_interval[1]:+.3f}] vs defaults "
+            f"{v.default_gain:+.3f}; difference {v.difference:+.3f} "
+            f"[{v.difference_interval[0]:+.3f}, {v.difference_interval[1]:+.3f}]; "
+            f"{v.chosen_seconds:.2f} s vs {v.default_seconds:.2f} s CPU per game"
+        )
+    lines.append("[search]")
+    lines.append(f"worlds = {r.worlds}")
+    for k, v in r.best.knobs.items():
+        lines.append(f"{k} = {round(v, 4) if isinstance(v, float) else v}")
+    return "\n".join(lines) + "\n"
+
+
+def summary(r: KnobsResult) -> str:
+    """What a run found, in a few lines."""
+    out = [
+        f"best of {len(r.trials)} trials: {spec(r.best.knobs, r.worlds)}, mean gain "
+        f"{r.best.value:+.3f} against L3 (trial 0, the defaults: {r.trials[0].value:+.3f})"
+    ]
+    for v in r.verified:
+        out.append(
+            f"  {v.players}p, {v.games} new games: {v.chosen_gain:+.3f} "
+            f"[{v.chosen_interval[0]:+.3f}, {v.chosen_interval[1]:+.3f}] vs the defaults' "
+            f"{v.default_gain:+.3f}: difference {v.difference:+.3f} "
+            f"[{v.difference_interval[0]:+.3f}, {v.difference_interval[1]:+.3f}]"
+        )
+    out.append(f"written: {r.path}")
+    return "\n".join(out)
