@@ -408,3 +408,37 @@ def test_the_kept_meta_game_is_played_again_when_a_strategy_changes(tmp_path, mo
     monkeypatch.setattr(fd, "play_digest", lambda: "new weights")
     fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
     assert len(played) == 2
+
+
+def test_a_reports_best_challengers_ship_beside_it_and_replay_from_there(tmp_path):
+    """Each family's best challenger whose weights file lies in a run directory is copied
+    into the report's challengers/ folder and named there; shipped files and specs without a
+    file are left as they are; challengers not measured on held-out games are not copied."""
+    from moaisim.studies.certify import Certificate, Challenger
+    from moaisim.studies.field import ship_challengers
+
+    run = tmp_path / "runs" / "cma"
+    run.mkdir(parents=True)
+    found = run / "best.toml"
+    found.write_text((ROOT / "strategies" / "weights" / "forester.toml").read_text())
+    other = run / "other.toml"
+    other.write_text(found.read_text())
+    shipped = "heuristic(weights='strategies/weights/tuned-3p.toml')"
+    cert = Certificate("nash-3p.toml", "x", 3, 0.02, 10, 20, 1, ["cma", "weights", "restrict"], [
+        Challenger("cma", f"heuristic(weights='{found}')", "cma", 0.5, 10, 0.45, 20),
+        Challenger("cma", f"heuristic(weights={other})", "cma", 0.4, 10),
+        Challenger("weights", shipped, "file", 0.3, 10, 0.3, 20),
+        Challenger("restrict", "restrict(strategy='tuned')", "r", 0.3, 10, 0.3, 20),
+    ])  # fmt: skip
+    final, tmp = tmp_path / "reports" / "field", tmp_path / "reports" / ".field.tmp"
+    tmp.mkdir(parents=True)
+    got = ship_challengers(cert, final, tmp)
+    specs = [c.spec for c in got.challengers]
+    assert specs[0] == f"heuristic(weights='{final}/challengers/3p-cma.toml')"
+    assert specs[1:] == [c.spec for c in cert.challengers[1:]]
+    assert sorted(p.name for p in (tmp / "challengers").iterdir()) == ["3p-cma.toml"]
+    assert (tmp / "challengers" / "3p-cma.toml").read_text() == found.read_text()
+    (tmp_path / "reports" / ".field.tmp").rename(final)  # as the report's swap does
+    copied, original = load_strategy(specs[0])(), load_strategy(cert.challengers[0].spec)()
+    assert np.array_equal(copied.w, original.w)
+    assert not np.array_equal(copied.w, load_strategy("heuristic")().w)

@@ -42,8 +42,9 @@ report.html and a CSV per table.
 from __future__ import annotations
 
 import json
+import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -376,6 +377,10 @@ def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
     tmp = out.with_name(f".{out.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
+    results = [
+        r if r.families is None else replace(r, families=ship_challengers(r.families, out, tmp))
+        for r in results
+    ]
     md = [f"# {exp.title}\n"]
     if exp.question:
         md.append(f"**Question.** {exp.question}\n")
@@ -392,6 +397,31 @@ def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
     (tmp / "report.html").write_text(text.html_page(exp.title, page, tmp), encoding="utf-8")
     swap_dir(tmp, out)
     return out / "report.md"
+
+
+#: A weights file named in a spec: `weights='path'` or `weights=path`.
+WEIGHTS_ARG = re.compile(r"weights=(?:'([^']+)'|\"([^\"]+)\"|([^,)\s]+))")
+
+
+def ship_challengers(cert: Certificate, final: Path, tmp: Path) -> Certificate:
+    """The certificate with each family's best challenger whose weights file lies in a run
+    directory (a CMA-ES best response, a one-step deviation) copied into the report's
+    `challengers/` folder (written into `tmp`, named as it will be under `final`), so the
+    challengers a report names replay from the report alone."""
+    shipped = weights_path("x").parent.resolve()
+    out = []
+    for c in cert.challengers:
+        m = WEIGHTS_ARG.search(c.spec) if c.held_out_games > 0 else None
+        path = Path(next(g for g in m.groups() if g)) if m else None
+        if path is None or not path.is_file() or path.resolve().parent == shipped:
+            out.append(c)
+            continue
+        name = f"{cert.players}p-{c.family}.toml"
+        (tmp / "challengers").mkdir(exist_ok=True)
+        shutil.copyfile(path, tmp / "challengers" / name)
+        where = final / "challengers" / name
+        out.append(replace(c, spec=c.spec.replace(m.group(0), f"weights='{where}'")))
+    return replace(cert, challengers=out)
 
 
 def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
