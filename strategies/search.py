@@ -10,7 +10,9 @@ batch engine: candidate x world rows, each world's copies drawing the same chanc
 random numbers), so candidates differ by their action, not their luck. Candidates are cut by
 successive halving: all of them on the first quarter of the worlds, the better half on the
 first half, the best on all of them. A rollout is worth its share of the win if the game
-ends in it, else a logistic of the seat's score lead over the best rival.
+ends in it, else a logistic of the seat's score lead over the best rival (`lead` points of
+lead worth e). The defaults were searched by `moaisim tune-search` (docs/strategies.md,
+"search"): no setting it tried was verified better than them.
 
 Most decisions take the action with the best mean value; sealed bids (R3.3) are simultaneous,
 so a bid is drawn from a softmax over the values (`temperature`), a mixed rule a rival cannot

@@ -57,7 +57,8 @@ def test_tpe_finds_a_planted_optimum_and_trial_0_is_the_shipped_defaults(planted
     assert best["horizon"] == 2 and abs(best["candidates"] - 13) <= 2
     assert got.best.value > 0.2 > planted_value(sk.defaults()) + 0.5
     written = tomllib.loads((tmp_path / "search-knobs.toml").read_text())["search"]
-    assert written["horizon"] == 2 and written["candidates"] == best["candidates"]
+    # not verified (--verify-games 0): the file recommends the defaults, never the luckiest
+    assert {k: written[k] for k in sk.KNOBS} == sk.defaults()
     assert len((tmp_path / "trials.csv").read_text().splitlines()) == 41
 
 
@@ -155,3 +156,44 @@ def test_cli_refuses_bad_settings_in_one_line(tmp_path, capsys, args, message):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and message in err
     assert not (tmp_path / "k").exists()
+
+
+def test_a_finished_search_says_its_verification_again_without_playing_it(planted, tmp_path,
+                                                                          monkeypatch):  # fmt: skip
+    calls: list[int] = []
+
+    def verify(knobs, worlds, players, games, seed, n_jobs):
+        calls.append(games)
+        return [sk.Verified(3, games * 3, 0.1, (0.0, 0.2), 0.05, (-0.05, 0.15), 0.05,
+                            (0.01, 0.09), 0.7, 0.6)]  # fmt: skip
+
+    monkeypatch.setattr(sk, "verify", verify)
+    first = sk.tune_search([3], tmp_path, trials=4, games=1, verify_games=5, seed=2)
+    again = sk.tune_search([3], tmp_path, trials=4, games=1, verify_games=5, seed=2)
+    assert calls == [5] and again.verified == first.verified
+    assert again.verified[0].difference_interval == (0.01, 0.09)
+    more = sk.tune_search([3], tmp_path, trials=4, games=1, verify_games=6, seed=2)
+    assert calls == [5, 6] and more.verified[0].games == 18
+    assert "difference +0.050 [+0.010, +0.090]" in sk.summary(more)
+
+
+def _verified(*diffs: tuple[float, float, float]) -> list[sk.Verified]:
+    return [sk.Verified(3 + k, 10, 0.1, (0, 0.2), 0.1, (0, 0.2), d, (lo, hi), 0.5, 0.5)
+            for k, (d, lo, hi) in enumerate(diffs)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "diffs, adopted",
+    [
+        ([(0.05, -0.01, 0.11), (0.02, -0.03, 0.07)], True),  # better on average, never worse
+        ([(0.10, 0.02, 0.18), (-0.07, -0.13, -0.01)], False),  # one count significantly worse
+        ([(-0.01, -0.05, 0.03), (-0.02, -0.06, 0.02)], False),  # worse on average
+        ([], False),  # never verified
+    ],
+)
+def test_the_best_trial_is_recommended_only_when_verified_better(diffs, adopted, tmp_path):
+    best = sk.Trial(4, {"horizon": 2, "candidates": 12, "temperature": 0.1, "lead": 5.0}, {3: 0.2})
+    r = sk.KnobsResult([3, 4], 32, [best], best, _verified(*diffs), tmp_path / "k.toml")
+    assert r.adopted is adopted
+    assert r.recommended == (best.knobs if adopted else sk.defaults())
+    assert ("not verified better" in sk.summary(r)) is not adopted

@@ -102,6 +102,21 @@ class KnobsResult:
     path: Path
     command: str = ""
 
+    @property
+    def adopted(self) -> bool:
+        """Whether the best trial's knobs are recommended over the defaults: verified on new
+        games, better on average over the player counts and at no count significantly worse
+        (else the selection's luck, not the knobs, made it best); unverified, never."""
+        if not self.verified:
+            return False
+        mean = float(np.mean([v.difference for v in self.verified]))
+        return mean > 0 and all(v.difference_interval[1] >= 0 for v in self.verified)
+
+    @property
+    def recommended(self) -> dict[str, Any]:
+        """The knobs to play: the best trial's if `adopted`, else today's defaults."""
+        return dict(self.best.knobs) if self.adopted else defaults()
+
 
 def defaults() -> dict[str, Any]:
     """The knobs as `search` ships them."""
@@ -340,11 +355,30 @@ def tune_search(
             f"verifying {spec(best.knobs, worlds)} against the defaults on {verify_games} new "
             "games per seat rotation"
         )
-        checked = verify(best.knobs, worlds, players, verify_games, seed + 1, n_jobs)
+        checked = _verified(
+            out / "verified.json", best.knobs, worlds, players, verify_games, seed + 1, n_jobs
+        )
     result = KnobsResult(players, worlds, kept, best, checked, out / "search-knobs.toml", command)
     write_atomic(out / "trials.csv", table(kept).to_csv(index=False).encode(), "trials table")
     write_atomic(result.path, _toml(result, max_seconds).encode(), "knobs file")
     return result
+
+
+def _verified(path: Path, knobs: Mapping[str, Any], worlds: int, players: Sequence[int],
+              games: int, seed: int, n_jobs: int) -> list[Verified]:  # fmt: skip
+    """`verify`, kept in `path` by its settings: a finished search run again says its
+    result without playing the verification again."""
+    key = {"knobs": dict(knobs), "worlds": worlds, "players": list(players), "games": games,
+           "seed": seed}  # fmt: skip
+    if path.is_file():
+        kept = json.loads(path.read_text())
+        if kept.get("key") == json.loads(json.dumps(key)):
+            return [Verified(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+                    for d in kept["verified"]]  # fmt: skip
+    got = verify(knobs, worlds, players, games, seed, n_jobs)
+    body = {"key": key, "verified": [asdict(v) for v in got]}
+    write_atomic(path, json.dumps(body, indent=1).encode(), "verification")
+    return got
 
 
 def _trial(text: str) -> Trial:
@@ -387,9 +421,11 @@ def _toml(r: KnobsResult, max_seconds: float) -> str:
             f"[{v.difference_interval[0]:+.3f}, {v.difference_interval[1]:+.3f}]; "
             f"{v.chosen_seconds:.2f} s vs {v.default_seconds:.2f} s CPU per game"
         )
+    why = "the best trial" if r.adopted else "the defaults (the best trial is not verified better)"
+    lines.append(f"# recommended: {why}")
     lines.append("[search]")
     lines.append(f"worlds = {r.worlds}")
-    for k, v in r.best.knobs.items():
+    for k, v in r.recommended.items():
         lines.append(f"{k} = {round(v, 4) if isinstance(v, float) else v}")
     return "\n".join(lines) + "\n"
 
@@ -407,5 +443,9 @@ def summary(r: KnobsResult) -> str:
             f"{v.default_gain:+.3f}: difference {v.difference:+.3f} "
             f"[{v.difference_interval[0]:+.3f}, {v.difference_interval[1]:+.3f}]"
         )
+    out.append(
+        f"recommended: {spec(r.recommended, r.worlds)}"
+        + ("" if r.adopted else " (the defaults: the best trial is not verified better)")
+    )
     out.append(f"written: {r.path}")
     return "\n".join(out)
