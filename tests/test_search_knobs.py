@@ -185,7 +185,8 @@ def _verified(*diffs: tuple[float, float, float]) -> list[sk.Verified]:
 @pytest.mark.parametrize(
     "diffs, adopted",
     [
-        ([(0.05, -0.01, 0.11), (0.02, -0.03, 0.07)], True),  # better on average, never worse
+        ([(0.05, 0.01, 0.09), (0.02, -0.03, 0.07)], True),  # better at one count, never worse
+        ([(0.05, -0.01, 0.11), (0.02, -0.03, 0.07)], False),  # better nowhere significantly
         ([(0.10, 0.02, 0.18), (-0.07, -0.13, -0.01)], False),  # one count significantly worse
         ([(-0.01, -0.05, 0.03), (-0.02, -0.06, 0.02)], False),  # worse on average
         ([], False),  # never verified

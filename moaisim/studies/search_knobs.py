@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import optuna
 import pandas as pd
 from joblib import Parallel, delayed
 from scipy import stats
@@ -105,12 +106,14 @@ class KnobsResult:
     @property
     def adopted(self) -> bool:
         """Whether the best trial's knobs are recommended over the defaults: verified on new
-        games, better on average over the player counts and at no count significantly worse
-        (else the selection's luck, not the knobs, made it best); unverified, never."""
+        games, better on average over the player counts, significantly better at one count
+        at least and significantly worse at none (else the selection's luck, not the knobs,
+        may have made it best); unverified, never."""
         if not self.verified:
             return False
         mean = float(np.mean([v.difference for v in self.verified]))
-        return mean > 0 and all(v.difference_interval[1] >= 0 for v in self.verified)
+        return (mean > 0 and any(v.difference_interval[0] > 0 for v in self.verified)
+                and all(v.difference_interval[1] >= 0 for v in self.verified))  # fmt: skip
 
     @property
     def recommended(self) -> dict[str, Any]:
@@ -215,8 +218,8 @@ def verify(
                 gi,
                 b,
                 bi,
-                float(d.mean()),
-                (float(d.mean() - half), float(d.mean() + half)),
+                float(d.mean()),  # a difference of win shares lies in [-1, 1]
+                (max(-1.0, float(d.mean() - half)), min(1.0, float(d.mean() + half))),
                 sec,
                 base_sec,
             )
@@ -286,8 +289,6 @@ def tune_search(
 ) -> KnobsResult:
     """Run (or resume) the search over the knobs in `out`, verify the best feasible trial
     and write `out/trials.csv` and `out/search-knobs.toml`."""
-    import optuna
-
     players = sorted(set(players))
     _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs)
     make_dir(out)
