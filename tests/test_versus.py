@@ -86,3 +86,27 @@ def test_rotation_all_says_its_cost_up_front_and_warns_past_twice_the_games(caps
     assert main(["simulate", "-p", "4", "-n", "24", "--strategies", "greedy,random,moai,fisher",
                  "--rotation", "all", "-q"]) == 0  # fmt: skip
     assert capsys.readouterr().err.startswith("moaisim: warning: rotation all: up to 24")
+
+
+def test_a_skill_level_as_the_field_plays_that_player_counts_field(capsys):
+    """--field L3 is nash-3p.toml at 3 players and nash-4p.toml at 4: the same games as
+    naming the mixture files; a level as the candidate too (L1 is greedy)."""
+    by_level = versus("L1", "L3", players=[3, 4], games=12, seed=5)
+    for p in (3, 4):
+        named = versus("greedy", f"mixture(file=strategies/weights/nash-{p}p.toml)", players=p,
+                       games=12, seed=5)  # fmt: skip
+        row = by_level[by_level["players"] == p].reset_index(drop=True)
+        assert row["strategy"].tolist()[0] == "greedy"
+        assert f"nash-{p}p.toml" in row["strategy"].tolist()[1]
+        assert row["win_share"].tolist() == named["win_share"].tolist()
+    assert main(["versus", "greedy", "--field", "L3", "-p", "3", "-n", "6"]) == 0
+    assert "nash-3p.toml" in capsys.readouterr().out
+
+
+def test_tune_takes_a_skill_level_as_its_field():
+    from moaisim.studies.tune import lineups
+
+    [first, *_] = lineups(3, "heuristic", "L1")
+    assert [s.label for s in first] == ["heuristic", "greedy", "greedy"]
+    [first, *_] = lineups(4, "heuristic", "L3")
+    assert "nash-4p.toml" in first[1].label

@@ -92,7 +92,11 @@ RunSeed = Annotated[int, typer.Option("--seed", "-s", help="Root seed of the run
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Parallel jobs.")]
 #: The opponents of one strategy.
 Field = Annotated[
-    str, typer.Option(help="The opponents, comma-separated; they fill the other seats.")
+    str,
+    typer.Option(
+        help="The opponents, comma-separated; they fill the other seats. A skill level "
+        "(L0-L4) plays that level's field at each player count (L3: nash-<P>p.toml)."
+    ),
 ]
 #: --summary of the commands that print a game.
 Summary = Annotated[

@@ -40,7 +40,7 @@ from moaisim.engine.forward import Games
 from moaisim.errors import UserError
 from moaisim.files import check_writable_file, read_text, write_atomic
 from moaisim.fingerprint import fingerprint
-from moaisim.registry import StrategySpec, load_strategy, split_top
+from moaisim.registry import StrategySpec, level_or_spec, load_strategy, split_top
 from moaisim.rules import Rules
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
@@ -52,10 +52,12 @@ def _spec(strategy: str | type | StrategySpec) -> StrategySpec:
     return load_strategy(strategy)
 
 
-def _field_list(field: Any) -> list[Any]:
-    """The field's strategies: a list, one spec, or a comma-separated string of specs."""
+def _field_list(field: Any, players: int | None = None) -> list[Any]:
+    """The field's strategies: a list, one spec, or a comma-separated string of specs; with
+    `players`, a skill level (L0-L4) stands for its field at that player count."""
     if isinstance(field, str):
-        return [f.strip() for f in split_top(field, ",") if f.strip()]
+        items = [f.strip() for f in split_top(field, ",") if f.strip()]
+        return items if players is None else [level_or_spec(f, players) for f in items]
     if isinstance(field, type | StrategySpec):
         return [field]
     return list(field)
@@ -69,7 +71,7 @@ def lineups(
     """One lineup per seat of the candidate: rotation s puts it in seat s and the field's
     strategies in the other seats, in order (a field shorter than players - 1 repeats). A
     field given as a string may list strategies separated by commas ("greedy,moai")."""
-    others = [_spec(f) for f in _field_list(field)]
+    others = [_spec(f) for f in _field_list(field, players)]
     if not others:
         raise UserError("the field of opponents is empty")
     cand = _spec(candidate)
@@ -577,7 +579,7 @@ def _resolve(s: TuneSettings) -> _Plan:
     if s.forbid:
         load_strategy("restrict", strategy="greedy", forbid=list(s.forbid))  # checks the names
     rules = Rules.make(s.players, s.variants, **s.options)
-    field_specs = [load_strategy(f) for f in _field_list(s.field)]
+    field_specs = [load_strategy(f) for f in _field_list(s.field, s.players)]
     if not field_specs:
         raise UserError("the field of opponents is empty")
     if len(field_specs) > s.players - 1:

@@ -28,20 +28,28 @@ import pandas as pd
 from moaisim.analysis import stats
 from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
-from moaisim.registry import StrategySpec, load_strategy, split_top
+from moaisim.registry import LEVELS, StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
 #: What the table reports of each side, from the results columns.
 MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
 
 
-def field_specs(field: str | Sequence[Any]) -> list[StrategySpec]:
-    """The field's strategies: a comma-separated string of specs, or a list."""
+def field_specs(field: str | Sequence[Any], players: int | None = None) -> list[StrategySpec]:
+    """The field's strategies: a comma-separated string of specs, or a list; a skill level
+    (L0-L4) stands for its field at `players` players (`registry.level_spec`)."""
     items = [f.strip() for f in split_top(field, ",")] if isinstance(field, str) else list(field)
     items = [f for f in items if not (isinstance(f, str) and not f)]
     if not items:
         raise UserError("the field of opponents is empty")
-    return [load_strategy(f) for f in items]
+    return [load_strategy(_level(f, players)) for f in items]
+
+
+def _level(item: Any, players: int | None) -> Any:
+    """A level's spec at `players` (L3 at 3 players: nash-3p.toml), anything else as given."""
+    if isinstance(item, str) and item in LEVELS:
+        return level_spec(item, players or 3)
+    return item
 
 
 def versus(
@@ -59,13 +67,13 @@ def versus(
     """The candidate against the field at each player count and set-up (see the module's
     docstring): one row for the candidate and one for the field per set-up."""
 
-    cand = load_strategy(candidate)
-    others = field_specs(field)
     counts = [players] if isinstance(players, int | np.integer) else list(players)
     lineups: dict[int, list[list[StrategySpec]]] = {}
     for p in counts:
         if isinstance(p, bool) or not isinstance(p, int | np.integer) or not 2 <= p <= 5:
             raise UserError(f"players must be from 2 to 5, got {p!r}")
+        cand = load_strategy(_level(candidate, int(p)))
+        others = field_specs(field, int(p))
         if len(others) > p - 1:
             raise UserError(
                 f"the field names {len(others)} strategies for the {p - 1} other seats of a "
