@@ -33,10 +33,10 @@ def commands() -> list[list[str]]:
 def workdir(tmp_path_factory) -> Path:
     """One directory for the whole README, as a reader's checkout: later commands and the
     Python blocks use what earlier commands wrote (runs/...), and the repository's
-    experiments/ and strategies/ folders are there."""
+    experiments/, strategies/ and reports/ folders are there."""
     where = tmp_path_factory.mktemp("readme")
     shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", where / "my-components.toml")
-    for folder in ("experiments", "strategies"):
+    for folder in ("experiments", "strategies", "reports"):
         (where / folder).symlink_to(ROOT / folder)
     return where
 
