@@ -137,8 +137,8 @@ def spec(knobs: Mapping[str, Any], worlds: int) -> str:
 # --- measuring -------------------------------------------------------------------------------
 def _batch(
     players: int, lineup: list[str], idx: np.ndarray, seed: int, seat: int
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """One batch of games: their numbers, the search seat's win shares, the CPU seconds."""
+) -> tuple[np.ndarray, float]:
+    """One batch of games: the search seat's win shares and the CPU seconds."""
     rules = Rules.make(players)
     specs = [load_strategy(s) for s in lineup]
     cpu = time.process_time()
@@ -147,7 +147,7 @@ def _batch(
     res = g.results()
     share = win_shares(res, ("game",)).to_numpy()
     mine = res["seat"].to_numpy() == seat
-    return res["game"].to_numpy()[mine], share[mine], cpu
+    return share[mine], cpu
 
 
 def shares(
@@ -165,8 +165,8 @@ def shares(
     parts = Parallel(n_jobs=n_jobs)(
         delayed(_batch)(players, lineup, idx, seed, s) for lineup, idx, s in tasks
     )
-    out = np.concatenate([p[1] for p in parts])
-    return out, float(np.median([p[2] / len(p[0]) for p in parts]))
+    out = np.concatenate([x for x, _ in parts])
+    return out, float(np.median([cpu / len(x) for x, cpu in parts]))
 
 
 def _gain(x: np.ndarray, players: int) -> tuple[float, tuple[float, float]]:

@@ -35,7 +35,7 @@ from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
 
 
-def field_specs(field: str | Sequence[Any], players: int | None = None) -> list[StrategySpec]:
+def field_specs(field: str | Sequence[Any], players: int) -> list[StrategySpec]:
     """The field's strategies: a comma-separated string of specs, or a list; a skill level
     (L0-L4) stands for its field at `players` players (`registry.level_spec`)."""
     items = [f.strip() for f in split_top(field, ",")] if isinstance(field, str) else list(field)
@@ -45,11 +45,9 @@ def field_specs(field: str | Sequence[Any], players: int | None = None) -> list[
     return [load_strategy(_level(f, players)) for f in items]
 
 
-def _level(item: Any, players: int | None) -> Any:
+def _level(item: Any, players: int) -> Any:
     """A level's spec at `players` (L3 at 3 players: nash-3p.toml), anything else as given."""
-    if isinstance(item, str) and item in LEVELS:
-        return level_spec(item, players or 3)
-    return item
+    return level_spec(item, players) if isinstance(item, str) and item in LEVELS else item
 
 
 def versus(
