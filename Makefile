@@ -24,7 +24,9 @@ demo: $(STAMP)
 	$(BIN)/moaisim simulate --players 3 --players 4 --variant base --variant short \
 	  --strategies greedy --strategies greedy,random --games 2000 --seed 1 --rounds \
 	  --jobs 2 --out out/demo-run --resume
-	$(BIN)/moaisim report out/demo-run --out out/demo-report --title "moaisim demo study"
+	$(BIN)/moaisim report out/demo-run --out out/demo-report --title "moaisim demo study" \
+	  --question "Does the short game (V3) change who wins, the scores or only the length?" \
+	  --metric rounds --metric "first bird-man win share" --metric "mean score"
 	@echo "== The report is written. Open it in a browser:"
 	@echo "==   file://$(CURDIR)/out/demo-report/report.html"
 	@echo "== or read out/demo-report/report.md. Try more commands with .venv/bin/moaisim"

@@ -528,8 +528,13 @@ def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
 
 
 def finish(df: pd.DataFrame) -> pd.DataFrame:
-    """A whole results table: sorted by cell, game and seat; categoricals restored."""
+    """A whole results table: sorted by cell, game and seat; categoricals restored; a run
+    made before the `win_share` column had it given (1/k to each of k tied winners)."""
     df = df.sort_values(["cell", "game", "seat"], kind="stable", ignore_index=True)
+    if "win_share" not in df and "win" in df:
+        winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
+        df.insert(int(df.columns.get_loc("win")) + 1, "win_share",
+                  np.where(df["win"], 1.0 / np.maximum(winners, 1), 0.0))  # fmt: skip
     for col in (*CATEGORIES, "lineup"):
         if col in df:
             df[col] = df[col].astype("category")
@@ -1190,17 +1195,19 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
 
 
 #: The columns the summary reads from a run's parts.
-SUMMARY_COLUMNS = ["cell", "game", "players", "setup", "strategy", "score", "win"]
+SUMMARY_COLUMNS = ["cell", "game", "players", "setup", "seat", "strategy", "score", "win"]
 SUMMARY_KEYS = ["cell", "players", "setup", "strategy"]
 
 
 @dataclass(frozen=True)
 class Tally:
     """What a summary needs of some games (`tally`): per cell and strategy, seats, score
-    and win-share sums; per cell, the games. Tallies of disjoint games add up."""
+    and win-share sums; per cell, the games; per cell and seat, the win-share sums. Tallies
+    of disjoint games add up."""
 
     sums: pd.DataFrame
     games: pd.Series
+    seats: pd.Series
 
 
 def tally(df: pd.DataFrame) -> Tally:
@@ -1210,15 +1217,19 @@ def tally(df: pd.DataFrame) -> Tally:
     sums = df.groupby(SUMMARY_KEYS, observed=True).agg(
         seats=("game", "size"), score=("score", "sum"), share=("share", "sum")
     )
-    return Tally(sums, df.groupby("cell", observed=True)["game"].nunique())
+    by_seat = df.groupby(["cell", "seat"], observed=True)["share"].sum()
+    return Tally(sums, df.groupby("cell", observed=True)["game"].nunique(), by_seat)
 
 
 def summary_of(tallies: Iterable[Tally]) -> pd.DataFrame:
-    """Per cell and strategy: games, mean score and win share, from tallies of disjoint
-    games (a run's parts never share a game of a cell)."""
+    """Per cell and strategy: games, mean score and win share, and the cell's win share of
+    each seat in order (seat 0 first, who holds the bird-man token before round 1), from
+    tallies of disjoint games (a run's parts never share a game of a cell)."""
     tallies = [t for t in tallies if len(t.sums)]
     if not tallies:
-        return pd.DataFrame(columns=[*SUMMARY_KEYS, "games", "mean_score", "win_share"])
+        return pd.DataFrame(
+            columns=[*SUMMARY_KEYS, "games", "mean_score", "win_share", "seat_shares"]
+        )
     total = pd.concat([t.sums for t in tallies]).groupby(level=SUMMARY_KEYS, observed=True).sum()
     per_cell = pd.concat([t.games for t in tallies]).groupby(level=0).sum()
     out = pd.DataFrame({
@@ -1226,6 +1237,12 @@ def summary_of(tallies: Iterable[Tally]) -> pd.DataFrame:
         "win_share": total["share"] / total["seats"],
     }).reset_index()  # fmt: skip
     out.insert(4, "games", out["cell"].map(per_cell).astype(int))
+    seats = pd.concat([t.seats for t in tallies]).groupby(level=[0, 1]).sum()
+    said = {
+        cell: " / ".join(f"{100 * x / per_cell[cell]:.1f}" for x in part.to_numpy()) + " %"
+        for cell, part in seats.groupby(level=0)
+    }
+    out["seat_shares"] = out["cell"].map(said)
     return out
 
 

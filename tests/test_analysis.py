@@ -346,7 +346,8 @@ def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir)
     figures = sorted(p.name for p in (report_dir / "figures").glob("*.png"))
     assert len(figures) == 7
     md = (report_dir / "report.md").read_text()
-    assert "first bird-man (seat 0) wins" in md and "95 % interval" in md
+    assert "seat 0 (who holds the bird-man token before round 1)" in md and "95 % interval" in md
+    assert "**The answer.**" in md and "## Appendix: every finding" in md
     assert "not people" in md and "make report" in md and "moaisim.simulate" in md
     for figure in figures:
         assert f"figures/{figure}" in md
@@ -438,3 +439,49 @@ def test_a_bad_experiment_file_is_one_line_exit_2(tmp_path, capsys, text, messag
 def test_report_of_a_missing_run_is_one_line(tmp_path, capsys):
     assert main(["report", str(tmp_path / "none"), "--out", str(tmp_path / "r")]) == 2
     assert "is not a run directory" in capsys.readouterr().err
+
+
+def _md_rows(lines: list[str]) -> list[list[str]]:
+    """The rows of the Markdown tables among some lines (header and rule left out)."""
+    rows = [[c.strip() for c in x.strip().strip("|").split(" | ")] for x in lines if
+            x.startswith("|")]  # fmt: skip
+    return [r for r in rows if not set(r[0]) <= {"-", ":"} and r[0] != "players"]
+
+
+def test_the_answer_box_and_the_appendix_are_read_from_one_table(report_dir):
+    from moaisim.analysis import verdicts as v
+
+    md = (report_dir / "report.md").read_text()
+    found = pd.read_csv(report_dir / "tables" / "verdicts.csv", keep_default_na=False)
+    box = md.split("**The answer.**", 1)[1].split("## ", 1)[0].splitlines()
+    sentences = [x.removeprefix("> - ") for x in box if x.startswith("> - ")]
+    shown = found[found["metric"].isin(v.BOX_METRICS)]
+    assert sentences and sorted(sentences) == sorted(shown["sentence"])
+    # the box's table is the appendix's rows of the box's metrics, cell for cell
+    in_box = _md_rows([x.removeprefix("> ") for x in box])
+    appendix = _md_rows(md.split("## Appendix: every finding", 1)[1].splitlines())
+    assert len(appendix) == len(found) and all(r in appendix for r in in_box)
+    assert len(in_box) == len(shown)
+    # a sentence's range of effects is the smallest and largest of the table's row
+    for _, r in found.iterrows():
+        if r["classification"] in (v.SAME, v.DISAGREE, v.INCONCLUSIVE) and r["qualifying"]:
+            row = next(a for a in appendix if a[:3] == [str(r["players"]), r["change"],
+                                                        r["metric"]])  # fmt: skip
+            for end in (float(r["low"]), float(r["high"])):
+                said = v.effect(r["metric"], end)
+                assert any(cell.startswith(said + " ") for cell in row), (said, row)
+                assert said.lstrip("+-") in r["sentence"]
+
+
+def test_a_report_warns_when_bots_tuned_for_the_base_game_judge_a_scoring_change(tmp_path):
+    from moaisim.analysis.report import untuned_changes
+
+    assert untuned_changes(["base", "short", "volcano_after_moai=camp", "wood_points=1",
+                            "short, hand_size=5", "components=late-palms#1a2b3c4d"]) == [
+        "components=late-palms#1a2b3c4d", "short, hand_size=5", "wood_points=1"
+    ]  # fmt: skip
+    run = tmp_path / "run"
+    moaisim.simulate(3, 40, lineups=["greedy"], params={"wood_points": [2, 1]}, seed=4, out=run)
+    make_report(run, tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "the bots were not re-tuned: wood_points=1 changes the scoring" in md

@@ -262,7 +262,8 @@ def test_report_takes_a_field_study_and_margins_and_refuses_bad_ones(tmp_path, c
     args = ["report", str(run), "--out", str(out), "--field", str(field), "--margin", "share=0.05"]
     assert main(args) == 0
     found = pd.read_csv(out / "tables" / "verdicts.csv")
-    assert found["effects"].str.contains("far from the meta-game").all()
+    assert found["flags"].str.contains("exploitable: tuned gains").all()
+    assert "exploitable: tuned gains" in (out / "report.md").read_text()
     variants = pd.read_csv(out / "tables" / "variants.csv").set_index("metric")
     assert variants.loc["first bird-man win share", "margin"] == 0.05
     assert "--field" in (out / "report.md").read_text()

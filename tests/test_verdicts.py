@@ -1,9 +1,11 @@
-"""Verdicts (changes / equivalent / inconclusive / identical by construction; game property
-or field-dependent), the strategies table's clustered intervals, seat imbalance, the paired
+"""Verdicts (changes / equivalent / inconclusive / identical by construction; across
+fields: certified, same direction, disagree, no change, inconclusive, identical), the
+strategies table's clustered intervals, seat imbalance, the paired
 game-quality metrics and the generated headlines, on planted data with known answers."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -78,55 +80,165 @@ def test_a_change_is_reported_exactly_when_its_adjusted_interval_excludes_zero(e
     assert (excludes == (table["verdict"] == "changes")).all()
 
 
-def judged(effects: dict[str, tuple[float, float, str]]) -> pd.DataFrame:
+def judged(effects: dict[str, tuple[float, float, str]], metric: str = "mean score",
+           players: int = 3, change: str = "V5") -> pd.DataFrame:  # fmt: skip
     """Judged rows of one metric by field: lineup -> (delta, se, verdict)."""
     return pd.DataFrame(
-        [{"players": 3, "change": "V5", "metric": "mean score", "lineup": k, "delta": d,
-          "se": se, "verdict": verdict} for k, (d, se, verdict) in effects.items()]
+        [{"players": players, "change": change, "metric": metric, "lineup": k, "delta": d,
+          "se": se, "lo": d - 2 * se, "hi": d + 2 * se, "margin": 0.5, "mde": 2.8 * se,
+          "verdict": verdict} for k, (d, se, verdict) in effects.items()]
     )  # fmt: skip
 
 
-def test_a_game_property_needs_three_non_degenerate_fields_including_the_strongest():
+#: The field study's word on L3: certified, or not (a challenger gains 5.6 [3.4, 8.0]
+#: points), or exploitable (26 [24, 29] points).
+CERTIFIED_L3 = v.FieldStatus(0.004, -0.01, 0.015, "a deviation", True, 0.02)
+OPEN_L3 = v.FieldStatus(0.056, 0.034, 0.080, "CMA-ES from tuned-3p", False, 0.02)
+WEAK_L3 = v.FieldStatus(0.26, 0.24, 0.29, "CMA-ES from tuned-2p", False, 0.02)
+
+
+def verdict_of(effects, status=None, **kw) -> pd.Series:
+    return v.classify(judged(effects, **kw), status or {}).iloc[0]
+
+
+def test_a_certified_game_property_needs_three_qualifying_fields_and_a_certified_l3():
     same = {"greedy": (1.0, 0.1, "changes"), "moai,fisher,forester": (1.2, 0.1, "changes"),
-            "L3": (0.9, 0.1, "changes"), "tuned": (-2.0, 0.1, "changes")}  # fmt: skip
-    # tuned is degenerate (never carves): its opposite effect does not count
-    row = v.classify(judged(same), {(3, "tuned"): "never carves a Moai"}).iloc[0]
-    assert row["classification"] == "game property: raises"
-    assert row["non_degenerate"] == 3 and row["strongest_played"]
-    # counted, tuned makes the effect field-dependent, and the fields differ (Cochran Q)
-    row = v.classify(judged(same), {}).iloc[0]
-    assert row["classification"] == "field-dependent"
-    assert row["interaction_p"] < 1e-6
-    # without the strongest field, no game property however many fields agree
-    no_l3 = {k: x for k, x in same.items() if k not in ("L3", "tuned")}
-    no_l3["L2"] = (1.1, 0.1, "changes")
-    row = v.classify(judged(no_l3), {}).iloc[0]
-    assert row["classification"] == "field-dependent"
-    assert "strongest" in row["why_not_property"]
-    # equivalence everywhere is a game property too; one inconclusive field breaks it
+            "L3": (0.9, 0.1, "changes")}  # fmt: skip
+    row = verdict_of(same, {(3, "L3"): CERTIFIED_L3})
+    assert row["classification"] == v.CERTIFIED and row["direction"] == "raises"
+    assert row["qualifying"] == 3 and row["missing"] == ""
+    # the same data with L3 not certified: the same direction, and what is missing says why
+    row = verdict_of(same, {(3, "L3"): OPEN_L3})
+    assert row["classification"] == v.SAME
+    assert row["missing"] == (
+        "L3 is not certified: CMA-ES from tuned-3p gains +5.6 [+3.4, +8.0] points"
+    )
+    # two fields are too few even with L3 certified
+    two = {k: x for k, x in same.items() if k != "greedy"}
+    row = verdict_of(two, {(3, "L3"): CERTIFIED_L3})
+    assert row["classification"] == v.SAME and row["missing"] == "2 qualifying fields (3 needed)"
+    # without L3 played, never certified
+    no_l3 = {**{k: x for k, x in same.items() if k != "L3"}, "L2": (1.1, 0.1, "changes")}
+    row = verdict_of(no_l3)
+    assert row["classification"] == v.SAME and "(L3) not played" in row["missing"]
+    # equivalence everywhere, L3 certified: certified too (no change)
     eq = {k: (d, 0.1, "equivalent") for k, d in (("greedy", 0.0), ("L2", 0.01), ("L3", -0.01))}
-    assert v.classify(judged(eq), {}).iloc[0]["classification"].startswith("game property: no")
-    eq["L2"] = (0.0, 0.5, "inconclusive")
-    assert v.classify(judged(eq), {}).iloc[0]["classification"] == "field-dependent"
+    row = verdict_of(eq, {(3, "L3"): CERTIFIED_L3})
+    assert row["classification"] == v.CERTIFIED and row["direction"] == "no change"
+    row = verdict_of(eq, {(3, "L3"): OPEN_L3})
+    assert row["classification"] == v.NO_CHANGE
+
+
+def test_an_exploitable_field_is_shown_but_does_not_count_and_one_that_never_carves_does():
+    effects = {"greedy": (-2.0, 0.1, "changes"), "tuned": (1.0, 0.1, "changes"),
+               "L2": (1.2, 0.1, "changes"), "L3": (0.9, 0.1, "changes")}  # fmt: skip
+    greedy = v.FieldStatus(0.47, 0.41, 0.51, "tuned")
+    status = {(3, "greedy"): greedy, (3, "tuned"): v.FieldStatus(carves=False),
+              (3, "L3"): CERTIFIED_L3}  # fmt: skip
+    row = verdict_of(effects, status)
+    # greedy's opposite effect does not make the fields disagree: it is exploitable
+    assert row["classification"] == v.CERTIFIED and row["qualifying"] == 3
+    assert row["qualifying_fields"] == "tuned, L2, L3"  # tuned never carves, and still counts
+    assert "greedy: changes" in row["verdicts"]  # reported beside the others
+    assert greedy.exploitable and greedy.flags() == [
+        "exploitable: tuned gains +47.0 [+41.0, +51.0] points against it"
+    ]
+    assert v.FieldStatus(carves=False).flags() == ["never carves a Moai"]
+    # counted, greedy's opposite sign makes the fields disagree
+    row = verdict_of(effects, {(3, "L3"): CERTIFIED_L3})
+    assert row["classification"] == v.DISAGREE
+    assert (row["low_field"], row["high_field"]) == ("greedy", "L2")
+    assert row["interaction_p"] < 1e-6
+    # an exploitable L3 does not count either, and certification says so
+    row = verdict_of(effects, {(3, "greedy"): greedy, (3, "L3"): WEAK_L3})
+    assert row["classification"] == v.SAME and row["qualifying"] == 2
+    assert "the strongest field (L3) is exploitable" in row["missing"]
+
+
+def test_a_change_beside_an_equivalence_disagrees_only_when_the_fields_differ_significantly():
+    # 1.0 +- 0.1 against 0.05 +- 0.1: Cochran Q = 45 on 1 df, the conclusions differ
+    far = {"a": (1.0, 0.1, "changes"), "L3": (0.05, 0.1, "equivalent")}
+    assert verdict_of(far)["classification"] == v.DISAGREE
+    # 0.3 +- 0.1 against 0.2 +- 0.1: no significant interaction; both positive: same direction,
+    # one significant change of two
+    near = {"a": (0.3, 0.1, "changes"), "L3": (0.2, 0.1, "equivalent")}
+    row = verdict_of(near)
+    assert row["classification"] == v.SAME and "a change in 1 of 2 fields" in row["missing"]
+    # signs that differ without a significant change anywhere: inconclusive, with the
+    # largest detectable effect
+    mixed = {"a": (0.1, 0.2, "inconclusive"), "L3": (-0.1, 0.3, "inconclusive")}
+    row = verdict_of(mixed)
+    assert row["classification"] == v.INCONCLUSIVE
+    assert row["detectable"] == pytest.approx(2.8 * 0.3)
+
+
+def test_identical_by_construction_is_the_rule_not_the_play():
+    # rounds: three fields that play different games (their scores differ) give the very
+    # same effect on the length: the rule decides it
+    rows = pd.concat([
+        judged({"a": (-1.08, 0.002, "changes"), "b": (-1.08, 0.002, "changes"),
+                "L3": (-1.08, 0.002, "changes")}, metric="rounds"),
+        judged({"a": (-2.0, 0.1, "changes"), "b": (-1.0, 0.1, "changes"),
+                "L3": (-1.5, 0.1, "changes")}),
+    ])  # fmt: skip
+    found = v.classify(rows, {}).set_index("metric")
+    assert found.loc["rounds", "classification"] == v.IDENTICAL
+    assert found.loc["mean score", "classification"] != v.IDENTICAL
+    # every paired game the same in every field (se 0)
+    zero = {"a": (0.0, 0.0, "identical by construction"),
+            "L3": (0.0, 0.0, "identical by construction")}  # fmt: skip
+    assert verdict_of(zero)["classification"] == v.IDENTICAL
+    sentence = v.sentence(v.classify(rows, {}).set_index("metric").loc["rounds"].
+                          to_dict() | {"metric": "rounds"})  # fmt: skip
+    assert sentence == (
+        "At 3 players, V5 changes the game's length by -1.08 rounds in every field: a "
+        "consequence of the rule, not of the play (identical by construction)."
+    )
+
+
+def test_too_few_fields_is_inconclusive_and_says_why():
+    row = verdict_of({"greedy": (1.0, 0.1, "changes")}, {(3, "greedy"): v.FieldStatus(
+        0.47, 0.41, 0.51, "tuned")})  # fmt: skip
+    assert row["classification"] == v.INCONCLUSIVE and row["missing"] == "no qualifying field"
+    assert (
+        v.sentence(row) == "At 3 players, the effect of V5 on the mean score cannot be judged: no "
+        "field qualifies."
+    )
+
+
+def test_the_sentences_say_the_unit_and_the_size_of_the_effect():
+    seat = v.SEAT_METRIC
+    row = verdict_of({"greedy": (-0.047, 0.002, "changes"), "tuned": (-0.127, 0.002, "changes"),
+                      "L2": (-0.013, 0.002, "changes")}, metric=seat, players=5,
+                     change="base")  # fmt: skip
+    assert v.sentence(row) == (
+        "At 5 players, seat 0 (who holds the bird-man token before round 1) wins less than its "
+        "fair share in all 3 qualifying fields (greedy; tuned; L2): by 1.3 to 12.7 points of win "
+        "share. Not certified: the strongest field (L3) not played."
+    )
+    # L3's own certificate is said once per player count in the box (its flag), not in
+    # every sentence
+    row = verdict_of({"a": (1.0, 0.1, "changes"), "b": (1.1, 0.1, "changes"),
+                      "L3": (1.2, 0.1, "changes")}, {(3, "L3"): OPEN_L3})  # fmt: skip
+    assert "L3 is not certified" in row["missing"]
+    assert v.sentence(row) == ("At 3 players, V5 raises the mean score in all 3 qualifying "
+                               "fields (a; b; L3): by 1.00 to 1.20 points of score.")  # fmt: skip
+    assert OPEN_L3.flags() == [
+        "not certified at epsilon 2.0 points: CMA-ES from tuned-3p gains +5.6 [+3.4, +8.0] "
+        "points against it"
+    ]
+    assert v.said("win share: raider") == "raider's win share"
+    assert v.unit("mean score") == "points of score" and v.unit("rounds") == "rounds"
+    assert v.unit("leader after round 3 wins") == "percentage points of games"
+    assert v.unit("win share: moai") == "points of win share"
 
 
 def test_cochran_q_of_the_interaction_matches_a_hand_computation():
     # effects 1, 2, 3 with se 1: weights 1, pooled 2, Q = 1 + 0 + 1 = 2 on 2 df: p = e^-1
-    t = judged({"a": (1.0, 1.0, "changes"), "b": (2.0, 1.0, "changes"),
-                "L3": (3.0, 1.0, "changes")})  # fmt: skip
-    row = v.classify(t, {}).iloc[0]
+    row = verdict_of({"a": (1.0, 1.0, "changes"), "b": (2.0, 1.0, "changes"),
+                      "L3": (3.0, 1.0, "changes")})  # fmt: skip
     assert row["interaction_q"] == pytest.approx(2.0)
     assert row["interaction_p"] == pytest.approx(np.exp(-1.0))
-
-
-def test_a_field_that_never_carves_is_degenerate():
-    table = pd.DataFrame({
-        "players": [3, 3, 3], "setup": ["base", "base", "short"],
-        "lineup": ["tuned,tuned,tuned", "greedy,greedy,greedy", "tuned,tuned,tuned"],
-        "strategy": ["tuned", "greedy", "tuned"], "n": [300, 300, 300],
-        "moai_height": [0.0, 6.5, 2.0],
-    })  # fmt: skip
-    assert v.degenerate_fields(table) == {(3, "tuned,tuned,tuned"): "never carves a Moai"}
 
 
 def test_seat_zero_against_fair_is_judged_as_one_family():
@@ -243,15 +355,19 @@ def test_headlines_are_written_between_markers_and_refused_without_them(tmp_path
         "players": 3,
         "change": "V5",
         "metric": "mean score",
-        "classification": "field-dependent",
-        "headline_effect": "L3: +1.00 [+0.5, +1.5]",
+        "classification": v.SAME,
+        "low": 0.5,
+        "high": 1.5,
     }
     pd.DataFrame([row]).to_csv(reports / "s" / "tables" / "verdicts.csv", index=False)
     doc = tmp_path / "doc.md"
     doc.write_text(f"intro\n{headlines.BEGIN}\nold\n{headlines.END}\nafter\n")
     assert headlines.update(doc, reports)
     out = doc.read_text()
-    assert "V5, mean score: 3 players field-dependent (L3: +1.00 [+0.5, +1.5])." in out
+    assert (
+        "V5, mean score (points of score): 3 players same direction in all fields (+0.50 to "
+        "+1.50)." in out
+    )
     assert out.startswith("intro\n") and out.endswith("after\n") and "old" not in out
     assert not headlines.update(doc, reports)  # nothing changes the second time
     bare = tmp_path / "bare.md"
@@ -357,13 +473,19 @@ def test_rating_intervals_agree_with_a_bootstrap_of_games():
 
 
 def test_a_one_member_mixture_is_the_same_field_as_its_member_and_counts_once():
-    # L3 is tuned alone: the same games, so the same effect to the last digit
-    t = judged({"greedy": (1.0, 0.1, "changes"), "tuned": (1.3, 0.1, "changes"),
-                "L3": (1.3, 0.1, "changes")})  # fmt: skip
-    row = v.classify(t, {}).iloc[0]
-    assert row["non_degenerate"] == 2 and row["strongest_played"]
-    assert row["classification"] == "field-dependent"
-    assert "2 non-degenerate" in row["why_not_property"]
+    # L3 is tuned alone: the same games, so the same effect to the last digit in every metric
+    rows = pd.concat([
+        judged({"greedy": (1.0, 0.1, "changes"), "tuned": (1.3, 0.1, "changes"),
+                "L3": (1.3, 0.1, "changes")}),
+        judged({"greedy": (0.2, 0.1, "inconclusive"), "tuned": (0.1, 0.1, "inconclusive"),
+                "L3": (0.1, 0.1, "inconclusive")}, metric="rounds"),
+    ])  # fmt: skip
+    assert v.same_games(rows) == {(3, "L3"): "L3", (3, "greedy"): "greedy", (3, "tuned"): "L3"}
+    row = v.classify(rows, {}).set_index("metric").loc["mean score"]
+    assert row["qualifying"] == 2 and row["qualifying_fields"] == "greedy, L3"
+    assert row["classification"] == v.SAME
+    found = v.findings(rows, {})
+    assert json.loads(found["flags"].iloc[0]) == {"tuned": "the same games as L3"}
 
 
 def test_the_answer_box_asks_whether_the_leader_after_the_checkpoint_round_wins():
@@ -371,16 +493,6 @@ def test_the_answer_box_asks_whether_the_leader_after_the_checkpoint_round_wins(
 
     name = f"leader after round {CHECKPOINT} wins"
     assert name in v.BOX_METRICS and name in QUALITY_PAIRED
-
-
-def test_a_degenerate_strongest_field_is_named_as_such():
-    t = judged({"greedy": (1.0, 0.1, "changes"), "L2": (1.2, 0.1, "changes"),
-                "L3": (0.9, 0.1, "changes")})  # fmt: skip
-    row = v.classify(t, {(3, "L3"): "never carves a Moai"}).iloc[0]
-    assert (
-        row["why_not_property"]
-        == "2 non-degenerate field(s); the strongest field (L3) is degenerate"
-    )
 
 
 def test_shares_of_games_are_judged_in_points_with_the_share_margin():
@@ -410,27 +522,47 @@ def field_report(tmp_path: Path) -> Path:
     return d
 
 
-def test_a_field_a_library_strategy_exploits_is_far_from_the_meta_game(tmp_path):
+def test_the_field_study_says_which_fields_are_exploitable_and_whether_l3_is_certified(
+    tmp_path,
+):
     d = field_report(tmp_path)
-    gain, who = v.meta_distance(d, 3, "greedy,greedy,greedy")
-    assert who == "tuned" and gain == pytest.approx(0.84 - 1 / 3)
-    gain, who = v.meta_distance(d, 3, "tuned,tuned,tuned")
-    assert who == "forester" and gain == pytest.approx(0.30 - 1 / 3)
-    assert v.meta_distance(d, 3, "L3,L3,L3") == (0.0, "tuned")
-    assert np.isnan(v.meta_distance(d, 3, "moai,fisher,forester")[0])  # not measured
-    assert np.isnan(v.meta_distance(d, 4, "greedy")[0]) and np.isnan(
-        v.meta_distance(None, 3, "greedy")[0]
-    )
+    greedy = v.field_status(d, 3, "greedy,greedy,greedy")
+    assert greedy.who == "tuned" and greedy.lo == pytest.approx(0.84 - 1 / 3)
+    assert greedy.exploitable
+    tuned = v.field_status(d, 3, "tuned,tuned,tuned")
+    assert tuned.who == "forester" and tuned.lo == pytest.approx(0.30 - 1 / 3)
+    assert not tuned.exploitable
+    l3 = v.field_status(d, 3, "L3,L3,L3")  # no certificate: the library against its mixture
+    assert (l3.gain, l3.who, l3.certified) == (0.0, "tuned", False)
+    assert np.isnan(v.field_status(d, 3, "moai,fisher,forester").lo)  # not measured
+    assert np.isnan(v.field_status(d, 4, "greedy").lo)
+    assert np.isnan(v.field_status(None, 3, "greedy").lo)
+    # the shipped certificate: the best held-out challenger, certified when every held-out
+    # upper end is below epsilon
+    fam = pd.DataFrame([
+        {"family": "cma", "made": "CMA-ES from tuned-3p", "held_out_games": 3000,
+         "held_out_gain": 0.056, "held_out_lo": 0.034, "held_out_hi": 0.080, "epsilon": 0.02},
+        {"family": "library", "made": "the library pool", "held_out_games": 3000,
+         "held_out_gain": 0.001, "held_out_lo": -0.02, "held_out_hi": 0.024, "epsilon": 0.02},
+        {"family": "weights", "made": "x", "held_out_games": 0, "held_out_gain": np.nan,
+         "held_out_lo": np.nan, "held_out_hi": np.nan, "epsilon": 0.02},
+    ])  # fmt: skip
+    fam.to_csv(d / "certificate_families-3p.csv", index=False)
+    l3 = v.field_status(d, 3, "L3,L3,L3")
+    assert (l3.who, l3.lo, l3.certified, l3.epsilon) == ("CMA-ES from tuned-3p", 0.034, False,
+                                                         0.02)  # fmt: skip
+    fam["held_out_hi"] = [0.015, 0.01, np.nan]
+    fam.to_csv(d / "certificate_families-3p.csv", index=False)
+    assert v.field_status(d, 3, "L3,L3,L3").certified
     table = pd.DataFrame({
         "players": 3, "setup": "base", "strategy": ["greedy", "tuned", "L3"], "n": 300,
         "lineup": ["greedy,greedy,greedy", "tuned,tuned,tuned", "L3,L3,L3"],
         "moai_height": [6.0, 0.0, 1.0],
     })  # fmt: skip
-    deg = v.degenerate_fields(table, d)
-    assert deg == {
-        (3, "greedy,greedy,greedy"): "far from the meta-game (tuned gains at least 51 points)",
-        (3, "tuned,tuned,tuned"): "never carves a Moai",
-    }
+    status = v.field_statuses(table, d)
+    assert status[(3, "greedy,greedy,greedy")].exploitable
+    assert status[(3, "tuned,tuned,tuned")].flags() == ["never carves a Moai"]
+    assert status[(3, "L3,L3,L3")].flags() == ["certified at epsilon 2.0 points"]
 
 
 def test_an_experiment_names_its_field_study_and_a_wrong_one_is_a_one_line_error(tmp_path):
@@ -446,3 +578,45 @@ def test_an_experiment_names_its_field_study_and_a_wrong_one_is_a_one_line_error
     bad.write_text(head + '[report]\nfield = "nowhere"\n')
     with pytest.raises(UserError, match="not a field study's report"):
         load_experiment(bad)
+
+
+def test_rating_covariance_ignores_the_common_shift_even_when_rounding_leaks_into_it():
+    from moaisim.analysis.tables import sum_zero_covariance
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(5, 5))
+    centre = np.eye(5) - 1 / 5
+    info = centre @ a @ a.T @ centre  # an information matrix: the shift carries nothing
+    assert np.allclose(sum_zero_covariance(info), np.linalg.pinv(info))
+    # rounding leaves the shift's eigenvalue at 1e-9 instead of 0 (4-player ratings, 50 000
+    # games): a pseudo-inverse then gives variances of 1e8; the sum-zero covariance does not
+    leaked = info + 1e-9 / 5
+    assert np.abs(np.linalg.pinv(leaked)).max() > 1e7
+    assert np.allclose(sum_zero_covariance(leaked), np.linalg.pinv(info))
+
+
+def test_a_study_names_the_metrics_of_its_answer_box_and_a_wrong_one_is_one_line(tmp_path):
+    from moaisim.analysis.report import check_metrics
+    from moaisim.errors import UserError
+    from moaisim.studies.experiment import load_experiment
+
+    head = 'name = "m"\n[study]\nplayers = [3]\ngames = 10\n[report]\n'
+    good = tmp_path / "good.toml"
+    good.write_text(
+        head + 'metrics = ["rounds", "win share: moai", "ranking", '
+        '"head to head: moai vs fisher", "first bird-man\'s share against fair"]\n'
+    )
+    assert load_experiment(good).metrics[:2] == ("rounds", "win share: moai")
+    for bad, said in (
+        ('["length"]', "unknown metric 'length'"),
+        ("[]", "at least one metric"),
+        ('"rounds"', "non-empty list"),
+        ('["head to head: moai"]', "unknown"),
+    ):
+        path = tmp_path / "bad.toml"
+        path.write_text(head + f"metrics = {bad}\n")
+        with pytest.raises(UserError, match=said) as err:
+            load_experiment(path)
+        assert "\n" not in str(err.value)
+    with pytest.raises(UserError, match="unknown metric 'win share: '"):
+        check_metrics(["win share: "])

@@ -179,7 +179,7 @@ def seat_win_share(seats: pd.DataFrame) -> Figure:
             )
         ax.axhline(100 / players, ls="--", color="grey", lw=1)
         ax.set_title(f"{players} players", fontsize=10)
-        ax.set_xlabel("seat (0 = first bird-man)", fontsize=9)
+        ax.set_xlabel("seat (0: bird-man before round 1)", fontsize=9)
         ax.set_xticks(range(int(players)))
         ax.set_ylabel("games won (%)", fontsize=9)
         _legend(ax, handles, 26)
@@ -404,4 +404,69 @@ def lead_over_rounds(quality: pd.DataFrame) -> Figure:
     ax.set_ylabel("winner's lead over the others (points)", fontsize=9)
     ax.set_title("The eventual winner's lead, round by round", fontsize=10)
     _legend(ax, width=40)
+    return fig
+
+
+# --- the balance sheet ---------------------------------------------------------------------------
+
+
+def sheet_seats(seats: pd.DataFrame) -> Figure:
+    """Each seat's win share with its 95 % interval, against the fair share (the sheet)."""
+    fig = Figure(figsize=(5.0, 3.0))
+    ax = fig.subplots()
+    x = seats["seat"].to_numpy()
+    share = seats["win_share"].to_numpy()
+    err = np.vstack([share - seats["lo"].to_numpy(), seats["hi"].to_numpy() - share])
+    ax.bar(x, 100 * share, color=palette(1)[0], yerr=100 * err, capsize=4)
+    ax.axhline(100 * seats["fair"].iloc[0], color="black", lw=1, ls="--", label="fair share")
+    ax.set_xticks(x)
+    ax.set_xlabel("seat (0: bird-man before round 1)", fontsize=9)
+    ax.set_ylabel("win share (%)", fontsize=9)
+    ax.tick_params(labelsize=SMALLEST_FONT)
+    ax.legend(fontsize=SMALLEST_FONT, loc="lower right")
+    return fig
+
+
+def sheet_skill(skill: pd.DataFrame, order: Sequence[str]) -> Figure:
+    """The skill matrix as a heatmap: each level as one seat (rows) against copies of a
+    level (columns), its gain over the fair share in points."""
+    rows = [x for x in order if x in set(skill["candidate"])]
+    cols = [x for x in order if x in set(skill["field"])]
+    grid = np.full((len(rows), len(cols)), np.nan)
+    for _, r in skill.iterrows():
+        grid[rows.index(r["candidate"]), cols.index(r["field"])] = 100 * r["vs_fair"]
+    fig = Figure(figsize=(5.2, 3.8))
+    ax = fig.subplots()
+    top = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
+    im = ax.imshow(grid, cmap="RdBu", vmin=-top, vmax=top)
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            if np.isfinite(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:+.0f}", ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(len(cols)), [f"vs {c}" for c in cols], fontsize=9)
+    ax.set_yticks(range(len(rows)), [f"{r} (one seat)" for r in rows], fontsize=9)
+    fig.colorbar(im, ax=ax, label="points of win share over fair")
+    return fig
+
+
+def sheet_sources(sources: pd.DataFrame, statues: pd.DataFrame | None) -> Figure:
+    """Shares of the score from statues, pawns and wood, as stacked bars: L3 self-play
+    (every seat, winners) and, from the field study, L4 and L3 at one table."""
+    labels = [f"L3 self-play,\n{w}" for w in sources["who"]]
+    parts = sources[["from_statues", "from_pawns", "from_wood"]].to_numpy()
+    if statues is not None and len(statues):
+        labels += [f"{w} (L4 seat\nagainst L3)" for w in statues["who"]]
+        parts = np.vstack([parts, statues[["from_statues", "from_pawns", "from_wood"]]])
+    fig = Figure(figsize=(6.5, 3.2))
+    ax = fig.subplots()
+    left = np.zeros(len(labels))
+    for k, (name, colour) in enumerate(zip(("statues", "pawns", "wood"), palette(3),
+                                           strict=True)):  # fmt: skip
+        ax.barh(range(len(labels)), 100 * parts[:, k], left=left, color=colour, label=name)
+        left += 100 * parts[:, k]
+    ax.set_yticks(range(len(labels)), labels, fontsize=SMALLEST_FONT)
+    ax.set_xlabel("share of the score (%)", fontsize=9)
+    ax.set_xlim(0, 100)
+    ax.tick_params(labelsize=SMALLEST_FONT)
+    ax.legend(fontsize=SMALLEST_FONT, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
     return fig

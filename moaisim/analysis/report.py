@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +26,7 @@ from filelock import FileLock, Timeout
 from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source
 from moaisim.errors import UserError
+from moaisim.rules.parameters import PARAMETERS
 from moaisim.rundir import is_run, make_dir
 
 
@@ -120,7 +121,7 @@ def _seat_balance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     return Section(
         "seat_balance",
         "Seat balance",
-        "Win share of each seat (seat 0 holds the bird-man token at the start), shared wins "
+        "Win share of each seat (seat 0, who holds the bird-man token before round 1), shared wins "
         "split evenly, against the fair share 1/players; p is a chi-square test that every "
         "seat wins equally often, Holm-corrected over the report's cells (one family)." + pooled,
         seats,
@@ -359,126 +360,6 @@ CAPTIONS = {
 }
 
 
-def summary_lines(sections: dict[str, Section]) -> list[str]:
-    """The claims the numbers support, each with its interval and n, in plain language: the
-    seats, the strongest strategy of each cell, the variants by verdict, the lead."""
-    return [line for claims in CLAIMS for line in claims(sections)]
-
-
-def _seat_claims(sections: Mapping[str, Section]) -> list[str]:
-    """Per cell, the first bird-man's win share against fair, and what the seat test says."""
-    lines = []
-    seats = sections["seat_balance"].table
-    for _, c in seats[seats["seat"] == 0].iterrows():
-        p = c["p_equal_holm"]
-        said = f"(chi-square p, Holm {text.p_value(p)})"
-        if not text.known(p):
-            verdict = f"{text.TOO_FEW} to test whether the seats differ"
-        elif p < 0.001:
-            verdict = f"the seats are not equal {said}"
-        elif p < 0.01:
-            verdict = f"evidence that the seats differ {said}"
-        elif p < 0.05:
-            verdict = f"weak evidence that the seats differ {said}"
-        else:
-            verdict = f"no seat differs detectably {said}"
-        lines.append(
-            f"At {_cell_name(c)} ({c['lineup']}), the first bird-man (seat 0) wins "
-            f"{text.pct(c['win_share'])} of {int(c['games']):,} games (95 % interval "
-            f"{text.pct_interval(c['lo'], c['hi'])}), against a fair {text.pct(c['fair'])}; "
-            f"{verdict}."
-        )
-    return lines
-
-
-def _strategy_claims(sections: Mapping[str, Section]) -> list[str]:
-    """Per cell of two or more strategies, the one that wins the most."""
-    lines = []
-    for _, cell in sections["strategies"].table.groupby("cell"):
-        if cell["strategy"].nunique() < 2:
-            continue
-        best = cell.sort_values("win_share", ascending=False).iloc[0]
-        lines.append(
-            f"At {_cell_name(best)} ({best['lineup']}), {best['strategy']} wins the most: "
-            f"{text.pct(best['win_share'])} per seat "
-            f"({text.pct_interval(best['lo'], best['hi'])}, {int(best['n']):,} seats), mean "
-            f"score {text.estimate(best['score'], best['score_lo'], best['score_hi'], '.1f')}."
-        )
-    return lines
-
-
-#: The variants' verdicts other than a change, each summed up in one line, with its lead.
-VERDICT_LEADS = {
-    "equivalent": "No change beyond the study's margin (equivalence test, Holm p < 0.05; "
-    "margin and interval given)",
-    "inconclusive": "Inconclusive (neither a change nor an equivalence: the data cannot tell; "
-    "the smallest effect detectable at 80 % power given)",
-    "identical by construction": "Identical by construction (every paired game gave the same "
-    "value: not a finding)",
-    text.TOO_FEW: "Too few games to judge (one paired game: no interval or test)",
-}
-
-
-def _variant_claims(sections: Mapping[str, Section]) -> list[str]:
-    """Each change the variants table finds, then its other effects by verdict."""
-    if "variants" not in sections:
-        return []
-    d = sections["variants"].table
-    lines = [
-        f"{r['change']} at {r['players']} players ({r['lineup']}) changes {r['metric']} from "
-        f"{text.num(r['base'], '.3f')} to {text.num(r['treatment'], '.3f')}: "
-        f"{text.num(r['delta'], '+.3f')} (Holm-adjusted interval "
-        f"{text.interval(r['lo'], r['hi'], '+.3f')}, {int(r['games']):,} paired games, "
-        f"Holm p {text.p_value(r['p_holm'])})."
-        for _, r in d[d["verdict"] == "changes"].iterrows()
-    ]
-    for verdict, lead in VERDICT_LEADS.items():
-        rows = d[d["verdict"] == verdict]
-        if len(rows):
-            said = "; ".join(_effect(r) for _, r in rows.iterrows())
-            lines.append(f"{lead}: {said}.")
-    return lines
-
-
-def _effect(r: pd.Series) -> str:
-    """A variant effect that is not a change, named, with what its verdict rests on."""
-    name = f"{r['change']} at {r['players']} players ({r['lineup']}): {r['metric']}"
-    if r["verdict"] in ("identical by construction", text.TOO_FEW):
-        return name
-    rests = (
-        f"margin ±{text.num(r['margin'], '.3g')}"
-        if r["verdict"] == "equivalent"
-        else f"detectable {text.num(r['mde'], '.3f')}"
-    )
-    delta = text.num(r["delta"], "+.3f")
-    return f"{name} {delta} {text.bracket(r['lo'], r['hi'], '+.3f')}, {rests}"
-
-
-def _quality_claims(sections: Mapping[str, Section]) -> list[str]:
-    """Per cell, how often the lead changes, comebacks and close finishes."""
-    if "game_quality" not in sections:
-        return []
-    return [
-        f"At {_cell_name(q)} ({q['lineup']}), the lead changes "
-        f"{text.num(q['lead_changes'])} times a game "
-        f"({text.interval(q['lead_changes_lo'], q['lead_changes_hi'])}); the winner came from "
-        f"behind in {text.pct(q['comeback_share'])} of games "
-        f"({text.pct_interval(q['comeback_lo'], q['comeback_hi'])}) and "
-        f"{text.pct(q['close_share'])} end within 2 points "
-        f"({text.pct_interval(q['close_lo'], q['close_hi'])})."
-        for _, q in sections["game_quality"].table.iterrows()
-    ]
-
-
-#: The summary's claims in order, each from the sections it reads.
-CLAIMS: tuple[Callable[[Mapping[str, Section]], list[str]], ...] = (
-    _seat_claims,
-    _strategy_claims,
-    _variant_claims,
-    _quality_claims,
-)
-
-
 CAVEATS = [
     "These are games between programs (the strategies named in each table), not people: a "
     "finding is a property of the game as these strategies play it. A seat or variant "
@@ -502,6 +383,7 @@ def make_report(
     question: str = "",
     margins: Mapping[str, float] | None = None,
     field: str | Path | None = None,
+    metrics: Sequence[str] | None = None,
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
     into `out`; returns the path of report.md.
@@ -511,7 +393,9 @@ def make_report(
     in, so no file of an older report survives and a failure leaves the old one as it was.
     `margins`: the study's equivalence margins; `field`: the report directory of a field
     study (`moaisim experiment` of a [field] file), against whose meta-game the fields of
-    this report are measured (`verdicts.meta_distance`).
+    this report are measured (`verdicts.field_status`); `metrics`: what the study's
+    question asks about, the answer box's rows (`verdicts.BOX_METRICS` by default; "ranking"
+    and "head to head: A vs B" for a tournament).
     """
     src = Source.of(run, rounds)
     final = Path(out)
@@ -530,7 +414,8 @@ def make_report(
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
-            _write_report(src, tmp, title, command, question, seed, identity, margins, field)
+            _write_report(src, tmp, title, command, question, seed, identity, margins, field,
+                          metrics)  # fmt: skip
             swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -636,6 +521,7 @@ def _write_report(
     study: dict[str, Any] | None,
     margins: Mapping[str, float] | None = None,
     field: Path | None = None,
+    metrics: Sequence[str] | None = None,
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}
@@ -668,8 +554,8 @@ def _write_report(
             f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
             "games come from two versions."
         )
-    box = [question, *verdicts.box_lines(found[found["metric"].isin(verdicts.BOX_METRICS)])]
-    page = _markdown(title, intro, repro, sections, made, box)
+    box = answer_box(sections, found, metrics or verdicts.BOX_METRICS)
+    page = _markdown(title, question, intro, repro, sections, made, box, found)
     (out / "report.md").write_text(page)
     (out / "report.html").write_text(text.html_page(title, page, out))
     mark = {"seed": seed, "study": study, "title": title}
@@ -692,54 +578,175 @@ def answer(
     sections: dict[str, Section], margins: Mapping[str, float] | None, field: Path | None = None
 ) -> pd.DataFrame:
     """The report's findings (`verdicts.findings`): seat 0 against the fair share and every
-    variant effect, judged per field (lineup) and classified as a game property or
-    field-dependent (the degenerate fields flagged; `field`: the certified field study's
-    report, which says how far each field is from the meta-game)."""
-    degenerate = verdicts.degenerate_fields(sections["strategies"].table, field)
+    variant effect, judged per field (lineup) and worded across the qualifying fields
+    (`field`: the field study's report, which says which fields are exploitable and whether
+    the strongest is certified)."""
+    status = verdicts.field_statuses(sections["strategies"].table, field)
     cols = ["players", "lineup", "change", "metric", "delta", "se", "lo", "hi", "margin",
             "mde", "p_holm", "verdict"]  # fmt: skip
     parts = [verdicts.judge_seats(sections["seat_balance"].table, margins)[cols]]
     if "variants" in sections:
         parts.append(sections["variants"].table[cols])
-    return verdicts.findings(pd.concat(parts, ignore_index=True), degenerate)
+    return verdicts.findings(pd.concat(parts, ignore_index=True), status)
+
+
+@dataclass
+class Box:
+    """The answer box: a sentence per metric and player count, the compact table they are
+    read from, and the notes on its fields."""
+
+    sentences: list[str]
+    table: pd.DataFrame
+    notes: list[str]
+
+
+def answer_box(sections: Mapping[str, Section], found: pd.DataFrame,
+               metrics: Sequence[str]) -> Box:  # fmt: skip
+    """The box of the metrics a study asks about, in their order within each player count:
+    the findings' sentences (`verdicts.sentence`), a tournament's ranking ("ranking": the
+    ratings table) and meetings ("head to head: A vs B": the head-to-head table)."""
+    order = {m: k for k, m in enumerate(metrics)}
+    rows = found[found["metric"].isin(order)] if len(found) else found
+    said: list[tuple[int, int, str, str]] = [
+        (int(r["players"]), order[r["metric"]], str(r["change"]), str(r["sentence"]))
+        for _, r in rows.iterrows()
+    ]
+    for metric, k in order.items():
+        if metric == RANKING and "ratings" in sections:
+            said += [(p, k, "", x) for p, x in _ranking_sentences(sections["ratings"].table)]
+        elif metric.startswith(HEAD_TO_HEAD) and "head_to_head" in sections:
+            a, _, b = metric.removeprefix(HEAD_TO_HEAD).partition(" vs ")
+            h2h = sections["head_to_head"].table
+            said += [(p, k, "", x) for p, x in _meeting_sentences(h2h, a.strip(), b.strip())]
+    said.sort(key=lambda x: x[:3])
+    compact = verdicts.compact(rows) if len(rows) else pd.DataFrame()
+    notes = verdicts.field_notes(rows) if len(rows) else []
+    untuned = untuned_changes(found["change"]) if len(found) else []
+    if untuned:
+        notes.append(
+            f"the bots were not re-tuned: {'; '.join(untuned)} change"
+            f"{'s' if len(untuned) == 1 else ''} the scoring, the supply or the components, and "
+            "were judged with weights (tuned, L3) tuned under the base game's rules, which can "
+            "favour or handicap them there"
+        )
+    return Box([x[3] for x in said], compact, notes)
+
+
+def untuned_changes(changes: Sequence[str] | pd.Series) -> list[str]:
+    """The set-ups that change a rule parameter (the scoring, the supply, the hands...) or
+    the component file: the shipped weights were tuned under the base game's, not these."""
+    out = []
+    for change in sorted({str(c) for c in changes}):
+        parts = [x.strip() for x in change.split(", ")]
+        if any(x.split("=", 1)[0] in PARAMETERS or x.startswith("components=") for x in parts):
+            out.append(change)
+    return out
+
+
+#: A box metric: the tournament's ranking (its ratings table).
+RANKING = "ranking"
+#: A box metric: a strategy's own win share in the fields that seat it among others.
+WIN_SHARE = "win share: "
+#: A box metric: how often one strategy finishes above another ("head to head: A vs B").
+HEAD_TO_HEAD = "head to head: "
+
+
+#: The metrics an answer box can show besides a tournament's: seat 0 against fair, and
+#: every paired metric of the variants table.
+BOX_CHOICES = (verdicts.SEAT_METRIC, *tables.PAIRED_METRICS)
+
+
+def check_metrics(metrics: Sequence[str]) -> tuple[str, ...]:
+    """The metrics a study's answer box shows, checked: each one of `BOX_CHOICES`,
+    "ranking", or "head to head: A vs B" (a clear error otherwise)."""
+    if not metrics:
+        raise UserError("give at least one metric for the answer box")
+    for m in metrics:
+        known = m in BOX_CHOICES or m == RANKING or (m.startswith(WIN_SHARE) and m > WIN_SHARE)
+        if m.startswith(HEAD_TO_HEAD):
+            a, _, b = m.removeprefix(HEAD_TO_HEAD).partition(" vs ")
+            known = bool(a.strip() and b.strip())
+        if not known:
+            raise UserError(
+                f"unknown metric {m!r} (expected one of "
+                f"{', '.join(repr(x) for x in BOX_CHOICES)}, 'win share: NAME', 'ranking' or "
+                "'head to head: A vs B')"
+            )
+    return tuple(metrics)
+
+
+def _ranking_sentences(rates: pd.DataFrame) -> list[tuple[int, str]]:
+    """Per player count, the strategies in the order of their Plackett-Luce ratings."""
+    out = []
+    for (players, setup), part in rates.groupby(["players", "setup"], sort=True, observed=True):
+        part = part.sort_values("rating", ascending=False)
+        rated = [
+            f"{r['strategy']} {text.num(r['rating'], '+.2f')} "
+            f"{text.bracket(r['lo'], r['hi'], '+.2f')}"
+            for _, r in part.iterrows()
+        ]
+        where = "" if str(setup) == "base" else f", {setup}"
+        out.append((int(players), f"At {players} players{where}, the ratings (log-strength, "
+                    f"centred on 0) rank {', '.join(rated)}: {part.iloc[0]['strategy']} "
+                    f"first, {part.iloc[-1]['strategy']} last."))  # fmt: skip
+    return out
+
+
+def _meeting_sentences(h2h: pd.DataFrame, a: str, b: str) -> list[tuple[int, str]]:
+    """Per player count, how often `a` finishes above `b` when both play the same game."""
+    rows = h2h[(h2h["strategy"] == a) & (h2h["opponent"] == b)]
+    return [
+        (int(r["players"]),
+         f"At {r['players']} players, {a} finishes above {b} in {text.pct(r['above_share'])} "
+         f"{text.bracket(r['lo'], r['hi'], text.pct)} of their {int(r['n']):,} meetings "
+         "(a tie counts half).")
+        for _, r in rows.sort_values("players").iterrows()
+    ]  # fmt: skip
 
 
 BOX_NOTE = (
-    "A finding is a game property only when it holds (a change of one sign, or no change "
-    f"beyond the margin) in at least {verdicts.MIN_FIELDS} non-degenerate fields (lineups) "
-    f"including the strongest ({verdicts.STRONGEST}, the Nash mixture); otherwise it is "
-    "field-dependent. Intervals are Holm-adjusted like their tests."
+    "Verdicts across fields (bot populations): *certified game property* when every "
+    f"qualifying field agrees (one sign, or no change within the margin), with at least "
+    f"{verdicts.MIN_FIELDS} of them including the strongest ({verdicts.STRONGEST}) certified by "
+    "the field study; *same direction in all fields* when they agree in sign short of that; "
+    "*fields disagree*; *no change within the margin in all fields*; *inconclusive*; "
+    "*identical by construction* (the rule decides it, not the play). A field qualifies unless "
+    "a challenger of the field study gains more than "
+    f"{text.points(verdicts.EXPLOITABLE, sign=False, digits=0)} points of win share against it. "
+    "In the table: an effect and its Holm-adjusted interval; = no change beyond the margin, "
+    "? inconclusive, ≡ identical by construction, no mark a change."
 )
+
+
+def _quoted_table(df: pd.DataFrame) -> list[str]:
+    """A table inside the answer box (a block quote)."""
+    return [f"> {line}" for line in text.markdown_table(df).splitlines()]
 
 
 def _markdown(
     title: str,
+    question: str,
     intro: list[str],
     repro: list[str],
     sections: dict[str, Section],
     figs: dict[str, Path],
-    box: list[str],
+    box: Box,
+    found: pd.DataFrame,
 ) -> str:
-    lines = [f"# {title}", ""]
-    question, *answers = box
-    lines += ["> **The question.** " + (question or title), ">", "> **The answer, by field.**",
-              ">", *[f"> - {x}" for x in answers], ">", f"> _{BOX_NOTE}_", ""]  # fmt: skip
+    lines = [f"# {title}", "", "> **The question.** " + (question or title), ">",
+             "> **The answer.**", ">", *[f"> - {x}" for x in box.sentences], ">"]  # fmt: skip
+    if len(box.table):
+        lines += [*_quoted_table(box.table), ">"]
+    if box.notes:
+        lines += ["> Notes:", ">", *[f"> - {x}." for x in box.notes], ">"]
+    lines += [f"> _{BOX_NOTE}_", ""]
     for paragraph in intro:
         lines += [paragraph, ""]
     if repro:
         lines += ["Reproduce (in a checkout, after `make test` or `make demo` made `.venv`: "
                   "activate it with `source .venv/bin/activate`, or write `.venv/bin/moaisim`):",
                   "", "```sh", *repro, "```", ""]  # fmt: skip
-    lines += [
-        "## Summary",
-        "",
-        *[f"- {x}" for x in summary_lines(sections)],
-        "",
-        "What these numbers do not support:",
-        "",
-        *[f"- {x}" for x in CAVEATS],
-        "",
-    ]
+    lines += ["What these numbers do not support:", "", *[f"- {x}" for x in CAVEATS], ""]
     for s in sections.values():
         lines += [
             f"## {s.title}",
@@ -758,4 +765,17 @@ def _markdown(
                 f"_{CAPTIONS[name]}_",
                 "",
             ]
+    if len(found):
+        notes = verdicts.field_notes(found)
+        lines += [
+            "## Appendix: every finding",
+            "",
+            "Every metric the fields share, at every player count and change, with the verdict "
+            "across fields (the answer box shows the question's metrics); each finding's "
+            "sentence is in tables/verdicts.csv.",
+            "",
+            text.markdown_table(verdicts.compact(found)),
+            "",
+            *([f"_Fields: {'; '.join(notes)}._", ""] if notes else []),
+        ]
     return "\n".join(lines)

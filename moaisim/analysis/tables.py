@@ -435,7 +435,7 @@ class _Ratings(_Table):
                 continue
             est = choix.ilsr_rankings(items, rankings.tolist(), alpha=0.01)
             est = est - est.mean()
-            cov = np.linalg.pinv(plackett_luce_information(items, rankings, est))
+            cov = sum_zero_covariance(plackett_luce_information(items, rankings, est))
             half = stats.Z * np.sqrt(np.maximum(np.diag(cov), 0.0))
             for k, name in enumerate(self.names[setup]):
                 rows.append(
@@ -451,6 +451,18 @@ class _Ratings(_Table):
                 "max_games to ratings() for more)"
             )
         return df
+
+
+def sum_zero_covariance(info: np.ndarray) -> np.ndarray:
+    """The covariance of log-strengths that sum to 0, from their Fisher information (whose
+    null space is the common shift, the all-ones direction): the inverse of the information
+    with that direction filled in, J/n, less J/n, projected onto the sum-zero plane. A plain
+    pseudo-inverse keeps the null direction whenever rounding leaves its eigenvalue just
+    above the cut-off, and every interval then spans the whole line."""
+    n = len(info)
+    j = np.full((n, n), 1.0 / n)
+    centre = np.eye(n) - j
+    return centre @ (np.linalg.inv(info + j) - j) @ centre
 
 
 def plackett_luce_information(items: int, rankings: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -697,6 +709,11 @@ QUALITY_PAIRED = {
     f"leader after round {CHECKPOINT} wins": "leader_wins",
     f"close game (margin <= {CLOSE_SHARE:.0%} of the winner's score)": "close_relative",
 }
+#: Every metric the variants table compares paired, besides each strategy's own win share.
+PAIRED_METRICS = (
+    "mean score", "score spread (sd over seats)", "rounds", "first bird-man win share",
+    *QUALITY_PAIRED,
+)  # fmt: skip
 
 
 def _quality_metrics(quality: list[tuple[int, pd.DataFrame, pd.DataFrame]]) -> pd.DataFrame:

@@ -7,21 +7,26 @@ headline never says more than its table:
   is adjusted the same way (`inference.holm_intervals`: it excludes 0 exactly then);
 - it is **equivalent** (no change beyond the study's margin) when the two one-sided tests
   (TOST) against that margin reject, Holm-adjusted over the same family;
-- it is **identical by construction** when every paired game gave the same value (the rule
-  cannot touch it with these strategies): not a finding;
+- it is **identical by construction** when every paired game gave the same difference (none,
+  or always the same: the rule decides it whatever the play): not a finding;
 - otherwise it is **inconclusive**, reported with its interval and its minimum detectable
   effect at 80 % power, never as "no change".
 
-Across fields (the lineups a study plays: bot populations), an effect is a **game
-property** only when it is a change of the same sign, or an equivalence, in at least three
-non-degenerate fields including the strongest one available (the L3 Nash mixture); a field
-whose self-play never carves a Moai is degenerate. Anything else is **field-dependent**. A
-Cochran Q test says whether the fields' effects differ (field x effect interaction).
+Across fields (the lineups a study plays: bot populations), `classify` words each finding by
+what the qualifying fields show: a *certified game property*, the *same direction in all
+fields*, *fields disagree*, *no change within the margin in all fields*, *inconclusive* or
+*identical by construction*. A field qualifies unless the field study found it exploitable
+(a challenger gains more than `EXPLOITABLE` against it); a field that never carves a Moai is
+flagged beside the others, never dropped. A Cochran Q test says whether the fields' effects
+differ (field x effect interaction). `findings` adds each verdict's plain sentence and each
+field's effect: the answer box, its compact table and the headline all read that one table.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +62,7 @@ def is_share(metric: str) -> bool:
     return "share" in metric or any(metric.startswith(x) for x in SHARE_LIKE)
 
 
-#: How many non-degenerate fields a game property needs.
+#: How many qualifying fields a certified game property needs.
 MIN_FIELDS = 3
 #: The strongest field a study can play (the L3 skill level: the shipped Nash mixture).
 STRONGEST = "L3"
@@ -81,7 +86,10 @@ def judge_variants(df: pd.DataFrame, margins: Mapping[str, float] | None = None)
     mean, se, dof = inference.paired_from_sums(n, s, s2)
     out["margin"] = [margin_of(m, margins) for m in out["metric"]]
     p_tost = inference.tost_paired(n, s, s2, out["margin"].to_numpy())
-    return _judge(out, mean, se, dof, out["p"].to_numpy(dtype=float), p_tost, s2 == 0)
+    # every paired game gave the same difference (none, or always the same): the rule
+    # decides it whatever the play
+    identical = np.asarray(se == 0, dtype=bool)
+    return _judge(out, mean, se, dof, out["p"].to_numpy(dtype=float), p_tost, identical)
 
 
 def _judge(
@@ -126,7 +134,7 @@ def describe(row: Mapping[str, Any]) -> str:
     v = row["verdict"]
     interval = text.bracket(row["lo"], row["hi"], f)
     if v == "identical by construction":
-        return "identical by construction (every paired game the same)"
+        return f"identical by construction ({f(row['delta'])} in every paired game)"
     if v == text.TOO_FEW:
         return f"{text.TOO_FEW} ({f(row['delta'])} from one game, no interval)"
     if v == "changes":
@@ -137,156 +145,6 @@ def describe(row: Mapping[str, Any]) -> str:
         f"inconclusive: {f(row['delta'])} {interval}, smallest effect detectable "
         f"{f(row['mde'], sign=False)}"
     )
-
-
-# --- fields --------------------------------------------------------------------------------------
-
-
-#: A field is far from the meta-game when a strategy of the library, as one seat among the
-#: field's, wins more than this over the fair share (the lower end of its interval).
-FAR = 0.10
-
-
-def field_report(path: str | Path) -> Path:
-    """A field study's report directory (`moaisim experiment` of a [field] file): one with
-    its invasion tables, which `meta_distance` reads; a clear error otherwise."""
-    found = Path(path)
-    if not (found / "report.md").is_file() or not list(found.glob("invasion-*p.csv")):
-        raise UserError(f"{found} is not a field study's report (no invasion-<P>p.csv)")
-    return found
-
-
-def meta_distance(field_report: Path | None, players: int, lineup: str) -> tuple[float, str]:
-    """How far a field is from the meta-game of the certified field study (its report
-    directory, `field_report`): the most a strategy of the library gains over the fair share
-    as one seat among the field's, with the lower end of its 95 % interval, and who. Known
-    for the self-play of a library strategy (the invasion table) and for L3 (its Nash
-    mixture: nothing gains, by construction up to the solver's tolerance); (nan, "") for any
-    other field or without the field study."""
-    if field_report is None:
-        return float("nan"), ""
-    name = field_name(lineup)
-    inv_file = Path(field_report) / f"invasion-{players}p.csv"
-    mix_file = Path(field_report) / f"mixture-{players}p.csv"
-    if name == STRONGEST and mix_file.is_file():
-        mix = pd.read_csv(mix_file)
-        best = mix.loc[mix["vs_mixture"].idxmax()]
-        return float(best["vs_mixture"]), str(best["strategy"])
-    if not inv_file.is_file():
-        return float("nan"), ""
-    inv = pd.read_csv(inv_file)
-    inv = inv[(inv["resident"] == name) & (inv["invader"] != name)]
-    if inv.empty:
-        return float("nan"), ""
-    best = inv.loc[inv["share"].idxmax()]
-    return float(best["lo"] - best["fair"]), str(best["invader"])
-
-
-def degenerate_fields(
-    strategies: pd.DataFrame, field_report: Path | None = None
-) -> dict[tuple[int, str], str]:
-    """The fields (player count, lineup) that are degenerate, with the reason: a lineup whose
-    games never see a Moai carved in its base set-up (its self-play carves no statue), or
-    one far from the meta-game (`meta_distance` above `FAR`: a library strategy exploits
-    it)."""
-    out: dict[tuple[int, str], str] = {}
-    base = strategies[strategies["setup"].astype(str) == "base"] if "setup" in strategies else (
-        strategies
-    )  # fmt: skip
-    for (players, lineup), part in base.groupby(["players", "lineup"]):
-        why = []
-        if float((part["moai_height"] * part["n"]).sum()) == 0.0:
-            why.append("never carves a Moai")
-        gain, who = meta_distance(field_report, int(players), str(lineup))
-        if gain > FAR:
-            why.append(f"far from the meta-game ({who} gains at least {100 * gain:.0f} points)")
-        if why:
-            out[(int(players), str(lineup))] = "; ".join(why)
-    return out
-
-
-def _distinct(fields: pd.DataFrame) -> pd.DataFrame:
-    """The fields that are not the same field under two names: a mixture with one member
-    (L3 at a player count whose Nash mixture is one strategy) plays exactly that strategy's
-    games, so its effect and standard error are equal to the last digit; it is counted once
-    (the strongest's name kept)."""
-    order = fields.assign(_s=~fields["lineup"].map(_is_strongest)).sort_values("_s")
-    seen = pd.Series([_games_key(r) for _, r in order.iterrows()], index=order.index)
-    return order[~seen.duplicated()].drop(columns="_s").sort_index()
-
-
-def _games_key(row: Mapping[str, Any]) -> tuple[float, float]:
-    """What tells two fields that play the same games apart from two that do not: an equal
-    effect and standard error, to the last digits."""
-    return round(float(row["delta"]), 12), round(float(row["se"]), 12)
-
-
-def field_name(lineup: str) -> str:
-    """A lineup as a field's name: one strategy in every seat is named once ("L3", not
-    "L3,L3,L3")."""
-    seats = [x.strip() for x in split_top(str(lineup), ",")]
-    return seats[0] if len(set(seats)) == 1 else str(lineup)
-
-
-def _is_strongest(lineup: str) -> bool:
-    return STRONGEST in [x.strip() for x in split_top(str(lineup), ",")]
-
-
-def classify(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
-    """Per player count, change and metric that every field measures (not a strategy's own
-    win share): the fields' verdicts, the field x effect interaction test (Cochran Q) and the
-    classification: a game property (a change of one sign, or an equivalence, in at least
-    `MIN_FIELDS` non-degenerate fields including the strongest) or field-dependent."""
-    rows = []
-    common = judged[~judged["metric"].str.startswith("win share: ")]
-    for (players, change, metric), part in common.groupby(
-        ["players", "change", "metric"], sort=True
-    ):
-        keep = [(int(players), str(lu)) not in degenerate for lu in part["lineup"]]
-        good = _distinct(part[keep])
-        strongest = bool(good["lineup"].map(_is_strongest).any())
-        verdicts = set(good["verdict"])
-        signs = set(np.sign(good.loc[good["verdict"] == "changes", "delta"]))
-        ok = good["se"] > 0
-        q, dof, p_q, _ = inference.heterogeneity(
-            good.loc[ok, "delta"].to_numpy(float), good.loc[ok, "se"].to_numpy(float)
-        ) if ok.sum() >= 2 else (np.nan, 0, np.nan, np.nan)  # fmt: skip
-        enough = len(good) >= MIN_FIELDS and strongest
-        if enough and verdicts == {"changes"} and len(signs) == 1:
-            kind = "game property: " + ("raises" if signs == {1.0} else "lowers")
-        elif enough and verdicts == {"equivalent"}:
-            kind = "game property: no change beyond the margin"
-        elif verdicts <= {"identical by construction"}:
-            kind = "identical by construction"
-        else:
-            kind = "field-dependent"
-        why = []
-        if len(good) < MIN_FIELDS:
-            why.append(f"{len(good)} non-degenerate field(s)")
-        if not strongest:
-            played = bool(part["lineup"].map(_is_strongest).any())
-            why.append(f"the strongest field ({STRONGEST}) "
-                       + ("is degenerate" if played else "not played"))  # fmt: skip
-        rows.append(
-            {
-                "players": int(players),
-                "change": change,
-                "metric": metric,
-                "fields": len(part),
-                "non_degenerate": len(good),
-                "strongest_played": strongest,
-                "verdicts": "; ".join(
-                    f"{field_name(r['lineup'])}{' (degenerate)' if not k else ''}: {r['verdict']}"
-                    for (_, r), k in zip(part.iterrows(), keep, strict=True)
-                ),
-                "interaction_q": q,
-                "interaction_df": dof,
-                "interaction_p": p_q,
-                "classification": kind,
-                "why_not_property": "; ".join(why),
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 # --- seats ---------------------------------------------------------------------------------------
@@ -322,73 +180,529 @@ def judge_seats(seats: pd.DataFrame, margins: Mapping[str, float] | None = None)
     return _judge(first, delta, se, dof, p, p_tost, identical).reset_index(drop=True)
 
 
+# --- fields --------------------------------------------------------------------------------------
+
+#: A field is exploitable, and does not qualify for a verdict across fields, when a
+#: challenger of the field study gains more than this over the fair share against it (the
+#: lower end of the gain's 95 % interval): 10 points of win share.
+EXPLOITABLE = 0.10
+
+
+@dataclass(frozen=True)
+class FieldStatus:
+    """What the field study says of one field (a lineup at a player count): the best
+    challenger's gain over the fair share against it, with its interval and who it is (nan
+    when the study did not measure this field), whether the study certifies it (no
+    challenger gains more than `epsilon`), and whether its self-play carves a Moai."""
+
+    gain: float = float("nan")
+    lo: float = float("nan")
+    hi: float = float("nan")
+    who: str = ""
+    certified: bool = False
+    epsilon: float = float("nan")
+    carves: bool = True
+
+    @property
+    def exploitable(self) -> bool:
+        """A challenger gains more than `EXPLOITABLE` (the lower end of its interval)."""
+        return bool(np.isfinite(self.lo) and self.lo > EXPLOITABLE)
+
+    def flags(self) -> list[str]:
+        """The notes a report prints beside the field's name."""
+        out = []
+        if self.exploitable:
+            out.append(
+                f"exploitable: {self.who} gains {text.points(self.gain)} "
+                f"{text.bracket(self.lo, self.hi, text.points)} points against it"
+            )
+        if self.certified:
+            out.append(f"certified at epsilon {text.points(self.epsilon, sign=False)} points")
+        elif np.isfinite(self.epsilon) and not self.exploitable:
+            out.append(
+                f"not certified at epsilon {text.points(self.epsilon, sign=False)} points: "
+                f"{self.who} gains {text.points(self.gain)} "
+                f"{text.bracket(self.lo, self.hi, text.points)} points against it"
+            )
+        if not self.carves:
+            out.append("never carves a Moai")
+        return out
+
+
+def field_report(path: str | Path) -> Path:
+    """A field study's report directory (`moaisim experiment` of a [field] file): one with
+    its invasion tables, which `field_status` reads; a clear error otherwise."""
+    found = Path(path)
+    if not (found / "report.md").is_file() or not list(found.glob("invasion-*p.csv")):
+        raise UserError(f"{found} is not a field study's report (no invasion-<P>p.csv)")
+    return found
+
+
+def field_status(report: Path | None, players: int, lineup: str) -> FieldStatus:
+    """What the field study (its report directory, `field_report`) says of a field: for L3,
+    its certificate (the best held-out challenger of `certificate_families-<P>p.csv`, or the
+    population loop's `certificate-<P>p.csv`, or, lacking both, the best library strategy
+    against its Nash mixture); for the self-play of a library strategy, the best invader of
+    `invasion-<P>p.csv`; nothing for any other field or without the study."""
+    if report is None:
+        return FieldStatus()
+    name = field_name(lineup)
+    report = Path(report)
+    if name == STRONGEST:
+        families = report / f"certificate_families-{players}p.csv"
+        population = report / f"certificate-{players}p.csv"
+        mixture = report / f"mixture-{players}p.csv"
+        if families.is_file():
+            fam = pd.read_csv(families)
+            held = fam[fam["held_out_games"] > 0]
+            if len(held):
+                best = held.loc[held["held_out_lo"].idxmax()]
+                eps = float(fam["epsilon"].iloc[0])
+                return FieldStatus(
+                    float(best["held_out_gain"]), float(best["held_out_lo"]),
+                    float(best["held_out_hi"]), str(best["made"]),
+                    bool((held["held_out_hi"] < eps).all()), eps,
+                )  # fmt: skip
+        if population.is_file():
+            cert = pd.read_csv(population).iloc[-1]
+            return FieldStatus(
+                float(cert["gain"]), float(cert["gain_lo"]), float(cert["gain_hi"]),
+                "a best response", bool(cert["certified"]), float(cert["epsilon"]),
+            )  # fmt: skip
+        if mixture.is_file():
+            mix = pd.read_csv(mixture)
+            best = mix.loc[mix["vs_mixture"].idxmax()]
+            gain = float(best["vs_mixture"])
+            return FieldStatus(gain, gain, gain, str(best["strategy"]))
+        return FieldStatus()
+    inv_file = report / f"invasion-{players}p.csv"
+    if not inv_file.is_file():
+        return FieldStatus()
+    inv = pd.read_csv(inv_file)
+    inv = inv[(inv["resident"] == name) & (inv["invader"] != name)]
+    if inv.empty:
+        return FieldStatus()
+    best = inv.loc[(inv["lo"] - inv["fair"]).idxmax()]
+    fair = float(best["fair"])
+    hi = float(best["hi"]) - fair if "hi" in best else float("nan")
+    return FieldStatus(float(best["share"]) - fair, float(best["lo"]) - fair, hi,
+                       str(best["invader"]))  # fmt: skip
+
+
+def field_statuses(
+    strategies: pd.DataFrame, report: Path | None = None
+) -> dict[tuple[int, str], FieldStatus]:
+    """Every field (player count, lineup) of a strategies table with its status: the field
+    study's word on it (`field_status`) and whether its base games carve a Moai."""
+    out: dict[tuple[int, str], FieldStatus] = {}
+    base = strategies[strategies["setup"].astype(str) == "base"] if "setup" in strategies else (
+        strategies
+    )  # fmt: skip
+    for (players, lineup), part in base.groupby(["players", "lineup"]):
+        status = field_status(report, int(players), str(lineup))
+        carves = float((part["moai_height"] * part["n"]).sum()) > 0.0
+        out[(int(players), str(lineup))] = replace(status, carves=carves)
+    return out
+
+
+def _games_key(row: Mapping[str, Any]) -> tuple[float, float]:
+    """What tells two fields that play the same games apart from two that do not: an equal
+    effect and standard error, to the last digits."""
+    return round(float(row["delta"]), 12), round(float(row["se"]), 12)
+
+
+def same_games(judged: pd.DataFrame) -> dict[tuple[int, str], str]:
+    """Lineups that play the very same games under two names, each mapped to the name kept:
+    a mixture of one member (L3 where its Nash mixture is one strategy) gives every effect
+    of that member to the last digit, so it is one field (the strongest's name kept)."""
+    keys: dict[tuple[int, str], tuple[Any, ...]] = {}
+    for (players, lineup), part in judged.groupby(["players", "lineup"], sort=False):
+        part = part.sort_values(["change", "metric"])
+        keys[(int(players), str(lineup))] = tuple(
+            (c, m, *_games_key(r))
+            for c, m, (_, r) in zip(part["change"], part["metric"], part.iterrows(), strict=True)
+        )
+    out: dict[tuple[int, str], str] = {}
+    order = sorted(keys, key=lambda k: (not _is_strongest(k[1]), k))
+    for k in order:
+        same = next((j for j in order if j[0] == k[0] and keys[j] == keys[k]), k)
+        out[k] = same[1]
+    return out
+
+
+def field_name(lineup: str) -> str:
+    """A lineup as a field's name: one strategy in every seat is named once ("L3", not
+    "L3,L3,L3")."""
+    seats = [x.strip() for x in split_top(str(lineup), ",")]
+    return seats[0] if len(set(seats)) == 1 else str(lineup)
+
+
+def _is_strongest(lineup: str) -> bool:
+    return STRONGEST in [x.strip() for x in split_top(str(lineup), ",")]
+
+
+# The words of a verdict across fields (`classify`), strongest first.
+CERTIFIED = "certified game property"
+SAME = "same direction in all fields"
+DISAGREE = "fields disagree"
+NO_CHANGE = "no change within the margin in all fields"
+INCONCLUSIVE = "inconclusive"
+IDENTICAL = "identical by construction"
+WORDS = (CERTIFIED, SAME, DISAGREE, NO_CHANGE, INCONCLUSIVE, IDENTICAL)
+
+
+def classify(
+    judged: pd.DataFrame, status: Mapping[tuple[int, str], FieldStatus] | None = None
+) -> pd.DataFrame:
+    """Per player count, change and metric (a strategy's own win share in the fields that
+    seat it among others): the verdict across the qualifying fields, in the words of `WORDS`.
+
+    A field qualifies unless the field study found it exploitable (`FieldStatus.exploitable`:
+    never for ignoring a mechanism); a lineup that plays the games of another (`same_games`)
+    counts once. Then, in order:
+
+    - *identical by construction*: every qualifying field's effect is the same in every
+      paired game, or two or more fields that play different games give the very same
+      effect (the rule decides it, not the play);
+    - *fields disagree*: changes of opposite signs, or a change beside an equivalence with a
+      significant field x effect interaction (Cochran Q);
+    - *certified game property*: a change of one sign, or an equivalence, in every
+      qualifying field, with at least `MIN_FIELDS` of them including the strongest (L3)
+      certified by the field study;
+    - *same direction in all fields*: short of that, every qualifying field's effect has one
+      sign and at least one is a change (how many, and what certification lacks, is said);
+    - *no change within the margin in all fields*: an equivalence in every one;
+    - *inconclusive*: anything else (the largest detectable effect is said).
+    """
+    status = status or {}
+    merged = same_games(judged)
+    rows = []
+    for (players, change, metric), part in judged.groupby(
+        ["players", "change", "metric"], sort=True
+    ):
+        players = int(players)
+        kept = [merged.get((players, str(lu)), str(lu)) == str(lu) for lu in part["lineup"]]
+        st_of = [status.get((players, str(lu)), FieldStatus()) for lu in part["lineup"]]
+        good = part[[k and not s.exploitable for k, s in zip(kept, st_of, strict=True)]]
+        strongest = next(
+            (s for lu, s in zip(part["lineup"], st_of, strict=True) if _is_strongest(lu)), None
+        )
+        rows.append({
+            "players": players, "change": change, "metric": metric, "fields": len(part),
+            "qualifying": len(good),
+            "qualifying_fields": ", ".join(field_name(x) for x in good["lineup"]),
+            "strongest": _strongest_state(strongest, good),
+            **_across(good, strongest),
+            "verdicts": "; ".join(
+                f"{field_name(r['lineup'])}: {r['verdict']}" for _, r in part.iterrows()
+            ),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _strongest_state(strongest: FieldStatus | None, good: pd.DataFrame) -> str:
+    if strongest is None:
+        return "not played"
+    if strongest.exploitable:
+        return "exploitable"
+    if not good["lineup"].map(_is_strongest).any():
+        return "the same games as another field"
+    return "certified" if strongest.certified else "qualifies, not certified"
+
+
+def _across(good: pd.DataFrame, strongest: FieldStatus | None) -> dict[str, Any]:
+    """The verdict across the qualifying fields (`classify`), with the range of their
+    effects, the largest detectable effect, the interaction test and what certification
+    lacks."""
+    n = len(good)
+    delta = good["delta"].to_numpy(float)
+    se = good["se"].to_numpy(float)
+    verdicts = set(good["verdict"])
+    changed = good["verdict"] == "changes"
+    signs = set(np.sign(delta[changed.to_numpy()]))
+    ok = np.isfinite(se) & (se > 0)
+    q, dof, p_q, _ = (
+        inference.heterogeneity(delta[ok], se[ok]) if ok.sum() >= 2 else (np.nan, 0, np.nan, 0)
+    )
+    interacts = bool(np.isfinite(p_q) and p_q < ALPHA)
+    same_effect = n >= 2 and len({_games_key(r) for _, r in good.iterrows()}) == 1
+    missing = []
+    if n < MIN_FIELDS:
+        missing.append(f"{n} qualifying field{'s' if n != 1 else ''} ({MIN_FIELDS} needed)")
+    if strongest is None:
+        missing.append(f"the strongest field ({STRONGEST}) not played")
+    elif strongest.exploitable:
+        missing.append(f"the strongest field ({STRONGEST}) is exploitable")
+    elif not strongest.certified:
+        said = (
+            f": {strongest.who} gains {text.points(strongest.gain)} "
+            f"{text.bracket(strongest.lo, strongest.hi, text.points)} points"
+            if np.isfinite(strongest.gain) else " (no field study read)"
+        )  # fmt: skip
+        missing.append(f"{STRONGEST} is not certified{said}")
+    certifiable = not missing
+    if n and (verdicts == {"identical by construction"} or same_effect):
+        kind = IDENTICAL
+    elif n == 0:
+        kind = INCONCLUSIVE
+        missing = ["no qualifying field"]
+    elif len(signs) > 1 or (interacts and {"changes", "equivalent"} <= verdicts):
+        kind = DISAGREE
+    elif certifiable and verdicts in ({"changes"}, {"equivalent"}):
+        kind = CERTIFIED
+    elif signs and len(set(np.sign(delta))) == 1:
+        kind = SAME
+        if verdicts != {"changes"}:
+            missing.append(f"a change in {int(changed.sum())} of {n} fields")
+    elif verdicts == {"equivalent"}:
+        kind = NO_CHANGE
+    else:
+        kind = INCONCLUSIVE
+    direction = (
+        "no change" if verdicts == {"equivalent"} and kind in (CERTIFIED, NO_CHANGE)
+        else "raises" if signs == {1.0} else "lowers" if signs == {-1.0} else ""
+    )  # fmt: skip
+    mde = good["mde"].to_numpy(float) if "mde" in good else np.full(n, np.nan)
+    return {
+        "classification": kind,
+        "direction": direction,
+        "low": float(delta.min()) if n else np.nan,
+        "high": float(delta.max()) if n else np.nan,
+        "low_field": field_name(good["lineup"].iloc[int(delta.argmin())]) if n else "",
+        "high_field": field_name(good["lineup"].iloc[int(delta.argmax())]) if n else "",
+        "margin": float(good["margin"].iloc[0]) if n and "margin" in good else np.nan,
+        "detectable": float(np.nanmax(mde)) if n and np.isfinite(mde).any() else np.nan,
+        "changes": int(changed.sum()),
+        "interaction_q": q,
+        "interaction_df": dof,
+        "interaction_p": p_q,
+        "missing": "" if kind in (CERTIFIED, IDENTICAL) else "; ".join(missing),
+    }
+
+
 # --- the answer box ------------------------------------------------------------------------------
 
 #: The metrics a headline names, in order (the others stay in the tables).
 HEADLINE_METRICS = (SEAT_METRIC, "first bird-man win share", "mean score")
-#: The metrics the answer box shows: the headline's, and whether the leader after round 3
-#: wins more often (does a rule entrench the leader?).
+#: The metrics an answer box shows when its study names none (`[report] metrics`): the
+#: headline's, and whether the leader after round 3 wins more often (does a rule entrench
+#: the leader?).
 BOX_METRICS = (*HEADLINE_METRICS, "leader after round 3 wins")
 
 
-def findings(judged: pd.DataFrame, degenerate: Mapping[tuple[int, str], str]) -> pd.DataFrame:
-    """The answer box's rows: `classify`'s table with each field's effect in words
-    (`effects`) and the effect a headline quotes (`headline_effect`: in the strongest field,
-    else the first non-degenerate), ordered by player count, change and metric."""
-    table = classify(judged, degenerate)
+def unit(metric: str) -> str:
+    """The unit an effect on a metric is written in: points of win share, percentage
+    points of games, points of score, rounds, or the metric's own."""
+    if metric == SEAT_METRIC or "win share" in metric:
+        return "points of win share"
+    if is_share(metric):
+        return "percentage points of games"
+    if "score" in metric:
+        return "points of score"
+    if metric.startswith("rounds"):
+        return "rounds"
+    if metric.startswith("lead changes per round"):
+        return "lead changes per round"
+    return ""
+
+
+def effect(metric: str, x: Any, sign: bool = True) -> str:
+    """An effect on a metric as its unit writes it: a share in points ("+2.4"), else a
+    number with two decimals ("-1.08")."""
+    if is_share(metric) or metric == SEAT_METRIC:
+        return text.points(x, sign)
+    return text.num(x, "+.2f" if sign else ".2f")
+
+
+def _span(metric: str, lo: float, hi: float, sign: bool = True) -> str:
+    """A range of effects: "-1.9 to -12.7" (the smaller in size first), or one value."""
+    a, b = sorted((lo, hi), key=abs)
+    if effect(metric, a, sign) == effect(metric, b, sign):
+        return effect(metric, a, sign)
+    return f"{effect(metric, a, sign)} to {effect(metric, b, sign)}"
+
+
+SEAT_ZERO = "seat 0 (who holds the bird-man token before round 1)"
+
+#: How a sentence names a metric (the tables keep the metric's own name).
+SAID = {
+    "rounds": "the game's length",
+    "mean score": "the mean score",
+    "score spread (sd over seats)": "the spread of the scores (sd over seats)",
+    "first bird-man win share": "the first bird-man's win share",
+    "lead changes per round (sole leader)": "the lead changes per round",
+    "rounds with a tied lead": "the rounds with a tied lead",
+}
+
+
+def said(metric: str) -> str:
+    """A metric as a sentence names it: "the game's length", "raider's win share", "how
+    often the leader after round 3 wins", "the share of close games (...)"."""
+    if metric in SAID:
+        return SAID[metric]
+    if metric.startswith("win share: "):
+        return f"{metric.removeprefix('win share: ')}'s win share"
+    if metric.startswith("leader after round"):
+        return f"how often the {metric}"
+    if metric.startswith("close game"):
+        return "the share of close games" + metric.removeprefix("close game")
+    return metric
+
+
+def _fields_said(names: str) -> str:
+    """The qualifying fields' names apart ("tuned; moai,fisher,forester; L3")."""
+    return names.replace(", ", "; ")
+
+
+def sentence(row: Mapping[str, Any]) -> str:
+    """One plain sentence for a verdict across fields (`classify`'s row), with its unit; what
+    certification lacks besides L3's own certificate, which the box says once per player
+    count (`FieldStatus.flags`)."""
+    m, kind, n = str(row["metric"]), row["classification"], int(row["qualifying"])
+    u, name = unit(m), said(m)
+    seat = m == SEAT_METRIC
+    at = f"At {row['players']} players"
+    if seat and str(row["change"]) != "base":
+        at += f" under {row['change']}"
+    names = _fields_said(str(row["qualifying_fields"]))
+    fields = (
+        f"{'both' if n == 2 else f'all {n}'} qualifying fields ({names})" if n != 1
+        else f"the one qualifying field ({names})"
+    )  # fmt: skip
+    lacks = [x for x in str(row.get("missing") or "").split("; ")
+             if x and not x.startswith(f"{STRONGEST} is not certified")]  # fmt: skip
+    missing = f" Not certified: {'; '.join(lacks)}." if lacks else ""
+    span = f"{_span(m, row['low'], row['high'])} {u}".rstrip()
+    if kind == IDENTICAL:
+        lead = (f"{SEAT_ZERO}'s win share is {span} from fair" if seat
+                else f"{row['change']} changes {name} by {span}")  # fmt: skip
+        return (f"{at}, {lead} in every field: a consequence of the rule, not of the play "
+                "(identical by construction).")  # fmt: skip
+    what = f"whether {SEAT_ZERO} wins its fair share" if seat else (
+        f"the effect of {row['change']} on {name}"
+    )  # fmt: skip
+    if kind == DISAGREE:
+        ends = (f"from {effect(m, row['low'])} ({row['low_field']}) to "
+                f"{effect(m, row['high'])} ({row['high_field']}) {u}").rstrip()  # fmt: skip
+        return f"{at}, the fields disagree on {what}: {ends}.{missing}"
+    if kind in (CERTIFIED, SAME) and row["direction"] in ("raises", "lowers"):
+        up = row["direction"] == "raises"
+        tag = " (certified game property)" if kind == CERTIFIED else ""
+        size = f"{_span(m, abs(row['low']), abs(row['high']), sign=False)} {u}".rstrip()
+        if seat:
+            lead = f"{at}, {SEAT_ZERO} wins {'more' if up else 'less'} than its fair share"
+        else:
+            lead = f"{at}, {row['change']} {row['direction']} {name}"
+        some = (
+            "" if row["changes"] == n
+            else f" (a significant change in {row['changes']} of them)"
+        )  # fmt: skip
+        return f"{lead} in {fields}{some}{tag}: by {size}.{missing}"
+    if kind in (CERTIFIED, NO_CHANGE):
+        tag = " (certified game property)" if kind == CERTIFIED else ""
+        margin = f"±{effect(m, row['margin'], sign=False)} {u}".rstrip()
+        if seat:
+            return (f"{at}, {SEAT_ZERO} wins its fair share within {margin} in "
+                    f"{fields}{tag}.{missing}")  # fmt: skip
+        return f"{at}, {row['change']} leaves {name} within {margin} in {fields}{tag}.{missing}"
+    if n == 0:
+        return f"{at}, {what} cannot be judged: no field qualifies."
+    small = (
+        f"; effects smaller than {effect(m, row['detectable'], sign=False)} {u} cannot be told "
+        "apart from none" if text.known(row["detectable"]) else ""
+    )  # fmt: skip
+    return f"{at}, {what} is inconclusive: {span} in {fields}{small}."
+
+
+def describe_field(row: Mapping[str, Any], status: FieldStatus | None) -> str:
+    """One field's effect for the compact table: the effect, its adjusted interval and a
+    mark for its verdict ("=" no change beyond the margin, "?" inconclusive, "≡" identical
+    by construction), then the field's flags."""
+    m, v = str(row["metric"]), row["verdict"]
+    said = f"{effect(m, row['delta'])} {text.bracket(row['lo'], row['hi'], lambda x: effect(m, x))}"
+    if v == text.TOO_FEW:
+        said = f"{effect(m, row['delta'])} (one game)"
+    mark = {"equivalent": " =", "inconclusive": " ?", "identical by construction": " ≡"}
+    return said + mark.get(v, "")
+
+
+def findings(
+    judged: pd.DataFrame, status: Mapping[tuple[int, str], FieldStatus] | None = None
+) -> pd.DataFrame:
+    """The answer box's table: `classify`'s verdicts with each one's sentence (`sentence`),
+    and each field's effect in its own column (`describe_field`, the column named by the
+    field and its flags), ordered by player count, change and metric. The box, its compact
+    table, the headline and the appendix are all read from it."""
+    status = status or {}
+    table = classify(judged, status)
     if table.empty:
         return table
-    words, quoted = {}, {}
-    for (players, change, metric), part in judged.groupby(["players", "change", "metric"]):
-        key = (int(players), change, metric)
-        first: dict[tuple[float, float], str] = {}
-        said = []
-        for _, r in part.iterrows():
-            why = degenerate.get((int(players), r["lineup"]))
-            flag = f" (degenerate: {why})" if why else ""
-            same = first.setdefault(_games_key(r), field_name(r["lineup"]))
-            if same != field_name(r["lineup"]):
-                flag += f" (the same games as {same})"
-            said.append(f"{field_name(r['lineup'])}{flag}: {describe(r)}")
-        words[key] = "; ".join(said)
-        good = part[[(int(players), lu) not in degenerate for lu in part["lineup"]]]
-        pick = good[good["lineup"].map(_is_strongest)]
-        r = (pick if len(pick) else good if len(good) else part).iloc[0]
-        quoted[key] = f"{field_name(r['lineup'])}: {describe(r)}"
+    table["sentence"] = [sentence(r) for _, r in table.iterrows()]
+    merged = same_games(judged)
+    cells: dict[tuple[int, str, str], dict[str, str]] = {}
+    flags: dict[tuple[int, str, str], dict[str, str]] = {}
+    for _, r in judged.iterrows():
+        players, lineup = int(r["players"]), str(r["lineup"])
+        st = status.get((players, lineup))
+        name = field_name(lineup)
+        said = st.flags() if st else []
+        if merged.get((players, lineup), lineup) != lineup:
+            said = [f"the same games as {field_name(merged[(players, lineup)])}"]
+        key = (players, r["change"], r["metric"])
+        cells.setdefault(key, {})[name] = describe_field(r, st)
+        if said:
+            flags.setdefault(key, {})[name] = "; ".join(said)
     keys = [(r["players"], r["change"], r["metric"]) for _, r in table.iterrows()]
-    table["effects"] = [words[k] for k in keys]
-    table["headline_effect"] = [quoted[k] for k in keys]
+    # each field's effect, and its flags, as JSON objects (field name -> text): the compact
+    # table reads them back whole, whatever the names and flags hold
+    table["effects"] = [json.dumps(cells.get(k, {}), ensure_ascii=False) for k in keys]
+    table["flags"] = [json.dumps(flags.get(k, {}), ensure_ascii=False) for k in keys]
     return table
 
 
-def box_lines(table: pd.DataFrame) -> list[str]:
-    """The answer box: one line per player count, change and metric."""
-    out = []
+def compact(table: pd.DataFrame) -> pd.DataFrame:
+    """The compact table under the box: per player count, change and metric, the unit, the
+    verdict and each field's effect (`findings`' `effects`, one column per field)."""
+    rows = []
     for _, r in table.iterrows():
-        inter = (
-            f"; fields differ (interaction p {text.p_value(r['interaction_p'])})"
-            if np.isfinite(r["interaction_p"]) and r["interaction_p"] < ALPHA
-            else ""
-        )
-        why = f" ({r['why_not_property']})" if r["why_not_property"] else ""
-        out.append(
-            f"{r['players']} players, {r['change']}, {r['metric']}: **{r['classification']}**"
-            f"{why}{inter}. {r['effects']}."
-        )
-    return out
+        row = {"players": r["players"], "change": r["change"], "metric": r["metric"],
+               "unit": unit(str(r["metric"])), "verdict": r["classification"]}  # fmt: skip
+        row.update(json.loads(r["effects"]) if r["effects"] else {})
+        rows.append(row)
+    return pd.DataFrame(rows).fillna("")
+
+
+def field_notes(table: pd.DataFrame) -> list[str]:
+    """The flags of the fields in a findings table, each once: "greedy at 3 players:
+    exploitable ..."."""
+    seen: list[str] = []
+    for _, r in table.iterrows():
+        for name, said in (json.loads(r["flags"]) if r["flags"] else {}).items():
+            note = f"{name} at {r['players']} players: {said}"
+            if note not in seen:
+                seen.append(note)
+    return seen
+
+
+def box_lines(table: pd.DataFrame) -> list[str]:
+    """The answer box's sentences, one per player count, change and metric."""
+    return [str(s) for s in table["sentence"]]
 
 
 def headline(table: pd.DataFrame) -> str:
     """A study's headline from its findings table: for each change and headline metric
-    (`HEADLINE_METRICS`), the classification at each player count with the effect in the
-    strongest field; nothing typed by hand."""
+    (`HEADLINE_METRICS`), the verdict at each player count with the range of the qualifying
+    fields' effects; nothing typed by hand."""
     parts = []
     for metric in HEADLINE_METRICS:
         rows = table[table["metric"] == metric]
+        u = unit(metric)
         for change, part in rows.groupby("change", sort=True):
             by_players = "; ".join(
-                f"{r['players']} players {r['classification']} ({r['headline_effect']})"
+                f"{r['players']} players {r['classification']}"
+                + (f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else "")
                 for _, r in part.sort_values("players").iterrows()
             )
-            parts.append(f"{change}, {metric}: {by_players}")
+            name = "seat 0 against fair" if metric == SEAT_METRIC else f"{change}, {metric}"
+            parts.append(f"{name} ({u}): {by_players}")
     return ". ".join(parts) + "." if parts else ""

@@ -28,9 +28,9 @@ from moaisim.cli.common import ARGS, app, on_sigterm, say, stop_code
 from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
-ORDER = ("play", "replay", "variants", "simulate", "versus", "metagame", "report", "experiment",
-         "tune", "tune-search", "distill", "certify", "rules", "events", "strategies",
-         "bench")  # fmt: skip
+ORDER = ("play", "replay", "variants", "simulate", "versus", "sheet", "metagame", "report",
+         "experiment", "tune", "tune-search", "distill", "certify", "rules", "events",
+         "strategies", "bench")  # fmt: skip
 
 
 def _name(info: CommandInfo) -> str:

@@ -174,11 +174,14 @@ def report(
     run: Annotated[Path, typer.Argument(help="A run directory (moaisim simulate --out).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the report.")],
     title: Annotated[str | None, typer.Option(help="The report's title.")] = None,
+    question: Annotated[
+        str | None, typer.Option(help="The question the report answers (its answer box).")
+    ] = None,
     field: Annotated[
         Path | None,
         typer.Option(
-            help="A field study's report directory: which fields are far from its "
-            "meta-game (degenerate)."
+            help="A field study's report directory: which fields are exploitable (a "
+            "challenger gains more than 10 points against them) and whether L3 is certified."
         ),  # fmt: skip
     ] = None,
     margin: Annotated[
@@ -188,19 +191,31 @@ def report(
             "metric or 'share' for every share of games), e.g. share=0.02."
         ),  # fmt: skip
     ] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A metric the answer box answers (repeatable, in order): a variants metric, "
+            "\"first bird-man's share against fair\", 'ranking' or 'head to head: A vs B'. "
+            "Default: seat 0, the first bird-man's win share, the mean score and whether the "
+            "leader after round 3 wins."
+        ),  # fmt: skip
+    ] = None,
 ) -> None:
     """Write the balance report of a run: report.md and a self-contained report.html, a CSV
     per table, the figures, the run's manifest and the commands that reproduce it."""
-    from moaisim.analysis.report import make_report
+    from moaisim.analysis.report import check_metrics, make_report
 
     margins = _margins(margin or [])
+    metrics = check_metrics(metric) if metric else None
     command = f"moaisim report {run} --out {out}" + (
         f" --title {shlex.quote(title)}" if title else ""
-    ) + (f" --field {field}" if field else "") + "".join(
+    ) + (f" --question {shlex.quote(question)}" if question else "") + (
+        f" --field {field}" if field else ""
+    ) + "".join(
         f" --margin {shlex.quote(m)}" for m in margin or []
-    )  # fmt: skip
+    ) + "".join(f" --metric {shlex.quote(m)}" for m in metric or [])  # fmt: skip
     path = make_report(run, out, title=title, command=command, margins=margins or None,
-                       field=field)  # fmt: skip
+                       field=field, metrics=metrics, question=question or "")  # fmt: skip
     where_report(path)
 
 

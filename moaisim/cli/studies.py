@@ -67,12 +67,95 @@ def versus(
 
     if csv is not None:
         check_writable_file(csv, "CSV table")
-    table = versus_table(strategy, field, players or [3, 4], games, variant or None, seed, jobs,
-                         params=parse_assignments(param or []))  # fmt: skip
+    counts = players or [3, 4]
+    lineup = f"{strategy},{field}"
+    searching = "search" in lineup or "L4" in lineup
+    progress = None
+    if searching or sys.stderr.isatty():
+        if searching:  # search thinks about a second a game: say so before the wait
+            say(f"search (L4) plays about {SEARCH_SECONDS:g} s of CPU a game per "
+                f"searching seat: {games * len(counts)} games may take minutes; a bar shows "
+                "progress")  # fmt: skip
+        progress = make_bar(games * len(counts)) if sys.stderr.isatty() else None
+    try:
+        table = versus_table(strategy, field, counts, games, variant or None, seed, jobs,
+                             params=parse_assignments(param or []), progress=progress)  # fmt: skip
+    finally:
+        if progress is not None:
+            progress.close()
     typer.echo(versus_text(table))
     if csv is not None:
         write_atomic(csv, table.to_csv(index=False).encode(), "CSV table")
         typer.echo(f"table: {csv}")
+
+
+#: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
+#: (benchmarks/README.md: 0.4-0.8 s at 2-5 players), for the up-front warnings.
+SEARCH_SECONDS = 0.8
+
+
+@app.command(short_help="A balance sheet per player count: fairness, skill, luck, diversity.")
+def sheet(
+    players: PlayerCounts = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the sheets (sheet-<P>p each).")
+    ] = Path("out/sheets"),
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games of L3 self-play (seats, length).")
+    ] = 20_000,
+    skill_games: Annotated[
+        int, typer.Option(help="Games per pairing of levels L0-L3 in the skill matrix.")
+    ] = 2_000,
+    search_games: Annotated[
+        int, typer.Option(help="Games per pairing of search (L4) with L0-L3 (0: leave it out).")
+    ] = 100,
+    deals: Annotated[int, typer.Option(help="Deals replayed for luck.")] = 2_000,
+    replays: Annotated[int, typer.Option(help="Replays of each deal (2-50).")] = 4,
+    field: Annotated[
+        Path | None,
+        typer.Option(
+            help="A field study's report (diversity, mechanisms, strong play's points); "
+            "default: reports/field when it exists here."
+        ),  # fmt: skip
+    ] = None,
+    seed: GamesSeed = 2026,
+    jobs: Jobs = 1,
+) -> None:
+    """A balance sheet for each player count: seat fairness over all seats, the skill matrix
+    of levels L0-L4, luck (the same deals replayed with the bots' own draws renewed),
+    strategic diversity and mechanism value (from a field study), decisiveness, length and
+    where the points come from; each with its interval, figures, and a paragraph a publisher
+    can print. Writes <out>/sheet-<P>p/sheet.md and sheet.html."""
+    from moaisim.studies.sheet import SheetSettings, planned_games, play_sheet, write_sheet
+
+    counts = players or [3, 4]
+    if field is None and (Path("reports/field") / "report.md").is_file():
+        field = Path("reports/field")
+    plans = [SheetSettings(p, games, skill_games, search_games, deals, replays, seed, field,
+                           jobs).check() for p in counts]  # fmt: skip
+    for p in counts:
+        target = out / f"sheet-{p}p"
+        if target.exists() and any(target.iterdir()) and not (target / "sheet.json").is_file():
+            raise UserError(f"{target} exists and does not hold a balance sheet: choose "
+                            "another --out")  # fmt: skip
+    minutes = sum(p.seconds() for p in plans) / max(min(jobs, 2), 1) / 60
+    say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s) "
+        f"(search, L4, is most of it: --search-games 0 leaves it out)")  # fmt: skip
+    for p, plan in zip(counts, plans, strict=True):
+        progress = (
+            make_bar(planned_games(plan), label=f"{p} players") if sys.stderr.isatty() else None
+        )
+        try:
+            got = play_sheet(plan, progress)
+        finally:
+            if progress is not None:
+                progress.close()
+        command = (f"moaisim sheet -p {p} -o {out} -n {games} --skill-games {skill_games} "
+                   f"--search-games {search_games} --deals {deals} --replays {replays} "
+                   f"--seed {seed} --jobs {jobs}"
+                   + (f" --field {field}" if field else ""))  # fmt: skip
+        path = write_sheet(got, out / f"sheet-{p}p", command)
+        typer.echo(f"{p} players: {path}")
 
 
 @app.command(short_help="The meta-game of a library: invasion, alpha-Rank, Nash mixture.")

@@ -34,7 +34,7 @@ from moaisim.engine.batch.work import phase_counts
 from moaisim.engine.compiled.play import play as play_compiled
 from moaisim.engine.decisions import Kind, strengths
 from moaisim.engine.events import Event
-from moaisim.engine.results import COLUMNS, frame, provenance, ranks
+from moaisim.engine.results import COLUMNS, frame, provenance, ranks, win_shares
 from moaisim.engine.seats import Seats
 from moaisim.engine.state import COUNTERS
 from moaisim.engine.steps import Pending, Step
@@ -75,15 +75,23 @@ class Games:
         log: Sequence[int] | None = None,
         rounds: bool = False,
         state: BatchState | None = None,
+        strategy_seed: int | None = None,
     ) -> Games:
         """Games `games` of root seed `seed`, set up (R1): each the same deal as in a run.
         `log` names games whose event log is kept (`events`); `rounds` keeps the per-round
         table (`round_table`); `state` starts from a position set up by hand (scenario tests)
-        instead of the deal."""
+        instead of the deal. `strategy_seed` gives the seats' strategy streams those of
+        another root seed: the same deals and chance, other strategy draws (replays that
+        tell the deal's part of an outcome from the play's: the balance sheet's luck)."""
         if not isinstance(rules, Rules):
             raise UserError(f"Games.new needs a Rules (Rules.make(players, ...)), got {rules!r}")
         index = game_indices(np.atleast_1d(np.asarray(games, dtype=object)), "games")
-        machine = Machine(rules, check_seed(seed), index, log, state, None, rounds)
+        streams = None
+        if strategy_seed is not None:
+            streams = Streams(check_seed(seed), index, rules.players)
+            fresh = Streams(check_seed(strategy_seed, "strategy_seed"), index, rules.players)
+            streams.seat_keys = fresh.seat_keys
+        machine = Machine(rules, check_seed(seed), index, log, state, streams, rounds)
         return cls(machine)
 
     @property
@@ -291,6 +299,7 @@ class Games:
             "wood": s.wood.ravel(),
             "rank": rk.ravel(),
             "win": (rk == 1).ravel(),
+            "win_share": win_shares(rk).ravel(),
             "rounds": np.repeat(s.round, p),
         }
         for name in COUNTERS:

@@ -139,6 +139,14 @@ def compare_events(logged: list[dict[str, Any]], made: list[Event], partial: boo
                         f"makes {len(made)}")  # fmt: skip
 
 
+#: How the log writes what it shows, printed under its header.
+LEGEND = (
+    "notation: an epoch card 'fire 3/2*' is its type, its draw number (Rapa Nui cards taken, "
+    "R7.1) / its hut number (pawns that rest, R7.2), * a palm; 'x4' four times; 'P1:greedy' "
+    "seat 1, playing greedy; '9 m' a Moai of 9 metres"
+)
+
+
 def render(rec: GameRecord, brief: bool = False) -> str:
     """The readable log: a header, one line per event kind that has a text (brief: one line
     per round, `round_lines`), the scores."""
@@ -149,7 +157,8 @@ def render(rec: GameRecord, brief: bool = False) -> str:
         f"seed {rec.seed}, game {rec.game}",
         "options: " + ", ".join(f"{k}={v}" for k, v in rules.options().items()),
         f"set-up: {rules.setup}",
-        "seats: " + ", ".join(names),
+        "seats: " + ", ".join(names) + " (seat 0, P0, holds the bird-man token before round 1)",
+        LEGEND,
     ]
     text = Text(who=lambda seat: names[seat], place=rules.layout.name)
     if brief:

@@ -21,7 +21,7 @@ PROVENANCE: tuple[str, ...] = (
 )  # fmt: skip
 COLUMNS: tuple[str, ...] = (
     "game", "seed", "players", *PROVENANCE, "seat", "strategy", "score", "moai_height",
-    "moai_count", "pawns", "wood", "rank", "win", "rounds", *COUNTERS,
+    "moai_count", "pawns", "wood", "rank", "win", "win_share", "rounds", *COUNTERS,
 )  # fmt: skip
 #: Columns stored as pandas categoricals.
 CATEGORIES: tuple[str, ...] = (*(c for c in PROVENANCE if c not in PARAMETERS), "strategy")
@@ -38,6 +38,7 @@ DTYPES: dict[str, str] = {
     "wood": "int16",
     "rank": "int8",
     "win": "bool",
+    "win_share": "float64",
     "rounds": "int16",
     **{name: "int16" for name in COUNTERS},
     **{name: "int16" for name in PARAMETERS},
@@ -57,7 +58,7 @@ ROUND_DTYPES = {
 ROUND_COLUMNS: dict[str, str] = {
     "game": "game index in the run",
     "round": "the round, from 1",
-    "seat": "the seat (0 held the bird-man at the start)",
+    "seat": "the seat (seat 0 holds the bird-man token before round 1)",
     "hill_position": "the seat's position in this round's hill order (0 = bird-man)",
     "birdman": "the seat was this round's bird-man",
     "epoch_card": "id of the epoch card the seat took this round (-1: none)",
@@ -82,6 +83,13 @@ def ranks(scores: np.ndarray) -> np.ndarray:
     return 1 + (scores[..., None, :] > scores[..., :, None]).sum(axis=-1)
 
 
+def win_shares(rk: np.ndarray) -> np.ndarray:
+    """R8.2's shared victory as a share: 1/k to each of the k seats tied for first (rank 1),
+    0 to the others, so that a game's shares sum to 1 (ranks: [..., seats])."""
+    first = np.asarray(rk) == 1
+    return first / first.sum(axis=-1, keepdims=True)
+
+
 def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> dict[str, list]:
     """The result columns of one finished game, as lists (one entry per seat)."""
     rules, p = state.rules, state.rules.players
@@ -102,6 +110,7 @@ def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> 
         "wood": state.wood.tolist(),
         "rank": rk.tolist(),
         "win": (rk == 1).tolist(),
+        "win_share": win_shares(rk).tolist(),
         "rounds": [state.round] * p,
     }
     for name in COUNTERS:

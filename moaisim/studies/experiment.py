@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from moaisim.analysis.report import apart, check_report_dir, make_report
+from moaisim.analysis.report import apart, check_metrics, check_report_dir, make_report
 from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
 from moaisim.files import read_text
@@ -75,6 +75,8 @@ class Experiment:
     field_report: Path | None = None
     #: command-line options that changed the study (`--seed S`), for its Reproduce line
     options: str = ""
+    #: [report] metrics: what the question asks about, the answer box's rows (`BOX_METRICS`)
+    metrics: tuple[str, ...] | None = None
 
 
 def reseeded(exp: Experiment, seed: int | None) -> Experiment:
@@ -147,25 +149,26 @@ def load_experiment(path: str | Path) -> Experiment:
             str(c if Path(c).is_absolute() else path.parent / c)
             for c in _listed(study["components"])
         ]
-    margins, field = _report_options(data, path, bad)
+    margins, field, metrics = _report_options(data, path, bad)
     return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
-                      margins=margins, field_report=field)  # fmt: skip
+                      margins=margins, field_report=field, metrics=metrics)  # fmt: skip
 
 
 def _report_options(
     data: dict[str, Any], path: Path, bad: Any
-) -> tuple[dict[str, float] | None, Path | None]:
+) -> tuple[dict[str, float] | None, Path | None, tuple[str, ...] | None]:
     """[report]: `margins = {metric = margin, ...}` (positive numbers, by a variants
-    metric's name or "share" for every share of games) and `field = "<dir>"` (a field
-    study's report, relative to the experiment file, whose meta-game says how far each
-    field is from it)."""
+    metric's name or "share" for every share of games), `field = "<dir>"` (a field study's
+    report, relative to the experiment file, which says which fields are exploitable) and
+    `metrics = [...]` (what the question asks about: `BOX_METRICS` by default)."""
     report = data.get("report", {})
     if not isinstance(report, dict):
         raise bad("[report] must be a table")
     for key in report:
-        if key not in ("margins", "field"):
-            raise bad(f"unknown key report.{key} (expected margins or field)")
+        if key not in ("margins", "field", "metrics"):
+            raise bad(f"unknown key report.{key} (expected margins, field or metrics)")
     margins, field = report.get("margins"), report.get("field")
+    metrics = _box_metrics(report.get("metrics"), bad)
     if margins is not None:
         if not isinstance(margins, dict):
             raise bad("report.margins must be a table of metric = margin")
@@ -181,7 +184,19 @@ def _report_options(
             field = field_report(Path(field) if Path(field).is_absolute() else path.parent / field)
         except UserError as exc:
             raise bad(f"report.field: {exc}") from None
-    return margins, field
+    return margins, field, metrics
+
+
+def _box_metrics(metrics: Any, bad: Any) -> tuple[str, ...] | None:
+    """`[report] metrics`: a non-empty list of metric names (`report.check_metrics`)."""
+    if metrics is None:
+        return None
+    if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
+        raise bad("report.metrics must be a non-empty list of metric names")
+    try:
+        return check_metrics(metrics)
+    except UserError as exc:
+        raise bad(f"report.metrics: {exc}") from None
 
 
 def _header(data: dict[str, Any], bad: Any, name: str) -> tuple[str, str]:
@@ -341,7 +356,7 @@ def run_experiment(
                 force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
     return make_report(run_dir, report_dir, title=exp.title, command=command,
                        question=exp.question, margins=exp.margins,
-                       field=exp.field_report)  # fmt: skip
+                       field=exp.field_report, metrics=exp.metrics)  # fmt: skip
 
 
 def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,

@@ -28,6 +28,7 @@ import pandas as pd
 from moaisim.analysis import stats
 from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
+from moaisim.progress import Progress
 from moaisim.registry import LEVELS, StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
@@ -60,10 +61,12 @@ def versus(
     n_jobs: int = 1,
     params: Mapping[str, int | Sequence[int]] | None = None,
     components: Any = None,
+    progress: Progress | None = None,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame:
     """The candidate against the field at each player count and set-up (see the module's
-    docstring): one row for the candidate and one for the field per set-up."""
+    docstring): one row for the candidate and one for the field per set-up; `progress`
+    counts the games as they finish."""
 
     counts = [players] if isinstance(players, int | np.integer) else list(players)
     lineups: dict[int, list[list[StrategySpec]]] = {}
@@ -84,7 +87,7 @@ def versus(
                        params=params, **options)  # fmt: skip
     check_jobs(n_jobs)
     check_memory(study)
-    results, _ = run_in_memory(study, n_jobs=n_jobs)
+    results, _ = run_in_memory(study, n_jobs=n_jobs, progress=progress)
     return summarise(results, {c.index: c for c in study.cells})
 
 

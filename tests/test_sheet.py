@@ -1,0 +1,158 @@
+"""The balance sheet: its measures on planted games with known answers, the replays that keep
+the deal and renew the strategies' draws, and `moaisim sheet` end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as scipy_stats
+from statsmodels.stats.proportion import proportion_confint
+
+import moaisim
+from moaisim.analysis import sheet as m
+from moaisim.cli import main
+from moaisim.engine.forward import Games
+from moaisim.rules import Rules
+from moaisim.strategies.random import RandomStrategy
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def one_hot(winners: np.ndarray, p: int) -> np.ndarray:
+    """Win shares of games whose winner (a seat) is given, one per game."""
+    return np.eye(p)[winners]
+
+
+def test_a_coin_flip_game_is_all_luck_and_a_game_of_fresh_coins_none():
+    rng = np.random.default_rng(5)
+    # the deal decides the winner: every replay of a deal has the same one
+    deal_winner = rng.integers(0, 3, 400)
+    planted = one_hot(np.repeat(deal_winner[:, None], 4, axis=1), 3)
+    luck = m.luck(planted)
+    assert luck["deal_share"] == pytest.approx(1.0) and luck["same_winner"] == pytest.approx(1.0)
+    assert luck["independent"] == pytest.approx((np.bincount(deal_winner) / 400) @
+                                                (np.bincount(deal_winner) / 400))  # fmt: skip
+    # every replay tosses its own coin: the deal carries nothing, two replays agree as often
+    # as two unrelated games
+    fresh = one_hot(rng.integers(0, 3, (400, 4)), 3)
+    luck = m.luck(fresh)
+    assert luck["deal_share_lo"] <= 0.02 and luck["deal_share"] < 0.05
+    assert luck["same_winner_lo"] < 1 / 3 < luck["same_winner_hi"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 6), st.floats(0.0, 2.0))
+def test_the_deals_share_is_the_intraclass_correlation_of_a_one_way_anova(seed, k, spread):
+    # one seat's outcome: a deal effect plus noise; scipy's F = MSB / MSW gives the ICC(1)
+    # (F - 1) / (F + k - 1) of a textbook one-way random-effects model
+    rng = np.random.default_rng(seed)
+    y = rng.normal(0, spread, (30, 1)) + rng.normal(0, 1, (30, k))
+    f = scipy_stats.f_oneway(*y).statistic  # groups = deals
+    icc = max((f - 1) / (f + k - 1), 0.0)
+    planted = np.stack([y, -y], axis=2)  # two seats whose outcomes mirror each other
+    assert m.luck(planted)["deal_share"] == pytest.approx(icc, abs=1e-9)
+
+
+def test_seat_fairness_matches_scipy_and_statsmodels():
+    rng = np.random.default_rng(2)
+    winners = rng.choice(4, 3000, p=[0.22, 0.26, 0.26, 0.26])
+    seats, fair = m.seat_fairness(one_hot(winners, 4))
+    counts = np.bincount(winners, minlength=4)
+    assert fair["p_equal"] == pytest.approx(scipy_stats.chisquare(counts).pvalue)
+    lo, hi = proportion_confint(counts, 3000, method="wilson")
+    assert np.allclose(seats["lo"], lo) and np.allclose(seats["hi"], hi)
+    rms = np.sqrt(((counts / 3000 - 0.25) ** 2).mean())
+    assert fair["rms"] == pytest.approx(rms) and fair["rms_lo"] < rms < fair["rms_hi"]
+
+
+def test_a_game_the_better_level_always_wins_says_so_in_every_pairing():
+    levels = ["L0", "L1", "L2", "L3"]
+    rows = []
+    for a in levels:
+        for b in levels:
+            share = 1.0 if a > b else 0.0 if a < b else 0.25  # 4 players: fair 0.25
+            rows.append({"side": "candidate", "candidate": a, "field": b, "games": 400,
+                         "win_share": share, "lo": share - 0.01, "hi": share + 0.01,
+                         "vs_fair": share - 0.25, "vs_fair_lo": share - 0.26,
+                         "vs_fair_hi": share - 0.24})  # fmt: skip
+    better = m.better_wins(m.skill_matrix(pd.DataFrame(rows)), levels)
+    assert better == {"pairs_up": 6, "better_wins": 6, "pairs_down": 6, "weaker_loses": 6,
+                      "gain_min": 0.75, "gain_max": 0.75}  # fmt: skip
+
+
+def test_decisiveness_counts_the_sole_leader_after_each_round():
+    # three games of two rounds; round 1 leaders: seat 0, seat 1, tie; winners: 0, 0, 1
+    rounds = pd.DataFrame(
+        [(g, r, s, sc) for g, r1, r2 in ((0, (5, 1), (9, 2)), (1, (1, 4), (8, 5)),
+                                        (2, (3, 3), (1, 6)))
+         for r, scores in ((1, r1), (2, r2)) for s, sc in enumerate(scores)],
+        columns=["game", "round", "seat", "score"],
+    )  # fmt: skip
+    results = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3,
+                            "win_share": [1.0, 0, 1, 0, 0, 1], "rounds": 2})  # fmt: skip
+    d = m.decisiveness(rounds, results)
+    assert d[["round", "games", "leader_wins"]].to_dict("records") == [
+        {"round": 1, "games": 2, "leader_wins": 0.5}
+    ]
+    # the sole leader: 0 then 0 (game 0), 1 then 0 (game 1), none then 1 (game 2)
+    assert m.lead_changes(rounds)[0] == pytest.approx(1 / 3)
+
+
+def test_score_sources_and_diversity_on_known_values():
+    results = pd.DataFrame({"score": [10, 20], "moai_height": [5, 10], "pawns": [5, 4],
+                            "win_share": [0.0, 1.0]})  # fmt: skip
+    src = m.score_sources(results).set_index("who")
+    assert src.loc["every seat", "from_statues"] == pytest.approx(15 / 30)
+    assert src.loc["winners", "from_wood"] == pytest.approx(6 / 20)
+    mix = pd.DataFrame({"strategy": ["a", "b", "c", "d"], "weight": [1 / 3, 1 / 3, 1 / 3, 0]})
+    div = m.diversity(mix, None)
+    assert div["support_size"] == 3 and div["effective"] == pytest.approx(3.0)
+
+
+def test_replays_keep_the_deal_and_renew_only_the_strategies_draws():
+    rules = Rules.make(3)
+    same = Games.new(rules, 11, range(40))
+    other = Games.new(rules, 11, range(40), strategy_seed=99)
+    for name in ("epoch_deck", "hand", "deck"):
+        assert np.array_equal(getattr(same.state, name), getattr(other.state, name)), name
+    assert np.array_equal(same.machine.streams.chance_keys, other.machine.streams.chance_keys)
+    a = same.play([RandomStrategy() for _ in range(3)]).results()
+    b = other.play([RandomStrategy() for _ in range(3)]).results()
+    assert not a["score"].equals(b["score"])  # random play drew other moves
+    again = Games.new(rules, 11, range(40), strategy_seed=11)
+    c = again.play([RandomStrategy() for _ in range(3)]).results()
+    assert a["score"].equals(c["score"])  # its own seed: the very games
+
+
+def test_moaisim_sheet_writes_a_sheet_and_refuses_bad_input(tmp_path, capsys):
+    out = tmp_path / "sheets"
+    args = ["sheet", "-p", "2", "-o", str(out), "-n", "200", "--skill-games", "20",
+            "--search-games", "0", "--deals", "20", "--replays", "2", "--field",
+            str(ROOT / "reports" / "field")]  # fmt: skip
+    assert main(args) == 0
+    page = (out / "sheet-2p" / "sheet.md").read_text()
+    for part in ("## Seat fairness", "## Skill", "## Luck", "## Strategic diversity",
+                 "## Mechanism value", "## Decisiveness and length",
+                 "## Where the points come from", "Caveats:"):  # fmt: skip
+        assert part in page, part
+    for fig in ("seats", "skill", "sources"):
+        assert (out / "sheet-2p" / "figures" / f"{fig}.png").is_file()
+    skill = pd.read_csv(out / "sheet-2p" / "tables" / "skill.csv")
+    assert len(skill) == 16 and set(skill["candidate"]) == {"L0", "L1", "L2", "L3"}
+    capsys.readouterr()
+    for bad in (["-p", "6"], ["-p", "3", "--replays", "1"], ["-p", "3", "--field", str(tmp_path)],
+                ["-p", "3", "--deals", "-4"]):  # fmt: skip
+        assert main(["sheet", "-o", str(tmp_path / "other"), *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("moaisim: error:") and len(err.splitlines()) == 1, err
+        assert not (tmp_path / "other").exists()
+    (tmp_path / "busy" / "sheet-3p").mkdir(parents=True)
+    (tmp_path / "busy" / "sheet-3p" / "mine.txt").write_text("x")
+    assert main(["sheet", "-p", "3", "-o", str(tmp_path / "busy")]) == 2
+    assert (tmp_path / "busy" / "sheet-3p" / "mine.txt").read_text() == "x"
+    assert moaisim  # the package imported whole
