@@ -8,7 +8,10 @@ count that has one (the larger on a tie).
 
 from __future__ import annotations
 
+import tomllib
 from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -41,10 +44,20 @@ def tuned_weights(players: int) -> dict[str, float]:
     return shipped(tuned_file(players))
 
 
+def retuned_key(rules: Rules) -> str:
+    """The name a re-tuned weights file has for the rules it was tuned under: the player
+    count and the start of the rules' digest (rule parameters and components included)."""
+    return f"{rules.players}p-{rules.digest()[:16]}"
+
+
 class TunedStrategy(HeuristicStrategy):
-    """Plays the heuristic weights `moaisim tune` found for its player count."""
+    """Plays the heuristic weights `moaisim tune` found for its player count; with
+    `retuned` (a directory), the weights re-tuned for the very rules it is seated under
+    when the directory holds them (`<retuned>/<retuned_key>.toml`, an experiment's
+    `[study] retune`), else the shipped ones."""
 
     name = "tuned"
+    params: ClassVar[dict[str, Any]] = {**HeuristicStrategy.params, "retuned": ""}
 
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
         """Load the weights tuned for this player count (`tuned-<P>p.toml`), then start as the
@@ -59,6 +72,12 @@ class TunedStrategy(HeuristicStrategy):
         return self._policy(TunedStrategy, PLAIN, w)
 
     def _tuned(self, rules: Rules) -> np.ndarray:
-        """The weight vector for the rules' player count, with the given weights on top."""
+        """The weight vector for the rules' player count (or re-tuned for these very rules),
+        with the given weights on top."""
         given = read_weights(self.weights, f"strategy {self.name!r}")
-        return vector({**tuned_weights(rules.players), **given})
+        base = tuned_weights(rules.players)
+        if self.retuned:
+            path = Path(self.retuned) / f"{retuned_key(rules)}.toml"
+            if path.is_file():
+                base = {**base, **read_weights(tomllib.loads(path.read_text("utf-8")), str(path))}
+        return vector({**base, **given})

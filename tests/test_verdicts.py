@@ -620,3 +620,12 @@ def test_a_study_names_the_metrics_of_its_answer_box_and_a_wrong_one_is_one_line
         assert "\n" not in str(err.value)
     with pytest.raises(UserError, match="unknown metric 'win share: '"):
         check_metrics(["win share: "])
+
+
+def test_a_rule_that_cannot_touch_a_metric_is_said_to_leave_it_as_it_is():
+    zero = {"a": (0.0, 0.0, "identical by construction"),
+            "L3": (-0.0, 0.0, "identical by construction")}  # fmt: skip
+    row = verdict_of(zero, metric="rounds")
+    assert v.sentence(row) == ("At 3 players, V5 leaves the game's length as it is in every "
+                               "field: a consequence of the rule, not of the play (identical by "
+                               "construction).")  # fmt: skip

@@ -384,6 +384,7 @@ def make_report(
     margins: Mapping[str, float] | None = None,
     field: str | Path | None = None,
     metrics: Sequence[str] | None = None,
+    retuned: pd.DataFrame | None = None,
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
     into `out`; returns the path of report.md.
@@ -395,7 +396,8 @@ def make_report(
     study (`moaisim experiment` of a [field] file), against whose meta-game the fields of
     this report are measured (`verdicts.field_status`); `metrics`: what the study's
     question asks about, the answer box's rows (`verdicts.BOX_METRICS` by default; "ranking"
-    and "head to head: A vs B" for a tournament).
+    and "head to head: A vs B" for a tournament); `retuned`: the re-tuning table of an
+    experiment's `[retune]` (`studies.retune`), said in the box and kept as a table.
     """
     src = Source.of(run, rounds)
     final = Path(out)
@@ -415,7 +417,7 @@ def make_report(
         tmp.mkdir()
         try:
             _write_report(src, tmp, title, command, question, seed, identity, margins, field,
-                          metrics)  # fmt: skip
+                          metrics, retuned)  # fmt: skip
             swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -522,6 +524,7 @@ def _write_report(
     margins: Mapping[str, float] | None = None,
     field: Path | None = None,
     metrics: Sequence[str] | None = None,
+    retuned: pd.DataFrame | None = None,
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}
@@ -531,6 +534,8 @@ def _write_report(
     for s in sections.values():
         s.table.to_csv(out / "tables" / f"{s.key}.csv", index=False)
     found.to_csv(out / "tables" / "verdicts.csv", index=False)
+    if retuned is not None:
+        retuned.to_csv(out / "tables" / "retuned.csv", index=False)
     made: dict[str, Path] = {}
     for s in sections.values():
         for name in s.figures:
@@ -554,7 +559,7 @@ def _write_report(
             f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
             "games come from two versions."
         )
-    box = answer_box(sections, found, metrics or verdicts.BOX_METRICS)
+    box = answer_box(sections, found, metrics or verdicts.BOX_METRICS, retuned)
     page = _markdown(title, question, intro, repro, sections, made, box, found)
     (out / "report.md").write_text(page)
     (out / "report.html").write_text(text.html_page(title, page, out))
@@ -601,7 +606,7 @@ class Box:
 
 
 def answer_box(sections: Mapping[str, Section], found: pd.DataFrame,
-               metrics: Sequence[str]) -> Box:  # fmt: skip
+               metrics: Sequence[str], retuned: pd.DataFrame | None = None) -> Box:  # fmt: skip
     """The box of the metrics a study asks about, in their order within each player count:
     the findings' sentences (`verdicts.sentence`), a tournament's ranking ("ranking": the
     ratings table) and meetings ("head to head: A vs B": the head-to-head table)."""
@@ -622,14 +627,34 @@ def answer_box(sections: Mapping[str, Section], found: pd.DataFrame,
     compact = verdicts.compact(rows) if len(rows) else pd.DataFrame()
     notes = verdicts.field_notes(rows) if len(rows) else []
     untuned = untuned_changes(found["change"]) if len(found) else []
-    if untuned:
+    if retuned is not None:
+        notes.append(retuned_note(retuned))
+    elif untuned:
         notes.append(
             f"the bots were not re-tuned: {'; '.join(untuned)} change"
             f"{'s' if len(untuned) == 1 else ''} the scoring, the supply or the components, and "
             "were judged with weights (tuned, L3) tuned under the base game's rules, which can "
-            "favour or handicap them there"
+            "favour or handicap them there (an experiment's [retune] re-tunes tuned)"
         )
     return Box([x[3] for x in said], compact, notes)
+
+
+def retuned_note(retuned: pd.DataFrame) -> str:
+    """What the box says of an experiment's re-tuning: which set-ups, how, and what it
+    gained against the shipped `tuned` under those rules."""
+    gains = "; ".join(
+        f"{r['setup']} at {r['players']} players {text.pct(r['retuned'])} "
+        f"{text.bracket(r['retuned_lo'], r['retuned_hi'], text.pct)} against the shipped "
+        f"weights' {text.pct(r['shipped'])}"
+        + (", so tuned kept its shipped weights" if r["plays"] == "shipped" else "")
+        for _, r in retuned.iterrows()
+    )
+    return (
+        "tuned was re-tuned under each set-up before the study (CMA-ES from its shipped "
+        "weights, against copies of the shipped tuned; held-out win share: "
+        f"{gains or 'no set-up but the base game seats tuned'}); the other strategies, L3's "
+        "members among them, keep weights tuned under the base game"
+    )
 
 
 def untuned_changes(changes: Sequence[str] | pd.Series) -> list[str]:

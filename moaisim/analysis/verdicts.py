@@ -25,6 +25,7 @@ field's effect: the answer box, its compact table and the headline all read that
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -330,11 +331,15 @@ def same_games(judged: pd.DataFrame) -> dict[tuple[int, str], str]:
     return out
 
 
+#: `tuned` playing the weights re-tuned for each set-up (an experiment's `[retune]`).
+RETUNED = re.compile(r"tuned\(retuned=(['\"]).*?\1\)")
+
+
 def field_name(lineup: str) -> str:
     """A lineup as a field's name: one strategy in every seat is named once ("L3", not
-    "L3,L3,L3")."""
-    seats = [x.strip() for x in split_top(str(lineup), ",")]
-    return seats[0] if len(set(seats)) == 1 else str(lineup)
+    "L3,L3,L3"); `tuned` re-tuned per set-up is "tuned (re-tuned)", not its directory."""
+    seats = [RETUNED.sub("tuned (re-tuned)", x.strip()) for x in split_top(str(lineup), ",")]
+    return seats[0] if len(set(seats)) == 1 else ",".join(seats)
 
 
 def _is_strongest(lineup: str) -> bool:
@@ -574,7 +579,9 @@ def sentence(row: Mapping[str, Any]) -> str:
     missing = f" Not certified: {'; '.join(lacks)}." if lacks else ""
     span = f"{_span(m, row['low'], row['high'])} {u}".rstrip()
     if kind == IDENTICAL:
+        none = effect(m, abs(row["low"])) == effect(m, 0.0) == effect(m, abs(row["high"]))
         lead = (f"{SEAT_ZERO}'s win share is {span} from fair" if seat
+                else f"{row['change']} leaves {name} as it is" if none
                 else f"{row['change']} changes {name} by {span}")  # fmt: skip
         return (f"{at}, {lead} in every field: a consequence of the rule, not of the play "
                 "(identical by construction).")  # fmt: skip

@@ -46,9 +46,10 @@ from moaisim.rules import OPTIONS
 from moaisim.rules.parameters import PARAMETERS
 from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
 from moaisim.studies.field import check_field, run_field
+from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
 
 #: The keys of an experiment file and of its [study] table.
-TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code"}
+TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code", "retune"}
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
          "rotation", "rounds", "components", "chunk_size", "batch_size", "params",
          *OPTIONS}  # fmt: skip
@@ -77,6 +78,8 @@ class Experiment:
     options: str = ""
     #: [report] metrics: what the question asks about, the answer box's rows (`BOX_METRICS`)
     metrics: tuple[str, ...] | None = None
+    #: [retune]: `tuned` re-tuned under each set-up before the study (`studies.retune`)
+    retune: RetuneSettings | None = None
 
 
 def reseeded(exp: Experiment, seed: int | None) -> Experiment:
@@ -150,8 +153,17 @@ def load_experiment(path: str | Path) -> Experiment:
             for c in _listed(study["components"])
         ]
     margins, field, metrics = _report_options(data, path, bad)
+    retune = None
+    if "retune" in data:
+        if "tournament" in study:
+            raise bad("[retune] needs study.lineups or study.strategies (not a tournament)")
+        try:
+            retune = RetuneSettings.of(data["retune"])
+        except UserError as exc:
+            raise bad(str(exc)) from None
     return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
-                      margins=margins, field_report=field, metrics=metrics)  # fmt: skip
+                      margins=margins, field_report=field, metrics=metrics,
+                      retune=retune)  # fmt: skip
 
 
 def _report_options(
@@ -341,6 +353,11 @@ def run_experiment(
         name = f"{name}-seed{seed}"
     if exp.field is not None:
         return _run_field(exp, name, Path(runs), Path(reports), jobs, games, notify)
+    retuned_dir = Path(runs) / f"{name}-retuned"
+    if exp.retune is not None:  # every tuned seat plays the weights re-tuned for its rules
+        lineups = {k: retuned_lineups(v, retuned_dir) for k, v in exp.study.items()
+                   if k in ("lineups", "strategies")}  # fmt: skip
+        exp = replace(exp, study={**exp.study, **lineups})
     study = study_of(exp, games)
     command = f"moaisim experiment {exp.path}{exp.options}" + (
         "" if games is None else f" --games {games}"
@@ -352,11 +369,16 @@ def run_experiment(
     if jobs is None:
         jobs = exp.jobs
     check_jobs(jobs)
+    retuned = None
+    if exp.retune is not None:
+        say = notify if callable(notify) else None
+        retuned = retune(study, retuned_dir, exp.retune, jobs, say)
     run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
                 force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
     return make_report(run_dir, report_dir, title=exp.title, command=command,
                        question=exp.question, margins=exp.margins,
-                       field=exp.field_report, metrics=exp.metrics)  # fmt: skip
+                       field=exp.field_report, metrics=exp.metrics,
+                       retuned=retuned)  # fmt: skip
 
 
 def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,

@@ -240,7 +240,8 @@ def paragraph(sh: Sheet) -> str:
     div = sh.field.get("diversity")
     if div:
         said.append(
-            f"The Nash mixture of the shipped strategies holds {div['support_size']} "
+            f"The Nash mixture of the library's strategies (the field study's meta-game) holds "
+            f"{div['support_size']} "
             f"strateg{'y' if div['support_size'] == 1 else 'ies'} ({div['support']}; effective "
             f"number {text.num(div['effective'], '.2f')})."
         )

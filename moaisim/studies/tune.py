@@ -286,6 +286,9 @@ class TuneSettings:
     objective: str = "win"
     names: Sequence[str] | None = None
     forbid: Sequence[str] = ()
+    #: the rules to tune under, whole (a study cell's: rule parameters and components
+    #: included); given, it replaces `variants` and `options`
+    rules: Rules | None = None
 
 
 def tune(
@@ -525,6 +528,8 @@ class _Plan:
                  "--held-out-games", str(s.held_out_games), "--out", str(out)]  # fmt: skip
         if s.popsize:
             parts += ["--popsize", str(s.popsize)]
+        if s.rules is not None:  # a study's set-up: its rules say it in words
+            parts += ["# under", self.rules.setup]
         if s.variants:
             parts += ["--variant", s.variants]
         for k, v in s.options.items():
@@ -578,7 +583,9 @@ def _resolve(s: TuneSettings) -> _Plan:
     refused with one line."""
     if s.forbid:
         load_strategy("restrict", strategy="greedy", forbid=list(s.forbid))  # checks the names
-    rules = Rules.make(s.players, s.variants, **s.options)
+    rules = s.rules if s.rules is not None else Rules.make(s.players, s.variants, **s.options)
+    if rules.players != s.players:
+        raise UserError(f"the rules are for {rules.players} players, the search for {s.players}")
     field_specs = [load_strategy(f) for f in _field_list(s.field, s.players)]
     if not field_specs:
         raise UserError("the field of opponents is empty")
