@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from importlib import resources
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import moaisim
 from moaisim.engine.results import COLUMNS
@@ -78,3 +81,23 @@ def test_unknown_keyword_arguments_are_named():
         moaisim.simulate(3, 2, volcano_rule="camp")
     with pytest.raises(UserError, match="unknown argument 'turnorder'"):
         moaisim.play(3, 0, turnorder="hill")
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 5))
+def test_win_share_splits_every_game_among_its_tied_winners(seed, players):
+    # R8.2: a shared victory is 1/k to each of the k seats tied first, so a game sums to 1
+    df = moaisim.simulate(players, 30, strategies=["random", "greedy"], seed=seed)
+    per_game = df.groupby("game")["win_share"].sum()
+    assert np.allclose(per_game, 1.0)
+    winners = df.groupby("game")["win"].transform("sum")
+    assert np.allclose(df["win_share"], np.where(df["win"], 1.0 / winners, 0.0))
+
+
+def test_the_summary_shows_each_seats_share_in_seat_order():
+    from moaisim.runner import summary
+
+    df = moaisim.simulate(3, 200, strategies=["greedy"], seed=4)
+    row = summary(df).iloc[0]
+    seats = df.groupby("seat")["win_share"].mean()
+    assert row["seat_shares"] == " / ".join(f"{100 * x:.1f}" for x in seats) + " %"
