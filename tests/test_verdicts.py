@@ -221,8 +221,10 @@ def test_the_sentences_say_the_unit_and_the_size_of_the_effect():
     row = verdict_of({"a": (1.0, 0.1, "changes"), "b": (1.1, 0.1, "changes"),
                       "L3": (1.2, 0.1, "changes")}, {(3, "L3"): OPEN_L3})  # fmt: skip
     assert "L3 is not certified" in row["missing"]
-    assert v.sentence(row) == ("At 3 players, V5 raises the mean score in all 3 qualifying "
-                               "fields (a; b; L3): by 1.00 to 1.20 points of score.")  # fmt: skip
+    assert v.sentence(row) == (
+        "At 3 players, V5 raises the mean score in all 3 qualifying fields (a; b; L3): by 1.00 "
+        "to 1.20 points of score. Not certified: L3 is not certified (the notes say by how much)."
+    )
     assert OPEN_L3.flags() == [
         "not certified at epsilon 2.0 points: CMA-ES from tuned-3p gains +5.6 [+3.4, +8.0] "
         "points against it"

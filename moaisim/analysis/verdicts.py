@@ -560,9 +560,9 @@ def _fields_said(names: str) -> str:
 
 
 def sentence(row: Mapping[str, Any]) -> str:
-    """One plain sentence for a verdict across fields (`classify`'s row), with its unit; what
-    certification lacks besides L3's own certificate, which the box says once per player
-    count (`FieldStatus.flags`)."""
+    """One plain sentence for a verdict across fields (`classify`'s row), with its unit and
+    what certification lacks (L3's own certificate briefly: the box's notes give its
+    challenger once per player count, `FieldStatus.flags`)."""
     m, kind, n = str(row["metric"]), row["classification"], int(row["qualifying"])
     u, name = unit(m), said(m)
     seat = m == SEAT_METRIC
@@ -574,8 +574,12 @@ def sentence(row: Mapping[str, Any]) -> str:
         f"{'both' if n == 2 else f'all {n}'} qualifying fields ({names})" if n != 1
         else f"the one qualifying field ({names})"
     )  # fmt: skip
-    lacks = [x for x in str(row.get("missing") or "").split("; ")
-             if x and not x.startswith(f"{STRONGEST} is not certified")]  # fmt: skip
+    every = [x for x in str(row.get("missing") or "").split("; ") if x]
+    lacks = [
+        f"{STRONGEST} is not certified (the notes say by how much)"
+        if x.startswith(f"{STRONGEST} is not certified") else x
+        for x in every
+    ]  # fmt: skip
     missing = f" Not certified: {'; '.join(lacks)}." if lacks else ""
     span = f"{_span(m, row['low'], row['high'])} {u}".rstrip()
     if kind == IDENTICAL:
