@@ -625,7 +625,7 @@ def sentence(row: Mapping[str, Any]) -> str:
     return f"{at}, {what} is inconclusive: {span} in {fields}{small}."
 
 
-def describe_field(row: Mapping[str, Any], status: FieldStatus | None) -> str:
+def describe_field(row: Mapping[str, Any]) -> str:
     """One field's effect for the compact table: the effect, its adjusted interval and a
     mark for its verdict ("=" no change beyond the margin, "?" inconclusive, "≡" identical
     by construction), then the field's flags."""
@@ -660,7 +660,7 @@ def findings(
         if merged.get((players, lineup), lineup) != lineup:
             said = [f"the same games as {field_name(merged[(players, lineup)])}"]
         key = (players, r["change"], r["metric"])
-        cells.setdefault(key, {})[name] = describe_field(r, st)
+        cells.setdefault(key, {})[name] = describe_field(r)
         if said:
             flags.setdefault(key, {})[name] = "; ".join(said)
     keys = [(r["players"], r["change"], r["metric"]) for _, r in table.iterrows()]
@@ -693,11 +693,6 @@ def field_notes(table: pd.DataFrame) -> list[str]:
             if note not in seen:
                 seen.append(note)
     return seen
-
-
-def box_lines(table: pd.DataFrame) -> list[str]:
-    """The answer box's sentences, one per player count, change and metric."""
-    return [str(s) for s in table["sentence"]]
 
 
 def headline(table: pd.DataFrame) -> str:

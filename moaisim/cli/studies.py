@@ -62,6 +62,7 @@ def versus(
     each player count and set-up. Prints its win share (shared wins split) with its 95 %
     interval, the difference from the fair share 1/P, its mean rank and its score parts,
     beside the field's."""
+    from moaisim.studies.versus import SEARCH_SECONDS
     from moaisim.studies.versus import text as versus_text
     from moaisim.studies.versus import versus as versus_table
 
@@ -87,11 +88,6 @@ def versus(
     if csv is not None:
         write_atomic(csv, table.to_csv(index=False).encode(), "CSV table")
         typer.echo(f"table: {csv}")
-
-
-#: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
-#: (benchmarks/README.md: 0.4-0.8 s at 2-5 players), for the up-front warnings.
-SEARCH_SECONDS = 0.8
 
 
 @app.command(short_help="A balance sheet per player count: fairness, skill, luck, diversity.")

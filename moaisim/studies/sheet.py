@@ -39,13 +39,12 @@ from moaisim.progress import Progress
 from moaisim.registry import LEVELS, level_spec, load_strategy
 from moaisim.rules import Rules
 from moaisim.runner import check_jobs, make_study, run_in_memory
-from moaisim.studies.versus import versus
+from moaisim.studies.versus import SEARCH_SECONDS, versus
 
 #: The levels of the skill matrix's fields (L4, search, plays only as the one seat).
 FIELD_LEVELS = ("L0", "L1", "L2", "L3")
-#: CPU seconds per game of each seat a level plays, for the up-front estimate (search at
-#: its defaults; the others are thousands of games per second).
-SECONDS_PER_SEAT = {"L4": 0.8}
+#: CPU seconds per game and seat of the fixed levels, for the up-front estimate (thousands
+#: of games per second; search's cost is `versus.SEARCH_SECONDS`).
 SECONDS_PER_GAME = 0.0006
 
 
@@ -85,7 +84,7 @@ class SheetSettings:
         p = self.players
         cheap = (self.games + self.skill_games * len(FIELD_LEVELS) ** 2
                  + 2 * self.deals * self.replays) * SECONDS_PER_GAME * p  # fmt: skip
-        search = self.search_games * len(FIELD_LEVELS) * SECONDS_PER_SEAT["L4"]
+        search = self.search_games * len(FIELD_LEVELS) * SEARCH_SECONDS
         return cheap + search
 
 

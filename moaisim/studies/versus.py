@@ -32,6 +32,9 @@ from moaisim.progress import Progress
 from moaisim.registry import LEVELS, StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
+#: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
+#: (benchmarks/README.md: 0.4-0.8 s at 2-5 players): the up-front warnings and estimates.
+SEARCH_SECONDS = 0.8
 #: What the table reports of each side, from the results columns.
 MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
 
