@@ -48,6 +48,7 @@ from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.results import (
     CATEGORIES,
     COLUMNS,
+    DTYPES,
     ROUND_COLUMNS,
     ROUND_DTYPES,
     frame,
@@ -60,7 +61,7 @@ from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, parse_lineup
 from moaisim.rules import OPTIONS, Rules
 from moaisim.rules.model import make_rules
-from moaisim.rules.parameters import check_names
+from moaisim.rules.parameters import LATER, PARAMETERS, check_names
 from moaisim.rules.variants import parse_variants
 from moaisim.rundir import FORMAT, LOCK, RunDir, SerializedPart, now, serialize, study_digest
 
@@ -316,6 +317,21 @@ CHUNK_SIZE = {"reference": 50, "batch": 5_000, "compiled": 20_000}
 CHUNKS_AT_LEAST = 8
 
 
+def study_of_rules(
+    rules: Sequence[Rules], games: int, lineups: Sequence[Any], seed: int = 0,
+    rounds: bool = False, rotation: str = "cyclic",
+) -> Study:  # fmt: skip
+    """A study of given set-ups (`Rules` objects, any player counts: a balance search's
+    base game and finalists), each with every lineup, checked as `make_study` checks."""
+    _check_run_settings(games, seed, rotation, "batch", 10_000, None)
+    if not rules or not lineups:
+        raise UserError("a study needs at least one set-up and one lineup")
+    cells = _cells([(r, None) for r in rules], list(lineups), rotation)
+    chunk = default_chunk(cells, "batch", games)
+    return Study(int(seed), int(games), tuple(cells), rotation, chunk, rounds, "batch",
+                 10_000, True)  # fmt: skip
+
+
 def default_chunk(cells: Sequence[Cell], engine: str, games: int) -> int:
     """The default chunk size of a study (`CHUNK_SIZE`). When every cell's lineup plays on
     the compiled path (every seat a built-in with a compiled form): games / 8 per chunk in
@@ -529,12 +545,19 @@ def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
 
 def finish(df: pd.DataFrame) -> pd.DataFrame:
     """A whole results table: sorted by cell, game and seat; categoricals restored; a run
-    made before the `win_share` column had it given (1/k to each of k tied winners)."""
+    made before the `win_share` column had it given (1/k to each of k tied winners), and
+    one made before a rule parameter of `parameters.LATER` its column (the value all its
+    games were played with), after the parameter columns it has."""
     df = df.sort_values(["cell", "game", "seat"], kind="stable", ignore_index=True)
     if "win_share" not in df and "win" in df:
         winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
         df.insert(int(df.columns.get_loc("win")) + 1, "win_share",
                   np.where(df["win"], 1.0 / np.maximum(winners, 1), 0.0))  # fmt: skip
+    for name, value in LATER.items():
+        have = [p for p in PARAMETERS if p in df]
+        if name not in df and have:
+            at = int(df.columns.get_loc(have[-1])) + 1
+            df.insert(at, name, np.full(len(df), value, dtype=DTYPES[name]))
     for col in (*CATEGORIES, "lineup"):
         if col in df:
             df[col] = df[col].astype("category")

@@ -22,11 +22,13 @@ SCORE_FIELDS = ("on_board", "camp_size", "moai_count", "wood")
 
 
 def visible_score(view: SeatView) -> np.ndarray:
-    """Each clan's score as a rival sees it [n, P]: R8.2's score (`codes.score`) with
-    `MOAI_GUESS` per Moai tile for the secret heights (R6.5)."""
+    """Each clan's score as a rival sees it [n, P]: R8.2's score (`codes.score`, with the
+    `moai_points` and `wood_points` parameters) with `MOAI_GUESS` metres per Moai tile for
+    the secret heights (R6.5)."""
     guess = MOAI_GUESS * view.moai_count.astype(np.int64)
     living = view.on_board + view.camp_size
-    return score.py_func(guess, living, view.wood, view.rules.components.wood_points)
+    c = view.rules.components
+    return score.py_func(guess, living, view.wood, c.wood_points, c.moai_points)
 
 
 @njit(cache=True, nogil=True)

@@ -22,7 +22,7 @@ change the value V of the clan's own pawns, a sum of three parts:
   seat is the bird-man (it breaks ties); the token is worth [wood_need] more when the clan
   holds no wood and has a statue that could take a tile (wood for transport). Plus
   [forest_future] per strength standing on a space likely to get wood next round (the expected
-  palms of the next epoch fill spaces 1, 2...);
+  palms of the next epoch, times the rule parameter `wood_per_palm` (1), fill spaces 1, 2...);
 - *volcano* (R6.2), per own space of height h: [moai] x the tile it would take now (the
   tallest tile left that is not taller, 0 if none) + [height] x m + [convex] x m^2 / T, with
   m = min(h, T) and T the tallest tile: the statue's growth, convex to pile onto the tallest
@@ -68,9 +68,9 @@ hand below [keep]), nothing when the hand cannot.
 In open bidding (V2/V4) it bids just enough to beat the bids shown when that is within its
 target, else nothing.
 
-The visible score of a clan is R8.2's score with 6 points guessed per Moai tile (Moai heights
-are secret, R6.5): 6 x Moai count + the rule parameter `wood_points` (2) x wood + living
-pawns (`features.visible_score`).
+The visible score of a clan is R8.2's score with 6 metres guessed per Moai tile (Moai heights
+are secret, R6.5): the rule parameter `moai_points` (1) x 6 x Moai count + the rule parameter
+`wood_points` (2) x wood + living pawns (`features.visible_score`).
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ class Consts:
         self.hmax = int(self.heights.max()) if len(self.heights) else 0
         self.open_pawns = bool(rules.has("open-pawns"))
         self.cards: EpochTable = epoch_table(rules)
-        self.palms = palms(rules)  # R3.1: expected palms of a round, by the next epoch
+        self.palms = palms(rules)  # R3.1: expected wood of a round, by the next epoch
 
 
 @cache

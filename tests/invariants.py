@@ -259,8 +259,9 @@ def scores_from_events(rules: Rules, events: list[dict]) -> list[dict[str, int]]
     """Per seat: Moai height, living pawns, wood and score (R8.2) as the events tell them:
     statues taken (moai) and lost (lose_moai); 9 pawns at the start (R1.5), plus births,
     minus starved, raided and famine pawns; wood won in the forest, minus transports,
-    boats and fires."""
-    p = rules.players
+    boats and fires; the points per metre and per wood token are the rules' (`moai_points`,
+    `wood_points`: 1 and 2 by default)."""
+    p, c = rules.players, rules.components
     moai, wood = [0] * p, [0] * p
     living = [3 * rules.components.camp_per_strength] * p
     for x in events:
@@ -285,7 +286,7 @@ def scores_from_events(rules: Rules, events: list[dict]) -> list[dict[str, int]]
             "moai_height": moai[q],
             "pawns": living[q],
             "wood": wood[q],
-            "score": moai[q] + living[q] + 2 * wood[q],
+            "score": c.moai_points * moai[q] + living[q] + c.wood_points * wood[q],
         }
         for q in range(p)
     ]

@@ -192,11 +192,12 @@ def scenario(
     players: int,
     scripts: dict[int, list[tuple[str, Any]]] | None = None,
     variants: str | None = None,
+    params: dict[str, int] | None = None,
     **options: str,
 ) -> ReferenceGame:
     """A game on an empty table (no pawn, card or wood dealt) with scripted seats, for the
-    engine of the running test (`ENGINE`)."""
-    rules = Rules.make(players, variants, **options)
+    engine of the running test (`ENGINE`), under the rule parameters `params`."""
+    rules = Rules.make(players, variants, params=params, **options)
     scripts = scripts or {}
     strategies = [Script(scripts.get(seat, [])) for seat in range(players)]
     cls = BatchScenario if ENGINE["name"] == "batch" else ReferenceGame

@@ -130,6 +130,22 @@ def test_every_option_set_at_every_player_count(turn_order, volcano, spent_wood)
         assert_same_games(rules, lineup_of("mixed", players, rng), seed, games, games[:1])
 
 
+@pytest.mark.parametrize(
+    "params",
+    [{"moai_points": 2}, {"moai_points": 0}, {"wood_per_palm": 2},
+     {"wood_per_palm": 3, "wood_supply": 7, "forest_spaces": 8}, {"wood_per_palm": 0}],
+)  # fmt: skip
+def test_batch_equals_reference_under_the_score_and_wood_parameters(params):
+    """`moai_points` (R8.2) and `wood_per_palm` (R3.1), 2-5 players, mixed lineups: the same
+    results and logs (a log's reveal names the spaces that got wood)."""
+    rng = np.random.default_rng([11, *sorted(params.values())])
+    for players in range(2, 6):
+        rules = Rules.make(players, params=params)
+        seed = int(rng.integers(2**32))
+        games = [int(x) for x in rng.choice(10_000, size=3, replace=False)]
+        assert_same_games(rules, lineup_of("mixed", players, rng), seed, games, games[:2])
+
+
 VARIANT_CHOICE = st.sets(st.sampled_from(sorted(VARIANTS)), max_size=4).filter(
     lambda v: not {"open-bidding", "open-bidding-strict"} <= v
 )

@@ -75,7 +75,7 @@ def test_the_compiled_path_plays_the_games_played_before_it_existed(
     option=st.sampled_from([{}, {"turn_order": "clockwise"}, {"volcano_after_moai": "camp"},
                             {"spent_wood": "out"}]),
     params=st.sampled_from([{}, {"wood_points": 1}, {"hand_size": 3}, {"forest_spaces": 4},
-                            {"camp_pawns": 2}]),
+                            {"camp_pawns": 2}, {"moai_points": 2}, {"wood_per_palm": 2}]),
     seed=st.integers(0, 2**32),
 )  # fmt: skip
 def test_compiled_and_view_play_give_the_same_results(players, names, variant, option, params,
@@ -84,6 +84,27 @@ def test_compiled_and_view_play_give_the_same_results(players, names, variant, o
     tables = []
     for compiled in (True, False):
         games = Games.new(rules, seed, np.arange(40), rounds=True)
+        games.play(lineup(names, players), compiled=compiled)
+        tables.append((games.results(), games.round_table()))
+    assert tables[0][0].equals(tables[1][0])
+    assert tables[0][1].equals(tables[1][1])
+
+
+@pytest.mark.parametrize(
+    "players, names, params",
+    [(3, "greedy", {"moai_points": 3}), (4, "greedy,random", {"moai_points": 0}),
+     (3, "random,greedy,greedy", {"wood_per_palm": 2}),
+     (5, "greedy", {"wood_per_palm": 3, "wood_supply": 9}), (2, "greedy", {"wood_per_palm": 0}),
+     (4, "greedy", {"moai_points": 2, "wood_per_palm": 2})],
+)  # fmt: skip
+def test_compiled_and_view_play_agree_under_the_score_and_wood_parameters(players, names,
+                                                                          params):  # fmt: skip
+    """`moai_points` (R8.2: the score, and greedy's estimate of a rival's) and
+    `wood_per_palm` (R3.1: the reveal), compiled and through views."""
+    rules = Rules.make(players, params=params)
+    tables = []
+    for compiled in (True, False):
+        games = Games.new(rules, 7, np.arange(60), rounds=True)
         games.play(lineup(names, players), compiled=compiled)
         tables.append((games.results(), games.round_table()))
     assert tables[0][0].equals(tables[1][0])

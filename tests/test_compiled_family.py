@@ -29,6 +29,7 @@ RULES: dict[str, dict[str, Any]] = {
     "open-bidding-strict": {"variants": "open-bidding-strict"},
     "options": {"turn_order": "clockwise", "volcano_after_moai": "camp", "spent_wood": "out"},
     "params": {"params": {"wood_supply": 8, "forest_spaces": 4, "hand_size": 3}},
+    "score-and-wood": {"params": {"moai_points": 2, "wood_per_palm": 2}},
 }
 MIX = "mixture(weights={'greedy': 0.25, 'tuned': 0.25, 'fisher': 0.25, 'raider': 0.25})"
 

@@ -116,8 +116,8 @@ def deltas(changes: list[str], lineups: list[str], metrics: list[str]) -> pd.Dat
 
 def strategies_table(names: list[str], players: list[int]) -> pd.DataFrame:
     """A strategies table: each strategy at each player count, its mean score parts."""
-    rows = [{"players": p, "strategy": s, "moai_height": 10.0, "pawns": 8.0, "wood_score": 1.0,
-             "n": 100} for p in players for s in names]  # fmt: skip
+    rows = [{"players": p, "strategy": s, "moai_height": 10.0, "moai_score": 10.0, "pawns": 8.0,
+             "wood_score": 1.0, "n": 100} for p in players for s in names]  # fmt: skip
     return pd.DataFrame(rows)
 
 

@@ -10,15 +10,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scenario import card_id, done, events, give, scenario, script
 
 import moaisim
-from moaisim.analysis import variants
+from moaisim.analysis import strategies, variants
+from moaisim.analysis.sheet import score_sources
 from moaisim.cli import main
 from moaisim.engine.forward import Games
 from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import RulesError, UserError
 from moaisim.registry import load_strategy
 from moaisim.rules import CAMP, Rules
+from moaisim.rules.parameters import LATER
+from moaisim.rundir import serialize, study_digest
+from moaisim.studies.versus import versus
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "moaisim" / "rules" / "default.toml"
@@ -89,9 +94,140 @@ def test_wood_points_score_the_wood(engine):
     assert "Moai height + living pawns + 5 x wood" in rec.text()
 
 
+@pytest.mark.parametrize("engine", ["reference", "batch"])
+def test_moai_points_score_each_metre_of_moai_height(engine):
+    """R8.2 with `moai_points`: 3 points per metre, or none; `moai_height` stays the height,
+    and the per-round table's score counts the same points."""
+    df, rounds = moaisim.simulate(3, 30, params={"moai_points": 3}, engine=engine, seed=2,
+                                  rounds=True)  # fmt: skip
+    assert (df["score"] == 3 * df["moai_height"] + df["pawns"] + 2 * df["wood"]).all()
+    assert (df["moai_height"] > 0).any() and set(df["moai_points"]) == {3}
+    living = rounds[["forest", "fields", "volcano", "ocean", "camp"]].sum(axis=1)
+    assert (rounds["score"] == 3 * rounds["moai_height"] + living + 2 * rounds["wood"]).all()
+    none = moaisim.simulate(3, 30, params={"moai_points": 0}, engine=engine, seed=2)
+    assert (none["score"] == none["pawns"] + 2 * none["wood"]).all()
+    assert (none["moai_height"] > 0).any()  # statues are still carved, for no points
+    rec = moaisim.play(3, seed=2, params={"moai_points": 3, "wood_points": 5}, engine=engine)
+    assert "Final scores (3 x Moai height + living pawns + 5 x wood):" in rec.text()
+    assert "(Moai height + living pawns + 2 x wood)" in moaisim.play(3, seed=2).text()
+
+
+def first_reveal(players: int, cards: list, params: dict) -> tuple[list[int], list[bool], int]:
+    """The running engine's first reveal on an empty table whose epoch deck starts with these
+    cards ("label" or ("label", nth)), under `params`: the spaces its event says got wood,
+    the forest's wood after it, and the supply left."""
+    g = scenario(players, params=params)
+    g.state.epoch_deck = [card_id(g, c) if isinstance(c, str) else card_id(g, *c) for c in cards]
+    for seat in range(1, players):  # seat k bids k cards of value 1: no tie
+        give(g, seat, c1=seat)
+        script(g, seat, ("bid", [seat, 0, 0, 0, 0, 0]))
+    g.birdman_phase()
+    done(g)
+    return events(g, "reveal")[0]["wood"], g.state.forest_wood.tolist(), g.state.wood_supply
+
+
+#: 3 players turn up 4 cards: two palms among them, or four.
+TWO_PALMS = ["neutral 3/2*", "neutral 2/3", "fire 2/3", "neutral 3/3*", "boat 2/2"]
+FOUR_PALMS = ["neutral 3/2*", "neutral 3/3*", "neutral 2/2*", "boat 3/2*", "neutral 2/3"]
+
+
+@pytest.mark.usefixtures("engine")
+@pytest.mark.parametrize(
+    "cards, params, spaces, supply",
+    [
+        # 2 palms x 2 tokens: spaces 1-4 of 6, from a supply of 15
+        (TWO_PALMS, {"wood_per_palm": 2}, 4, 15 - 4),
+        # 4 palms x 2 = 8 tokens, but one per space: the 6 spaces, 2 tokens stay in the supply
+        (FOUR_PALMS, {"wood_per_palm": 2}, 6, 15 - 6),
+        # 2 palms x 3 = 6 tokens, but the supply has 4
+        (TWO_PALMS, {"wood_per_palm": 3, "wood_supply": 4}, 4, 0),
+        # 2 palms x 10 = 20 tokens on a forest of 9 spaces
+        (TWO_PALMS, {"wood_per_palm": 10, "forest_spaces": 9}, 9, 15 - 9),
+        # no token per palm: nothing comes out
+        (FOUR_PALMS, {"wood_per_palm": 0}, 0, 15),
+        # the rulebook: one per palm
+        (FOUR_PALMS, {}, 4, 15 - 4),
+    ],
+)
+def test_wood_per_palm_puts_that_many_tokens_per_palm_one_per_space(cards, params, spaces,
+                                                                      supply):  # fmt: skip
+    wood, forest, left = first_reveal(3, cards, params)
+    assert wood == list(range(spaces))
+    assert forest == [k < spaces for k in range(params.get("forest_spaces", 6))]
+    assert left == supply
+
+
+@pytest.mark.parametrize("engine", ["reference", "batch"])
+def test_wood_per_palm_fills_the_first_rounds_forest_in_whole_games(engine):
+    """In played games, round 1's reveal puts min(2 x palms, supply, spaces) tokens on
+    spaces 1, 2...: the palms counted from the cards the event names."""
+    rules = Rules.make(4, params={"wood_per_palm": 2})
+    cards = rules.components.epoch_cards
+    counts = set()
+    for game in range(12):
+        rec = moaisim.play(4, seed=3, game=game, params={"wood_per_palm": 2}, engine=engine)
+        reveal = next(e for e in rec.events if e["e"] == "reveal")
+        palms = sum(cards[c].palm for c in reveal["cards"])
+        assert reveal["wood"] == list(range(min(2 * palms, 15, 6)))
+        counts.add(palms)
+    assert len(counts) > 1 and min(counts) * 2 < 6  # games that differ, some under the cap
+
+
+def test_the_score_s_parts_count_the_moai_points():
+    """The analyses that split a score (the strategies table, the balance sheet's sources,
+    versus) count the statues at `moai_points` per metre, and what is left is the wood's."""
+    df = moaisim.simulate(3, 40, strategies="greedy,random", seed=8, params={"moai_points": 3})
+    statues, wood = 3 * df["moai_height"], 2 * df["wood"]
+    table = strategies(df).set_index("strategy")
+    for name, part in df.groupby("strategy", observed=True):
+        row = table.loc[name]
+        assert row["moai_height"] == pytest.approx(part["moai_height"].mean())
+        assert row["moai_score"] == pytest.approx(3 * part["moai_height"].mean())
+        assert row["wood_score"] == pytest.approx(2 * part["wood"].mean())
+    every = score_sources(df).set_index("who").loc["every seat"]
+    assert every["from_statues"] == pytest.approx(statues.sum() / df["score"].sum())
+    assert every["from_wood"] == pytest.approx(wood.sum() / df["score"].sum())
+    duel = versus("greedy", "random", players=3, games=30, seed=8, params={"moai_points": 3})
+    parts = 3 * duel["moai_height"] + duel["pawns"] + duel["wood_score"]
+    assert np.allclose(duel["score"], parts) and (duel["moai_height"] > 0).all()
+
+
+def recorded_before(run: Path, names: list[str]) -> None:
+    """Make a run directory one recorded before the parameters `names` existed: their keys
+    gone from the manifest's cells and their columns from the parts, the parts' records
+    (checksums, study digest) rewritten to match."""
+    manifest = json.loads((run / "manifest.json").read_text())
+    for cell in manifest["study"]["cells"]:
+        for name in names:
+            del cell[name]
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    study = study_digest(manifest["study"])
+    entries = [json.loads(line) for line in (run / "parts.jsonl").read_text().splitlines()]
+    for entry in entries:
+        part = serialize(pd.read_parquet(run / entry["file"]).drop(columns=names))
+        (run / entry["file"]).write_bytes(part.data)
+        entry.update(bytes=len(part.data), sha256=part.sha256, study=study)
+    (run / "parts.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+
+
+def test_a_run_recorded_before_moai_points_and_wood_per_palm_reads_them_as_1(tmp_path):
+    new, old = tmp_path / "new", tmp_path / "old"
+    kw = dict(strategies="greedy,random", seed=6, params={"wood_points": [2, 1]}, chunk_size=10)
+    moaisim.simulate(3, 20, out=new, **kw)
+    moaisim.simulate(3, 20, out=old, **kw)
+    recorded_before(old, ["moai_points", "wood_per_palm"])
+    part = next((old / "parts").glob("*.parquet"))
+    assert "moai_points" not in pd.read_parquet(part).columns
+    loaded = moaisim.load_results(old)
+    assert set(loaded["moai_points"]) == {1} and set(loaded["wood_per_palm"]) == {1}
+    pd.testing.assert_frame_equal(loaded, moaisim.load_results(new))
+    pd.testing.assert_frame_equal(strategies(old), strategies(new))
+
+
 def test_both_engines_play_the_same_games_under_parameters():
     params = {"removed_epoch2": 4, "hand_size": 4, "camp_pawns": 2, "wood_points": 3,
-              "wood_supply": 9, "forest_spaces": 4}  # fmt: skip
+              "wood_supply": 9, "forest_spaces": 4, "moai_points": 2,
+              "wood_per_palm": 2}  # fmt: skip
     kw = dict(strategies="greedy,random", seed=5, params=params)
     pd.testing.assert_frame_equal(
         moaisim.simulate(4, 12, engine="reference", **kw), moaisim.simulate(4, 12, **kw)
@@ -105,13 +241,23 @@ def test_the_digest_covers_parameters_and_keeps_the_default_digest():
     assert Rules.make(4, params={"wood_supply": 15}).digest() == base.digest()
     assert Rules.make(4, params={"wood_supply": 14}).digest() != base.digest()
     assert Rules.make(4, params={"removed_epoch3": 1}).digest() != base.digest()
+    # the parameters added later leave it too at their defaults (1 and 1), not elsewhere
+    later = {"moai_points": 1, "wood_per_palm": 1}
+    assert Rules.make(4, params=later).digest() == base.digest()
+    assert Rules.make(4, params=later).setup == "base"
+    assert Rules.make(4, params={"moai_points": 2}).digest() != base.digest()
+    assert Rules.make(4, params={"wood_per_palm": 2}).digest() != base.digest()
+    assert Rules.make(4, params={"wood_per_palm": 2}).setup == "wood_per_palm=2"
+    # what a results table recorded before them is read with: the rulebook's values
+    assert {name: base.params()[name] for name in LATER} == later
 
 
 def test_a_component_file_may_set_parameters_and_its_explicit_defaults_change_nothing(tmp_path):
     text = DEFAULT.read_text()
     same = tmp_path / "same.toml"
     same.write_text(text.replace("total = 36\n", "total = 36\nremoved = { 1 = 0, 2 = 0, 3 = 0 }\n")
-                    + "\n[score]\nwood_points = 2\n")  # fmt: skip
+                    .replace("wood = 15 ", "wood = 15\nwood_per_palm = 1 ")
+                    + "\n[score]\nwood_points = 2\nmoai_points = 1\n")  # fmt: skip
     assert Rules.make(3, components=same).digest() == Rules.make(3).digest()
     house = tmp_path / "house.toml"
     house.write_text(text.replace("total = 36\n", "total = 36\nremoved = { 3 = 2 }\n")
@@ -120,6 +266,14 @@ def test_a_component_file_may_set_parameters_and_its_explicit_defaults_change_no
     assert rules.params()["removed_epoch3"] == 2 and rules.params()["wood_points"] == 3
     assert rules.setup == "removed_epoch3=2, wood_points=3"  # no other difference
     assert rules == Rules.make(3, params={"removed_epoch3": 2, "wood_points": 3})
+    later = tmp_path / "later.toml"
+    later.write_text(text.replace("wood = 15 ", "wood = 15\nwood_per_palm = 2 ")
+                     + "\n[score]\nmoai_points = 4\n")  # fmt: skip
+    rules = Rules.make(3, components=later)
+    assert rules.params()["wood_per_palm"] == 2 and rules.params()["moai_points"] == 4
+    assert rules.params()["wood_points"] == 2  # a key of [score] left out: the rulebook's
+    assert rules.setup == "moai_points=4, wood_per_palm=2"
+    assert rules == Rules.make(3, params={"moai_points": 4, "wood_per_palm": 2})
 
 
 @pytest.mark.parametrize(
@@ -130,14 +284,20 @@ def test_a_component_file_may_set_parameters_and_its_explicit_defaults_change_no
         ({"camp_pawns": 7}, None, "exceeds pawns.per_strength = 6"),
         ({"hand_size": 21}, None, "cannot deal 21 cards to 2 players"),
         ({"wood_points": 101}, None, "score.wood_points must be an integer from 0 to 100"),
+        ({"moai_points": 101}, None, "score.moai_points must be an integer from 0 to 100, got 101"),
+        ({"moai_points": -1}, None, "score.moai_points must be an integer from 0 to 100, got -1"),
+        ({"wood_per_palm": 11}, None, "board.wood_per_palm must be an integer from 0 to 10, got 1"),
+        ({"wood_per_palm": -1}, None, "board.wood_per_palm must be an integer from 0 to 10"),
+        ({"wood_per_palm": True}, None, "wood_per_palm must be a whole number"),
         ({"removed_epoch3": 1}, "short", "give it or the removed_epoch parameters, not both"),
         ({"wood": 3}, None, "unknown rule parameter 'wood'"),
         ({"wood_supply": 2.5}, None, "wood_supply must be a whole number"),
     ],
 )
 def test_bad_parameters_are_one_clear_error(params, variant, message):
-    with pytest.raises(RulesError, match=message):
+    with pytest.raises(RulesError, match=message) as error:
         Rules.make(4, variant, params=params)
+    assert "\n" not in str(error.value)
 
 
 def test_the_command_line_sweeps_a_parameter_and_labels_every_cell(capsys, tmp_path):
@@ -226,7 +386,10 @@ def test_an_experiment_sweeps_parameters(tmp_path):
 def test_moaisim_variants_lists_the_parameters_with_their_defaults(capsys):
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
-    for line in ("removed_epoch3", "wood_supply", "(default 15; R1.2, C5)", "(default 2; R8.2)"):
+    for line in ("removed_epoch3", "wood_supply", "(default 15; R1.2, C5)", "(default 2; R8.2)",
+                 "moai_points           points per metre of Moai height at the end (default 1; "
+                 "R8.2)", "wood_per_palm         wood tokens put in the forest per palm turned "
+                 "up (default 1; R3.1)"):  # fmt: skip
         assert line in out
 
 

@@ -1,4 +1,5 @@
-"""Property tests over random seeds, player counts, variants and lineups (hypothesis)."""
+"""Property tests over random seeds, player counts, variants, rule parameters and lineups
+(hypothesis)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ def configs(draw: st.DrawFn) -> tuple[Rules, list[str], int, int]:
         turn_order=draw(st.sampled_from(["hill", "clockwise"])),
         volcano_after_moai=draw(st.sampled_from(["stay", "camp"])),
         spent_wood=draw(st.sampled_from(["supply", "out"])),
-    )
+        # the rulebook, or the rule parameters of R8.2's points per metre and R3.1's wood
+        params=draw(st.sampled_from([{}, {}, {"moai_points": 3}, {"wood_per_palm": 2},
+                                     {"moai_points": 0, "wood_per_palm": 3}])),
+    )  # fmt: skip
     lineup = [draw(LINEUP) for _ in range(players)]
     return rules, lineup, draw(st.integers(0, 2**32)), draw(st.integers(0, 10_000))
 

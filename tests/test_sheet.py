@@ -109,6 +109,13 @@ def test_score_sources_and_diversity_on_known_values():
     src = m.score_sources(results).set_index("who")
     assert src.loc["every seat", "from_statues"] == pytest.approx(15 / 30)
     assert src.loc["winners", "from_wood"] == pytest.approx(6 / 20)
+    # 3 points per metre of Moai height (the `moai_points` column): the statues' part triples
+    results["moai_points"] = 3
+    results["score"] = [20, 40]  # 3 x 5 + 5 + 0 and 3 x 10 + 4 + 6 (wood)
+    src = m.score_sources(results).set_index("who")
+    assert src.loc["every seat", "from_statues"] == pytest.approx(45 / 60)
+    assert src.loc["every seat", "from_wood"] == pytest.approx(6 / 60)
+    assert src.loc["winners", "from_pawns"] == pytest.approx(4 / 40)
     mix = pd.DataFrame({"strategy": ["a", "b", "c", "d"], "weight": [1 / 3, 1 / 3, 1 / 3, 0]})
     div = m.diversity(mix, None)
     assert div["support_size"] == 3 and div["effective"] == pytest.approx(3.0)

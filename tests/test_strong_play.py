@@ -51,6 +51,18 @@ def test_the_statue_table_splits_the_points_and_dates_the_first_statue():
     assert t.loc["L3", "first_statue_round"] == 5 and t.loc["L3", "moai_per_seat"] == 0.5
 
 
+def test_the_statue_table_counts_the_moai_points():
+    """Under `moai_points` = 2 (R8.2: 2 points per metre) the statues' points double."""
+    res, rounds = planted()
+    res["moai_points"] = 2
+    res["score"] = 2 * res["moai_height"] + res["pawns"] + res["wood"] * res["wood_points"]
+    t = sp.statues(res, rounds).set_index("who")
+    # L4: statues 2 x 6 = 12, pawns 9, wood 8: 29 points in all
+    assert t.loc["L4", "from_statues"] == pytest.approx(12 / 29)
+    assert t.loc["L4", "from_wood"] == pytest.approx(8 / 29)
+    assert t.loc["L4", "score"] == pytest.approx(29 / 2)
+
+
 def test_self_play_games_are_l3_everywhere_and_kept_by_their_settings(tmp_path):
     calls = []
 

@@ -226,16 +226,17 @@ def score_distributions(shape: pd.DataFrame) -> Figure:
 
 
 def score_parts(table: pd.DataFrame) -> Figure:
-    """The mean score of each strategy split into its parts (Moai height, living pawns,
-    points for wood), by player count: every cell of the run pooled, weighted by seats."""
-    parts = ("moai_height", "pawns", "wood_score")
+    """The mean score of each strategy split into its parts (points for the Moai: their
+    height x the `moai_points` parameter; living pawns; points for wood), by player count:
+    every cell of the run pooled, weighted by seats."""
+    parts = ("moai_score", "pawns", "wood_score")
     agg = table.groupby(["players", "strategy"])[[*parts, "n"]]
     rows = agg.apply(lambda g: pd.Series({c: np.average(g[c], weights=g["n"]) for c in parts}))
     labels = [f"{s} ({p}p)" for p, s in rows.index]
     fig, ax = _subplots(figsize=(min(PAGE_WIDTH, max(4.5, 0.42 * len(labels) + 2.6)), 4.2))
     bottom = np.zeros(len(rows))
     for col, name in (
-        ("moai_height", "Moai height"),
+        ("moai_score", "points for Moai"),
         ("pawns", "living pawns"),
         ("wood_score", "points for wood"),
     ):
@@ -469,4 +470,33 @@ def sheet_sources(sources: pd.DataFrame, statues: pd.DataFrame | None) -> Figure
     ax.set_xlim(0, 100)
     ax.tick_params(labelsize=SMALLEST_FONT)
     ax.legend(fontsize=SMALLEST_FONT, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    return fig
+
+
+def balance_front(trials: pd.DataFrame, objectives: Sequence[str],
+                  units: dict[str, str]) -> Figure:  # fmt: skip
+    """A balance search's trials on its first two objectives (one objective: against the
+    trial number): every trial of the top rung, the Pareto front boxed, those that meet
+    every target filled, the base game (trial 0 when it is in the space) marked."""
+    top = trials[trials["rung"] == trials["rung"].max()]
+    fig = Figure(figsize=(5.6, 4.0))
+    ax = fig.subplots()
+    xs = objectives[0]
+    ys = objectives[1] if len(objectives) > 1 else "trial"
+    colour = palette(2)
+    for feasible, part in top.groupby("feasible"):
+        ax.scatter(part[xs], part[ys], s=18, color=colour[0 if feasible else 1],
+                   label="meets every target" if feasible else "misses a target",
+                   alpha=0.8)  # fmt: skip
+    front = top[top["pareto"]]  # on every objective: a front of 3 or more is no line here
+    ax.scatter(front[xs], front[ys], s=60, facecolor="none", edgecolor="black", lw=0.8,
+               marker="s", label="Pareto front (all objectives)")  # fmt: skip
+    base = top[top["base"]] if "base" in top else top.iloc[:0]
+    if len(base):
+        ax.scatter(base[xs], base[ys], s=80, facecolor="none", edgecolor="black", lw=1.2,
+                   label="base game")  # fmt: skip
+    ax.set_xlabel(f"{xs} ({units.get(xs, '')})", fontsize=9)
+    ax.set_ylabel(f"{ys} ({units.get(ys, '')})" if ys in units else ys, fontsize=9)
+    ax.tick_params(labelsize=SMALLEST_FONT)
+    ax.legend(fontsize=SMALLEST_FONT)
     return fig

@@ -14,7 +14,8 @@ with its interval, from games already played (`moaisim.studies.sheet` plays them
 - **Decisiveness** (`decisiveness`): how often the sole leader after round k wins, and how
   often the lead changes; **length** (`length`): rounds per game.
 - **Where the points come from** (`score_sources`): the shares of the score from statues
-  (Moai height), living pawns and wood (R8.2), for every seat and for the winners.
+  (Moai height, at the `moai_points` parameter's points per metre), living pawns and wood
+  (R8.2), for every seat and for the winners.
 - **Strategic diversity** (`diversity`): the Nash mixture's support and effective number of
   strategies (the exponential of its entropy, a Hill number of order 1) and the alpha-Rank
   leaders, read from a field study's report.
@@ -29,6 +30,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from moaisim.analysis import stats
+from moaisim.rules.parameters import LATER
 
 #: Bootstrap resamples of the sheet's intervals that have no closed form.
 BOOTSTRAP = 1000
@@ -168,10 +170,13 @@ def length(results: pd.DataFrame) -> dict[str, float]:
 
 
 def score_sources(results: pd.DataFrame) -> pd.DataFrame:
-    """The shares of the score from statues (Moai height), living pawns and wood, over all
-    seats and over the winners (seats with a share of the win, weighted by it)."""
-    wood = results["score"] - results["moai_height"] - results["pawns"]
-    parts = pd.DataFrame({"statues": results["moai_height"], "pawns": results["pawns"],
+    """The shares of the score from statues (Moai height times the `moai_points` parameter),
+    living pawns and wood, over all seats and over the winners (seats with a share of the
+    win, weighted by it)."""
+    points = results.get("moai_points", LATER["moai_points"])  # a table from before it
+    statues = results["moai_height"] * np.asarray(points)
+    wood = results["score"] - statues - results["pawns"]
+    parts = pd.DataFrame({"statues": statues, "pawns": results["pawns"],
                           "wood": wood, "score": results["score"]})  # fmt: skip
     rows = []
     for who, w in (("every seat", np.ones(len(results))), ("winners", results["win_share"])):

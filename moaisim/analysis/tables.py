@@ -24,6 +24,7 @@ from moaisim.analysis import inference, stats, verdicts
 from moaisim.analysis.source import Source
 from moaisim.errors import UserError
 from moaisim.rules import OPTIONS
+from moaisim.rules.parameters import LATER
 
 #: The columns that describe a cell in every table.
 CELL = ("players", "setup", "variant", *OPTIONS, "lineup")
@@ -229,27 +230,44 @@ def seat_balance(data: Any) -> pd.DataFrame:
 
 # --- strategies --------------------------------------------------------------------------------
 
-#: The score and its parts (R8.2); `wood_score` is what wood scored (score - Moai height -
-#: living pawns: 2 per token, or the `wood_points` parameter's value).
-PARTS = ("score", "moai_height", "pawns", "wood_score")
+#: The score and its parts (R8.2); `moai_score` is what the statues scored (Moai height x
+#: the `moai_points` parameter, 1 by default: the height), `wood_score` what wood scored
+#: (score - `moai_score` - living pawns: 2 per token, or the `wood_points` parameter's value).
+PARTS = ("score", "moai_height", "pawns", "moai_score", "wood_score")
+
+
+def _moai_points(cells: pd.DataFrame) -> pd.Series:
+    """Each cell's points per metre of Moai height (R8.2, the `moai_points` parameter), by
+    cell: the rulebook's where the cells do not say (results recorded before it existed)."""
+    default = float(LATER["moai_points"])
+    if "moai_points" not in cells:
+        return pd.Series(default, index=cells["cell"].astype(int))
+    return cells.set_index(cells["cell"].astype(int))["moai_points"].astype(float).fillna(default)
 
 
 class _Strategies(_Table):
     def __init__(self, src: Source) -> None:
         super().__init__(src)
         self.acc: pd.DataFrame | None = None
+        self.points: pd.Series | None = None  # `_moai_points` of the cells, when needed
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
+        if "moai_points" in res:
+            points = res["moai_points"].to_numpy(dtype=float)
+        else:  # a run's parts are read without the column: the cells say
+            if self.points is None:
+                self.points = _moai_points(self.src.cells())
+            points = res["cell"].astype(int).map(self.points).to_numpy(dtype=float)
+        moai_score = res["moai_height"].to_numpy(dtype=float) * points
         frame = pd.DataFrame(
             {
                 "cell": res["cell"].to_numpy(),
                 "strategy": res["strategy"].astype(str).to_numpy(),
                 "share": res["share"].to_numpy(),
+                "moai_score": moai_score,
                 "wood_score": (
-                    res["score"].to_numpy(dtype=float)
-                    - res["moai_height"].to_numpy()
-                    - res["pawns"].to_numpy()
-                ),  # fmt: skip
+                    res["score"].to_numpy(dtype=float) - moai_score - res["pawns"].to_numpy()
+                ),
             }
         )
         for c in PARTS[:3]:
@@ -299,8 +317,8 @@ def strategies(data: Any) -> pd.DataFrame:
     errors clustered by game: a strategy's seats in one game are not independent; none in
     self-play, where the share is 1/players by construction: `by_construction`), the fair
     share and the difference from it with its interval (`vs_fair`), mean score and the mean
-    of each part of the score (Moai height, living pawns, points for wood), each with its t
-    interval."""
+    of each part of the score (Moai height, living pawns, points for the Moai: the height x
+    the `moai_points` parameter, points for wood), each with its t interval."""
     return compute(data, "strategies")["strategies"]
 
 

@@ -168,8 +168,9 @@ def render(rec: GameRecord, brief: bool = False) -> str:
             line = EVENTS[ev["e"]].text(ev, text)
             if line is not None:
                 out.append(line)
-    points = rules.components.wood_points
-    out.append(f"\nFinal scores (Moai height + living pawns + {points} x wood):")
+    c = rules.components
+    height = "Moai height" if c.moai_points == 1 else f"{c.moai_points} x Moai height"
+    out.append(f"\nFinal scores ({height} + living pawns + {c.wood_points} x wood):")
     df = rec.result
     table = df[["seat", "strategy", "score", "moai_height", "moai_count", "pawns", "wood", "rank"]]
     out.append(table.to_string(index=False))

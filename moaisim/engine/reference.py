@@ -210,14 +210,15 @@ class ReferenceGame:
             s.last_round = True
         s.offer[:] = -1
         s.offer[: len(offer)] = offer
-        palms = sum(self.cards[c].palm for c in offer)
+        c = self.rules.components
+        tokens = c.wood_per_palm * sum(self.cards[k].palm for k in offer)  # R3.1 per palm
         spaces = []
-        for space in range(self.rules.components.forest_spaces):  # R3.1: spaces 1, 2, 3...
-            if palms == 0 or s.wood_supply == 0:
+        for space in range(c.forest_spaces):  # R3.1: spaces 1, 2, 3...
+            if tokens == 0 or s.wood_supply == 0:
                 break
             s.forest_wood[space] = True
             s.wood_supply -= 1
-            palms -= 1
+            tokens -= 1
             spaces.append(space)
         self.log("reveal", cards=offer, admiral=admiral, wood=spaces, last_round=s.last_round)
         self.bidding()

@@ -190,8 +190,10 @@ class State:
         return int(heights[self.moai_owner == seat].sum())
 
     def score(self, seat: int) -> int:
-        """R8.2: Moai height + living pawns (board and camp) + 2 per wood."""
+        """R8.2: Moai height + living pawns (board and camp) + 2 per wood (points per metre
+        and per wood: the `moai_points` and `wood_points` parameters)."""
+        c = self.rules.components
         living = int((self.loc[seat] >= CAMP).sum())
         return score.py_func(
-            self.moai_height(seat), living, int(self.wood[seat]), self.rules.components.wood_points
+            self.moai_height(seat), living, int(self.wood[seat]), c.wood_points, c.moai_points
         )

@@ -227,10 +227,11 @@ def free_fields(lay: Layout, covered: int, in_fields: int) -> int:
 
 
 @_rule
-def score(moai_height: int, living: int, wood: int, wood_points: int) -> int:
-    """R8.2: Moai height + living pawns (board and camp) + 2 per wood token (the
-    `wood_points` parameter)."""
-    return moai_height + living + wood_points * wood
+def score(moai_height: int, living: int, wood: int, wood_points: int, moai_points: int) -> int:
+    """R8.2: Moai height + living pawns (board and camp) + 2 per wood token; the rule
+    parameters `moai_points` (1) and `wood_points` (2) are the points per metre of Moai height
+    and per wood token."""
+    return moai_points * moai_height + living + wood_points * wood
 
 
 @_rule

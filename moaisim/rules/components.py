@@ -85,6 +85,10 @@ class Components:
     removed: tuple[int, int, int] = (0, 0, 0)
     #: R8.2: points per wood token held at the end
     wood_points: int = 2
+    #: R8.2: points per metre of Moai height at the end
+    moai_points: int = 1
+    #: R3.1: wood tokens put in the forest per palm turned up
+    wood_per_palm: int = 1
 
     # --- derived sizes -------------------------------------------------------------------
     @property
@@ -112,9 +116,9 @@ class Components:
         return dict(self.covered_fields)[players]
 
     def as_dict(self) -> dict[str, Any]:
-        """Every field, but the rule parameters added later (`removed`, `wood_points`) only
-        when they differ from the rulebook: a set-up that does not use them keeps the digest
-        it always had."""
+        """Every field, but the rule parameters added later (`NEW_DEFAULTS`: `removed`,
+        `wood_points`, `moai_points`, `wood_per_palm`) only when they differ from the
+        rulebook: a set-up that does not use them keeps the digest it always had."""
         out = asdict(self)
         for key, default in NEW_DEFAULTS.items():
             if out[key] == default:
@@ -123,7 +127,9 @@ class Components:
 
 
 #: Fields added to `Components` after runs were recorded, with their defaults.
-NEW_DEFAULTS: dict[str, Any] = {"removed": (0, 0, 0), "wood_points": 2}
+NEW_DEFAULTS: dict[str, Any] = {
+    "removed": (0, 0, 0), "wood_points": 2, "moai_points": 1, "wood_per_palm": 1,
+}  # fmt: skip
 
 
 _CARD_RE = re.compile(r"^\s*([a-z-]+)(?:\s+(\d+)\s*/\s*(\d+)\s*(\*)?)?\s*$")
@@ -131,15 +137,16 @@ _CARD_RE = re.compile(r"^\s*([a-z-]+)(?:\s+(\d+)\s*/\s*(\d+)\s*(\*)?)?\s*$")
 _SCHEMA: dict[str, set[str] | None] = {
     "name": None,
     "assumed": None,
-    "board": {"fields", "forest_spaces", "wood", "disaster_tokens", "covered_fields"},
+    "board": {"fields", "forest_spaces", "wood", "disaster_tokens", "covered_fields",
+              "wood_per_palm"},
     "pawns": {"per_strength", "camp_per_strength"},
     "rapa_nui": {"total", "hand", "normal", "raid"},
     "moai": {"total", "heights"},
     "epoch": {"total", "1", "2", "3", "removed"},
-    "score": {"wood_points"},
-}
+    "score": {"wood_points", "moai_points"},
+}  # fmt: skip
 #: Keys a component file may leave out (their defaults are the rulebook's).
-_OPTIONAL = {"epoch": {"removed"}}
+_OPTIONAL = {"epoch": {"removed"}, "board": {"wood_per_palm"}}
 
 
 def _fail(source: str, message: str) -> RulesError:
@@ -208,6 +215,7 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
         data[k] for k in ("board", "pawns", "rapa_nui", "moai", "epoch")
     )
     fields, forest, wood, tokens, covered = _board(source, board)
+    wood_per_palm = _int(source, "board.wood_per_palm", board.get("wood_per_palm", 1), 0, 10)
     per_strength, camp = _pawns(source, pawns)
     cards, total, hand = _rapa_nui_deck(source, rn)
     tiles = _moai_tiles(source, moai)
@@ -217,6 +225,7 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
     removed = _removed_cards(source, epoch, epoch_cards)
     score = _table(source, "score", data.get("score", {}))
     wood_points = _int(source, "score.wood_points", score.get("wood_points", 2), 0, 100)
+    moai_points = _int(source, "score.moai_points", score.get("moai_points", 1), 0, 100)
     name, assumed = _name_and_assumptions(source, data)
     return Components(
         name=name,
@@ -234,6 +243,8 @@ def components_from_dict(data: dict[str, Any], source: str) -> Components:
         assumed=assumed,
         removed=removed,
         wood_points=wood_points,
+        moai_points=moai_points,
+        wood_per_palm=wood_per_palm,
     )
 
 

@@ -4,7 +4,8 @@
 A parameter names one number of the component set: V3's removals generalised (how many cards
 of each epoch are removed at random before setup), the wood in the supply, the pawns of each
 strength in camp at the start, the cards dealt, the points a wood token scores, the forest
-spaces. Each has its default from the rulebook (the default component file) and a range; it
+spaces, the points a metre of Moai height scores, the wood tokens each palm puts in the
+forest. Each has its default from the rulebook (the default component file) and a range; it
 can be set in a component file (its key) or given on the command line (`--param
 wood_supply=10`), and a study can sweep it (`--param removed_epoch3=0,1,2`). Setting a
 parameter changes the component set, so the rules digest covers it, and every result row
@@ -64,12 +65,20 @@ PARAMETERS: dict[str, Parameter] = {
                   "points per wood token held at the end", "wood_points"),
         Parameter("forest_spaces", ("board", "forest_spaces"), "R1.2",
                   "spaces of the forest", "forest_spaces"),
+        Parameter("moai_points", ("score", "moai_points"), "R8.2",
+                  "points per metre of Moai height at the end", "moai_points"),
+        Parameter("wood_per_palm", ("board", "wood_per_palm"), "R3.1",
+                  "wood tokens put in the forest per palm turned up", "wood_per_palm"),
     )
 }  # fmt: skip
 
 
 #: The parameters of V3 generalised, for epochs 1, 2, 3.
 REMOVALS: tuple[str, str, str] = ("removed_epoch1", "removed_epoch2", "removed_epoch3")
+#: The parameters added after runs were recorded, with the value every game recorded before
+#: them was played with: a results table without their columns is read with these
+#: (`runner.finish`).
+LATER: dict[str, int] = {"moai_points": 1, "wood_per_palm": 1}
 #: The fields of `Components` that the parameters set.
 COMPONENT_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(p.field for p in PARAMETERS.values()))
 
@@ -80,7 +89,7 @@ def values(components: Components) -> dict[str, int]:
 
 
 def listing() -> str:
-    """The parameters' names, for help texts: "removed_epoch1, ..., forest_spaces"."""
+    """The parameters' names, for help texts: "removed_epoch1, ..., wood_per_palm"."""
     return ", ".join(PARAMETERS)
 
 

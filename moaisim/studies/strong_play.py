@@ -7,9 +7,10 @@ wood), for the field study (`[field.strong_play]`, moaisim.studies.field).
   search has a small gap.
 - **Statues**: in the same games (the search seat and the L3 seats apart) and in L3's
   self-play under the base components and each alternative component file: the share of the
-  score that comes from statues (R8.2: the Moai heights), from surviving pawns and from
-  wood; the Moai carved per seat and game, the share of seats that finish at least one, and
-  the round in which a seat's first statue is finished (the per-round table).
+  score that comes from statues (R8.2: the Moai heights, times the `moai_points`
+  parameter), from surviving pawns and from wood; the Moai carved per seat and game, the
+  share of seats that finish at least one, and the round in which a seat's first statue is
+  finished (the per-round table).
 
 Every game is kept in the run directory as Parquet (one file per table), so a stopped study
 plays only what is missing.
@@ -32,9 +33,10 @@ from moaisim.engine.forward import Games
 from moaisim.files import write_atomic
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rules import Rules
+from moaisim.rules.parameters import LATER
 
-#: The score parts, as the results table has them (R8.2: statue heights, living pawns, wood
-#: at its points per unit).
+#: The score parts, as the results table has them (R8.2: statue heights at their points per
+#: metre, living pawns, wood at its points per unit).
 PARTS = ("statues", "pawns", "wood")
 
 
@@ -109,7 +111,8 @@ def statues(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("w
     least one statue, and the mean round of a seat's first finished statue (among seats that
     finish one)."""
     df = results.copy()
-    df["statues"] = df["moai_height"].astype(float)
+    points = df.get("moai_points", LATER["moai_points"])  # a table from before the parameter
+    df["statues"] = df["moai_height"].astype(float) * np.asarray(points, dtype=float)
     df["pawns_pts"] = df["pawns"].astype(float)
     df["wood_pts"] = df["wood"].astype(float) * df["wood_points"].astype(float)
     first = (rounds[rounds["moai_count"] > 0].groupby(["rotation", "game", "seat"])["round"]

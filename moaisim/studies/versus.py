@@ -30,6 +30,7 @@ from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
 from moaisim.progress import Progress
 from moaisim.registry import LEVELS, StrategySpec, level_spec, load_strategy, split_top
+from moaisim.rules import Rules
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
 #: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
@@ -65,11 +66,13 @@ def versus(
     params: Mapping[str, int | Sequence[int]] | None = None,
     components: Any = None,
     progress: Progress | None = None,
+    rules: Rules | None = None,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame:
     """The candidate against the field at each player count and set-up (see the module's
     docstring): one row for the candidate and one for the field per set-up; `progress`
-    counts the games as they finish."""
+    counts the games as they finish; `rules` (a `Rules` object, of one player count) stands
+    for the variants, components, parameters and options."""
 
     counts = [players] if isinstance(players, int | np.integer) else list(players)
     lineups: dict[int, list[list[StrategySpec]]] = {}
@@ -86,8 +89,12 @@ def versus(
         lineups[int(p)] = [[cand, *(others[k % len(others)] for k in range(p - 1))]]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise UserError(f"games must be a positive whole number, got {games!r}")
-    study = make_study(counts, games, lineups, variants, seed, components, rotation="cyclic",
-                       params=params, **options)  # fmt: skip
+    if rules is not None:
+        study = make_study(counts, games, lineups, variants, seed, components,
+                           rotation="cyclic", rules=rules, params=params, **options)  # fmt: skip
+    else:
+        study = make_study(counts, games, lineups, variants, seed, components,
+                           rotation="cyclic", params=params, **options)  # fmt: skip
     check_jobs(n_jobs)
     check_memory(study)
     results, _ = run_in_memory(study, n_jobs=n_jobs, progress=progress)
@@ -115,7 +122,8 @@ def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
             "moai_height": part["moai_height"].to_numpy().reshape(-1, p).astype(float),
             "pawns": part["pawns"].to_numpy().reshape(-1, p).astype(float),
         }
-        values["wood_score"] = values["score"] - values["moai_height"] - values["pawns"]
+        statues = values["moai_height"] * c.rules.components.moai_points  # R8.2
+        values["wood_score"] = values["score"] - statues - values["pawns"]
         games = np.arange(len(scores))
         mine = np.zeros_like(scores, dtype=bool)
         mine[games, cand_seat] = True

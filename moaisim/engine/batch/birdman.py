@@ -60,7 +60,9 @@ def reveal(m: Machine, rows: np.ndarray) -> None:
     s.last_round[rows] |= admiral | (pos >= end)
     s.offer[rows] = offer
     palms = m.epoch_cards.palm[offer].sum(axis=1)  # an empty slot (-1) reads "no card": 0
-    wood = np.minimum(np.minimum(palms, s.wood_supply[rows]), m.rules.components.forest_spaces)
+    c = m.rules.components
+    tokens = c.wood_per_palm * palms.astype(np.int64)  # R3.1: `wood_per_palm` per palm
+    wood = np.minimum(np.minimum(tokens, s.wood_supply[rows]), c.forest_spaces)
     s.forest_wood[rows] = np.arange(s.forest_wood.shape[1])[None, :] < wood[:, None]
     s.wood_supply[rows] -= wood.astype(np.int16)
     if m.log_mask is not None:

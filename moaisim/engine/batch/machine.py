@@ -259,6 +259,7 @@ class Machine:
     def _record_round(self, rows: np.ndarray) -> None:
         """The per-round table's rows of games whose round just ended (`ROUND_COLUMNS`)."""
         s, lay, p = self.state, self.rules.layout, self.rules.players
+        c = self.rules.components
         loc = s.loc[rows]
         zones = lay.zones(loc)
         held = self.tiles_held()[rows]
@@ -281,7 +282,7 @@ class Machine:
             "births": s.counters["births"][rows] - s.round_births[rows],
             "starved": s.counters["starved"][rows] - s.round_starved[rows],
             "score": score.py_func(
-                heights, living, s.wood[rows].astype(np.int64), self.rules.components.wood_points
+                heights, living, s.wood[rows].astype(np.int64), c.wood_points, c.moai_points
             ),  # fmt: skip
         }
         self._rounds.append({k: np.asarray(v).reshape(-1) for k, v in row.items()})
@@ -295,11 +296,12 @@ class Machine:
         return df.sort_values(["game", "round", "seat"], kind="stable", ignore_index=True)
 
     def scores(self) -> np.ndarray:
-        """R8.2: Moai height + living pawns (board and camp) + wood points per wood, [B, P]."""
-        s = self.state
+        """R8.2: Moai points per metre of Moai height + living pawns (board and camp) + wood
+        points per wood, [B, P]."""
+        s, c = self.state, self.rules.components
         living = (s.loc >= CAMP).sum(axis=2)
-        points = self.rules.components.wood_points
-        return score.py_func(self.moai_heights(), living, s.wood.astype(np.int64), points)
+        wood = s.wood.astype(np.int64)
+        return score.py_func(self.moai_heights(), living, wood, c.wood_points, c.moai_points)
 
     def moai_heights(self) -> np.ndarray:
         """Total height of each clan's Moai tiles [B, P]."""

@@ -252,7 +252,9 @@ class Consts(NamedTuple):
     card_types: np.ndarray  # int64 [cards]: the type of each Rapa Nui card id (canonical)
     type_rank: np.ndarray  # int64 [cards]: each id's rank within its type
     forest_spaces: int
+    wood_per_palm: int  # R3.1
     wood_points: int
+    moai_points: int
     loss_size: int  # the disaster_loss action space
     birth_size: int  # the birth action space (pairs, then stop)
     open_pawns: bool  # V1
@@ -282,7 +284,9 @@ def consts(rules: Rules) -> Consts:
         card_types=types,
         type_rank=np.arange(c.n_cards, dtype=np.int64) - start[types],
         forest_spaces=c.forest_spaces,
+        wood_per_palm=c.wood_per_palm,
         wood_points=c.wood_points,
+        moai_points=c.moai_points,
         loss_size=action_size(rules, Kind.DISASTER_LOSS),
         birth_size=BIRTH_STOP + 1,
         open_pawns=rules.has("open-pawns"),

@@ -35,7 +35,8 @@ def round_start(g, c, r: int, keep_rounds: bool) -> None:  # noqa: ANN001
 @kernel
 def reveal(g, c, r: int) -> None:  # noqa: ANN001
     """R3.1-R3.2 and R8.1: players + 1 cards; the Admiral is set aside and ends the game;
-    a wood token per palm goes to the forest, space by space, while the supply lasts."""
+    a wood token per palm (`wood_per_palm` of them) goes to the forest, space by space,
+    while the supply lasts."""
     p, t = c.players, c.cards
     for k in range(p + 1):
         g.offer[r, k] = -1
@@ -58,7 +59,7 @@ def reveal(g, c, r: int) -> None:  # noqa: ANN001
     palms = 0
     for k in range(p + 1):
         palms += t.palm[card(t.palm, g.offer[r, k])]
-    wood = min(min(palms, g.wood_supply[r]), c.forest_spaces)
+    wood = min(min(c.wood_per_palm * palms, g.wood_supply[r]), c.forest_spaces)
     for k in range(g.forest_wood.shape[1]):
         g.forest_wood[r, k] = k < wood
     g.wood_supply[r] -= wood

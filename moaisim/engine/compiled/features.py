@@ -15,10 +15,11 @@ MOAI_GUESS = 6
 
 @kernel
 def visible_score(g, c, r: int, q: int) -> int:  # noqa: ANN001
-    """Clan q's score as a rival sees it: R8.2's score with `MOAI_GUESS` per Moai tile."""
+    """Clan q's score as a rival sees it: R8.2's score (its points per metre and per wood
+    token) with `MOAI_GUESS` metres per Moai tile."""
     living = seen.on_board(g, r, q) + seen.camp_size(g, r, q)
     guess = MOAI_GUESS * seen.moai_count(g, r, q)
-    return score(guess, living, seen.wood(g, r, q), c.wood_points)
+    return score(guess, living, seen.wood(g, r, q), c.wood_points, c.moai_points)
 
 
 @kernel

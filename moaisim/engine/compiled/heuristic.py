@@ -153,14 +153,15 @@ for _a in (CARD_VALUES, CARD_RAIDS):
 
 def palms(rules: Rules) -> np.ndarray:
     """R3.1: [4] the expected palms among the players + 1 cards of a round, by the next
-    epoch (entry e for epoch e; entry 0: none)."""
+    epoch (entry e for epoch e; entry 0: none), times the wood tokens a palm puts in the
+    forest (the `wood_per_palm` parameter): the wood a round is expected to bring."""
     cards = epoch_table(rules)
     frac = np.zeros(4)
     for e in (1, 2, 3):
         pile = (cards.epoch == e) & ~cards.admiral
         n = int(pile.sum())
         frac[e] = int(cards.palm[pile].sum()) / n if n else 0.0
-    return frac * (rules.players + 1)
+    return frac * (rules.players + 1) * rules.components.wood_per_palm
 
 
 # --- the scoring kernels, shared by both paths -------------------------------------------------
