@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -81,3 +82,14 @@ def write_atomic(path: str | Path, data: bytes, what: str = "file") -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+def swap_in(tmp: Path, out: Path) -> None:
+    """Put a directory written whole beside its place (`tmp`) at `out`, replacing what was
+    there: the old one is renamed away first and removed only once the new one is in."""
+    old = out.parent / f".{out.name}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)

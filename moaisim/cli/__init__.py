@@ -29,7 +29,7 @@ from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
 ORDER = ("play", "replay", "variants", "simulate", "versus", "sheet", "metagame", "report",
-         "experiment", "tune", "tune-search", "distill", "certify", "rules", "events",
+         "experiment", "balance", "tune", "tune-search", "distill", "certify", "rules", "events",
          "strategies", "bench")  # fmt: skip
 
 

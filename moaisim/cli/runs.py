@@ -297,3 +297,41 @@ def experiment(
         if bar is not None:
             bar.close()
     where_report(path)
+
+
+@app.command()
+def balance(
+    file: Annotated[Path, typer.Argument(help="The balance file (experiments/balance-5p.toml).")],
+    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("out/runs"),
+    reports: Annotated[Path, typer.Option(help="Where reports go: REPORTS/<name>.")] = Path(
+        "out/reports"
+    ),
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
+    ] = None,
+    trials: Annotated[
+        int | None,
+        typer.Option(
+            "--trials",
+            "-t",
+            help="Trials instead of the file's (a quick look): "
+            "into RUNS/<name>-<T> and REPORTS/<name>-<T>.",
+        ),  # fmt: skip
+    ] = None,
+) -> None:
+    """Search the rule space for settings that meet a balance file's targets.
+
+    Optuna's NSGA-II with successive halving, the same deals for every candidate; the
+    finalists verified on fresh games against the base game and judged again with re-tuned
+    bots and look-ahead search; the report (Pareto front, finalists, verdicts, balance
+    sheets) into REPORTS/<name>. A stopped search resumes where it stopped."""
+    from moaisim.studies.balance_report import run_balance
+
+    try:
+        out = run_balance(file, runs, reports, jobs, say=say, trials=trials)
+    except KeyboardInterrupt as exc:
+        again = runnable(command_line("balance"))
+        typer.echo(f"moaisim: {stopped(exc)}; run the same command again to resume: {again}",
+                   err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    where_report(out.report)

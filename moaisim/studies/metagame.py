@@ -46,15 +46,19 @@ class Block:
 def play(
     library: Sequence[Any], players: int, games: int, seed: int = 0, n_jobs: int = 1,
     variants: str | Sequence[str] | None = None, progress: Any = None,
+    rules: Rules | None = None,
 ) -> MetaGame:  # fmt: skip
     """Play every composition of the library at `players` for games 0..games-1 of `seed`
     (the same deals in every composition, seats in cyclic rotation), in batches of about
-    `BATCH_ROWS` games across compositions, `n_jobs` batches at a time."""
+    `BATCH_ROWS` games across compositions, `n_jobs` batches at a time; `rules` (of
+    `players`) replaces the variant's rules (a balance search's candidate)."""
     specs = _library(library)
     players = check_count(players, "players", 2, 5)
     games = check_count(games, "games", 1)
     check_jobs(n_jobs)
-    rules = _rules(players, variants)
+    if rules is not None and rules.players != players:
+        raise UserError(f"rules are for {rules.players} players, not {players}")
+    rules = _rules(players, variants) if rules is None else rules
     counts = compositions(len(specs), players)
     # lineup position -> strategy index, per composition (strategies in library order)
     lineups = np.array([np.repeat(np.arange(len(specs)), c) for c in counts], dtype=np.int64)

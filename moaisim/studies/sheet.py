@@ -35,6 +35,7 @@ from moaisim.analysis.verdicts import FieldStatus, field_status
 from moaisim.checks import check_count, check_seed
 from moaisim.engine.forward import Games
 from moaisim.errors import UserError
+from moaisim.files import swap_in
 from moaisim.progress import Progress
 from moaisim.registry import LEVELS, level_spec, load_strategy
 from moaisim.rules import Rules
@@ -63,6 +64,8 @@ class SheetSettings:
     seed: int = 2026
     field: Path | None = None
     jobs: int = 1
+    #: the rules played (None: the base game), e.g. a balance search's finalist
+    rules: Rules | None = None
 
     def check(self) -> SheetSettings:
         """The settings, checked (one clear line per mistake)."""
@@ -75,6 +78,8 @@ class SheetSettings:
         check_count(self.replays, "replays", 2, 50)
         check_seed(self.seed)
         check_jobs(self.jobs)
+        if self.rules is not None and self.rules.players != self.players:
+            raise UserError(f"the rules are for {self.rules.players} players, not {self.players}")
         if self.field is not None and not (Path(self.field) / "report.md").is_file():
             raise UserError(f"{self.field} is not a field study's report (no report.md)")
         return self
@@ -132,7 +137,7 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
     """Play a sheet's games and read its field study (the module's docstring)."""
     s = settings.check()
     p, stage = s.players, _Stage(progress)
-    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True)
+    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True, rules=s.rules)
     results, rounds = run_in_memory(study, n_jobs=s.jobs, progress=stage)
     assert rounds is not None
     shares = results["win_share"].to_numpy().reshape(-1, p)
@@ -143,7 +148,8 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
         if not games:
             continue
         for opp in FIELD_LEVELS:
-            table = versus(cand, opp, p, games, seed=s.seed + 1, n_jobs=s.jobs, progress=stage)
+            table = versus(cand, opp, p, games, seed=s.seed + 1, n_jobs=s.jobs, progress=stage,
+                           rules=s.rules)  # fmt: skip
             pairs.append(table.assign(candidate=cand, field=opp))
     skill = measure.skill_matrix(pd.concat(pairs, ignore_index=True))
     luck = pd.DataFrame([{"field": lvl, **_luck(s, lvl, stage)} for lvl in ("L2", "L3")])
@@ -157,7 +163,7 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
 def _luck(s: SheetSettings, level: str, stage: Progress) -> dict[str, float]:
     """Luck in a level's self-play: the deals of root seed `seed + 2`, each replayed with
     the strategies' draws of `replays` other root seeds."""
-    p, rules = s.players, Rules.make(s.players)
+    p, rules = s.players, s.rules if s.rules is not None else Rules.make(s.players)
     spec = load_strategy(level_spec(level, p))
     seed = s.seed + 2
     y = np.empty((s.deals, s.replays, p))
@@ -287,12 +293,7 @@ def write_sheet(sh: Sheet, out: Path, command: str = "") -> Path:
     (tmp / "tables").mkdir(parents=True)
     try:
         _write(sh, tmp, command)
-        old = out.parent / f".{out.name}.old"
-        shutil.rmtree(old, ignore_errors=True)
-        if out.exists():
-            out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
+        swap_in(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return out / "sheet.md"
@@ -322,7 +323,8 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
             {
                 "players": p,
                 "settings": {
-                    k: str(v) if isinstance(v, Path) else v for k, v in s.__dict__.items()
+                    k: str(v) if isinstance(v, Path) else (v.setup if isinstance(v, Rules) else v)
+                    for k, v in s.__dict__.items()
                 },
             },
             indent=1,
@@ -335,7 +337,8 @@ def _markdown(sh: Sheet, command: str) -> str:
     fair = sh.fairness
     rounds = text.estimate(sh.length["mean"], sh.length["lo"], sh.length["hi"], ".2f")
     lines = [
-        f"# Balance sheet: {p} players",
+        f"# Balance sheet: {p} players"
+        + ("" if s.rules is None or s.rules.setup == "base" else f", {s.rules.setup}"),
         "",
         f"> {paragraph(sh)}",
         "",

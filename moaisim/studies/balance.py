@@ -1,0 +1,550 @@
+"""`moaisim balance`: search the rule space for a better game (the search itself).
+
+Each candidate (a point of the balance file's space, `studies.balance_space`) is judged by
+the fixed fields (L1-L3 self-play, `[balance] fields`) at every player count asked, on
+**common random numbers**: every candidate plays games 0..N-1 of the same root seed, so two
+candidates whose rules leave the decks alone play the very same deals, and the base game is
+measured on them too (`length_change` is paired with it).
+
+The optimiser is Optuna's NSGA-II (`optuna.samplers.NSGAIISampler`), one objective per
+declared objective (what it minimises: `Objective.loss`) and the hard bounds as constraints
+(`Objective.violation`): a genetic algorithm keeps a population whose non-dominated front
+and crowding survive, which suits a noisy, discrete, multi-objective space better than a
+model-based sampler (docs/balance.md says more). Trials come in batches of one population;
+each batch runs **successive halving**: every candidate plays the first rung's games, the
+best 1/eta (feasible first, then the smallest total loss) play on to the next rung, and so
+on to the top rung's `games`; the extra games of a rung are new games of the same seed (the
+rungs nest), and a trial is told the measures of the last rung it reached.
+
+A run directory holds the Optuna journal and every measured block of games
+(`blocks.jsonl`, keyed by candidate and game range), so a search stopped at any point and
+started again re-measures nothing and proposes the same trials: each trial's sampler is
+seeded by the root seed and the trial's number, and the trials asked but not told when the
+run stopped are measured and told first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import optuna
+import pandas as pd
+from joblib import Parallel, delayed
+
+from moaisim.analysis import metagame as meta_analysis
+from moaisim.analysis import stats
+from moaisim.errors import UserError
+from moaisim.rundir import make_dir
+from moaisim.runner import make_study, run_in_memory
+from moaisim.studies import metagame
+from moaisim.studies.balance_space import Objective, Space, rules_of
+
+STUDY = "balance"
+#: Games per composition of a diversity objective's meta-game unless it says.
+DIVERSITY_GAMES = 40
+Say = Callable[[str], None]
+
+
+def key_of(candidate: Mapping[str, Any]) -> str:
+    """A candidate's canonical key (its values as sorted JSON)."""
+    return json.dumps({k: candidate[k] for k in sorted(candidate)}, sort_keys=True)
+
+
+# --- measuring a block of games ------------------------------------------------------------------
+
+
+def _needs_rounds(space: Space) -> bool:
+    return any(o.measure == "decisive" for o in space.objectives)
+
+
+def measure_block(space: Space, candidate: Mapping[str, Any], a: int, b: int) -> dict[str, Any]:
+    """The sums of games a..b-1 (of the root seed) of a candidate, per player count and
+    field: games, each seat's win shares, score, score from statues, rounds and their
+    squares, and the sole leader after each decisive round and its wins; for each skill
+    objective the better level's win shares as one seat; for each diversity objective the
+    meta-game's mean payoffs (played once, on its own games, with the first block)."""
+    s = space.settings
+    rounds = _needs_rounds(space)
+    games = np.arange(a, b)
+    out: dict[str, Any] = {}
+    for p in s.players:
+        rules = rules_of(candidate, p, s.keep_totals)
+        for f in s.fields:
+            study = make_study(p, b, {p: [f]}, seed=s.seed, rounds=rounds, rules=rules)
+            res, table = run_in_memory(study, games=games)
+            out[f"{p}:{f}"] = _sums(res, table, p, space)
+        for o in space.objectives:
+            if o.measure == "skill":
+                lineup = f"{o.better},{o.weaker}"
+                study = make_study(p, b, {p: [lineup]}, seed=s.seed, rules=rules)
+                res, _ = run_in_memory(study, games=games)
+                label = study.cells[0].lineup[0].label  # L2, L3 keep the level's name
+                mine = res[res["strategy"] == label]
+                out[f"{p}:skill:{o.name}"] = {"n": int(len(mine)),
+                                              "wins": float(mine["win_share"].sum())}  # fmt: skip
+            elif o.measure == "diversity" and a == 0:
+                n = o.games or DIVERSITY_GAMES
+                game = metagame.play(list(o.library), p, n, seed=s.seed, rules=rules)
+                x = meta_analysis.nash(game)
+                w = x[x > 0] / x[x > 0].sum()
+                effective = float(np.exp(-(w * np.log(w)).sum()))  # a Hill number of order 1
+                out[f"{p}:diversity:{o.name}"] = {"effective": effective,
+                                                  "mixture": [float(v) for v in x]}  # fmt: skip
+    return out
+
+
+def _sums(res: pd.DataFrame, table: pd.DataFrame | None, p: int, space: Space) -> dict[str, Any]:
+    """A field's sums over a block of games (`measure_block`)."""
+    shares = res["win_share"].to_numpy(float).reshape(-1, p)
+    per_game = res.groupby("game", sort=True)["rounds"].first().to_numpy(float)
+    statues = statue_points(res)
+    out: dict[str, Any] = {
+        "n": int(shares.shape[0]),
+        "seats": shares.sum(axis=0).tolist(),
+        "seats2": (shares**2).sum(axis=0).tolist(),
+        "score": float(res["score"].sum()),
+        "statues": float(statues.sum()),
+        "wood": float(res["wood"].sum()),
+        "rounds": float(per_game.sum()),
+        "rounds2": float((per_game**2).sum()),
+    }
+    if table is not None:
+        final = res.pivot_table(index="game", columns="seat", values="win_share").to_numpy()
+        games = np.sort(res["game"].unique())
+        index = {g: k for k, g in enumerate(games)}
+        for r in sorted({o.round for o in space.objectives if o.measure == "decisive"}):
+            part = table[table["round"] == r]
+            score = part.pivot_table(index="game", columns="seat", values="score")
+            top = score.max(axis=1)
+            sole = score.eq(top, axis=0).sum(axis=1) == 1
+            leader = score[sole].idxmax(axis=1)
+            rows = np.array([index[g] for g in leader.index], dtype=int)
+            won = final[rows, leader.to_numpy(int)] if len(rows) else np.zeros(0)
+            out[f"lead{r}"] = [int(len(won)), float(won.sum())]
+    return out
+
+
+def statue_points(res: pd.DataFrame) -> pd.Series:
+    """Each row's points from statues (R8.2: `moai_points` per metre of Moai height)."""
+    return res["moai_height"].astype(float) * res["moai_points"].astype(float)
+
+
+def add(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
+    """Two blocks' sums added (nested lists element by element; a diversity entry is kept
+    from the first block)."""
+    if a is None:
+        return json.loads(json.dumps(b))
+    out: dict[str, Any] = {}
+    for k in a:
+        x, y = a[k], b.get(k)
+        if k.count(":") == 2 and k.split(":")[1] == "diversity":
+            out[k] = x
+        elif isinstance(x, dict):
+            out[k] = add(x, y)
+        elif isinstance(x, list):
+            out[k] = [add_value(u, v) for u, v in zip(x, y, strict=True)]
+        else:
+            out[k] = x + y
+    for k in b:
+        if k not in out:
+            out[k] = b[k]
+    return out
+
+
+def add_value(u: Any, v: Any) -> Any:
+    return [add_value(x, y) for x, y in zip(u, v, strict=True)] if isinstance(u, list) else u + v
+
+
+# --- measures and objectives ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Value:
+    """An objective's value for one candidate: the worst cell's value, that cell (player
+    count and field), its 95 % interval, and every cell's value."""
+
+    value: float
+    where: str
+    lo: float
+    hi: float
+    cells: dict[str, float]
+
+
+def field_value(o: Objective, x: Mapping[str, Any], p: int,
+                base: Mapping[str, Any] | None = None) -> tuple[float, float, float]:  # fmt: skip
+    """An objective's value with its 95 % interval from one field's summed games at `p`
+    players (`_sums`); `base` is the base game's sums on the same games (`length_change`:
+    the candidate's mean and t interval less the base game's mean, not a paired interval;
+    a game's length depends on the deck, which both share, so the base mean's own spread
+    is the candidate's). `decisive` counts the games with a sole leader after the round.
+    Skill and diversity are not field measures (`cell_values`)."""
+    n = x["n"]
+    if o.measure == "seat0":
+        lo, hi = stats.wilson(x["seats"][0], n)
+        return (x["seats"][0] / n - 1 / p) * 100, (lo - 1 / p) * 100, (hi - 1 / p) * 100
+    if o.measure == "seat_rms":
+        share = np.asarray(x["seats"]) / n
+        v = float(np.sqrt(((share - 1 / p) ** 2).mean())) * 100
+        se = float(np.sqrt((share * (1 - share) / n).mean())) * 100
+        return v, max(0.0, v - 1.96 * se), v + 1.96 * se
+    if o.measure == "statues":
+        v = x["statues"] / x["score"] * 100 if x["score"] else float("nan")
+        return v, v, v
+    if o.measure in ("length", "length_change"):
+        mean, _, lo, hi = stats.mean_interval(n, x["rounds"], x["rounds2"])
+        shift = 0.0
+        if o.measure == "length_change":
+            if base is None:
+                raise ValueError("length_change needs the base game's sums")
+            shift = base["rounds"] / base["n"]
+        return float(mean) - shift, float(lo) - shift, float(hi) - shift
+    if o.measure == "decisive":
+        k, won = x[f"lead{o.round}"]
+        if not k:
+            return float("nan"), float("nan"), float("nan")
+        lo, hi = stats.wilson(won, k)
+        return won / k * 100, lo * 100, hi * 100
+    raise ValueError(f"{o.measure} is not measured in one field")
+
+
+def cell_values(o: Objective, sums: Mapping[str, Any], base: Mapping[str, Any] | None,
+                space: Space) -> dict[str, tuple[float, float, float]]:  # fmt: skip
+    """An objective's value in each of its cells ('5p L3' -> value, lo, hi) from summed
+    games; `base` is the base game's sums on the same games (for `length_change`)."""
+    s = space.settings
+    out: dict[str, tuple[float, float, float]] = {}
+    for p in s.players:
+        if o.measure == "skill":
+            y = sums[f"{p}:skill:{o.name}"]
+            lo, hi = stats.wilson(y["wins"], y["n"])
+            v = (y["wins"] / y["n"] - 1 / p) * 100
+            out[f"{p}p {o.better} vs {o.weaker}"] = (v, (lo - 1 / p) * 100, (hi - 1 / p) * 100)
+        elif o.measure == "diversity":
+            v = sums[f"{p}:diversity:{o.name}"]["effective"]
+            out[f"{p}p"] = (v, v, v)
+        elif o.measure in ("seat0", "seat_rms"):
+            for f in s.fields:
+                out[f"{p}p {f}"] = field_value(o, sums[f"{p}:{f}"], p)
+        else:
+            f = o.field or space.strongest()
+            b = None if base is None else base[f"{p}:{f}"]
+            where = f"{p}p" if o.measure in ("length", "length_change") else f"{p}p {f}"
+            out[where] = field_value(o, sums[f"{p}:{f}"], p, b)
+    return out
+
+
+def value_of(o: Objective, sums: Mapping[str, Any], base: Mapping[str, Any] | None,
+             space: Space) -> Value:  # fmt: skip
+    """An objective's value: its worst cell (the largest bound violation, then the largest
+    loss) over the player counts and fields."""
+    cells = cell_values(o, sums, base, space)
+    where = max(cells, key=lambda c: (o.violation(cells[c][0]), o.loss(cells[c][0])))
+    v, lo, hi = cells[where]
+    return Value(float(v), where, float(lo), float(hi), {c: float(x[0]) for c, x in cells.items()})
+
+
+def judge(space: Space, sums: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Value]:
+    """Every objective's value of a candidate."""
+    return {o.name: value_of(o, sums, base, space) for o in space.objectives}
+
+
+def losses(space: Space, values: Mapping[str, Value]) -> list[float]:
+    """What the optimiser minimises, one per objective."""
+    return [o.loss(values[o.name].value) for o in space.objectives]
+
+
+def violations(space: Space, values: Mapping[str, Value]) -> list[float]:
+    """Each objective's bound violation (0 when met), in its unit."""
+    return [o.violation(values[o.name].value) for o in space.objectives]
+
+
+def scale(o: Objective) -> float:
+    """An objective's scale for ranking (its tightest bound, at least 1)."""
+    bounds = [abs(x) for x in (o.within, o.at_most, o.at_least) if x is not None]
+    return max(1.0, min(bounds)) if bounds else 1.0
+
+
+def rank_key(space: Space, values: Mapping[str, Value]) -> tuple[float, float]:
+    """A candidate's place in successive halving and among finalists: its total bound
+    violation, then its total loss, each objective divided by its scale (smaller first)."""
+    viol = sum(v / scale(o) for o, v in zip(space.objectives, violations(space, values),
+                                            strict=True))  # fmt: skip
+    loss = sum(x / scale(o) for o, x in zip(space.objectives, losses(space, values), strict=True))
+    return (round(viol, 9), loss)
+
+
+def pareto(points: np.ndarray) -> np.ndarray:
+    """[n] True where a row of `points` (to minimise) is dominated by no other: no row at
+    most as large everywhere and smaller somewhere."""
+    pts = np.asarray(points, dtype=float)
+    keep = np.ones(len(pts), dtype=bool)
+    for i in range(len(pts)):
+        le = (pts <= pts[i]).all(axis=1)
+        lt = (pts < pts[i]).any(axis=1)
+        if (le & lt).any():
+            keep[i] = False
+    return keep
+
+
+# --- the cache of measured blocks ----------------------------------------------------------------
+
+
+class Blocks:
+    """Measured blocks of games by candidate and game range, kept in `blocks.jsonl` (one line
+    per block, appended as it is measured; a line cut short by a kill is ignored)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.held: dict[tuple[str, int, int], dict[str, Any]] = {}
+        if path.is_file():
+            text = path.read_text()
+            if text and not text.endswith("\n"):  # a line cut short by a kill: dropped
+                text = text[: text.rfind("\n") + 1]
+                path.write_text(text)
+            for line in text.splitlines():
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                self.held[(row["key"], row["a"], row["b"])] = row["sums"]
+
+    def get(self, key: str, a: int, b: int) -> dict[str, Any] | None:
+        return self.held.get((key, a, b))
+
+    def put(self, key: str, a: int, b: int, sums: dict[str, Any]) -> None:
+        self.held[(key, a, b)] = sums
+        line = json.dumps({"key": key, "a": a, "b": b, "sums": sums}) + "\n"
+        with self.path.open("a") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def measure(space: Space, blocks: Blocks, candidates: Sequence[Mapping[str, Any]],
+            upto: int, jobs: int) -> list[dict[str, Any]]:  # fmt: skip
+    """Each candidate's sums over games 0..upto-1, from the blocks of the rungs (measured
+    now when missing, `jobs` candidates at a time)."""
+    edges = [0, *[g for g in space.settings.rung_games() if g <= upto]]
+    spans = list(zip(edges[:-1], edges[1:], strict=True))
+    todo = [(c, a, b) for c in candidates for a, b in spans if blocks.get(key_of(c), a, b) is None]
+    todo = list({(key_of(c), a, b): (c, a, b) for c, a, b in todo}.values())
+    if todo:
+        tasks = (delayed(measure_block)(space, c, a, b) for c, a, b in todo)
+        runner = Parallel(n_jobs=jobs, return_as="generator") if jobs > 1 else None
+        done = runner(tasks) if runner is not None else (f(*x, **k) for f, x, k in tasks)
+        for (c, a, b), sums in zip(todo, done, strict=True):
+            blocks.put(key_of(c), a, b, sums)
+    out = []
+    for c in candidates:
+        total = None
+        for a, b in spans:
+            total = add(total, blocks.get(key_of(c), a, b))  # type: ignore[arg-type]
+        out.append(total)
+    return out
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Trial:
+    """A finished trial: its number, candidate, rung reached and games per field, and each
+    objective's value there."""
+
+    number: int
+    candidate: dict[str, Any]
+    rung: int
+    games: int
+    values: dict[str, Value]
+    feasible: bool
+    key: tuple[float, float]
+
+
+def _distributions(space: Space) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for d in space.dimensions:
+        if d.kind == "categorical":
+            out[d.name] = optuna.distributions.CategoricalDistribution(list(d.choices))
+        elif d.kind == "int":
+            out[d.name] = optuna.distributions.IntDistribution(int(d.low), int(d.high))  # type: ignore[arg-type]
+        else:
+            out[d.name] = optuna.distributions.FloatDistribution(d.low, d.high)  # type: ignore[arg-type]
+    return out
+
+
+def _sampler(space: Space, number: int) -> optuna.samplers.BaseSampler:
+    """The sampler that proposes trial `number`: NSGA-II seeded by the root seed and the
+    trial's number (a resumed run proposes what a straight run would)."""
+    s = space.settings
+    return optuna.samplers.NSGAIISampler(
+        population_size=s.population, seed=(s.seed * 1_000_003 + number) % 2**32
+    )
+
+
+def open_study(space: Space, run: Path) -> optuna.Study:
+    """The run directory's Optuna study (created, or loaded when its identity matches)."""
+    make_dir(run)
+    storage = optuna.storages.JournalStorage(
+        optuna.storages.journal.JournalFileBackend(str(run / "journal.log"))
+    )
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    identity = json.loads(json.dumps(space.identity(), default=str))
+    if STUDY in optuna.get_all_study_names(storage):
+        study = optuna.load_study(study_name=STUDY, storage=storage, sampler=_sampler(space, 0))
+        if study.user_attrs.get("identity") != identity:
+            raise UserError(f"{run} holds a balance search of another space or settings: "
+                            "choose another --runs directory or remove it")  # fmt: skip
+        return study
+    study = optuna.create_study(study_name=STUDY, storage=storage, sampler=_sampler(space, 0),
+                                directions=["minimize"] * len(space.objectives))  # fmt: skip
+    study.set_user_attr("identity", identity)
+    (run / "space.json").write_text(json.dumps(identity, indent=1))
+    return study
+
+
+def search(space: Space, run: Path, jobs: int | None = None, say: Say | None = None) -> list[Trial]:
+    """Run (or resume) the search in `run` until `trials` trials are told; returns every
+    told trial (`Trial`), in order. Batch k is trials k * population to (k + 1) *
+    population - 1; a batch stopped while it was asked, measured or told is completed
+    as a straight run would have done it."""
+    s = space.settings
+    jobs = s.jobs if jobs is None else jobs
+    say = say or (lambda _line: None)
+    study = open_study(space, run)
+    blocks = Blocks(run / "blocks.jsonl")
+    dists = _distributions(space)
+    rungs = s.rung_games()
+    started = time.monotonic()
+    while True:
+        every = study.get_trials(deepcopy=False)
+        # a trial asked but not told, or the base game enqueued but not yet asked
+        asked = (optuna.trial.TrialState.RUNNING, optuna.trial.TrialState.WAITING)
+        running = [t.number for t in every if t.state in asked]
+        if not running and len(every) >= s.trials:
+            break
+        start = min(running) // s.population * s.population if running else len(every)
+        end = min(start + s.population, s.trials)
+        if not every and space.contains(space.base()):
+            study.enqueue_trial(space.base())
+        while len(study.get_trials(deepcopy=False)) < end:
+            study.sampler = _sampler(space, len(study.get_trials(deepcopy=False)))
+            study.ask(dists)
+        batch = [t for t in study.get_trials(deepcopy=False) if start <= t.number < end]
+        _halving(space, study, blocks, batch, rungs, jobs, say, started)
+    return trials_of(space, study)
+
+
+def _halving(space: Space, study: optuna.Study, blocks: Blocks, batch: list[Any],
+             rungs: list[int], jobs: int, say: Say, started: float) -> None:  # fmt: skip
+    """Successive halving over one batch of trials (every one of them, so that a batch
+    stopped while it was told promotes the same trials), then each trial not yet told is
+    told its values at the last rung it reached."""
+    s = space.settings
+    cands = {t.number: {d.name: t.params[d.name] for d in space.dimensions} for t in batch}
+    alive = [t.number for t in batch]
+    first, last = alive[0] + 1, alive[-1] + 1
+    reached: dict[int, tuple[int, dict[str, Value]]] = {}
+    for n in list(alive):  # settings the rules refuse together: told unmeasured, never played
+        problem = space.refused(cands[n])
+        if problem is not None:
+            nan = float("nan")
+            reached[n] = (0, {o.name: Value(nan, problem, nan, nan, {}) for o in space.objectives})
+            alive.remove(n)
+    for r, games in enumerate(rungs):
+        if not alive:
+            break
+        took = time.monotonic() - started
+        say(f"trials {first}-{last} of {s.trials}: rung {r + 1}/{len(rungs)}, {len(alive)} "
+            f"candidates x {games} games per field ({took:.0f} s)")  # fmt: skip
+        base = measure(space, blocks, [space.base()], games, jobs)[0]
+        sums = measure(space, blocks, [cands[n] for n in alive], games, jobs)
+        for n, x in zip(alive, sums, strict=True):
+            reached[n] = (r, judge(space, x, base))
+        if r + 1 < len(rungs):
+            alive.sort(key=lambda n: (rank_key(space, reached[n][1]), n))
+            alive = sorted(alive[: max(1, math.ceil(len(alive) / s.eta))])
+    for t in batch:
+        if t.state != optuna.trial.TrialState.RUNNING:
+            continue
+        r, values = reached[t.number]
+        live = optuna.trial.Trial(study, t._trial_id)
+        live.set_user_attr("rung", r)
+        live.set_user_attr("games", rungs[r])
+        for o, v in zip(space.objectives, violations(space, values), strict=True):
+            if f"constraints:{o.name}" not in t.system_attrs:  # set before a kill: the same
+                live.set_constraint(o.name, v)  # NSGA-II: feasible when every one is 0
+        live.set_user_attr("values", {k: v.__dict__ for k, v in values.items()})
+        study.tell(live, losses(space, values))
+
+
+def trials_of(space: Space, study: optuna.Study) -> list[Trial]:
+    """The study's told trials as `Trial`s."""
+    out = []
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
+        values = {k: Value(**v) for k, v in t.user_attrs["values"].items()}
+        cand = {d.name: t.params[d.name] for d in space.dimensions}
+        feasible = all(v == 0 for v in violations(space, values))
+        out.append(Trial(t.number, cand, int(t.user_attrs["rung"]), int(t.user_attrs["games"]),
+                         values, feasible, rank_key(space, values)))  # fmt: skip
+    return sorted(out, key=lambda t: t.number)
+
+
+def trials_table(space: Space, trials: Sequence[Trial]) -> pd.DataFrame:
+    """One row per trial: its settings, rung and games, each objective's value and worst
+    cell, feasibility and whether it is on the Pareto front of the top rung's trials."""
+    top = len(space.settings.rung_games()) - 1
+    full = [t for t in trials if t.rung == top]
+    front = set()
+    if full:
+        pts = np.array([losses(space, t.values) for t in full])
+        front = {t.number for t, k in zip(full, pareto(pts), strict=True) if k}
+    rows = []
+    for t in trials:
+        row: dict[str, Any] = {"trial": t.number, **t.candidate, "rung": t.rung + 1,
+                               "games": t.games}  # fmt: skip
+        for o in space.objectives:
+            v = t.values[o.name]
+            row[o.name] = v.value
+            row[f"{o.name}_where"] = v.where
+        row["violation"] = t.key[0]
+        row["loss"] = t.key[1]
+        row["feasible"] = t.feasible
+        row["pareto"] = t.number in front
+        row["base"] = key_of(t.candidate) == key_of(space.base())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def choose_finalists(space: Space, trials: Sequence[Trial]) -> tuple[list[Trial], bool]:
+    """Up to `finalists` trials of the top rung, other than the base game, each game once
+    (`game_key`: two settings that give the same rules are one finalist): the feasible ones
+    on the Pareto front first (smallest total loss first), then the closest (smallest total
+    violation); and whether any is feasible."""
+    top = len(space.settings.rung_games()) - 1
+    base = space.game_key(space.base())
+    seen: set[str] = set()
+    full = []
+    for t in sorted(trials, key=lambda t: (t.key, t.number)):
+        if t.rung != top or space.refused(t.candidate) is not None:
+            continue
+        k = space.game_key(t.candidate)
+        if k != base and k not in seen:
+            seen.add(k)
+            full.append(t)
+    if not full:
+        return [], False
+    pts = np.array([losses(space, t.values) for t in full])
+    front = pareto(pts)
+    feasible = [t for t, f in zip(full, front, strict=True) if f and t.feasible]
+    feasible += [t for t in full if t.feasible and t not in feasible]
+    rest = [t for t in full if not t.feasible]
+    chosen = (feasible + rest)[: space.settings.finalists]
+    return chosen, bool(feasible)

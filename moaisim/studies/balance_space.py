@@ -1,0 +1,619 @@
+"""The rule space a balance search explores and the objectives it scores (`moaisim balance`).
+
+A balance file (TOML) declares, besides the study's name and question:
+
+- `[space]`: the settings the search may change, each `name = { kind, low, high }` (kinds
+  `int` and `float`) or `name = { kind = "categorical", choices = [...] }`. A name is a rule
+  parameter (`moaisim variants` lists them: `wood_points`, `moai_points`, `wood_per_palm`,
+  the V3 removals...), a rule option (`turn_order`, `volcano_after_moai`, `spent_wood`),
+  `variant` (a categorical of variant labels, `base` included) or a component edit
+  (`COMPONENT_EDITS`): the palms of each epoch, the Moai tiles' heights scaled, the tiles of
+  each height. Component edits keep the published totals (36 epoch cards, 21 Moai tiles)
+  unless `[balance] keep_totals = false`.
+- `[objectives.NAME]`: what a candidate is judged by, each a measure of the balance sheet
+  (`MEASURES`) with a goal (`zero`: as near 0 as can be; `min`; `max`) and hard bounds
+  (`at_most`, `at_least`, `within`: |x| at most), taken in the worst field and player count.
+
+Every value is checked when the file is read, and each dimension's two ends are built into
+rules at every player count searched: a range the components cannot meet (more palms than an
+epoch has cards, a hand the deck cannot deal) is one line before anything is played.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from moaisim.errors import UserError
+from moaisim.files import read_text
+from moaisim.registry import LEVELS, load_strategy
+from moaisim.rules import Rules
+from moaisim.rules.components import Components, components_from_dict, parse_epoch_card
+from moaisim.rules.parameters import PARAMETERS, apply
+from moaisim.rules.variants import OPTIONS, parse_variants, variant_label
+from moaisim.runner import MAX_GAMES
+from moaisim.studies.sheet import SheetSettings
+
+#: Defaults of `[sheet]` for the finalists' balance sheets (smaller than `moaisim sheet`'s).
+SHEET = {"games": 4000, "skill_games": 400, "search_games": 0, "deals": 300, "replays": 2}
+#: Component edits a search space may name, with their kind and meaning. Each keeps the
+#: published totals but `moai_tiles_per_height`, which changes the 21 tiles.
+COMPONENT_EDITS: dict[str, tuple[str, str]] = {
+    "palms_epoch1": ("int", "epoch-1 cards that show a palm (R3.1), moved among its cards"),
+    "palms_epoch2": ("int", "epoch-2 cards that show a palm (R3.1), moved among its cards"),
+    "palms_epoch3": ("int", "epoch-3 cards that show a palm (R3.1), moved among its cards"),
+    "moai_height_scale": ("float", "every Moai tile's height times this, rounded (C2, R6.2)"),
+    "moai_tiles_per_height": ("int", "Moai tiles of each height (C2; 3 in the box: 21 tiles)"),
+}
+#: Edits that change a published total (allowed only with `keep_totals = false`).
+TOTAL_CHANGING = frozenset({"moai_tiles_per_height"})
+
+#: The measures objectives are built on (the balance sheet's), with their unit.
+MEASURES: dict[str, tuple[str, str]] = {
+    "seat0": ("points", "seat 0's win share minus the fair share 1/P, in every field"),
+    "seat_rms": ("points", "root mean square of every seat's gap from fair, in every field"),
+    "statues": ("%", "share of strong play's score from statues (the strongest field)"),
+    "length": ("rounds", "rounds per game"),
+    "length_change": ("rounds", "rounds per game minus the base game's, on the same deals"),
+    "decisive": ("%", "games won by the sole leader after round `round` (the strongest field)"),
+    "skill": ("points", "the better level's gain over fair as one seat against the weaker's"),
+    "diversity": ("strategies", "effective number of strategies of the library's Nash mixture"),
+}
+GOALS = ("zero", "min", "max")
+#: The loss and violation of a value that could not be measured.
+UNMEASURED = 1e9
+#: Each measure's default goal.
+DEFAULT_GOAL = {"seat0": "zero", "length_change": "zero", "statues": "max", "diversity": "max",
+                "skill": "max", "seat_rms": "min", "length": "min", "decisive": "min"}  # fmt: skip
+#: The objective keys that only some measures read.
+APPLIES = {"round": {"decisive"}, "better": {"skill"}, "weaker": {"skill"},
+           "library": {"diversity"}, "games": {"diversity"},
+           "field": {"statues", "decisive", "length", "length_change"}}  # fmt: skip
+#: Names an objective cannot take: the trials table's own columns.
+RESERVED = {"trial", "rung", "games", "violation", "loss", "feasible", "pareto", "base"}
+TOP = {"name", "title", "question", "balance", "space", "objectives", "verify", "adapt", "sheet"}
+BALANCE_KEYS = {"players", "fields", "trials", "population", "games", "rungs", "eta", "seed",
+                "finalists", "keep_totals", "jobs"}  # fmt: skip
+VERIFY_KEYS = {"games"}
+ADAPT_KEYS = {"generations", "games", "held_out_games", "field_games", "search_games"}
+SHEET_KEYS = {"games", "skill_games", "search_games", "deals", "replays"}
+OBJECTIVE_KEYS = {"measure", "goal", "at_most", "at_least", "within", "field", "round",
+                  "better", "weaker", "library", "games"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One setting the search may change: its name, kind and range (or choices), and what it
+    is (`parameter`, `option`, `variant` or `component`)."""
+
+    name: str
+    kind: str
+    what: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+
+    def default(self) -> Any:
+        """The base game's value of this setting."""
+        if self.what == "variant":
+            return "base"
+        if self.what == "option":
+            return OPTIONS[self.name][0]
+        if self.what == "parameter":
+            return PARAMETERS[self.name].value(default_components())
+        return edit_default(self.name)
+
+    def describe(self) -> str:
+        """'int 1..3', 'float 0.80..1.25' or 'one of base, short'."""
+        if self.kind == "categorical":
+            return "one of " + ", ".join(str(c) for c in self.choices)
+        if self.kind == "float":
+            return f"float {self.low:.2f}..{self.high:.2f}"
+        return f"int {int(self.low)}..{int(self.high)}"  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One objective: a measure, its goal and hard bounds, and the measure's own settings."""
+
+    name: str
+    measure: str
+    goal: str
+    at_most: float | None = None
+    at_least: float | None = None
+    within: float | None = None
+    field: str | None = None  # statues, decisive: the field measured (default: strongest)
+    round: int = 3  # decisive
+    better: str = "L3"  # skill
+    weaker: str = "L1"  # skill
+    library: tuple[str, ...] = ()  # diversity
+    games: int | None = None  # diversity: games per composition (None: `DIVERSITY_GAMES`)
+
+    @property
+    def unit(self) -> str:
+        """The measure's unit ('points', '%', 'rounds', 'strategies')."""
+        return MEASURES[self.measure][0]
+
+    def loss(self, x: float) -> float:
+        """What the optimiser minimises: |x| for `zero`, x for `min`, -x for `max`; a value
+        that could not be measured (nan) is the worst there is (`UNMEASURED`)."""
+        if math.isnan(x):
+            return UNMEASURED
+        return abs(x) if self.goal == "zero" else (x if self.goal == "min" else -x)
+
+    def violation(self, x: float) -> float:
+        """How far x is outside the hard bounds (0 inside them), in the measure's unit; a
+        value that could not be measured (nan: no game reached the round, a candidate the
+        rules refuse) meets no bound."""
+        if math.isnan(x):
+            return UNMEASURED
+        out = 0.0
+        if self.at_most is not None:
+            out += max(0.0, x - self.at_most)
+        if self.at_least is not None:
+            out += max(0.0, self.at_least - x)
+        if self.within is not None:
+            out += max(0.0, abs(x) - self.within)
+        return out
+
+    def bounds(self) -> str:
+        """The hard bounds in words ('|x| <= 1', 'x >= 25'), or '' without any."""
+        parts = []
+        if self.within is not None:
+            parts.append(f"within ±{self.within:g}")
+        if self.at_least is not None:
+            parts.append(f"at least {self.at_least:g}")
+        if self.at_most is not None:
+            parts.append(f"at most {self.at_most:g}")
+        return " and ".join(parts)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The search's settings (`[balance]`, `[verify]`, `[adapt]`, `[sheet]`)."""
+
+    players: tuple[int, ...] = (5,)
+    fields: tuple[str, ...] = ("L1", "L2", "L3")
+    trials: int = 200
+    population: int = 20
+    games: int = 2000
+    rungs: int = 3
+    eta: int = 2
+    seed: int = 2026
+    finalists: int = 5
+    keep_totals: bool = True
+    jobs: int = 2
+    verify_games: int = 20_000
+    adapt: dict[str, int] = field(default_factory=dict)
+    sheet: dict[str, int] = field(default_factory=dict)
+
+    def rung_games(self) -> list[int]:
+        """Games per field of each rung of successive halving: the top rung plays `games`,
+        each rung below `eta` times fewer (at least 10 games: checked on reading)."""
+        return [self.games // self.eta ** (self.rungs - 1 - r) for r in range(self.rungs)]
+
+
+@dataclass(frozen=True)
+class Space:
+    """A checked balance file: its name, title, question, dimensions, objectives, settings."""
+
+    path: Path
+    name: str
+    title: str
+    question: str
+    dimensions: tuple[Dimension, ...]
+    objectives: tuple[Objective, ...]
+    settings: Settings
+
+    def strongest(self) -> str:
+        """The strongest fixed field searched (the last in level order)."""
+        return max(self.settings.fields, key=_level_rank)
+
+    def base(self) -> dict[str, Any]:
+        """The base game as a candidate: every dimension at its default."""
+        return {d.name: d.default() for d in self.dimensions}
+
+    def contains(self, candidate: Mapping[str, Any]) -> bool:
+        """Whether a candidate's values all lie in the space."""
+        for d in self.dimensions:
+            v = candidate[d.name]
+            if d.kind == "categorical":
+                if v not in d.choices:
+                    return False
+            elif not d.low <= v <= d.high:  # type: ignore[operator]
+                return False
+        return True
+
+    def refused(self, candidate: Mapping[str, Any]) -> str | None:
+        """Why the rules cannot be built from a candidate's settings (each end of each
+        range was checked alone; two settings can still exclude each other, as `short` and
+        a removal parameter do), or None."""
+        for p in self.settings.players:
+            try:
+                rules_of(candidate, p, self.settings.keep_totals)
+            except UserError as exc:
+                return f"refused: {exc}"
+        return None
+
+    def game_key(self, candidate: Mapping[str, Any]) -> str:
+        """What a candidate's games are made of at every player count, whatever its
+        settings say: its rules' digest with the component set's name left out (a height
+        scale of 1.02 gives the shipped tiles, so the base game)."""
+        parts = []
+        for p in self.settings.players:
+            r = rules_of(candidate, p, self.settings.keep_totals)
+            named = dataclasses.replace(r.components, name="", assumed=())
+            parts.append(dataclasses.replace(r, components=named).digest())
+        return ",".join(parts)
+
+    def identity(self) -> dict[str, Any]:
+        """What a run's trials depend on: a run directory holding another identity is not
+        resumed."""
+        s = self.settings
+        return {
+            "dimensions": [[d.name, d.kind, d.low, d.high, list(d.choices)]
+                           for d in self.dimensions],
+            "objectives": [o.__dict__ | {"library": list(o.library)} for o in self.objectives],
+            "players": list(s.players), "fields": list(s.fields), "population": s.population,
+            "games": s.games, "rungs": s.rungs, "eta": s.eta, "seed": s.seed,
+            "keep_totals": s.keep_totals,
+        }  # fmt: skip
+
+
+def _level_rank(name: str) -> int:
+    return LEVELS.index(name) if name in LEVELS else -1
+
+
+# --- the base document and the edits ------------------------------------------------------------
+
+
+def base_document() -> dict[str, Any]:
+    """The shipped component file as a TOML document (edited per candidate)."""
+    text = resources.files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def default_components() -> Components:
+    """The shipped component set."""
+    return components_from_dict(base_document(), "default.toml")
+
+
+def edit_default(name: str) -> Any:
+    """A component edit's value in the shipped set."""
+    c = default_components()
+    if name.startswith("palms_epoch"):
+        e = int(name[-1])
+        return sum(card.palm for card in c.epoch_cards if card.epoch == e)
+    if name == "moai_height_scale":
+        return 1.0
+    heights = c.moai_heights
+    return max(heights.count(h) for h in set(heights))
+
+
+def _edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool) -> None:
+    """Apply one component edit to a component document (in place)."""
+    if name.startswith("palms_epoch"):
+        e = str(name[-1])
+        cards = [parse_epoch_card("space", t, int(e), k) for k, t in enumerate(doc["epoch"][e])]
+        others = [k for k, c in enumerate(cards) if not c.is_admiral]
+        if not 0 <= value <= len(others):
+            raise UserError(
+                f"{name} = {value}: epoch {e} has {len(others)} cards besides the Admiral, so "
+                f"from 0 to {len(others)} of them can show a palm"
+            )
+        have = [k for k in others if cards[k].palm]
+        # palms leave the last palm cards listed first, and come to the first cards without
+        # one: the same value always gives the same deck
+        drop = set(have[value:]) if value < len(have) else set()
+        add = [k for k in others if not cards[k].palm][: max(0, value - len(have))]
+        texts = list(doc["epoch"][e])
+        for k in drop:
+            texts[k] = texts[k].replace("*", "")
+        for k in add:
+            texts[k] = texts[k].rstrip() + "*"
+        doc["epoch"][e] = texts
+    elif name == "moai_height_scale":
+        heights: dict[int, int] = {}
+        for h, n in doc["moai"]["heights"].items():
+            scaled = max(1, min(99, int(math.floor(int(h) * value + 0.5))))
+            heights[scaled] = heights.get(scaled, 0) + n
+        doc["moai"]["heights"] = {str(h): n for h, n in sorted(heights.items())}
+    elif name == "moai_tiles_per_height":
+        if keep_totals:
+            raise UserError(
+                "moai_tiles_per_height changes the published total of 21 Moai tiles: set "
+                "[balance] keep_totals = false to search it"
+            )
+        doc["moai"]["heights"] = {h: int(value) for h in doc["moai"]["heights"]}
+        doc["moai"]["total"] = int(value) * len(doc["moai"]["heights"])
+
+
+def candidate_document(candidate: Mapping[str, Any], keep_totals: bool = True) -> dict[str, Any]:
+    """The component document of a candidate: the shipped file with its rule parameters set
+    and its component edits made, named by its edits."""
+    doc = base_document()
+    params = {k: int(v) for k, v in candidate.items() if k in PARAMETERS}
+    doc = apply(doc, params) if params else copy.deepcopy(doc)
+    edits = [(k, v) for k, v in candidate.items() if k in COMPONENT_EDITS]
+    for k, v in edits:
+        _edit(doc, k, v, keep_totals)
+    changed = [f"{k}={value_text(v)}" for k, v in edits if v != edit_default(k)]
+    doc["name"] = "default" if not changed else ";".join(changed)
+    return doc
+
+
+def value_text(v: Any) -> str:
+    """A setting's value as the report writes it (floats with two decimals)."""
+    return f"{v:.2f}" if isinstance(v, float) else str(v)
+
+
+def rules_of(candidate: Mapping[str, Any], players: int, keep_totals: bool = True) -> Rules:
+    """The `Rules` of a candidate at `players` (one clear line if they cannot be built)."""
+    doc = candidate_document(candidate, keep_totals)
+    try:
+        comps = components_from_dict(doc, doc["name"])
+        options = {k: str(v) for k, v in candidate.items() if k in OPTIONS}
+        variants = parse_variants(str(candidate.get("variant", "base")))
+        return Rules(players, comps, variants, **options)
+    except UserError as exc:
+        raise UserError(f"{_label(candidate)}: {exc}") from None
+
+
+def _label(candidate: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={value_text(v)}" for k, v in candidate.items())
+
+
+# --- reading a balance file ----------------------------------------------------------------------
+
+
+def load_space(path: str | Path) -> Space:
+    """Read and check a balance file: one clear `UserError` per mistake (exit code 2),
+    before anything is played."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(read_text(path, "balance file"))
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        return _space(path, data)
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+
+
+def _space(path: Path, data: dict[str, Any]) -> Space:
+    for key in data:
+        if key not in TOP:
+            raise UserError(f"unknown key {key!r} (expected one of {', '.join(sorted(TOP))})")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip() or "/" in name:
+        raise UserError(f"name must be a non-empty string without '/', got {name!r}")
+    title, question = data.get("title", name), data.get("question", "")
+    if not isinstance(title, str) or not isinstance(question, str):
+        raise UserError("title and question must be strings")
+    settings = _settings(data)
+    space = data.get("space")
+    if not isinstance(space, dict) or not space:
+        raise UserError("[space] must name at least one setting to search")
+    dims = tuple(_dimension(k, v, settings.keep_totals) for k, v in space.items())
+    objectives = data.get("objectives")
+    if not isinstance(objectives, dict) or not objectives:
+        raise UserError("[objectives] must declare at least one objective")
+    objs = tuple(_objective(k, v, settings) for k, v in objectives.items())
+    for o in objs:
+        if o.name in RESERVED or o.name in space or o.name.endswith("_where"):
+            raise UserError(f"objectives.{o.name}: the name is taken by a setting or a column "
+                            "of the trials table: choose another")  # fmt: skip
+    out = Space(path, name, title, question, dims, objs, settings)
+    _check_ends(out)
+    return out
+
+
+def _whole(x: Any, least: int, key: str, most: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < least or (most and x > most):
+        top = f" to {most}" if most else ""
+        raise UserError(f"{key} must be a whole number from {least}{top}, got {x!r}")
+    return x
+
+
+def _table(data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
+    t = data.get(key, {})
+    if not isinstance(t, dict):
+        raise UserError(f"[{key}] must be a table")
+    for k in t:
+        if k not in keys:
+            raise UserError(f"unknown key {key}.{k} (expected one of {', '.join(sorted(keys))})")
+    return t
+
+
+def _settings(data: dict[str, Any]) -> Settings:
+    b = _table(data, "balance", BALANCE_KEYS)
+    players = b.get("players", [5])
+    players = players if isinstance(players, list) else [players]
+    if not players or any(not isinstance(p, int) or isinstance(p, bool) or p not in (2, 3, 4, 5)
+                          for p in players):  # fmt: skip
+        raise UserError(f"balance.players must be player counts from 2 to 5, got {players!r}")
+    fields = b.get("fields", ["L1", "L2", "L3"])
+    if (
+        not isinstance(fields, list)
+        or not fields
+        or any(f not in LEVELS[:4] for f in fields)
+        or len(set(fields)) != len(fields)
+    ):
+        raise UserError(f"balance.fields must be distinct fixed levels of L0-L3, got {fields!r}")
+    keep = b.get("keep_totals", True)
+    if not isinstance(keep, bool):
+        raise UserError(f"balance.keep_totals must be true or false, got {keep!r}")
+    v = _table(data, "verify", VERIFY_KEYS)
+    adapt = _table(data, "adapt", ADAPT_KEYS)
+    sheet = _table(data, "sheet", SHEET_KEYS)
+    for k, x in adapt.items():
+        _whole(x, 0 if k == "search_games" else 1, f"adapt.{k}")
+    for k, x in sheet.items():
+        _whole(x, 0, f"sheet.{k}")
+    s = Settings(
+        players=tuple(sorted(set(players))),
+        fields=tuple(fields),
+        trials=_whole(b.get("trials", 200), 1, "balance.trials"),
+        population=_whole(b.get("population", 20), 2, "balance.population"),
+        games=_whole(b.get("games", 2000), 10, "balance.games"),
+        rungs=_whole(b.get("rungs", 3), 1, "balance.rungs", 6),
+        eta=_whole(b.get("eta", 2), 2, "balance.eta", 8),
+        seed=_whole(b.get("seed", 2026), 0, "balance.seed", 2**62),
+        finalists=_whole(b.get("finalists", 5), 1, "balance.finalists", 20),
+        keep_totals=keep,
+        jobs=_whole(b.get("jobs", 2), 1, "balance.jobs", 256),
+        verify_games=_whole(v.get("games", 20_000), 0, "verify.games"),
+        adapt=dict(adapt),
+        sheet=dict(sheet),
+    )
+    if s.verify_games > MAX_GAMES:
+        raise UserError(f"verify.games must be at most {MAX_GAMES:,}")
+    for p in s.players:  # the finalists' sheets, checked now rather than after the search
+        cfg = {**SHEET, **s.sheet}
+        SheetSettings(p, cfg["games"], cfg["skill_games"], cfg["search_games"], cfg["deals"],
+                      cfg["replays"], s.seed, None, s.jobs).check()  # fmt: skip
+    if s.games // s.eta ** (s.rungs - 1) < 10:
+        raise UserError(
+            f"balance.games = {s.games} leaves fewer than 10 games at the first of "
+            f"{s.rungs} rungs (eta {s.eta}): raise games or lower rungs"
+        )
+    return s
+
+
+def _dimension(name: str, spec: Any, keep_totals: bool) -> Dimension:
+    if not isinstance(spec, dict):
+        raise UserError(f"space.{name} must be a table such as {{ kind = \"int\", low = 1, "
+                        "high = 3 }")  # fmt: skip
+    for k in spec:
+        if k not in ("kind", "low", "high", "choices"):
+            raise UserError(f"unknown key space.{name}.{k} (expected kind, low, high, choices)")
+    if name in PARAMETERS:
+        what, kinds = "parameter", ("int", "categorical")
+    elif name in OPTIONS:
+        what, kinds = "option", ("categorical",)
+    elif name == "variant":
+        what, kinds = "variant", ("categorical",)
+    elif name in COMPONENT_EDITS:
+        what = "component"
+        kinds = (COMPONENT_EDITS[name][0], "categorical")
+        if name in TOTAL_CHANGING and keep_totals:
+            raise UserError(
+                f"space.{name} changes a published total (21 Moai tiles): set [balance] "
+                "keep_totals = false to search it"
+            )
+    else:
+        known = [*PARAMETERS, *OPTIONS, "variant", *COMPONENT_EDITS]
+        raise UserError(f"unknown setting space.{name} (settings: {', '.join(known)})")
+    kind = spec.get("kind", "categorical" if "choices" in spec else kinds[0])
+    if kind not in kinds:
+        raise UserError(f"space.{name}: kind {kind!r} does not fit it (use {' or '.join(kinds)})")
+    if kind == "categorical":
+        choices = spec.get("choices")
+        if not isinstance(choices, list) or len(choices) < 2:
+            raise UserError(f"space.{name}: choices must list at least two values")
+        if len({repr(c) for c in choices}) != len(choices):
+            raise UserError(f"space.{name}: a choice is given twice")
+        if what == "variant":
+            choices = [variant_label(parse_variants(str(c))) for c in choices]
+        elif what == "option" and any(c not in OPTIONS[name] for c in choices):
+            raise UserError(f"space.{name}: choices must be among {', '.join(OPTIONS[name])}")
+        elif what in ("parameter", "component"):
+            whole = what == "parameter" or COMPONENT_EDITS[name][0] == "int"
+            kinds_ok = (int,) if whole else (int, float)
+            if any(isinstance(c, bool) or not isinstance(c, kinds_ok) or not math.isfinite(c)
+                   for c in choices):  # fmt: skip
+                wanted = "whole numbers" if whole else "numbers"
+                raise UserError(f"space.{name}: choices must be {wanted}, got {choices!r}")
+        return Dimension(name, kind, what, choices=tuple(choices))
+    low, high = spec.get("low"), spec.get("high")
+    number = (int,) if kind == "int" else (int, float)
+    for k, x in (("low", low), ("high", high)):
+        if isinstance(x, bool) or not isinstance(x, number) or not math.isfinite(x):
+            what_number = "a whole number" if kind == "int" else "a number"
+            raise UserError(f"space.{name}.{k} must be {what_number}, got {x!r}")
+    if not low < high:
+        raise UserError(f"space.{name}: the range {low}..{high} is empty (low must be below high)")
+    return Dimension(name, kind, what, float(low), float(high))
+
+
+def _objective(name: str, spec: Any, s: Settings) -> Objective:
+    if not isinstance(spec, dict):
+        raise UserError(f"objectives.{name} must be a table with a measure")
+    for k in spec:
+        if k not in OBJECTIVE_KEYS:
+            raise UserError(f"unknown key objectives.{name}.{k} "
+                            f"(expected one of {', '.join(sorted(OBJECTIVE_KEYS))})")  # fmt: skip
+    measure = spec.get("measure", name)
+    if measure not in MEASURES:
+        raise UserError(f"objectives.{name}: unknown measure {measure!r} "
+                        f"(measures: {', '.join(MEASURES)})")  # fmt: skip
+    for k in spec:
+        if k in APPLIES and measure not in APPLIES[k]:
+            raise UserError(f"objectives.{name}.{k} does not apply to the measure {measure} "
+                            f"(only to {', '.join(sorted(APPLIES[k]))})")  # fmt: skip
+    goal = spec.get("goal", DEFAULT_GOAL[measure])
+    if goal not in GOALS:
+        raise UserError(f"objectives.{name}.goal must be one of {', '.join(GOALS)}, got {goal!r}")
+    nums: dict[str, float | None] = {}
+    for k in ("at_most", "at_least", "within"):
+        x = spec.get(k)
+        if x is not None and (isinstance(x, bool) or not isinstance(x, int | float)):
+            raise UserError(f"objectives.{name}.{k} must be a number, got {x!r}")
+        nums[k] = None if x is None else float(x)
+    if nums["within"] is not None and nums["within"] < 0:
+        raise UserError(f"objectives.{name}.within must be at least 0")
+    if (nums["at_most"] is not None and nums["at_least"] is not None
+            and nums["at_most"] < nums["at_least"]):  # fmt: skip
+        raise UserError(f"objectives.{name}: at_most is below at_least: no value can meet both")
+    fld = spec.get("field")
+    if fld is not None and fld not in s.fields:
+        raise UserError(f"objectives.{name}.field {fld!r} is not a searched field "
+                        f"({', '.join(s.fields)})")  # fmt: skip
+    library = spec.get("library", [])
+    if measure == "diversity":
+        if (not isinstance(library, list) or len(library) < 2
+                or not all(isinstance(x, str) for x in library)):  # fmt: skip
+            raise UserError(f"objectives.{name}: diversity needs a library of at least two "
+                            "strategies (library = [\"tuned\", \"moai\", ...])")  # fmt: skip
+        for x in library:
+            try:
+                load_strategy(x)
+            except UserError as exc:
+                raise UserError(f"objectives.{name}.library: {exc}") from None
+    rnd = _whole(spec.get("round", 3), 1, f"objectives.{name}.round", 30)
+    better, weaker = spec.get("better", "L3"), spec.get("weaker", "L1")
+    if measure == "skill":
+        for k, x in (("better", better), ("weaker", weaker)):
+            if x not in LEVELS[:4]:
+                raise UserError(f"objectives.{name}.{k} must be a level of L0-L3, got {x!r}")
+        if better == weaker:
+            raise UserError(f"objectives.{name}: better and weaker must be different levels")
+    games = spec.get("games")
+    if games is not None:
+        _whole(games, 2, f"objectives.{name}.games")
+    return Objective(name, measure, goal, nums["at_most"], nums["at_least"], nums["within"],
+                     fld, rnd, better, weaker, tuple(library), games)  # fmt: skip
+
+
+def _check_ends(space: Space) -> None:
+    """Build the rules at both ends of every dimension (the others at their defaults), at
+    every player count: a range the components cannot meet is one line now."""
+    base = space.base()
+    for d in space.dimensions:
+        ends = d.choices if d.kind == "categorical" else (d.low, d.high)
+        for x in ends:
+            value = int(x) if d.kind == "int" else x
+            cand = {**base, d.name: value}
+            for p in space.settings.players:
+                try:
+                    rules_of(cand, p, space.settings.keep_totals)
+                except UserError as exc:
+                    raise UserError(f"space.{d.name} = {value_text(value)} cannot be played "
+                                    f"at {p} players: {exc}") from None  # fmt: skip
