@@ -88,6 +88,12 @@ SpentWood = Annotated[str, typer.Option(help="Rule option: supply | out.")]
 GamesSeed = Annotated[int, typer.Option("--seed", "-s", help="Root seed of the games.")]
 #: --seed of a run.
 RunSeed = Annotated[int, typer.Option("--seed", "-s", help="Root seed of the run.")]
+#: A file-driven study's folders and jobs (`experiment`, `balance`).
+RunsDir = Annotated[Path, typer.Option("--runs", help="Where runs go: RUNS/<name>.")]
+ReportsDir = Annotated[Path, typer.Option("--reports", help="Where reports go: REPORTS/<name>.")]
+FileJobs = Annotated[
+    int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
+]
 #: --jobs of the studies.
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Parallel jobs.")]
 #: The opponents of one strategy.

@@ -18,6 +18,9 @@ from moaisim.api import simulate as run_study
 from moaisim.cli.common import (
     PARAM_HELP,
     STRATEGIES_HELP,
+    FileJobs,
+    ReportsDir,
+    RunsDir,
     RunSeed,
     app,
     command_line,
@@ -238,13 +241,9 @@ def _margins(given: list[str]) -> dict[str, float]:
 @app.command(short_help="Run a declarative study (TOML) and write its report.")
 def experiment(
     file: Annotated[Path, typer.Argument(help="The experiment file (see experiments/).")],
-    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("out/runs"),
-    reports: Annotated[Path, typer.Option(help="Where reports go: REPORTS/<name>.")] = Path(
-        "out/reports"
-    ),
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
-    ] = None,
+    runs: RunsDir = Path("out/runs"),
+    reports: ReportsDir = Path("out/reports"),
+    jobs: FileJobs = None,
     games: Annotated[
         int | None,
         typer.Option("--games", "-n", help="Games per cell instead of the file's (a quick look)."),
@@ -302,13 +301,9 @@ def experiment(
 @app.command()
 def balance(
     file: Annotated[Path, typer.Argument(help="The balance file (experiments/balance-5p.toml).")],
-    runs: Annotated[Path, typer.Option(help="Where runs go: RUNS/<name>.")] = Path("out/runs"),
-    reports: Annotated[Path, typer.Option(help="Where reports go: REPORTS/<name>.")] = Path(
-        "out/reports"
-    ),
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Parallel jobs (default: the file's).")
-    ] = None,
+    runs: RunsDir = Path("out/runs"),
+    reports: ReportsDir = Path("out/reports"),
+    jobs: FileJobs = None,
     trials: Annotated[
         int | None,
         typer.Option(
