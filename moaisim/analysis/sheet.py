@@ -30,7 +30,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from moaisim.analysis import stats
-from moaisim.rules.parameters import LATER
+from moaisim.engine.results import statue_points
 
 #: Bootstrap resamples of the sheet's intervals that have no closed form.
 BOOTSTRAP = 1000
@@ -173,8 +173,7 @@ def score_sources(results: pd.DataFrame) -> pd.DataFrame:
     """The shares of the score from statues (Moai height times the `moai_points` parameter),
     living pawns and wood, over all seats and over the winners (seats with a share of the
     win, weighted by it)."""
-    points = results.get("moai_points", LATER["moai_points"])  # a table from before it
-    statues = results["moai_height"] * np.asarray(points)
+    statues = statue_points(results)
     wood = results["score"] - statues - results["pawns"]
     parts = pd.DataFrame({"statues": statues, "pawns": results["pawns"],
                           "wood": wood, "score": results["score"]})  # fmt: skip

@@ -10,7 +10,7 @@ import pandas as pd
 
 from moaisim.engine.state import COUNTERS, State
 from moaisim.rules import OPTIONS, Rules
-from moaisim.rules.parameters import PARAMETERS
+from moaisim.rules.parameters import LATER, PARAMETERS
 
 #: The rules each row was played under: its variant, each rule option, the digest of the
 #: whole set-up (component file included), the set-up's label (every difference from the
@@ -88,6 +88,13 @@ def win_shares(rk: np.ndarray) -> np.ndarray:
     0 to the others, so that a game's shares sum to 1 (ranks: [..., seats])."""
     first = np.asarray(rk) == 1
     return first / first.sum(axis=-1, keepdims=True)
+
+
+def statue_points(results: pd.DataFrame) -> pd.Series:
+    """Each result row's points from statues (R8.2: Moai height times the `moai_points`
+    parameter; a table without that column, made before it existed, scores 1 per metre)."""
+    points = results.get("moai_points", LATER["moai_points"])
+    return results["moai_height"].astype(float) * np.asarray(points, dtype=float)
 
 
 def seat_rows(state: State, seed: int, game: int, strategies: Sequence[str]) -> dict[str, list]:

@@ -41,6 +41,7 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis import metagame as meta_analysis
 from moaisim.analysis import stats
+from moaisim.engine.results import statue_points
 from moaisim.errors import UserError
 from moaisim.rundir import make_dir
 from moaisim.runner import make_study, run_in_memory
@@ -61,7 +62,8 @@ def key_of(candidate: Mapping[str, Any]) -> str:
 # --- measuring a block of games ------------------------------------------------------------------
 
 
-def _needs_rounds(space: Space) -> bool:
+def needs_rounds(space: Space) -> bool:
+    """Whether an objective reads the per-round table (`decisive`)."""
     return any(o.measure == "decisive" for o in space.objectives)
 
 
@@ -72,7 +74,7 @@ def measure_block(space: Space, candidate: Mapping[str, Any], a: int, b: int) ->
     objective the better level's win shares as one seat; for each diversity objective the
     meta-game's mean payoffs (played once, on its own games, with the first block)."""
     s = space.settings
-    rounds = _needs_rounds(space)
+    rounds = needs_rounds(space)
     games = np.arange(a, b)
     out: dict[str, Any] = {}
     for p in s.players:
@@ -80,7 +82,7 @@ def measure_block(space: Space, candidate: Mapping[str, Any], a: int, b: int) ->
         for f in s.fields:
             study = make_study(p, b, {p: [f]}, seed=s.seed, rounds=rounds, rules=rules)
             res, table = run_in_memory(study, games=games)
-            out[f"{p}:{f}"] = _sums(res, table, p, space)
+            out[f"{p}:{f}"] = field_sums(res, table, p, space)
         for o in space.objectives:
             if o.measure == "skill":
                 lineup = f"{o.better},{o.weaker}"
@@ -101,7 +103,9 @@ def measure_block(space: Space, candidate: Mapping[str, Any], a: int, b: int) ->
     return out
 
 
-def _sums(res: pd.DataFrame, table: pd.DataFrame | None, p: int, space: Space) -> dict[str, Any]:
+def field_sums(
+    res: pd.DataFrame, table: pd.DataFrame | None, p: int, space: Space
+) -> dict[str, Any]:
     """A field's sums over a block of games (`measure_block`)."""
     shares = res["win_share"].to_numpy(float).reshape(-1, p)
     per_game = res.groupby("game", sort=True)["rounds"].first().to_numpy(float)
@@ -130,11 +134,6 @@ def _sums(res: pd.DataFrame, table: pd.DataFrame | None, p: int, space: Space) -
             won = final[rows, leader.to_numpy(int)] if len(rows) else np.zeros(0)
             out[f"lead{r}"] = [int(len(won)), float(won.sum())]
     return out
-
-
-def statue_points(res: pd.DataFrame) -> pd.Series:
-    """Each row's points from statues (R8.2: `moai_points` per metre of Moai height)."""
-    return res["moai_height"].astype(float) * res["moai_points"].astype(float)
 
 
 def add(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
@@ -181,7 +180,7 @@ class Value:
 def field_value(o: Objective, x: Mapping[str, Any], p: int,
                 base: Mapping[str, Any] | None = None) -> tuple[float, float, float]:  # fmt: skip
     """An objective's value with its 95 % interval from one field's summed games at `p`
-    players (`_sums`); `base` is the base game's sums on the same games (`length_change`:
+    players (`field_sums`); `base` is the base game's sums on the same games (`length_change`:
     the candidate's mean and t interval less the base game's mean, not a paired interval;
     a game's length depends on the deck, which both share, so the base mean's own spread
     is the candidate's). `decisive` counts the games with a sole leader after the round.

@@ -40,6 +40,7 @@ from moaisim.analysis import plots, text
 from moaisim.analysis.report import make_report
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.verdicts import SEAT_METRIC
+from moaisim.engine.results import statue_points
 from moaisim.errors import UserError
 from moaisim.files import swap_in
 from moaisim.rules import Rules
@@ -224,22 +225,19 @@ def adapt(space: Space, finalists: Sequence[bal.Trial], run: Path, jobs: int,
     retune(study_of_rules(rules, a["games"], ["tuned"], seed=s.seed), where, rt, jobs, say)
     rows = []
     setups = ["base", *(f"finalist {k + 1}" for k in range(len(finalists)))] * len(s.players)
-    for label, r in zip(setups, rules, strict=True):
+    base_of: dict[int, dict[str, Any]] = {}  # the base game's shipped `tuned` sums, by players
+    for label, r in zip(setups, rules, strict=True):  # the base game first at each count
         p = r.players
         say(f"adapted fields: {label} at {p} players")
         got: dict[str, dict[str, Any]] = {}
         for name, spec in (("tuned", "tuned"), ("re-tuned", f"tuned(retuned={str(where)!r})")):
             study = make_study(p, a["field_games"], {p: [spec]}, seed=s.seed + 2, rules=r,
-                               rounds=bal._needs_rounds(space))  # fmt: skip
+                               rounds=bal.needs_rounds(space))  # fmt: skip
             res, table = run_in_memory(study, n_jobs=jobs)
-            got[name] = bal._sums(res, table, p, space)
-        base_rules = rules[setups.index("base") + s.players.index(p) * (len(finalists) + 1)]
-        base_got = {}
-        if any(o.measure == "length_change" for o in space.objectives):
-            study = make_study(p, a["field_games"], {p: ["tuned"]}, seed=s.seed + 2,
-                               rules=base_rules)  # fmt: skip
-            res, _ = run_in_memory(study, n_jobs=jobs)
-            base_got = bal._sums(res, None, p, space)
+            got[name] = bal.field_sums(res, table, p, space)
+        if label == "base":
+            base_of[p] = got["tuned"]
+        base_got = base_of[p]  # `length_change` against the base game on the same games
         search = _search_seat(r, a["search_games"], s.seed + 3, jobs)
         statues = [o for o in space.objectives if o.measure == "statues"]
         if search and statues:  # does strong play still meet the statue target?
@@ -247,8 +245,8 @@ def adapt(space: Space, finalists: Sequence[bal.Trial], run: Path, jobs: int,
         for o in space.objectives:
             if o.measure in ("skill", "diversity"):
                 continue
-            fixed = bal.field_value(o, got["tuned"], p, base_got or None)
-            moved = bal.field_value(o, got["re-tuned"], p, base_got or None)
+            fixed = bal.field_value(o, got["tuned"], p, base_got)
+            moved = bal.field_value(o, got["re-tuned"], p, base_got)
             rows.append({"setup": label, "players": p, "objective": o.name, "unit": o.unit,
                          "tuned": fixed[0], "re_tuned": moved[0], "re_tuned_lo": moved[1],
                          "re_tuned_hi": moved[2], "moved": moved[0] - fixed[0],
@@ -272,7 +270,7 @@ def _search_seat(rules: Rules, games: int, seed: int, jobs: int) -> dict[str, fl
     res, _ = run_in_memory(study, n_jobs=jobs)
     mine = res[res["strategy"] != "L3"]  # the searching seat (L3 keeps its level's name)
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
-    statues = bal.statue_points(mine)
+    statues = statue_points(mine)
     return {"l4_games": len(mine), "l4_gain": (mine["win_share"].mean() - 1 / p) * 100,
             "l4_gain_lo": (lo - 1 / p) * 100, "l4_gain_hi": (hi - 1 / p) * 100,
             "l4_statues": float(statues.sum() / mine["score"].sum() * 100)}  # fmt: skip

@@ -30,10 +30,10 @@ from joblib import Parallel, delayed
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.tables import win_shares
 from moaisim.engine.forward import Games
+from moaisim.engine.results import statue_points
 from moaisim.files import write_atomic
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rules import Rules
-from moaisim.rules.parameters import LATER
 
 #: The score parts, as the results table has them (R8.2: statue heights at their points per
 #: metre, living pawns, wood at its points per unit).
@@ -111,8 +111,7 @@ def statues(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("w
     least one statue, and the mean round of a seat's first finished statue (among seats that
     finish one)."""
     df = results.copy()
-    points = df.get("moai_points", LATER["moai_points"])  # a table from before the parameter
-    df["statues"] = df["moai_height"].astype(float) * np.asarray(points, dtype=float)
+    df["statues"] = statue_points(df)
     df["pawns_pts"] = df["pawns"].astype(float)
     df["wood_pts"] = df["wood"].astype(float) * df["wood_points"].astype(float)
     first = (rounds[rounds["moai_count"] > 0].groupby(["rotation", "game", "seat"])["round"]
