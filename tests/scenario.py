@@ -138,9 +138,20 @@ class BatchScenario(ReferenceGame):
         def mask(g: Machine, rows: np.ndarray) -> np.ndarray:
             counts = work.phase_counts(g, rows)
             s = g.state
-            return work.work_mask(
+            mask = work.work_mask(
                 counts, ONE, np.array([seat]), rows, s.loc, s.up, g.rules.layout, g.work_codec
             )[0]
+            # the same mask game by game, its legal actions listed in ascending order (what
+            # the compiled policies score)
+            one = np.zeros(g.work_codec.size, dtype=bool)
+            acts = np.full(g.work_codec.size, -1, dtype=np.int64)
+            pawns = s.loc.shape[2]
+            n = work.work_legal(counts, 0, seat, int(rows[0]), s.loc, s.up, g.rules.layout,
+                                g.work_codec, one, np.empty(pawns, dtype=np.int64),
+                                np.empty(pawns, dtype=np.int64), acts)  # fmt: skip
+            assert np.array_equal(one, mask)
+            assert acts[:n].tolist() == np.flatnonzero(mask).tolist()
+            return mask
 
         return self._run(mask)
 

@@ -109,6 +109,75 @@ def test_pick_row_one_pass_takes_the_action_the_tie_rule_defines(row, u):
     assert got == _pick_by_definition(scores, legal, u)
 
 
+@settings(max_examples=400, deadline=None)
+@given(row=st.lists(st.tuples(_SCORE, st.booleans(), st.booleans()), max_size=40),
+       u=st.floats(0, 1, exclude_max=True))  # fmt: skip
+def test_pick_listed_takes_the_action_the_tie_rule_defines(row, u):
+    """`pick_listed` reads candidates from a list (every legal action, plus some illegal
+    ones a restriction struck out) and picks what the tie rule picks over the whole mask."""
+    from moaisim.engine.compiled.ties import pick_listed
+
+    scores = [s for s, _, _ in row]
+    legal = [ok for _, ok, _ in row]
+    acts = [a for a, (_, ok, extra) in enumerate(row) if ok or extra]
+    got = pick_listed(np.array(scores, dtype=np.float64), np.array(legal, dtype=bool),
+                      np.array(acts + [0] * 3, dtype=np.int64), len(acts), u)  # fmt: skip
+    assert got == _pick_by_definition(scores, legal, u)
+
+
+def _cheapest_bid_by_definition(hand, need, cost, keep, short, u):
+    """R3.3 as `heuristic.bid_row` defines it, by brute force: every sub-multiset of the
+    hand (type 0 the fastest digit) that reaches `need`, its cost, the cheapest within 1e-9
+    of the first cheapest found, the floor(u x k)-th of those k."""
+    import itertools
+
+    from moaisim.rules.codes import card_value
+
+    size = sum(hand)
+    found = []
+    for combo in itertools.product(*[range(k + 1) for k in reversed(hand)]):
+        cur = list(reversed(combo))
+        total = sum(n * card_value(t) for t, n in enumerate(cur))
+        if need <= 0 or total < need:
+            continue
+        c = 0.0
+        for t, n in enumerate(cur):
+            c += n * cost[t]
+        c += short * max(0.0, keep - (size - sum(cur)))
+        c += 1e-6 * total
+        found.append((c, cur))
+    if not found:
+        return [0] * len(hand)
+    top = np.inf
+    count = 0
+    for c, _ in found:  # the running top, as the tie groups form
+        if c < top - 1e-9:
+            top, count = c, 1
+        elif c <= top + 1e-9:
+            count += 1
+    tied = [cur for c, cur in found if c <= top + 1e-9]
+    return tied[min(int(u * count), count - 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=st.lists(st.integers(0, 4), min_size=6, max_size=6),
+       need=st.integers(0, 14),
+       cost=st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.0 + 1e-10, 2.0, -0.7]), min_size=6,
+                     max_size=6),
+       keep=st.integers(0, 6), short=st.sampled_from([0.0, 0.3, 1.0]),
+       u=st.floats(0, 1, exclude_max=True))  # fmt: skip
+def test_bid_row_bids_the_cheapest_sub_multiset_the_rule_defines(hand, need, cost, keep,
+                                                                  short, u):  # fmt: skip
+    """R3.3: the heuristic's bid (one pass, the pick's second pass only when needed) is
+    the brute-force cheapest bid, ties included."""
+    from moaisim.engine.compiled.heuristic import bid_row
+
+    out = np.zeros((1, 6), dtype=np.int64)
+    bid_row(0, np.array([hand], dtype=np.int64), need, np.array(cost), float(keep), short, u,
+            np.zeros(6, dtype=np.int64), out)  # fmt: skip
+    assert out[0].tolist() == _cheapest_bid_by_definition(hand, need, cost, keep, short, u)
+
+
 def _chi2_seats(table: pd.DataFrame, column: str, players: int) -> float:
     """p-value of a Wald chi-square test that seats 1..P-1 have the same mean of `column`
     (games are the units: the per-game differences between seats, with their covariance)."""

@@ -174,8 +174,10 @@ def work_mask(
     legal = np.zeros((m, codec.size), dtype=np.bool_)
     place = np.empty(pawns, dtype=np.int64)
     kind = np.empty(pawns, dtype=np.int64)
+    acts = np.empty(codec.size, dtype=np.int64)
     for k in range(m):
-        work_legal(counts, live[k], seat[k], rows[k], loc, up, lay, codec, legal[k], place, kind)
+        work_legal(counts, live[k], seat[k], rows[k], loc, up, lay, codec, legal[k], place, kind,
+                   acts)  # fmt: skip
     return legal
 
 
@@ -192,9 +194,12 @@ def work_legal(
     legal: np.ndarray,
     place: np.ndarray,
     kind: np.ndarray,
-) -> None:
+    acts: np.ndarray,
+) -> int:
     """R5.2-R5.7: the legal mask [codec.size] (given cleared) of seat q in game r (counts row
-    c); `place` and `kind` are working arrays [N].
+    c); `place` and `kind` are working arrays [N]. The legal actions are also listed in
+    ascending order in `acts` [codec.size]; returns how many there are (the compiled
+    policies score only those).
 
     With pawns in camp the seat must place one (R5.2): forest spaces always (R5.4), the
     fields if one is free (R5.5), its own volcano spaces in use or its lowest unused one
@@ -202,37 +207,55 @@ def work_legal(
     pawns standing in different places (all fields one place, all own boats one place) that
     differ in strength or in face state (A2).
     """
+    n = 0
     if counts.camp[c, q, 0] + counts.camp[c, q, 1] + counts.camp[c, q, 2] > 0:
-        for s in range(1, 4):
+        for s in range(1, 4):  # actions ascend with the strength, then the target
             if counts.camp[c, q, s - 1] == 0:
                 continue
             for t in range(lay.forest):
-                legal[place_action(codec, s, t)] = True
-            legal[place_action(codec, s, lay.fields)] = counts.free_fields[c] > 0
+                a = place_action(codec, s, t)
+                legal[a] = True
+                acts[n] = a
+                n += 1
+            if counts.free_fields[c] > 0:
+                a = place_action(codec, s, lay.fields)
+                legal[a] = True
+                acts[n] = a
+                n += 1
             new = True
             for v in range(lay.volcano):
-                if counts.used[c, q, v]:
-                    legal[place_action(codec, s, lay.volcano0 + v)] = True
-                elif new:
-                    legal[place_action(codec, s, lay.volcano0 + v)] = True
-                    new = False
+                if counts.used[c, q, v] or new:
+                    if not counts.used[c, q, v]:
+                        new = False
+                    a = place_action(codec, s, lay.volcano0 + v)
+                    legal[a] = True
+                    acts[n] = a
+                    n += 1
             for b in range(lay.boats):
                 if counts.built[c, q, b] and not counts.manned[c, q, b]:
-                    legal[place_action(codec, s, codec.boat_target)] = True
+                    a = place_action(codec, s, codec.boat_target)
+                    legal[a] = True
+                    acts[n] = a
+                    n += 1
                     break
-        return
+        return n
     legal[codec.pass_action] = True
+    acts[0] = codec.pass_action
+    n = 1
     # each pawn's swap place (-1 off the board) and kind (strength, face state), read once
     # per game rather than once per pair
     for i in range(loc.shape[2]):
         x = loc[r, q, i]
         place[i] = swap_place(lay, x) if x >= 0 else -1
         kind[i] = 2 * strength_of(lay, i) + (1 if up[r, q, i] else 0)
-    for n in range(len(codec.pair_i)):
-        i, j = codec.pair_i[n], codec.pair_j[n]
+    for k in range(len(codec.pair_i)):
+        i, j = codec.pair_i[k], codec.pair_j[k]
         pi, pj = place[i], place[j]
         if pi >= 0 and pj >= 0 and pi != pj and kind[i] != kind[j]:
-            legal[codec.swap0 + n] = True
+            legal[codec.swap0 + k] = True
+            acts[n] = codec.swap0 + k
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)

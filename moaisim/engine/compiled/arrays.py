@@ -303,6 +303,8 @@ class Scratch(NamedTuple):
     """Working arrays of one batch's play, allocated once (no decision allocates)."""
 
     legal: np.ndarray  # bool [A]: the legal mask of the decision at hand (largest kind)
+    acts: np.ndarray  # int64 [A]: a work decision's legal actions, ascending (`work_legal`)
+    n_acts: np.ndarray  # int64 [1]: how many of `acts` are listed
     scores: np.ndarray  # float64 [A]: a policy's scores of the actions
     bid: np.ndarray  # int64 [P, 6]: the sealed bids of a round, before they are shown
     seats: np.ndarray  # bool [P]
@@ -319,6 +321,9 @@ class Scratch(NamedTuple):
     est: np.ndarray  # float64 [F]
     seen: np.ndarray  # float64 [F]
     tally: np.ndarray  # int64 [2]: decisions taken (forced ones included), asked
+    tally_ok: np.ndarray  # bool [1]: the forest's tally below is the game's (work phase)
+    tally_down: np.ndarray  # int64 [P, F]: face-down pawns per clan and forest space
+    tally_up: np.ndarray  # int64 [P, F, 3]: face-up pawns per clan, forest space, strength
 
 
 def scratch(rules: Rules) -> Scratch:
@@ -327,6 +332,8 @@ def scratch(rules: Rules) -> Scratch:
     size = max(action_size(rules, k) for k in Kind)
     return Scratch(
         legal=np.zeros(size, dtype=np.bool_),
+        acts=np.zeros(size, dtype=np.int64),
+        n_acts=np.zeros(1, dtype=np.int64),
         scores=np.zeros(size, dtype=np.float64),
         bid=np.zeros((p, N_CARD_TYPES), dtype=np.int64),
         seats=np.zeros(p, dtype=np.bool_),
@@ -343,6 +350,9 @@ def scratch(rules: Rules) -> Scratch:
         est=np.zeros(lay.forest, dtype=np.float64),
         seen=np.zeros(lay.forest, dtype=np.float64),
         tally=np.zeros(2, dtype=np.int64),
+        tally_ok=np.zeros(1, dtype=np.bool_),
+        tally_down=np.zeros((p, lay.forest), dtype=np.int64),
+        tally_up=np.zeros((p, lay.forest, 3), dtype=np.int64),
     )
 
 

@@ -43,12 +43,27 @@ def loses(g, c, r: int, q: int, card: int) -> bool:  # noqa: ANN001
 
 
 @kernel
-def rival_forest(g, c, r: int, me: int, per_hidden: float, est, out) -> None:  # noqa: ANN001
+def rival_forest(g, c, sc, r: int, me: int, per_hidden: float, est, out) -> None:  # noqa: ANN001
     """R6.1 as a rival sees it: out[k] = the strongest rival's estimated strength on forest
     space k: its face-up strength there + `per_hidden` per face-down pawn (`est` and `out`
-    have one entry per forest space), summed in `features.rival_forest`'s order."""
+    have one entry per forest space), summed in `features.rival_forest`'s order: the
+    face-down pawns first, then the face-up ones by pawn index (ascending strength).
+
+    During the work phase the machine keeps the forest's tally (`tally`) and this reads it;
+    elsewhere it counts from the pawns."""
     forest = len(out)
     out[:] = 0.0
+    if sc.tally_ok[0]:
+        for q in range(c.players):
+            if q == me:
+                continue
+            for k in range(forest):
+                e = per_hidden * sc.tally_down[q, k]
+                for s in range(3):
+                    for _ in range(sc.tally_up[q, k, s]):
+                        e += s + 1
+                out[k] = max(out[k], e)
+        return
     for q in range(c.players):
         if q == me:
             continue
@@ -61,6 +76,30 @@ def rival_forest(g, c, r: int, me: int, per_hidden: float, est, out) -> None:  #
                 est[x] += c.strength[i]
         for k in range(forest):
             out[k] = max(out[k], est[k])
+
+
+@kernel
+def tally_clan(g, c, sc, r: int, q: int) -> None:  # noqa: ANN001
+    """Clan q's row of the forest's tally in game r, as every seat sees it (R5.9): its
+    face-down pawns per forest space (sc.tally_down[q]) and its face-up pawns per forest
+    space and strength (sc.tally_up[q])."""
+    forest = c.lay.forest
+    seen.hidden_counts(g, r, q, sc.tally_down[q, :forest])
+    sc.tally_up[q] = 0
+    for i in range(len(c.strength)):
+        x = seen.shown_loc(g, r, q, i)
+        if 0 <= x < forest:
+            sc.tally_up[q, x, c.strength[i] - 1] += 1
+
+
+@kernel
+def tally(g, c, sc, r: int) -> None:  # noqa: ANN001
+    """The forest's tally of game r, every clan's row (`tally_clan`), marked valid: the work
+    phase (`compiled.work`) keeps it up to date move by move and clears the mark when the
+    phase ends, so that `rival_forest` reads it only while it is true."""
+    for q in range(c.players):
+        tally_clan(g, c, sc, r, q)
+    sc.tally_ok[0] = True
 
 
 @kernel

@@ -16,10 +16,12 @@ from moaisim.engine.compiled import seen
 from moaisim.engine.compiled.arrays import kernel
 from moaisim.engine.compiled.features import loses as loses_
 from moaisim.engine.compiled.features import rival_forest, thing_losses, visible_score
-from moaisim.engine.compiled.ties import NEG, pick_row
+from moaisim.engine.compiled.ties import NEG, pick_listed, pick_row
 from moaisim.engine.decisions import BIRTH_PAIRS, PAIR_STRENGTH, raid_action
 from moaisim.rules.codes import (
     FIELDS,
+    FIRST_RAID,
+    N_CARD_TYPES,
     N_RAID_COMBOS,
     OCEAN,
     card_value,
@@ -133,21 +135,22 @@ def placement_score(s: int, t: int, own: int, wood: bool, seen_there: float, hun
 @kernel
 def work(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
     """R5: place by `placement`'s scores; with no placement legal, pass if it may, else the
-    first legal swap."""
+    first legal swap. The candidates are the listed legal actions (`work_legal`'s
+    sc.acts, ascending; a restriction may have made some of them illegal since)."""
     u = seen.uniform(g, r, me)
     codec = c.work
-    placing = False
-    for a in range(codec.pass_action):
-        if sc.legal[a]:
-            placing = True
+    acts, n = sc.acts, sc.n_acts[0]
+    first = -1  # the first listed action still legal
+    for m in range(n):
+        if sc.legal[acts[m]]:
+            first = acts[m]
             break
-    if placing:
+    if 0 <= first < codec.pass_action:
         return placement(g, c, sc, r, me, u)
     if sc.legal[codec.pass_action]:
         return codec.pass_action
-    for a in range(codec.swap0, size):
-        if sc.legal[a]:
-            return a
+    if first >= 0:
+        return first
     return codec.swap0
 
 
@@ -162,6 +165,8 @@ def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
        face-up strengths + 2 per face-down pawn;
     3. the volcano: pile onto the tallest own space that stays within the tallest tile
        (20 + height + s), else 15 - s.
+
+    Only the listed legal placements (sc.acts) are scored.
     """
     lay = c.lay
     forest, fields, ocean0 = lay.forest, lay.fields, lay.ocean0
@@ -179,20 +184,23 @@ def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
     for x in range(ocean0, lay.size):
         food += by_place[x]
     hungry = living - food > 0
-    rival_forest(g, c, r, me, 2.0, sc.est, sc.seen)
+    rival_forest(g, c, sc, r, me, 2.0, sc.est, sc.seen)
     top = c.top_tile
-    for s in range(1, 4):
-        for t in range(targets):
-            a = (s - 1) * targets + t
-            if not sc.legal[a]:
-                continue
-            wood = t < forest and seen.forest_wood(g, r, t)
-            seen_there = sc.seen[t] if t < forest else 0.0
-            sc.scores[a] = placement_score(
-                s, t, by_place[t], wood, seen_there, hungry, top, forest, fields, ocean0
-            )
-    n = 3 * targets
-    return pick_row(sc.scores[:n], sc.legal[:n], u)
+    acts, n = sc.acts, sc.n_acts[0]
+    for m in range(n):
+        a = acts[m]
+        if a >= c.work.pass_action:
+            break
+        if not sc.legal[a]:
+            continue
+        s, t = a // targets + 1, a % targets
+        wood = t < forest and seen.forest_wood(g, r, t)
+        seen_there = sc.seen[t] if t < forest else 0.0
+        sc.scores[a] = placement_score(
+            s, t, by_place[t], wood, seen_there, hungry, top, forest, fields, ocean0
+        )
+    n78 = 3 * targets
+    return pick_listed(sc.scores[:n78], sc.legal[:n78], acts, n, u)
 
 
 # --- R6 ---------------------------------------------------------------------------------------
@@ -230,6 +238,11 @@ def feed(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
         if sc.legal[i]:
             x = seen.own_loc(g, r, me, i)
             sc.scores[i] = -10 * c.strength[i] + (5 if 0 <= x < forest else 0)
+    raids = False  # R6.4: every raid discards a Raid card; without one, none is legal
+    for t in range(FIRST_RAID, N_CARD_TYPES):
+        raids |= seen.own_hand(g, r, me, t) > 0
+    if not raids:
+        return pick_row(sc.scores[: codec.pawns], sc.legal[: codec.pawns], u)
     for q in range(c.players):
         lead = -1
         for j in range(codec.pawns):

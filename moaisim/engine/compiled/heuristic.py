@@ -59,6 +59,7 @@ from moaisim.rules import CARD_TYPES, Rules
 from moaisim.rules.codes import (
     CAMP,
     FIELDS,
+    FIRST_RAID,
     FOREST,
     N_CARD_TYPES,
     N_RAID_COMBOS,
@@ -414,6 +415,8 @@ def feed_row(
     for i in range(pawns):
         if legal[r, i]:
             scores[i] = -(w[PAWN] + losses[r, i])
+    if legal.shape[1] <= pawns:  # only starving was asked about (no Raid card in hand)
+        return pick_row(scores[:pawns], legal[r], u)
     for qq in range(lead.shape[1]):
         for j in range(pawns):
             for c in range(N_RAID_COMBOS):
@@ -434,7 +437,14 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
             u: float, cur: np.ndarray, out: np.ndarray) -> None:  # fmt: skip
     """R3.3: the cheapest sub-multiset of game r's hand whose total reaches `need` (ties at
     random by u) into out[r] (zeroed first); nothing when need is 0 or the hand cannot reach
-    it. A bid costs its cards' values + `short` per card it leaves the hand below `keep`."""
+    it. A bid costs its cards' values + `short` per card it leaves the hand below `keep`.
+
+    The sub-multisets are counted k = 0, 1, ... in mixed radix (type 0 the fastest digit,
+    `cur` stepped like an odometer). The first pass finds the cheapest cost (`top`, the
+    first of its tie group) and how many tie with it; the k-th tie is picked in a second
+    pass, which starts at the tie group's first sub-multiset (kept in out[r]) unless an
+    earlier one could tie with the final top, and is skipped when that first one is the
+    pick."""
     types = hand.shape[1]
     for t in range(types):
         out[r, t] = 0
@@ -446,37 +456,71 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
         combos *= hand[r, t] + 1
         size += hand[r, t]
     top = np.inf
+    low = np.inf  # the lowest cost seen so far
+    before = np.inf  # the lowest cost seen before the tie group's first
+    first = -1  # the tie group's first sub-multiset
     count = 0
-    pick = 0
-    for rep in range(2):  # pass 0: the cheapest cost and how many tie; pass 1: pick one
-        if rep == 1:
-            if count == 0:
-                break
-            pick = min(int(u * count), count - 1)
-        for k in range(combos):
-            x, total, c, cards = k, 0, 0.0, 0
+    for t in range(types):
+        cur[t] = 0
+    for k in range(combos):
+        if k > 0:  # the next sub-multiset
+            t = 0
+            while cur[t] == hand[r, t]:
+                cur[t] = 0
+                t += 1
+            cur[t] += 1
+        total, c, cards = 0, 0.0, 0
+        for t in range(types):
+            total += cur[t] * card_value(t)  # R3.3: a Raid card counts its value
+            c += cur[t] * cost[t]
+            cards += cur[t]
+        if total < need:
+            continue
+        c += short * max(0.0, keep - (size - cards))
+        c += 1e-6 * total  # prefer not to overbid
+        if c < top - 1e-9:
+            top, count, first, before = c, 1, k, low
             for t in range(types):
-                m = hand[r, t] + 1
-                cur[t] = x % m
-                x //= m
-                total += cur[t] * card_value(t)  # R3.3: a Raid card counts its value
-                c += cur[t] * cost[t]
-                cards += cur[t]
-            if total < need:
-                continue
-            c += short * max(0.0, keep - (size - cards))
-            c += 1e-6 * total  # prefer not to overbid
-            if rep == 0:
-                if c < top - 1e-9:
-                    top, count = c, 1
-                elif c <= top + 1e-9:
-                    count += 1
-            elif c <= top + 1e-9:
-                if pick == 0:
-                    for t in range(types):
-                        out[r, t] = cur[t]
-                    return
-                pick -= 1
+                out[r, t] = cur[t]
+        elif c <= top + 1e-9:
+            count += 1
+        low = min(low, c)
+    if count == 0:
+        return
+    pick = min(int(u * count), count - 1)
+    start = first if before > top + 1e-9 else 0
+    if pick == 0 and start == first:
+        return
+    for t in range(types):
+        cur[t] = 0
+        out[r, t] = 0
+    x = start
+    for t in range(types):  # sub-multiset `start`, decoded
+        m = hand[r, t] + 1
+        cur[t] = x % m
+        x //= m
+    for k in range(start, combos):
+        if k > start:
+            t = 0
+            while cur[t] == hand[r, t]:
+                cur[t] = 0
+                t += 1
+            cur[t] += 1
+        total, c, cards = 0, 0.0, 0
+        for t in range(types):
+            total += cur[t] * card_value(t)
+            c += cur[t] * cost[t]
+            cards += cur[t]
+        if total < need:
+            continue
+        c += short * max(0.0, keep - (size - cards))
+        c += 1e-6 * total
+        if c <= top + 1e-9:
+            if pick == 0:
+                for t in range(types):
+                    out[r, t] = cur[t]
+                return
+            pick -= 1
 
 
 @njit(cache=True, nogil=True)
@@ -566,7 +610,7 @@ def scratch(rules: Rules) -> Scratch:
 
 
 @kernel
-def context(g, c, hs, r: int, me: int, w) -> tuple[float, float, float, bool, bool, float]:  # noqa: ANN001
+def context(g, c, hs, sc, r: int, me: int, w) -> tuple[float, float, float, bool, bool, float]:  # noqa: ANN001
     """The position value's context of seat me in game r (strategies/heuristic.py's
     `_context` and `_row`): its pawns, the forest's tokens and next round's chances, the
     supply into `hs`; its strength per place, the rivals' forest estimates and the tile
@@ -582,7 +626,7 @@ def context(g, c, hs, r: int, me: int, w) -> tuple[float, float, float, bool, bo
     for t in range(hs.supply.shape[1]):
         hs.supply[0, t] = seen.moai_supply(g, r, t)
     living, food = count_own(0, hs.own_loc, c.strength, lay, hs.by_place)
-    rival_forest(g, c, r, me, w[HIDDEN_STR], hs.est, hs.riv)
+    rival_forest(g, c, sc, r, me, w[HIDDEN_STR], hs.est, hs.riv)
     tile_values(hs.supply[0], c.tile_heights, hs.tv)
     placing = False  # some rival still has pawns to place
     for q in range(c.players):
@@ -746,7 +790,7 @@ def disaster_loss(g, c, hs, sc, r: int, me: int, size: int, what: int, w) -> int
     smallest Moai (`features.loss_scores`)."""
     sc.scores[:size] = 0.0
     if what == LOSS_PAWN:
-        living, food, thr, bird, last, nd = context(g, c, hs, r, me, w)
+        living, food, thr, bird, last, nd = context(g, c, hs, sc, r, me, w)
         losses_row(0, hs.losses, hs.own_loc, hs.own_up, hs.by_place, hs.riv, hs.tv, hs.wood,
                    hs.fut, living, food, thr, bird, last, nd, c.strength, c.lay, c.top_tile,
                    w)  # fmt: skip
@@ -762,7 +806,7 @@ def disaster_loss(g, c, hs, sc, r: int, me: int, size: int, what: int, w) -> int
 def work(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     """R5: the placement, pass or swap of best value (`work_row`)."""
     u = seen.uniform(g, r, me)
-    living, food, thr, bird, last, nd = context(g, c, hs, r, me, w)
+    living, food, thr, bird, last, nd = context(g, c, hs, sc, r, me, w)
     as_row(sc, hs, size)
     return work_row(0, hs.legal[:, :size], sc.scores[:size], hs.base, hs.own_loc, hs.own_up,
                     hs.by_place, hs.riv, hs.tv, hs.wood, hs.fut, living, food, thr, bird, last,
@@ -794,7 +838,7 @@ def finish_moai(g, c, hs, sc, r: int, me: int, size: int, w, fisher: bool) -> in
 def feed(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     """R6.3-R6.4: starve the pawn that costs least, or raid where the lead and the cards'
     value say (`feed_row`)."""
-    living, food, thr, bird, last, nd = context(g, c, hs, r, me, w)
+    living, food, thr, bird, last, nd = context(g, c, hs, sc, r, me, w)
     losses_row(0, hs.losses, hs.own_loc, hs.own_up, hs.by_place, hs.riv, hs.tv, hs.wood,
                hs.fut, living, food, thr, bird, last, nd, c.strength, c.lay, c.top_tile,
                w)  # fmt: skip
@@ -802,6 +846,11 @@ def feed(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     for q in range(c.players):
         hs.lead[0, q] = float(visible_score(g, c, r, q)) - mine
     card_costs(hs, w)
+    raids = False  # R6.4: every raid discards a Raid card; without one, none is legal
+    for t in range(FIRST_RAID, N_CARD_TYPES):
+        raids |= seen.own_hand(g, r, me, t) > 0
+    if not raids:
+        size = c.feed.pawns
     as_row(sc, hs, size)
     u = seen.uniform(g, r, me)
     return feed_row(0, hs.legal[:, :size], sc.scores[:size], c.feed, c.strength, hs.losses, hs.lead,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from moaisim.engine.batch.work import game_counts, work_legal, work_move
 from moaisim.engine.compiled.arrays import C_COUNT, C_POS, FOREST, K_WORK, WORK, goto, kernel
+from moaisim.engine.compiled.features import tally, tally_clan
 from moaisim.engine.compiled.policy import decide
 from moaisim.rules.codes import free_fields
 
@@ -36,14 +37,18 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     pawn (R5.2, R5.4-R5.7) or, with an empty camp, passes or swaps (R5.3). Then the
     production phase (FOREST)."""
     w, size = g.work, c.work.size
+    tally(g, c, sc, r)  # the forest's tally for the policies, kept move by move
     while w.camp_total[r] > 0:
         pos = g.cursor[r, C_COUNT] % c.players
         g.cursor[r, C_POS] = pos
         q = g.turn[r, pos]
         sc.legal[:size] = False
-        work_legal(w, r, q, r, g.pawns.loc, g.pawns.up, c.lay, c.work, sc.legal, sc.place,
-                   sc.kind)  # fmt: skip
+        sc.n_acts[0] = work_legal(w, r, q, r, g.pawns.loc, g.pawns.up, c.lay, c.work, sc.legal,
+                                  sc.place, sc.kind, sc.acts)  # fmt: skip
         a = decide(g, c, pol, sc, r, K_WORK, q, size, -1)
-        work_move(w, r, q, r, a, g.pawns, c.lay, c.work, c.open_pawns)
+        pawn = work_move(w, r, q, r, a, g.pawns, c.lay, c.work, c.open_pawns)
+        if a > c.work.pass_action or (pawn >= 0 and g.pawns.loc[r, q, pawn] < c.lay.forest):
+            tally_clan(g, c, sc, r, q)  # a swap, or a pawn placed in the forest
         g.cursor[r, C_COUNT] += 1
+    sc.tally_ok[0] = False
     goto(g, r, FOREST)
