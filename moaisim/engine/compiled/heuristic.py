@@ -42,7 +42,7 @@ from moaisim.engine.compiled.arrays import (
     kernel,
 )
 from moaisim.engine.compiled.features import loses, rival_forest, thing_losses, visible_score
-from moaisim.engine.compiled.ties import NEG, pick_row
+from moaisim.engine.compiled.ties import NEG, pick_listed, pick_row
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
     PAIR_A,
@@ -275,6 +275,36 @@ def exposed(code: int, up: bool, s: int, lay: Layout) -> float:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def place_value(
+    s: int, t: int, base: float, by_place: np.ndarray, food: float, living: float, f0: float,
+    wood: np.ndarray, riv: np.ndarray, fut: np.ndarray, thr: float, bird: bool, nd: float,
+    tv: np.ndarray, hmax: int, last: bool, lay: Layout, boat_target: int, open_pawns: bool,
+    w: np.ndarray,
+) -> float:  # fmt: skip
+    """R5.2: the score of placing a pawn of strength s on target t: what its place gains
+    (base: the place's value before), or the food it brings (fields, a boat), plus the
+    strength bonus of its kind of place, less what it shows to raiders (V1)."""
+    if t < lay.forest:
+        v = forest_value(by_place[t] + s, wood[t], riv[t], thr, bird, fut[t], nd, w)
+        v -= base
+        v += w[FOREST_STR] * s
+        if open_pawns:
+            v -= w[EXPOSED] * s
+    elif t in (lay.fields, boat_target):
+        v = food_value(food + s, living, w) - f0 + w[FIELD_STR] * s
+        if t == boat_target:
+            v += w[BOAT_PREF]
+    else:
+        by = by_place[t]
+        v = volcano_value(by + s, tv, hmax, last, w) - base
+        if by == 0:
+            v += w[NEW_SPACE]
+        if open_pawns:
+            v -= w[EXPOSED] * s
+    return v
+
+
+@njit(cache=True, nogil=True, inline="always")
 def place_scores(
     r: int, legal: np.ndarray, scores: np.ndarray, base: np.ndarray, by_place: np.ndarray,
     food: float, living: float, f0: float, wood: np.ndarray, riv: np.ndarray, fut: np.ndarray,
@@ -282,10 +312,8 @@ def place_scores(
     targets: int, boat_target: int, open_pawns: bool, w: np.ndarray,
 ) -> None:  # fmt: skip
     """R5.2: the score of each legal placement of game r (strength s on target t) into
-    `scores`: what its place gains (base: each place's value before, worked out once), or
-    the food it brings (fields, a boat), plus the strength bonus of its kind of place, less
-    what it shows to raiders (V1)."""
-    forest, fields, volcano0, ocean0 = lay.forest, lay.fields, lay.volcano0, lay.ocean0
+    `scores` (`place_value`; base: each place's value before, worked out once)."""
+    forest, volcano0, ocean0 = lay.forest, lay.volcano0, lay.ocean0
     for t in range(targets):  # each target's value before the placement, once
         placed = legal[r, t] or legal[r, targets + t] or legal[r, 2 * targets + t]
         if placed and (t < forest or volcano0 <= t < ocean0):
@@ -296,24 +324,41 @@ def place_scores(
             a = (s - 1) * targets + t
             if not legal[r, a]:
                 continue
-            if t < forest:
-                v = forest_value(by_place[t] + s, wood[t], riv[t], thr, bird, fut[t], nd, w)
-                v -= base[t]
-                v += w[FOREST_STR] * s
-                if open_pawns:
-                    v -= w[EXPOSED] * s
-            elif t in (fields, boat_target):
-                v = food_value(food + s, living, w) - f0 + w[FIELD_STR] * s
-                if t == boat_target:
-                    v += w[BOAT_PREF]
-            else:
-                by = by_place[t]
-                v = volcano_value(by + s, tv, hmax, last, w) - base[t]
-                if by == 0:
-                    v += w[NEW_SPACE]
-                if open_pawns:
-                    v -= w[EXPOSED] * s
-            scores[a] = v
+            scores[a] = place_value(s, t, base[t], by_place, food, living, f0, wood, riv, fut,
+                                    thr, bird, nd, tv, hmax, last, lay, boat_target, open_pawns,
+                                    w)  # fmt: skip
+
+
+@njit(cache=True, nogil=True, inline="always")
+def swap_value(
+    r: int, i: int, j: int, own_loc: np.ndarray, own_up: np.ndarray, strength: np.ndarray,
+    by_place: np.ndarray, food: float, living: float, f0: float, wood: np.ndarray,
+    riv: np.ndarray, fut: np.ndarray, thr: float, bird: bool, nd: float, tv: np.ndarray,
+    hmax: int, last: bool, lay: Layout, w: np.ndarray,
+) -> float:  # fmt: skip
+    """R5.3: the score of swapping own pawns i and j of game r (own_loc, own_up: its row r):
+    what the two places gain, the food it moves, the strength it shows to raiders, less
+    [swap_min]."""
+    fields = lay.fields
+    ci, cj = own_loc[r, i], own_loc[r, j]
+    si, sj = strength[i], strength[j]
+    bi, bj = by_place[ci], by_place[cj]
+    v = local_value(ci, bi - si + sj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+    v -= local_value(ci, bi, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+    v += local_value(cj, bj - sj + si, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+    v -= local_value(cj, bj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
+    f1 = food
+    if feeds(lay, ci):
+        f1 += sj - si
+    if feeds(lay, cj):
+        f1 += si - sj
+    v += food_value(f1, living, w) - f0
+    up_i, up_j = own_up[r, i], own_up[r, j]
+    ui = up_i or cj == fields
+    uj = up_j or ci == fields
+    shown = exposed(cj, ui, si, lay) + exposed(ci, uj, sj, lay)
+    shown -= exposed(ci, up_i, si, lay) + exposed(cj, up_j, sj, lay)
+    return v - w[EXPOSED] * shown - w[SWAP_MIN]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -324,33 +369,15 @@ def swap_scores(
     tv: np.ndarray, hmax: int, last: bool, lay: Layout, swap0: int, pair_i: np.ndarray,
     pair_j: np.ndarray, w: np.ndarray,
 ) -> None:  # fmt: skip
-    """R5.3: the score of each legal swap of two own pawns of game r into `scores`: what the
-    two places gain, the food it moves, the strength it shows to raiders, less [swap_min]."""
-    fields = lay.fields
+    """R5.3: the score of each legal swap of two own pawns of game r into `scores`
+    (`swap_value`)."""
     for k in range(len(pair_i)):
         a = swap0 + k
         if not legal[r, a]:
             continue
-        i, j = pair_i[k], pair_j[k]
-        ci, cj = own_loc[r, i], own_loc[r, j]
-        si, sj = strength[i], strength[j]
-        bi, bj = by_place[ci], by_place[cj]
-        v = local_value(ci, bi - si + sj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        v -= local_value(ci, bi, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        v += local_value(cj, bj - sj + si, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        v -= local_value(cj, bj, wood, riv, fut, thr, bird, nd, tv, hmax, last, lay, w)
-        f1 = food
-        if feeds(lay, ci):
-            f1 += sj - si
-        if feeds(lay, cj):
-            f1 += si - sj
-        v += food_value(f1, living, w) - f0
-        up_i, up_j = own_up[r, i], own_up[r, j]
-        ui = up_i or cj == fields
-        uj = up_j or ci == fields
-        shown = exposed(cj, ui, si, lay) + exposed(ci, uj, sj, lay)
-        shown -= exposed(ci, up_i, si, lay) + exposed(cj, up_j, sj, lay)
-        scores[a] = v - w[EXPOSED] * shown - w[SWAP_MIN]
+        scores[a] = swap_value(r, pair_i[k], pair_j[k], own_loc, own_up, strength,
+                               by_place, food, living, f0, wood, riv, fut, thr, bird, nd, tv,
+                               hmax, last, lay, w)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -578,6 +605,7 @@ class Scratch(NamedTuple):
     height: np.ndarray  # int64 [V]
     down: np.ndarray  # int64 [V]
     saved: np.ndarray  # bool [A]: a legal mask kept while a restriction narrows it
+    held: np.ndarray  # bool [1]: wood, fut, supply and tv hold this work phase's values
 
 
 def scratch(rules: Rules) -> Scratch:
@@ -606,6 +634,7 @@ def scratch(rules: Rules) -> Scratch:
         height=np.zeros(lay.volcano, dtype=np.int64),
         down=np.zeros(lay.volcano, dtype=np.int64),
         saved=np.zeros(size, dtype=np.bool_),
+        held=np.zeros(1, dtype=np.bool_),
     )
 
 
@@ -615,19 +644,23 @@ def context(g, c, hs, sc, r: int, me: int, w) -> tuple[float, float, float, bool
     `_context` and `_row`): its pawns, the forest's tokens and next round's chances, the
     supply into `hs`; its strength per place, the rivals' forest estimates and the tile
     values; returns (living pawns, food, the rivals' threat, bird-man, last round, wood
-    need)."""
+    need). The tokens, chances, supply and tile values do not change while the seats place
+    and swap (R5): within a work phase (the machine clears hs.held at its start, and
+    sc.tally_ok is true until its end) they are worked out once."""
     lay = c.lay
     own(g, hs, r, me)
     last = seen.last_round(g, r)
-    chance = hs.palms[seen.next_epoch(g, r)]
-    for k in range(lay.forest):
-        hs.wood[k] = seen.forest_wood(g, r, k)
-        hs.fut[k] = 0.0 if last else clip01(chance - k)
-    for t in range(hs.supply.shape[1]):
-        hs.supply[0, t] = seen.moai_supply(g, r, t)
+    if not (sc.tally_ok[0] and hs.held[0]):  # the same all through a work phase (R5)
+        chance = hs.palms[seen.next_epoch(g, r)]
+        for k in range(lay.forest):
+            hs.wood[k] = seen.forest_wood(g, r, k)
+            hs.fut[k] = 0.0 if last else clip01(chance - k)
+        for t in range(hs.supply.shape[1]):
+            hs.supply[0, t] = seen.moai_supply(g, r, t)
+        tile_values(hs.supply[0], c.tile_heights, hs.tv)
+        hs.held[0] = sc.tally_ok[0]
     living, food = count_own(0, hs.own_loc, c.strength, lay, hs.by_place)
     rival_forest(g, c, sc, r, me, w[HIDDEN_STR], hs.est, hs.riv)
-    tile_values(hs.supply[0], c.tile_heights, hs.tv)
     placing = False  # some rival still has pawns to place
     for q in range(c.players):
         if q != me and seen.camp_size(g, r, q) > 0:
@@ -804,13 +837,37 @@ def disaster_loss(g, c, hs, sc, r: int, me: int, size: int, what: int, w) -> int
 # --- R5 ---------------------------------------------------------------------------------------
 @kernel
 def work(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
-    """R5: the placement, pass or swap of best value (`work_row`)."""
+    """R5: the placement, pass or swap of best value (`work_row`'s scores), over the
+    listed legal actions (`work_legal`'s sc.acts, ascending; a restriction may have made
+    some of them illegal since): the same pick as `work_row`'s over the whole mask."""
     u = seen.uniform(g, r, me)
     living, food, thr, bird, last, nd = context(g, c, hs, sc, r, me, w)
-    as_row(sc, hs, size)
-    return work_row(0, hs.legal[:, :size], sc.scores[:size], hs.base, hs.own_loc, hs.own_up,
-                    hs.by_place, hs.riv, hs.tv, hs.wood, hs.fut, living, food, thr, bird, last,
-                    nd, c.strength, c.lay, c.work, c.top_tile, c.open_pawns, w, u)  # fmt: skip
+    lay, codec, hmax = c.lay, c.work, c.top_tile
+    targets, by_place, riv, tv = codec.targets, hs.by_place, hs.riv, hs.tv
+    wood, fut = hs.wood, hs.fut
+    f0 = food_value(food, living, w)
+    acts, n = sc.acts, sc.n_acts[0]
+    for m in range(n):
+        a = acts[m]
+        if not sc.legal[a]:
+            continue
+        if a < codec.pass_action:
+            s, t = a // targets + 1, a % targets
+            base = 0.0
+            if t < lay.forest or lay.volcano0 <= t < lay.ocean0:
+                base = local_value(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax, last,
+                                   lay, w)  # fmt: skip
+            sc.scores[a] = place_value(s, t, base, by_place, food, living, f0, wood, riv, fut,
+                                       thr, bird, nd, tv, hmax, last, lay, codec.boat_target,
+                                       c.open_pawns, w)  # fmt: skip
+        elif a == codec.pass_action:
+            sc.scores[a] = 0.0
+        else:
+            k = a - codec.swap0
+            sc.scores[a] = swap_value(0, codec.pair_i[k], codec.pair_j[k], hs.own_loc, hs.own_up,
+                                      c.strength, by_place, food, living, f0, wood, riv, fut,
+                                      thr, bird, nd, tv, hmax, last, lay, w)  # fmt: skip
+    return pick_listed(sc.scores[:size], sc.legal[:size], acts, n, u)
 
 
 # --- R6 ---------------------------------------------------------------------------------------

@@ -157,16 +157,20 @@ def lineup(forms: Sequence[Form], rules: Rules, games: np.ndarray, keys: np.ndar
 @kernel
 def decide(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int) -> int:  # noqa: ANN001
     """Seat me's action in game r at a decision of `kind` whose legal mask is
-    sc.legal[:size]; `info` is what the question is about (the disaster card, what a loss
-    takes, the forest space...). One legal action: taken, nothing drawn."""
+    sc.legal[:size] (a work decision's also listed in sc.acts[:sc.n_acts[0]]); `info` is what
+    the question is about (the disaster card, what a loss takes, the forest space...). One
+    legal action: taken, nothing drawn."""
     count, first = 0, 0
-    for a in range(size):
-        if sc.legal[a]:
-            if count == 0:
-                first = a
-            count += 1
-            if count > 1:
-                break
+    if kind == K_WORK:  # the work phase lists its legal actions (`work_legal`)
+        count, first = sc.n_acts[0], sc.acts[0]
+    else:
+        for a in range(size):
+            if sc.legal[a]:
+                if count == 0:
+                    first = a
+                count += 1
+                if count > 1:
+                    break
     sc.tally[0] += 1
     if count == 1:
         return first

@@ -38,6 +38,7 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     production phase (FOREST)."""
     w, size = g.work, c.work.size
     tally(g, c, sc, r)  # the forest's tally for the policies, kept move by move
+    pol.hs.held[0] = False  # the heuristic's per-phase context, worked out afresh
     while w.camp_total[r] > 0:
         pos = g.cursor[r, C_COUNT] % c.players
         g.cursor[r, C_POS] = pos
