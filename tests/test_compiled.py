@@ -254,3 +254,20 @@ def test_hidden_counts_per_place_are_the_views_hidden_count_field(players, seed,
         for q in range(players):
             seen.hidden_counts(g, r, q, out)
             assert out.tolist() == view.hidden_count[r, q, : c.lay.size].tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.one_of(st.sampled_from([0.0, 0.25, 0.5]),
+                               st.floats(0, 1, exclude_max=True)), max_size=40),
+       data=st.data())  # fmt: skip
+def test_a_reshuffle_sorts_the_discarded_cards_as_numpys_stable_argsort(keys, data):
+    """R7.1: the compiled reshuffle sorts only the discarded cards' ids (order[:n]) by
+    (key, id): numpy's stable argsort of their keys, ties in id order."""
+    from moaisim.engine.compiled.review import argsort
+
+    present = data.draw(st.lists(st.booleans(), min_size=len(keys), max_size=len(keys)))
+    ids = [i for i, here in enumerate(present) if here]
+    order = np.array(ids + [-1] * 3, dtype=np.int64)
+    argsort(np.array(keys, dtype=np.float64), order, len(ids))
+    expected = [ids[k] for k in np.argsort(np.array(keys)[ids], kind="stable")]
+    assert order[: len(ids)].tolist() == expected

@@ -209,9 +209,21 @@ def work_legal(
     """
     n = 0
     if counts.camp[c, q, 0] + counts.camp[c, q, 1] + counts.camp[c, q, 2] > 0:
-        for s in range(1, 4):  # actions ascend with the strength, then the target
+        # actions ascend with the strength, then the target; every strength in camp has the
+        # same targets, listed once for the first and shifted for the others
+        first, listed = 0, 0
+        for s in range(1, 4):
             if counts.camp[c, q, s - 1] == 0:
                 continue
+            if n > 0:
+                shift = (s - first) * codec.targets
+                for k in range(listed):
+                    a = acts[k] + shift
+                    legal[a] = True
+                    acts[n] = a
+                    n += 1
+                continue
+            first = s
             for t in range(lay.forest):
                 a = place_action(codec, s, t)
                 legal[a] = True
@@ -238,6 +250,7 @@ def work_legal(
                     acts[n] = a
                     n += 1
                     break
+            listed = n
         return n
     legal[codec.pass_action] = True
     acts[0] = codec.pass_action

@@ -80,20 +80,18 @@ def reshuffle(g, c, sc, r: int) -> None:  # noqa: ANN001
     cards of type t are the first ids of that type, ordered by their keys."""
     n = len(c.card_types)
     start = np.uint64(g.reshuffles[r]) * np.uint64(n)
-    keys = sc.keys
+    keys, order = sc.keys, sc.order
+    size = 0  # the discarded cards' ids, listed in order[:size] (id order)
     for i in range(n):
-        present = c.type_rank[i] < g.discard[r, c.card_types[i]]
-        keys[i] = unit(g.reshuffle_keys[r], start + np.uint64(i)) if present else 2.0
-    order = sc.order
-    argsort(keys, order)
-    size = 0
-    for j in range(n):
-        i = order[j]
-        if keys[i] < 2.0:
-            g.deck[r, j] = c.card_types[i]
+        if c.type_rank[i] < g.discard[r, c.card_types[i]]:
+            keys[i] = unit(g.reshuffle_keys[r], start + np.uint64(i))
+            order[size] = i
             size += 1
-        else:
-            g.deck[r, j] = -1
+    argsort(keys, order, size)  # only those: the others would sort after them
+    for j in range(size):
+        g.deck[r, j] = c.card_types[order[j]]
+    for j in range(size, n):
+        g.deck[r, j] = -1
     g.deck_len[r] = size
     g.deck_pos[r] = 0
     g.discard[r] = 0
@@ -101,12 +99,9 @@ def reshuffle(g, c, sc, r: int) -> None:  # noqa: ANN001
 
 
 @kernel
-def argsort(keys, order) -> None:  # noqa: ANN001
-    """`order` = the indices of `keys` in increasing order of (key, index): numpy's stable
-    argsort, by heapsort in place (a kernel allocates nothing)."""
-    n = len(keys)
-    for i in range(n):
-        order[i] = i
+def argsort(keys, order, n: int) -> None:  # noqa: ANN001
+    """Sort the indices order[:n] in increasing order of (key, index) (numpy's stable
+    argsort of those keys), by heapsort in place (a kernel allocates nothing)."""
     for start in range(n // 2 - 1, -1, -1):
         _sift(keys, order, start, n)
     for end in range(n - 1, 0, -1):

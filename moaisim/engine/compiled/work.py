@@ -48,8 +48,15 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
                                   sc.place, sc.kind, sc.acts)  # fmt: skip
         a = decide(g, c, pol, sc, r, K_WORK, q, size, -1)
         pawn = work_move(w, r, q, r, a, g.pawns, c.lay, c.work, c.open_pawns)
-        if a > c.work.pass_action or (pawn >= 0 and g.pawns.loc[r, q, pawn] < c.lay.forest):
-            tally_clan(g, c, sc, r, q)  # a swap, or a pawn placed in the forest
+        if a > c.work.pass_action:  # a swap: the clan's row counted again
+            tally_clan(g, c, sc, r, q)
+        elif pawn >= 0:  # a pawn placed: one more face up or face down where it stands
+            x = g.pawns.loc[r, q, pawn]
+            if x < c.lay.forest:
+                if g.pawns.up[r, q, pawn]:
+                    sc.tally_up[q, x, c.strength[pawn] - 1] += 1
+                else:
+                    sc.tally_down[q, x] += 1
         g.cursor[r, C_COUNT] += 1
     sc.tally_ok[0] = False
     goto(g, r, FOREST)
