@@ -261,13 +261,17 @@ def work_legal(
         x = loc[r, q, i]
         place[i] = swap_place(lay, x) if x >= 0 else -1
         kind[i] = 2 * strength_of(lay, i) + (1 if up[r, q, i] else 0)
-    for k in range(len(codec.pair_i)):
-        i, j = codec.pair_i[k], codec.pair_j[k]
-        pi, pj = place[i], place[j]
-        if pi >= 0 and pj >= 0 and pi != pj and kind[i] != kind[j]:
-            legal[codec.swap0 + k] = True
-            acts[n] = codec.swap0 + k
-            n += 1
+    pawns = loc.shape[2]
+    row = codec.swap0  # the action of pair (i, i + 1): pairs are numbered i-major (triu order)
+    for i in range(pawns):
+        if place[i] >= 0:  # a pawn off the board swaps with nobody: its row skipped
+            for j in range(i + 1, pawns):
+                if place[j] >= 0 and place[i] != place[j] and kind[i] != kind[j]:
+                    a = row + j - i - 1
+                    legal[a] = True
+                    acts[n] = a
+                    n += 1
+        row += pawns - i - 1
     return n
 
 

@@ -187,13 +187,17 @@ def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
     rival_forest(g, c, sc, r, me, 2.0, sc.est, sc.seen)
     top = c.top_tile
     acts, n = sc.acts, sc.n_acts[0]
+    s, first = 1, 0  # the strength of the listed action, the first action of its strength
     for m in range(n):
         a = acts[m]
         if a >= c.work.pass_action:
             break
         if not sc.legal[a]:
             continue
-        s, t = a // targets + 1, a % targets
+        while a >= first + targets:  # (ascending: no division)
+            first += targets
+            s += 1
+        t = a - first
         wood = t < forest and seen.forest_wood(g, r, t)
         seen_there = sc.seen[t] if t < forest else 0.0
         sc.scores[a] = placement_score(

@@ -489,20 +489,23 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
     count = 0
     for t in range(types):
         cur[t] = 0
+    total, cards = 0, 0  # the sub-multiset's value (R3.3: a Raid card counts its value), size
     for k in range(combos):
         if k > 0:  # the next sub-multiset
             t = 0
             while cur[t] == hand[r, t]:
+                total -= cur[t] * card_value(t)
+                cards -= cur[t]
                 cur[t] = 0
                 t += 1
             cur[t] += 1
-        total, c, cards = 0, 0.0, 0
-        for t in range(types):
-            total += cur[t] * card_value(t)  # R3.3: a Raid card counts its value
-            c += cur[t] * cost[t]
-            cards += cur[t]
+            total += card_value(t)
+            cards += 1
         if total < need:
             continue
+        c = 0.0
+        for t in range(types):
+            c += cur[t] * cost[t]
         c += short * max(0.0, keep - (size - cards))
         c += 1e-6 * total  # prefer not to overbid
         if c < top - 1e-9:
@@ -521,25 +524,29 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
     for t in range(types):
         cur[t] = 0
         out[r, t] = 0
-    x = start
+    x, total, cards = start, 0, 0
     for t in range(types):  # sub-multiset `start`, decoded
         m = hand[r, t] + 1
         cur[t] = x % m
         x //= m
+        total += cur[t] * card_value(t)
+        cards += cur[t]
     for k in range(start, combos):
         if k > start:
             t = 0
             while cur[t] == hand[r, t]:
+                total -= cur[t] * card_value(t)
+                cards -= cur[t]
                 cur[t] = 0
                 t += 1
             cur[t] += 1
-        total, c, cards = 0, 0.0, 0
-        for t in range(types):
-            total += cur[t] * card_value(t)
-            c += cur[t] * cost[t]
-            cards += cur[t]
+            total += card_value(t)
+            cards += 1
         if total < need:
             continue
+        c = 0.0
+        for t in range(types):
+            c += cur[t] * cost[t]
         c += short * max(0.0, keep - (size - cards))
         c += 1e-6 * total
         if c <= top + 1e-9:
@@ -847,12 +854,16 @@ def work(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     wood, fut = hs.wood, hs.fut
     f0 = food_value(food, living, w)
     acts, n = sc.acts, sc.n_acts[0]
+    s, first = 1, 0  # the strength of the listed placement, the first action of its strength
     for m in range(n):
         a = acts[m]
         if not sc.legal[a]:
             continue
         if a < codec.pass_action:
-            s, t = a // targets + 1, a % targets
+            while a >= first + targets:  # (ascending: no division)
+                first += targets
+                s += 1
+            t = a - first
             base = 0.0
             if t < lay.forest or lay.volcano0 <= t < lay.ocean0:
                 base = local_value(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax, last,
