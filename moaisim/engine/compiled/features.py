@@ -49,20 +49,28 @@ def rival_forest(g, c, sc, r: int, me: int, per_hidden: float, est, out) -> None
     have one entry per forest space), summed in `features.rival_forest`'s order: the
     face-down pawns first, then the face-up ones by pawn index (ascending strength).
 
-    During the work phase the machine keeps the forest's tally (`tally`) and this reads it;
-    elsewhere it counts from the pawns."""
+    During the work phase the machine keeps the forest's tally (`tally`) and this reads it,
+    keeping each clan's estimates (sc.tally_est, for the weight sc.tally_ph) until the clan
+    moves; elsewhere it counts from the pawns."""
     forest = len(out)
     out[:] = 0.0
     if sc.tally_ok[0]:
+        if per_hidden != sc.tally_ph[0]:  # the estimates kept are for another weight
+            sc.tally_ph[0] = per_hidden
+            sc.tally_fresh[:] = False
         for q in range(c.players):
             if q == me:
                 continue
+            if not sc.tally_fresh[q]:  # clan q moved since its estimates were made
+                for k in range(forest):
+                    e = per_hidden * sc.tally_down[q, k]
+                    for s in range(3):
+                        for _ in range(sc.tally_up[q, k, s]):
+                            e += s + 1
+                    sc.tally_est[q, k] = e
+                sc.tally_fresh[q] = True
             for k in range(forest):
-                e = per_hidden * sc.tally_down[q, k]
-                for s in range(3):
-                    for _ in range(sc.tally_up[q, k, s]):
-                        e += s + 1
-                out[k] = max(out[k], e)
+                out[k] = max(out[k], sc.tally_est[q, k])
         return
     for q in range(c.players):
         if q == me:
@@ -90,6 +98,7 @@ def tally_clan(g, c, sc, r: int, q: int) -> None:  # noqa: ANN001
         x = seen.shown_loc(g, r, q, i)
         if 0 <= x < forest:
             sc.tally_up[q, x, c.strength[i] - 1] += 1
+    sc.tally_fresh[q] = False
 
 
 @kernel

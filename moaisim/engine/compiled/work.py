@@ -57,6 +57,7 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
                     sc.tally_up[q, x, c.strength[pawn] - 1] += 1
                 else:
                     sc.tally_down[q, x] += 1
+                sc.tally_fresh[q] = False
         g.cursor[r, C_COUNT] += 1
     sc.tally_ok[0] = False
     goto(g, r, FOREST)
