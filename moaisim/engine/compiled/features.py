@@ -89,9 +89,10 @@ def rival_forest(g, c, sc, r: int, me: int, per_hidden: float, est, out) -> None
 @kernel
 def tally_clan(g, c, sc, r: int, q: int) -> None:  # noqa: ANN001
     """Clan q's row of the forest's tally in game r, as every seat sees it (R5.9): its
-    face-down pawns per forest space (sc.tally_down[q]) and its face-up pawns per forest
-    space and strength (sc.tally_up[q])."""
+    face-down pawns per forest space (sc.tally_down[q]), its face-up pawns per forest
+    space and strength (sc.tally_up[q]) and its pawns in camp (sc.tally_camp[q])."""
     forest = c.lay.forest
+    sc.tally_camp[q] = seen.camp_size(g, r, q)
     seen.hidden_counts(g, r, q, sc.tally_down[q, :forest])
     sc.tally_up[q] = 0
     for i in range(len(c.strength)):

@@ -655,7 +655,7 @@ def context(g, c, hs, sc, r: int, me: int, w) -> tuple[float, float, float, bool
     and swap (R5): within a work phase (the machine clears hs.held at its start, and
     sc.tally_ok is true until its end) they are worked out once."""
     lay = c.lay
-    own(g, hs, r, me)
+    living, food = own_counted(g, c, hs, r, me)
     last = seen.last_round(g, r)
     if not (sc.tally_ok[0] and hs.held[0]):  # the same all through a work phase (R5)
         chance = hs.palms[seen.next_epoch(g, r)]
@@ -666,12 +666,12 @@ def context(g, c, hs, sc, r: int, me: int, w) -> tuple[float, float, float, bool
             hs.supply[0, t] = seen.moai_supply(g, r, t)
         tile_values(hs.supply[0], c.tile_heights, hs.tv)
         hs.held[0] = sc.tally_ok[0]
-    living, food = count_own(0, hs.own_loc, c.strength, lay, hs.by_place)
     rival_forest(g, c, sc, r, me, w[HIDDEN_STR], hs.est, hs.riv)
     placing = False  # some rival still has pawns to place
     for q in range(c.players):
-        if q != me and seen.camp_size(g, r, q) > 0:
-            placing = True
+        if q != me:
+            camp = sc.tally_camp[q] if sc.tally_ok[0] else seen.camp_size(g, r, q)
+            placing |= camp > 0
     thr = w[THREAT] if placing else 0.0
     nd = wood_need(seen.wood(g, r, me), hs.by_place, hs.tv, lay, w)
     return living, food, thr, seen.birdman(g, r) == me, last, nd
@@ -683,6 +683,27 @@ def own(g, hs, r: int, me: int) -> None:  # noqa: ANN001
     for i in range(hs.own_loc.shape[1]):
         hs.own_loc[0, i] = seen.own_loc(g, r, me, i)
         hs.own_up[0, i] = seen.own_up(g, r, me, i)
+
+
+@kernel
+def own_counted(g, c, hs, r: int, me: int) -> tuple[float, float]:  # noqa: ANN001
+    """`own` and `count_own` in one pass: seat me's pawns into hs.own_loc[0], hs.own_up[0],
+    its strength per place into hs.by_place; returns (living pawns, food)."""
+    lay, by_place = c.lay, hs.by_place
+    by_place[:] = 0
+    living = 0.0
+    for i in range(hs.own_loc.shape[1]):
+        x = seen.own_loc(g, r, me, i)
+        hs.own_loc[0, i] = x
+        hs.own_up[0, i] = seen.own_up(g, r, me, i)
+        if x >= CAMP:
+            living += 1
+        if x >= 0:
+            by_place[x] += c.strength[i]
+    food = float(by_place[lay.fields])
+    for x in range(lay.ocean0, lay.size):
+        food += by_place[x]
+    return living, food
 
 
 @kernel

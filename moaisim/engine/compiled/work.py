@@ -51,6 +51,7 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
         if a > c.work.pass_action:  # a swap: the clan's row counted again
             tally_clan(g, c, sc, r, q)
         elif pawn >= 0:  # a pawn placed: one more face up or face down where it stands
+            sc.tally_camp[q] -= 1
             x = g.pawns.loc[r, q, pawn]
             if x < c.lay.forest:
                 if g.pawns.up[r, q, pawn]:
