@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moaisim.engine.compiled import features, seen
-from moaisim.engine.compiled.arrays import arrays_of, consts
+from moaisim.engine.compiled.arrays import arrays_of, consts, scratch
 from moaisim.engine.forward import Games, determinize
 from moaisim.engine.seats import Seats
 from moaisim.registry import parse_lineup
@@ -271,3 +271,66 @@ def test_a_reshuffle_sorts_the_discarded_cards_as_numpys_stable_argsort(keys, da
     argsort(np.array(keys, dtype=np.float64), order, len(ids))
     expected = [ids[k] for k in np.argsort(np.array(keys)[ids], kind="stable")]
     assert order[: len(ids)].tolist() == expected
+
+
+def _played_to(players: int, seed: int, steps: int, games: int = 1) -> Games:
+    """Greedy games played decision by decision to a random position."""
+    out = Games.new(Rules.make(players), seed, np.arange(games))
+    seated = lineup("greedy", players)
+    for _ in range(steps):
+        groups = out.pending()
+        if not groups:
+            break
+        out.apply(groups[0], out.answer(groups[0], seated))
+    return out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**31), steps=st.integers(0, 300),
+       per_hidden=st.sampled_from([2.0, 1.37, 0.0]))  # fmt: skip
+def test_the_work_phases_tally_gives_what_counting_the_pawns_gives(players, seed, steps,
+                                                                   per_hidden):  # fmt: skip
+    """R6.1 as rivals see it, R5.9: the rivals' forest estimates read from the work phase's
+    tally (kept estimates included) are those counted from the pawns, for every seat and
+    weight; the tally's own rows are each clan's strength per place and living pawns."""
+    games = _played_to(players, seed, steps, games=4)
+    rules = games.rules
+    g, c, sc = arrays_of(games.state, games.machine.streams), consts(rules), scratch(rules)
+    forest = c.lay.forest
+    counted, kept = np.zeros(forest), np.zeros(forest)
+    for r in range(4):
+        features.tally(g, c, sc, r)
+        for me in range(players):
+            sc.tally_ok[0] = False
+            features.rival_forest(g, c, sc, r, me, per_hidden, np.zeros(forest), counted)
+            sc.tally_ok[0] = True
+            features.rival_forest(g, c, sc, r, me, per_hidden, np.zeros(forest), kept)
+            assert kept.tolist() == counted.tolist()
+            loc = g.pawns.loc[r, me]
+            strength = np.zeros(c.lay.size + 1, dtype=np.int64)
+            np.add.at(strength, loc[loc >= 0], c.strength[loc >= 0])
+            assert sc.tally_str[me].tolist() == strength.tolist()
+            assert sc.tally_living[me] == int((loc >= -1).sum())
+            assert sc.tally_camp[me] == int((loc == -1).sum())
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**31), steps=st.integers(0, 300))
+def test_the_tally_a_seat_reads_is_the_same_in_every_world_of_its_view(players, seed, steps):
+    """R5.9: what the work phase's tally shows every seat (each clan's face-down counts,
+    face-up strengths and camp) and what it shows seat me of its own (its strength per
+    place, its living pawns) do not change with what me cannot see."""
+    games = _played_to(players, seed, steps)
+    if not games.pending():
+        return
+    rules = games.rules
+    c = consts(rules)
+    for me in range(players):
+        worlds = determinize(games.observe(me), seed + me, 6)
+        g, sc = arrays_of(worlds.state, worlds.machine.streams), scratch(rules)
+        shown = set()
+        for r in range(len(worlds)):
+            features.tally(g, c, sc, r)
+            shown.add((sc.tally_down.tobytes(), sc.tally_up.tobytes(), sc.tally_camp.tobytes(),
+                       sc.tally_str[me].tobytes(), int(sc.tally_living[me])))  # fmt: skip
+        assert len(shown) == 1, f"seat {me} sees different tallies in its worlds"

@@ -326,6 +326,8 @@ class Scratch(NamedTuple):
     tally_up: np.ndarray  # int64 [P, F, 3]: face-up pawns per clan, forest space, strength
     tally_est: np.ndarray  # float64 [P, F]: a clan's estimated strength per forest space
     tally_camp: np.ndarray  # int64 [P]: pawns in each clan's camp
+    tally_str: np.ndarray  # int64 [P, board codes + 1]: a clan's own strength per place
+    tally_living: np.ndarray  # int64 [P]: a clan's living pawns (camp and board)
     tally_fresh: np.ndarray  # bool [P]: the clan's tally_est is up to date
     tally_ph: np.ndarray  # float64 [1]: the weight per face-down pawn tally_est is made with
 
@@ -359,6 +361,8 @@ def scratch(rules: Rules) -> Scratch:
         tally_up=np.zeros((p, lay.forest, 3), dtype=np.int64),
         tally_est=np.zeros((p, lay.forest), dtype=np.float64),
         tally_camp=np.zeros(p, dtype=np.int64),
+        tally_str=np.zeros((p, lay.size + 1), dtype=np.int64),
+        tally_living=np.zeros(p, dtype=np.int64),
         tally_fresh=np.zeros(p, dtype=np.bool_),
         tally_ph=np.zeros(1, dtype=np.float64),
     )

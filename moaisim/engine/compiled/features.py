@@ -90,15 +90,25 @@ def rival_forest(g, c, sc, r: int, me: int, per_hidden: float, est, out) -> None
 def tally_clan(g, c, sc, r: int, q: int) -> None:  # noqa: ANN001
     """Clan q's row of the forest's tally in game r, as every seat sees it (R5.9): its
     face-down pawns per forest space (sc.tally_down[q]), its face-up pawns per forest
-    space and strength (sc.tally_up[q]) and its pawns in camp (sc.tally_camp[q])."""
+    space and strength (sc.tally_up[q]) and its pawns in camp (sc.tally_camp[q]); and what
+    only clan q sees of it, which only its own decisions read: its strength per board code
+    (sc.tally_str[q], face-down pawns included) and its living pawns (sc.tally_living[q])."""
     forest = c.lay.forest
     sc.tally_camp[q] = seen.camp_size(g, r, q)
     seen.hidden_counts(g, r, q, sc.tally_down[q, :forest])
     sc.tally_up[q] = 0
+    sc.tally_str[q] = 0
+    living = 0
     for i in range(len(c.strength)):
         x = seen.shown_loc(g, r, q, i)
         if 0 <= x < forest:
             sc.tally_up[q, x, c.strength[i] - 1] += 1
+        x = seen.own_loc(g, r, q, i)  # the clan's own row: only clan q reads it
+        if x >= -1:
+            living += 1
+        if x >= 0:
+            sc.tally_str[q, x] += c.strength[i]
+    sc.tally_living[q] = living
     sc.tally_fresh[q] = False
 
 

@@ -171,15 +171,19 @@ def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
     lay = c.lay
     forest, fields, ocean0 = lay.forest, lay.fields, lay.ocean0
     targets = ocean0 + 1
-    by_place = sc.by_place
-    by_place[:] = 0
-    living = 0
-    for i in range(len(c.strength)):
-        x = seen.own_loc(g, r, me, i)
-        if x >= -1:
-            living += 1
-        if x >= 0:
-            by_place[x] += c.strength[i]
+    if sc.tally_ok[0]:  # the work phase's tally: its own row
+        by_place = sc.tally_str[me]
+        living = sc.tally_living[me]
+    else:
+        by_place = sc.by_place
+        by_place[:] = 0
+        living = 0
+        for i in range(len(c.strength)):
+            x = seen.own_loc(g, r, me, i)
+            if x >= -1:
+                living += 1
+            if x >= 0:
+                by_place[x] += c.strength[i]
     food = by_place[fields]
     for x in range(ocean0, lay.size):
         food += by_place[x]

@@ -53,6 +53,7 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
         elif pawn >= 0:  # a pawn placed: one more face up or face down where it stands
             sc.tally_camp[q] -= 1
             x = g.pawns.loc[r, q, pawn]
+            sc.tally_str[q, x] += c.strength[pawn]
             if x < c.lay.forest:
                 if g.pawns.up[r, q, pawn]:
                     sc.tally_up[q, x, c.strength[pawn] - 1] += 1
