@@ -459,6 +459,35 @@ def feed_row(
     return pick_row(scores, legal[r], u)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def next_bid(r: int, hand: np.ndarray, cur: np.ndarray, total: int, cards: int
+             ) -> tuple[int, int]:  # fmt: skip
+    """The next sub-multiset of game r's hand into `cur` (an odometer, type 0 the fastest
+    digit), and its value (R3.3: a Raid card counts its value) and size, from the last
+    one's."""
+    t = 0
+    while cur[t] == hand[r, t]:
+        total -= cur[t] * card_value(t)
+        cards -= cur[t]
+        cur[t] = 0
+        t += 1
+    cur[t] += 1
+    return total + card_value(t), cards + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bid_cost(cur: np.ndarray, cost: np.ndarray, total: int, cards: int, size: int,
+             keep: float, short: float) -> float:  # fmt: skip
+    """What bidding the sub-multiset `cur` (of value `total`, `cards` of a hand of `size`)
+    costs: its cards' costs, `short` per card it leaves the hand below `keep`, and a
+    millionth per point of value (not to overbid)."""
+    c = 0.0
+    for t in range(len(cur)):
+        c += cur[t] * cost[t]
+    c += short * max(0.0, keep - (size - cards))
+    return c + 1e-6 * total
+
+
 @njit(cache=True, nogil=True)
 def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, short: float,
             u: float, cur: np.ndarray, out: np.ndarray) -> None:  # fmt: skip
@@ -491,23 +520,11 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
         cur[t] = 0
     total, cards = 0, 0  # the sub-multiset's value (R3.3: a Raid card counts its value), size
     for k in range(combos):
-        if k > 0:  # the next sub-multiset
-            t = 0
-            while cur[t] == hand[r, t]:
-                total -= cur[t] * card_value(t)
-                cards -= cur[t]
-                cur[t] = 0
-                t += 1
-            cur[t] += 1
-            total += card_value(t)
-            cards += 1
+        if k > 0:
+            total, cards = next_bid(r, hand, cur, total, cards)
         if total < need:
             continue
-        c = 0.0
-        for t in range(types):
-            c += cur[t] * cost[t]
-        c += short * max(0.0, keep - (size - cards))
-        c += 1e-6 * total  # prefer not to overbid
+        c = bid_cost(cur, cost, total, cards, size, keep, short)
         if c < top - 1e-9:
             top, count, first, before = c, 1, k, low
             for t in range(types):
@@ -533,22 +550,10 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
         cards += cur[t]
     for k in range(start, combos):
         if k > start:
-            t = 0
-            while cur[t] == hand[r, t]:
-                total -= cur[t] * card_value(t)
-                cards -= cur[t]
-                cur[t] = 0
-                t += 1
-            cur[t] += 1
-            total += card_value(t)
-            cards += 1
+            total, cards = next_bid(r, hand, cur, total, cards)
         if total < need:
             continue
-        c = 0.0
-        for t in range(types):
-            c += cur[t] * cost[t]
-        c += short * max(0.0, keep - (size - cards))
-        c += 1e-6 * total
+        c = bid_cost(cur, cost, total, cards, size, keep, short)
         if c <= top + 1e-9:
             if pick == 0:
                 for t in range(types):

@@ -30,29 +30,52 @@ def pick_best(scores: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarra
 
 @njit(cache=True, nogil=True)
 def pick_row(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
-    """`pick_best` for one row (for kernels that score a row at a time).
+    """`pick_best` for one row (for kernels that score a row at a time): `pick` over every
+    action of the row."""
+    return pick(scores, legal, EVERY, len(legal), u)
+
+
+@njit(cache=True, nogil=True)
+def pick_listed(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: float
+                ) -> int:  # fmt: skip
+    """`pick_row` when the candidates are listed: the actions acts[:n] (ascending) that are
+    legal. Every legal action listed, this is `pick_row(scores, legal, u)` read from the
+    list instead of the whole mask."""
+    return pick(scores, legal, acts, n, u)
+
+
+#: `pick`'s list meaning "every action": no list.
+EVERY = np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pick(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: float) -> int:
+    """The tie rule over the candidates: acts[:n] when `acts` lists them (ascending), else
+    actions 0..n-1; those not legal skipped.
 
     One pass keeps the running best and how many legal actions tie with it; since the tie
     threshold (top - TIE x max(1, |top|)) only rises with the top, an action left out stays
     out, and a new top that clears the old one by more than the tolerance starts a fresh tie
     group. A new top within the tolerance of the old one (or a NaN score) is the rare case
-    where earlier actions may tie with it after all: `pick_row_slow` counts again."""
-    size = len(legal)
+    where earlier actions may tie with it after all: `pick_row_slow` counts again (over the
+    whole mask: every legal action is a candidate)."""
+    listed = len(acts) > 0
     top = -np.inf
-    group = -1  # the first action of the tie group of the running top
+    group = -1  # the candidate number of the first action of the running top's tie group
     count = 0
-    for a in range(size):
+    for m in range(n):
+        a = acts[m] if listed else m
         if not legal[a]:
             continue
         s = scores[a]
         if group < 0:
-            top, group, count = s, a, 1
+            top, group, count = s, m, 1
             if s != s:
                 return pick_row_slow(scores, legal, u)
         elif s > top:
             if s - TIE * max(1.0, abs(s)) <= top:
                 return pick_row_slow(scores, legal, u)
-            top, group, count = s, a, 1
+            top, group, count = s, m, 1
         elif s >= top - TIE * max(1.0, abs(top)):
             count += 1
         elif s != s:
@@ -60,15 +83,17 @@ def pick_row(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
     if group < 0:
         return 0
     k = min(int(u * count), count - 1)
+    first = acts[group] if listed else group
     if k == 0:
-        return group
+        return first
     tol = TIE * max(1.0, abs(top))
-    for a in range(group + 1, size):
+    for m in range(group + 1, n):
+        a = acts[m] if listed else m
         if legal[a] and scores[a] >= top - tol:
             k -= 1
             if k == 0:
                 return a
-    return group
+    return first
 
 
 @njit(cache=True, nogil=True)
@@ -99,44 +124,3 @@ def pick_row_slow(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
                 return a
             k -= 1
     return first
-
-
-@njit(cache=True, nogil=True)
-def pick_listed(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: float
-                ) -> int:  # fmt: skip
-    """`pick_row` when the candidates are listed: the actions acts[:n] (ascending) that are
-    legal. Every legal action listed, this is `pick_row(scores, legal, u)` read from the
-    list instead of the whole mask (one pass; the slow three-pass case as `pick_row`'s)."""
-    top = -np.inf
-    group = -1  # the list position of the first action of the running top's tie group
-    count = 0
-    for m in range(n):
-        a = acts[m]
-        if not legal[a]:
-            continue
-        s = scores[a]
-        if group < 0:
-            top, group, count = s, m, 1
-            if s != s:
-                return pick_row_slow(scores, legal, u)
-        elif s > top:
-            if s - TIE * max(1.0, abs(s)) <= top:
-                return pick_row_slow(scores, legal, u)
-            top, group, count = s, m, 1
-        elif s >= top - TIE * max(1.0, abs(top)):
-            count += 1
-        elif s != s:
-            return pick_row_slow(scores, legal, u)
-    if group < 0:
-        return 0
-    k = min(int(u * count), count - 1)
-    if k == 0:
-        return acts[group]
-    tol = TIE * max(1.0, abs(top))
-    for m in range(group + 1, n):
-        a = acts[m]
-        if legal[a] and scores[a] >= top - tol:
-            k -= 1
-            if k == 0:
-                return a
-    return acts[group]
