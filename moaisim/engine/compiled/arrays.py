@@ -317,7 +317,6 @@ class Scratch(NamedTuple):
     height: np.ndarray  # int64 [V]
     keys: np.ndarray  # float64 [cards]: a reshuffle's keys
     order: np.ndarray  # int64 [cards]: the cards in the order of their keys
-    by_place: np.ndarray  # int64 [board codes + 1]
     est: np.ndarray  # float64 [F]
     seen: np.ndarray  # float64 [F]
     tally: np.ndarray  # int64 [2]: decisions taken (forced ones included), asked
@@ -352,7 +351,6 @@ def scratch(rules: Rules) -> Scratch:
         height=np.zeros(lay.volcano, dtype=np.int64),
         keys=np.zeros(rules.components.n_cards, dtype=np.float64),
         order=np.zeros(rules.components.n_cards, dtype=np.int64),
-        by_place=np.zeros(lay.size + 1, dtype=np.int64),
         est=np.zeros(lay.forest, dtype=np.float64),
         seen=np.zeros(lay.forest, dtype=np.float64),
         tally=np.zeros(2, dtype=np.int64),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from moaisim.engine.compiled import seen
 from moaisim.engine.compiled.arrays import kernel
-from moaisim.rules.codes import score
+from moaisim.rules.codes import FIRST_RAID, N_CARD_TYPES, score
 from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 
 #: Points a Moai tile is guessed to be worth when its height is secret (R6.5), as
@@ -110,6 +110,33 @@ def tally_clan(g, c, sc, r: int, q: int) -> None:  # noqa: ANN001
             sc.tally_str[q, x] += c.strength[i]
     sc.tally_living[q] = living
     sc.tally_fresh[q] = False
+
+
+@kernel
+def tally_placed(c, sc, q: int, pawn: int, x: int, up: bool) -> None:  # noqa: ANN001
+    """Clan q's rows of the tally after its pawn `pawn` left the camp for board code x,
+    face up or down (R5.2): one pawn fewer in camp, its strength at x, and on a forest
+    space one more face-up pawn of its strength or face-down pawn (the clan's estimates
+    made again when next read)."""
+    s = c.strength[pawn]
+    sc.tally_camp[q] -= 1
+    sc.tally_str[q, x] += s
+    if x < c.lay.forest:
+        if up:
+            sc.tally_up[q, x, s - 1] += 1
+        else:
+            sc.tally_down[q, x] += 1
+        sc.tally_fresh[q] = False
+
+
+@kernel
+def holds_raid_card(g, r: int, me: int) -> bool:  # noqa: ANN001
+    """Seat me holds a Raid card: without one no raid is legal (R6.4: a raid discards
+    one)."""
+    for t in range(FIRST_RAID, N_CARD_TYPES):  # noqa: SIM110 - numba has no any() of a generator
+        if seen.own_hand(g, r, me, t) > 0:
+            return True
+    return False
 
 
 @kernel

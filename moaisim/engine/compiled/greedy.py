@@ -14,14 +14,17 @@ import numpy as np
 
 from moaisim.engine.compiled import seen
 from moaisim.engine.compiled.arrays import kernel
+from moaisim.engine.compiled.features import (
+    holds_raid_card,
+    rival_forest,
+    thing_losses,
+    visible_score,
+)
 from moaisim.engine.compiled.features import loses as loses_
-from moaisim.engine.compiled.features import rival_forest, thing_losses, visible_score
 from moaisim.engine.compiled.ties import NEG, pick_listed, pick_row
 from moaisim.engine.decisions import BIRTH_PAIRS, PAIR_STRENGTH, raid_action
 from moaisim.rules.codes import (
     FIELDS,
-    FIRST_RAID,
-    N_CARD_TYPES,
     N_RAID_COMBOS,
     OCEAN,
     card_value,
@@ -166,24 +169,14 @@ def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
     3. the volcano: pile onto the tallest own space that stays within the tallest tile
        (20 + height + s), else 15 - s.
 
-    Only the listed legal placements (sc.acts) are scored.
+    Only the listed legal placements (sc.acts) are scored; the clan's own strength per
+    place and living pawns are read from the work phase's tally (`features.tally`).
     """
     lay = c.lay
     forest, fields, ocean0 = lay.forest, lay.fields, lay.ocean0
     targets = ocean0 + 1
-    if sc.tally_ok[0]:  # the work phase's tally: its own row
-        by_place = sc.tally_str[me]
-        living = sc.tally_living[me]
-    else:
-        by_place = sc.by_place
-        by_place[:] = 0
-        living = 0
-        for i in range(len(c.strength)):
-            x = seen.own_loc(g, r, me, i)
-            if x >= -1:
-                living += 1
-            if x >= 0:
-                by_place[x] += c.strength[i]
+    by_place = sc.tally_str[me]  # the work phase's tally (`work`): the clan's own row
+    living = sc.tally_living[me]
     food = by_place[fields]
     for x in range(ocean0, lay.size):
         food += by_place[x]
@@ -246,10 +239,7 @@ def feed(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
         if sc.legal[i]:
             x = seen.own_loc(g, r, me, i)
             sc.scores[i] = -10 * c.strength[i] + (5 if 0 <= x < forest else 0)
-    raids = False  # R6.4: every raid discards a Raid card; without one, none is legal
-    for t in range(FIRST_RAID, N_CARD_TYPES):
-        raids |= seen.own_hand(g, r, me, t) > 0
-    if not raids:
+    if not holds_raid_card(g, r, me):  # R6.4: no raid is legal
         return pick_row(sc.scores[: codec.pawns], sc.legal[: codec.pawns], u)
     for q in range(c.players):
         lead = -1

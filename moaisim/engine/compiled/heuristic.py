@@ -41,7 +41,13 @@ from moaisim.engine.compiled.arrays import (
     K_WORK,
     kernel,
 )
-from moaisim.engine.compiled.features import loses, rival_forest, thing_losses, visible_score
+from moaisim.engine.compiled.features import (
+    holds_raid_card,
+    loses,
+    rival_forest,
+    thing_losses,
+    visible_score,
+)
 from moaisim.engine.compiled.ties import NEG, pick_listed, pick_row
 from moaisim.engine.decisions import (
     BIRTH_PAIRS,
@@ -59,7 +65,6 @@ from moaisim.rules import CARD_TYPES, Rules
 from moaisim.rules.codes import (
     CAMP,
     FIELDS,
-    FIRST_RAID,
     FOREST,
     N_CARD_TYPES,
     N_RAID_COMBOS,
@@ -940,10 +945,7 @@ def feed(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     for q in range(c.players):
         hs.lead[0, q] = float(visible_score(g, c, r, q)) - mine
     card_costs(hs, w)
-    raids = False  # R6.4: every raid discards a Raid card; without one, none is legal
-    for t in range(FIRST_RAID, N_CARD_TYPES):
-        raids |= seen.own_hand(g, r, me, t) > 0
-    if not raids:
+    if not holds_raid_card(g, r, me):  # R6.4: no raid is legal
         size = c.feed.pawns
     as_row(sc, hs, size)
     u = seen.uniform(g, r, me)

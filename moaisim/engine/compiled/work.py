@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from moaisim.engine.batch.work import game_counts, work_legal, work_move
 from moaisim.engine.compiled.arrays import C_COUNT, C_POS, FOREST, K_WORK, WORK, goto, kernel
-from moaisim.engine.compiled.features import tally, tally_clan
+from moaisim.engine.compiled.features import tally, tally_clan, tally_placed
 from moaisim.engine.compiled.policy import decide
 from moaisim.rules.codes import free_fields
 
@@ -50,16 +50,8 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
         pawn = work_move(w, r, q, r, a, g.pawns, c.lay, c.work, c.open_pawns)
         if a > c.work.pass_action:  # a swap: the clan's row counted again
             tally_clan(g, c, sc, r, q)
-        elif pawn >= 0:  # a pawn placed: one more face up or face down where it stands
-            sc.tally_camp[q] -= 1
-            x = g.pawns.loc[r, q, pawn]
-            sc.tally_str[q, x] += c.strength[pawn]
-            if x < c.lay.forest:
-                if g.pawns.up[r, q, pawn]:
-                    sc.tally_up[q, x, c.strength[pawn] - 1] += 1
-                else:
-                    sc.tally_down[q, x] += 1
-                sc.tally_fresh[q] = False
+        elif pawn >= 0:  # a pawn placed: counted where it stands
+            tally_placed(c, sc, q, pawn, g.pawns.loc[r, q, pawn], g.pawns.up[r, q, pawn])
         g.cursor[r, C_COUNT] += 1
     sc.tally_ok[0] = False
     goto(g, r, FOREST)
