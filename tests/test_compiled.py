@@ -334,3 +334,43 @@ def test_the_tally_a_seat_reads_is_the_same_in_every_world_of_its_view(players, 
             shown.add((sc.tally_down.tobytes(), sc.tally_up.tobytes(), sc.tally_camp.tobytes(),
                        sc.tally_str[me].tobytes(), int(sc.tally_living[me])))  # fmt: skip
         assert len(shown) == 1, f"seat {me} sees different tallies in its worlds"
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**31),
+       names=st.sampled_from(["greedy", "random", "greedy,random"]))  # fmt: skip
+def test_rest_birth_and_feed_list_their_legal_actions_in_ascending_order(players, seed, names):
+    """R6.3-R6.4, R7.2, R7.3: at every feeding, rest and birth decision of whole games, the
+    legal actions `feed_legal`, `rest_legal` and `birth_legal` list (what the compiled
+    policies score and `decide` counts) are the legal mask's actions in ascending order, and
+    the mask is the one the engine asks the seat with."""
+    from moaisim.engine.batch.production import feed_legal
+    from moaisim.engine.batch.review import birth_legal, reserve_of, rest_legal
+    from moaisim.engine.steps import Step
+
+    games = Games.new(Rules.make(players), seed, np.arange(3))
+    seated = lineup(names, players)
+    m, s = games.machine, games.state
+    lay = m.rules.layout
+    seen_steps = set()
+    while groups := games.pending():
+        pend = groups[0]
+        if pend.step in (Step.FEED, Step.REST, Step.BIRTH):
+            seen_steps.add(pend.step)
+            size = pend.legal.shape[1]
+            for k, (r, q) in enumerate(zip(pend.rows.tolist(), pend.seat.tolist(), strict=True)):
+                legal = np.zeros(size, dtype=np.bool_)
+                acts = np.full(size, -1, dtype=np.int64)
+                if pend.step == Step.FEED:
+                    ok = np.zeros((3, 6), dtype=np.bool_)
+                    n = feed_legal(r, q, s.loc, s.up, s.hand, lay, m.feed_codec, legal, ok, acts)
+                elif pend.step == Step.REST:
+                    n = rest_legal(r, q, s.loc, s.step_taken[r], lay, legal, acts)
+                else:
+                    reserve = np.zeros(3, dtype=np.int64)
+                    reserve_of(r, q, s.loc, lay, reserve)
+                    n = birth_legal(s.hand[r, q], reserve, bool(s.last_round[r]), legal, acts)
+                assert legal.tolist() == pend.legal[k].tolist()
+                assert acts[:n].tolist() == np.flatnonzero(legal).tolist()
+        games.apply(pend, games.answer(pend, seated))
+    assert seen_steps >= {Step.REST, Step.BIRTH}

@@ -85,7 +85,7 @@ class Games:
         tell the deal's part of an outcome from the play's: the balance sheet's luck)."""
         if not isinstance(rules, Rules):
             raise UserError(f"Games.new needs a Rules (Rules.make(players, ...)), got {rules!r}")
-        index = game_indices(np.atleast_1d(np.asarray(games, dtype=object)), "games")
+        index = game_indices(_as_list(games), "games")
         streams = None
         if strategy_seed is not None:
             streams = Streams(check_seed(seed), index, rules.players)
@@ -170,9 +170,7 @@ class Games:
         ids = (
             np.arange(len(rows))
             if games is None
-            else game_indices(
-                np.atleast_1d(np.asarray(games, dtype=object)), "clone: games", distinct=False
-            )
+            else game_indices(_as_list(games), "clone: games", distinct=False)
         )
         if ids.shape != rows.shape:
             raise UserError(f"games= needs one number per copy ({len(rows)}), got {ids.shape}")
@@ -611,3 +609,12 @@ def _tiles(state: BatchState, worlds: np.ndarray, view: SeatView, row: int, draw
         np.put_along_axis(owner, drawn[:, k : k + count], r, axis=1)
         k += count
     state.moai_owner[worlds] = owner
+
+
+def _as_list(games: Any) -> np.ndarray:
+    """Game numbers as a 1-d array for `checks.game_indices`: an integer array as it is
+    (checked as a whole), anything else as objects (each item checked on its own: a bool,
+    a float or a number past int64 is refused, not converted)."""
+    if isinstance(games, np.ndarray) and games.dtype.kind in "iu":
+        return np.atleast_1d(games)
+    return np.atleast_1d(np.asarray(games, dtype=object))

@@ -13,6 +13,8 @@ from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import (
     CAMP,
+    FIRST_RAID,
+    N_CARD_TYPES,
     RESERVE,
     Layout,
     feeds,
@@ -441,8 +443,9 @@ def feed_mask(
     m = len(rows)
     legal = np.zeros((m, codec.size), dtype=np.bool_)
     ok = np.zeros((3, 6), dtype=np.bool_)  # by victim strength, raid combo
+    acts = np.zeros(codec.size, dtype=np.int64)
     for k in range(m):
-        feed_legal(rows[k], seat[k], loc, up, hand, lay, codec, legal[k], ok)
+        feed_legal(rows[k], seat[k], loc, up, hand, lay, codec, legal[k], ok, acts)
     return legal
 
 
@@ -457,12 +460,24 @@ def feed_legal(
     codec: FeedCodec,
     legal: np.ndarray,
     ok: np.ndarray,
-) -> None:
+    acts: np.ndarray,
+) -> int:
     """`feed_mask` for seat q in game r: its mask [codec.size] (given cleared); `ok` is a
-    working array [3, 6] (victim strength, raid combo)."""
+    working array [3, 6] (victim strength, raid combo). The legal actions are also listed in
+    ascending order in `acts` [codec.size]; returns how many there are (the compiled
+    policies score only those)."""
     pawns = loc.shape[2]
+    n = 0
     for i in range(pawns):
-        legal[i] = raidable(lay, loc[r, q, i])
+        if raidable(lay, loc[r, q, i]):
+            legal[i] = True
+            acts[n] = i
+            n += 1
+    raid_card = False  # R6.4: a raid discards a Raid card; without one, none is legal
+    for t in range(FIRST_RAID, N_CARD_TYPES):
+        raid_card |= hand[r, q, t] > 0
+    if not raid_card:
+        return n
     can_raid = False
     for v in range(3):
         for c in range(6):
@@ -470,7 +485,7 @@ def feed_legal(
             ok[v, c] = holds_pair(hand[r, q], a, b)
             can_raid |= ok[v, c]
     if not can_raid:  # no raid is legal: the rivals' pawns need not be read
-        return
+        return n
     for victim in range(loc.shape[1]):
         if victim == q:
             continue
@@ -479,7 +494,12 @@ def feed_legal(
                 continue
             v = strength_of(lay, j) - 1
             for c in range(6):
-                legal[raid_action(codec, victim, j, c)] = ok[v, c]
+                if ok[v, c]:
+                    a = raid_action(codec, victim, j, c)
+                    legal[a] = True
+                    acts[n] = a
+                    n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)

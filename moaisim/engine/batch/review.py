@@ -12,7 +12,15 @@ from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import BIRTH_STOP, PAIR_A, PAIR_B, PAIR_STRENGTH
 from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
-from moaisim.rules.codes import CAMP, RESERVE, Layout, holds_pair, strength_of, zone_of
+from moaisim.rules.codes import (
+    CAMP,
+    OFF_BOARD,
+    RESERVE,
+    Layout,
+    holds_pair,
+    strength_of,
+    zone_of,
+)
 
 if TYPE_CHECKING:
     from moaisim.engine.batch.machine import Machine
@@ -150,25 +158,40 @@ def rest_mask(
     pawns) from which it has taken the fewest pawns so far (taken[go[k]] per zone)."""
     m, pawns = len(rows), loc.shape[2]
     legal = np.zeros((m, pawns), dtype=np.bool_)
+    acts = np.zeros(pawns, dtype=np.int64)
     for k in range(m):
-        rest_legal(rows[k], seat[k], loc, taken[go[k]], lay, legal[k])
+        rest_legal(rows[k], seat[k], loc, taken[go[k]], lay, legal[k], acts)
     return legal
 
 
 @njit(cache=True, nogil=True)
 def rest_legal(
-    r: int, q: int, loc: np.ndarray, taken: np.ndarray, lay: Layout, legal: np.ndarray
-) -> None:
-    """`rest_mask` for seat q in game r: its mask [N] (taken [4]: pawns rested per zone)."""
+    r: int,
+    q: int,
+    loc: np.ndarray,
+    taken: np.ndarray,
+    lay: Layout,
+    legal: np.ndarray,
+    acts: np.ndarray,
+) -> int:
+    """`rest_mask` for seat q in game r: its mask [N] (given cleared; taken [4]: pawns
+    rested per zone). The legal pawns are also listed in ascending order in `acts` [N];
+    returns how many there are (the compiled policies score only those)."""
     pawns = loc.shape[2]
     least = 1 << 30
-    for i in range(pawns):
-        x = loc[r, q, i]
-        if x >= 0 and taken[zone_of(lay, x)] < least:
-            least = taken[zone_of(lay, x)]
-    for i in range(pawns):
-        x = loc[r, q, i]
-        legal[i] = x >= 0 and taken[zone_of(lay, x)] == least
+    for i in range(pawns):  # acts[i]: pawn i's zone for now (OFF_BOARD off the board)
+        z = zone_of(lay, loc[r, q, i])
+        acts[i] = z
+        if z != OFF_BOARD and taken[z] < least:
+            least = taken[z]
+    n = 0
+    for i in range(pawns):  # the list overwrites the zones behind the one read (n <= i)
+        z = acts[i]
+        if z != OFF_BOARD and taken[z] == least:
+            legal[i] = True
+            acts[n] = i
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -250,36 +273,44 @@ def birth_mask(
     legal = np.zeros((m, pairs + 1), dtype=np.bool_)
     some = np.zeros(m, dtype=np.bool_)
     reserve = np.zeros(3, dtype=np.int64)
+    acts = np.zeros(pairs + 1, dtype=np.int64)
     for k in range(m):
-        some[k] = birth_legal(rows[k], seat[k], hand, loc, last_round, lay, legal[k], reserve)
+        r, q = rows[k], seat[k]
+        reserve_of(r, q, loc, lay, reserve)
+        some[k] = birth_legal(hand[r, q], reserve, last_round[r], legal[k], acts) > 0
     return legal, some
 
 
 @njit(cache=True, nogil=True)
-def birth_legal(
-    r: int,
-    q: int,
-    hand: np.ndarray,
-    loc: np.ndarray,
-    last_round: np.ndarray,
-    lay: Layout,
-    legal: np.ndarray,
-    reserve: np.ndarray,
-) -> bool:
-    """`birth_mask` for seat q in game r: its mask [pairs + 1] (given cleared; `reserve` a
-    working array [3]); returns whether a pair is legal."""
-    pairs = len(PAIR_A)
+def reserve_of(r: int, q: int, loc: np.ndarray, lay: Layout, reserve: np.ndarray) -> None:
+    """R7.3: how many pawns of each strength seat q of game r has in its reserve
+    (reserve [3], by strength - 1)."""
     reserve[:] = 0
     for i in range(loc.shape[2]):
         if loc[r, q, i] == RESERVE:
             reserve[strength_of(lay, i) - 1] += 1
-    some = False
+
+
+@njit(cache=True, nogil=True)
+def birth_legal(
+    hand: np.ndarray, reserve: np.ndarray, last_round: bool, legal: np.ndarray, acts: np.ndarray
+) -> int:
+    """`birth_mask` for a clan holding `hand` (counts per card type) with `reserve` pawns per
+    strength (`reserve_of`): its mask [pairs + 1] (given cleared). The legal actions are also
+    listed in ascending order in `acts` [pairs + 1]; returns how many there are (0: no pair
+    is legal, and neither is stop)."""
+    pairs = len(PAIR_A)
+    n = 0
     for x in range(pairs):
-        if holds_pair(hand[r, q], PAIR_A[x], PAIR_B[x]) and reserve[PAIR_STRENGTH[x] - 1] > 0:
+        if reserve[PAIR_STRENGTH[x] - 1] > 0 and holds_pair(hand, PAIR_A[x], PAIR_B[x]):
             legal[x] = True
-            some = True
-    legal[pairs] = some and not last_round[r]
-    return some
+            acts[n] = x
+            n += 1
+    if n > 0 and not last_round:
+        legal[pairs] = True
+        acts[n] = pairs
+        n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)

@@ -14,18 +14,16 @@ import numpy as np
 
 from moaisim.engine.compiled import seen
 from moaisim.engine.compiled.arrays import kernel
+from moaisim.engine.compiled.features import loses as loses_
 from moaisim.engine.compiled.features import (
-    holds_raid_card,
     rival_forest,
     thing_losses,
     visible_score,
 )
-from moaisim.engine.compiled.features import loses as loses_
 from moaisim.engine.compiled.ties import NEG, pick_listed, pick_row
-from moaisim.engine.decisions import BIRTH_PAIRS, PAIR_STRENGTH, raid_action
+from moaisim.engine.decisions import BIRTH_PAIRS, PAIR_STRENGTH, raid_of
 from moaisim.rules.codes import (
     FIELDS,
-    N_RAID_COMBOS,
     OCEAN,
     card_value,
     is_raid,
@@ -42,9 +40,11 @@ BID_CARDS_FROM, MOAI_HEIGHT, KEEP_CARDS = range(3)
 PAIR_MIN = PAIR_STRENGTH.astype(np.float64)
 PAIR_RAIDS = np.array([is_raid.py_func(a) + is_raid.py_func(b) for a, b in BIRTH_PAIRS],
                       dtype=np.float64)  # fmt: skip
+#: R7.3: a birth pair's score, its pawn's strength less its Raid cards (`GreedyStrategy.birth`).
+PAIR_SCORE = 10 * PAIR_MIN - 15 * PAIR_RAIDS
 #: R7.2: a rest's preference by zone (forest, fields, volcano, ocean; off the board last).
 REST_PREFER = np.array([40.0, 20.0, 10.0, 30.0, 0.0])
-for _a in (PAIR_MIN, PAIR_RAIDS, REST_PREFER):
+for _a in (PAIR_MIN, PAIR_RAIDS, PAIR_SCORE, REST_PREFER):
     _a.setflags(write=False)
 
 
@@ -231,52 +231,59 @@ def finish_moai(g, c, sc, r: int, me: int, size: int, prm: np.ndarray) -> int:  
 def feed(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
     """R6.3-R6.4, as `greedy._best_feed`: starving own pawn i scores -10 x strength + 5 in
     the forest; raiding rival q's pawn with a raid combination scores 100 + q's visible
-    score - (the Raid card's value + 3 if the second card is a Raid card too)."""
+    score - (the Raid card's value + 3 if the second card is a Raid card too). Only the
+    listed legal actions (`feed_legal`'s sc.acts) are scored."""
     u = seen.uniform(g, r, me)
     codec = c.feed
     forest = c.lay.forest
-    for i in range(codec.pawns):
-        if sc.legal[i]:
-            x = seen.own_loc(g, r, me, i)
-            sc.scores[i] = -10 * c.strength[i] + (5 if 0 <= x < forest else 0)
-    if not holds_raid_card(g, r, me):  # R6.4: no raid is legal
-        return pick_row(sc.scores[: codec.pawns], sc.legal[: codec.pawns], u)
-    for q in range(c.players):
-        lead = -1
-        for j in range(codec.pawns):
-            for k in range(N_RAID_COMBOS):
-                a = raid_action(codec, q, j, k)
-                if sc.legal[a]:
-                    if lead < 0:
-                        lead = visible_score(g, c, r, q)
-                    raid, second = raid_cards(k, c.strength[j])
-                    sc.scores[a] = 100 + lead - (card_value(raid) + 3 * is_raid(second))
-    return pick_row(sc.scores[:size], sc.legal[:size], u)
+    acts, n = sc.acts, sc.n_acts[0]
+    lead_of, lead = -1, 0  # the rival whose visible score `lead` is
+    for m in range(n):
+        a = acts[m]
+        if not sc.legal[a]:
+            continue
+        if a < codec.pawns:
+            x = seen.own_loc(g, r, me, a)
+            sc.scores[a] = -10 * c.strength[a] + (5 if 0 <= x < forest else 0)
+            continue
+        q, j, k = raid_of(codec, a)
+        if q != lead_of:
+            lead_of, lead = q, visible_score(g, c, r, q)
+        raid, second = raid_cards(k, c.strength[j])
+        sc.scores[a] = 100 + lead - (card_value(raid) + 3 * is_raid(second))
+    return pick_listed(sc.scores[:size], sc.legal[:size], acts, n, u)
 
 
 # --- R7 ---------------------------------------------------------------------------------------
 @kernel
 def rest(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
     """R7.2: rest pawns from the zones it values least first (`REST_PREFER`), the weakest
-    first."""
-    for i in range(size):
+    first. Only the listed legal pawns (`rest_legal`'s sc.acts) are scored."""
+    acts, n = sc.acts, sc.n_acts[0]
+    for m in range(n):
+        i = acts[m]
         z = zone_of(c.lay, seen.own_loc(g, r, me, i))
         sc.scores[i] = REST_PREFER[z if z >= 0 else len(REST_PREFER) - 1] + c.strength[i]
-    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+    return pick_listed(sc.scores[:size], sc.legal[:size], acts, n, seen.uniform(g, r, me))
 
 
 @kernel
 def birth(g, c, sc, r: int, me: int, size: int, prm: np.ndarray) -> int:  # noqa: ANN001
     """R7.3: a pawn for the lowest pair without Raid cards when it has cards to spare (or in
-    the last round); else stop."""
+    the last round); else stop. Only the listed legal actions (`birth_legal`'s sc.acts) are
+    scored."""
     cards = 0
     for t in range(6):
         cards += seen.own_hand(g, r, me, t)
     spare = cards > prm[KEEP_CARDS] or seen.last_round(g, r)
-    for x in range(size - 1):
-        sc.scores[x] = 10 * PAIR_MIN[x] - 15 * PAIR_RAIDS[x]
-    sc.scores[size - 1] = -100.0 if spare else 100.0
-    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+    acts, n = sc.acts, sc.n_acts[0]
+    for m in range(n):
+        x = acts[m]
+        if x == size - 1:
+            sc.scores[x] = -100.0 if spare else 100.0
+        else:
+            sc.scores[x] = PAIR_SCORE[x]
+    return pick_listed(sc.scores[:size], sc.legal[:size], acts, n, seen.uniform(g, r, me))
 
 
 @kernel

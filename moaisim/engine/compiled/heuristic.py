@@ -50,7 +50,7 @@ from moaisim.engine.compiled.features import (
 )
 from moaisim.engine.compiled.ties import NEG, pick_listed, pick_row
 from moaisim.engine.decisions import (
-    BIRTH_PAIRS,
+    BIRTH_STOP,
     PAIR_A,
     PAIR_B,
     PAIR_STRENGTH,
@@ -956,8 +956,11 @@ def feed(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
 # --- R7 ---------------------------------------------------------------------------------------
 @kernel
 def rest(g, c, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
-    """R7.2: rest pawns by the weights of their zones and strengths."""
-    for i in range(size):
+    """R7.2: rest pawns by the weights of their zones and strengths. Only the listed legal
+    pawns (`rest_legal`'s sc.acts) are scored."""
+    acts, n = sc.acts, sc.n_acts[0]
+    for m in range(n):
+        i = acts[m]
         z = zone_of(c.lay, seen.own_loc(g, r, me, i))
         if z == FOREST:
             prefer = w[REST_FOREST]
@@ -970,13 +973,14 @@ def rest(g, c, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
         else:  # off the board (never legal)
             prefer = 0.0
         sc.scores[i] = prefer + w[REST_STR] * c.strength[i]
-    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+    return pick_listed(sc.scores[:size], sc.legal[:size], acts, n, seen.uniform(g, r, me))
 
 
 @kernel
 def birth(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     """R7.3: a pawn for the pair of cards whose value and the hunger of the clan make it
-    worth most; else stop."""
+    worth most; else stop. Only the listed legal actions (`birth_legal`'s sc.acts) are
+    scored."""
     food, living = 0, 0
     for i in range(len(c.strength)):
         x = seen.own_loc(g, r, me, i)
@@ -991,11 +995,15 @@ def birth(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     card_costs(hs, w)
     short = w[SHORT] * max(0.0, w[KEEP] - (cards - 2))
     spent = 0.0 if seen.last_round(g, r) else 1.0  # cards cost nothing in the last round
-    for x in range(len(BIRTH_PAIRS)):
+    acts, n = sc.acts, sc.n_acts[0]
+    for m in range(n):
+        x = acts[m]
+        if x == BIRTH_STOP:
+            sc.scores[x] = 0.0
+            continue
         paid = (hs.cost[PAIR_A[x]] + hs.cost[PAIR_B[x]] + short) * spent
         sc.scores[x] = w[BIRTH] + w[BIRTH_STR] * PAIR_STRENGTH[x] - paid - w[BIRTH_HUNGRY] * hungry
-    sc.scores[len(BIRTH_PAIRS)] = 0.0
-    return pick_row(sc.scores[:size], sc.legal[:size], seen.uniform(g, r, me))
+    return pick_listed(sc.scores[:size], sc.legal[:size], acts, n, seen.uniform(g, r, me))
 
 
 @kernel

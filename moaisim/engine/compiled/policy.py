@@ -57,6 +57,9 @@ from moaisim.engine.decisions import BIRTH_STOP
 from moaisim.rules import Rules
 from moaisim.rules.codes import FOREST, OCEAN, zone_of
 
+#: The decision kinds whose legal actions their phase also lists, ascending, in
+#: sc.acts[:sc.n_acts[0]] (`work_legal`, `feed_legal`, `rest_legal`, `birth_legal`).
+LISTED = (K_WORK, K_FEED, K_REST, K_BIRTH)
 #: The policy families.
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 FAMILIES: dict[str, int] = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
@@ -157,11 +160,11 @@ def lineup(forms: Sequence[Form], rules: Rules, games: np.ndarray, keys: np.ndar
 @kernel
 def decide(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int) -> int:  # noqa: ANN001
     """Seat me's action in game r at a decision of `kind` whose legal mask is
-    sc.legal[:size] (a work decision's also listed in sc.acts[:sc.n_acts[0]]); `info` is what
+    sc.legal[:size] (a `LISTED` kind's also listed in sc.acts[:sc.n_acts[0]]); `info` is what
     the question is about (the disaster card, what a loss takes, the forest space...). One
     legal action: taken, nothing drawn."""
     count, first = 0, 0
-    if kind == K_WORK:  # the work phase lists its legal actions (`work_legal`)
+    if kind in LISTED:  # their phases list the legal actions (`work_legal`, `rest_legal`...)
         count, first = sc.n_acts[0], sc.acts[0]
     else:
         for a in range(size):

@@ -147,7 +147,8 @@ def feed(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     size = c.feed.size
     q = g.turn[r, g.cursor[r, C_POS]]
     sc.legal[:size] = False
-    feed_legal(r, q, g.pawns.loc, g.pawns.up, g.hand, c.lay, c.feed, sc.legal, sc.ok)
+    sc.n_acts[0] = feed_legal(r, q, g.pawns.loc, g.pawns.up, g.hand, c.lay, c.feed, sc.legal,
+                              sc.ok, sc.acts)  # fmt: skip
     a = decide(g, c, pol, sc, r, K_FEED, q, size, g.cursor[r, C_LEFT])
     n = g.n
     feed_one(r, q, a, g.pawns, g.hand, g.discard, n.starved, n.raids_made, n.raids_suffered,

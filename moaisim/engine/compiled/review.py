@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from moaisim.engine.batch.review import birth_legal, birth_one, draw_card, rest_legal, rest_one
+from moaisim.engine.batch.review import (
+    birth_legal,
+    birth_one,
+    draw_card,
+    reserve_of,
+    rest_legal,
+    rest_one,
+)
 from moaisim.engine.compiled.arrays import (
     BIRTH,
     BOAT,
@@ -25,7 +32,7 @@ from moaisim.engine.compiled.arrays import (
     kernel,
 )
 from moaisim.engine.compiled.policy import decide
-from moaisim.engine.decisions import BIRTH_STOP
+from moaisim.engine.decisions import BIRTH_STOP, PAIR_STRENGTH
 from moaisim.rng import unit
 
 
@@ -134,7 +141,7 @@ def rest(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     size = c.lay.pawns
     q = g.turn[r, g.cursor[r, C_POS]]
     sc.legal[:size] = False
-    rest_legal(r, q, g.pawns.loc, g.step_taken[r], c.lay, sc.legal)
+    sc.n_acts[0] = rest_legal(r, q, g.pawns.loc, g.step_taken[r], c.lay, sc.legal, sc.acts)
     i = decide(g, c, pol, sc, r, K_REST, q, size, -1)
     rest_one(r, q, i, g.pawns, g.step_taken[r], c.lay)
     g.cursor[r, C_LEFT] -= 1
@@ -149,15 +156,19 @@ def birth(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     in the last round while a birth is possible (A4). Then the boat (R7.4)."""
     size = c.birth_size
     q = g.turn[r, g.cursor[r, C_POS]]
+    reserve = sc.reserve
+    reserve_of(r, q, g.pawns.loc, c.lay, reserve)  # kept below as births take from it
     while True:
         sc.legal[:size] = False
-        if not birth_legal(r, q, g.hand, g.pawns.loc, g.last_round, c.lay, sc.legal,
-                           sc.reserve):  # fmt: skip
+        n = birth_legal(g.hand[r, q], reserve, g.last_round[r], sc.legal, sc.acts)
+        if n == 0:
             break
+        sc.n_acts[0] = n
         k = decide(g, c, pol, sc, r, K_BIRTH, q, size, -1)
         if k == BIRTH_STOP:
             break
         birth_one(r, q, k, g.hand, g.discard, g.pawns, g.n.births, c.lay)
+        reserve[PAIR_STRENGTH[k] - 1] -= 1
     boat_or_next(g, c, r, q)
 
 

@@ -61,6 +61,7 @@ def pick(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: flo
     whole mask: every legal action is a candidate)."""
     listed = len(acts) > 0
     top = -np.inf
+    floor = -np.inf  # the tie threshold of the running top
     group = -1  # the candidate number of the first action of the running top's tie group
     count = 0
     for m in range(n):
@@ -69,14 +70,15 @@ def pick(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: flo
             continue
         s = scores[a]
         if group < 0:
-            top, group, count = s, m, 1
             if s != s:
                 return pick_row_slow(scores, legal, u)
+            top, floor, group, count = s, s - TIE * max(1.0, abs(s)), m, 1
         elif s > top:
-            if s - TIE * max(1.0, abs(s)) <= top:
+            low = s - TIE * max(1.0, abs(s))
+            if low <= top:
                 return pick_row_slow(scores, legal, u)
-            top, group, count = s, m, 1
-        elif s >= top - TIE * max(1.0, abs(top)):
+            top, floor, group, count = s, low, m, 1
+        elif s >= floor:
             count += 1
         elif s != s:
             return pick_row_slow(scores, legal, u)
@@ -86,10 +88,9 @@ def pick(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: flo
     first = acts[group] if listed else group
     if k == 0:
         return first
-    tol = TIE * max(1.0, abs(top))
     for m in range(group + 1, n):
         a = acts[m] if listed else m
-        if legal[a] and scores[a] >= top - tol:
+        if legal[a] and scores[a] >= floor:
             k -= 1
             if k == 0:
                 return a
