@@ -41,13 +41,19 @@ def check_count(n: Any, what: str, low: int = 0, high: int | None = None) -> int
 def game_indices(games: Any, what: str = "game indices", distinct: bool = True) -> np.ndarray:
     """Game indices of a run given as a list: integers from 0 to 2**63-1, distinct unless
     told otherwise (copies may share a number, `forward.Games.clone`)."""
-    try:
-        items = list(games)
-    except TypeError:
-        raise UserError(f"{what} must be a list of integers, got {games!r}") from None
-    if any(not whole(x) or not 0 <= x < GAMES for x in items):
-        raise UserError(f"{what} must be integers from 0 to 2**63-1")
-    index = np.asarray(items, dtype=np.int64)
+    if isinstance(games, np.ndarray) and games.ndim == 1 and games.dtype.kind in "iu":
+        # an array of integers (a run's chunk, `np.arange`): checked as a whole
+        if len(games) and (games.min() < 0 or games.max() >= GAMES):
+            raise UserError(f"{what} must be integers from 0 to 2**63-1")
+        index = games.astype(np.int64)
+    else:
+        try:
+            items = list(games)
+        except TypeError:
+            raise UserError(f"{what} must be a list of integers, got {games!r}") from None
+        if any(not whole(x) or not 0 <= x < GAMES for x in items):
+            raise UserError(f"{what} must be integers from 0 to 2**63-1")
+        index = np.asarray(items, dtype=np.int64)
     if distinct and len(np.unique(index)) != len(index):
         raise UserError(f"{what} must be distinct")
     return index

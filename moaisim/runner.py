@@ -33,6 +33,7 @@ import traceback
 import uuid
 import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -63,7 +64,15 @@ from moaisim.rules import OPTIONS, Rules
 from moaisim.rules.model import make_rules
 from moaisim.rules.parameters import LATER, PARAMETERS, check_names
 from moaisim.rules.variants import parse_variants
-from moaisim.rundir import FORMAT, LOCK, RunDir, SerializedPart, now, serialize, study_digest
+from moaisim.rundir import (
+    FORMAT,
+    LOCK,
+    RunDir,
+    SerializedPart,
+    now,
+    serialize,
+    study_digest,
+)
 
 ROTATIONS = ("cyclic", "all", "none")
 #: The most games a cell may play (game indices stay far below 2**63; plans are lazy, so a
@@ -336,17 +345,25 @@ def default_chunk(cells: Sequence[Cell], engine: str, games: int) -> int:
     """The default chunk size of a study (`CHUNK_SIZE`). When every cell's lineup plays on
     the compiled path (every seat a built-in with a compiled form): games / 8 per chunk in
     thousands, from the batch engine's 5 000 up to 20 000 (a cell of 100 000 games: 12 000);
-    else its engine's. A user's strategy is not made here (its constructor runs in the
-    workers)."""
+    else its engine's."""
     if engine != "batch":
         return CHUNK_SIZE[engine]
-    for cell in cells:
-        if not all(spec.cls.__module__.startswith(BUILT_IN) for spec in cell.lineup):
-            return CHUNK_SIZE["batch"]
-        if compiled_forms(cell.rules, [spec() for spec in cell.lineup]) is None:
-            return CHUNK_SIZE["batch"]
+    if not plays_compiled(cells):
+        return CHUNK_SIZE["batch"]
     share = games // CHUNKS_AT_LEAST // 1_000 * 1_000
     return min(max(share, CHUNK_SIZE["batch"]), CHUNK_SIZE["compiled"])
+
+
+def plays_compiled(cells: Sequence[Cell]) -> bool:
+    """Every cell's lineup plays on the compiled path: every seat a built-in with a compiled
+    form (no user code runs in its games). A user's strategy is not made here (its
+    constructor runs in the workers)."""
+    for cell in cells:
+        if not all(spec.cls.__module__.startswith(BUILT_IN) for spec in cell.lineup):
+            return False
+        if compiled_forms(cell.rules, [spec() for spec in cell.lineup]) is None:
+            return False
+    return True
 
 
 #: The package the built-in strategies are installed in (`registry.BUILTIN`).
@@ -464,7 +481,7 @@ def play_chunk(
     """Play the games of a cell (each in its seating, game i in seating i mod R) and return
     their results, the per-round table if asked, and what it cost: CPU seconds, and the
     process (pid) and its peak memory so far (a worker's, in a parallel run)."""
-    clock = time.process_time()
+    clock = time.thread_time()  # this thread's: a run's serial writer thread is not counted
     seatings = cell.seatings()
     parts, rounds = [], []
     games = np.asarray(games, dtype=np.int64)
@@ -497,7 +514,7 @@ def play_chunk(
         table["cell"] = np.int32(cell.index)
         table = table.sort_values(["game", "round", "seat"], ignore_index=True)
     cost = {
-        "cpu_seconds": round(time.process_time() - clock, 3),
+        "cpu_seconds": round(time.thread_time() - clock, 3),
         "pid": os.getpid(),
         "peak_rss_mib": round(peak_rss_mib(), 1),
     }
@@ -605,6 +622,9 @@ def run_chunks(
         return
     todo = itertools.chain([first], todo)
     if n_jobs == 1 and backend == "loky":
+        if stored and study.engine == "batch" and plays_compiled(study.cells):
+            yield from _serial_stored(study, todo)
+            return
         for c, a, b in todo:
             yield _task(study, c, a, b, stored)
         return
@@ -680,9 +700,41 @@ def _task(study: Study, c: int, a: int, b: int, stored: bool = False) -> tuple[C
     played = play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
     if not stored:
         return (c, a, b), played
+    return _stored((c, a, b), played)
+
+
+def _stored(chunk: Chunk, played: tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]
+            ) -> tuple[Chunk, Stored]:  # fmt: skip
+    """A chunk's tables (`play_chunk`) ready to be written: `Stored`."""
     results, table, cost = played
     rounds = serialize(table) if table is not None else None
-    return (c, a, b), Stored(serialize(results), rounds, cost, tally(results))
+    return chunk, Stored(serialize(results), rounds, cost, tally(results))
+
+
+def _serial_stored(study: Study, todo: Iterable[Chunk]) -> Iterator[tuple[Chunk, Stored]]:
+    """n_jobs 1 for a run on disk played on the compiled path (`run_chunks`): the chunks
+    in the plan's order, each one's Parquet bytes and tally made in a thread while the next
+    chunk plays (the compiled kernels release the GIL; a Python strategy would hold it, and
+    nothing would be gained), so that with a core to spare they cost no time. A
+    chunk is yielded once the next has played; when that one fails, the chunk before it is
+    yielded first (its part written, as playing chunk by chunk would have written it).
+    No user code runs in these games: none can fork this process while the thread lives
+    (a child would have no writer thread to wait for)."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="moaisim-store") as pool:
+        waiting: Future[tuple[Chunk, Stored]] | None = None
+        for c, a, b in todo:
+            try:
+                played = play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
+            except BaseException:
+                if waiting is not None:
+                    done, waiting = waiting.result(), None
+                    yield done
+                raise
+            if waiting is not None:
+                yield waiting.result()
+            waiting = pool.submit(_stored, (c, a, b), played)
+        if waiting is not None:
+            yield waiting.result()
 
 
 @dataclass(frozen=True)

@@ -175,6 +175,43 @@ def test_an_interrupted_run_resumes_to_exactly_the_uninterrupted_one(tmp_path):
         same(load_results(tmp_path / "a", table), load_results(tmp_path / "b", table))
 
 
+def test_one_job_writes_each_chunk_while_the_next_plays_and_keeps_them_on_failure(
+    tmp_path, monkeypatch
+):
+    """--jobs 1 on the compiled path (`runner._serial_stored`): a chunk's part is made in a
+    thread while the next chunk plays. The run is the one made chunk by chunk, part for part;
+    and when a chunk fails, the chunks played before it are written first, then the error
+    is raised; resuming completes the same run."""
+    study = make_study(3, 50, ["greedy,tuned"], seed=4, chunk_size=10)
+    assert moaisim.runner.plays_compiled(study.cells)
+    run_to_disk(study, tmp_path / "a")
+    assert [(r["start"], r["end"]) for r in parts_of(tmp_path / "a")] == [
+        (0, 10), (10, 20), (20, 30), (30, 40), (40, 50)
+    ]  # fmt: skip
+    same(load_results(tmp_path / "a"), moaisim.simulate(3, 50, strategies="greedy,tuned",
+                                                        seed=4))  # fmt: skip
+
+    class Broken(Exception):
+        pass
+
+    play = moaisim.runner.play_chunk
+
+    def breaks_at_30(study, cell, games):  # noqa: ANN001, ANN202
+        if games[0] >= 30:
+            raise Broken
+        return play(study, cell, games)
+
+    monkeypatch.setattr(moaisim.runner, "play_chunk", breaks_at_30)
+    with pytest.raises(Broken):
+        run_to_disk(study, tmp_path / "b")
+    assert [(r["start"], r["end"]) for r in parts_of(tmp_path / "b")] == [
+        (0, 10), (10, 20), (20, 30)
+    ]  # fmt: skip
+    monkeypatch.setattr(moaisim.runner, "play_chunk", play)
+    run_to_disk(study, tmp_path / "b", resume=True)
+    same(load_results(tmp_path / "b"), load_results(tmp_path / "a"))
+
+
 def test_a_chunk_missing_between_finished_ones_is_played_on_resume(tmp_path):
     """Parallel chunks finish in any order, so a stopped run can hold chunks 0 and 2 of a
     cell without chunk 1: resuming plays chunk 1 (and only what is missing)."""
