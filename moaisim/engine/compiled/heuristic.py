@@ -884,6 +884,7 @@ def work(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
     targets, by_place, riv, tv = codec.targets, hs.by_place, hs.riv, hs.tv
     wood, fut = hs.wood, hs.fut
     f0 = food_value(food, living, w)
+    hs.base[:] = np.nan  # no place's value worked out yet in this decision
     acts, n = sc.acts, sc.n_acts[0]
     s, first = 1, 0  # the strength of the listed placement, the first action of its strength
     for m in range(n):
@@ -897,8 +898,11 @@ def work(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
             t = a - first
             base = 0.0
             if t < lay.forest or lay.volcano0 <= t < lay.ocean0:
-                base = local_value(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax, last,
-                                   lay, w)  # fmt: skip
+                base = hs.base[t]
+                if base != base:  # the place's value before: once per target, every strength
+                    base = local_value(t, by_place[t], wood, riv, fut, thr, bird, nd, tv, hmax,
+                                       last, lay, w)  # fmt: skip
+                    hs.base[t] = base
             sc.scores[a] = place_value(s, t, base, by_place, food, living, f0, wood, riv, fut,
                                        thr, bird, nd, tv, hmax, last, lay, codec.boat_target,
                                        c.open_pawns, w)  # fmt: skip

@@ -39,14 +39,17 @@ def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     w, size = g.work, c.work.size
     tally(g, c, sc, r)  # the forest's tally for the policies, kept move by move
     pol.hs.held[0] = False  # the heuristic's per-phase context, worked out afresh
+    sc.legal[:size] = False
     while w.camp_total[r] > 0:
         pos = g.cursor[r, C_COUNT] % c.players
         g.cursor[r, C_POS] = pos
         q = g.turn[r, pos]
-        sc.legal[:size] = False
-        sc.n_acts[0] = work_legal(w, r, q, r, g.pawns.loc, g.pawns.up, c.lay, c.work, sc.legal,
-                                  sc.place, sc.kind, sc.acts)  # fmt: skip
+        n = work_legal(w, r, q, r, g.pawns.loc, g.pawns.up, c.lay, c.work, sc.legal, sc.place,
+                       sc.kind, sc.acts)  # fmt: skip
+        sc.n_acts[0] = n
         a = decide(g, c, pol, sc, r, K_WORK, q, size, -1)
+        for m in range(n):  # the mask cleared for the next turn: only the listed were set
+            sc.legal[sc.acts[m]] = False
         pawn = work_move(w, r, q, r, a, g.pawns, c.lay, c.work, c.open_pawns)
         if a > c.work.pass_action:  # a swap: the clan's row counted again
             tally_clan(g, c, sc, r, q)
