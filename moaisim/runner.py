@@ -611,11 +611,13 @@ def run_chunks(
     (in any order): its tables (`play_chunk`), or with `stored`, the chunk ready to be
     written (`Stored`: its parts serialized where it was played, so that a parallel run's
     own process only writes bytes). n_jobs 1: serially, in this process, without joblib
-    (for debugging and profiling). In parallel, a chunk that fails starts no new chunk, and
-    the failure raised is the earliest chunk's of the plan, the one n_jobs 1 raises,
-    whichever chunk failed first: chunks start in the plan's order, so once every chunk
-    started before the earliest failure has finished (and been yielded), no earlier one can
-    fail; the chunks after it still playing are then stopped, as they are on any error."""
+    (for debugging and profiling; a run on disk played compiled makes each chunk's bytes in
+    a thread while the next plays, `_serial_stored`). In parallel, a chunk that fails
+    starts no new chunk, and the failure raised is the earliest chunk's of the plan, the one
+    n_jobs 1 raises, whichever chunk failed first: chunks start in the plan's order, so once
+    every chunk started before the earliest failure has finished (and been yielded), no
+    earlier one can fail; the chunks after it still playing are then stopped, as they are on
+    any error."""
     todo = iter(todo)
     first = next(todo, None)
     if first is None:
