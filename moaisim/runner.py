@@ -522,7 +522,16 @@ def play_chunk(
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory so far, in MiB (0 where it cannot be read)."""
+    """This process's peak resident memory so far, in MiB (0 where it cannot be read). On
+    Linux its own high-water mark (VmHWM): `ru_maxrss` is carried across `exec`, so a worker
+    (or a run started by a large process, a benchmark's) would report its parent's peak."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 2**10
+    except OSError:
+        pass
     try:
         import resource
     except ImportError:  # pragma: no cover - not on Linux or macOS

@@ -434,3 +434,21 @@ def test_a_users_strategy_module_reaches_workers_started_before_it_was_on_the_pa
     monkeypatch.syspath_prepend(str(here))
     df = moaisim.simulate(3, 6, strategies="latecomer:Late,greedy", chunk_size=3, n_jobs=2)
     assert "late" in set(df["strategy"]) and len(df) == 18
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="Linux's VmHWM")
+def test_a_process_started_by_a_large_one_records_its_own_peak_memory():
+    """A part records its process's peak RSS (`peak_rss_mib`). Linux carries `ru_maxrss`
+    across exec, so a process started by a large one (a benchmark that has played, a run's
+    parent) would report the parent's peak: the figure is the process's own (VmHWM)."""
+    ballast = np.ones(2**30 // 8)  # 1 GiB in this process
+    code = (
+        "import resource; from moaisim.runner import peak_rss_mib; "
+        "print(peak_rss_mib(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()  # fmt: skip
+    own, carried = float(out[0]), float(out[1])
+    assert carried >= 1024  # what ru_maxrss says: this process's gigabyte
+    assert 0 < own < 700  # the child's own: the interpreter, numpy, pandas, numba
+    del ballast

@@ -301,6 +301,7 @@ names = [strategy_name(c) for c in classes]
 Games.new(rules, a["seed"], np.arange(1)).play([c() for c in classes], names=names).results()
 gc.collect()
 base = status_kib("VmRSS")
+start_hwm = status_kib("VmHWM")  # the process's own peak so far (ru_maxrss is the parent's too)
 try:  # Linux: restart the peak-RSS mark (VmHWM) here, past the imports and the JIT
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
@@ -316,8 +317,10 @@ cpu = time.process_time() - cpu
 traced = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 hwm = status_kib("VmHWM")
-print(json.dumps({"traced": traced, "base_kib": base, "hwm_kib": hwm,
-                  "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # Linux: carried across exec
+if start_hwm is not None and hwm is not None:
+    peak = max(start_hwm, hwm)  # this process's own peak: before the mark's restart, and after
+print(json.dumps({"traced": traced, "base_kib": base, "hwm_kib": hwm, "maxrss_kib": peak,
                   "state_bytes": state, "results_bytes": int(res.memory_usage(deep=True).sum()),
                   "cpu_s": cpu}))
 """
@@ -576,6 +579,18 @@ def check_runner_args(games: int, speedup_games: int, jobs: int) -> None:
         )
 
 
+#: The runner's launcher (`runner_speed`): runs the command it is given, its output to
+#: /dev/null and its standard error through, and prints the command's exit code and rusage
+#: (the process and the workers it waited for: the peak RSS of the largest of them).
+_LAUNCH = """
+import json, os, subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+print(json.dumps({"returncode": os.waitstatus_to_exitcode(status),
+                  "maxrss_kib": usage.ru_maxrss}))
+"""
+
+
 def runner_speed(
     games: int = RUNNER_GAMES,
     speedup_games: int = RUNNER_SPEEDUP_GAMES,
@@ -605,15 +620,16 @@ def runner_speed(
                 progress(f"runner: {n:,} games, --jobs {j}")
             wall = time.perf_counter()
             with tempfile.TemporaryFile("w+") as err:
-                proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, text=True)
-                # this run's own rusage: the process and the workers it waited for (the
-                # peak of the largest of them), not every child this benchmark has had
-                _, status, usage = os.wait4(proc.pid, 0)
-                proc.returncode = os.waitstatus_to_exitcode(status)
+                # started by a small helper (`_LAUNCH`), which reports its rusage: Linux
+                # carries a process's peak RSS across exec, so a runner started by this
+                # process, large after the engine timings, would report that peak as its own
+                proc = subprocess.run([sys.executable, "-c", _LAUNCH, *argv],
+                                      stdout=subprocess.PIPE, stderr=err, text=True)  # fmt: skip
                 err.seek(0)
                 message = err.read().strip()
             wall = time.perf_counter() - wall
-            if proc.returncode:
+            launched = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout else {}
+            if proc.returncode or launched.get("returncode", 1):
                 raise UserError(f"bench: the runner failed: {message}")
             run = RunDir(out)
             parts = run.parts(run.read())
@@ -628,7 +644,7 @@ def runner_speed(
                 "workers": len(workers),
                 "peak MiB per worker": max(workers.values()),
                 "chunks": len(parts),
-                "whole run peak RSS MiB": usage.ru_maxrss / 2**10,
+                "whole run peak RSS MiB": launched["maxrss_kib"] / 2**10,
             })  # fmt: skip
     df = pd.DataFrame(rows)
     if len(df) >= 2 and df["games"].iloc[0] == df["games"].iloc[1]:
