@@ -708,10 +708,16 @@ class Stored:
 
 def _task(study: Study, c: int, a: int, b: int, stored: bool = False) -> tuple[Chunk, Any]:
     """A task: play games a..b-1 of cell c; their tables (`play_chunk`), or `Stored`."""
-    played = play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
+    played = _play(study, c, a, b)
     if not stored:
         return (c, a, b), played
     return _stored((c, a, b), played)
+
+
+def _play(study: Study, c: int, a: int, b: int
+          ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:  # fmt: skip
+    """Games a..b-1 of cell c played (`play_chunk`)."""
+    return play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
 
 
 def _stored(chunk: Chunk, played: tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]
@@ -735,7 +741,7 @@ def _serial_stored(study: Study, todo: Iterable[Chunk]) -> Iterator[tuple[Chunk,
         waiting: Future[tuple[Chunk, Stored]] | None = None
         for c, a, b in todo:
             try:
-                played = play_chunk(study, study.cells[c], np.arange(a, b, dtype=np.int64))
+                played = _play(study, c, a, b)
             except BaseException:
                 if waiting is not None:
                     done, waiting = waiting.result(), None

@@ -149,3 +149,21 @@ def test_layout_too_large_for_location_codes_is_a_clear_error(tmp_path):
     text = DEFAULT.read_text().replace("forest_spaces = 6", "forest_spaces = 120")
     with pytest.raises(RulesError, match="at most 127 are supported"):
         Rules.make(3, components=write(tmp_path, text))
+
+
+@pytest.mark.parametrize(
+    "hand, raid",
+    [
+        ([0, 0, 0, 0, 0, 0], False),
+        ([3, 2, 1, 0, 0, 0], False),  # plain cards of every value
+        ([0, 0, 0, 1, 0, 0], True),  # a Raid 1
+        ([1, 0, 0, 0, 0, 2], True),  # two Raid 3s
+    ],
+)
+def test_r6_4_a_raid_needs_a_raid_card_in_hand(hand, raid):
+    """R6.4: a raid discards a Raid card; `holds_raid` says whether the hand has one."""
+    import numpy as np
+
+    from moaisim.rules.codes import holds_raid
+
+    assert holds_raid(np.array(hand, dtype=np.int64)) is raid

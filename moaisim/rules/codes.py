@@ -61,6 +61,16 @@ def card_type(value: int, raid: bool) -> int:
 
 
 @_rule
+def holds_raid(hand: np.ndarray) -> bool:
+    """The hand (counts per type) holds a Raid card: without one no raid is possible (R6.4:
+    a raid discards one)."""
+    for t in range(FIRST_RAID, N_CARD_TYPES):  # noqa: SIM110 - numba has no any() of a generator
+        if hand[t] > 0:
+            return True
+    return False
+
+
+@_rule
 def holds_pair(hand: np.ndarray, a: int, b: int) -> bool:
     """The hand (counts per type) holds a card of type a and another of type b."""
     if a == b:

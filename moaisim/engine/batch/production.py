@@ -13,12 +13,11 @@ from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
 from moaisim.rules.codes import (
     CAMP,
-    FIRST_RAID,
-    N_CARD_TYPES,
     RESERVE,
     Layout,
     feeds,
     holds_pair,
+    holds_raid,
     moai_tile,
     raid_cards,
     raidable,
@@ -473,10 +472,7 @@ def feed_legal(
             legal[i] = True
             acts[n] = i
             n += 1
-    raid_card = False  # R6.4: a raid discards a Raid card; without one, none is legal
-    for t in range(FIRST_RAID, N_CARD_TYPES):
-        raid_card |= hand[r, q, t] > 0
-    if not raid_card:
+    if not holds_raid(hand[r, q]):  # R6.4: no raid is legal
         return n
     can_raid = False
     for v in range(3):
