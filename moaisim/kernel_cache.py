@@ -4,11 +4,13 @@ numba's on-disk cache checks only the file of the function it compiled, but a ke
 every kernel it calls compiled into it: the compiled path's step loop (`engine/compiled/
 machine.py`) holds the phases, the policies, `seen` and the rules' kernels of a dozen other
 files. Edit one of those and numba would go on loading the old loop from its cache, playing
-the old games. So the cache lives in a folder named by a digest of every source file of the
-package and of the built-in strategies (`folder()`): any edit starts a fresh folder (the
-kernels are compiled again once, a minute or two), and a folder not used for 30 days is
-removed. This module is imported first by `moaisim/__init__.py`, before any kernel is
-defined: numba fixes a function's cache folder when the function is decorated.
+the old games. So the cache lives in a folder named by a digest of every source file a kernel
+can come from (`sources()`: the engine, the rules, the random streams, the jit decorator and
+the built-in strategies): an edit there starts a fresh folder (the kernels are compiled again
+once, about a minute), an edit elsewhere (the runner, the studies, the CLI) compiles nothing,
+and a folder not used for 30 days is removed. This module is imported first by
+`moaisim/__init__.py`, before any kernel is defined: numba fixes a function's cache folder
+when the function is decorated.
 
 The folder is `$NUMBA_CACHE_DIR/moaisim-<digest>` when the user sets NUMBA_CACHE_DIR, else
 `moaisim-<digest>` under the user's cache folder (`$XDG_CACHE_HOME`, `~/.cache`).
@@ -29,15 +31,27 @@ KEEP_DAYS = 30
 PREFIX = "moaisim-"
 
 
+#: Where the kernels live, in the package: every jitted function is defined in one of these
+#: (tests/test_kernel_cache.py checks it), so only these files can change compiled code. The
+#: runner, the studies, the analysis and the CLI are left out: editing them compiles nothing.
+KERNEL_ROOTS = ("engine", "rules", "rng.py", "jit.py", "kernel_cache.py")
+
+
 def sources() -> list[Path]:
-    """The Python files whose code the kernels may carry: the package's and the built-in
-    strategies' (installed as `moaisim.strategies`, from the top-level strategies/)."""
+    """The Python files whose code the kernels may carry: the package's engine, rules, random
+    streams and jit decorator (`KERNEL_ROOTS`) and the built-in strategies (installed as
+    `moaisim.strategies`, from the top-level strategies/)."""
     here = Path(__file__).resolve().parent
-    roots = [here]
+    roots = [here / name for name in KERNEL_ROOTS]
     spec = find_spec("moaisim.strategies")
     if spec is not None and spec.submodule_search_locations:
         roots += [Path(p).resolve() for p in spec.submodule_search_locations]
-    files = {p for root in roots for p in root.rglob("*.py") if "__pycache__" not in p.parts}
+    files = set()
+    for root in roots:
+        if root.is_file():
+            files.add(root)
+        elif root.is_dir():
+            files |= {p for p in root.rglob("*.py") if "__pycache__" not in p.parts}
     return sorted(files)
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
+
+from moaisim.jit import kernel
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -74,7 +75,7 @@ def _uniforms(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     return _uniform_kernel(keys, np.asarray(start, dtype=np.uint64), int(k))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _uniform_kernel(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     """`_uniforms` in one pass: `_mix` of key + (start + j) * golden, top 53 bits scaled to
     [0, 1). Every constant is a uint64, so the arithmetic wraps as numpy's does."""
@@ -86,7 +87,7 @@ def _uniform_kernel(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def unit(key: np.uint64, j: np.uint64) -> float:
     """Value j of the stream with this key as a uniform in [0, 1): `_mix` of key + j * golden,
     its top 53 bits scaled (both arguments uint64: the arithmetic wraps as numpy's does). The

@@ -8,9 +8,9 @@ to a disaster, and what each loss a disaster offers costs beyond a pawn. Each li
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.views import SeatView
+from moaisim.jit import kernel
 from moaisim.rules.codes import score
 from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN, epoch_table
 
@@ -31,7 +31,7 @@ def visible_score(view: SeatView) -> np.ndarray:
     return score.py_func(guess, living, view.wood, c.wood_points, c.moai_points)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rival_forest(
     r: int,
     shown_loc: np.ndarray,

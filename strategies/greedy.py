@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.compiled import greedy as compiled_greedy
 from moaisim.engine.compiled.greedy import placement_score
@@ -28,6 +27,7 @@ from moaisim.engine.decisions import (
     work_codec,
 )
 from moaisim.engine.views import SeatView
+from moaisim.jit import kernel
 from moaisim.rules import Rules
 from moaisim.rules.codes import (
     FIELDS,
@@ -51,7 +51,7 @@ from moaisim.strategies.features import (
 from moaisim.strategies.ties import NEG, best, pick_row, tie_values
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _placements(
     legal: np.ndarray,
     own_loc: np.ndarray,
@@ -119,7 +119,7 @@ def _placements(
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _best_feed(
     legal: np.ndarray,
     own_loc: np.ndarray,
@@ -157,7 +157,7 @@ def _best_feed(
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _strength_at(own_loc: np.ndarray, strength: np.ndarray, first: int, count: int) -> np.ndarray:
     """[n, count]: own strength on each location code first..first+count-1."""
     n, pawns = own_loc.shape

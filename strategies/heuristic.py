@@ -83,7 +83,6 @@ from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.compiled.heuristic import (
     BID_BASE,
@@ -146,6 +145,7 @@ from moaisim.engine.decisions import (
 )
 from moaisim.engine.views import SeatView
 from moaisim.errors import UnknownStrategyError
+from moaisim.jit import kernel
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, FIELDS, OCEAN, Layout
 from moaisim.rules.epoch_cards import EpochTable, epoch_table
@@ -306,7 +306,7 @@ CONTEXT = ("own_loc", "own_up", "shown_loc", "hidden_count", "forest_wood", "cam
 # plain arrays and scalars, to the scoring kernels of `compiled.heuristic` (`work_row`...).
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def _row(
     r: int, seen: Seen, board: Board, w: np.ndarray, by_place: np.ndarray, riv: np.ndarray,
     est: np.ndarray, tv: np.ndarray,
@@ -325,7 +325,7 @@ def _row(
     return living, food, thr, seen.bird[r], seen.last[r], nd
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _work(legal: np.ndarray, seen: Seen, board: Board, w: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The work action of each game (see the module docstring, "Position value";
     `work_row`)."""
@@ -347,7 +347,7 @@ def _work(legal: np.ndarray, seen: Seen, board: Board, w: np.ndarray, u: np.ndar
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
     """[n, N]: what losing each own pawn costs, beyond the pawn itself (`losses_row`)."""
     n, pawns = seen.own_loc.shape
@@ -365,7 +365,7 @@ def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _feed(
     legal: np.ndarray, board: Board, losses: np.ndarray, lead: np.ndarray, cost: np.ndarray,
     w: np.ndarray, u: np.ndarray,
@@ -380,7 +380,7 @@ def _feed(
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bid(
     hand: np.ndarray, target: np.ndarray, cost: np.ndarray, keep: float, short: float,
     u: np.ndarray,
@@ -623,7 +623,7 @@ class Statues(NamedTuple):
     last: np.ndarray  # [n] the last round
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _finish(
     legal: np.ndarray, st: Statues, board: Board, w: np.ndarray, u: np.ndarray
 ) -> np.ndarray:

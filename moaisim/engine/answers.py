@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from moaisim import interrupts
 from moaisim.engine.decisions import Kind
 from moaisim.errors import IllegalActionError, StrategyError
+from moaisim.jit import kernel
 from moaisim.rules.codes import N_CARD_TYPES
 
 
@@ -92,7 +92,7 @@ def check(kind: Kind, answer: Any, legal: np.ndarray) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def illegal_actions(action: np.ndarray, legal: np.ndarray) -> tuple[int, int]:
     """How many actions fall outside their row's legal mask, and the first such row."""
     count, first, size = 0, -1, legal.shape[1]
@@ -105,7 +105,7 @@ def illegal_actions(action: np.ndarray, legal: np.ndarray) -> tuple[int, int]:
     return count, first
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def over_bids(bid: np.ndarray, hand: np.ndarray) -> tuple[int, int]:
     """How many bids take a card count below 0 or above the hand's, and the first such row."""
     count, first = 0, -1

@@ -18,8 +18,8 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from moaisim.jit import kernel
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES, N_RAID_COMBOS, birth_strength
 
@@ -133,13 +133,13 @@ class WorkCodec(NamedTuple):
         return "swap", int(self.pair_i[k]), int(self.pair_j[k])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def place_action(codec: WorkCodec, strength: int, target: int) -> int:
     """The work action that places a pawn of `strength` on `target`."""
     return (strength - 1) * codec.targets + target
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def placement(codec: WorkCodec, action: int) -> tuple[int, int]:
     """(strength, target) of a placing work action."""
     return action // codec.targets + 1, action % codec.targets
@@ -171,13 +171,13 @@ class FeedCodec(NamedTuple):
         return "raid", *raid_of.py_func(self, action)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def raid_action(codec: FeedCodec, victim: int, pawn: int, combo: int) -> int:
     """The feed action that raids rival `victim`'s pawn with raid combo `combo`."""
     return codec.pawns + (victim * codec.pawns + pawn) * N_RAID_COMBOS + combo
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def raid_of(codec: FeedCodec, action: int) -> tuple[int, int, int]:
     """(victim seat, victim pawn, combo) of a raiding feed action."""
     x, combo = divmod(action - codec.pawns, N_RAID_COMBOS)

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.answers import BadAnswer, answer, failure
 from moaisim.engine.compiled.policy import Choice, Form, Policy
@@ -24,6 +23,7 @@ from moaisim.engine.decisions import Kind
 from moaisim.engine.steps import Pending, Step
 from moaisim.engine.views import check_reads, make_view, parts_for, start_strategies
 from moaisim.errors import UserError
+from moaisim.jit import kernel
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES
 
@@ -200,7 +200,7 @@ class Seats:
         return actions
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def single_legal(legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row of a legal mask: (exactly one action is legal, the first legal action or 0)."""
     n, size = legal.shape

@@ -21,12 +21,12 @@ from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from moaisim import interrupts
 from moaisim.engine.answers import raised
 from moaisim.engine.decisions import Kind, strengths
 from moaisim.errors import StrategyError, UnknownStrategyError
+from moaisim.jit import kernel
 from moaisim.rng import SeatRandom
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, RESERVE, TILE_SUPPLY, Layout, free_fields
@@ -118,7 +118,7 @@ class Pawns(NamedTuple):
     up: np.ndarray
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def set_pawn(pw: Pawns, r: int, q: int, i: int, loc: int, up: bool) -> None:
     """Move pawn (q, i) of game r to `loc`, face up or down; a pawn off the board has no
     face (R5.4-R5.7). Every pawn move of the batch engine comes here."""
@@ -360,7 +360,7 @@ def take_records(public: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.take(raw, rows, axis=0).view(public.dtype).reshape(len(rows))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pawn_map(
     rows: np.ndarray, loc: np.ndarray, up: np.ndarray, size: int, hidden_code: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -384,7 +384,7 @@ def pawn_map(
     return shown, hidden
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pawn_counts(
     rows: np.ndarray, loc: np.ndarray, covered: np.ndarray, lay: Layout
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -417,7 +417,7 @@ def pawn_counts(
     return board, camp, reserve, manned, free
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hands(rows: np.ndarray, seat: int, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """R1.6: the size of every hand, and the seat's own hand, of the games `rows`."""
     n, p = len(rows), hand.shape[1]
@@ -433,7 +433,7 @@ def hands(rows: np.ndarray, seat: int, hand: np.ndarray) -> tuple[np.ndarray, np
     return sizes, own
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def tiles(
     rows: np.ndarray, seat: int, owner: np.ndarray, players: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

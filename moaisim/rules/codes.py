@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from moaisim.jit import kernel
 
 # --- where a pawn is (R0, R5) ------------------------------------------------------------------
 RESERVE = -2  # R0: a clan's unused or dead pawns
@@ -39,7 +40,7 @@ SHORT_REMOVALS: tuple[int, int, int] = (2, 2, 1)
 
 def _rule(fn):  # type: ignore[no-untyped-def]
     """Compile a rule function for the kernels; `.py_func` keeps the plain-Python original."""
-    return njit(cache=True, nogil=True)(fn)
+    return kernel(fn)
 
 
 @_rule

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.steps import Step
 from moaisim.engine.views import next_epochs
+from moaisim.jit import kernel
 from moaisim.rules.codes import N_CARD_TYPES, card_value
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def hill(m: Machine, rows: np.ndarray) -> Pending | None:
     return m.pending(Step.HILL, r, bm, legal[ask], tied=tied[ask], bid=top[ask])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hill_positions(
     rows: np.ndarray,
     pos: np.ndarray,
@@ -171,7 +171,7 @@ def hill_positions(
     return ask, legal, tied, top
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hill_game(
     r: int,
     pos: np.ndarray,

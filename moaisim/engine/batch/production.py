@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.decisions import FeedCodec, raid_action, raid_of
 from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
+from moaisim.jit import kernel
 from moaisim.rules.codes import (
     CAMP,
     RESERVE,
@@ -110,7 +110,7 @@ def _strengths(present: np.ndarray, totals: np.ndarray) -> dict[str, int]:
     return {str(q): int(totals[q]) for q in np.flatnonzero(present)}
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def space_clans(
     rows: np.ndarray, space: np.ndarray, loc: np.ndarray, lay: Layout
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -124,7 +124,7 @@ def space_clans(
     return present, total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def clans_on(
     r: int, x0: int, loc: np.ndarray, lay: Layout, present: np.ndarray, total: np.ndarray
 ) -> int:
@@ -141,7 +141,7 @@ def clans_on(
     return clans
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def reveal_space(
     rows: np.ndarray, space: np.ndarray, contest: np.ndarray, pw: Pawns, lay: Layout
 ) -> None:
@@ -151,7 +151,7 @@ def reveal_space(
             turn_up(rows[k], space[k], pw)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def turn_up(r: int, x0: int, pw: Pawns) -> None:
     """R6.1: every pawn on board code x0 of game r turns face up."""
     for q in range(pw.loc.shape[1]):
@@ -207,7 +207,7 @@ def apply_volcano(m: Machine, pend: Pending, k: np.ndarray) -> None:
         s.step_done[r, k] = True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def statue_heights(
     rows: np.ndarray, seat: np.ndarray, space: np.ndarray, loc: np.ndarray, lay: Layout
 ) -> np.ndarray:
@@ -219,7 +219,7 @@ def statue_heights(
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def statue_height(r: int, q: int, space: int, loc: np.ndarray, lay: Layout) -> int:
     """R6.2: the height of the statue on seat q's volcano space in game r (its pawns' total
     strength)."""
@@ -231,7 +231,7 @@ def statue_height(r: int, q: int, space: int, loc: np.ndarray, lay: Layout) -> i
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def moai_mask(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -255,7 +255,7 @@ def moai_mask(
     return legal, height
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def moai_legal(
     r: int,
     q: int,
@@ -312,7 +312,7 @@ def finish_moai(
             )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def reveal_statues(
     rows: np.ndarray, seat: np.ndarray, space: np.ndarray, pw: Pawns, lay: Layout, to_camp: bool
 ) -> None:
@@ -322,7 +322,7 @@ def reveal_statues(
         reveal_statue(rows[k], seat[k], space[k], pw, lay, to_camp)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def reveal_statue(r: int, q: int, space: int, pw: Pawns, lay: Layout, to_camp: bool) -> None:
     """`reveal_statues` for seat q's volcano space in game r."""
     x = lay.volcano0 + space
@@ -331,7 +331,7 @@ def reveal_statue(r: int, q: int, space: int, pw: Pawns, lay: Layout, to_camp: b
             set_pawn(pw, r, q, i, CAMP if to_camp else x, not to_camp)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def take_tiles(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -399,7 +399,7 @@ def apply_feeding(m: Machine, pend: Pending, action: np.ndarray) -> None:
     s.step_pos[r[fed]] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def food_and_mouths(
     rows: np.ndarray, seat: np.ndarray, loc: np.ndarray, lay: Layout
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -413,7 +413,7 @@ def food_and_mouths(
     return food, mouths
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def clan_food(r: int, q: int, loc: np.ndarray, lay: Layout) -> tuple[int, int]:
     """R6.3: seat q's food and mouths in game r (`food_and_mouths`)."""
     food, mouths = 0, 0
@@ -426,7 +426,7 @@ def clan_food(r: int, q: int, loc: np.ndarray, lay: Layout) -> tuple[int, int]:
     return food, mouths
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def feed_mask(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -448,7 +448,7 @@ def feed_mask(
     return legal
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def feed_legal(
     r: int,
     q: int,
@@ -498,7 +498,7 @@ def feed_legal(
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_feed(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -519,7 +519,7 @@ def apply_feed(
                  raids_suffered, lay, codec)  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def feed_one(
     r: int,
     q: int,

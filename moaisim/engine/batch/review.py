@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import BIRTH_STOP, PAIR_A, PAIR_B, PAIR_STRENGTH
 from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
+from moaisim.jit import kernel
 from moaisim.rules.codes import (
     CAMP,
     OFF_BOARD,
@@ -70,7 +70,7 @@ def draw_cards(g: Machine, rows: np.ndarray, seat: np.ndarray, n: np.ndarray) ->
             g.emit(rows[i], "draw", seat=int(seat[i]), cards=drawn[i, : done[i]].tolist())
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def take_cards(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -92,7 +92,7 @@ def take_cards(
             done[k] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def draw_card(r: int, q: int, deck: np.ndarray, deck_pos: np.ndarray, hand: np.ndarray) -> int:
     """R7.1: seat q of game r draws the deck's top card (the deck is not empty); returns its
     type."""
@@ -145,7 +145,7 @@ def apply_resting(m: Machine, pend: Pending, pawn: np.ndarray) -> None:
     s.step_taken[done] = 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rest_mask(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -164,7 +164,7 @@ def rest_mask(
     return legal
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rest_legal(
     r: int,
     q: int,
@@ -194,7 +194,7 @@ def rest_legal(
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_rest(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -217,7 +217,7 @@ def apply_rest(
     return at, shown
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rest_one(r: int, q: int, i: int, pw: Pawns, taken: np.ndarray, lay: Layout) -> None:
     """R7.2: seat q's pawn i of game r goes back to camp, face down; its zone counts one more
     pawn taken (taken [4])."""
@@ -256,7 +256,7 @@ def apply_births(m: Machine, pend: Pending, k: np.ndarray) -> None:
                    strength=int(PAIR_STRENGTH[k[i]]))  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def birth_mask(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -281,7 +281,7 @@ def birth_mask(
     return legal, some
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def reserve_of(r: int, q: int, loc: np.ndarray, lay: Layout, reserve: np.ndarray) -> None:
     """R7.3: how many pawns of each strength seat q of game r has in its reserve
     (reserve [3], by strength - 1)."""
@@ -291,7 +291,7 @@ def reserve_of(r: int, q: int, loc: np.ndarray, lay: Layout, reserve: np.ndarray
             reserve[strength_of(lay, i) - 1] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def birth_legal(
     hand: np.ndarray, reserve: np.ndarray, last_round: bool, legal: np.ndarray, acts: np.ndarray
 ) -> int:
@@ -313,7 +313,7 @@ def birth_legal(
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_birth(
     rows: np.ndarray,
     seat: np.ndarray,
@@ -330,7 +330,7 @@ def apply_birth(
         birth_one(rows[k], seat[k], pair[k], hand, discard, pw, births, lay)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def birth_one(
     r: int,
     q: int,

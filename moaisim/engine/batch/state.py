@@ -8,7 +8,6 @@ length, so drawing is an index shift, not a list pop.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.batch.counts import WorkCounts
 from moaisim.engine.chance import setup_draws
@@ -22,6 +21,7 @@ from moaisim.engine.views import (
     public_dtype,
     set_pawn,
 )
+from moaisim.jit import kernel
 from moaisim.rng import Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_SUPPLY
@@ -225,7 +225,7 @@ def count_types(cards: np.ndarray) -> np.ndarray:
     return (cards[:, :, None] == np.arange(N_CARD_TYPES)[None, None, :]).sum(axis=1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def move_pawns(
     pw: Pawns,
     rows: np.ndarray,

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.batch.counts import WorkCounts
 from moaisim.engine.decisions import WorkCodec, place_action, placement
 from moaisim.engine.steps import Step
 from moaisim.engine.views import Pawns, set_pawn
+from moaisim.jit import kernel
 from moaisim.rules.codes import (
     CAMP,
     VOLCANO,
@@ -118,7 +118,7 @@ def log_work(
             g.emit(r, "swap", seat=q, pawns=[x, y], locs=[int(s.loc[r, q, x]), int(s.loc[r, q, y])])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def work_counts(
     rows: np.ndarray, loc: np.ndarray, lay: Layout
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -135,7 +135,7 @@ def work_counts(
     return camp, in_fields, used, manned
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def game_counts(
     r: int, loc: np.ndarray, lay: Layout, camp: np.ndarray, used: np.ndarray, manned: np.ndarray
 ) -> int:
@@ -157,7 +157,7 @@ def game_counts(
     return in_fields
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def work_mask(
     counts: WorkCounts,
     live: np.ndarray,
@@ -181,7 +181,7 @@ def work_mask(
     return legal
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def work_legal(
     counts: WorkCounts,
     c: int,
@@ -275,7 +275,7 @@ def work_legal(
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_work(
     counts: WorkCounts,
     live: np.ndarray,
@@ -296,7 +296,7 @@ def apply_work(
     return placed
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def work_move(
     counts: WorkCounts,
     c: int,

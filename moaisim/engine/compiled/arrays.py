@@ -16,7 +16,6 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 from numba.core import cgutils, types
 from numba.core.imputils import impl_ret_borrowed
 from numba.core.typing.templates import AttributeTemplate
@@ -43,6 +42,7 @@ from moaisim.engine.decisions import (
 from moaisim.engine.state import COUNTERS
 from moaisim.engine.steps import Step
 from moaisim.engine.views import STATE_FIELDS, Pawns
+from moaisim.jit import kernel as jit_kernel
 from moaisim.rng import Chance, Streams
 from moaisim.rules import Rules
 from moaisim.rules.codes import N_CARD_TYPES, Layout
@@ -52,7 +52,9 @@ from moaisim.rules.epoch_cards import EpochTable, epoch_table
 #: allocate nothing (a decision reads and writes the batch's arrays and the `Scratch`), and
 #: counting references to the dozens of arrays handed from call to call cost ten times the
 #: play itself.
-kernel = njit(cache=True, nogil=True, _nrt=False)
+kernel = jit_kernel(nrt=False)
+#: A step of the machine (`machine.play_game`): compiled into its caller rather than on its own.
+step = jit_kernel(nrt=False, inline="always")
 
 
 # --- records by reference ----------------------------------------------------------------------

@@ -14,12 +14,13 @@ from moaisim.engine.compiled.arrays import (
     card,
     goto,
     kernel,
+    step,
 )
 from moaisim.engine.compiled.policy import decide, decide_bid
 from moaisim.rules.codes import card_value
 
 
-@kernel
+@step
 def round_start(g, c, r: int, keep_rounds: bool) -> None:  # noqa: ANN001
     """ROUND: R2, a new round; R3.1-R3.2 the reveal. Then BID."""
     g.round[r] += 1
@@ -65,7 +66,7 @@ def reveal(g, c, r: int) -> None:  # noqa: ANN001
     g.wood_supply[r] -= wood
 
 
-@kernel
+@step
 def bid(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """BID, R3.3: sealed bids (every seat decides before any is shown), or under V2/V4 the
     seat at bid position pos, face up; R3.5: then the hill order (HILL)."""
@@ -96,7 +97,7 @@ def pay_bid(g, r: int, q: int, cards) -> None:  # noqa: ANN001
     g.bids[r, q] = total
 
 
-@kernel
+@step
 def hill(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """HILL, R3.4 (V4: its own tie rule): hill positions filled by bid (`hill_game`), the
     bird-man naming the next of each tied group; then R3.5 (`hill_done`)."""

@@ -22,6 +22,7 @@ from moaisim.engine.compiled.arrays import (
     discard_wood,
     goto,
     kernel,
+    step,
 )
 from moaisim.engine.compiled.policy import decide
 from moaisim.engine.views import set_pawn
@@ -29,7 +30,7 @@ from moaisim.rules.codes import CAMP, RESERVE, TILE_OUT, free_fields
 from moaisim.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 
 
-@kernel
+@step
 def pick(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """PICK, R4.1-R4.2: the seat at turn position pos takes a card still on offer (none
     left: it goes without); a disaster acts at once (DISASTER). After the last position the
@@ -69,7 +70,7 @@ def epoch_done(g, c, r: int) -> None:  # noqa: ANN001
     goto(g, r, WORK_START)
 
 
-@kernel
+@step
 def disaster(g, c, r: int) -> None:  # noqa: ANN001
     """DISASTER, R4.3 and C3: erosion has no target (a supply token covers a free field);
     under V5 the next player in turn order is hit; otherwise the taker names the target."""
@@ -92,7 +93,7 @@ def disaster(g, c, r: int) -> None:  # noqa: ANN001
         g.cursor[r, C_STEP] = TARGET
 
 
-@kernel
+@step
 def target(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """TARGET, R4.3: the taker names the clan the disaster hits (itself included)."""
     p = c.players
@@ -159,7 +160,7 @@ def loss_choices(g, c, r: int, q: int, what: int, legal) -> None:  # noqa: ANN00
             legal[t] = g.moai_owner[r, t] == q
 
 
-@kernel
+@step
 def loss(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """LOSS, R4.4: the victim chooses what it loses. Famine: the pawn to the reserve; storm,
     fire-boat: the boat's card leaves the game and its pawn goes to camp; topple: the tile

@@ -24,7 +24,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from moaisim.engine.compiled import seen
 from moaisim.engine.compiled.arrays import (
@@ -61,6 +60,7 @@ from moaisim.engine.decisions import (
     raid_action,
     work_codec,
 )
+from moaisim.jit import kernel as jit
 from moaisim.rules import CARD_TYPES, Rules
 from moaisim.rules.codes import (
     CAMP,
@@ -176,12 +176,12 @@ def palms(rules: Rules) -> np.ndarray:
 # and decision). None allocates, so the compiled policy calls them as they are.
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def clip01(x: float) -> float:
     return min(max(x, 0.0), 1.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def forest_value(
     x: float, wood: bool, riv: float, thr: float, bird: bool, q: float, need: float, w: np.ndarray
 ) -> float:
@@ -195,7 +195,7 @@ def forest_value(
     return v
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def volcano_value(h: int, tv: np.ndarray, hmax: int, last: bool, w: np.ndarray) -> float:
     """Value of an own volcano space of height h (R6.2)."""
     v = w[MOAI] * tv[min(h, len(tv) - 1)]
@@ -205,13 +205,13 @@ def volcano_value(h: int, tv: np.ndarray, hmax: int, last: bool, w: np.ndarray) 
     return v
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def food_value(food: float, living: float, w: np.ndarray) -> float:
     """R6.3: -[starve] per unit of food short of the living pawns + [buffer]."""
     return -w[STARVE] * max(0.0, living + w[BUFFER] - food)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def tile_values(supply: np.ndarray, heights: np.ndarray, tv: np.ndarray) -> None:
     """tv[h]: height of the tallest tile left in the supply not taller than h (0: none)."""
     tv[:] = 0
@@ -225,7 +225,7 @@ def tile_values(supply: np.ndarray, heights: np.ndarray, tv: np.ndarray) -> None
         tv[h] = top
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def count_own(r: int, own_loc: np.ndarray, strength: np.ndarray, lay: Layout,
               by_place: np.ndarray) -> tuple[float, float]:  # fmt: skip
     """Game r's own strength per location (into by_place); returns (living pawns, food: the
@@ -244,7 +244,7 @@ def count_own(r: int, own_loc: np.ndarray, strength: np.ndarray, lay: Layout,
     return living, food
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def local_value(
     code: int, by: int, wood: np.ndarray, riv: np.ndarray, future: np.ndarray, thr: float,
     bird: bool, need: float, tv: np.ndarray, hmax: int, last: bool, lay: Layout, w: np.ndarray,
@@ -259,7 +259,7 @@ def local_value(
     return 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def wood_need(wood: int, by_place: np.ndarray, tv: np.ndarray, lay: Layout, w: np.ndarray
               ) -> float:  # fmt: skip
     """[wood_need] when the clan holds no wood and one of its statues could take a tile."""
@@ -271,7 +271,7 @@ def wood_need(wood: int, by_place: np.ndarray, tv: np.ndarray, lay: Layout, w: n
     return 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def exposed(code: int, up: bool, s: int, lay: Layout) -> float:
     """Strength a pawn shows to raiders (R6.4: face up in the forest or on the volcano)."""
     if up and raidable(lay, code):
@@ -279,7 +279,7 @@ def exposed(code: int, up: bool, s: int, lay: Layout) -> float:
     return 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def place_value(
     s: int, t: int, base: float, by_place: np.ndarray, food: float, living: float, f0: float,
     wood: np.ndarray, riv: np.ndarray, fut: np.ndarray, thr: float, bird: bool, nd: float,
@@ -309,7 +309,7 @@ def place_value(
     return v
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def place_scores(
     r: int, legal: np.ndarray, scores: np.ndarray, base: np.ndarray, by_place: np.ndarray,
     food: float, living: float, f0: float, wood: np.ndarray, riv: np.ndarray, fut: np.ndarray,
@@ -334,7 +334,7 @@ def place_scores(
                                     w)  # fmt: skip
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def swap_value(
     r: int, i: int, j: int, own_loc: np.ndarray, own_up: np.ndarray, strength: np.ndarray,
     by_place: np.ndarray, food: float, living: float, f0: float, wood: np.ndarray,
@@ -366,7 +366,7 @@ def swap_value(
     return v - w[EXPOSED] * shown - w[SWAP_MIN]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def swap_scores(
     r: int, legal: np.ndarray, scores: np.ndarray, own_loc: np.ndarray, own_up: np.ndarray,
     strength: np.ndarray, by_place: np.ndarray, food: float, living: float, f0: float,
@@ -385,7 +385,7 @@ def swap_scores(
                                hmax, last, lay, w)  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def work_row(
     r: int, legal: np.ndarray, scores: np.ndarray, base: np.ndarray, own_loc: np.ndarray,
     own_up: np.ndarray, by_place: np.ndarray, riv: np.ndarray, tv: np.ndarray, wood: np.ndarray,
@@ -411,7 +411,7 @@ def work_row(
     return pick_row(scores[:pass_action], legal[r, :pass_action], u)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def losses_row(
     r: int, out: np.ndarray, own_loc: np.ndarray, own_up: np.ndarray, by_place: np.ndarray,
     riv: np.ndarray, tv: np.ndarray, wood: np.ndarray, fut: np.ndarray, living: float,
@@ -436,7 +436,7 @@ def losses_row(
         out[r, i] = loss
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def feed_row(
     r: int, legal: np.ndarray, scores: np.ndarray, codec: FeedCodec, strength: np.ndarray,
     losses: np.ndarray, lead: np.ndarray, cost: np.ndarray, w: np.ndarray, u: float,
@@ -464,7 +464,7 @@ def feed_row(
     return pick_row(scores, legal[r], u)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def next_bid(r: int, hand: np.ndarray, cur: np.ndarray, total: int, cards: int
              ) -> tuple[int, int]:  # fmt: skip
     """The next sub-multiset of game r's hand into `cur` (an odometer, type 0 the fastest
@@ -480,7 +480,7 @@ def next_bid(r: int, hand: np.ndarray, cur: np.ndarray, total: int, cards: int
     return total + card_value(t), cards + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline="always")
 def bid_cost(cur: np.ndarray, cost: np.ndarray, total: int, cards: int, size: int,
              keep: float, short: float) -> float:  # fmt: skip
     """What bidding the sub-multiset `cur` (of value `total`, `cards` of a hand of `size`)
@@ -493,7 +493,7 @@ def bid_cost(cur: np.ndarray, cost: np.ndarray, total: int, cards: int, size: in
     return c + 1e-6 * total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, short: float,
             u: float, cur: np.ndarray, out: np.ndarray) -> None:  # fmt: skip
     """R3.3: the cheapest sub-multiset of game r's hand whose total reaches `need` (ties at
@@ -567,7 +567,7 @@ def bid_row(r: int, hand: np.ndarray, need: int, cost: np.ndarray, keep: float, 
             pick -= 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def finish_row(
     r: int, legal: np.ndarray, scores: np.ndarray, height: np.ndarray, down: np.ndarray,
     tv: np.ndarray, own_loc: np.ndarray, own_up: np.ndarray, supply: np.ndarray, last: bool,

@@ -38,10 +38,11 @@ from moaisim.engine.compiled.arrays import (
     by_ref,
     goto,
     kernel,
+    step,
 )
 
 
-@kernel
+@step
 def play_game(g, c, pol, sc, r: int, last_round: int, keep_rounds: bool) -> None:  # noqa: ANN001
     """Play game r on: to its end (OVER), or until it reaches round `last_round`'s end (at
     the next round's ROUND step; -1: no horizon), or, when the per-round table is kept, to

@@ -29,13 +29,14 @@ from moaisim.engine.compiled.arrays import (
     discard_wood,
     goto,
     kernel,
+    step,
 )
 from moaisim.engine.compiled.policy import decide
 from moaisim.rules.codes import moai_tile
 
 
 # --- R6.1 forest -------------------------------------------------------------------------------
-@kernel
+@step
 def forest(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """FOREST, R6.1: each forest space in order (step_count). Pawns of several clans on a
     space turn face up, whether or not it holds wood (A3); a wood token goes to the strongest
@@ -86,7 +87,7 @@ def award(g, c, r: int, space: int, winner: int) -> None:  # noqa: ANN001
 
 
 # --- R6.2 volcano ------------------------------------------------------------------------------
-@kernel
+@step
 def volcano(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """VOLCANO, R6.2: in turn order (step_pos), each clan finishes any of its volcano spaces,
     one at a time (step_done: those finished this turn), paying a wood each; a statue gets
@@ -122,7 +123,7 @@ def volcano(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
 
 
 # --- R6.3-R6.4 feeding -------------------------------------------------------------------------
-@kernel
+@step
 def feed_count(g, c, r: int) -> None:  # noqa: ANN001
     """FEED_COUNT, R6.3: in turn order (step_pos), a clan counts its food and its mouths;
     each pawn short of food starves, unless the clan raids (FEED). After the last position,
@@ -140,7 +141,7 @@ def feed_count(g, c, r: int) -> None:  # noqa: ANN001
         g.cursor[r, C_POS] += 1
 
 
-@kernel
+@step
 def feed(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """FEED, R6.3-R6.4: one starving pawn at a time (step_left of them): starve it, or raid
     a face-up rival pawn to save it; then the next turn position (FEED_COUNT)."""

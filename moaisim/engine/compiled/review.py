@@ -30,13 +30,14 @@ from moaisim.engine.compiled.arrays import (
     discard_wood,
     goto,
     kernel,
+    step,
 )
 from moaisim.engine.compiled.policy import decide
 from moaisim.engine.decisions import BIRTH_STOP, PAIR_STRENGTH
 from moaisim.rng import unit
 
 
-@kernel
+@step
 def draw(g, c, sc, r: int) -> None:  # noqa: ANN001
     """DRAW, R7.1: the clan at turn position pos draws as many cards as its epoch card says;
     then rests (REST, not in the last round) and births (BIRTH). After the last position, the
@@ -134,7 +135,7 @@ def _sift(keys, order, root: int, end: int) -> None:  # noqa: ANN001
             return
 
 
-@kernel
+@step
 def rest(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """REST, R7.2: step_left pawns from the board to camp, one at a time, taken as evenly as
     possible across zones (step_taken: rested so far, per zone); then births (BIRTH)."""
@@ -150,7 +151,7 @@ def rest(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
         g.step_taken[r] = 0
 
 
-@kernel
+@step
 def birth(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """BIRTH, R7.3: any number of times, two cards for a pawn of the lower card's strength;
     in the last round while a birth is possible (A4). Then the boat (R7.4)."""
@@ -184,7 +185,7 @@ def boat_or_next(g, c, r: int, q: int) -> None:  # noqa: ANN001
         next_review(g, r, q)
 
 
-@kernel
+@step
 def boat(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """BOAT, R7.4: 1 to pay a wood and build the boat (the card kept in the clan's first free
     boat slot), 0 not to; the next turn position draws."""

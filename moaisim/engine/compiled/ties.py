@@ -9,7 +9,8 @@ Both paths of the built-in strategies choose with these: the Python strategies
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from moaisim.jit import kernel
 
 #: A score no legal action should get unless nothing better is legal.
 NEG = -1e9
@@ -17,7 +18,7 @@ NEG = -1e9
 TIE = 1e-9
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pick_best(scores: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Per row: the legal action of highest score; among tied ones the floor(u * k)-th of
     the k tied actions. scores [n, A] float64, legal [n, A] bool, u [n] in [0, 1)."""
@@ -28,14 +29,14 @@ def pick_best(scores: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarra
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pick_row(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
     """`pick_best` for one row (for kernels that score a row at a time): `pick` over every
     action of the row."""
     return pick(scores, legal, EVERY, len(legal), u)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pick_listed(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: float
                 ) -> int:  # fmt: skip
     """`pick_row` when the candidates are listed: the actions acts[:n] (ascending) that are
@@ -48,7 +49,7 @@ def pick_listed(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int,
 EVERY = np.zeros(0, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def pick(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: float) -> int:
     """The tie rule over the candidates: acts[:n] when `acts` lists them (ascending), else
     actions 0..n-1; those not legal skipped.
@@ -97,7 +98,7 @@ def pick(scores: np.ndarray, legal: np.ndarray, acts: np.ndarray, n: int, u: flo
     return first
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pick_row_slow(scores: np.ndarray, legal: np.ndarray, u: float) -> int:
     """`pick_row` in three passes over the row: the top, the count of ties, the pick."""
     size = len(legal)

@@ -5,13 +5,13 @@ until every camp is empty)."""
 from __future__ import annotations
 
 from moaisim.engine.batch.work import game_counts, work_legal, work_move
-from moaisim.engine.compiled.arrays import C_COUNT, C_POS, FOREST, K_WORK, WORK, goto, kernel
+from moaisim.engine.compiled.arrays import C_COUNT, C_POS, FOREST, K_WORK, WORK, goto, step
 from moaisim.engine.compiled.features import tally, tally_clan, tally_placed
 from moaisim.engine.compiled.policy import decide
 from moaisim.rules.codes import free_fields
 
 
-@kernel
+@step
 def work_start(g, c, r: int) -> None:  # noqa: ANN001
     """WORK_START: the phase's counts (camp pawns per strength, free fields, volcano spaces
     in use, built and manned boats), kept up to date from then on; then WORK."""
@@ -31,7 +31,7 @@ def work_start(g, c, r: int) -> None:  # noqa: ANN001
     goto(g, r, WORK)
 
 
-@kernel
+@step
 def work(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
     """WORK, R5.1: while some camp holds a pawn, the seat at the next turn position places a
     pawn (R5.2, R5.4-R5.7) or, with an empty camp, passes or swaps (R5.3). Then the

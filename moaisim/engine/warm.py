@@ -1,0 +1,113 @@
+"""The first run of a version: saying on the terminal that the engine's kernels compile.
+
+numba compiles the kernels the first time a version of moaisim plays, then loads them from
+its cache (moaisim/kernel_cache.py) in a fraction of a second. The compile is about a minute
+of CPU for the compiled path (built-in lineups) and a quarter of that for the view path
+(strategies asked through views), measured in benchmarks/README.md ("The first compile");
+without a word it looks like a hang. `compiling` prints one line before a path's kernels
+compile in this process, a line with the seconds it took after, and in between, on a
+terminal, the seconds so far (off a terminal, a line every `EVERY` seconds).
+
+Whether a path is compiled already is read from numba's cache: the index file of a kernel
+every game on that path calls (`SENTINELS`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+#: CPU seconds a cold compile of each path takes on this project's machine (benchmarks/
+#: README.md, "The first compile"), for the line that announces it.
+SECONDS = {"compiled": 70, "view": 20}
+#: What each path's kernels are, in the announcing line.
+WHAT = {
+    "compiled": "the compiled path's kernels (built-in strategies)",
+    "view": "the view path's kernels (strategies asked through views)",
+}
+#: Seconds between two lines off a terminal while a compile goes on.
+EVERY = 10.0
+
+#: The paths this process has announced or found compiled: never announced (again).
+_known: set[str] = set()
+#: Where the lines go (standard error; tests may point it elsewhere).
+stream: TextIO | None = None
+
+
+def _sentinels(path: str) -> list[Any]:
+    """The kernels whose cache index says whether `path` is compiled (imported late: the
+    engine's modules import this one)."""
+    if path == "compiled":
+        from moaisim.engine.compiled.machine import play_rows
+
+        return [play_rows]
+    from moaisim.engine.batch.work import work_mask
+    from moaisim.engine.seats import single_legal
+
+    return [single_legal, work_mask]
+
+
+def cached(dispatcher: Any) -> bool:
+    """Whether numba's cache holds a compiled version of a kernel (its index file exists)."""
+    cache = getattr(dispatcher, "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return index is not None and Path(index).is_file()
+
+
+def cold(path: str) -> bool:
+    """Whether playing on `path` ("compiled" or "view") would compile its kernels now."""
+    return not all(cached(k) for k in _sentinels(path))
+
+
+def _say(line: str) -> None:
+    out = stream if stream is not None else sys.stderr
+    try:
+        out.write(line)
+        out.flush()
+    except (OSError, ValueError):  # a closed or broken stream: the compile goes on
+        pass
+
+
+@contextlib.contextmanager
+def compiling(path: str) -> Iterator[None]:
+    """Announce the compile of `path`'s kernels around the block if they are not cached and
+    this process has not announced them yet (the module's docstring); else do nothing (once
+    found compiled, a path is not looked up again: a search plays thousands of rollouts)."""
+    if path in _known or not cold(path):
+        _known.add(path)
+        yield
+        return
+    _known.add(path)
+    _say(
+        f"moaisim: compiling {WHAT[path]} for this version, once (about {SECONDS[path]} s of "
+        "CPU; later runs load them from the cache in a second)\n"
+    )
+    out = stream if stream is not None else sys.stderr
+    tty = bool(getattr(out, "isatty", lambda: False)())
+    started = time.monotonic()
+    done = threading.Event()
+
+    def beat() -> None:
+        last = started
+        while not done.wait(1.0):
+            now = time.monotonic()
+            if tty:
+                _say(f"\r  compiling... {now - started:.0f} s")
+            elif now - last >= EVERY:
+                _say(f"moaisim: still compiling ({now - started:.0f} s)\n")
+                last = now
+
+    thread = threading.Thread(target=beat, name="moaisim-compiling", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        took = time.monotonic() - started
+        _say(("\r" if tty else "") + f"moaisim: compiled in {took:.0f} s\n")
