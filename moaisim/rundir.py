@@ -375,15 +375,29 @@ def _games(key: tuple[int, int, int]) -> str:
     return f"games {start}-{end - 1} of cell {cell}"
 
 
+#: The column in which a part's rows carry the digest of the rules they were played under
+#: (`Rules.digest`), checked against their cell's in the manifest (`_rows_problem`).
+RULES_COLUMN = "rules_digest"
+
+
 def _ids(data: bytes, key: str) -> dict[str, np.ndarray] | None:
     """The columns of a part that say which games it holds (cell, game, and the root seed
-    for the results), read straight from the Parquet bytes; None when the bytes are not
-    such a table (a file cut short)."""
+    for the results) and the distinct rules digests its rows carry, read straight from the
+    Parquet bytes; None when the bytes are not such a table (a file cut short)."""
 
     columns = ["cell", "game", "seed"] if key == "file" else ["cell", "game"]
     try:
-        table = pq.ParquetFile(pa.BufferReader(data)).read(columns, use_pandas_metadata=False)
-        return {c: table.column(c).to_numpy() for c in columns}
+        part = pq.ParquetFile(pa.BufferReader(data))
+        rules = RULES_COLUMN in part.schema_arrow.names  # parts since the rules' check
+        table = part.read([*columns, RULES_COLUMN] if rules else columns,
+                          use_pandas_metadata=False)  # fmt: skip
+        out = {c: table.column(c).to_numpy() for c in columns}
+        if rules:  # the digests the rows carry, each once (a short dictionary)
+            digests = table.column(RULES_COLUMN).unique()
+            if isinstance(digests, pa.DictionaryArray):
+                digests = digests.dictionary_decode()
+            out[RULES_COLUMN] = np.asarray(digests.to_pylist(), dtype=object)
+        return out
     except (OSError, ValueError, KeyError, pa.ArrowException):
         return None
 
@@ -392,7 +406,8 @@ def _rows_problem(
     entry: dict[str, Any], key: str, ids: dict[str, np.ndarray], manifest: dict[str, Any]
 ) -> str | None:
     """What shows that a part's rows are not the games its record names (None: they are):
-    another root seed (a part of another study), another cell, or other games than the
+    another root seed (a part of another study), another cell, other rules than the cell's
+    (a part of a study with the same seed and grid but another rule set), or other games than the
     record's range with one row per seat (the per-round table: rows of exactly the record's
     games). Reads only the ids, so it costs little beside the checksum (about a millisecond
     for 10 000 four-player games)."""
@@ -405,6 +420,14 @@ def _rows_problem(
     cells = ids["cell"][ids["cell"] != cell]
     if len(cells):
         return f"holds games of cell {cells[0]}, not of its record's cell {cell}"
+    want = manifest["study"]["cells"][cell].get(RULES_COLUMN)
+    if RULES_COLUMN in ids and want is not None:
+        other = [d for d in ids[RULES_COLUMN].tolist() if d != want]
+        if other:
+            return (
+                f"was played under other rules than its cell's (rules digest {str(other[0])[:12]}"
+                f", the cell's {str(want)[:12]}): a part of another study"
+            )
     games = ids["game"].astype(np.int64, copy=False)
     inside = len(games) == 0 or (games.min() >= start and games.max() < end)
     if key != "file":  # rows per game vary (rounds); an empty table: the reference engine

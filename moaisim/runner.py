@@ -34,7 +34,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
+from moaisim.engine import warm
 from moaisim.engine.forward import Games
 from moaisim.engine.reference import ReferenceGame
 from moaisim.engine.results import (
@@ -512,6 +513,9 @@ def play_chunk(
     if study.rounds:
         table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds()
         table["cell"] = np.int32(cell.index)
+        # the rules the rows were played under, as the results' rows carry them (a part of
+        # another rule set is refused when a run is read: `rundir._rows_problem`)
+        table["rules_digest"] = pd.Categorical([cell.rules.digest()] * len(table))
         table = table.sort_values(["game", "round", "seat"], ignore_index=True)
     cost = {
         "cpu_seconds": round(time.thread_time() - clock, 3),
@@ -639,6 +643,7 @@ def run_chunks(
         for c, a, b in todo:
             yield _task(study, c, a, b, stored)
         return
+    warm_up(study)
     _send_user_strategies_by_value(study)
     failed: list[tuple[Chunk, _Failure]] = []
     playing: set[Chunk] = set()  # started, not finished (joblib's thread starts loky's)
@@ -673,6 +678,23 @@ def run_chunks(
             outcomes.close()
     if failed:
         raise min(failed, key=lambda f: f[0])[1].error()
+
+
+def warm_up(study: Study) -> None:
+    """Before parallel workers start: the kernels the study's cells play on, compiled once
+    in this process and announced (`warm.compiling`) when they are not in numba's cache yet,
+    so that the workers load them instead of each compiling them, silently, at once (a cold
+    `--jobs 2` run spent twice the CPU and printed nothing for minutes). One game of a cell
+    per path is played and thrown away; a failure there is left to the run to report."""
+    if study.engine != "batch":
+        return
+    first: dict[str, Cell] = {}
+    for cell in study.cells:
+        first.setdefault("compiled" if plays_compiled([cell]) else "view", cell)
+    for path, cell in first.items():
+        if warm.cold(path):
+            with contextlib.suppress(Exception):
+                play_chunk(replace(study, rounds=False), cell, np.zeros(1, dtype=np.int64))
 
 
 def send_by_value(specs: Iterable[StrategySpec]) -> None:

@@ -5,6 +5,7 @@ files and report directories."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -664,6 +665,45 @@ def test_a_part_of_another_study_with_a_record_claiming_this_one_is_refused(tmp_
     same(load_results(five), moaisim.simulate(3, 20, **KW))
 
 
+def test_a_part_played_under_other_rules_with_the_same_seed_is_refused(tmp_path, capsys):
+    """Issue 40: a part of a wood_points=3 run of the same seed and grid, its record's study
+    rewritten to this run's: seed, cell and games agree, and loading mixed the rows of two
+    rule sets. The rows carry their rules' digest: load, summary and report refuse the part,
+    resume plays it again."""
+    base, other = tmp_path / "base", tmp_path / "other"
+    moaisim.simulate(3, 20, out=base, **KW)
+    moaisim.simulate(3, 20, out=other, params={"wood_points": 3}, **KW)
+    copy_part(other, records(other)[0], base, 0)
+    name = r"cell0000-games000000000000-000000000010\.parquet"
+    with pytest.raises(UserError, match=rf"{name} was played under other rules than its cell"):
+        load_results(base)
+    with pytest.raises(UserError, match="other rules"):
+        moaisim.runner.summary(base)
+    assert main(["report", str(base), "--out", str(tmp_path / "rep")]) == 2
+    assert "was played under other rules" in one_line(capsys.readouterr().err)
+    assert not (tmp_path / "rep").exists()
+    assert main([*RESUME, str(base)]) == 0
+    warned = one_line(capsys.readouterr().err)
+    assert "other rules" in warned and "playing games 0-9 of cell 0 again" in warned
+    same(load_results(base), moaisim.simulate(3, 20, **KW))
+
+
+def test_a_per_round_part_of_other_rules_is_refused(tmp_path):
+    """The per-round table's parts carry the rules too: one copied from a run of other rules
+    (its record's rounds checksum rewritten) is refused when the table is read."""
+    base, other = tmp_path / "base", tmp_path / "other"
+    moaisim.simulate(3, 20, out=base, rounds=True, **KW)
+    moaisim.simulate(3, 20, out=other, rounds=True, params={"wood_points": 3}, **KW)
+    theirs = records(other)[0]
+    shutil.copyfile(other / theirs["rounds_file"], base / records(base)[0]["rounds_file"])
+    forge(base, 0, **{k: theirs[k] for k in ("rounds_rows", "rounds_bytes", "rounds_sha256")})
+    with pytest.raises(UserError, match="was played under other rules than its cell"):
+        load_results(base, "rounds")
+    assert set(load_results(other, "rounds")["rules_digest"].unique()) == {
+        Rules.make(3, params={"wood_points": 3}).digest()
+    }
+
+
 def test_a_smaller_part_of_another_study_is_from_another_study_not_cut_short(tmp_path, capsys):
     """A part of a two-player run (a smaller file) copied over a three-player part: it was
     said to be 'cut short'; it is whole, and from another study."""
@@ -958,8 +998,110 @@ def test_determinize_of_an_impossible_view_is_a_user_error():
     fm.pending()
     view = fm.observe(0)
     view.hand_sizes[0, 1] = 40  # more cards in a rival's hand than exist
-    with pytest.raises(UserError, match="no game is consistent with this view"):
+    with pytest.raises(UserError, match="no game can show this view .*Rapa Nui cards"):
         determinize(view, 1, n=2)
+
+
+# --- issue 40: the rules decide what is legal; views no game can show --------------------------
+
+
+def _state_bytes(fm: Games) -> bytes:
+    """Every array of the games' state, as bytes (to show that nothing changed)."""
+    st = fm.machine.state
+    return b"".join(np.ascontiguousarray(v).tobytes() for v in vars(st).values()
+                    if isinstance(v, np.ndarray))  # fmt: skip
+
+
+def _to(fm: Games, kind: Kind) -> Any:
+    """Play the games on (first legal action) to a decision of `kind` with an illegal action."""
+    for _ in range(2000):
+        groups = fm.pending()
+        for pend in groups:
+            if pend.kind is kind and (~pend.legal).any():
+                return pend
+        pend = groups[0]
+        if pend.kind is Kind.BID:
+            fm.apply(pend, np.zeros(pend.legal.shape, dtype=np.int64))
+        else:
+            fm.apply(pend, pend.legal.argmax(axis=1))
+    raise AssertionError(f"no {kind.value} decision")
+
+
+@pytest.mark.parametrize("kind", [Kind.WORK, Kind.BIRTH, Kind.FEED])
+def test_an_edited_legal_mask_never_makes_an_illegal_action_legal(kind):
+    """Issue 40: Games.apply checked an answer against the mask of the group it was given,
+    and that mask was writable: a search that masks its candidates in place let illegal
+    work, birth and feed actions through, hands went negative. The mask handed out is
+    read-only, and an answer is checked against the engine's own."""
+    fm = Games.new(Rules.make(3), seed=8, games=[0, 1, 2])
+    pend = _to(fm, kind)
+    with pytest.raises(ValueError, match="read-only"):
+        pend.legal[:] = True
+    illegal = int(np.flatnonzero(~pend.legal[0])[0])
+    before = _state_bytes(fm)
+    forged = dataclasses.replace(pend, legal=np.ones_like(pend.legal))  # a writable copy, all legal
+    actions = pend.legal.argmax(axis=1)
+    actions[0] = illegal
+    with pytest.raises(UserError, match=f"{kind.value}: illegal action"):
+        fm.apply(forged, actions)
+    assert _state_bytes(fm) == before  # nothing changed
+    fm.apply(pend, pend.legal.argmax(axis=1))  # the group is still the games' decision
+
+
+def test_a_bid_over_the_hand_stays_illegal_whatever_the_group_says():
+    fm = Games.new(Rules.make(3), seed=4, games=[0, 1])
+    [pend] = fm.pending()
+    forged = dataclasses.replace(pend, legal=np.full_like(pend.legal, 9))
+    before = _state_bytes(fm)
+    with pytest.raises(UserError, match="bid: illegal bid"):
+        fm.apply(forged, pend.legal.astype(np.int64) + 1)
+    assert _state_bytes(fm) == before
+
+
+def test_a_group_whose_games_were_changed_is_refused():
+    fm = Games.new(Rules.make(3), seed=4, games=[0, 1])
+    [pend] = fm.pending()
+    moved = dataclasses.replace(pend, rows=(pend.rows + 1) % 2)
+    with pytest.raises(UserError, match="games were changed|not the current decision"):
+        fm.apply(moved, np.zeros(pend.legal.shape, dtype=np.int64))
+
+
+def test_a_flat_array_is_not_read_as_sealed_bids():
+    """Game.apply reshaped any array of the right size: 18 numbers became three bids."""
+    g = Game.new(Rules.make(3), seed=4)
+    kind, seats, legal = g.legal()
+    assert kind is Kind.BID and len(seats) == 3
+    with pytest.raises(UserError, match=r"expected an integer array of shape \(3, 6\)"):
+        g.apply(np.zeros(18, dtype=np.int64))
+    g.apply(np.zeros((3, 6), dtype=np.int64))  # the bids as [P, 6]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("wood", 99, "do not add up to the game's 15"),
+        ("wood_supply", -5, "negative wood"),
+        ("round", 99, "round 99"),
+        ("round", 0, "round 0"),
+        ("deck_size", -5, "negative card count"),
+        ("deck_size", 99, "do not add up to the 40 Rapa Nui cards"),
+        ("epoch_deck_size", 99, "99 epoch cards"),
+        ("covered", 99, "covered fields"),
+        ("birdman", 7, "bird-man 7"),
+    ],
+)
+def test_determinize_refuses_a_view_no_game_can_show(field, value, message):
+    """Issue 40: worlds were built from views with wood 99, round 99, deck size -5 or 99."""
+    fm = Games.new(Rules.make(3), seed=1, games=[0, 1])
+    fm.pending()
+    view = fm.observe(0)
+    arr = getattr(view, field)
+    arr[1] = value if arr.ndim == 1 else arr[1]
+    if arr.ndim > 1:
+        arr[1, 0] = value
+    determinize(view, 1, n=2, rows=0)  # the row left alone is fine
+    with pytest.raises(UserError, match=rf"no game can show this view \(game 1\): .*{message}"):
+        determinize(view, 1, n=2, rows=1)
 
 
 # --- issue 25: a report of any run with at least one game ------------------------------------

@@ -27,6 +27,7 @@ import pandas as pd
 
 from moaisim import interrupts
 from moaisim.checks import check_count, check_seed, game_indices, positions, whole
+from moaisim.engine import warm
 from moaisim.engine.answers import BadAnswer, check
 from moaisim.engine.batch.machine import Machine
 from moaisim.engine.batch.state import BatchState
@@ -50,6 +51,20 @@ EVERY_PART = frozenset(PARTS)
 MAX_WORLDS = 1_000_000
 
 
+def _sealed(pend: Pending) -> Pending:
+    """A group as handed out by `Games.pending`: read-only copies of its arrays (the engine
+    keeps its own, which `apply` checks answers against)."""
+    info = {k: _read_only(v) for k, v in pend.info.items()}
+    return Pending(pend.step, _read_only(pend.rows), _read_only(pend.seat),
+                   _read_only(pend.legal), info, pend.ticket, pend.owner)  # fmt: skip
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    out = np.array(a, copy=True)
+    out.flags.writeable = False
+    return out
+
+
 class Games:
     """Many games as one forward model (see the module's docstring): `pending()` lists the
     decisions they wait for, `apply(pending, actions)` answers one of them, `answer` asks
@@ -64,6 +79,10 @@ class Games:
         self._owner = object()
         self._ticket = np.full(machine.b, -1, dtype=np.int64)
         self._tickets = 0
+        # the engine's own copy of each group still waiting, by ticket: `apply` checks an
+        # answer against the rules' legal masks kept here, never against the arrays handed
+        # out (read-only copies a caller could still copy, edit and hand back)
+        self._issued: dict[int, Pending] = {}
 
     @classmethod
     @interrupts.passes_signals
@@ -113,11 +132,16 @@ class Games:
         group is the current decision of its games until it is answered (`apply`) or the
         games are played on (`run`, `play`); `pending()` again gives the same decisions."""
         groups = self.machine.advance()
+        out = []
         for pend in groups:
             pend.ticket, pend.owner = self._tickets, self._owner
             self._ticket[pend.rows] = self._tickets
+            self._issued[self._tickets] = pend
             self._tickets += 1
-        return groups
+            out.append(_sealed(pend))
+        waiting = set(np.unique(self._ticket).tolist())
+        self._issued = {t: p for t, p in self._issued.items() if t in waiting}
+        return out
 
     @interrupts.passes_signals
     def apply(self, pend: Pending, actions: Any) -> None:
@@ -125,30 +149,50 @@ class Games:
         the engine checks a strategy's answer (integers of the right shape, legal); a group
         that is not the games' current decision (answered already, issued before they moved
         on, or by other games) is refused. A refused call changes nothing."""
-        self._check_current(pend)
-        rows = np.asarray(pend.rows)
+        own = self._own(pend)
+        rows = own.rows
         try:
-            checked = check(pend.kind, actions, pend.legal)
+            checked = check(own.kind, actions, own.legal)  # the rules' masks (R5.9), not pend's
         except BadAnswer as bad:
             game = int(self.machine.games[rows[bad.rows[0]]]) if len(bad.rows) else None
             where = f" in game {game}" if game is not None else ""
             problem = bad.problem.replace("returned ", "got ", 1)
-            raise UserError(f"{pend.kind.value}: {problem}{where}") from None
-        self.machine.apply(pend, checked)
+            raise UserError(f"{own.kind.value}: {problem}{where}") from None
+        self.machine.apply(own, checked)
         self._ticket[rows] = -1
 
-    def _check_current(self, pend: Pending) -> None:
-        """`pend` is the current decision of its games, issued by these games' `pending()`."""
+    def _own(self, pend: Pending) -> Pending:
+        """The engine's own copy of the group `pend` was handed out as (or of the part of it
+        `pend` keeps, `Pending.subset`), if it is the current decision of its games, issued
+        by these games' `pending()`; a clear line otherwise."""
         if not isinstance(pend, Pending):
             raise UserError(f"expected a pending group from pending(), got {pend!r}")
         if pend.owner is not self._owner:
             raise UserError(f"{pend.kind.value}: this pending group was not issued by these "
                             "games (call their own pending())")  # fmt: skip
-        rows = np.asarray(pend.rows)
-        if len(rows) and not (self._ticket[rows] == pend.ticket).all():
+        own = self._issued.get(pend.ticket)
+        try:
+            rows = np.asarray(pend.rows, dtype=np.int64)
+        except (TypeError, ValueError):
+            rows = np.zeros(0, dtype=np.int64)
+        current = (
+            own is not None
+            and rows.ndim == 1
+            and bool(((rows >= 0) & (rows < self.machine.b)).all())
+            and bool((self._ticket[rows] == pend.ticket).all())
+        )
+        if not current or own is None:
             raise UserError(f"{pend.kind.value}: this pending group is not the current "
                             "decision of its games (answered already, or they have moved on): "
                             "call pending() again")  # fmt: skip
+        if len(rows) == len(own.rows) and (rows == own.rows).all():
+            return own
+        keep = np.isin(own.rows, rows)
+        part = own.subset(keep)
+        if len(part.rows) != len(rows) or not (part.rows == rows).all():
+            raise UserError(f"{pend.kind.value}: the group's games were changed: answer the "
+                            "group pending() gave, or a part of it (Pending.subset)")  # fmt: skip
+        return part
 
     def clone(self, rows: Sequence[int] | np.ndarray | None = None, seed: int | None = None,
               games: Sequence[int] | np.ndarray | None = None) -> Games:  # fmt: skip
@@ -240,11 +284,13 @@ class Games:
         m = self.machine
         policies = seats.policies() if compiled and m.log_mask is None else None
         if policies is not None:
-            decided, asked = play_compiled(m, policies, last_round)
+            with warm.compiling("compiled"):
+                decided, asked = play_compiled(m, policies, last_round)
             seats.decided += decided
             seats.asked += asked
             return self
-        m.run(lambda pend: seats.answer(m, pend), last_round=last_round)
+        with warm.compiling("view"):
+            m.run(lambda pend: seats.answer(m, pend), last_round=last_round)
         return self
 
     @interrupts.passes_signals
@@ -259,8 +305,8 @@ class Games:
         group, asked through their sealed views exactly as a run asks them (their streams
         move on); with `seats`, only those seats' entries are asked, the others left 0 (a
         searching seat answers for itself). `apply` them to play them."""
-        self._check_current(pend)
-        return self._seated(strategies, names).answer(self.machine, pend, seats)
+        own = self._own(pend)
+        return self._seated(strategies, names).answer(self.machine, own, seats)
 
     def _seated(self, strategies: Sequence[Any], names: Sequence[str] | None) -> Seats:
         """The seats of these strategy instances: the ones already seated, or a new seating
@@ -394,9 +440,10 @@ class Game:
         except (TypeError, ValueError):
             raise UserError(f"{pend.kind.value}: got {action!r}; expected an integer "
                             "action") from None  # fmt: skip
-        shape = (len(pend), N_CARD_TYPES) if pend.kind is Kind.BID else (len(pend),)
-        if actions.size == np.prod(shape) and actions.ndim <= 2:
-            actions = actions.reshape(shape)  # an int for one seat, [6] for one bid
+        # an int for one seat, [6] for one bid; anything else goes as it is to the engine's
+        # check (sealed bids must be [P, 6]: a flat array is never read as P bids)
+        if len(pend) == 1 and actions.ndim == (1 if pend.kind is Kind.BID else 0):
+            actions = actions[None]
         self.games.apply(pend, actions)
         self._pending = None
 
@@ -462,6 +509,11 @@ def determinize(
     if not len(rows):
         raise UserError("determinize: rows must name at least one game of the view")
     n = check_count(n, "determinize: n (worlds per game)", 1, MAX_WORLDS // len(rows))
+    for row in rows.tolist():
+        problem = impossible(view, row)
+        if problem:
+            game = int(view.games[row])
+            raise UserError(f"determinize: no game can show this view (game {game}): {problem}")
     if isinstance(seed, SeatRandom):
         u = seed.uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
@@ -481,6 +533,62 @@ def determinize(
         for mine, theirs in zip(state.work, counts, strict=True):
             mine[at_work] = theirs
     return Games(machine)
+
+
+def impossible(view: SeatView, row: int) -> str | None:
+    """What in row `row` of a full view no game of its rules can show (None: nothing): the
+    counts the rules conserve (C1-C5: 15 wood, 40 Rapa Nui cards, 21 Moai tiles, the disaster
+    tokens, 18 pawns a clan), the decks' sizes, the round and the seats. A view the engine
+    made always passes; one whose fields were edited by hand (a search's what-if) may not."""
+    r = view.rules
+    c, p, me = r.components, r.players, view.seat
+
+    def at(name: str) -> np.ndarray:
+        return np.asarray(getattr(view, name)[row]).astype(np.int64)
+
+    wood, supply, out = at("wood"), int(at("wood_supply")), int(at("wood_out"))
+    forest = int(at("forest_wood").sum())
+    if (wood < 0).any() or supply < 0 or out < 0:
+        return f"a negative wood count (clans {wood.tolist()}, supply {supply}, out {out})"
+    if int(wood.sum()) + supply + forest + out != c.wood:
+        return (f"wood held {wood.tolist()}, {supply} in the supply, {forest} in the forest "
+                f"and {out} out of the game do not add up to the game's {c.wood} (C5)")  # fmt: skip
+    hand, sizes, discard = at("hand"), at("hand_sizes"), at("discard")
+    deck = int(at("deck_size"))
+    if (hand < 0).any() or (sizes < 0).any() or (discard < 0).any() or deck < 0:
+        return "a negative card count (hand, hand sizes, discard or deck)"
+    if int(hand.sum()) != int(sizes[me]):
+        return f"the seat's hand holds {int(hand.sum())} cards, its hand size says {int(sizes[me])}"
+    if deck + int(discard.sum()) + int(sizes.sum()) != sum(c.cards):
+        return (f"{deck} cards in the deck, {int(discard.sum())} discarded and "
+                f"{int(sizes.sum())} in hands do not add up to the {sum(c.cards)} Rapa Nui "
+                "cards (C1)")  # fmt: skip
+    if (hand + discard > np.asarray(c.cards)).any():
+        return "more cards of a type in the hand and the discard than the game has (C1)"
+    epochs = int(at("epoch_deck_size"))
+    if not 0 <= epochs <= len(c.epoch_cards):
+        return f"{epochs} epoch cards in the deck (the game has {len(c.epoch_cards)}, C3)"
+    rnd = int(at("round"))
+    if not 1 <= rnd <= len(c.epoch_cards) + 1:  # every round reveals an epoch card (R4.1)
+        return f"round {rnd} (a game has rounds 1 to {len(c.epoch_cards) + 1} at most)"
+    covered, tokens = int(at("covered")), int(at("disaster_supply"))
+    if covered < 0 or tokens < 0 or covered + tokens != c.disaster_tokens or covered > c.fields:
+        return (f"{covered} covered fields and {tokens} disaster tokens in the supply "
+                f"(the game has {c.disaster_tokens} tokens and {c.fields} fields, C4)")  # fmt: skip
+    birdman, order = int(at("birdman")), at("order")
+    if not 0 <= birdman < p or sorted(order.tolist()) != list(range(p)):
+        return f"bird-man {birdman} and hill order {order.tolist()} are not {p} seats"
+    moai, supply_tiles, own = at("moai_count"), at("moai_supply"), at("own_tiles")
+    if (moai < 0).any() or int(moai[me]) != int(own.sum()):
+        return f"Moai tiles held {moai.tolist()}, but the seat's own tiles are {int(own.sum())}"
+    if int(moai.sum()) + int(supply_tiles.sum()) > c.n_tiles:
+        return f"more Moai tiles held and in the supply than the game's {c.n_tiles} (C2)"
+    camp, board, reserve = at("camp_size"), at("on_board"), at("reserve")
+    if (camp < 0).any() or (board < 0).any() or (reserve < 0).any():
+        return "a negative pawn count"
+    if (camp + board + reserve.sum(axis=-1) != c.pawns).any():
+        return f"a clan's camp, board and reserve do not add up to its {c.pawns} pawns (R1.5)"
+    return None
 
 
 def _worlds(view: SeatView, rows: np.ndarray, n: int, draws: Draws) -> BatchState:
