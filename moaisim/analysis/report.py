@@ -447,19 +447,28 @@ def apart(run: Path, report: Path) -> None:
         )
 
 
-def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) -> None:
-    """A report may go to `out` if it is new, empty, or holds the report of the same study
-    (one clear line otherwise: another study's report, a run or anything else is never
-    overwritten)."""
-    out = Path(out)
+def held_output(out: Path, kind: str) -> bool:
+    """Whether an output directory `out` holds something (False: new or empty); one clear
+    line when it cannot take output of `kind` ('a report', 'a balance sheet') at all: a link
+    to nothing, a file, or a run."""
     if out.is_symlink() and not out.exists():
         raise UserError(f"{out} is a symbolic link to nothing: remove it or choose another --out")
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} is a file, not a directory: choose another --out")
     if not out.exists() or not any(out.iterdir()):
-        return
+        return False
     if is_run(out):
-        raise UserError(f"{out} holds a run, not a report: choose another --out")
+        raise UserError(f"{out} holds a run, not {kind}: choose another --out")
+    return True
+
+
+def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) -> None:
+    """A report may go to `out` if it is new, empty, or holds the report of the same study
+    (one clear line otherwise: another study's report, a run or anything else is never
+    overwritten)."""
+    out = Path(out)
+    if not held_output(out, "a report"):
+        return
     mark = None
     for name in (REPORT_MARK, "manifest.json"):  # older reports: their run's manifest
         if name == "manifest.json" and not (out / "report.md").is_file():

@@ -36,7 +36,7 @@ from moaisim.files import check_writable_file, write_atomic
 from moaisim.progress import bar as make_bar
 from moaisim.rules import OPTIONS
 from moaisim.rules.parameters import parse_assignments
-from moaisim.rundir import make_dir
+from moaisim.rundir import is_run, make_dir
 
 if TYPE_CHECKING:
     from moaisim.studies.tune import TuneProgress, TuneResult
@@ -122,36 +122,57 @@ def sheet(
     strategic diversity and mechanism value (from a field study), decisiveness, length and
     where the points come from; each with its interval, figures, and a paragraph a publisher
     can print. Writes <out>/sheet-<P>p/sheet.md and sheet.html."""
-    from moaisim.studies.sheet import SheetSettings, planned_games, play_sheet, write_sheet
+    from moaisim.studies.sheet import (
+        SheetSettings,
+        check_sheet_dir,
+        check_writable_dir,
+        planned_games,
+        play_sheet,
+        write_sheet,
+    )
 
-    counts = players or [3, 4]
+    counts = list(dict.fromkeys(players or [3, 4]))
     if field is None and (Path("reports/field") / "report.md").is_file():
         field = Path("reports/field")
     plans = [SheetSettings(p, games, skill_games, search_games, deals, replays, seed, field,
                            jobs).check() for p in counts]  # fmt: skip
-    for p in counts:
-        target = out / f"sheet-{p}p"
-        if target.exists() and any(target.iterdir()) and not (target / "sheet.json").is_file():
-            raise UserError(f"{target} exists and does not hold a balance sheet: choose "
-                            "another --out")  # fmt: skip
+    # where the sheets go, checked before any game: a file, a run, a sheet of other
+    # settings or a directory that takes no file is refused now, not after the play
+    if out.is_symlink() and not out.exists():
+        raise UserError(f"{out} is a symbolic link to nothing: remove it or choose another --out")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} is a file, not a directory: choose another --out")
+    if out.is_dir() and is_run(out):
+        raise UserError(f"{out} holds a run, not balance sheets: choose another --out")
+    for p, plan in zip(counts, plans, strict=True):
+        check_sheet_dir(out / f"sheet-{p}p", plan)
+    check_writable_dir(out, "--out")
     minutes = sum(p.seconds() for p in plans) / max(min(jobs, 2), 1) / 60
     say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s) "
         f"(search, L4, is most of it: --search-games 0 leaves it out)")  # fmt: skip
-    for p, plan in zip(counts, plans, strict=True):
-        progress = (
-            make_bar(planned_games(plan), label=f"{p} players") if sys.stderr.isatty() else None
-        )
-        try:
-            got = play_sheet(plan, progress)
-        finally:
-            if progress is not None:
-                progress.close()
-        command = (f"moaisim sheet -p {p} -o {out} -n {games} --skill-games {skill_games} "
-                   f"--search-games {search_games} --deals {deals} --replays {replays} "
-                   f"--seed {seed} --jobs {jobs}"
-                   + (f" --field {field}" if field else ""))  # fmt: skip
-        path = write_sheet(got, out / f"sheet-{p}p", command)
-        typer.echo(f"{p} players: {path}")
+    done: list[int] = []
+    try:
+        for p, plan in zip(counts, plans, strict=True):
+            progress = (
+                make_bar(planned_games(plan), label=f"{p} players") if sys.stderr.isatty() else None
+            )
+            try:
+                got = play_sheet(plan, progress)
+            finally:
+                if progress is not None:
+                    progress.close()
+            command = (f"moaisim sheet -p {p} -o {out} -n {games} --skill-games {skill_games} "
+                       f"--search-games {search_games} --deals {deals} --replays {replays} "
+                       f"--seed {seed} --jobs {jobs}"
+                       + (f" --field {field}" if field else ""))  # fmt: skip
+            path = write_sheet(got, out / f"sheet-{p}p", command)
+            done.append(p)
+            typer.echo(f"{p} players: {path}")
+    except KeyboardInterrupt as exc:
+        kept = f"the sheets of {', '.join(f'{p}p' for p in done)} are written" if done else (
+            "no sheet written")  # fmt: skip
+        typer.echo(f"moaisim: {stopped(exc)}; {kept}", err=True)
+        raise typer.Exit(stop_code(exc)) from None
 
 
 @app.command(short_help="The meta-game of a library: invasion, alpha-Rank, Nash mixture.")
@@ -607,10 +628,10 @@ def tune_search(
     TPE: each trial plays one search seat against L3, seats rotated, on the same games at
     every player count (-p, default 3 and 4); then the best trial and the defaults play new
     games, paired. Writes trials.csv and search-knobs.toml into --out."""
-    from moaisim.studies.search_knobs import summary
-    from moaisim.studies.search_knobs import tune_search as run
+    try:  # a stop while the study's modules load is told like one during the trials
+        from moaisim.studies.search_knobs import summary
+        from moaisim.studies.search_knobs import tune_search as run
 
-    try:
         got = run(players or [3, 4], out, trials, games, verify_games, worlds, max_seconds, seed,
                   jobs, say, command_line("tune-search"))  # fmt: skip
     except KeyboardInterrupt as exc:

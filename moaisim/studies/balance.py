@@ -46,11 +46,9 @@ from moaisim.errors import UserError
 from moaisim.rundir import make_dir
 from moaisim.runner import make_study, run_in_memory
 from moaisim.studies import metagame
-from moaisim.studies.balance_space import Objective, Space, rules_of
+from moaisim.studies.balance_space import DIVERSITY_GAMES, Objective, Space, rules_of
 
 STUDY = "balance"
-#: Games per composition of a diversity objective's meta-game unless it says.
-DIVERSITY_GAMES = 40
 Say = Callable[[str], None]
 
 
@@ -421,6 +419,7 @@ def search(space: Space, run: Path, jobs: int | None = None, say: Say | None = N
     blocks = Blocks(run / "blocks.jsonl")
     dists = _distributions(space)
     rungs = s.rung_games()
+    _finish_asking(space, study, dists)
     started = time.monotonic()
     while True:
         every = study.get_trials(deepcopy=False)
@@ -439,6 +438,24 @@ def search(space: Space, run: Path, jobs: int | None = None, say: Say | None = N
         batch = [t for t in study.get_trials(deepcopy=False) if start <= t.number < end]
         _halving(space, study, blocks, batch, rungs, jobs, say, started)
     return trials_of(space, study)
+
+
+def _finish_asking(space: Space, study: optuna.Study, dists: Mapping[str, Any]) -> None:
+    """A stop (Ctrl-C, SIGTERM) while a trial was asked can leave it created without all its
+    settings: ask them now, with the sampler that trial was asked with, as a straight run
+    did."""
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        if all(name in t.params for name in dists):
+            continue
+        study.sampler = _sampler(space, t.number)
+        live = optuna.trial.Trial(study, t._trial_id)
+        for name, dist in dists.items():  # what `study.ask(dists)` suggests, in its order
+            if isinstance(dist, optuna.distributions.CategoricalDistribution):
+                live.suggest_categorical(name, list(dist.choices))
+            elif isinstance(dist, optuna.distributions.IntDistribution):
+                live.suggest_int(name, dist.low, dist.high)
+            else:
+                live.suggest_float(name, dist.low, dist.high)
 
 
 def _halving(space: Space, study: optuna.Study, blocks: Blocks, batch: list[Any],

@@ -37,7 +37,7 @@ import tomli_w
 from joblib import Parallel, delayed
 
 from moaisim.analysis import plots, text
-from moaisim.analysis.report import make_report
+from moaisim.analysis.report import apart, make_report
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.verdicts import SEAT_METRIC
 from moaisim.engine.results import statue_points
@@ -45,23 +45,25 @@ from moaisim.errors import UserError
 from moaisim.files import swap_in
 from moaisim.rules import Rules
 from moaisim.rules.variants import OPTIONS
+from moaisim.rundir import is_run
 from moaisim.runner import check_jobs, make_study, run_in_memory, run_to_disk, study_of_rules
 from moaisim.studies import balance as bal
 from moaisim.studies.balance_space import (
+    ADAPT,
+    MAX_TRIALS,
     SHEET,
     Space,
     candidate_document,
+    check_total,
     load_space,
     rules_of,
     value_text,
 )
 from moaisim.studies.retune import RetuneSettings, retune
-from moaisim.studies.sheet import SheetSettings, play_sheet, write_sheet
+from moaisim.studies.sheet import SheetSettings, check_writable_dir, play_sheet, write_sheet
 
-#: Defaults of `[adapt]`: CMA-ES generations, games per candidate and seat rotation,
-#: held-out games, games of the adapted fields, games of L4's seat against L3.
-ADAPT = {"generations": 3, "games": 60, "held_out_games": 300, "field_games": 2000,
-         "search_games": 40}  # fmt: skip
+#: Files that mark a directory as a report (of an experiment, a balance study or a sheet).
+REPORT_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
 
 
 @dataclass
@@ -92,21 +94,19 @@ def run_balance(path: str | Path, runs: str | Path = "out/runs",
     look: into `<name>-<trials>`)."""
     space = load_space(path)
     if trials is not None:
-        if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-            raise UserError(f"trials must be a whole number of at least 1, got {trials!r}")
+        if (isinstance(trials, bool) or not isinstance(trials, int)
+                or not 1 <= trials <= MAX_TRIALS):  # fmt: skip
+            raise UserError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, "
+                            f"got {trials!r}")  # fmt: skip
         space = replace(space, settings=replace(space.settings, trials=trials),
                         name=f"{space.name}-{trials}")  # fmt: skip
+        check_total(space)
     jobs = space.settings.jobs if jobs is None else jobs
     check_jobs(jobs)
     space = replace(space, settings=replace(space.settings, jobs=jobs))
     say = say or (lambda _line: None)
     run, out = Path(runs) / space.name, Path(reports) / space.name
-    for where in (Path(runs), Path(reports), run, out):
-        if where.exists() and not where.is_dir():
-            raise UserError(f"{where} is a file, not a directory")
-    if out.exists() and any(out.iterdir()) and not (out / "balance.json").is_file():
-        raise UserError(f"{out} holds something other than this balance study's report: "
-                        "choose another --reports directory")  # fmt: skip
+    check_places(space, Path(runs), Path(reports))
     command = f"moaisim balance {space.path}" + ("" if trials is None else f" --trials {trials}")
     started = time.monotonic()
     say(f"searching {len(space.dimensions)} settings, {space.settings.trials} trials at "
@@ -116,6 +116,7 @@ def run_balance(path: str | Path, runs: str | Path = "out/runs",
     searched = time.monotonic() - started
     say(f"search done in {searched:.0f} s; verifying {len(finalists)} finalists")
     tmp = out.parent / f".{out.name}.tmp"
+    made = [d for d in (Path(reports), *Path(reports).parents) if not d.exists()]
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
@@ -135,7 +136,69 @@ def run_balance(path: str | Path, runs: str | Path = "out/runs",
         swap_in(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        for d in made:  # a study that failed leaves no empty --reports behind
+            if d.is_dir() and not any(d.iterdir()):
+                d.rmdir()
     return Outcome(space, found, finalists, feasible, verified, out / "report.md")
+
+
+def check_places(space: Space, runs: Path, reports: Path) -> None:
+    """Where a balance study goes, checked before anything is played (one clear line each):
+    `<runs>/<name>` new, empty or holding this study's search (not another balance search,
+    a run of `moaisim simulate`, a report or anything else); `<reports>/<name>` new, empty or
+    holding this study's report (`balance.json`'s identity, `Space.identity`); neither inside
+    the other; and both able to take new files."""
+    run, out = runs / space.name, reports / space.name
+    for option, where in (("--runs", runs), ("--reports", reports), ("--runs", run),
+                          ("--reports", out)):  # fmt: skip
+        if where.is_symlink() and not where.exists():
+            raise UserError(f"{where} is a symbolic link to nothing: remove it or choose "
+                            f"another {option} directory")  # fmt: skip
+        if where.exists() and not where.is_dir():
+            raise UserError(f"{where} is a file, not a directory: choose another {option} "
+                            "directory")  # fmt: skip
+    for option, where in (("--runs", runs), ("--reports", reports)):
+        if where.is_dir() and is_run(where):
+            raise UserError(f"{where} holds a run of moaisim simulate, not the folder of "
+                            f"{option[2:]}: choose another {option} directory")  # fmt: skip
+    apart(run, out)
+    want = json.loads(json.dumps(space.identity(), default=str))
+    if run.is_dir() and any(run.iterdir()):
+        if is_run(run):
+            raise UserError(f"{run} holds a run of moaisim simulate, not a balance search: "
+                            "choose another --runs directory")  # fmt: skip
+        if any((run / m).exists() for m in REPORT_MARKS):
+            raise UserError(f"{run} holds a report, not a balance search: choose another "
+                            "--runs directory")  # fmt: skip
+        if not (run / "search").is_dir():
+            raise UserError(f"{run} holds something other than a balance search: choose "
+                            "another --runs directory or remove it")  # fmt: skip
+        kept = _json(run / "search" / "space.json")
+        if kept is not None and kept != want:
+            raise UserError(f"{run} holds a balance search of another space or settings: "
+                            "choose another --runs directory or remove it")  # fmt: skip
+    if out.is_dir() and any(out.iterdir()):
+        if is_run(out):
+            raise UserError(f"{out} holds a run, not a report: choose another --reports "
+                            "directory")  # fmt: skip
+        if not (out / "balance.json").is_file():
+            raise UserError(f"{out} holds something other than this balance study's report: "
+                            "choose another --reports directory")  # fmt: skip
+        doc = _json(out / "balance.json")
+        if not isinstance(doc, dict) or doc.get("identity") != want:
+            raise UserError(f"{out} holds the report of another balance study (other space or "
+                            "settings, a seed for one): choose another --reports directory "
+                            "or remove it")  # fmt: skip
+    check_writable_dir(run, "--runs")
+    check_writable_dir(reports, "--reports")
+
+
+def _json(path: Path) -> Any:
+    """A JSON file's document, or None when it cannot be read."""
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 # --- verification --------------------------------------------------------------------------------

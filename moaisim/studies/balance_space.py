@@ -14,9 +14,11 @@ A balance file (TOML) declares, besides the study's name and question:
   (`MEASURES`) with a goal (`zero`: as near 0 as can be; `min`; `max`) and hard bounds
   (`at_most`, `at_least`, `within`: |x| at most), taken in the worst field and player count.
 
-Every value is checked when the file is read, and each dimension's two ends are built into
-rules at every player count searched: a range the components cannot meet (more palms than an
-epoch has cards, a hand the deck cannot deal) is one line before anything is played.
+Every value is checked when the file is read, every count against its bound, and each
+dimension's two ends are built into rules at every player count searched: a range the
+components cannot meet (more palms than an epoch has cards, a hand the deck cannot deal) is
+one line before anything is played; so is a study whose games, in all, would take years
+(`Space.planned_games`, at most `MAX_STUDY_GAMES`).
 """
 
 from __future__ import annotations
@@ -38,11 +40,27 @@ from moaisim.rules import Rules
 from moaisim.rules.components import Components, components_from_dict, parse_epoch_card
 from moaisim.rules.parameters import PARAMETERS, apply
 from moaisim.rules.variants import OPTIONS, parse_variants, variant_label
-from moaisim.runner import MAX_GAMES
-from moaisim.studies.sheet import SheetSettings
+from moaisim.studies.retune import DEFAULT_POPSIZE
+from moaisim.studies.sheet import MAX_DEALS, MAX_SEARCH_GAMES, SheetSettings, planned_games
+from moaisim.studies.sheet import MAX_GAMES as MAX_SHEET_GAMES
 
 #: Defaults of `[sheet]` for the finalists' balance sheets (smaller than `moaisim sheet`'s).
 SHEET = {"games": 4000, "skill_games": 400, "search_games": 0, "deals": 300, "replays": 2}
+#: Defaults of `[adapt]`: CMA-ES generations, games per candidate and seat rotation,
+#: held-out games, games of the adapted fields, games of L4's seat against L3.
+ADAPT = {"generations": 3, "games": 60, "held_out_games": 300, "field_games": 2000,
+         "search_games": 40}  # fmt: skip
+#: The bounds of a balance file's counts: games of one block, field or evaluation (each
+#: played in memory, with its per-round table), search's (L4) games (about a second of CPU
+#: each), trials, NSGA-II's population and CMA-ES's generations.
+MAX_BLOCK_GAMES = 1_000_000
+MAX_TRIALS = 100_000
+MAX_POPULATION = 10_000
+MAX_GENERATIONS = 1_000
+#: The most games a whole study may play (`Space.planned_games`): more would take years.
+MAX_STUDY_GAMES = 10**10
+#: Games per composition of a diversity objective's meta-game unless it says.
+DIVERSITY_GAMES = 40
 #: Component edits a search space may name, with their kind and meaning. Each keeps the
 #: published totals but `moai_tiles_per_height`, which changes the 21 tiles.
 COMPONENT_EDITS: dict[str, tuple[str, str]] = {
@@ -266,6 +284,39 @@ class Space:
             "keep_totals": s.keep_totals,
         }  # fmt: skip
 
+    def planned_games(self) -> int:
+        """At most how many games the whole study plays, every trial taken to the top rung:
+        the search (the base game and each trial, in every field and skill pairing at every
+        player count, and each diversity objective's meta-game), the verification (measured
+        and the paired run of the fixed fields), the adapted fields (the re-tuning, `tuned`
+        with the shipped and re-tuned weights, L4's seat) and the finalists' sheets."""
+        s = self.settings
+        a = {**ADAPT, **s.adapt}
+        cfg = {**SHEET, **s.sheet}
+        pairings = len(s.fields) + sum(o.measure == "skill" for o in self.objectives)
+
+        def block(games: int) -> int:  # one candidate's games at every player count
+            meta = sum(math.comb(len(o.library) + p - 1, p) * (o.games or DIVERSITY_GAMES)
+                       for o in self.objectives if o.measure == "diversity"
+                       for p in s.players)  # fmt: skip
+            return games * pairings * len(s.players) + meta
+
+        setups = (s.finalists + 1) * len(s.players)
+        search = (s.trials + 1) * block(s.games)
+        verify = ((s.finalists + 1) * block(s.verify_games) + setups * len(s.fields)
+                  * s.verify_games) if s.verify_games else 0  # fmt: skip
+        retune = s.finalists * sum(
+            p * (a["generations"] * DEFAULT_POPSIZE * a["games"] + 2 * a["held_out_games"])
+            for p in s.players
+        )
+        adapt = retune + setups * (2 * a["field_games"] + a["search_games"])
+        sheets = s.finalists * sum(
+            planned_games(SheetSettings(p, cfg["games"], cfg["skill_games"],
+                                        cfg["search_games"], cfg["deals"], cfg["replays"]))
+            for p in s.players
+        )  # fmt: skip
+        return search + verify + adapt + sheets
+
 
 def _level_rank(name: str) -> int:
     return LEVELS.index(name) if name in LEVELS else -1
@@ -411,13 +462,27 @@ def _space(path: Path, data: dict[str, Any]) -> Space:
             raise UserError(f"objectives.{o.name}: the name is taken by a setting or a column "
                             "of the trials table: choose another")  # fmt: skip
     out = Space(path, name, title, question, dims, objs, settings)
+    check_total(out)
     _check_ends(out)
     return out
 
 
+def check_total(space: Space) -> None:
+    """Refuse a study whose games, in all, would take years (`Space.planned_games` above
+    `MAX_STUDY_GAMES`), in one line, before anything is played."""
+    total = space.planned_games()
+    if total > MAX_STUDY_GAMES:
+        days = total / 1e4 / 86400
+        raise UserError(
+            f"the study would play up to {total:,} games, more than {MAX_STUDY_GAMES:,} "
+            f"({days:,.0f} days at 10,000 games a second): lower [balance] trials or games, "
+            "[verify] games, [adapt] or [sheet]"
+        )
+
+
 def _whole(x: Any, least: int, key: str, most: int | None = None) -> int:
     if isinstance(x, bool) or not isinstance(x, int) or x < least or (most and x > most):
-        top = f" to {most}" if most else ""
+        top = f" to {most:,}" if most else ""
         raise UserError(f"{key} must be a whole number from {least}{top}, got {x!r}")
     return x
 
@@ -454,31 +519,35 @@ def _settings(data: dict[str, Any]) -> Settings:
     adapt = _table(data, "adapt", ADAPT_KEYS)
     sheet = _table(data, "sheet", SHEET_KEYS)
     for k, x in adapt.items():
-        _whole(x, 0 if k == "search_games" else 1, f"adapt.{k}")
+        most = {"generations": MAX_GENERATIONS, "search_games": MAX_SEARCH_GAMES}
+        _whole(x, 0 if k == "search_games" else 1, f"adapt.{k}", most.get(k, MAX_BLOCK_GAMES))
     for k, x in sheet.items():
-        _whole(x, 0, f"sheet.{k}")
+        most = {"search_games": MAX_SEARCH_GAMES, "deals": MAX_DEALS, "replays": 50}
+        _whole(x, 0, f"sheet.{k}", most.get(k, MAX_SHEET_GAMES))
     s = Settings(
         players=tuple(sorted(set(players))),
         fields=tuple(fields),
-        trials=_whole(b.get("trials", 200), 1, "balance.trials"),
-        population=_whole(b.get("population", 20), 2, "balance.population"),
-        games=_whole(b.get("games", 2000), 10, "balance.games"),
+        trials=_whole(b.get("trials", 200), 1, "balance.trials", MAX_TRIALS),
+        population=_whole(b.get("population", 20), 2, "balance.population", MAX_POPULATION),
+        games=_whole(b.get("games", 2000), 10, "balance.games", MAX_BLOCK_GAMES),
         rungs=_whole(b.get("rungs", 3), 1, "balance.rungs", 6),
         eta=_whole(b.get("eta", 2), 2, "balance.eta", 8),
         seed=_whole(b.get("seed", 2026), 0, "balance.seed", 2**62),
         finalists=_whole(b.get("finalists", 5), 1, "balance.finalists", 20),
         keep_totals=keep,
         jobs=_whole(b.get("jobs", 2), 1, "balance.jobs", 256),
-        verify_games=_whole(v.get("games", 20_000), 0, "verify.games"),
+        verify_games=_whole(v.get("games", 20_000), 0, "verify.games", MAX_BLOCK_GAMES),
         adapt=dict(adapt),
         sheet=dict(sheet),
     )
-    if s.verify_games > MAX_GAMES:
-        raise UserError(f"verify.games must be at most {MAX_GAMES:,}")
     for p in s.players:  # the finalists' sheets, checked now rather than after the search
         cfg = {**SHEET, **s.sheet}
-        SheetSettings(p, cfg["games"], cfg["skill_games"], cfg["search_games"], cfg["deals"],
-                      cfg["replays"], s.seed, None, s.jobs).check()  # fmt: skip
+        try:
+            SheetSettings(p, cfg["games"], cfg["skill_games"], cfg["search_games"],
+                          cfg["deals"], cfg["replays"], s.seed + 4, None,
+                          s.jobs).check()  # fmt: skip
+        except UserError as exc:
+            raise UserError(f"[sheet]: {exc}") from None
     if s.games // s.eta ** (s.rungs - 1) < 10:
         raise UserError(
             f"balance.games = {s.games} leaves fewer than 10 games at the first of "
@@ -564,8 +633,9 @@ def _objective(name: str, spec: Any, s: Settings) -> Objective:
     nums: dict[str, float | None] = {}
     for k in ("at_most", "at_least", "within"):
         x = spec.get(k)
-        if x is not None and (isinstance(x, bool) or not isinstance(x, int | float)):
-            raise UserError(f"objectives.{name}.{k} must be a number, got {x!r}")
+        if x is not None and (isinstance(x, bool) or not isinstance(x, int | float)
+                              or not math.isfinite(x)):  # fmt: skip
+            raise UserError(f"objectives.{name}.{k} must be a finite number, got {x!r}")
         nums[k] = None if x is None else float(x)
     if nums["within"] is not None and nums["within"] < 0:
         raise UserError(f"objectives.{name}.within must be at least 0")
@@ -597,7 +667,7 @@ def _objective(name: str, spec: Any, s: Settings) -> Objective:
             raise UserError(f"objectives.{name}: better and weaker must be different levels")
     games = spec.get("games")
     if games is not None:
-        _whole(games, 2, f"objectives.{name}.games")
+        _whole(games, 2, f"objectives.{name}.games", MAX_BLOCK_GAMES)
     return Objective(name, measure, goal, nums["at_most"], nums["at_least"], nums["within"],
                      fld, rnd, better, weaker, tuple(library), games)  # fmt: skip
 

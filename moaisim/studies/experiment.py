@@ -47,6 +47,7 @@ from moaisim.rules.parameters import PARAMETERS
 from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
 from moaisim.studies.field import check_field, run_field
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
+from moaisim.studies.sheet import check_writable_dir
 
 #: The keys of an experiment file and of its [study] table.
 TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code", "retune"}
@@ -366,6 +367,8 @@ def run_experiment(
     apart(run_dir, report_dir)
     identity = json.loads(json.dumps(study.identity(), default=str))
     check_report_dir(report_dir, study.seed, identity)
+    check_writable_dir(run_dir, "--runs")  # now, not after the games
+    check_writable_dir(report_dir.parent, "--reports")
     if jobs is None:
         jobs = exp.jobs
     check_jobs(jobs)
@@ -393,6 +396,8 @@ def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int 
     if held and not any(report_dir.glob("invasion-*p.csv")):
         raise UserError(f"{report_dir} holds something other than this field study's report: "
                         "choose another --reports directory")  # fmt: skip
+    check_writable_dir(run_dir, "--runs")  # now, not after the games
+    check_writable_dir(report_dir.parent, "--reports")
     jobs = exp.jobs if jobs is None else jobs
     check_jobs(jobs)
     with local_code(exp.trust_local_code):

@@ -18,6 +18,7 @@ keep their shipped weights.
 
 from __future__ import annotations
 
+import math
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,12 +31,21 @@ from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.registry import split_top
 from moaisim.rules import Rules
+from moaisim.strategies import heuristic
 from moaisim.strategies.heuristic import weights_path
 from moaisim.strategies.tuned import TunedStrategy, retuned_key, tuned_file
 from moaisim.studies.tune import TuneSettings, search
 
 #: The keys of an experiment's `[retune]` table.
 KEYS = ("generations", "games", "held_out_games", "popsize")
+#: Each key's least and greatest value: games per rotation are played in memory, and a
+#: search's generations times candidates times games stay below `MAX_SEARCH_GAMES` a set-up.
+BOUNDS = {"generations": (1, 1_000), "games": (1, 1_000_000), "held_out_games": (1, 1_000_000),
+          "popsize": (2, 1_000)}  # fmt: skip
+#: The most games one set-up's search may play per seat rotation (generations x candidates x
+#: games; without a popsize, CMA-ES's default for heuristic's weights: 4 + 3 ln n).
+MAX_SEARCH_GAMES = 10**9
+DEFAULT_POPSIZE = 4 + int(3 * math.log(len(heuristic.SCALES)))
 
 
 @dataclass(frozen=True)
@@ -59,11 +69,18 @@ class RetuneSettings:
         for key, value in table.items():
             if key not in KEYS:
                 raise UserError(f"unknown key retune.{key} (expected {', '.join(KEYS)})")
-            least = 2 if key == "popsize" else 1
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise UserError(f"retune.{key} must be a whole number of at least {least}, "
-                                f"got {value!r}")  # fmt: skip
-        return cls(**dict(table))
+            least, most = BOUNDS[key]
+            if (isinstance(value, bool) or not isinstance(value, int)
+                    or not least <= value <= most):  # fmt: skip
+                raise UserError(f"retune.{key} must be a whole number of at least {least} "
+                                f"and at most {most:,}, got {value!r}")  # fmt: skip
+        got = cls(**dict(table))
+        games = got.generations * (got.popsize or DEFAULT_POPSIZE) * got.games
+        if games > MAX_SEARCH_GAMES:
+            raise UserError(f"[retune] would play {games:,} games per seat rotation and set-up "
+                            f"(generations x popsize x games), more than {MAX_SEARCH_GAMES:,}: "
+                            "lower them")  # fmt: skip
+        return got
 
 
 def retuned_lineups(lineups: Any, where: Path) -> Any:

@@ -24,6 +24,7 @@ paired game by game, so the gain over the defaults is measured free of the selec
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -43,7 +44,7 @@ from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rules import Rules
-from moaisim.rundir import make_dir
+from moaisim.rundir import is_run, make_dir
 from moaisim.runner import check_jobs
 from moaisim.strategies.search import SearchStrategy
 
@@ -57,6 +58,13 @@ KNOBS: dict[str, tuple[Any, ...]] = {
 #: Games per batch of a measurement (search is slow: small batches spread over the jobs).
 BATCH = 10
 STUDY = "search-knobs"
+#: The bounds of a search's counts: trials, and games per seat rotation (search plays about
+#: a second of CPU a game); root seeds seed Optuna's sampler, which takes 32 bits.
+MAX_TRIALS = 10_000
+MAX_GAMES = 10_000
+SEEDS = 2**32
+#: Files that mark a directory as another kind of study's (a report, a sheet).
+OTHER_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
 
 
 @dataclass
@@ -258,20 +266,49 @@ def _check(
     worlds: int,
     max_seconds: float,
     n_jobs: int,
+    seed: int = 0,
 ) -> None:
+    """Every setting of a search, one line each, before anything is created or played."""
     if not players or any(p not in (2, 3, 4, 5) for p in players):
         raise UserError("tune-search: player counts are 2-5")
-    for name, v, least in (
-        ("--trials", trials, 2),
-        ("--games", games, 1),
-        ("--verify-games", verify_games, 0),
-        ("--worlds", worlds, 1),
+    for name, v, least, most in (
+        ("--trials", trials, 2, MAX_TRIALS),
+        ("--games", games, 1, MAX_GAMES),
+        ("--verify-games", verify_games, 0, MAX_GAMES),
     ):
         if v < least:
             raise UserError(f"tune-search: {name} must be at least {least} (got {v})")
-    if not max_seconds > 0:
-        raise UserError(f"tune-search: --max-seconds must be above 0 (got {max_seconds})")
+        if v > most:
+            raise UserError(f"tune-search: {name} must be at most {most:,} (got {v:,})")
+    if worlds < 1:
+        raise UserError(f"tune-search: --worlds must be at least 1 (got {worlds})")
+    try:  # search's own bounds (its worlds among them), as every trial plays it
+        load_strategy(spec(defaults(), worlds))
+    except UserError as exc:
+        raise UserError(f"tune-search: --worlds {worlds}: {exc}") from None
+    if not max_seconds > 0 or not math.isfinite(max_seconds):
+        raise UserError(f"tune-search: --max-seconds must be above 0 and finite "
+                        f"(got {max_seconds})")  # fmt: skip
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEEDS:
+        raise UserError(f"tune-search: --seed must be from 0 to 2**32-1 (Optuna's sampler "
+                        f"takes 32 bits), got {seed!r}")  # fmt: skip
     check_jobs(n_jobs)
+
+
+def check_out(out: Path) -> None:
+    """A search may go into `out` if it is new, empty or holds a knob search (its journal);
+    a run, a report or anything else there is refused (one line), before it is written."""
+    out = Path(out)
+    if not out.is_dir() or not any(out.iterdir()):
+        return  # new, or not a directory (`make_dir` says so)
+    if is_run(out):
+        raise UserError(f"{out} holds a run of moaisim simulate, not a knob search: choose "
+                        "another --out")  # fmt: skip
+    if any((out / m).exists() for m in OTHER_MARKS):
+        raise UserError(f"{out} holds a report, not a knob search: choose another --out")
+    if not (out / "journal.log").is_file():
+        raise UserError(f"{out} holds something other than a knob search: choose another "
+                        "--out or remove it")  # fmt: skip
 
 
 def tune_search(
@@ -290,7 +327,8 @@ def tune_search(
     """Run (or resume) the search over the knobs in `out`, verify the best feasible trial
     and write `out/trials.csv` and `out/search-knobs.toml`."""
     players = sorted(set(players))
-    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs)
+    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs, seed)
+    check_out(out)
     make_dir(out)
     say = progress or (lambda _line: None)
     settings = _settings(players, worlds, games, seed)
@@ -298,7 +336,9 @@ def tune_search(
     storage = optuna.storages.JournalStorage(
         optuna.storages.journal.JournalFileBackend(str(journal))
     )
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # a trial stopped (Ctrl-C, SIGTERM) or refused fails with its own one line: not Optuna's
+    # warning with the traceback
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     names = optuna.get_all_study_names(storage)
     if STUDY in names:
         study = optuna.load_study(study_name=STUDY, storage=storage)
@@ -329,7 +369,8 @@ def tune_search(
         if not any(t.user_attrs.get("defaults") for t in finished) and not waiting:
             # trial 0: the shipped defaults, on the same games as every trial
             study.enqueue_trial(defaults(), user_attrs={"defaults": True})
-        sampler = optuna.samplers.TPESampler(seed=seed + n, n_startup_trials=max(2, trials // 3))
+        sampler = optuna.samplers.TPESampler(seed=(seed + n) % SEEDS,
+                                             n_startup_trials=max(2, trials // 3))  # fmt: skip
         study.sampler = sampler
         started = time.monotonic()
         study.optimize(objective, n_trials=1, catch=())

@@ -20,6 +20,7 @@ and the figures; its paragraph for a publisher is generated from the tables, wit
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,8 +32,9 @@ import pandas as pd
 
 from moaisim.analysis import plots, text
 from moaisim.analysis import sheet as measure
+from moaisim.analysis.report import held_output
 from moaisim.analysis.verdicts import FieldStatus, field_status
-from moaisim.checks import check_count, check_seed
+from moaisim.checks import SEEDS, check_count, check_seed
 from moaisim.engine.forward import Games
 from moaisim.errors import UserError
 from moaisim.files import swap_in
@@ -47,6 +49,18 @@ FIELD_LEVELS = ("L0", "L1", "L2", "L3")
 #: CPU seconds per game and seat of the fixed levels, for the up-front estimate (thousands
 #: of games per second; search's cost is `versus.SEARCH_SECONDS`).
 SECONDS_PER_GAME = 0.0006
+#: The most games a sheet plays of each kind (L3 self-play, each skill pairing: kept in
+#: memory with their per-round tables), of search's pairings (about a second of CPU a game)
+#: and deals for luck (each replay's shares are held at once).
+MAX_GAMES = 1_000_000
+MAX_SEARCH_GAMES = 10_000
+MAX_DEALS = 100_000
+#: A sheet plays root seeds `seed` to `seed + SEED_SPAN - 1` (luck's replays the last).
+SEED_SPAN = 1052
+#: The settings a sheet's numbers depend on (all but the jobs): a sheet replaces only a
+#: sheet of the same ones.
+IDENTITY = ("players", "games", "skill_games", "search_games", "deals", "replays", "seed",
+            "field", "rules")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -71,18 +85,27 @@ class SheetSettings:
         """The settings, checked (one clear line per mistake)."""
         if isinstance(self.players, bool) or self.players not in (2, 3, 4, 5):
             raise UserError(f"players must be from 2 to 5, got {self.players!r}")
-        check_count(self.games, "games", 10)
-        check_count(self.skill_games, "skill games", 10)
-        check_count(self.search_games, "search games", 0)
-        check_count(self.deals, "deals", 2)
+        check_count(self.games, "games", 10, MAX_GAMES)
+        check_count(self.skill_games, "skill games", 10, MAX_GAMES)
+        check_count(self.search_games, "search games", 0, MAX_SEARCH_GAMES)
+        check_count(self.deals, "deals", 2, MAX_DEALS)
         check_count(self.replays, "replays", 2, 50)
         check_seed(self.seed)
+        if self.seed > SEEDS - SEED_SPAN:
+            raise UserError(f"seed must be at most 2**64-{SEED_SPAN} (a sheet plays root seeds "
+                            f"seed to seed + {SEED_SPAN - 1}), got {self.seed}")  # fmt: skip
         check_jobs(self.jobs)
         if self.rules is not None and self.rules.players != self.players:
             raise UserError(f"the rules are for {self.rules.players} players, not {self.players}")
         if self.field is not None and not (Path(self.field) / "report.md").is_file():
             raise UserError(f"{self.field} is not a field study's report (no report.md)")
         return self
+
+    def identity(self) -> dict[str, Any]:
+        """What the sheet's numbers depend on (`IDENTITY`: every setting but the jobs), as
+        sheet.json records it: the field study's directory as given, the rules by their
+        set-up ('base' for the base game)."""
+        return _identity(self.__dict__)
 
     def seconds(self) -> float:
         """About how many CPU seconds the sheet plays (the up-front estimate)."""
@@ -282,12 +305,68 @@ def paragraph(sh: Sheet) -> str:
     return " ".join(said) + " Caveats: " + "; ".join(caveats) + "."
 
 
-def write_sheet(sh: Sheet, out: Path, command: str = "") -> Path:
-    """Write the sheet into `out` (replaced whole if it holds an older sheet; refused if it
-    holds anything else): sheet.md, sheet.html, tables/*.csv, figures/*.png, sheet.json."""
+def _identity(settings: dict[str, Any]) -> dict[str, Any]:
+    """The `IDENTITY` part of a sheet's settings (a `SheetSettings`' fields, or sheet.json's
+    `settings`), comparable across the two."""
+    out = {k: settings.get(k) for k in IDENTITY}
+    field_, rules = out["field"], out["rules"]
+    out["field"] = None if field_ is None else os.path.normpath(str(field_))
+    out["rules"] = "base" if rules is None else (rules.setup if isinstance(rules, Rules) else rules)
+    return out
+
+
+def check_sheet_dir(out: Path, settings: SheetSettings) -> None:
+    """A sheet of `settings` may be written into `out` if it is new, empty, or holds a sheet
+    of the same settings (`SheetSettings.identity`); one clear line otherwise (a sheet of
+    other settings, a run or anything else is never replaced). Checked before any game."""
     out = Path(out)
-    if out.exists() and any(out.iterdir()) and not (out / "sheet.json").is_file():
-        raise UserError(f"{out} exists and does not hold a balance sheet: choose another --out")
+    if not held_output(out, "a balance sheet"):
+        return
+    try:
+        held = json.loads((out / "sheet.json").read_text("utf-8"))["settings"]
+        if not isinstance(held, dict):
+            raise TypeError(held)
+    except (OSError, ValueError, KeyError, TypeError):
+        raise UserError(f"{out} exists and does not hold a balance sheet: choose another --out "
+                        "or remove it") from None  # fmt: skip
+    have, want = _identity(held), settings.identity()
+    shown = {None: "none"}
+    diff = [f"{k} {shown.get(have[k], have[k])} there, {shown.get(want[k], want[k])} here"
+            for k in IDENTITY if have[k] != want[k]]  # fmt: skip
+    if diff:
+        raise UserError(f"{out} holds a balance sheet of other settings ({'; '.join(diff)}): "
+                        "choose another --out or remove it")  # fmt: skip
+
+
+def check_writable_dir(path: Path, option: str) -> None:
+    """A directory moaisim will create or write into later: refused now, in one line, when
+    the nearest directory on its way that exists (itself, or a parent) does not take a new
+    file (no permission, a read-only file system) or is a file. A probe file is created
+    there and removed."""
+    path = Path(path)
+    here = path
+    while not here.exists() and not here.is_symlink() and here.parent != here:
+        here = here.parent
+    if here.is_symlink() and not here.exists():
+        raise UserError(f"{option} {path}: {here} is a symbolic link to nothing")
+    if not here.is_dir():
+        raise UserError(f"{option} {path}: {here} is a file, not a directory")
+    probe = here / f".moaisim-probe-{os.getpid()}"
+    try:
+        with open(probe, "a"):
+            pass
+    except OSError as exc:
+        raise UserError(f"{option} {path}: cannot write into {here} "
+                        f"({exc.strerror or exc})") from None  # fmt: skip
+    probe.unlink(missing_ok=True)
+
+
+def write_sheet(sh: Sheet, out: Path, command: str = "") -> Path:
+    """Write the sheet into `out` (replaced whole if it holds a sheet of the same settings;
+    refused if it holds anything else, `check_sheet_dir`): sheet.md, sheet.html,
+    tables/*.csv, figures/*.png, sheet.json."""
+    out = Path(out)
+    check_sheet_dir(out, sh.settings)
     tmp = out.parent / f".{out.name}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "tables").mkdir(parents=True)
