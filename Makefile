@@ -13,7 +13,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip --progress-bar off
 	$(BIN)/python -m pip install -e '.[test]' --progress-bar off
-	@echo "== Installed. The first game compiles the engine's numba kernels (a few seconds, once)."
+	@echo "== Installed. The first run compiles the engine's numba kernels once (about a minute"
+	@echo "== of CPU; moaisim says so when it starts), then loads them from ~/.cache/moaisim."
 	touch $(STAMP)
 
 # One seeded game, then a small study (3 and 4 players, base and short, 2 x 2 000 games per
@@ -42,13 +43,15 @@ test-all: $(STAMP)
 
 # Engine speed (batch vs reference, same games), batch memory and the runner; rollouts from
 # mid-game positions (what search plays); where the engine's time goes; search's decisions
-# per second, rollouts compiled and through views. benchmarks/README.md.
+# per second, rollouts compiled and through views; the first compile's CPU seconds.
+# benchmarks/README.md.
 bench: $(STAMP)
 	$(BIN)/moaisim bench
 	$(BIN)/python benchmarks/rollouts.py
 	$(BIN)/python benchmarks/engine_profile.py
 	$(BIN)/python benchmarks/engine_profile.py --lineup tuned
 	$(BIN)/python benchmarks/search_speed.py
+	$(BIN)/python benchmarks/first_compile.py
 
 # The shipped studies' headlines (docs/reports.md, README.md), generated from the reports'
 # CSV files after the reports change (tests/test_verdicts.py checks they agree).

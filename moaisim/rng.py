@@ -72,7 +72,10 @@ def stream_keys(root_seed: int, games: np.ndarray, streams: np.ndarray) -> np.nd
 
 def _uniforms(keys: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
     """Values start..start+k-1 of the streams with these keys, as uniforms [len(keys), k]."""
-    return _uniform_kernel(keys, np.asarray(start, dtype=np.uint64), int(k))
+    # contiguous writable copies where needed: one layout, so the kernel compiles once
+    keys = np.require(keys, dtype=np.uint64, requirements=("C", "W"))
+    start = np.require(start, dtype=np.uint64, requirements=("C", "W"))
+    return _uniform_kernel(keys, start, int(k))
 
 
 @kernel

@@ -420,19 +420,12 @@ def _rows_problem(
     cells = ids["cell"][ids["cell"] != cell]
     if len(cells):
         return f"holds games of cell {cells[0]}, not of its record's cell {cell}"
-    want = manifest["study"]["cells"][cell].get(RULES_COLUMN)
-    if RULES_COLUMN in ids and want is not None:
-        other = [d for d in ids[RULES_COLUMN].tolist() if d != want]
-        if other:
-            return (
-                f"was played under other rules than its cell's (rules digest {str(other[0])[:12]}"
-                f", the cell's {str(want)[:12]}): a part of another study"
-            )
     games = ids["game"].astype(np.int64, copy=False)
     inside = len(games) == 0 or (games.min() >= start and games.max() < end)
+    rules = _rules_problem(ids, manifest["study"]["cells"][cell].get(RULES_COLUMN))
     if key != "file":  # rows per game vary (rounds); an empty table: the reference engine
         if inside and (len(games) == 0 or np.unique(games).size == end - start):
-            return None
+            return rules
         return (
             f"holds other games than its record names: games {games.min()}-{games.max()}, "
             f"not games {start}-{end - 1}"
@@ -443,7 +436,7 @@ def _rows_problem(
         and inside
         and bool((np.bincount(games - start, minlength=end - start) == players).all())
     ):
-        return None
+        return rules  # the right games: played under the cell's rules?
     if not len(games):
         return f"holds no game, not games {start}-{end - 1}"
     counts = np.unique(games, return_counts=True)[1]
@@ -451,6 +444,20 @@ def _rows_problem(
     return (
         f"holds other games than its record names: games {games.min()}-{games.max()} with "
         f"{rows}, not games {start}-{end - 1} with {players} (one per seat)"
+    )
+
+
+def _rules_problem(ids: dict[str, np.ndarray], want: str | None) -> str | None:
+    """A part whose rows carry another rules digest than their cell's (None: they do not,
+    or the part is older than the digest's check)."""
+    if RULES_COLUMN not in ids or want is None:
+        return None
+    other = [d for d in ids[RULES_COLUMN].tolist() if d != want]
+    if not other:
+        return None
+    return (
+        f"was played under other rules than its cell's (rules digest {str(other[0])[:12]}, "
+        f"the cell's {str(want)[:12]}): a part of another study"
     )
 
 

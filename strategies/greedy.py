@@ -270,7 +270,7 @@ class GreedyStrategy(Strategy):
             view.own_loc,
             view.shown_loc,
             view.hidden_count,
-            view.forest_wood,
+            np.ascontiguousarray(view.forest_wood),  # one layout: the kernel compiles once
             view.strength,
             view.seat,
             lay,

@@ -287,9 +287,12 @@ def _context(view: SeatView, k: Consts) -> Seen:
     palms = k.palms[view.next_epoch]
     q = np.clip(palms[:, None] - np.arange(lay.forest)[None, :], 0.0, 1.0)
     q[last] = 0.0
-    return Seen(view.own_loc, view.own_up, view.shown_loc, view.hidden_count, view.forest_wood,
-                placing, view.moai_supply, last, view.birdman == view.seat, q,
-                view.wood[:, view.seat])  # fmt: skip
+    fields = (view.own_loc, view.own_up, view.shown_loc, view.hidden_count, view.forest_wood,
+              placing, view.moai_supply, last, view.birdman == view.seat, q,
+              view.wood[:, view.seat])  # fmt: skip
+    # contiguous arrays, whatever the view holds (a field of the record is strided): one
+    # layout, so the kernels below compile once, not once per layout they are given
+    return Seen(*(np.ascontiguousarray(a) for a in fields))
 
 
 def _board(view: SeatView, k: Consts) -> Board:
@@ -561,7 +564,9 @@ class HeuristicStrategy(Strategy):
     def finish_moai(self, view: SeatView) -> np.ndarray:
         """R6.2: the statue to finish, or stop (the `_finish` kernel)."""
         k = self._k(view)
-        statues = Statues(view.own_loc, view.own_up, view.moai_supply, view.last_round)
+        statues = Statues(*(np.ascontiguousarray(a) for a in (view.own_loc, view.own_up,
+                                                                view.moai_supply,
+                                                                view.last_round)))  # fmt: skip
         return _finish(view.legal, statues, _board(view, k), self.w, tie_values(view))
 
     def feed(self, view: SeatView) -> np.ndarray:

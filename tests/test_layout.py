@@ -17,7 +17,7 @@ ROOT = Path(__file__).parents[1]
 #: The floors, lowest first: a module imports only from its own floor or those below.
 FLOORS: list[tuple[str, ...]] = [
     ("moaisim.errors", "moaisim.checks", "moaisim.interrupts", "moaisim.files", "moaisim.docs",
-     "moaisim.version", "moaisim.progress"),
+     "moaisim.version", "moaisim.progress", "moaisim.jit"),
     ("moaisim.rng",),
     ("moaisim.rules",),
     ("moaisim.engine",),

@@ -320,9 +320,9 @@ def balance(
     finalists verified on fresh games against the base game and judged again with re-tuned
     bots and look-ahead search; the report (Pareto front, finalists, verdicts, balance
     sheets) into REPORTS/<name>. A stopped search resumes where it stopped."""
-    from moaisim.studies.balance_report import run_balance
+    try:  # the import inside: a stop while the modules load is one line too
+        from moaisim.studies.balance_report import run_balance
 
-    try:
         out = run_balance(file, runs, reports, jobs, say=say, trials=trials)
     except KeyboardInterrupt as exc:
         again = runnable(command_line("balance"))

@@ -22,6 +22,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from moaisim.engine.batch.work import work_mask
+from moaisim.engine.compiled.machine import play_rows
+from moaisim.engine.seats import single_legal
+
 #: CPU seconds a cold compile of each path takes on this project's machine (benchmarks/
 #: README.md, "The first compile"), for the line that announces it.
 SECONDS = {"compiled": 70, "view": 20}
@@ -40,16 +44,8 @@ stream: TextIO | None = None
 
 
 def _sentinels(path: str) -> list[Any]:
-    """The kernels whose cache index says whether `path` is compiled (imported late: the
-    engine's modules import this one)."""
-    if path == "compiled":
-        from moaisim.engine.compiled.machine import play_rows
-
-        return [play_rows]
-    from moaisim.engine.batch.work import work_mask
-    from moaisim.engine.seats import single_legal
-
-    return [single_legal, work_mask]
+    """The kernels whose cache index says whether `path` is compiled."""
+    return [play_rows] if path == "compiled" else [single_legal, work_mask]
 
 
 def cached(dispatcher: Any) -> bool:
