@@ -43,3 +43,4 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     players = [moaisim.load_strategy("random")() for _ in range(3)]
     for compiled in (True, False):
         Games.new(Rules.make(3), 1, np.arange(2)).play(players, compiled=compiled)
+    moaisim.play(3, seed=1, strategies="random")  # the reference engine's views

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from moaisim import interrupts
+from moaisim.engine import warm
 from moaisim.engine.answers import BadAnswer, answer, failure
 from moaisim.engine.chance import reshuffle_order
 from moaisim.engine.decisions import (
@@ -177,14 +178,15 @@ class ReferenceGame:
     def play(self) -> list[Event]:
         """R2: rounds of five phases until the review of the last round (R8)."""
         s = self.state
-        while True:
-            self.birdman_phase()
-            self.epoch_phase()
-            self.work_phase()
-            self.production_phase()
-            self.review_phase()
-            if s.last_round:
-                break
+        with warm.compiling("reference"):  # the views' kernels, the first time: said so
+            while True:
+                self.birdman_phase()
+                self.epoch_phase()
+                self.work_phase()
+                self.production_phase()
+                self.review_phase()
+                if s.last_round:
+                    break
         self.log("end", scores=[s.score(p) for p in range(self.rules.players)], rounds=s.round)
         return self.events
 

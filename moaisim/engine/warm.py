@@ -2,14 +2,15 @@
 
 numba compiles the kernels the first time a version of moaisim plays, then loads them from
 its cache (moaisim/kernel_cache.py) in a fraction of a second. The compile is about a minute
-of CPU for the compiled path (built-in lineups) and a quarter of that for the view path
-(strategies asked through views), measured in benchmarks/README.md ("The first compile");
-without a word it looks like a hang. `compiling` prints one line before a path's kernels
-compile in this process, a line with the seconds it took after, and in between, on a
-terminal, the seconds so far (off a terminal, a line every `EVERY` seconds).
+of CPU for the compiled path (built-in lineups), half that for the view path (strategies
+asked through views) and a few seconds for the reference engine's views (benchmarks/
+README.md, "The first compile"); without a word it looks like a hang. `compiling` prints one
+line before a path's kernels compile in this process, a line with the seconds it took
+after, and in between, on a terminal, the seconds so far (off a terminal, a line every
+`EVERY` seconds).
 
 Whether a path is compiled already is read from numba's cache: the index file of a kernel
-every game on that path calls (`SENTINELS`).
+every game on that path calls (`_sentinels`).
 """
 
 from __future__ import annotations
@@ -25,17 +26,20 @@ from typing import Any, TextIO
 from moaisim.engine.batch.work import work_mask
 from moaisim.engine.compiled.machine import play_rows
 from moaisim.engine.seats import single_legal
+from moaisim.engine.views import hands, pawn_counts
 
 #: CPU seconds a cold compile of each path takes on this project's machine (benchmarks/
 #: README.md, "The first compile"), for the line that announces it.
-SECONDS = {"compiled": 70, "view": 20}
+SECONDS = {"compiled": 70, "view": 30, "reference": 8}
 #: What each path's kernels are, in the announcing line.
 WHAT = {
     "compiled": "the compiled path's kernels (built-in strategies)",
     "view": "the view path's kernels (strategies asked through views)",
+    "reference": "the kernels of the views the reference engine asks strategies through",
 }
-#: Seconds between two lines off a terminal while a compile goes on.
-EVERY = 10.0
+#: Seconds between two lines off a terminal while a compile goes on (under 10: no silent
+#: stretch of 10 s).
+EVERY = 8.0
 
 #: The paths this process has announced or found compiled: never announced (again).
 _known: set[str] = set()
@@ -45,6 +49,8 @@ stream: TextIO | None = None
 
 def _sentinels(path: str) -> list[Any]:
     """The kernels whose cache index says whether `path` is compiled."""
+    if path == "reference":
+        return [hands, pawn_counts]
     return [play_rows] if path == "compiled" else [single_legal, work_mask]
 
 
@@ -56,7 +62,8 @@ def cached(dispatcher: Any) -> bool:
 
 
 def cold(path: str) -> bool:
-    """Whether playing on `path` ("compiled" or "view") would compile its kernels now."""
+    """Whether playing on `path` ("compiled", "view" or "reference") would compile its
+    kernels now."""
     return not all(cached(k) for k in _sentinels(path))
 
 
