@@ -385,9 +385,11 @@ def make_report(
     field: str | Path | None = None,
     metrics: Sequence[str] | None = None,
     retuned: pd.DataFrame | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
-    into `out`; returns the path of report.md.
+    into `out`; returns the path of report.md. `say` is told when the tables are made and
+    the figures start (the command line prints it: a large report works for a while).
 
     `out` must be new, empty, or hold a report of the same study (same seed and grid), which
     is replaced whole: the report is written into a temporary directory beside it and swapped
@@ -417,7 +419,7 @@ def make_report(
         tmp.mkdir()
         try:
             _write_report(src, tmp, title, command, question, seed, identity, margins, field,
-                          metrics, retuned)  # fmt: skip
+                          metrics, retuned, say or (lambda _line: None))  # fmt: skip
             swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -534,9 +536,10 @@ def _write_report(
     field: Path | None = None,
     metrics: Sequence[str] | None = None,
     retuned: pd.DataFrame | None = None,
+    say: Callable[[str], None] = lambda _line: None,
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
-    sections = {s.key: s for s in build_sections(src, margins)}
+    sections = {s.key: s for s in build_sections(src, margins)}  # every part checked first
     found = answer(sections, margins, field)
     (out / "tables").mkdir(exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
@@ -546,6 +549,8 @@ def _write_report(
     if retuned is not None:
         retuned.to_csv(out / "tables" / "retuned.csv", index=False)
     made: dict[str, Path] = {}
+    figures = sum(len(s.figures) for s in sections.values())
+    say(f"report: tables and verdicts made; drawing {figures} figures")
     for s in sections.values():
         for name in s.figures:
             made[name] = plots.save(FIGURES[name](sections), out / "figures" / f"{name}.png")

@@ -218,7 +218,8 @@ def report(
         f" --margin {shlex.quote(m)}" for m in margin or []
     ) + "".join(f" --metric {shlex.quote(m)}" for m in metric or [])  # fmt: skip
     path = make_report(run, out, title=title, command=command, margins=margins or None,
-                       field=field, metrics=metrics, question=question or "")  # fmt: skip
+                       field=field, metrics=metrics, question=question or "",
+                       say=say)  # fmt: skip
     where_report(path)
 
 
