@@ -69,6 +69,14 @@ class Strategy:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        # a subclass's own `params` and `bounds` add to its parents' (a subclass of `tuned`
+        # that declares one parameter keeps tuned's weights): declared here, merged over theirs
+        for table in ("params", "bounds"):
+            if table in cls.__dict__:
+                inherited: dict[str, Any] = {}
+                for parent in reversed(cls.__mro__[1:]):
+                    inherited.update(parent.__dict__.get(table, {}))
+                setattr(cls, table, {**inherited, **cls.__dict__[table]})
         own = cls.__dict__.get("reads", {})
         declared = dict(cls.reads)
         for kind in Kind:

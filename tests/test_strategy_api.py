@@ -371,3 +371,25 @@ def test_batch_game_checks_reads_before_playing():
 
     with pytest.raises(UnknownStrategyError):
         Games.new(Rules.make(2), 0, [0]).play([Typo(), Typo()])
+
+
+def test_a_subclass_declaring_params_keeps_its_parents_params():
+    """Issue 41: a subclass of `tuned` that declared `params` lost tuned's own ('LookAhead'
+    object has no attribute 'weights'). A subclass's params and bounds add to its parents'."""
+    from moaisim.strategies.tuned import TunedStrategy
+
+    class Deeper(TunedStrategy):
+        name = "deeper"
+        params: ClassVar[dict[str, Any]] = {"depth": 2}
+        bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {"depth": (1, 5)}
+
+    assert Deeper.params == {**TunedStrategy.params, "depth": 2}
+    assert set(TunedStrategy.params) == {"weights", "shipped", "retuned"}  # the parent unchanged
+    s = Deeper(depth=3)
+    assert s.depth == 3 and s.weights == {} and s.retuned == ""
+    with pytest.raises(UnknownStrategyError, match="depth must be from 1 to 5"):
+        Deeper(depth=9)
+    # it plays as tuned does (no decision overridden: tuned's compiled form, the same games)
+    ours = moaisim.simulate(3, 6, strategies=[Deeper], seed=3)
+    theirs = moaisim.simulate(3, 6, strategies=["tuned"], seed=3)
+    assert ours["score"].tolist() == theirs["score"].tolist()
