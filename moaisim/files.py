@@ -62,6 +62,29 @@ def check_writable_file(path: str | Path, what: str) -> Path:
     return p
 
 
+def check_writable_dir(path: Path, option: str) -> None:
+    """A directory moaisim will create or write into later: refused now, in one line, when
+    the nearest directory on its way that exists (itself, or a parent) does not take a new
+    file (no permission, a read-only file system) or is a file. A probe file is created
+    there and removed."""
+    path = Path(path)
+    here = path
+    while not here.exists() and not here.is_symlink() and here.parent != here:
+        here = here.parent
+    if here.is_symlink() and not here.exists():
+        raise UserError(f"{option} {path}: {here} is a symbolic link to nothing")
+    if not here.is_dir():
+        raise UserError(f"{option} {path}: {here} is a file, not a directory")
+    probe = here / f".moaisim-probe-{os.getpid()}"
+    try:
+        with open(probe, "a"):
+            pass
+    except OSError as exc:
+        raise UserError(f"{option} {path}: cannot write into {here} "
+                        f"({exc.strerror or exc})") from None  # fmt: skip
+    probe.unlink(missing_ok=True)
+
+
 def write_atomic(path: str | Path, data: bytes, what: str = "file") -> None:
     """Write a file whole or not at all (a temporary file beside it, then a rename); a
     failure (a full disk...) is one line naming the file, and neither it nor an interrupt

@@ -686,13 +686,14 @@ def warm_up(study: Study) -> None:
     so that the workers load them instead of each compiling them, silently, at once (a cold
     `--jobs 2` run spent twice the CPU and printed nothing for minutes). One game of a cell
     per path is played and thrown away; a failure there is left to the run to report."""
-    if study.engine != "batch":
+    cold = {path for path in ("compiled", "view") if warm.cold(path)}
+    if study.engine != "batch" or not cold:  # the usual case: nothing to compile
         return
     first: dict[str, Cell] = {}
     for cell in study.cells:
         first.setdefault("compiled" if plays_compiled([cell]) else "view", cell)
     for path, cell in first.items():
-        if warm.cold(path):
+        if path in cold:
             with contextlib.suppress(Exception):
                 play_chunk(replace(study, rounds=False), cell, np.zeros(1, dtype=np.int64))
 

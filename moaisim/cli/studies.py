@@ -32,7 +32,7 @@ from moaisim.cli.common import (
     stopped,
 )
 from moaisim.errors import UserError
-from moaisim.files import check_writable_file, write_atomic
+from moaisim.files import check_writable_dir, check_writable_file, write_atomic
 from moaisim.progress import bar as make_bar
 from moaisim.rules import OPTIONS
 from moaisim.rules.parameters import parse_assignments
@@ -125,7 +125,6 @@ def sheet(
     from moaisim.studies.sheet import (
         SheetSettings,
         check_sheet_dir,
-        check_writable_dir,
         planned_games,
         play_sheet,
         write_sheet,

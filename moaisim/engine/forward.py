@@ -133,14 +133,13 @@ class Games:
         games are played on (`run`, `play`); `pending()` again gives the same decisions."""
         groups = self.machine.advance()
         out = []
+        self._issued = {}  # every waiting game is in a group issued now: older ones are dead
         for pend in groups:
             pend.ticket, pend.owner = self._tickets, self._owner
             self._ticket[pend.rows] = self._tickets
             self._issued[self._tickets] = pend
             self._tickets += 1
             out.append(_sealed(pend))
-        waiting = set(np.unique(self._ticket).tolist())
-        self._issued = {t: p for t, p in self._issued.items() if t in waiting}
         return out
 
     @interrupts.passes_signals
@@ -281,6 +280,7 @@ class Games:
         views, faster. `compiled=False` asks them through views all the same."""
         seats = self._seated(strategies, names)
         self._ticket[:] = -1  # every pending group issued so far is out of date
+        self._issued = {}
         m = self.machine
         policies = seats.policies() if compiled and m.log_mask is None else None
         if policies is not None:
@@ -376,6 +376,7 @@ class Games:
         """Play the games on, `decide(pending) -> actions` answering each decision, to their
         end or to the end of round `last_round` (`Machine.run`)."""
         self._ticket[:] = -1  # every pending group issued so far is out of date
+        self._issued = {}
         self.machine.run(decide, last_round=last_round)
 
     def over(self) -> np.ndarray:

@@ -42,7 +42,7 @@ from moaisim.analysis.stats import wilson
 from moaisim.analysis.verdicts import SEAT_METRIC
 from moaisim.engine.results import statue_points
 from moaisim.errors import UserError
-from moaisim.files import swap_in
+from moaisim.files import check_writable_dir, swap_in
 from moaisim.rules import Rules
 from moaisim.rules.variants import OPTIONS
 from moaisim.rundir import is_run
@@ -60,7 +60,7 @@ from moaisim.studies.balance_space import (
     value_text,
 )
 from moaisim.studies.retune import RetuneSettings, retune
-from moaisim.studies.sheet import SheetSettings, check_writable_dir, play_sheet, write_sheet
+from moaisim.studies.sheet import SheetSettings, play_sheet, write_sheet
 
 #: Files that mark a directory as a report (of an experiment, a balance study or a sheet).
 REPORT_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")

@@ -40,14 +40,13 @@ from typing import Any
 from moaisim.analysis.report import apart, check_metrics, check_report_dir, make_report
 from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
-from moaisim.files import read_text
+from moaisim.files import check_writable_dir, read_text
 from moaisim.registry import local_code
 from moaisim.rules import OPTIONS
 from moaisim.rules.parameters import PARAMETERS
 from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
 from moaisim.studies.field import check_field, run_field
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
-from moaisim.studies.sheet import check_writable_dir
 
 #: The keys of an experiment file and of its [study] table.
 TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code", "retune"}
