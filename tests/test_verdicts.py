@@ -202,7 +202,9 @@ def test_too_few_fields_is_inconclusive_and_says_why():
     assert row["classification"] == v.INCONCLUSIVE and row["missing"] == "no qualifying field"
     assert (
         v.sentence(row) == "At 3 players, the effect of V5 on the mean score cannot be judged: no "
-        "field qualifies."
+        "field qualifies. greedy, the strongest field played, does not qualify (exploitable: "
+        "tuned gains +47.0 [+41.0, +51.0] points against it); its effect: +1.00 [+0.80, +1.20], "
+        "a change."
     )
 
 
@@ -211,10 +213,13 @@ def test_the_sentences_say_the_unit_and_the_size_of_the_effect():
     row = verdict_of({"greedy": (-0.047, 0.002, "changes"), "tuned": (-0.127, 0.002, "changes"),
                       "L2": (-0.013, 0.002, "changes")}, metric=seat, players=5,
                      change="base")  # fmt: skip
+    # tuned is the strongest of the three (`verdicts.STRENGTH`): the answer leads with it
     assert v.sentence(row) == (
         "At 5 players, seat 0 (who holds the bird-man token before round 1) wins less than its "
-        "fair share in all 3 qualifying fields (greedy; tuned; L2): by 1.3 to 12.7 points of win "
-        "share. Not certified: the strongest field (L3) not played."
+        "fair share by 12.7 points of win share in tuned, the strongest qualifying field (-12.7 "
+        "[-13.1, -12.3]). Across all 3 qualifying fields (greedy; tuned; L2): same direction in "
+        "all fields (below fair by 1.3 to 12.7 points of win share). Not certified: the "
+        "strongest field (L3) not played."
     )
     # L3's own certificate is said once per player count in the box (its flag), not in
     # every sentence
@@ -222,8 +227,10 @@ def test_the_sentences_say_the_unit_and_the_size_of_the_effect():
                       "L3": (1.2, 0.1, "changes")}, {(3, "L3"): OPEN_L3})  # fmt: skip
     assert "L3 is not certified" in row["missing"]
     assert v.sentence(row) == (
-        "At 3 players, V5 raises the mean score in all 3 qualifying fields (a; b; L3): by 1.00 "
-        "to 1.20 points of score. Not certified: L3 is not certified (the notes say by how much)."
+        "At 3 players, V5 raises the mean score by 1.20 points of score in L3, the strongest "
+        "qualifying field (+1.20 [+1.00, +1.40]). Across all 3 qualifying fields (a; b; L3): "
+        "same direction in all fields (raises the mean score by 1.00 to 1.20 points of score). "
+        "Not certified: L3 is not certified (the notes say by how much)."
     )
     assert OPEN_L3.flags() == [
         "not certified at epsilon 2.0 points: CMA-ES from tuned-3p gains +5.6 [+3.4, +8.0] "
@@ -631,3 +638,144 @@ def test_a_rule_that_cannot_touch_a_metric_is_said_to_leave_it_as_it_is():
     assert v.sentence(row) == ("At 3 players, V5 leaves the game's length as it is in every "
                                "field: a consequence of the rule, not of the play (identical by "
                                "construction).")  # fmt: skip
+
+
+#: The 4-player effects of V5 on the first bird-man's win share in the shipped
+#: fixed-disasters report (points of share: effect, Holm-adjusted interval, verdict).
+FIXED_4P = {
+    "L3,L3,L3,L3": (-0.010, -0.020, -0.001, "changes"),
+    "greedy,greedy,greedy,greedy": (0.002, -0.009, 0.012, "inconclusive"),
+    "tuned,tuned,tuned,tuned": (-0.009, -0.019, 0.000, "inconclusive"),
+    "raider,moai,fisher,breeder": (0.003, -0.006, 0.012, "inconclusive"),
+}
+
+
+def fixed_4p() -> pd.DataFrame:
+    return pd.DataFrame([
+        {"players": 4, "change": "fixed-disasters", "metric": "first bird-man win share",
+         "lineup": k, "delta": d, "se": (hi - lo) / 4.5, "lo": lo, "hi": hi, "margin": 0.01,
+         "mde": 0.009, "verdict": w} for k, (d, lo, hi, w) in FIXED_4P.items()
+    ])  # fmt: skip
+
+
+GREEDY_4P = v.FieldStatus(0.46, 0.40, 0.52, "tuned")
+
+
+def test_the_answer_leads_with_the_strongest_field_and_inconclusive_never_hides_its_change():
+    status = {(4, "greedy,greedy,greedy,greedy"): GREEDY_4P,
+              (4, "L3,L3,L3,L3"): OPEN_L3}  # fmt: skip
+    row = v.findings(fixed_4p(), status).iloc[0]
+    # across the three qualifying fields the word is still "inconclusive", but it comes second:
+    # L3's own interval excludes 0, and the answer opens with it
+    assert row["classification"] == v.INCONCLUSIVE and row["lead_field"] == "L3"
+    assert row["sentence"] == (
+        "At 4 players, fixed-disasters lowers the first bird-man's win share by 1.0 points of win "
+        "share in L3, the strongest qualifying field (-1.0 [-2.0, -0.1]). Across all 3 "
+        "qualifying fields (L3; tuned; raider,moai,fisher,breeder): inconclusive (+0.3 to -1.0 "
+        "points of win share; effects smaller than 0.9 points of win share cannot be told apart "
+        "from none). Not certified: L3 is not certified (the notes say by how much)."
+    )
+    # the compact table puts the strongest field first, greedy (L1) last
+    assert list(v.compact(v.findings(fixed_4p(), status)).columns[5:]) == [
+        "L3", "tuned", "raider,moai,fisher,breeder", "greedy"]  # fmt: skip
+
+
+def test_an_exploitable_l3_is_not_the_lead_but_its_effect_is_still_said():
+    weak = v.FieldStatus(0.122, 0.103, 0.142, "CMA-ES from tuned-3p", False, 0.02,
+                         source="field-seed7026")  # fmt: skip
+    status = {(4, "greedy,greedy,greedy,greedy"): GREEDY_4P, (4, "L3,L3,L3,L3"): weak}
+    row = v.findings(fixed_4p(), status).iloc[0]
+    assert (row["lead_field"], row["above_field"], row["qualifying"]) == ("tuned", "L3", 2)
+    assert row["sentence"] == (
+        "At 4 players, in tuned, the strongest qualifying field, the effect of fixed-disasters on "
+        "the first bird-man's win share is inconclusive: -0.9 [-1.9, +0.0] points of win share; "
+        "effects smaller than 0.9 points of win share cannot be told apart from none. L3, the "
+        "strongest field played, does not qualify (exploitable: CMA-ES from tuned-3p gains +12.2 "
+        "[+10.3, +14.2] points against it in field-seed7026); its effect: -1.0 [-2.0, -0.1], a "
+        "change. Across both qualifying fields (tuned; raider,moai,fisher,breeder): inconclusive "
+        "(+0.3 to -0.9 points of win share; effects smaller than 0.9 points of win share cannot "
+        "be told apart from none). Not certified: 2 qualifying fields (3 needed); the strongest "
+        "field (L3) is exploitable."
+    )
+
+
+def test_a_field_is_judged_by_every_run_of_the_field_study(tmp_path):
+    from moaisim.registry import level_spec
+
+    def families(d: Path, lo: float) -> None:
+        row = {"family": "cma", "made": f"CMA-ES in {d.name}", "held_out_games": 4000,
+               "held_out_gain": lo + 0.02, "held_out_lo": lo, "held_out_hi": lo + 0.04,
+               "epsilon": 0.02}  # fmt: skip
+        pd.DataFrame([row]).to_csv(d / "certificate_families-4p.csv", index=False)
+
+    def certified_file(d: Path, digest: str) -> None:
+        (d / "report.md").write_text(f"Mixture file: `strategies/weights/nash-4p.toml` "
+                                     f"(SHA-256 `{digest}`).\n")  # fmt: skip
+
+    import hashlib
+
+    shipped = Path(level_spec("L3", 4).removeprefix("mixture(file=").removesuffix(")"))
+    current = hashlib.sha256(shipped.read_bytes()).hexdigest()[:16]
+    first, second = tmp_path / "field", tmp_path / "field-seed7026"
+    for d in (first, second):
+        d.mkdir()
+        pd.DataFrame([{"resident": "x", "invader": "y", "share": 0.5, "lo": 0.4, "hi": 0.6,
+                       "fair": 0.25}]).to_csv(d / "invasion-4p.csv", index=False)  # fmt: skip
+        certified_file(d, current)
+    (tmp_path / "field-other").mkdir()  # not a field study's run: ignored
+    families(first, 0.068)  # the first run: not exploitable (lower end 6.8 points)
+    families(second, 0.103)  # its replication: exploitable (10.3 > 10)
+    assert v.field_runs(first) == [first, second]
+    l3 = v.field_status(first, 4, "L3")
+    assert l3.exploitable and l3.source == "field-seed7026" and l3.lo == 0.103
+    assert l3.flags()[0].endswith("points against it in field-seed7026")
+    # a run whose certificate is of another mixture file is stale for L3
+    certified_file(second, "0" * 16)
+    l3 = v.field_status(first, 4, "L3")
+    assert not l3.exploitable and l3.lo == 0.068
+    # the runs of a study are its report and the replications named after it, not its twin's
+    assert v.field_runs(second) == [second]
+
+
+def test_a_headline_leads_with_the_strongest_field_and_then_the_word_across_fields():
+    status = {(4, "greedy,greedy,greedy,greedy"): GREEDY_4P, (4, "L3,L3,L3,L3"): OPEN_L3}
+    found = v.findings(fixed_4p(), status)
+    assert v.headline(found) == (
+        "fixed-disasters, first bird-man win share (points of win share): 4 players L3 -1.0 "
+        "[-2.0, -0.1], inconclusive (+0.3 to -1.0)."
+    )
+
+
+def test_a_field_whose_retuning_did_not_gain_is_named_for_the_shipped_weights_that_played():
+    spec = "tuned(retuned='out/retuned')"
+    rows = pd.concat([
+        judged({f"{spec},{spec},{spec}": (1.0, 0.1, "changes"), "L3": (0.9, 0.1, "changes")},
+               players=p, change="wood_points=1") for p in (3, 4)
+    ])  # fmt: skip
+    plays = {3: "shipped", 4: "4p-a.toml"}
+    retuned = pd.DataFrame([{"players": p, "setup": "wood_points=1", "plays": x}
+                            for p, x in plays.items()])  # fmt: skip
+    named, status = v.name_what_played(rows, {}, retuned)
+    table = v.compact(v.findings(named, status)).set_index("players")
+    assert table.loc[3, v.SHIPPED_AFTER_RETUNE] == "+1.00 [+0.80, +1.20]"
+    assert table.loc[3, "tuned (re-tuned)"] == ""  # nothing re-tuned played at 3 players
+    assert table.loc[4, "tuned (re-tuned)"] == "+1.00 [+0.80, +1.20]"
+    said = v.findings(named, status).set_index("players")["sentence"]
+    assert "re-tuned" not in said[3].replace("re-tuning did not gain", "")
+
+
+def test_statue_metrics_are_metres_of_moai_and_the_statues_share_of_all_points():
+    from moaisim.analysis.tables import _game_metrics
+
+    # one 3-player game: heights 3, 0 and 1.5 m, scores 10, 5 and 5
+    res = pd.DataFrame({"cell": 0, "game": 0, "seat": [0, 1, 2], "strategy": "greedy",
+                        "score": [10, 5, 5], "moai_height": [3.0, 0.0, 1.5], "rounds": 7,
+                        "share": [1.0, 0.0, 0.0]})  # fmt: skip
+    m = _game_metrics(res).iloc[0]
+    assert m[v.MOAI_HEIGHT] == pytest.approx(1.5)  # (3 + 0 + 1.5) / 3 metres a seat
+    assert m[v.STATUE_SHARE] == pytest.approx(4.5 / 20)  # 4.5 of the 20 points
+    # two points per metre (the moai_points parameter): the statues scored 9 of 20
+    assert _game_metrics(res, pd.Series({0: 2.0})).iloc[0][v.STATUE_SHARE] == pytest.approx(0.45)
+    assert v.unit(v.MOAI_HEIGHT) == "metres"
+    assert v.unit(v.STATUE_SHARE) == "percentage points of all points scored"
+    assert v.effect(v.STATUE_SHARE, 0.031) == "+3.1"

@@ -166,7 +166,7 @@ def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
             lambda r: "-" if r["by_construction"] else _points(r, "vs_fair"), axis=1
         ),
         "mean score": _means(strat, "score"),
-        "Moai height": _means(strat, "moai_height"),
+        "Moai height (m)": _means(strat, "moai_height"),
         "living pawns": _means(strat, "pawns"),
         "points for wood": _means(strat, "wood_score"),
     }
@@ -540,7 +540,7 @@ def _write_report(
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}  # every part checked first
-    found = answer(sections, margins, field)
+    found = answer(sections, margins, field, retuned)
     (out / "tables").mkdir(exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
     for s in sections.values():
@@ -594,19 +594,25 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
 
 
 def answer(
-    sections: dict[str, Section], margins: Mapping[str, float] | None, field: Path | None = None
-) -> pd.DataFrame:
+    sections: dict[str, Section], margins: Mapping[str, float] | None, field: Path | None = None,
+    retuned: pd.DataFrame | None = None,
+) -> pd.DataFrame:  # fmt: skip
     """The report's findings (`verdicts.findings`): seat 0 against the fair share and every
     variant effect, judged per field (lineup) and worded across the qualifying fields
     (`field`: the field study's report, which says which fields are exploitable and whether
-    the strongest is certified)."""
+    the strongest is certified). `retuned`: an experiment's re-tuning table; under a set-up
+    whose re-tuning did not gain, `tuned` played its shipped weights, and its field is
+    named so (`verdicts.SHIPPED_AFTER_RETUNE`)."""
     status = verdicts.field_statuses(sections["strategies"].table, field)
     cols = ["players", "lineup", "change", "metric", "delta", "se", "lo", "hi", "margin",
             "mde", "p_holm", "verdict"]  # fmt: skip
     parts = [verdicts.judge_seats(sections["seat_balance"].table, margins)[cols]]
     if "variants" in sections:
         parts.append(sections["variants"].table[cols])
-    return verdicts.findings(pd.concat(parts, ignore_index=True), status)
+    judged = pd.concat(parts, ignore_index=True)
+    if retuned is not None and len(retuned):
+        judged, status = verdicts.name_what_played(judged, status, retuned)
+    return verdicts.findings(judged, status)
 
 
 @dataclass
@@ -744,14 +750,18 @@ def _meeting_sentences(h2h: pd.DataFrame, a: str, b: str) -> list[tuple[int, str
 
 
 BOX_NOTE = (
+    "Each answer opens with the strongest qualifying field's own effect and interval (search, "
+    "L4, where played; then L3, tuned, L2, other lineups, greedy, random), then the verdict "
+    "across the qualifying fields. "
     "Verdicts across fields (bot populations): *certified game property* when every "
     f"qualifying field agrees (one sign, or no change within the margin), with at least "
     f"{verdicts.MIN_FIELDS} of them including the strongest ({verdicts.STRONGEST}) certified by "
     "the field study; *same direction in all fields* when they agree in sign short of that; "
     "*fields disagree*; *no change within the margin in all fields*; *inconclusive*; "
     "*identical by construction* (the rule decides it, not the play). A field qualifies unless "
-    "a challenger of the field study gains more than "
-    f"{text.points(verdicts.EXPLOITABLE, sign=False, digits=0)} points of win share against it. "
+    "a challenger gains more than "
+    f"{text.points(verdicts.EXPLOITABLE, sign=False, digits=0)} points of win share against it "
+    "(the lower end of its interval) in any run of the field study. "
     "In the table: an effect and its Holm-adjusted interval; = no change beyond the margin, "
     "? inconclusive, ≡ identical by construction, no mark a change."
 )

@@ -546,16 +546,31 @@ def _parts(setup: str) -> list[str]:
     return [] if setup == "base" else [p.strip() for p in setup.split(", ")]
 
 
-def _game_metrics(res: pd.DataFrame) -> pd.DataFrame:
+#: The statue metrics of the paired comparison (`verdicts`).
+MOAI_HEIGHT, STATUE_SHARE = verdicts.MOAI_HEIGHT, verdicts.STATUE_SHARE
+
+
+def _game_metrics(res: pd.DataFrame, points: pd.Series | None = None) -> pd.DataFrame:
     """Per cell and game: mean score, score spread (sd over seats), rounds, the first
-    bird-man's win share, and each strategy's win share (per seat it plays)."""
-    g = res.groupby(["cell", "game"], observed=True)
+    bird-man's win share, the statue metrics (`MOAI_HEIGHT`, `STATUE_SHARE`: `points` are
+    each cell's points per metre, `_moai_points`; the rulebook's when not given) and each
+    strategy's win share (per seat it plays)."""
+    if points is None:
+        per_metre = np.full(len(res), float(LATER["moai_points"]))
+    else:
+        per_metre = res["cell"].astype(int).map(points).to_numpy(dtype=float)
+    statues = res["moai_height"].to_numpy(dtype=float) * per_metre
+    g = res.assign(_statues=statues).groupby(["cell", "game"], observed=True)
+    total = g["score"].sum()
     out = pd.DataFrame(
         {
             "mean score": g["score"].mean(),
             "score spread (sd over seats)": g["score"].std(ddof=0),
             "rounds": g["rounds"].first().astype(float),
             "first bird-man win share": res[res["seat"] == 0].set_index(["cell", "game"])["share"],
+            MOAI_HEIGHT: g["moai_height"].mean(),
+            # a game where nobody scored has no share (not 0: nothing to share)
+            STATUE_SHARE: (g["_statues"].sum() / total.where(total > 0)),
         }
     )
     per = res.groupby(["cell", "game", "strategy"], observed=True)["share"].mean().unstack()
@@ -572,6 +587,7 @@ class _Variants(_Table):
     def __init__(self, src: Source, margins: Mapping[str, float] | None = None) -> None:
         super().__init__(src)
         self.base_of = _baseline_of(src.cells())
+        self.points: pd.Series | None = None  # `_moai_points` of the cells, when needed
         self.acc: dict[tuple[int, str], np.ndarray] = {}
         self.margins = margins
         # with the per-round table the game-quality metrics are compared too
@@ -580,7 +596,9 @@ class _Variants(_Table):
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         if not self.base_of:
             return
-        m = _game_metrics(res)
+        if self.points is None:
+            self.points = _moai_points(self.src.cells())
+        m = _game_metrics(res, self.points)
         if quality:
             m = m.join(_quality_metrics(quality))
         present = set(m.index.get_level_values(0))
@@ -730,7 +748,7 @@ QUALITY_PAIRED = {
 #: Every metric the variants table compares paired, besides each strategy's own win share.
 PAIRED_METRICS = (
     "mean score", "score spread (sd over seats)", "rounds", "first bird-man win share",
-    *QUALITY_PAIRED,
+    MOAI_HEIGHT, STATUE_SHARE, *QUALITY_PAIRED,
 )  # fmt: skip
 
 

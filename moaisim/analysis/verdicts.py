@@ -24,10 +24,12 @@ field's effect: the answer box, its compact table and the headline all read that
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +46,16 @@ from moaisim.registry import split_top
 ALPHA = 0.05
 #: Power at which the minimum detectable effect is reported.
 POWER = 0.8
+#: The statue metrics of the paired comparison (`tables`): the mean Moai height a seat
+#: carved, in metres (R8.2), and the share of all points of a game that statues scored (the
+#: height times the `moai_points` parameter, over the total score).
+MOAI_HEIGHT = "Moai height per seat (m)"
+STATUE_SHARE = "statues' share of the points"
 #: Default equivalence margins by metric: 1 point of win share; scores in points; rounds.
 MARGINS: dict[str, float] = {
     "share": 0.01,
     "mean score": 0.5,
+    MOAI_HEIGHT: 0.25,
     "score spread (sd over seats)": 0.25,
     "rounds": 0.1,
     "lead changes per round (sole leader)": 0.05,
@@ -191,10 +199,11 @@ EXPLOITABLE = 0.10
 
 @dataclass(frozen=True)
 class FieldStatus:
-    """What the field study says of one field (a lineup at a player count): the best
+    """What the field studies say of one field (a lineup at a player count): the best
     challenger's gain over the fair share against it, with its interval and who it is (nan
-    when the study did not measure this field), whether the study certifies it (no
-    challenger gains more than `epsilon`), and whether its self-play carves a Moai."""
+    when no study measured this field), whether the study certifies it (no challenger gains
+    more than `epsilon`), whether its self-play carves a Moai, and which field study's run
+    measured the gain (`source`: its report directory's name)."""
 
     gain: float = float("nan")
     lo: float = float("nan")
@@ -203,11 +212,15 @@ class FieldStatus:
     certified: bool = False
     epsilon: float = float("nan")
     carves: bool = True
+    source: str = ""
 
     @property
     def exploitable(self) -> bool:
         """A challenger gains more than `EXPLOITABLE` (the lower end of its interval)."""
         return bool(np.isfinite(self.lo) and self.lo > EXPLOITABLE)
+
+    def _from(self) -> str:
+        return f" in {self.source}" if self.source else ""
 
     def flags(self) -> list[str]:
         """The notes a report prints beside the field's name."""
@@ -215,7 +228,7 @@ class FieldStatus:
         if self.exploitable:
             out.append(
                 f"exploitable: {self.who} gains {text.points(self.gain)} "
-                f"{text.bracket(self.lo, self.hi, text.points)} points against it"
+                f"{text.bracket(self.lo, self.hi, text.points)} points against it{self._from()}"
             )
         if self.certified:
             out.append(f"certified at epsilon {text.points(self.epsilon, sign=False)} points")
@@ -223,7 +236,7 @@ class FieldStatus:
             out.append(
                 f"not certified at epsilon {text.points(self.epsilon, sign=False)} points: "
                 f"{self.who} gains {text.points(self.gain)} "
-                f"{text.bracket(self.lo, self.hi, text.points)} points against it"
+                f"{text.bracket(self.lo, self.hi, text.points)} points against it{self._from()}"
             )
         if not self.carves:
             out.append("never carves a Moai")
@@ -239,16 +252,68 @@ def field_report(path: str | Path) -> Path:
     return found
 
 
+def field_runs(report: Path) -> list[Path]:
+    """Every run of a field study: its report directory and the replications beside it,
+    named `<name>-seed<S>` (the same study on another root seed: `reports/field` and
+    `reports/field-seed7026`). A field is judged by all of them: one run's challenger that
+    exploits it is enough."""
+    report = Path(report)
+    twins = sorted(
+        d for d in report.parent.glob(f"{report.name}-seed*")
+        if d.is_dir() and (d / "report.md").is_file() and list(d.glob("invasion-*p.csv"))
+    )  # fmt: skip
+    return [report, *twins]
+
+
+#: How a field study's report names the mixture file its L3 certificate is of, with the
+#: first 16 hex digits of the file's SHA-256 (`certify.certificate_markdown`).
+_CERTIFIED_FILE = re.compile(r"nash-(\d)p\.toml` \(SHA-256 `([0-9a-f]{16})`\)")
+
+
+def _mixture_digests(report: Path) -> dict[int, str]:
+    """The digest of the L3 mixture each player count's certificate of a field study's run
+    was computed against (empty when its report does not say)."""
+    md = report / "report.md"
+    said = md.read_text("utf-8") if md.is_file() else ""
+    return {int(p): d for p, d in _CERTIFIED_FILE.findall(said)}
+
+
+def _shipped_digest(players: int) -> str | None:
+    """The first 16 hex digits of the SHA-256 of the shipped L3 mixture file at `players`."""
+    path = resources.files("moaisim.strategies.weights") / f"nash-{players}p.toml"
+    if not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
 def field_status(report: Path | None, players: int, lineup: str) -> FieldStatus:
-    """What the field study (its report directory, `field_report`) says of a field: for L3,
-    its certificate (the best held-out challenger of `certificate_families-<P>p.csv`, or the
-    population loop's `certificate-<P>p.csv`, or, lacking both, the best library strategy
-    against its Nash mixture); for the self-play of a library strategy, the best invader of
-    `invasion-<P>p.csv`; nothing for any other field or without the study."""
+    """What the field study (its report directory, `field_report`) says of a field, from
+    every run of it (`field_runs`): the run whose best challenger's gain has the highest
+    lower end speaks (so a field any run finds exploitable is flagged), and L3 is certified
+    only when every run certifies it. For L3 only the runs whose certificate is of the
+    shipped mixture file count (a run of an older file is stale), unless none is."""
     if report is None:
         return FieldStatus()
+    runs = field_runs(Path(report))
+    if field_name(lineup) == STRONGEST:
+        current = _shipped_digest(players)
+        fresh = [r for r in runs if _mixture_digests(r).get(players) in (None, current)]
+        runs = fresh or runs
+    found = [replace(s, source=r.name if len(runs) > 1 else "")
+             for r in runs if np.isfinite((s := _run_status(r, players, lineup)).gain)]  # fmt: skip
+    if not found:
+        return FieldStatus()
+    worst = max(found, key=lambda s: s.lo if np.isfinite(s.lo) else s.gain)
+    return replace(worst, certified=all(s.certified for s in found))
+
+
+def _run_status(report: Path, players: int, lineup: str) -> FieldStatus:
+    """What one run of the field study says of a field: for L3, its certificate (the best
+    held-out challenger of `certificate_families-<P>p.csv`, or the population loop's
+    `certificate-<P>p.csv`, or, lacking both, the best library strategy against its Nash
+    mixture); for the self-play of a library strategy, the best invader of
+    `invasion-<P>p.csv`; nothing for any other field."""
     name = field_name(lineup)
-    report = Path(report)
     if name == STRONGEST:
         families = report / f"certificate_families-{players}p.csv"
         population = report / f"certificate-{players}p.csv"
@@ -335,6 +400,11 @@ def same_games(judged: pd.DataFrame) -> dict[tuple[int, str], str]:
 RETUNED = re.compile(r"tuned\(retuned=(['\"]).*?\1\)")
 
 
+#: The field name of `tuned(retuned=...)` under a set-up whose re-tuning did not beat the
+#: shipped weights: the shipped weights played there (`retune.retune`'s `plays`).
+SHIPPED_AFTER_RETUNE = "tuned (shipped: re-tuning did not gain)"
+
+
 def field_name(lineup: str) -> str:
     """A lineup as a field's name: one strategy in every seat is named once ("L3", not
     "L3,L3,L3"); `tuned` re-tuned per set-up is "tuned (re-tuned)", not its directory."""
@@ -342,8 +412,47 @@ def field_name(lineup: str) -> str:
     return seats[0] if len(set(seats)) == 1 else ",".join(seats)
 
 
+def name_what_played(
+    judged: pd.DataFrame, status: Mapping[tuple[int, str], FieldStatus], retuned: pd.DataFrame
+) -> tuple[pd.DataFrame, dict[tuple[int, str], FieldStatus]]:
+    """Judged rows whose `tuned(retuned=...)` seats played the shipped weights (the set-up's
+    re-tuning did not gain: `plays` is "shipped" in the re-tuning table) renamed to say so
+    (`SHIPPED_AFTER_RETUNE`), so no column or sentence calls them re-tuned; the field's
+    status carried over to its new name."""
+    shipped = {(int(r["players"]), str(r["setup"])) for _, r in retuned.iterrows()
+               if str(r["plays"]) == "shipped"}  # fmt: skip
+    st = dict(status)
+    names = []
+    for players, change, lineup in zip(judged["players"], judged["change"], judged["lineup"],
+                                       strict=True):  # fmt: skip
+        key, lineup = (int(players), str(change)), str(lineup)
+        if key in shipped and RETUNED.search(lineup):
+            new = RETUNED.sub(SHIPPED_AFTER_RETUNE, lineup)
+            st.setdefault((key[0], new), status.get((key[0], lineup), FieldStatus()))
+            lineup = new
+        names.append(lineup)
+    return judged.assign(lineup=names), st
+
+
 def _is_strongest(lineup: str) -> bool:
     return STRONGEST in [x.strip() for x in split_top(str(lineup), ",")]
+
+
+#: How strong a field is, to choose the one an answer leads with: search (L4) above the
+#: shipped Nash mixture (L3), then `tuned` (the library's strongest single strategy: the
+#: field study's alpha-Rank puts it first at every player count, and it is the whole
+#: 3- and 4-player Nash mixture of the library), re-tuned or not, then the library pool
+#: (L2), any other lineup (plans, mixed seats), greedy (L1) and random play (L0).
+STRENGTH: dict[str, int] = {
+    "L4": 6, "search": 6, "L3": 5, "tuned": 4, "tuned (re-tuned)": 4, SHIPPED_AFTER_RETUNE: 4,
+    "L2": 3,
+    "L1": 1, "greedy": 1, "L0": 0, "random": 0,
+}  # fmt: skip
+
+
+def strength(lineup: str) -> int:
+    """A field's rank in `STRENGTH` (any lineup it does not name: between L2 and L1)."""
+    return STRENGTH.get(field_name(lineup), 2)
 
 
 # The words of a verdict across fields (`classify`), strongest first.
@@ -392,17 +501,47 @@ def classify(
         strongest = next(
             (s for lu, s in zip(part["lineup"], st_of, strict=True) if _is_strongest(lu)), None
         )
+        played = part[kept]
+        played_status = [s for k, s in zip(kept, st_of, strict=True) if k]
         rows.append({
             "players": players, "change": change, "metric": metric, "fields": len(part),
             "qualifying": len(good),
             "qualifying_fields": ", ".join(field_name(x) for x in good["lineup"]),
             "strongest": _strongest_state(strongest, good),
             **_across(good, strongest),
+            **_lead(good, played, played_status),
             "verdicts": "; ".join(
                 f"{field_name(r['lineup'])}: {r['verdict']}" for _, r in part.iterrows()
             ),
         })  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _lead(good: pd.DataFrame, played: pd.DataFrame,
+          status: list[FieldStatus]) -> dict[str, Any]:  # fmt: skip
+    """The field an answer leads with: the strongest qualifying one (`strength`), its
+    effect, interval and verdict; and the strongest field played when it is stronger still
+    but does not qualify (an exploitable L3), with its effect and the reason."""
+    out: dict[str, Any] = {}
+    if len(good):
+        lead = good.iloc[int(np.argmax([strength(x) for x in good["lineup"]]))]
+        out.update({f"lead_{k}": lead[k] for k in ("delta", "lo", "hi", "verdict", "mde")
+                    if k in lead})  # fmt: skip
+        out["lead_field"] = field_name(lead["lineup"])
+        floor = strength(lead["lineup"])
+    else:
+        out["lead_field"], floor = "", -1
+    ranks = [strength(x) for x in played["lineup"]]
+    if ranks and max(ranks) > floor:
+        k = int(np.argmax(ranks))
+        top, st = played.iloc[k], status[k]
+        out.update({f"above_{c}": top[c] for c in ("delta", "lo", "hi", "verdict")})
+        out["above_field"] = field_name(top["lineup"])
+        flags = [f for f in st.flags() if f.startswith("exploitable")]
+        out["above_reason"] = flags[0] if flags else "not a qualifying field"
+    else:
+        out["above_field"] = ""
+    return out
 
 
 def _strongest_state(strongest: FieldStatus | None, good: pd.DataFrame) -> str:
@@ -500,6 +639,10 @@ def unit(metric: str) -> str:
     points of games, points of score, rounds, or the metric's own."""
     if metric == SEAT_METRIC or "win share" in metric:
         return "points of win share"
+    if metric == STATUE_SHARE:
+        return "percentage points of all points scored"
+    if metric == MOAI_HEIGHT:
+        return "metres"
     if is_share(metric):
         return "percentage points of games"
     if "score" in metric:
@@ -536,6 +679,8 @@ SAID = {
     "score spread (sd over seats)": "the spread of the scores (sd over seats)",
     "first bird-man win share": "the first bird-man's win share",
     "lead changes per round (sole leader)": "the lead changes per round",
+    MOAI_HEIGHT: "the Moai height a seat carves",
+    STATUE_SHARE: "the statues' share of the points",
     "rounds with a tied lead": "the rounds with a tied lead",
 }
 
@@ -559,10 +704,65 @@ def _fields_said(names: str) -> str:
     return names.replace(", ", "; ")
 
 
+def _interval(m: str, row: Mapping[str, Any], prefix: str) -> str:
+    """A field's effect with its adjusted interval: "-1.0 [-2.0, -0.1]"."""
+    lo, hi = row.get(f"{prefix}lo"), row.get(f"{prefix}hi")
+    return f"{effect(m, row[f'{prefix}delta'])} {text.bracket(lo, hi, lambda x: effect(m, x))}"
+
+
+#: How a field's own verdict is said after its effect.
+VERDICT_SAID = {
+    "changes": "a change",
+    "equivalent": "no change beyond the margin",
+    "inconclusive": "inconclusive",
+    "identical by construction": "identical by construction",
+}
+
+
+def _lead_said(row: Mapping[str, Any], at: str, what: str) -> str:
+    """The answer's first statement: the strongest qualifying field's effect, with its
+    interval, in the words of that field's own verdict."""
+    m, name, change = str(row["metric"]), said(str(row["metric"])), row["change"]
+    u, seat, field = unit(m), str(row["metric"]) == SEAT_METRIC, row["lead_field"]
+    where = f"in {field}, the strongest qualifying field"
+    interval = _interval(m, row, "lead_")
+    v, d = row.get("lead_verdict"), float(row["lead_delta"])
+    if v == "changes":
+        size = f"{effect(m, abs(d), sign=False)} {u}".rstrip()
+        if seat:
+            lead = f"{SEAT_ZERO} wins {'more' if d > 0 else 'less'} than its fair share"
+        else:
+            lead = f"{change} {'raises' if d > 0 else 'lowers'} {name}"
+        return f"{at}, {lead} by {size} {where} ({interval})."
+    if v == "equivalent":
+        margin = f"±{effect(m, row['margin'], sign=False)} {u}".rstrip()
+        lead = f"{SEAT_ZERO} wins its fair share" if seat else f"{change} leaves {name}"
+        return f"{at}, {lead} within {margin} {where} ({interval})."
+    small = (
+        f"; effects smaller than {effect(m, row['lead_mde'], sign=False)} {u} cannot be told "
+        "apart from none" if text.known(row.get("lead_mde")) else ""
+    )  # fmt: skip
+    return f"{at}, {where}, {what} is inconclusive: {interval} {u}{small}."
+
+
+def _above_said(row: Mapping[str, Any]) -> str:
+    """The strongest field played when it is stronger than the lead but does not qualify:
+    its effect all the same, and why it does not count."""
+    if not row.get("above_field"):
+        return ""
+    m, v = str(row["metric"]), str(row["above_verdict"])
+    return (f" {row['above_field']}, the strongest field played, does not qualify "
+            f"({row['above_reason']}); its effect: {_interval(m, row, 'above_')}, "
+            f"{VERDICT_SAID.get(v, v)}.")  # fmt: skip
+
+
 def sentence(row: Mapping[str, Any]) -> str:
-    """One plain sentence for a verdict across fields (`classify`'s row), with its unit and
-    what certification lacks (L3's own certificate briefly: the box's notes give its
-    challenger once per player count, `FieldStatus.flags`)."""
+    """The answer to one finding (`classify`'s row), strongest field first: the strongest
+    qualifying field's effect with its interval and its own verdict (`_lead_said`); a
+    stronger field played that does not qualify, with its effect and why; then the verdict
+    across the qualifying fields, the range of their effects and what certification lacks
+    (L3's own certificate briefly: the box's notes give its challenger once per player
+    count, `FieldStatus.flags`)."""
     m, kind, n = str(row["metric"]), row["classification"], int(row["qualifying"])
     u, name = unit(m), said(m)
     seat = m == SEAT_METRIC
@@ -570,10 +770,6 @@ def sentence(row: Mapping[str, Any]) -> str:
     if seat and str(row["change"]) != "base":
         at += f" under {row['change']}"
     names = _fields_said(str(row["qualifying_fields"]))
-    fields = (
-        f"{'both' if n == 2 else f'all {n}'} qualifying fields ({names})" if n != 1
-        else f"the one qualifying field ({names})"
-    )  # fmt: skip
     every = [x for x in str(row.get("missing") or "").split("; ") if x]
     lacks = [
         f"{STRONGEST} is not certified (the notes say by how much)"
@@ -582,6 +778,7 @@ def sentence(row: Mapping[str, Any]) -> str:
     ]  # fmt: skip
     missing = f" Not certified: {'; '.join(lacks)}." if lacks else ""
     span = f"{_span(m, row['low'], row['high'])} {u}".rstrip()
+    above = _above_said(row)
     if kind == IDENTICAL:
         none = effect(m, abs(row["low"])) == effect(m, 0.0) == effect(m, abs(row["high"]))
         lead = (f"{SEAT_ZERO}'s win share is {span} from fair" if seat
@@ -592,37 +789,31 @@ def sentence(row: Mapping[str, Any]) -> str:
     what = f"whether {SEAT_ZERO} wins its fair share" if seat else (
         f"the effect of {row['change']} on {name}"
     )  # fmt: skip
-    if kind == DISAGREE:
-        ends = (f"from {effect(m, row['low'])} ({row['low_field']}) to "
-                f"{effect(m, row['high'])} ({row['high_field']}) {u}").rstrip()  # fmt: skip
-        return f"{at}, the fields disagree on {what}: {ends}.{missing}"
-    if kind in (CERTIFIED, SAME) and row["direction"] in ("raises", "lowers"):
-        up = row["direction"] == "raises"
-        tag = " (certified game property)" if kind == CERTIFIED else ""
-        size = f"{_span(m, abs(row['low']), abs(row['high']), sign=False)} {u}".rstrip()
-        if seat:
-            lead = f"{at}, {SEAT_ZERO} wins {'more' if up else 'less'} than its fair share"
-        else:
-            lead = f"{at}, {row['change']} {row['direction']} {name}"
-        some = (
-            "" if row["changes"] == n
-            else f" (a significant change in {row['changes']} of them)"
-        )  # fmt: skip
-        return f"{lead} in {fields}{some}{tag}: by {size}.{missing}"
-    if kind in (CERTIFIED, NO_CHANGE):
-        tag = " (certified game property)" if kind == CERTIFIED else ""
-        margin = f"±{effect(m, row['margin'], sign=False)} {u}".rstrip()
-        if seat:
-            return (f"{at}, {SEAT_ZERO} wins its fair share within {margin} in "
-                    f"{fields}{tag}.{missing}")  # fmt: skip
-        return f"{at}, {row['change']} leaves {name} within {margin} in {fields}{tag}.{missing}"
     if n == 0:
-        return f"{at}, {what} cannot be judged: no field qualifies."
-    small = (
-        f"; effects smaller than {effect(m, row['detectable'], sign=False)} {u} cannot be told "
-        "apart from none" if text.known(row["detectable"]) else ""
-    )  # fmt: skip
-    return f"{at}, {what} is inconclusive: {span} in {fields}{small}."
+        return f"{at}, {what} cannot be judged: no field qualifies.{above}"
+    first = _lead_said(row, at, what) + above
+    if n == 1:
+        return f"{first}{missing}"
+    if kind == DISAGREE:
+        across = (f"{kind}, from {effect(m, row['low'])} ({row['low_field']}) to "
+                  f"{effect(m, row['high'])} ({row['high_field']}) {u}").rstrip()  # fmt: skip
+    elif kind in (CERTIFIED, SAME) and row["direction"] in ("raises", "lowers"):
+        some = "" if row["changes"] == n else f", a significant change in {row['changes']}"
+        size = f"{_span(m, abs(row['low']), abs(row['high']), sign=False)} {u}".rstrip()
+        how = (f"{'above' if row['direction'] == 'raises' else 'below'} fair" if seat
+               else f"{row['direction']} {name}")  # fmt: skip
+        across = f"{kind} ({how} by {size}{some})"
+    elif kind in (CERTIFIED, NO_CHANGE):
+        margin = f"±{effect(m, row['margin'], sign=False)} {u}".rstrip()
+        across = f"{kind} (within {margin})"
+    else:
+        small = (
+            f"; effects smaller than {effect(m, row['detectable'], sign=False)} {u} cannot be "
+            "told apart from none" if text.known(row["detectable"]) else ""
+        )  # fmt: skip
+        across = f"{kind} ({span}{small})"
+    every_field = "both" if n == 2 else f"all {n}"
+    return f"{first} Across {every_field} qualifying fields ({names}): {across}.{missing}"
 
 
 def describe_field(row: Mapping[str, Any]) -> str:
@@ -666,6 +857,10 @@ def findings(
     keys = [(r["players"], r["change"], r["metric"]) for _, r in table.iterrows()]
     # each field's effect, and its flags, as JSON objects (field name -> text): the compact
     # table reads them back whole, whatever the names and flags hold
+    # strongest field first (`strength`), as the sentences lead with it
+    order = {field_name(x): strength(x) for x in judged["lineup"]}
+    cells = {k: dict(sorted(c.items(), key=lambda kv: -order.get(kv[0], 2)))
+             for k, c in cells.items()}  # fmt: skip
     table["effects"] = [json.dumps(cells.get(k, {}), ensure_ascii=False) for k in keys]
     table["flags"] = [json.dumps(flags.get(k, {}), ensure_ascii=False) for k in keys]
     return table
@@ -697,18 +892,21 @@ def field_notes(table: pd.DataFrame) -> list[str]:
 
 def headline(table: pd.DataFrame) -> str:
     """A study's headline from its findings table: for each change and headline metric
-    (`HEADLINE_METRICS`), the verdict at each player count with the range of the qualifying
-    fields' effects; nothing typed by hand."""
+    (`HEADLINE_METRICS`), at each player count the strongest qualifying field's effect with
+    its interval, then the verdict across the qualifying fields with the range of their
+    effects; nothing typed by hand."""
     parts = []
     for metric in HEADLINE_METRICS:
         rows = table[table["metric"] == metric]
         u = unit(metric)
         for change, part in rows.groupby("change", sort=True):
-            by_players = "; ".join(
-                f"{r['players']} players {r['classification']}"
-                + (f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else "")
-                for _, r in part.sort_values("players").iterrows()
-            )
+            said_at = []
+            for _, r in part.sort_values("players").iterrows():
+                lead = ""
+                if str(r.get("lead_field") or "") and text.known(r.get("lead_delta")):
+                    lead = f" {r['lead_field']} {_interval(metric, r, 'lead_')},"
+                span = f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else ""
+                said_at.append(f"{r['players']} players{lead} {r['classification']}{span}")
             name = "seat 0 against fair" if metric == SEAT_METRIC else f"{change}, {metric}"
-            parts.append(f"{name} ({u}): {by_players}")
+            parts.append(f"{name} ({u}): {'; '.join(said_at)}")
     return ". ".join(parts) + "." if parts else ""

@@ -20,6 +20,7 @@ the text says "too few games" instead.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,14 @@ from moaisim.analysis import stats
 from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
 from moaisim.progress import Progress
-from moaisim.registry import LEVELS, StrategySpec, level_spec, load_strategy, split_top
+from moaisim.registry import (
+    LEVELS,
+    MIXTURE_LEVELS,
+    StrategySpec,
+    level_spec,
+    load_strategy,
+    split_top,
+)
 from moaisim.rules import Rules
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
@@ -47,7 +55,13 @@ def field_specs(field: str | Sequence[Any], players: int) -> list[StrategySpec]:
     items = [f for f in items if not (isinstance(f, str) and not f)]
     if not items:
         raise UserError("the field of opponents is empty")
-    return [load_strategy(_level(f, players)) for f in items]
+    # a mixture level keeps its name as its label ("L3", not the shipped file's path on
+    # this machine), as in every lineup (`registry.lineup_specs`)
+    return [
+        replace(load_strategy(_level(f, players)), label=f)
+        if isinstance(f, str) and f in MIXTURE_LEVELS else load_strategy(_level(f, players))
+        for f in items
+    ]  # fmt: skip
 
 
 def _level(item: Any, players: int) -> Any:
