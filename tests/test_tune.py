@@ -168,3 +168,21 @@ def test_the_tune_command_runs_a_search_and_refuses_mistakes_in_one_line(tmp_pat
         err = capsys.readouterr().err
         assert err.startswith("moaisim: error: ") and message in err and err.count("\n") == 1
         assert not where.exists()
+
+
+def test_a_weights_file_names_shipped_files_by_their_path_in_the_checkout(tmp_path):
+    """A weights file may be shipped: the mixture it was tuned against is named as a checkout
+    has it (strategies/weights/nash-4p.toml), never by this machine's absolute path."""
+    from moaisim.files import CHECKOUT
+    from moaisim.studies.tune import write_weights_file
+
+    mixture = f"mixture(file='{CHECKOUT}/strategies/weights/nash-4p.toml')"
+    path = tmp_path / "w.toml"
+    write_weights_file(path, {"wood": 1.0}, "tuned",
+                       {"command": f"moaisim certify {CHECKOUT}/strategies/weights/nash-4p.toml",
+                        "field": [mixture], "games": 4},
+                       [f"# Held-out strength against {mixture}"])  # fmt: skip
+    said = path.read_text()
+    assert str(CHECKOUT) not in said
+    assert "mixture(file='strategies/weights/nash-4p.toml')" in said
+    assert 'command = "moaisim certify strategies/weights/nash-4p.toml"' in said

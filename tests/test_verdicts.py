@@ -202,9 +202,8 @@ def test_too_few_fields_is_inconclusive_and_says_why():
     assert row["classification"] == v.INCONCLUSIVE and row["missing"] == "no qualifying field"
     assert (
         v.sentence(row) == "At 3 players, the effect of V5 on the mean score cannot be judged: no "
-        "field qualifies. greedy, the strongest field played, does not qualify (exploitable: "
-        "tuned gains +47.0 [+41.0, +51.0] points against it); its effect: +1.00 [+0.80, +1.20], "
-        "a change."
+        "field qualifies. greedy, the strongest field played, does not qualify (exploitable: the "
+        "notes say by how much); its effect: +1.00 [+0.80, +1.20], a change."
     )
 
 
@@ -686,16 +685,20 @@ def test_an_exploitable_l3_is_not_the_lead_but_its_effect_is_still_said():
     status = {(4, "greedy,greedy,greedy,greedy"): GREEDY_4P, (4, "L3,L3,L3,L3"): weak}
     row = v.findings(fixed_4p(), status).iloc[0]
     assert (row["lead_field"], row["above_field"], row["qualifying"]) == ("tuned", "L3", 2)
+    # the notes under the box give the challenger once
+    assert (
+        "L3 at 4 players: exploitable: CMA-ES from tuned-3p gains +12.2 [+10.3, +14.2] points "
+        "against it in field-seed7026"
+    ) in v.field_notes(v.findings(fixed_4p(), status))
     assert row["sentence"] == (
         "At 4 players, in tuned, the strongest qualifying field, the effect of fixed-disasters on "
         "the first bird-man's win share is inconclusive: -0.9 [-1.9, +0.0] points of win share; "
         "effects smaller than 0.9 points of win share cannot be told apart from none. L3, the "
-        "strongest field played, does not qualify (exploitable: CMA-ES from tuned-3p gains +12.2 "
-        "[+10.3, +14.2] points against it in field-seed7026); its effect: -1.0 [-2.0, -0.1], a "
-        "change. Across both qualifying fields (tuned; raider,moai,fisher,breeder): inconclusive "
-        "(+0.3 to -0.9 points of win share; effects smaller than 0.9 points of win share cannot "
-        "be told apart from none). Not certified: 2 qualifying fields (3 needed); the strongest "
-        "field (L3) is exploitable."
+        "strongest field played, does not qualify (exploitable: the notes say by how much); its "
+        "effect: -1.0 [-2.0, -0.1], a change. Across both qualifying fields (tuned; "
+        "raider,moai,fisher,breeder): inconclusive (+0.3 to -0.9 points of win share; effects "
+        "smaller than 0.9 points of win share cannot be told apart from none). Not certified: 2 "
+        "qualifying fields (3 needed); the strongest field (L3) is exploitable."
     )
 
 
@@ -744,6 +747,13 @@ def test_a_headline_leads_with_the_strongest_field_and_then_the_word_across_fiel
         "fixed-disasters, first bird-man win share (points of win share): 4 players L3 -1.0 "
         "[-2.0, -0.1], inconclusive (+0.3 to -1.0)."
     )
+    # an exploitable L3 is not the lead, and the headline still names its effect
+    weak = v.FieldStatus(0.122, 0.103, 0.142, "CMA-ES", False, 0.02)
+    found = v.findings(fixed_4p(), {**status, (4, "L3,L3,L3,L3"): weak})
+    assert v.headline(found) == (
+        "fixed-disasters, first bird-man win share (points of win share): 4 players tuned -0.9 "
+        "[-1.9, +0.0] (L3, not qualifying: -1.0 [-2.0, -0.1]), inconclusive (+0.3 to -0.9)."
+    )
 
 
 def test_a_field_whose_retuning_did_not_gain_is_named_for_the_shipped_weights_that_played():
@@ -779,3 +789,14 @@ def test_statue_metrics_are_metres_of_moai_and_the_statues_share_of_all_points()
     assert v.unit(v.MOAI_HEIGHT) == "metres"
     assert v.unit(v.STATUE_SHARE) == "percentage points of all points scored"
     assert v.effect(v.STATUE_SHARE, 0.031) == "+3.1"
+
+
+def test_a_strongest_field_whose_every_paired_game_is_the_same_is_said_so_not_inconclusive():
+    # tuned never carves at 4 players: the height it carves is 0 under both rules in every game
+    rows = judged({"tuned": (0.0, 0.0, "identical by construction"),
+                   "a": (0.31, 0.04, "changes")}, metric=v.MOAI_HEIGHT, players=4)  # fmt: skip
+    said = v.findings(rows, {}).iloc[0]["sentence"]
+    lead = ("At 4 players, in tuned, the strongest qualifying field, V5 leaves the Moai height "
+            "a seat carves as it is in every paired game.")  # fmt: skip
+    assert said.startswith(lead)
+    assert "inconclusive: +0.00" not in said

@@ -734,6 +734,12 @@ def _lead_said(row: Mapping[str, Any], at: str, what: str) -> str:
         else:
             lead = f"{change} {'raises' if d > 0 else 'lowers'} {name}"
         return f"{at}, {lead} by {size} {where} ({interval})."
+    if v == "identical by construction":
+        if effect(m, abs(d)) == effect(m, 0.0):
+            return f"{at}, {where}, {change} leaves {name} as it is in every paired game."
+        return f"{at}, {where}, {change} changes {name} by {effect(m, d)} in every paired game."
+    if v == text.TOO_FEW:
+        return f"{at}, {where}, {what} cannot be judged: one paired game ({effect(m, d)})."
     if v == "equivalent":
         margin = f"±{effect(m, row['margin'], sign=False)} {u}".rstrip()
         lead = f"{SEAT_ZERO} wins its fair share" if seat else f"{change} leaves {name}"
@@ -751,8 +757,13 @@ def _above_said(row: Mapping[str, Any]) -> str:
     if not row.get("above_field"):
         return ""
     m, v = str(row["metric"]), str(row["above_verdict"])
+    # the challenger and its gain are in the box's notes, once per player count
+    reason = str(row["above_reason"])
+    reason = "exploitable: the notes say by how much" if reason.startswith("exploitable") else (
+        reason
+    )  # fmt: skip
     return (f" {row['above_field']}, the strongest field played, does not qualify "
-            f"({row['above_reason']}); its effect: {_interval(m, row, 'above_')}, "
+            f"({reason}); its effect: {_interval(m, row, 'above_')}, "
             f"{VERDICT_SAID.get(v, v)}.")  # fmt: skip
 
 
@@ -904,7 +915,12 @@ def headline(table: pd.DataFrame) -> str:
             for _, r in part.sort_values("players").iterrows():
                 lead = ""
                 if str(r.get("lead_field") or "") and text.known(r.get("lead_delta")):
-                    lead = f" {r['lead_field']} {_interval(metric, r, 'lead_')},"
+                    lead = f" {r['lead_field']} {_interval(metric, r, 'lead_')}"
+                    if str(r.get("above_field") or "") and text.known(r.get("above_delta")):
+                        # a stronger field that does not qualify is still named, with its effect
+                        lead += (f" ({r['above_field']}, not qualifying: "
+                                 f"{_interval(metric, r, 'above_')})")  # fmt: skip
+                    lead += ","
                 span = f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else ""
                 said_at.append(f"{r['players']} players{lead} {r['classification']}{span}")
             name = "seat 0 against fair" if metric == SEAT_METRIC else f"{change}, {metric}"

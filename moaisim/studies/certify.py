@@ -48,7 +48,7 @@ from joblib import Parallel, delayed
 from moaisim.analysis import text
 from moaisim.analysis.stats import LEVEL, wilson
 from moaisim.errors import UnknownStrategyError, UserError
-from moaisim.files import write_atomic
+from moaisim.files import shown, write_atomic
 from moaisim.fingerprint import play_digest
 from moaisim.registry import LEVEL_POOL, load_strategy
 from moaisim.rules import Rules
@@ -168,7 +168,7 @@ class Certificate:
 def relative(spec: str) -> str:
     """A spec as tables show it: paths under the working directory made relative (a
     report read on another machine names the shipped files as a checkout has them)."""
-    return spec.replace(f"{Path.cwd()}/", "")
+    return shown(spec)
 
 
 # --- the mixture -----------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from joblib import Parallel, delayed
 from moaisim.analysis.stats import wilson
 from moaisim.engine.forward import Games
 from moaisim.errors import UserError
-from moaisim.files import check_writable_file, read_text, write_atomic
+from moaisim.files import check_writable_file, read_text, shown, write_atomic
 from moaisim.fingerprint import fingerprint
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy, split_top
 from moaisim.rules import Rules
@@ -785,6 +785,11 @@ def write_weights_file(path: Path, weights: Mapping[str, float], section: str,
     """A weights file, whole or not at all: the `header` comment lines, the `[section]`
     notes (how it was made), then `[weights]` with each weight's meaning."""
     meaning = {name: doc for name, _, doc in h.WEIGHTS}
+    # no path of this machine in a file that may be shipped (`files.shown`)
+    header = [shown(x) for x in header]
+    notes = {k: shown(v) if isinstance(v, str) else
+             [shown(x) if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
+             for k, v in notes.items()}  # fmt: skip
     lines = [
         *header,
         "",
