@@ -1,8 +1,12 @@
 """The balance sheet: its measures on planted games with known answers, the replays that keep
-the deal and renew the strategies' draws, and `moaisim sheet` end to end."""
+the deal and renew the strategies' draws, `moaisim sheet` end to end, of any set-up and beside
+another on the same deals."""
 
 from __future__ import annotations
 
+import json
+import re
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +21,7 @@ import moaisim
 from moaisim.analysis import sheet as m
 from moaisim.cli import main
 from moaisim.engine.forward import Games
+from moaisim.registry import level_spec, load_strategy
 from moaisim.rules import Rules
 from moaisim.strategies.random import RandomStrategy
 
@@ -143,6 +148,9 @@ def test_moaisim_sheet_writes_a_sheet_and_refuses_bad_input(tmp_path, capsys):
             str(ROOT / "reports" / "field")]  # fmt: skip
     assert main(args) == 0
     page = (out / "sheet-2p" / "sheet.md").read_text()
+    assert page.startswith("# Balance sheet: 2 players, the base game\n")
+    para = check_paragraph(page)
+    assert para.startswith("At 2 players (base game), in 200 games between our strongest")
     for part in ("## Seat fairness", "## Skill", "## Luck", "## Strategic diversity",
                  "## Mechanism value", "## Decisiveness and length",
                  "## Where the points come from", "Caveats:"):  # fmt: skip
@@ -163,3 +171,180 @@ def test_moaisim_sheet_writes_a_sheet_and_refuses_bad_input(tmp_path, capsys):
     assert main(["sheet", "-p", "3", "-o", str(tmp_path / "busy")]) == 2
     assert (tmp_path / "busy" / "sheet-3p" / "mine.txt").read_text() == "x"
     assert moaisim  # the package imported whole
+
+
+# --- a sheet of any set-up, and a set-up beside another on the same deals -----------------------
+
+#: Words the printable paragraph must not hold: test statistics and internal names.
+BANNED = ("p-value", "chi-square", "p <", "p =", "L2 pool", "effective number", "CMA-ES",
+          "tuned-3p", "RMS", "root mean square", "luck decides")  # fmt: skip
+TINY = ["-n", "60", "--skill-games", "10", "--search-games", "0", "--deals", "10",
+        "--replays", "2"]  # fmt: skip
+
+
+def planted(winners: list[int], rounds: int, statues: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two-seat games whose winner is given, every game `rounds` long, the winner 10 points
+    ahead (`statues` of them from statues) and the sole leader from round 1 on."""
+    res, per_round = [], []
+    for g, w in enumerate(winners):
+        for seat in (0, 1):
+            won = seat == w
+            res.append({"game": g, "seat": seat, "win_share": float(won), "rounds": rounds,
+                        "score": 20 if won else 10, "moai_height": statues if won else 0,
+                        "pawns": 10})  # fmt: skip
+            per_round += [{"game": g, "round": r, "seat": seat, "score": r * (2 if won else 1)}
+                          for r in range(1, rounds + 1)]  # fmt: skip
+    return pd.DataFrame(res), pd.DataFrame(per_round)
+
+
+def test_a_comparison_is_the_set_ups_value_minus_the_others_on_the_same_games():
+    a = m.per_game(*planted([0, 0, 1, 1, 0], rounds=6, statues=4))
+    b = m.per_game(*planted([0, 0, 0, 0, 0], rounds=7, statues=10))
+    table = m.compare((a, b), {}).set_index("key")
+    seat0 = table.loc["seat0"]
+    assert (seat0["setup"], seat0["against"]) == (pytest.approx(0.6), 1.0)
+    # the paired t interval of scipy's paired t test on seat 0's shares, game by game
+    ci = scipy_stats.ttest_rel([1, 1, 0, 0, 1], [1, 1, 1, 1, 1]).confidence_interval()
+    assert seat0["diff"] == pytest.approx(-0.4)
+    assert (seat0["lo"], seat0["hi"]) == (pytest.approx(ci.low), pytest.approx(ci.high))
+    length = table.loc["length"]  # one round shorter in every game: exactly -1, no width
+    assert (length["diff"], length["lo"], length["hi"]) == (-1.0, -1.0, -1.0)
+    # statues: 3 of 5 winners score 4 of their 20 points from statues in a, all 10 in b
+    statues = table.loc["from_statues"]
+    assert statues["setup"] == pytest.approx(5 * 4 / 150)
+    assert statues["against"] == pytest.approx(5 * 10 / 150)
+    assert statues["lo"] <= statues["diff"] <= statues["hi"] < 0
+    # the leader after round 3 (the winner, in every game) always wins in both
+    assert table.loc["leader_wins", "diff"] == 0.0
+    y = np.random.default_rng(3).dirichlet([1, 1], (6, 3))  # replays [D, K, P]
+    same = m.compare((a, a), {"L3": (y, y)})
+    assert (same[["diff", "lo", "hi"]] == 0).all().all()
+    with pytest.raises(ValueError, match="not the same deals"):
+        m.compare((a, m.per_game(*planted([0, 1], rounds=6, statues=4))), {})
+
+
+def sheet_dir(out: Path) -> Path:
+    """The one sheet folder `moaisim sheet` wrote into `out`."""
+    (found,) = [d for d in out.iterdir() if (d / "sheet.json").is_file()]
+    return found
+
+
+def check_paragraph(page: str) -> str:
+    """The page's printable paragraph, checked: at most 130 words (a percentage one word),
+    none of `BANNED`, the fast bots' level named once."""
+    para = page.split("\n> ", 1)[1].split("\n", 1)[0]
+    words = re.sub(r"(\d) %", r"\1%", para).split()  # "42.5 %" is one word
+    assert len(words) <= 130, len(words)
+    for word in BANNED:
+        assert word not in para, word
+    assert para.count("(level L3)") == 1 and para.count("L3") == 1
+    assert "Caveats:" in para and "programs, not people" in para and "assumed" in para
+    return para
+
+
+def test_a_sheet_of_any_set_up_names_it_and_its_reproduce_line_replays_it(tmp_path, capsys):
+    components = tmp_path / "mine.toml"
+    components.write_text((ROOT / "moaisim" / "rules" / "default.toml").read_text())
+    setup = ["-v", "fixed-disasters", "--turn-order", "clockwise", "--param", "wood_supply=10",
+             "--components", str(components)]  # fmt: skip
+    out = tmp_path / "sheets"
+    assert main(["sheet", "-p", "3", "-o", str(out), *setup, *TINY]) == 0
+    where = sheet_dir(out)
+    label = "fixed-disasters, turn_order=clockwise, wood_supply=10"
+    assert where.name == "fixed-disasters-turn_order=clockwise-wood_supply=10-3p"
+    doc = json.loads((where / "sheet.json").read_text())
+    assert doc["settings"]["rules"] == label and doc["settings"]["against"] is None
+    page = (where / "sheet.md").read_text()
+    assert page.startswith(f"# Balance sheet: 3 players, {label}\n")
+    para = check_paragraph(page)
+    assert para.startswith("At 3 players (fixed-disasters, turn_order=clockwise, wood_supply=10)")
+    assert "tuned for the base game" in para
+    for section in ("## Seat fairness", "## Skill", "## Luck", "## Decisiveness"):
+        after = page.split(section, 1)[1].split("\n\n", 2)[1]
+        assert f"the set-up {label}" in after, section
+    # the Reproduce line, run again, plays the very games (the same sheet, replaced)
+    command = page.split("```sh\n", 1)[1].split("\n", 1)[0]
+    assert all(
+        x in command
+        for x in (
+            "--variant fixed-disasters",
+            "--turn-order clockwise",
+            "--param wood_supply=10",
+            f"--components {components}",
+        )
+    )
+    seats = (where / "tables" / "seats.csv").read_text()
+    (where / "tables" / "seats.csv").write_text("")
+    assert main(shlex.split(command)[1:]) == 0
+    assert (where / "tables" / "seats.csv").read_text() == seats
+    # a sheet of other rules in that folder is refused, one line, and kept
+    (where / "sheet.json").write_text(json.dumps({"settings": {**doc["settings"],
+                                                               "rules": "base"}}))  # fmt: skip
+    capsys.readouterr()
+    assert main(["sheet", "-p", "3", "-o", str(out), *setup, *TINY]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"(rules base there, {label} here)" in err and len(err.splitlines()) == 1
+
+
+def test_a_comparison_sheet_pairs_the_set_up_with_base_on_the_same_deals(tmp_path):
+    out = tmp_path / "sheets"
+    # against itself: every paired difference exactly 0, with a zero-width interval
+    assert main(["sheet", "-p", "2", "-o", str(out / "same"), "--against", "base", *TINY]) == 0
+    same = sheet_dir(out / "same")
+    assert same.name == "base-vs-base-2p"
+    table = pd.read_csv(same / "tables" / "compare.csv")
+    assert len(table) == 12 and (table[["diff", "lo", "hi"]] == 0).all().all()
+    assert (table["setup"].fillna(-1) == table["against"].fillna(-1)).all()
+    # the short variant (V3: fewer epoch cards) beside base: its games are shorter, by what
+    # moaisim.simulate's games of the same seed say, game by game
+    assert main(["sheet", "-p", "2", "-o", str(out / "short"), "-v", "short", "--against",
+                 "base", *TINY]) == 0  # fmt: skip
+    short = sheet_dir(out / "short")
+    assert short.name == "short-vs-base-2p"
+    got = pd.read_csv(short / "tables" / "compare.csv").set_index("key")
+    length = {v: moaisim.simulate(2, 60, strategies="L3", variants=v, seed=2026)
+              .groupby("game")["rounds"].first() for v in ("short", "base")}  # fmt: skip
+    diff = (length["short"] - length["base"]).mean()
+    assert diff < 0 and got.loc["length", "diff"] == pytest.approx(diff, abs=1e-12)
+    assert got.loc["length", "lo"] <= diff <= got.loc["length", "hi"]
+    # the base game's side is the base sheet's games: the same seeds, the same deals
+    base0 = pd.read_csv(same / "tables" / "seats.csv").loc[0, "win_share"]
+    assert got.loc["seat0", "against"] == pytest.approx(base0)
+    page = (short / "sheet.md").read_text()
+    assert page.startswith("# Balance sheet: 2 players, short, beside the base game\n")
+    assert "## Beside the base game" in page
+    para = check_paragraph(page)
+    assert "Beside the base game on the same deals" in para
+
+
+def test_a_variant_deals_the_same_cards_and_plays_other_games():
+    base, variant = Rules.make(3), Rules.make(3, "fixed-disasters")
+    a = Games.new(base, 2026, range(30))
+    b = Games.new(variant, 2026, range(30))
+    for name in ("hand", "deck"):
+        assert np.array_equal(getattr(a.state, name), getattr(b.state, name)), name
+    spec = load_strategy(level_spec("L3", 3))
+    ra = a.play([spec() for _ in range(3)]).results()
+    rb = b.play([spec() for _ in range(3)]).results()
+    assert not ra["score"].equals(rb["score"])
+
+
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        (["-v", "nosuch"], "nosuch"),
+        (["--param", "nosuch=1"], "nosuch"),
+        (["--param", "wood_supply=many"], "wood_supply"),
+        (["--param", "wood_supply=1,2"], "give one value here"),
+        (["--turn-order", "sideways"], "sideways"),
+        (["--against", "nosuch"], "nosuch"),
+        (["--components", "missing.toml"], "missing.toml"),
+    ],
+)
+def test_a_bad_set_up_is_one_line_and_writes_nothing(tmp_path, capsys, bad, said):
+    out = tmp_path / "sheets"
+    assert main(["sheet", "-p", "3", "-o", str(out), *bad, *TINY]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("moaisim: error:") and len(err.splitlines()) == 1, err
+    assert said in err
+    assert not out.exists()

@@ -16,6 +16,8 @@ with its interval, from games already played (`moaisim.studies.sheet` plays them
 - **Where the points come from** (`score_sources`): the shares of the score from statues
   (Moai height, at the `moai_points` parameter's points per metre), living pawns and wood
   (R8.2), for every seat and for the winners.
+- **A set-up beside another** (`compare`): the headline measures of two set-ups' games on
+  the same deals, and the paired difference of each with its 95 % interval.
 - **Strategic diversity** (`diversity`): the Nash mixture's support and effective number of
   strategies (the exponential of its entropy, a Hill number of order 1) and the alpha-Rank
   leaders, read from a field study's report.
@@ -23,7 +25,8 @@ with its interval, from games already played (`moaisim.studies.sheet` plays them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -75,28 +78,31 @@ def luck(shares: np.ndarray, seed: int = 0) -> dict[str, float]:
     d, k, _ = y.shape
     if d < 2 or k < 2:
         raise ValueError("luck needs at least two deals and two replays of each")
-
-    def measures(y: np.ndarray) -> tuple[float, float, float]:
-        pairs = np.einsum("dks,dls->dkl", y, y)
-        off = (pairs.sum(axis=(1, 2)) - np.trace(pairs, axis1=1, axis2=2)) / (k * (k - 1))
-        same = float(off.mean())
-        independent = float((y.mean(axis=(0, 1)) ** 2).sum())
-        group = y.mean(axis=1)  # [D, P]
-        msw = ((y - group[:, None, :]) ** 2).sum(axis=(0, 1)) / (d * (k - 1))
-        msb = k * ((group - group.mean(axis=0)) ** 2).sum(axis=0) / (d - 1)
-        between = np.maximum((msb - msw) / k, 0.0)
-        total = (between + msw).sum()
-        return same, independent, float(between.sum() / total) if total > 0 else float("nan")
-
-    same, independent, deal = measures(y)
+    same, independent, deal = luck_measures(y)
     rng = np.random.default_rng([seed, 2])
-    boot = np.array([measures(y[rng.integers(0, d, d)]) for _ in range(BOOTSTRAP // 5)])
+    boot = np.array([luck_measures(y[rng.integers(0, d, d)]) for _ in range(BOOTSTRAP // 5)])
     lo, hi = np.nanquantile(boot, [0.025, 0.975], axis=0)
     return {
         "deals": d, "replays": k, "same_winner": same, "same_winner_lo": lo[0],
         "same_winner_hi": hi[0], "independent": independent, "deal_share": deal,
         "deal_share_lo": lo[2], "deal_share_hi": hi[2],
     }  # fmt: skip
+
+
+def luck_measures(y: np.ndarray) -> tuple[float, float, float]:
+    """`luck`'s three point estimates of replays y [D, K, P]: the same winner on two
+    replays, two unrelated games' agreement and the deal's share of the variance."""
+    d, k, _ = y.shape
+    pairs = np.einsum("dks,dls->dkl", y, y)
+    off = (pairs.sum(axis=(1, 2)) - np.trace(pairs, axis1=1, axis2=2)) / (k * (k - 1))
+    same = float(off.mean())
+    independent = float((y.mean(axis=(0, 1)) ** 2).sum())
+    group = y.mean(axis=1)  # [D, P]
+    msw = ((y - group[:, None, :]) ** 2).sum(axis=(0, 1)) / (d * (k - 1))
+    msb = k * ((group - group.mean(axis=0)) ** 2).sum(axis=0) / (d - 1)
+    between = np.maximum((msb - msw) / k, 0.0)
+    total = (between + msw).sum()
+    return same, independent, float(between.sum() / total) if total > 0 else float("nan")
 
 
 def skill_matrix(table: pd.DataFrame) -> pd.DataFrame:
@@ -146,17 +152,31 @@ def decisiveness(rounds: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     return out[out["round"] < last].reset_index(drop=True)
 
 
+def sole_leaders(rounds: pd.DataFrame) -> pd.DataFrame:
+    """The sole leader after each round of each game (the per-round table's score, R8.2,
+    strictly highest; -1 when the lead is tied): columns game, round, leader."""
+    score = rounds.pivot(index=["game", "round"], columns="seat", values="score")
+    arr = score.to_numpy()
+    sole = (arr == arr.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    index = score.index.to_frame(index=False)
+    return index.assign(leader=np.where(sole, arr.argmax(axis=1), -1))
+
+
+def lead_changes_per_game(rounds: pd.DataFrame) -> pd.Series:
+    """Changes of the sole leader between rounds, per game (index: game); a round with a
+    tied lead keeps the last sole leader."""
+    lead = sole_leaders(rounds)
+    sole = lead[lead["leader"] >= 0].sort_values(["game", "round"])
+    same_game = sole["game"].eq(sole["game"].shift())
+    changed = same_game & sole["leader"].ne(sole["leader"].shift())
+    games = np.sort(lead["game"].unique())
+    return changed.groupby(sole["game"]).sum().reindex(games, fill_value=0).astype(float)
+
+
 def lead_changes(rounds: pd.DataFrame) -> tuple[float, float, float]:
     """Mean changes of the sole leader between rounds per game, with its t interval (a
     round with a tied lead keeps the last sole leader)."""
-    per_game = []
-    for _, part in rounds.groupby("game"):
-        score = part.pivot_table(index="round", columns="seat", values="score").to_numpy()
-        top = score.max(axis=1, keepdims=True)
-        sole = (score == top).sum(axis=1) == 1
-        leaders = score.argmax(axis=1)[sole]
-        per_game.append(int((leaders[1:] != leaders[:-1]).sum()))
-    x = np.asarray(per_game, dtype=float)
+    x = lead_changes_per_game(rounds).to_numpy()
     mean, _, lo, hi = stats.mean_interval(len(x), x.sum(), (x**2).sum())
     return float(mean), float(lo), float(hi)
 
@@ -204,3 +224,154 @@ def diversity(mixture: pd.DataFrame, alpha_rank: pd.DataFrame | None) -> dict[st
         out["alpha_leader"] = str(row.idxmax())
         out["alpha_mass"] = float(row.max())
     return out
+
+
+# --- a set-up beside another on the same deals ---------------------------------------------------
+
+#: The round after which the headline asks whether the sole leader goes on to win.
+LEADER_ROUND = 3
+
+
+def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarray]:
+    """L3 self-play game by game, in game order (two set-ups' games of one root seed pair
+    up by index: the same deals): `game`, the seats' win shares [G, P], rounds, the points
+    from statues, pawns and wood and the score summed over the seats, whether a sole leader
+    stood after round `LEADER_ROUND` and the share of the win that leader took, and the
+    lead changes."""
+    r = results.sort_values(["game", "seat"])
+    p = int(r["seat"].nunique())
+    games = r["game"].to_numpy()[::p]
+
+    def summed(x: pd.Series | np.ndarray) -> np.ndarray:
+        return np.asarray(x, dtype=float).reshape(-1, p).sum(axis=1)
+
+    shares = r["win_share"].to_numpy(dtype=float).reshape(-1, p)
+    statues, pawns, score = summed(statue_points(r)), summed(r["pawns"]), summed(r["score"])
+    lead = sole_leaders(rounds)
+    at = lead[lead["round"] == LEADER_ROUND].set_index("game")["leader"]
+    leader = at.reindex(games, fill_value=-1).to_numpy()
+    has = leader >= 0
+    won = np.where(has, shares[np.arange(len(games)), np.maximum(leader, 0)], 0.0)
+    return {
+        "game": games, "shares": shares, "seat0": shares[:, 0],
+        "rounds": r["rounds"].to_numpy(dtype=float)[::p], "statues": statues, "pawns": pawns,
+        "wood": score - statues - pawns, "score": score, "has_leader": has.astype(float),
+        "leader_won": won, "changes": lead_changes_per_game(rounds).reindex(games).to_numpy(),
+    }  # fmt: skip
+
+
+def _spread(d: dict[str, np.ndarray], i: np.ndarray) -> float:
+    """The root mean square of the seats' gaps from the fair share 1/P."""
+    won = d["shares"][i].mean(axis=0)
+    return float(np.sqrt(((won - 1 / len(won)) ** 2).mean()))
+
+
+def _ratio(top: str, bottom: str) -> Callable[[dict[str, np.ndarray], np.ndarray], float]:
+    """The ratio of two per-game sums (a share of the points, the leader's wins)."""
+
+    def value(d: dict[str, np.ndarray], i: np.ndarray) -> float:
+        below = float(d[bottom][i].sum())
+        return float(d[top][i].sum()) / below if below else float("nan")
+
+    return value
+
+
+def _mean(column: str) -> Callable[[dict[str, np.ndarray], np.ndarray], float]:
+    def value(d: dict[str, np.ndarray], i: np.ndarray) -> float:
+        return float(d[column][i].mean())
+
+    return value
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A headline measure two set-ups are compared by: its name, its unit ('share' or a
+    count), its value on the games (or deals) picked, and the per-game column whose mean it
+    is (a paired t interval) or None (a paired bootstrap). Units: 'share' (a share of games
+    or points), 'points' (a gap between shares, in points of share) or a count."""
+
+    key: str
+    label: str
+    unit: str
+    value: Callable[[dict[str, np.ndarray], np.ndarray], float]
+    column: str | None = None
+
+
+#: The self-play measures of a comparison sheet.
+COMPARED_GAMES = (
+    Compared("seat0", "seat 0's win share", "share", _mean("seat0"), "seat0"),
+    Compared("spread", "the seats' spread from fair (root mean square, points)", "points",
+             _spread),
+    Compared("length", "rounds per game", "rounds", _mean("rounds"), "rounds"),
+    Compared("lead_changes", "lead changes per game", "changes", _mean("changes"), "changes"),
+    Compared("leader_wins", f"the sole leader after round {LEADER_ROUND} wins", "share",
+             _ratio("leader_won", "has_leader")),
+    Compared("from_statues", "share of the points from statues", "share",
+             _ratio("statues", "score")),
+    Compared("from_pawns", "share of the points from pawns", "share", _ratio("pawns", "score")),
+    Compared("from_wood", "share of the points from wood", "share", _ratio("wood", "score")),
+)  # fmt: skip
+
+
+def _luck_value(which: int) -> Callable[[dict[str, np.ndarray], np.ndarray], float]:
+    def value(d: dict[str, np.ndarray], i: np.ndarray) -> float:
+        return luck_measures(d["y"][i])[which]
+
+    return value
+
+
+def compared_luck(level: str) -> tuple[Compared, ...]:
+    """The luck measures of a comparison sheet in a level's self-play (over deals)."""
+    return (
+        Compared(f"same_winner_{level}", f"the same winner on a replay ({level})", "share",
+                 _luck_value(0)),
+        Compared(f"deal_share_{level}", f"the deal's share of the variation ({level})", "share",
+                 _luck_value(2)),
+    )  # fmt: skip
+
+
+def paired_difference(
+    a: dict[str, np.ndarray], b: dict[str, np.ndarray], m: Compared, seed: int = 0
+) -> dict[str, float]:
+    """Measure `m` of set-up a and of set-up b on the same games (or deals), and a minus
+    b with its 95 % interval: a paired t interval of the per-game differences for a mean
+    (`stats.paired_test`), else the percentile interval of scipy's bootstrap over the
+    pairs (one resample picks the same games of both)."""
+    n = len(next(iter(a.values())))
+    every = np.arange(n)
+    va, vb = m.value(a, every), m.value(b, every)
+    if m.column is not None:
+        d = a[m.column] - b[m.column]
+        diff, lo, hi, _ = stats.paired_test(n, d.sum(), (d**2).sum())
+    else:
+        rng = np.random.default_rng([seed, 3, sum(map(ord, m.key))])
+        boot = scipy_stats.bootstrap(
+            (every,), lambda i: m.value(a, i) - m.value(b, i), vectorized=False,
+            n_resamples=BOOTSTRAP, method="percentile", rng=rng,
+        )  # fmt: skip
+        diff = va - vb
+        lo, hi = boot.confidence_interval.low, boot.confidence_interval.high
+    return {"setup": va, "against": vb, "diff": float(diff), "lo": float(lo), "hi": float(hi),
+            "n": n}  # fmt: skip
+
+
+def compare(
+    games: tuple[dict[str, np.ndarray], dict[str, np.ndarray]],
+    luck: dict[str, tuple[np.ndarray, np.ndarray]],
+    seed: int = 0,
+) -> pd.DataFrame:
+    """A set-up beside another on the same deals: per headline measure (`COMPARED_GAMES`
+    over the pair's self-play games `per_game`, `compared_luck` over each level's replays
+    [D, K, P]) its value in each and the paired difference with its 95 % interval."""
+    a, b = games
+    if not np.array_equal(a["game"], b["game"]):
+        raise ValueError("the two set-ups' games are not the same deals")
+    rows = [{"key": m.key, "measure": m.label, "unit": m.unit, "over": "games",
+             "method": "paired t" if m.column else "paired bootstrap",
+             **paired_difference(a, b, m, seed)} for m in COMPARED_GAMES]  # fmt: skip
+    for level, (ya, yb) in luck.items():
+        for m in compared_luck(level):
+            rows.append({"key": m.key, "measure": m.label, "unit": m.unit, "over": "deals",
+                         "method": "paired bootstrap",
+                         **paired_difference({"y": ya}, {"y": yb}, m, seed)})  # fmt: skip
+    return pd.DataFrame(rows)

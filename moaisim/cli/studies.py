@@ -28,6 +28,7 @@ from moaisim.cli.common import (
     command_line,
     library_names,
     say,
+    single_params,
     stop_code,
     stopped,
 )
@@ -90,11 +91,29 @@ def versus(
         typer.echo(f"table: {csv}")
 
 
+#: --against of `sheet`: the set-up a comparison sheet puts beside the one played.
+Against = Annotated[
+    str | None,
+    typer.Option(
+        help="A comparison sheet: put the set-up beside this one on the same deals (the same "
+        "seeds), each headline measure with the paired difference and its 95 % interval: "
+        "'base' (the base game) or variants joined by '+', with the rulebook's rule options, "
+        "parameters and components."
+    ),
+]
+
+
 @app.command(short_help="A balance sheet per player count: fairness, skill, luck, diversity.")
 def sheet(
     players: PlayerCounts = None,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Directory for the sheets (sheet-<P>p each).")
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Directory for the sheets: sheet-<P>p each for the base game, <set-up>-<P>p "
+            "for another set-up, <set-up>-vs-<other>-<P>p with --against.",
+        ),
     ] = Path("out/sheets"),
     games: Annotated[
         int, typer.Option("--games", "-n", help="Games of L3 self-play (seats, length).")
@@ -114,14 +133,32 @@ def sheet(
             "default: reports/field when it exists here."
         ),  # fmt: skip
     ] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
+    ] = None,
+    components: Annotated[
+        Path | None,
+        typer.Option(
+            "--components", help="A TOML component set replacing the default (see `rules`)."
+        ),
+    ] = None,
+    turn_order: TurnOrder = "hill",
+    volcano_after_moai: VolcanoAfterMoai = "stay",
+    spent_wood: SpentWood = "supply",
+    param: Param = None,
+    against: Against = None,
     seed: GamesSeed = 2026,
     jobs: Jobs = 1,
 ) -> None:
-    """A balance sheet for each player count: seat fairness over all seats, the skill matrix
-    of levels L0-L4, luck (the same deals replayed with the bots' own draws renewed),
-    strategic diversity and mechanism value (from a field study), decisiveness, length and
-    where the points come from; each with its interval, figures, and a paragraph a publisher
-    can print. Writes <out>/sheet-<P>p/sheet.md and sheet.html."""
+    """A balance sheet for each player count, of the base game or of any set-up (variants,
+    rule options, rule parameters, a component file: the options of `play`): seat fairness
+    over all seats, the skill matrix of levels L0-L4, luck (how often a weaker bot still
+    wins; the deal's share, from the same deals replayed with the bots' own draws renewed),
+    strategic diversity and mechanism value (from a field study of the base game),
+    decisiveness, length and where the points come from; each with its interval, figures,
+    and a paragraph a publisher can print. --against puts the set-up beside another on the
+    same deals. Writes <out>/<name>/sheet.md and sheet.html."""
+    from moaisim.rules import Rules
     from moaisim.studies.sheet import (
         SheetSettings,
         check_sheet_dir,
@@ -133,8 +170,15 @@ def sheet(
     counts = list(dict.fromkeys(players or [3, 4]))
     if field is None and (Path("reports/field") / "report.md").is_file():
         field = Path("reports/field")
-    plans = [SheetSettings(p, games, skill_games, search_games, deals, replays, seed, field,
-                           jobs).check() for p in counts]  # fmt: skip
+    params = single_params(param)
+    plans = []
+    for p in counts:  # every mistake in the set-up, one line, before anything is made
+        rules = Rules.make(p, variant, components, turn_order, volcano_after_moai, spent_wood,
+                           params=params)  # fmt: skip
+        other = None if against is None else Rules.make(p, against)
+        plans.append(SheetSettings(p, games, skill_games, search_games, deals, replays, seed,
+                                   field, jobs, None if rules.setup == "base" else rules,
+                                   other).check())  # fmt: skip
     # where the sheets go, checked before any game: a file, a run, a sheet of other
     # settings or a directory that takes no file is refused now, not after the play
     if out.is_symlink() and not out.exists():
@@ -143,12 +187,14 @@ def sheet(
         raise UserError(f"{out} is a file, not a directory: choose another --out")
     if out.is_dir() and is_run(out):
         raise UserError(f"{out} holds a run, not balance sheets: choose another --out")
-    for p, plan in zip(counts, plans, strict=True):
-        check_sheet_dir(out / f"sheet-{p}p", plan)
+    for plan in plans:
+        check_sheet_dir(out / plan.name(), plan)
     check_writable_dir(out, "--out")
     minutes = sum(p.seconds() for p in plans) / max(min(jobs, 2), 1) / 60
     say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s) "
         f"(search, L4, is most of it: --search-games 0 leaves it out)")  # fmt: skip
+    setup = _setup_args(variant, components, param, against, turn_order=turn_order,
+                        volcano_after_moai=volcano_after_moai, spent_wood=spent_wood)  # fmt: skip
     done: list[int] = []
     try:
         for p, plan in zip(counts, plans, strict=True):
@@ -160,11 +206,11 @@ def sheet(
             finally:
                 if progress is not None:
                     progress.close()
-            command = (f"moaisim sheet -p {p} -o {out} -n {games} --skill-games {skill_games} "
-                       f"--search-games {search_games} --deals {deals} --replays {replays} "
-                       f"--seed {seed} --jobs {jobs}"
+            command = (f"moaisim sheet -p {p} -o {out}{setup} -n {games} "
+                       f"--skill-games {skill_games} --search-games {search_games} "
+                       f"--deals {deals} --replays {replays} --seed {seed} --jobs {jobs}"
                        + (f" --field {field}" if field else ""))  # fmt: skip
-            path = write_sheet(got, out / f"sheet-{p}p", command)
+            path = write_sheet(got, out / plan.name(), command)
             done.append(p)
             typer.echo(f"{p} players: {path}")
     except KeyboardInterrupt as exc:
@@ -172,6 +218,20 @@ def sheet(
             "no sheet written")  # fmt: skip
         typer.echo(f"moaisim: {stopped(exc)}; {kept}", err=True)
         raise typer.Exit(stop_code(exc)) from None
+
+
+def _setup_args(variant: str | None, components: Path | None, param: list[str] | None,
+                against: str | None, **options: str) -> str:  # fmt: skip
+    """The set-up's options of a sheet's Reproduce line, as given (the rule options that are
+    not their default), each with a leading space; '' for the base game."""
+    out = "" if variant is None else f" --variant {shlex.quote(variant)}"
+    if components is not None:
+        out += f" --components {shlex.quote(str(components))}"
+    for name, value in options.items():
+        if value != OPTIONS[name][0]:
+            out += f" --{name.replace('_', '-')} {shlex.quote(value)}"
+    out += "".join(f" --param {shlex.quote(x)}" for x in param or [])
+    return out + ("" if against is None else f" --against {shlex.quote(against)}")
 
 
 @app.command(short_help="The meta-game of a library: invasion, alpha-Rank, Nash mixture.")

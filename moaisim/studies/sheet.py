@@ -11,16 +11,23 @@ It plays three sets of games and reads a field study's report (`--field`):
 3. luck: the same deals replayed with the strategies' own draws renewed (`Games.new`'s
    `strategy_seed`), in the L2 pool (each seat draws its strategy per game) and in L3;
 
-and from the field study: strategic diversity (the Nash mixture, alpha-Rank), mechanism value
-(restricted play: the strongest strategy without each mechanism) and where strong play's
-points come from (L4 against L3). `write_sheet` writes sheet.md, sheet.html, a CSV per table
-and the figures; its paragraph for a publisher is generated from the tables, with its caveats.
+and from the field study (the base game's): strategic diversity (the Nash mixture,
+alpha-Rank), mechanism value (restricted play: the strongest strategy without each mechanism)
+and where strong play's points come from (L4 against L3).
+
+A sheet plays any set-up (`SheetSettings.rules`: variants, rule options and parameters, a
+component file) and names it everywhere; with `SheetSettings.against` it also plays another
+set-up's self-play and luck replays on the same root seeds and sets the two side by side,
+each headline measure with the paired difference and its interval (`analysis.sheet.compare`).
+`write_sheet` writes sheet.md, sheet.html, a CSV per table and the figures; its paragraph for
+a publisher is generated from the tables in plain words, with its caveats.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -60,14 +67,17 @@ SEED_SPAN = 1052
 #: The settings a sheet's numbers depend on (all but the jobs): a sheet replaces only a
 #: sheet of the same ones.
 IDENTITY = ("players", "games", "skill_games", "search_games", "deals", "replays", "seed",
-            "field", "rules")  # fmt: skip
+            "field", "rules", "against")  # fmt: skip
+#: The luck replays' levels: the L2 pool (each seat draws its strategy per game) and L3.
+LUCK_LEVELS = ("L2", "L3")
 
 
 @dataclass(frozen=True)
 class SheetSettings:
     """What a sheet plays: games of L3 self-play, games per skill pairing (and per L4
     pairing: 0 leaves search out), deals and replays of each for luck, the root seed, the
-    field study's report and the jobs."""
+    field study's report, the jobs, the rules played (None: the base game) and the rules
+    it is compared with on the same deals (None: no comparison)."""
 
     players: int
     games: int = 20_000
@@ -80,6 +90,8 @@ class SheetSettings:
     jobs: int = 1
     #: the rules played (None: the base game), e.g. a balance search's finalist
     rules: Rules | None = None
+    #: the rules the sheet puts beside them on the same deals (a comparison sheet), or None
+    against: Rules | None = None
 
     def check(self) -> SheetSettings:
         """The settings, checked (one clear line per mistake)."""
@@ -97,6 +109,9 @@ class SheetSettings:
         check_jobs(self.jobs)
         if self.rules is not None and self.rules.players != self.players:
             raise UserError(f"the rules are for {self.rules.players} players, not {self.players}")
+        if self.against is not None and self.against.players != self.players:
+            raise UserError(f"the rules compared with are for {self.against.players} players, "
+                            f"not {self.players}")  # fmt: skip
         if self.field is not None and not (Path(self.field) / "report.md").is_file():
             raise UserError(f"{self.field} is not a field study's report (no report.md)")
         return self
@@ -104,7 +119,8 @@ class SheetSettings:
     def identity(self) -> dict[str, Any]:
         """What the sheet's numbers depend on (`IDENTITY`: every setting but the jobs), as
         sheet.json records it: the field study's directory as given, the rules by their
-        set-up ('base' for the base game)."""
+        set-up ('base' for the base game), the rules compared with by theirs (None: no
+        comparison)."""
         return _identity(self.__dict__)
 
     def seconds(self) -> float:
@@ -113,7 +129,46 @@ class SheetSettings:
         cheap = (self.games + self.skill_games * len(FIELD_LEVELS) ** 2
                  + 2 * self.deals * self.replays) * SECONDS_PER_GAME * p  # fmt: skip
         search = self.search_games * len(FIELD_LEVELS) * SEARCH_SECONDS
-        return cheap + search
+        compared = 0 if self.against is None else (self.games + 2 * self.deals * self.replays)
+        return cheap + compared * SECONDS_PER_GAME * p + search
+
+    @property
+    def played(self) -> Rules:
+        """The rules the sheet plays (the base game's when `rules` is None)."""
+        return self.rules if self.rules is not None else Rules.make(self.players)
+
+    @property
+    def setup(self) -> str:
+        """The set-up's label (`Rules.setup`): 'base', 'fixed-disasters', 'short,
+        wood_supply=10'."""
+        return "base" if self.rules is None else self.rules.setup
+
+    def name(self) -> str:
+        """The sheet's folder name: sheet-<P>p for the base game, <set-up>-<P>p for another
+        set-up, <set-up>-vs-<other>-<P>p for a comparison sheet (a set-up's label made a
+        file name: 'short+fixed-disasters-wood_supply=10')."""
+        if self.against is None and self.setup == "base":
+            return f"sheet-{self.players}p"
+        name = _file_name(self.setup)
+        if self.against is not None:
+            name += f"-vs-{_file_name(self.against.setup)}"
+        return f"{name}-{self.players}p"
+
+
+def _file_name(setup: str) -> str:
+    """A set-up's label as part of a folder name: any run of other characters than
+    letters, digits and + . _ = made one '-'."""
+    return re.sub(r"[^A-Za-z0-9+._=]+", "-", setup).strip("-")
+
+
+def in_words(rules: Rules | None) -> str:
+    """The set-up in words, for the page's sentences: 'the base game', 'the
+    fixed-disasters variant', 'the set-up fixed-disasters, wood_supply=10'."""
+    if rules is None or rules.setup == "base":
+        return "the base game"
+    if rules.differences() == [rules.variant]:
+        return f"the {rules.variant} variant" + ("s" if "+" in rules.variant else "")
+    return f"the set-up {rules.setup}"
 
 
 @dataclass
@@ -131,6 +186,8 @@ class Sheet:
     length: dict[str, float]
     sources: pd.DataFrame
     field: dict[str, Any] = field(default_factory=dict)
+    #: beside `settings.against` on the same deals (`analysis.sheet.compare`), or None
+    compare: pd.DataFrame | None = None
 
 
 class _Stage(Progress):
@@ -152,17 +209,19 @@ class _Stage(Progress):
 
 def planned_games(s: SheetSettings) -> int:
     """Every game the sheet plays (its progress bar's total)."""
+    compared = 0 if s.against is None else s.games + len(LUCK_LEVELS) * s.deals * s.replays
     return (s.games + s.skill_games * len(FIELD_LEVELS) ** 2
-            + s.search_games * len(FIELD_LEVELS) + 2 * s.deals * s.replays)  # fmt: skip
+            + s.search_games * len(FIELD_LEVELS) + len(LUCK_LEVELS) * s.deals * s.replays
+            + compared)  # fmt: skip
 
 
 def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> Sheet:
-    """Play a sheet's games and read its field study (the module's docstring)."""
+    """Play a sheet's games and read its field study (the module's docstring); with
+    `settings.against`, also the compared set-up's self-play and luck replays on the same
+    root seeds, and the paired comparison."""
     s = settings.check()
     p, stage = s.players, _Stage(progress)
-    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True, rules=s.rules)
-    results, rounds = run_in_memory(study, n_jobs=s.jobs, progress=stage)
-    assert rounds is not None
+    results, rounds = _self_play(s, s.rules, stage)
     shares = results["win_share"].to_numpy().reshape(-1, p)
     seats, fairness = measure.seat_fairness(shares, s.seed)
     pairs = []
@@ -175,18 +234,38 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
                            rules=s.rules)  # fmt: skip
             pairs.append(table.assign(candidate=cand, field=opp))
     skill = measure.skill_matrix(pd.concat(pairs, ignore_index=True))
-    luck = pd.DataFrame([{"field": lvl, **_luck(s, lvl, stage)} for lvl in ("L2", "L3")])
+    replays = {lvl: _replays(s, s.played, lvl, stage) for lvl in LUCK_LEVELS}
+    luck = pd.DataFrame([{"field": lvl, **measure.luck(y, s.seed)} for lvl, y in replays.items()])
+    compare = None
+    if s.against is not None:
+        other, other_rounds = _self_play(s, s.against, stage)
+        games_of = (measure.per_game(results, rounds), measure.per_game(other, other_rounds))
+        luck_of = {lvl: (y, _replays(s, s.against, lvl, stage)) for lvl, y in replays.items()}
+        compare = measure.compare(games_of, luck_of, s.seed)
     return Sheet(
         s, seats, fairness, skill, measure.better_wins(skill, LEVELS), luck,
         measure.decisiveness(rounds, results), measure.lead_changes(rounds),
         measure.length(results), measure.score_sources(results), read_field(s.field, p),
+        compare,
     )  # fmt: skip
 
 
-def _luck(s: SheetSettings, level: str, stage: Progress) -> dict[str, float]:
+def _self_play(
+    s: SheetSettings, rules: Rules | None, stage: Progress
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """L3 self-play under `rules`: games 0 to `games - 1` of root seed `seed`, with the
+    per-round table (two set-ups' games pair up: the same deals)."""
+    p = s.players
+    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True, rules=rules)
+    results, rounds = run_in_memory(study, n_jobs=s.jobs, progress=stage)
+    assert rounds is not None
+    return results, rounds
+
+
+def _replays(s: SheetSettings, rules: Rules, level: str, stage: Progress) -> np.ndarray:
     """Luck in a level's self-play: the deals of root seed `seed + 2`, each replayed with
-    the strategies' draws of `replays` other root seeds."""
-    p, rules = s.players, s.rules if s.rules is not None else Rules.make(s.players)
+    the strategies' draws of `replays` other root seeds: the win shares [D, K, P]."""
+    p = s.players
     spec = load_strategy(level_spec(level, p))
     seed = s.seed + 2
     y = np.empty((s.deals, s.replays, p))
@@ -197,7 +276,7 @@ def _luck(s: SheetSettings, level: str, stage: Progress) -> dict[str, float]:
             g.play([spec() for _ in range(p)], names=[level] * p)
             y[block, k] = g.results()["win_share"].to_numpy().reshape(-1, p)
             stage.update(len(block))
-    return measure.luck(y, s.seed)
+    return y
 
 
 def read_field(report: Path | None, players: int) -> dict[str, Any]:
@@ -235,73 +314,59 @@ def read_field(report: Path | None, players: int) -> dict[str, Any]:
 # --- the page ------------------------------------------------------------------------------------
 
 
+def _pair(skill: pd.DataFrame, candidate: str, field_level: str) -> pd.Series | None:
+    """The skill matrix's row of one `candidate` seat among copies of `field_level`."""
+    row = skill[(skill["candidate"] == candidate) & (skill["field"] == field_level)]
+    return row.iloc[0] if len(row) else None
+
+
 def paragraph(sh: Sheet) -> str:
-    """The sheet's paragraph for a publisher, from its tables only, with its caveats."""
-    p = sh.settings.players
-    seat0 = sh.seats.iloc[0]
-    equal = "cannot be told apart" if sh.fairness["p_equal"] >= 0.05 else "are not equal"
-    said = [
-        f"At {p} players, between our strongest fixed bots (L3), seat 0 (who holds the "
-        f"bird-man token before round 1) wins {text.pct(seat0['win_share'])} "
-        f"[{text.pct_interval(seat0['lo'], seat0['hi'])}] of {int(seat0['games']):,} games "
-        f"against a fair {text.pct(1 / p)}; the seats' shares {equal} (chi-square p "
-        f"{text.p_value(sh.fairness['p_equal'])}), {text.num(100 * sh.fairness['rms'], '.1f')} "
-        "points from fair on average (root mean square)."
-    ]
-    b = sh.better
-    if b["pairs_up"]:
+    """The sheet's paragraph for a publisher: plain words (about 120 at most; no test
+    statistics, no internal names), from its tables only, with its caveats. The rest of
+    the page keeps the technical detail."""
+    s, p = sh.settings, sh.settings.players
+    seat0, others = sh.seats.iloc[0], sh.seats.iloc[1:]
+    where = in_words(s.rules).removeprefix("the ").removeprefix("set-up ")
+    lead = (f"At {p} players ({where}), in {int(seat0['games']):,} games between our strongest "
+            f"fast bots (level L3), the player holding the bird-man token first (seat 0) wins "
+            f"{text.pct(seat0['win_share'])} against a fair {text.pct(1 / p)}")  # fmt: skip
+    if p > 2 and sh.compare is None:  # a comparison sheet's words go to the comparison
+        lo, hi = others["win_share"].min(), others["win_share"].max()
+        lead += f"; the others win {text.pct(lo)} to {text.pct(hi)}"
+    said = [lead + "."]
+    up, down = _pair(sh.skill, "L3", "L2"), _pair(sh.skill, "L2", "L3")
+    if up is not None and down is not None:
+        said.append(f"One of ours among weaker bots (level L2) wins "
+                    f"{text.pct(up['win_share'])}, yet one weaker bot among ours still wins "
+                    f"{text.pct(down['win_share'])}.")  # fmt: skip
+    l3 = sh.luck.set_index("field").loc["L3"]
+    said.append(f"The deal itself explains {text.pct(l3['deal_share'], 0)} of the variation in "
+                "which seat wins.")  # fmt: skip
+    c = None if sh.compare is None else sh.compare.set_index("key")
+    if c is None:
+        at3 = sh.decisive[sh.decisive["round"] == measure.LEADER_ROUND]
+        if len(at3):
+            said.append(f"The leader after round {measure.LEADER_ROUND} wins "
+                        f"{text.pct(at3.iloc[0]['leader_wins'])} of games; a game lasts "
+                        f"{text.num(sh.length['mean'], '.1f')} rounds.")  # fmt: skip
+    else:
+        assert s.against is not None
+        seat, lead = c.loc["seat0"], c.loc["leader_wins"]
         said.append(
-            f"Skill: a stronger level as one seat against a weaker one's copies wins more than "
-            f"its share in {b['better_wins']} of {b['pairs_up']} pairings (its gain over fair "
-            f"ranges from {text.points(b['gain_min'])} to {text.points(b['gain_max'])} points of "
-            "win share)."
+            f"Beside {in_words(s.against)} on the same deals, that player's share moves by "
+            f"{text.points(seat['diff'])} points (95 % interval "
+            f"{text.points_interval(seat['lo'], seat['hi'])}), and the leader after round "
+            f"{measure.LEADER_ROUND} wins {text.pct(lead['setup'])} instead of "
+            f"{text.pct(lead['against'])}."
         )
-    luck = sh.luck.set_index("field")
-    l3, l2 = luck.loc["L3"], luck.loc["L2"]
-    said.append(
-        f"Luck: replaying a deal with the bots' own random draws renewed (L3), the same seat "
-        f"wins {text.pct(l3['same_winner'])} of the time, against "
-        f"{text.pct(l3['independent'])} for two unrelated games; the deal carries "
-        f"{text.pct(l3['deal_share'], 0)} of the variance of who wins (in the L2 pool, where "
-        f"each seat also draws its strategy per game, {text.pct(l2['deal_share'], 0)})."
-    )
-    div = sh.field.get("diversity")
-    if div:
-        said.append(
-            f"The Nash mixture of the library's strategies (the field study's meta-game) holds "
-            f"{div['support_size']} "
-            f"strateg{'y' if div['support_size'] == 1 else 'ies'} ({div['support']}; effective "
-            f"number {text.num(div['effective'], '.2f')})."
-        )
-    gap = sh.field.get("search_gap")
-    statues = sh.field.get("statues")
-    if gap and statues is not None and len(statues[statues["who"] == "L4"]):
-        l4 = statues[statues["who"] == "L4"].iloc[0]
-        said.append(
-            f"Look-ahead search (L4) beats L3 by {text.points(gap['gap'])} points of win share "
-            f"and takes {text.pct(l4['from_statues'], 0)} of its points from statues, "
-            f"{text.pct(l4['from_pawns'], 0)} from pawns and {text.pct(l4['from_wood'], 0)} from "
-            "wood."
-        )
-    at3 = sh.decisive[sh.decisive["round"] == 3]
-    if len(at3):
-        r = at3.iloc[0]
-        said.append(
-            f"The leader after round 3 goes on to win {text.pct(r['leader_wins'])} of games; "
-            f"the lead changes {text.num(sh.lead_changes[0], '.1f')} times a game, and a game "
-            f"lasts {text.num(sh.length['mean'], '.1f')} rounds."
-        )
-    caveats = [
-        "these are games between programs, not people",
-        "the card-by-card contents of the decks and tiles are assumed (only their totals are "
-        "published)",
-    ]
-    l3: FieldStatus | None = sh.field.get("l3")
-    if l3 is not None and not l3.certified and np.isfinite(l3.gain):
-        caveats.append(
-            f"the L3 field is not certified: {l3.who} gains {text.points(l3.gain)} points "
-            "against it"
-        )
+    caveats = ["these are programs, not people", "card contents are assumed"]
+    if s.setup != "base":
+        caveats.append("ours were tuned for the base game")
+    status: FieldStatus | None = sh.field.get("l3")
+    if status is not None and not status.certified and np.isfinite(status.gain):
+        caveats.append(f"a better-tuned bot wins {text.points(status.gain, False)} percentage "
+                       "points above its fair share against ours"
+                       + ("" if s.setup == "base" else " there"))  # fmt: skip
     return " ".join(said) + " Caveats: " + "; ".join(caveats) + "."
 
 
@@ -312,6 +377,8 @@ def _identity(settings: dict[str, Any]) -> dict[str, Any]:
     field_, rules = out["field"], out["rules"]
     out["field"] = None if field_ is None else os.path.normpath(str(field_))
     out["rules"] = "base" if rules is None else (rules.setup if isinstance(rules, Rules) else rules)
+    against = out["against"]  # None: no comparison (and a sheet.json made before one could be)
+    out["against"] = against.setup if isinstance(against, Rules) else against
     return out
 
 
@@ -355,10 +422,23 @@ def write_sheet(sh: Sheet, out: Path, command: str = "") -> Path:
     return out / "sheet.md"
 
 
+def title(sh: Sheet) -> str:
+    """The sheet's title: its player count and set-up (and the one compared with)."""
+    s = sh.settings
+
+    def named(setup: str) -> str:
+        return "the base game" if setup == "base" else setup
+
+    head = f"Balance sheet: {s.players} players, {named(s.setup)}"
+    return head if s.against is None else f"{head}, beside {named(s.against.setup)}"
+
+
 def _write(sh: Sheet, out: Path, command: str) -> None:
     s, p = sh.settings, sh.settings.players
     tables = {"seats": sh.seats, "skill": sh.skill, "luck": sh.luck,
               "decisiveness": sh.decisive, "sources": sh.sources}  # fmt: skip
+    if sh.compare is not None:
+        tables["compare"] = sh.compare
     for k in ("restricted", "statues"):
         if k in sh.field:
             tables[k] = sh.field[k]
@@ -373,30 +453,30 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
         plots.save(fig, out / "figures" / f"{name}.png")
     page = _markdown(sh, command)
     (out / "sheet.md").write_text(page)
-    (out / "sheet.html").write_text(text.html_page(f"Balance sheet, {p} players", page, out))
+    (out / "sheet.html").write_text(text.html_page(title(sh), page, out))
+    settings = {k: str(v) if isinstance(v, Path) else (v.setup if isinstance(v, Rules) else v)
+                for k, v in s.__dict__.items()}  # fmt: skip
     (out / "sheet.json").write_text(
-        json.dumps(
-            {
-                "players": p,
-                "settings": {
-                    k: str(v) if isinstance(v, Path) else (v.setup if isinstance(v, Rules) else v)
-                    for k, v in s.__dict__.items()
-                },
-            },
-            indent=1,
-        )
+        json.dumps({"players": p, "title": title(sh), "settings": settings}, indent=1)
     )
 
 
 def _markdown(sh: Sheet, command: str) -> str:
-    s, p = sh.settings, sh.settings.players
-    fair = sh.fairness
+    s = sh.settings
+    fair, words = sh.fairness, in_words(s.rules)
     rounds = text.estimate(sh.length["mean"], sh.length["lo"], sh.length["hi"], ".2f")
+    played = f"The set-up played: {words}" + (
+        f" ({s.setup}: `moaisim variants` lists what it changes)." if s.setup != "base" else "."
+    )
+    if s.against is not None:
+        played += (f" Beside it, on the same deals (the same root seeds), {in_words(s.against)}: "
+                   "its L3 self-play and luck replays (the section below).")  # fmt: skip
     lines = [
-        f"# Balance sheet: {p} players"
-        + ("" if s.rules is None or s.rules.setup == "base" else f", {s.rules.setup}"),
+        f"# {title(sh)}",
         "",
         f"> {paragraph(sh)}",
+        "",
+        played,
         "",
         f"Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, root seed {s.seed}. Reproduce:",
         "",
@@ -406,8 +486,8 @@ def _markdown(sh: Sheet, command: str) -> str:
         "",
         "## Seat fairness",
         "",
-        f"L3 self-play, {fair['games']:,} games: each seat's win share (a shared win split) "
-        f"with its Wilson 95 % interval. Equal seats: chi-square p "
+        f"L3 self-play in {words}, {fair['games']:,} games: each seat's win share (a shared win "
+        f"split) with its Wilson 95 % interval. Equal seats: chi-square p "
         f"{text.p_value(fair['p_equal'])}; root mean square gap from fair "
         f"{text.num(100 * fair['rms'], '.1f')} points "
         f"[{text.num(100 * fair['rms_lo'], '.1f')}, {text.num(100 * fair['rms_hi'], '.1f')}] "
@@ -430,52 +510,16 @@ def _markdown(sh: Sheet, command: str) -> str:
         "",
         "![Seat shares](figures/seats.png)",
         "",
-        "## Skill",
-        "",
-        "Each level as one seat against copies of a level (rows: the one seat; columns: the "
-        "field), seats rotated: its win share's gap from fair in points, with its 95 % interval. "
-        f"L0-L3 play {s.skill_games:,} games a pairing, L4 (search) {s.search_games:,}. A "
-        f"stronger level beats a weaker one's field in {sh.better['better_wins']} of "
-        f"{sh.better['pairs_up']} pairings; a weaker one loses to a stronger one's field in "
-        f"{sh.better['weaker_loses']} of {sh.better['pairs_down']}.",
-        "",
-        text.markdown_table(_skill_table(sh.skill)),
-        "",
-        "![Skill matrix](figures/skill.png)",
-        "",
-        "## Luck",
-        "",
-        f"{s.deals:,} deals, each replayed {s.replays} times with the strategies' own draws "
-        "renewed (the same deals and chance). *Same winner*: how often two replays of a deal "
-        "have the same winner, beside two unrelated games; *the deal's share*: the share of "
-        "the variance of a seat's win share the deal carries (one-way random effects). In L3, "
-        "a seat whose strategy draws nothing plays every replay alike.",
-        "",
-        text.markdown_table(
-            pd.DataFrame(
-                {
-                    "field": sh.luck["field"],
-                    "same winner (95 % interval)": [
-                        text.share_estimate(
-                            r["same_winner"], r["same_winner_lo"], r["same_winner_hi"]
-                        )
-                        for _, r in sh.luck.iterrows()
-                    ],
-                    "unrelated games": [text.pct(x) for x in sh.luck["independent"]],
-                    "the deal's share (95 % interval)": [
-                        text.share_estimate(r["deal_share"], r["deal_share_lo"], r["deal_share_hi"])
-                        for _, r in sh.luck.iterrows()
-                    ],
-                }
-            )
-        ),  # fmt: skip
-        "",
+        *_skill_section(sh),
+        *_luck_section(sh),
+        *_compare_section(sh),
         *_field_sections(sh),
         "## Decisiveness and length",
         "",
-        f"The lead changes {text.estimate(*sh.lead_changes, '.2f')} times a game (sole leader "
-        f"between rounds); a game lasts {rounds} rounds ({sh.length['min']:.0f} to "
-        f"{sh.length['max']:.0f}). How often the sole leader after each round wins:",
+        f"L3 self-play in {words}: the lead changes {text.estimate(*sh.lead_changes, '.2f')} "
+        f"times a game (sole leader between rounds); a game lasts {rounds} rounds "
+        f"({sh.length['min']:.0f} to {sh.length['max']:.0f}). How often the sole leader after "
+        "each round wins:",
         "",
         text.markdown_table(
             pd.DataFrame(
@@ -492,10 +536,12 @@ def _markdown(sh: Sheet, command: str) -> str:
         "",
         "## Where the points come from",
         "",
-        "Shares of the score (R8.2) from statues (Moai height), living pawns and wood, in L3 "
-        "self-play (every seat, and the winners weighted by their share of the win)"
+        f"Shares of the score (R8.2) from statues (Moai height), living pawns and wood, in L3 "
+        f"self-play in {words} (this sheet's {fair['games']:,} games: every seat, and the "
+        "winners weighted by their share of the win)"
         + (
-            ", and for L4 and L3 in the field study's games of one L4 seat against L3."
+            f", and for L4 and L3 in the field study's own games of one L4 seat against L3 "
+            f"({_base_note(s)}other games than this sheet's)."
             if "statues" in sh.field
             else "."
         ),  # fmt: skip
@@ -506,6 +552,137 @@ def _markdown(sh: Sheet, command: str) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _base_note(s: SheetSettings) -> str:
+    """'the base game, ' where the page shows a field study's figure on a sheet of another
+    set-up (the field study plays the base game)."""
+    return "" if s.setup == "base" else "the base game, not this set-up; "
+
+
+def _skill_section(sh: Sheet) -> list[str]:
+    """The skill matrix, from this sheet's own games (L4 too: one figure per claim; the
+    field study's L4 gain is shown only when this sheet leaves L4 out)."""
+    s = sh.settings
+    b = sh.better
+    l4 = (f"L4 (look-ahead search) {s.search_games:,} (its row is this sheet's own games; the "
+          "field study's figure for L4 against L3, from other games, is not repeated here)"
+          if s.search_games else "L4 (look-ahead search) is not played here "
+          "(`--search-games 0`)")  # fmt: skip
+    gap = sh.field.get("search_gap")
+    if not s.search_games and gap:
+        where = "the base game" + ("" if s.setup == "base" else ", not this set-up")
+        interval = text.bracket(gap["gap_lo"], gap["gap_hi"], text.points)
+        l4 += (f"; the field study's own {int(gap['games']):,} games of one L4 seat against L3 "
+               f"({where}) give it {text.points(gap['gap'])} {interval} points over "
+               "fair")  # fmt: skip
+    return [
+        "## Skill",
+        "",
+        f"In {in_words(s.rules)}, each level as one seat against copies of a level (rows: the "
+        "one seat; columns: the field), seats rotated: its win share's gap from fair in points, "
+        f"with its 95 % interval. L0-L3 play {s.skill_games:,} games a pairing, {l4}. A "
+        f"stronger level beats a weaker one's field in {b['better_wins']} of {b['pairs_up']} "
+        f"pairings; a weaker one loses to a stronger one's field in {b['weaker_loses']} of "
+        f"{b['pairs_down']}.",
+        "",
+        text.markdown_table(_skill_table(sh.skill)),
+        "",
+        "![Skill matrix](figures/skill.png)",
+        "",
+    ]
+
+
+def _luck_section(sh: Sheet) -> list[str]:
+    """Luck two ways: how often a weaker bot still wins (from the skill matrix) and the
+    deal's share of the variation (the replays)."""
+    s, p = sh.settings, sh.settings.players
+    rank = {x: k for k, x in enumerate(FIELD_LEVELS)}
+    upsets = sh.skill[sh.skill["candidate"].map(rank).lt(sh.skill["field"].map(rank))]
+    upsets = upsets.sort_values(["field", "candidate"], ascending=[False, False])
+    return [
+        "## Luck",
+        "",
+        f"In {in_words(s.rules)}. *A weaker bot still wins*: one seat of a weaker level among "
+        f"copies of a stronger one, and the share of the games it wins against a fair "
+        f"{text.pct(1 / p)} (the skill matrix's games, {s.skill_games:,} a pairing; the "
+        "stronger the level, the less a win is luck).",
+        "",
+        text.markdown_table(pd.DataFrame({
+            "one seat": upsets["candidate"], "among": upsets["field"],
+            "it wins (95 % interval)": [text.share_estimate(r["win_share"], r["lo"], r["hi"])
+                                        for _, r in upsets.iterrows()],
+            "fair": text.pct(1 / p),
+        })),
+        "",
+        f"*The deal's share*: {s.deals:,} deals, each replayed {s.replays} times with the same "
+        "cards and draws and only the strategies' own random choices renewed; the share of the "
+        "variation in which seat wins (a seat's win share) that the deal itself explains "
+        "(one-way random effects: 100 % if the deal alone decided the winner, 0 % if it did not "
+        "matter; it is not the share of games luck decides). *Same winner*: how often two "
+        "replays of a deal have the same winner, beside two unrelated games. L2 draws each "
+        "seat's strategy per game from the L2 pool; in L3, a seat whose strategy draws nothing "
+        "plays every replay alike.",
+        "",
+        text.markdown_table(
+            pd.DataFrame(
+                {
+                    "field": sh.luck["field"],
+                    "the deal's share (95 % interval)": [
+                        text.share_estimate(r["deal_share"], r["deal_share_lo"], r["deal_share_hi"])
+                        for _, r in sh.luck.iterrows()
+                    ],
+                    "same winner (95 % interval)": [
+                        text.share_estimate(
+                            r["same_winner"], r["same_winner_lo"], r["same_winner_hi"]
+                        )
+                        for _, r in sh.luck.iterrows()
+                    ],
+                    "unrelated games": [text.pct(x) for x in sh.luck["independent"]],
+                }
+            )
+        ),  # fmt: skip
+        "",
+    ]  # fmt: skip
+
+
+def _compare_section(sh: Sheet) -> list[str]:
+    """The set-up beside the one compared with, on the same deals (a comparison sheet)."""
+    s, c = sh.settings, sh.compare
+    if c is None or s.against is None:
+        return []
+
+    def show(x: float, unit: str, diff: bool = False) -> str:
+        if unit == "share":
+            return text.points(x) if diff else text.pct(x)
+        if unit == "points":
+            return text.points(x, sign=diff)
+        return text.num(x, "+.3f" if diff else ".3f")
+
+    return [
+        f"## Beside {in_words(s.against)}",
+        "",
+        f"{in_words(s.rules).capitalize()} and {in_words(s.against)} on the same deals: L3 "
+        f"self-play, games 0 to {s.games - 1:,} of root seed {s.seed} in both (paired game by "
+        f"game), and the luck replays of the same {s.deals:,} deals. Each measure in each, and "
+        "the set-up's minus the other's (shares and their differences: in points) with its 95 % "
+        "interval: a paired t "
+        "interval for a mean per game, else the percentile interval of a bootstrap that "
+        "resamples the pairs.",
+        "",
+        text.markdown_table(pd.DataFrame({
+            "measure": c["measure"],
+            s.setup: [show(r["setup"], r["unit"]) for _, r in c.iterrows()],
+            s.against.setup: [show(r["against"], r["unit"]) for _, r in c.iterrows()],
+            "difference (95 % interval)": [
+                f"{show(r['diff'], r['unit'], True)} "
+                f"[{show(r['lo'], r['unit'], True)}, {show(r['hi'], r['unit'], True)}]"
+                for _, r in c.iterrows()],
+            "pairs": [f"{int(r['n']):,} {r['over']}" for _, r in c.iterrows()],
+            "interval": c["method"],
+        })),
+        "",
+    ]  # fmt: skip
 
 
 def _skill_table(skill: pd.DataFrame) -> pd.DataFrame:
@@ -521,10 +698,13 @@ def _skill_table(skill: pd.DataFrame) -> pd.DataFrame:
 
 
 def _sources_table(sh: Sheet) -> pd.DataFrame:
-    rows = [{"who": f"L3 self-play, {r['who']}", **_parts(r)} for _, r in sh.sources.iterrows()]
+    rows = [{"who": f"L3 self-play, {r['who']} (this sheet)", **_parts(r)}
+            for _, r in sh.sources.iterrows()]  # fmt: skip
     statues = sh.field.get("statues")
     if statues is not None:
-        rows += [{"who": f"{r['who']} (L4 seat against L3)", **_parts(r)}
+        base = "" if sh.settings.setup == "base" else ", base game"
+        rows += [{"who": f"{r['who']} (field study: L4 seat against L3{base}, "
+                         f"{int(r['seats']):,} seats)", **_parts(r)}
                  for _, r in statues.iterrows()]  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -534,19 +714,25 @@ def _parts(r: pd.Series) -> dict[str, str]:
 
 
 def _field_sections(sh: Sheet) -> list[str]:
-    """Diversity and mechanism value, from the field study (or a note that none was read)."""
-    f = sh.field
+    """Diversity and mechanism value, from the field study (or a note that none was read);
+    on a sheet of another set-up, marked as the base game's."""
+    f, s = sh.field, sh.settings
     if not f:
         return ["## Strategic diversity and mechanisms", "",
                 "No field study was read (`--field`): the Nash mixture, alpha-Rank and "
                 "restricted play are not shown.", ""]  # fmt: skip
-    out = ["## Strategic diversity", ""]
+    of = "" if s.setup == "base" else " (the base game)"
+    in_base = "The" if s.setup == "base" else "In the base game, the"
+    note = ("" if s.setup == "base" else
+            f"The field study plays the base game, not {in_words(s.rules)}: its figures "
+            "below are the base game's. ")  # fmt: skip
+    out = [f"## Strategic diversity{of}", ""]
     div = f.get("diversity")
     if div:
         out += [
-            f"The Nash mixture of the library (field study `{f['report']}`): {div['support']} "
-            f"({div['support_size']} strateg{'y' if div['support_size'] == 1 else 'ies'}, "
-            "effective number "
+            f"{note}The Nash mixture of the library (field study `{f['report']}`): "
+            f"{div['support']} ({div['support_size']} "
+            f"strateg{'y' if div['support_size'] == 1 else 'ies'}, effective number "
             f"{text.num(div['effective'], '.2f')}, the exponential of its entropy)."
             + (f" alpha-Rank at alpha {div['alpha']:g} puts {div['alpha_leader']} first "
                f"({text.pct(div['alpha_mass'])} of the mass)." if "alpha" in div else ""),
@@ -554,13 +740,14 @@ def _field_sections(sh: Sheet) -> list[str]:
         ]  # fmt: skip
     l3: FieldStatus = f["l3"]
     if np.isfinite(l3.gain):
-        out += [f"The shipped L3 is {'certified' if l3.certified else 'not certified'}: its best "
-                f"challenger ({l3.who}) gains {text.points(l3.gain)} "
-                f"{text.bracket(l3.lo, l3.hi, text.points)} points of win share.", ""]  # fmt: skip
+        out += [f"{in_base} shipped L3 is {'certified' if l3.certified else 'not certified'}: its "
+                f"best challenger ({l3.who}) gains {text.points(l3.gain)} "
+                f"{text.bracket(l3.lo, l3.hi, text.points)} points of win share against it "
+                "(the field study's games; the paragraph's caveat).", ""]  # fmt: skip
     if "restricted" in f:
         r = f["restricted"]
         out += [
-            "## Mechanism value", "",
+            f"## Mechanism value{of}", "",
             "The strongest strategy forbidden one mechanism, against the field: the change in "
             "its win share (points, 95 % interval). A mechanism whose loss costs much carries "
             "the game.", "",
