@@ -800,3 +800,11 @@ def test_a_strongest_field_whose_every_paired_game_is_the_same_is_said_so_not_in
             "a seat carves as it is in every paired game.")  # fmt: skip
     assert said.startswith(lead)
     assert "inconclusive: +0.00" not in said
+
+
+def test_a_field_is_as_strong_as_its_seats_on_average():
+    order = ["search", "L3", "tuned,tuned,tuned", "L2", "raider,moai,fisher", "greedy",
+             "greedy,random,greedy", "random"]  # fmt: skip
+    ranks = [v.strength(x) for x in order]
+    assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks)
+    assert v.strength("tuned(retuned='out/r'),tuned(retuned='out/r')") == v.strength("tuned")

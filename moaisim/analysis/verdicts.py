@@ -438,21 +438,24 @@ def _is_strongest(lineup: str) -> bool:
     return STRONGEST in [x.strip() for x in split_top(str(lineup), ",")]
 
 
-#: How strong a field is, to choose the one an answer leads with: search (L4) above the
-#: shipped Nash mixture (L3), then `tuned` (the library's strongest single strategy: the
-#: field study's alpha-Rank puts it first at every player count, and it is the whole
-#: 3- and 4-player Nash mixture of the library), re-tuned or not, then the library pool
-#: (L2), any other lineup (plans, mixed seats), greedy (L1) and random play (L0).
+#: How strong a seat's play is, to choose the field an answer leads with: search (L4) above
+#: the shipped Nash mixture (L3), then `tuned` (the library's strongest single strategy: the
+#: field study's alpha-Rank puts it first at every player count, and it is the whole 3- and
+#: 4-player Nash mixture of the library), re-tuned or not, then the library pool (L2), any
+#: other strategy (the plans, heuristic weights), greedy (L1) and random play (L0).
 STRENGTH: dict[str, int] = {
     "L4": 6, "search": 6, "L3": 5, "tuned": 4, "tuned (re-tuned)": 4, SHIPPED_AFTER_RETUNE: 4,
-    "L2": 3,
-    "L1": 1, "greedy": 1, "L0": 0, "random": 0,
+    "L2": 3, "L1": 1, "greedy": 1, "L0": 0, "random": 0,
 }  # fmt: skip
+#: The strength of a seat `STRENGTH` does not name (a plan, a weights file, a user's class).
+OTHER_STRENGTH = 2
 
 
-def strength(lineup: str) -> int:
-    """A field's rank in `STRENGTH` (any lineup it does not name: between L2 and L1)."""
-    return STRENGTH.get(field_name(lineup), 2)
+def strength(lineup: str) -> float:
+    """A field's strength: the mean of its seats' (`STRENGTH`), so that `greedy,random,greedy`
+    ranks below `greedy` and a mix of plans below `tuned`."""
+    seats = [field_name(x) for x in split_top(str(lineup), ",")]
+    return float(np.mean([STRENGTH.get(x, OTHER_STRENGTH) for x in seats]))
 
 
 # The words of a verdict across fields (`classify`), strongest first.
