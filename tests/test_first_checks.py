@@ -199,7 +199,7 @@ def test_balance_counts_have_bounds_and_the_total_a_ceiling(tmp_path, capsys, no
     text = BALANCE + "\n" + change if isinstance(change, str) else BALANCE.replace(*change)
     if message is None:
         text = text.replace("games = 40", "games = 1000000")
-        message = "the study would play up to 200,002,029,580 games, more than 10,000,000,000"
+        message = "the study would play up to 200,002,034,780 games, more than 10,000,000,000"
     path = write(tmp_path, text)
     runs, reports = tmp_path / "runs", tmp_path / "reports"
     assert main(["balance", str(path), "--runs", str(runs), "--reports", str(reports)]) == 2

@@ -301,7 +301,9 @@ def experiment(
 
 @app.command()
 def balance(
-    file: Annotated[Path, typer.Argument(help="The balance file (experiments/balance-5p.toml).")],
+    file: Annotated[
+        Path, typer.Argument(help="The balance file (experiments/balance-3to5p.toml).")
+    ],
     runs: RunsDir = Path("out/runs"),
     reports: ReportsDir = Path("out/reports"),
     jobs: FileJobs = None,
@@ -315,12 +317,15 @@ def balance(
         ),  # fmt: skip
     ] = None,
 ) -> None:
-    """Search the rule space for settings that meet a balance file's targets.
+    """Search the rule space for the smallest change that meets a balance file's targets.
 
-    Optuna's NSGA-II with successive halving, the same deals for every candidate; the
-    finalists verified on fresh games against the base game and judged again with re-tuned
-    bots and look-ahead search; the report (Pareto front, finalists, verdicts, balance
-    sheets) into REPORTS/<name>. A stopped search resumes where it stopped."""
+    Optuna's NSGA-II with successive halving (fewer changed settings preferred), the same
+    deals for every candidate, judged in L2 and L3 unless the file names its fields; then, on
+    fresh games paired with the base game: the finalists verified, every setting changed
+    alone (the one-change screen) and each finalist reduced to its smallest fix, judged
+    again with re-tuned bots and look-ahead search; the report (answer, screen, Pareto front,
+    fixes, verdicts, balance sheets) into REPORTS/<name>. A stopped study resumes where it
+    stopped."""
     try:  # the import inside: a stop while the modules load is one line too
         from moaisim.studies.balance_report import run_balance
 

@@ -95,11 +95,31 @@ APPLIES = {"round": {"decisive"}, "better": {"skill"}, "weaker": {"skill"},
            "library": {"diversity"}, "games": {"diversity"},
            "field": {"statues", "decisive", "length", "length_change"}}  # fmt: skip
 #: Names an objective cannot take: the trials table's own columns.
-RESERVED = {"trial", "rung", "games", "violation", "loss", "feasible", "pareto", "base"}
+RESERVED = {"trial", "rung", "games", "violation", "loss", "feasible", "pareto", "base",
+            "changes", "same_as"}  # fmt: skip
 TOP = {"name", "title", "question", "balance", "space", "objectives", "verify", "adapt", "sheet"}
 BALANCE_KEYS = {"players", "fields", "trials", "population", "games", "rungs", "eta", "seed",
-                "finalists", "keep_totals", "jobs"}  # fmt: skip
-VERIFY_KEYS = {"games"}
+                "finalists", "keep_totals", "jobs", "parsimony"}  # fmt: skip
+VERIFY_KEYS = {"games", "screen", "screen_values", "screen_depth", "reduce"}
+#: The fixed fields that judge every candidate unless `[balance] fields` says: the library
+#: pool (L2) and the population loop's Nash mixture (L3). L1 (`greedy` self-play) is the
+#: weakest field and only counts when a file names it; L0 plays at random; L4 (search) is
+#: no fixed field: about 3 s of CPU per self-play game against L3's 0.0003 s
+#: (docs/balance.md, "The fields").
+DEFAULT_FIELDS = ("L2", "L3")
+#: A changed setting's values the one-change screen plays, for a whole-number or float range
+#: unless `[verify] screen_values` says (ends included, evenly spaced).
+SCREEN_VALUES = 3
+#: The reduction tries every subset of a finalist's changes when it has at most this many.
+EXHAUSTIVE = 4
+
+
+def reduce_bound(k: int) -> int:
+    """At most how many subsets the reduction of a finalist of k changes measures: k
+    singles, k passes of backward elimination of at most k each, every subset of 4."""
+    return k + k * k + 2**EXHAUSTIVE
+
+
 ADAPT_KEYS = {"generations", "games", "held_out_games", "field_games", "search_games"}
 SHEET_KEYS = {"games", "skill_games", "search_games", "deals", "replays"}
 OBJECTIVE_KEYS = {"measure", "goal", "at_most", "at_least", "within", "field", "round",
@@ -127,6 +147,20 @@ class Dimension:
         if self.what == "parameter":
             return PARAMETERS[self.name].value(default_components())
         return edit_default(self.name)
+
+    def screened(self, n: int = SCREEN_VALUES) -> list[Any]:
+        """The values the one-change screen plays: every choice; a whole-number range of at
+        most `n` values at each; a longer one, or a float range, at `n` evenly spaced values,
+        both ends included (rounded half up to whole numbers, floats to 3 decimals)."""
+        if self.kind == "categorical":
+            return list(self.choices)
+        low, high = float(self.low), float(self.high)  # type: ignore[arg-type]
+        if self.kind == "int" and high - low + 1 <= n:
+            return list(range(int(low), int(high) + 1))
+        steps = [low + (high - low) * k / (n - 1) for k in range(n)]
+        if self.kind == "int":
+            return list(dict.fromkeys(int(math.floor(x + 0.5)) for x in steps))
+        return list(dict.fromkeys(round(x, 3) for x in steps))
 
     def describe(self) -> str:
         """'int 1..3', 'float 0.80..1.25' or 'one of base, short'."""
@@ -198,7 +232,7 @@ class Settings:
     """The search's settings (`[balance]`, `[verify]`, `[adapt]`, `[sheet]`)."""
 
     players: tuple[int, ...] = (5,)
-    fields: tuple[str, ...] = ("L1", "L2", "L3")
+    fields: tuple[str, ...] = DEFAULT_FIELDS
     trials: int = 200
     population: int = 20
     games: int = 2000
@@ -208,7 +242,12 @@ class Settings:
     finalists: int = 5
     keep_totals: bool = True
     jobs: int = 2
+    parsimony: bool = True  # the number of changed settings is an objective of the search
     verify_games: int = 20_000
+    screen: bool = True  # the one-change screen, on the verification's games
+    screen_values: int = SCREEN_VALUES
+    screen_depth: int = 2  # the screen carried on, changes added to the best, up to this many
+    reduce: bool = True  # each finalist reduced to its smallest fix
     adapt: dict[str, int] = field(default_factory=dict)
     sheet: dict[str, int] = field(default_factory=dict)
 
@@ -229,6 +268,8 @@ class Space:
     dimensions: tuple[Dimension, ...]
     objectives: tuple[Objective, ...]
     settings: Settings
+    #: whether a setting's value alone changes the game (`changes`), remembered
+    memo: dict[tuple[Any, ...], bool] = field(default_factory=dict, compare=False, repr=False)
 
     def strongest(self) -> str:
         """The strongest fixed field searched (the last in level order)."""
@@ -271,6 +312,27 @@ class Space:
             parts.append(dataclasses.replace(r, components=named).digest())
         return ",".join(parts)
 
+    def changes(self, candidate: Mapping[str, Any]) -> list[str]:
+        """The settings a candidate changes, in the space's order: those whose value differs
+        from the base game's and that, set alone on the base game, give other games (a
+        height scale of 1.01 rounds back to the shipped tiles: no change)."""
+        base = self.base()
+        out = []
+        for d in self.dimensions:
+            v = candidate[d.name]
+            if v == base[d.name]:
+                continue
+            s = self.settings
+            key = (type(self), s.players, s.keep_totals, d.name, repr(v))
+            if key not in self.memo:
+                try:
+                    self.memo[key] = self.game_key({**base, d.name: v}) != self.game_key(base)
+                except UserError:  # refused alone: a change all the same
+                    self.memo[key] = True
+            if self.memo[key]:
+                out.append(d.name)
+        return out
+
     def identity(self) -> dict[str, Any]:
         """What a run's trials depend on: a run directory holding another identity is not
         resumed."""
@@ -281,15 +343,17 @@ class Space:
             "objectives": [o.__dict__ | {"library": list(o.library)} for o in self.objectives],
             "players": list(s.players), "fields": list(s.fields), "population": s.population,
             "games": s.games, "rungs": s.rungs, "eta": s.eta, "seed": s.seed,
-            "keep_totals": s.keep_totals,
+            "keep_totals": s.keep_totals, "parsimony": s.parsimony,
         }  # fmt: skip
 
     def planned_games(self) -> int:
         """At most how many games the whole study plays, every trial taken to the top rung:
         the search (the base game and each trial, in every field and skill pairing at every
         player count, and each diversity objective's meta-game), the verification (measured
-        and the paired run of the fixed fields), the adapted fields (the re-tuning, `tuned`
-        with the shipped and re-tuned weights, L4's seat) and the finalists' sheets."""
+        once: the base game and the finalists, every value of the one-change screen and,
+        at most, every subset the reduction can try: `reduce_bound`), the adapted fields (the
+        re-tuning, `tuned` with the shipped and re-tuned weights, L4's seat) and the sheets
+        (one per finalist and player count, each beside the base game)."""
         s = self.settings
         a = {**ADAPT, **s.adapt}
         cfg = {**SHEET, **s.sheet}
@@ -303,16 +367,19 @@ class Space:
 
         setups = (s.finalists + 1) * len(s.players)
         search = (s.trials + 1) * block(s.games)
-        verify = ((s.finalists + 1) * block(s.verify_games) + setups * len(s.fields)
-                  * s.verify_games) if s.verify_games else 0  # fmt: skip
+        singles = sum(len(d.screened(s.screen_values)) for d in self.dimensions)
+        screen = singles * s.screen_depth * s.screen  # the singles, then each size grown
+        reduce = s.finalists * reduce_bound(len(self.dimensions)) * s.reduce
+        verify = (s.finalists + 1 + screen + reduce) * block(s.verify_games)
         retune = s.finalists * sum(
             p * (a["generations"] * DEFAULT_POPSIZE * a["games"] + 2 * a["held_out_games"])
             for p in s.players
         )
         adapt = retune + setups * (2 * a["field_games"] + a["search_games"])
-        sheets = s.finalists * sum(
+        sheets = s.finalists * sum(  # each beside the base game on the same deals
             planned_games(SheetSettings(p, cfg["games"], cfg["skill_games"],
-                                        cfg["search_games"], cfg["deals"], cfg["replays"]))
+                                        cfg["search_games"], cfg["deals"], cfg["replays"],
+                                        against=Rules.make(p)))
             for p in s.players
         )  # fmt: skip
         return search + verify + adapt + sheets
@@ -504,7 +571,7 @@ def _settings(data: dict[str, Any]) -> Settings:
     if not players or any(not isinstance(p, int) or isinstance(p, bool) or p not in (2, 3, 4, 5)
                           for p in players):  # fmt: skip
         raise UserError(f"balance.players must be player counts from 2 to 5, got {players!r}")
-    fields = b.get("fields", ["L1", "L2", "L3"])
+    fields = b.get("fields", list(DEFAULT_FIELDS))
     if (
         not isinstance(fields, list)
         or not fields
@@ -513,9 +580,16 @@ def _settings(data: dict[str, Any]) -> Settings:
     ):
         raise UserError(f"balance.fields must be distinct fixed levels of L0-L3, got {fields!r}")
     keep = b.get("keep_totals", True)
-    if not isinstance(keep, bool):
-        raise UserError(f"balance.keep_totals must be true or false, got {keep!r}")
     v = _table(data, "verify", VERIFY_KEYS)
+    flags = {
+        "balance.keep_totals": keep,
+        "balance.parsimony": b.get("parsimony", True),
+        "verify.screen": v.get("screen", True),
+        "verify.reduce": v.get("reduce", True),
+    }
+    for k, x in flags.items():
+        if not isinstance(x, bool):
+            raise UserError(f"{k} must be true or false, got {x!r}")
     adapt = _table(data, "adapt", ADAPT_KEYS)
     sheet = _table(data, "sheet", SHEET_KEYS)
     for k, x in adapt.items():
@@ -536,7 +610,14 @@ def _settings(data: dict[str, Any]) -> Settings:
         finalists=_whole(b.get("finalists", 5), 1, "balance.finalists", 20),
         keep_totals=keep,
         jobs=_whole(b.get("jobs", 2), 1, "balance.jobs", 256),
+        parsimony=flags["balance.parsimony"],
         verify_games=_whole(v.get("games", 20_000), 0, "verify.games", MAX_BLOCK_GAMES),
+        screen=flags["verify.screen"],
+        screen_values=_whole(
+            v.get("screen_values", SCREEN_VALUES), 2, "verify.screen_values", 20
+        ),  # fmt: skip
+        screen_depth=_whole(v.get("screen_depth", 2), 1, "verify.screen_depth", 5),
+        reduce=flags["verify.reduce"],
         adapt=dict(adapt),
         sheet=dict(sheet),
     )
