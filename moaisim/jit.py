@@ -42,18 +42,20 @@ class Kernel(CPUDispatcher):
 
 
 def kernel(func: Callable[..., Any] | None = None, *, nrt: bool = True,
-           inline: str = "never") -> Any:  # fmt: skip
+           inline: str = "never", cache: bool = True) -> Any:  # fmt: skip
     """`@kernel` (or `@kernel(nrt=False)`, `@kernel(inline="always")`): `func` jitted in
-    nopython mode, cached on disk (moaisim/kernel_cache.py), releasing the GIL, as a
-    `Kernel`. nrt=False compiles it without numba's reference counting (the compiled path:
-    kernels that allocate nothing)."""
+    nopython mode, cached on disk (moaisim/kernel_cache.py; cache=False: compiled in each
+    process, as a test that counts compilations needs), releasing the GIL, as a `Kernel`.
+    nrt=False compiles it without numba's reference counting (the compiled path: kernels
+    that allocate nothing)."""
 
     def wrap(f: Callable[..., Any]) -> Kernel:
         options: dict[str, Any] = {"nopython": True, "nogil": True, "inline": inline}
         if not nrt:
             options["_nrt"] = False
         disp = Kernel(py_func=f, locals={}, targetoptions=options)
-        disp.enable_caching()
+        if cache:
+            disp.enable_caching()
         return disp
 
     return wrap if func is None else wrap(func)

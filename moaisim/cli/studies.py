@@ -35,7 +35,7 @@ from moaisim.cli.common import (
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, check_writable_file, write_atomic
 from moaisim.progress import bar as make_bar
-from moaisim.rules import OPTIONS
+from moaisim.rules import OPTIONS, Rules
 from moaisim.rules.parameters import parse_assignments
 from moaisim.rundir import is_run, make_dir
 
@@ -158,7 +158,6 @@ def sheet(
     decisiveness, length and where the points come from; each with its interval, figures,
     and a paragraph a publisher can print. --against puts the set-up beside another on the
     same deals. Writes <out>/<name>/sheet.md and sheet.html."""
-    from moaisim.rules import Rules
     from moaisim.studies.sheet import (
         SheetSettings,
         check_sheet_dir,
