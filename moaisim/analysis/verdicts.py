@@ -835,7 +835,7 @@ def describe_field(row: Mapping[str, Any]) -> str:
     mark for its verdict ("=" no change beyond the margin, "?" inconclusive, "≡" identical
     by construction), then the field's flags."""
     m, v = str(row["metric"]), row["verdict"]
-    said = f"{effect(m, row['delta'])} {text.bracket(row['lo'], row['hi'], lambda x: effect(m, x))}"
+    said = _interval(m, row, "")
     if v == text.TOO_FEW:
         said = f"{effect(m, row['delta'])} (one game)"
     mark = {"equivalent": " =", "inconclusive": " ?", "identical by construction": " ≡"}
