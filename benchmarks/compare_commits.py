@@ -10,6 +10,10 @@ fails instead of reporting a ratio.
 
     .venv/bin/python benchmarks/compare_commits.py 4ef01d0 HEAD
     .venv/bin/python benchmarks/compare_commits.py 4ef01d0 HEAD --lineup tuned --players 4
+    .venv/bin/python benchmarks/compare_commits.py d7a0ca2 HEAD --lineup tuned --user
+
+`--user` seats a user's plain-Python strategy (it overrides `work` only) at seat 0 and the
+lineup at the others.
 
 The first commit is the reference of the ratios. Works for commits from before the forward
 model's door (`BatchGame`) and after it (`Games`).
@@ -32,19 +36,39 @@ CHILD = """
 import hashlib, json, sys, time
 import numpy as np
 import moaisim
-from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
+from moaisim.registry import load_strategy, parse_lineup
 a = json.loads(sys.argv[1])
 import moaisim.strategies
 assert moaisim.__file__.startswith(a["tree"]), moaisim.__file__
 assert moaisim.strategies.__path__[0].startswith(a["tree"]), moaisim.strategies.__path__
+try:  # a commit with the game boundary
+    from moaisim.games import load_game
+    game = load_game("moai")
+    Rules, Games = game.Rules, game.Games
+except ImportError:
+    from moaisim.rules import Rules
+    try:
+        from moaisim.engine.forward import Games
+    except ImportError:
+        Games = None
 rules = Rules.make(a["players"])
 specs = parse_lineup(a["lineup"], a["players"])
-try:
-    from moaisim.engine.forward import Games
+
+
+class User(moaisim.Strategy):
+    # a user's plain-Python seat: the first legal place, pass or swap of each work turn
+    name = "user"
+
+    def work(self, view):
+        return np.argmax(view.legal, axis=1)
+
+
+if a["user"]:  # seat 0 is the user's strategy, the others the lineup's
+    specs = [load_strategy(User)] + specs[1:]
+if Games is not None:
     def play(games):
         return Games.new(rules, 0, games).play([s() for s in specs]).scores()
-except ImportError:
+else:
     from moaisim.engine.batch import BatchGame
     def play(games):
         return BatchGame(rules, [s() for s in specs], 0, games).play().scores()
@@ -68,7 +92,7 @@ def worktree(commit: str, base: Path) -> Path:
 def time_once(tree: Path, args: argparse.Namespace) -> dict[str, float | str]:
     """One timing of the engine in `tree`, in a fresh process."""
     config = {"tree": str(tree), "players": args.players, "lineup": args.lineup,
-              "games": args.games, "batch": args.batch}  # fmt: skip
+              "games": args.games, "batch": args.batch, "user": args.user}  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(config)], env=env,
                          check=True, capture_output=True, text=True, cwd=tree)  # fmt: skip
@@ -83,6 +107,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--user",
+        action="store_true",
+        help="seat 0 plays a user's plain-Python strategy (overrides work)",
+    )
     args = parser.parse_args()
     best: dict[str, float] = {}
     digests: dict[str, str] = {}
@@ -102,7 +131,8 @@ def main() -> None:
     if len(set(digests.values())) != 1:
         raise SystemExit(f"the commits play different games: {digests}")
     base = best[args.commits[0]]
-    head = f"{args.players}-player {args.lineup}, {args.games:,} games in batches of {args.batch:,}"
+    lineup = f"a user's strategy and {args.lineup}" if args.user else args.lineup
+    head = f"{args.players}-player {lineup}, {args.games:,} games in batches of {args.batch:,}"
     print(f"{head}, best of {args.repeat} alternating CPU timings (same games):")
 
     for commit in args.commits:

@@ -34,7 +34,7 @@ CHILD = r"""
 import hashlib, json, sys, time
 a = json.loads(sys.argv[1])
 if a["double"]:
-    from moaisim.engine.compiled import birdman, epoch, policy, production, review, work
+    from moaisim.games.moai.engine.compiled import birdman, epoch, policy, production, review, work
     from numba import njit
     kernel = njit(nogil=True, _nrt=False)  # not cached: defined in this child's code
     once, once_bid = policy.decide, policy.decide_bid
@@ -58,9 +58,9 @@ if a["double"]:
             if hasattr(module, name):
                 setattr(module, name, new)
 import numpy as np
-from moaisim.engine.forward import Games
+from moaisim.games.moai.engine.forward import Games
 from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
+from moaisim.games.moai.rules import Rules
 rules = Rules.make(a["players"])
 specs = parse_lineup(a["lineup"], a["players"])
 def play(games):

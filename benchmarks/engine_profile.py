@@ -27,20 +27,20 @@ from collections import Counter
 import numpy as np
 
 from moaisim import Games
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
 
 #: File name (or path part) -> the part it belongs to, first match wins.
 PARTS = (
-    ("engine/batch/birdman.py", "phase: bird-man (R3)"),
-    ("engine/batch/epoch.py", "phase: epoch (R4)"),
-    ("engine/batch/work.py", "phase: work (R5)"),
-    ("engine/batch/production.py", "phase: production (R6)"),
-    ("engine/batch/review.py", "phase: review (R7)"),
-    ("engine/batch/", "machine: queue, decisions, results"),
-    ("engine/compiled/", "compiled path (numba: every step and decision, one call)"),
-    ("engine/views.py", "views shown to strategies"),
-    ("engine/answers.py", "answer checks"),
+    ("games/moai/engine/batch/birdman.py", "phase: bird-man (R3)"),
+    ("games/moai/engine/batch/epoch.py", "phase: epoch (R4)"),
+    ("games/moai/engine/batch/work.py", "phase: work (R5)"),
+    ("games/moai/engine/batch/production.py", "phase: production (R6)"),
+    ("games/moai/engine/batch/review.py", "phase: review (R7)"),
+    ("games/moai/engine/batch/", "machine: queue, decisions, results"),
+    ("games/moai/engine/compiled/", "compiled path (numba: every step and decision, one call)"),
+    ("games/moai/engine/views.py", "views shown to strategies"),
+    ("games/moai/engine/answers.py", "answer checks"),
     ("engine/", "engine: other"),
     ("moaisim/rng.py", "random streams"),
     ("strategies/", "strategies' own code"),

@@ -19,9 +19,9 @@ import sys
 CHILD = """
 import sys, time
 import numpy as np
-from moaisim.engine.forward import Games
+from moaisim.games.moai.engine.forward import Games
 from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
+from moaisim.games.moai.rules import Rules
 rules, specs = Rules.make(4), parse_lineup(sys.argv[2], 4)
 Games.new(rules, 0, np.arange(100)).play([s() for s in specs])
 n = int(sys.argv[1])

@@ -36,9 +36,9 @@ import hashlib, json, sys, time
 t0 = time.process_time()
 import numpy as np
 import moaisim
-from moaisim.engine.forward import Games
+from moaisim.games.moai.engine.forward import Games
 from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
+from moaisim.games.moai.rules import Rules
 a = json.loads(sys.argv[1])
 assert moaisim.__file__.startswith(a["tree"]), moaisim.__file__
 rules = Rules.make(a["players"])

@@ -43,9 +43,9 @@ def main() -> None:
 
     import numpy as np
 
-    from moaisim.engine.forward import Games
+    from moaisim.games.moai.engine.forward import Games
+    from moaisim.games.moai.rules import Rules
     from moaisim.registry import parse_lineup
-    from moaisim.rules import Rules
 
     rules = Rules.make(args.players)
     specs = parse_lineup(args.lineup, args.players)

@@ -35,8 +35,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 import numpy as np  # noqa: E402
 
 from moaisim import Games  # noqa: E402
+from moaisim.games.moai.rules import Rules  # noqa: E402
 from moaisim.registry import parse_lineup  # noqa: E402
-from moaisim.rules import Rules  # noqa: E402
 
 
 def full_rate(rules: Rules, lineup: str, n: int, seed: int) -> tuple[float, float]:

@@ -31,9 +31,9 @@ def main() -> None:
 
     import numpy as np
 
-    from moaisim.engine.forward import Games
+    from moaisim.games.moai.engine.forward import Games
+    from moaisim.games.moai.rules import Rules
     from moaisim.registry import parse_lineup
-    from moaisim.rules import Rules
 
     rules, specs = Rules.make(4), parse_lineup(args.lineup, 4)
     Games.new(rules, 0, np.arange(100)).play([s() for s in specs])  # load the kernels

@@ -22,10 +22,10 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from moaisim.engine.forward import Games
-from moaisim.engine.seats import Seats
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.seats import Seats
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
 
 
 @contextmanager

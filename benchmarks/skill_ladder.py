@@ -31,8 +31,8 @@ from joblib import Parallel, delayed  # noqa: E402
 
 from moaisim import Games  # noqa: E402
 from moaisim.analysis.stats import wilson  # noqa: E402
+from moaisim.games.moai.rules import Rules  # noqa: E402
 from moaisim.registry import LEVELS, level_spec, load_strategy, parse_spec  # noqa: E402
-from moaisim.rules import Rules  # noqa: E402
 
 
 @dataclass

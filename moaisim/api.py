@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -11,16 +12,11 @@ import numpy as np
 import pandas as pd
 
 from moaisim.checks import GAMES, check_count, check_seed, game_indices, whole
-from moaisim.engine.forward import Games
-from moaisim.engine.record import NOT_A_LOG, GameRecord, compare_events, logged_rules, read_log
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.results import frame, seat_rows
-from moaisim.engine.views import SeatView
-from moaisim.errors import StrategyError, UserError
+from moaisim.errors import UserError
+from moaisim.games import DEFAULT, GameSpec, check_name, load_game
+from moaisim.games.base import RulesLike
 from moaisim.progress import bar
 from moaisim.registry import StrategySpec, parse_lineup
-from moaisim.rules import Rules
-from moaisim.rules.model import make_rules
 from moaisim.runner import (
     ENGINES,
     Progress,
@@ -35,7 +31,6 @@ from moaisim.runner import (
     summary,
     summary_of,
 )
-from moaisim.strategies.base import Strategy
 
 #: Games the batch engine plays at once in `simulate` (memory grows linearly with it).
 BATCH_SIZE = 10_000
@@ -47,31 +42,46 @@ def play(
     game: int = 0,
     strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec] = "greedy",
     variants: str | Iterable[str] | None = None,
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
     engine: str = "reference",
     components: str | Path | None = None,
     params: Mapping[str, int] | None = None,
+    game_name: str | None = None,
     **options: str | None,
-) -> GameRecord:
-    """Play game `game` of root seed `seed` and return its record (events, text, result).
+) -> Any:
+    """Play game `game` (its index) of root seed `seed` and return its record (events, text,
+    result).
 
     strategies: one spec for every seat or one per seat (names, 'module:Class', classes).
     options: rule options, e.g. turn_order="clockwise", volcano_after_moai="camp".
+    game_name: the game played (`moaisim games`; default: the rules' game, else moai).
     """
     _check_engine(engine)
     check_seed(seed)
     if not whole(game) or not 0 <= game < GAMES:
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
-    r = make_rules(players, variants, rules, components, params, **options)
-    specs = parse_lineup(strategies, r.players)
-    names = [spec.label for spec in specs]
+    spec = _game(game_name, rules)
+    r = spec.make_rules(players, variants, rules, components, params, **options)
+    specs = parse_lineup(strategies, r.players, spec.NAME)
+    names = [s.label for s in specs]
     if engine == "batch":
-        b = Games.new(r, seed, [game], log=[game]).play([s() for s in specs], names=names)
-        return GameRecord(r, seed, game, names, b.events[game], b.results())
-    g = ReferenceGame(r, [s() for s in specs], seed=seed, game=game, names=names)
+        b = spec.Games.new(r, seed, [game], log=[game]).play([s() for s in specs], names=names)
+        return spec.GameRecord(r, seed, game, names, b.events[game], b.results())
+    g = spec.ReferenceGame(r, [s() for s in specs], seed=seed, game=game, names=names)
     events = g.play()
-    result = frame(seat_rows(g.state, seed, game, names))
-    return GameRecord(r, seed, game, names, events, result)
+    result = spec.frame(spec.seat_rows(g.state, seed, game, names))
+    return spec.GameRecord(r, seed, game, names, events, result)
+
+
+def _game(game_name: str | None, rules: RulesLike | None) -> GameSpec:
+    """The game named, else the rules' game, else the default (moai); rules of another game
+    than the one named are a one-line error."""
+    if game_name is None:
+        return load_game(getattr(rules, "game", DEFAULT))
+    spec = load_game(check_name(game_name))
+    if rules is not None and getattr(rules, "game", DEFAULT) != spec.NAME:
+        raise UserError(f"these rules are {rules.game}'s, not {spec.NAME}'s")
+    return spec
 
 
 def simulate(
@@ -81,7 +91,7 @@ def simulate(
     variants: str | Sequence[str] | None = None,
     seed: int = 0,
     engine: str = "batch",
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
     batch_size: int = BATCH_SIZE,
     components: str | Path | Sequence[str | Path] | None = None,
     *,
@@ -99,6 +109,7 @@ def simulate(
     params: Mapping[str, int | Sequence[int]] | None = None,
     command: str | None = None,
     notify: Callable[[str], None] | None = None,
+    game_name: str | None = None,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play a study and return its per-seat results (results schema + cell columns).
@@ -122,13 +133,15 @@ def simulate(
     `progress` shows a progress bar (True) or reports to a `moaisim.progress.Progress`;
     `command` is what a run on disk records as the command that made it; `notify` is told
     what the run finds worth saying (the cost of `rotation="all"`, a part played again);
-    by default those that matter are `RunWarning`s.
+    by default those that matter are `RunWarning`s. `game_name` names the game played
+    (`moaisim games`; default: the rules' game, else moai).
     """
     index = _chosen_games(games)
     count = len(index) if index is not None else games
     study = make_study(players, count, list(lineups) if lineups is not None else [strategies],
                        variants, seed, components, rotation, chunk_size, rounds, engine,
-                       batch_size, rules, params, **options)  # fmt: skip
+                       batch_size, rules, params, _game(game_name, rules).NAME,
+                       **options)  # fmt: skip
     check_jobs(n_jobs, backend, scheduler)
     _check_destination(study, index, out, resume, force_resume)
     _tell_seating_cost(study, notify)
@@ -184,61 +197,28 @@ def _tell_seating_cost(study: Study, notify: Callable[[str], None] | None) -> No
         warnings.warn(cost[len("warning: ") :], RunWarning, stacklevel=3)
 
 
-def replay(log: str, components: str | Path | None = None) -> GameRecord:
+def replay(log: str, components: str | Path | None = None) -> Any:
     """Play a game's log (`GameRecord.jsonl`, `moaisim play --json`) again: the rules its
     header names (players, variants, rule options, rule parameters, and `components`, the
     component file, when the set is not the default one), its seed and game, and each
     seat's logged decisions fed back as the seat's answers. The game must make the log's
     events one by one: a log is then evidence of its scores, whatever strategies played
     it. A log that does not replay, or whose header is not the rules it was played with,
-    is a `UserError` (one line)."""
-    header, events = read_log(log)
-    rules = logged_rules(header, components)
-    players = rules.players
-    decisions: list[list[dict[str, Any]]] = [[] for _ in range(players)]
-    for e in events:
-        if e.get("e") == "decision" and not e.get("forced"):
-            seat = e.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < players or "action" not in e:
-                raise UserError(f"{NOT_A_LOG}: a decision names no seat of the game or no action")
-            decisions[seat].append(e)
-    names = [str(n) for n in header["strategies"]]
-    if len(names) != players:
-        raise UserError(
-            f"{NOT_A_LOG}: its header names {len(names)} strategies for {players} seats"
-        )
-    game = ReferenceGame(rules, [Replay(d) for d in decisions], seed=header["seed"],
-                game=header["game"], names=names)  # fmt: skip
+    is a `UserError` (one line). The log's header names its game (`game_name`; a log
+    without one is Moai's)."""
+    return load_game(log_game(log)).replay(log, components)
+
+
+def log_game(log: str) -> str:
+    """The game a log (`moaisim play --json`) was played in: its header's `game_name`
+    (Moai's logs before games had names have none: moai)."""
+    first = next((line for line in str(log).splitlines() if line.strip()), "")
     try:
-        made = game.play()
-    except StrategyError as exc:  # ran out of decisions, or one the game does not allow
-        compare_events(events, game.events, partial=True)  # the first event that differs, if any
-        raise UserError(f"the log does not replay: seat {exc.seat}'s decision {exc.kind!r}: "
-                        f"{exc.problem}") from None  # fmt: skip
-    compare_events(events, made)
-    result = frame(seat_rows(game.state, header["seed"], header["game"], names))
-    return GameRecord(rules, header["seed"], header["game"], names, made, result)
-
-
-class Replay(Strategy):
-    """Answers with one seat's logged, unforced decisions, in order (`replay`)."""
-
-    name = "replay"
-
-    def __init__(self, decisions: list[dict[str, Any]]) -> None:
-        super().__init__()
-        self.decisions = list(decisions)
-
-    def _answer(self, view: SeatView) -> np.ndarray:
-        if not self.decisions:
-            raise ValueError("the log has no more decisions for this seat")
-        d = self.decisions.pop(0)
-        if d.get("kind") != view.kind.value:
-            raise ValueError(f"the log's next decision is a {d.get('kind')!r}")
-        return np.asarray([d["action"]])
-
-    bid = order_ties = pick_epoch = disaster_target = disaster_loss = work = _answer
-    forest_tie = finish_moai = feed = rest = birth = boat = _answer
+        header = json.loads(first)
+    except ValueError:
+        return DEFAULT  # the game's own reader says what is wrong with it
+    name = header.get("game_name", DEFAULT) if isinstance(header, dict) else DEFAULT
+    return check_name(name)
 
 
 def _progress_bar(study: Study, index: np.ndarray | None) -> Progress:

@@ -124,7 +124,7 @@ CHECKOUT = Path(__file__).resolve().parents[1]
 
 def shown(text: str) -> str:
     """Text a shipped file or a report keeps, with this machine's paths under the working
-    directory or the checkout made relative ("strategies/weights/nash-4p.toml"), so that a
+    directory or the checkout made relative ("strategies/moai/weights/nash-4p.toml"), so that a
     file read in another checkout names the files as that checkout has them."""
     for root in dict.fromkeys((Path.cwd(), CHECKOUT)):
         text = text.replace(f"{root}/", "")

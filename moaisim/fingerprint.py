@@ -7,10 +7,10 @@ holds:
 
 - `moaisim`: the package version;
 - `code`: one SHA-256 per part of the package that decides what a game is and how it is
-  played: the engine (`moaisim/engine`), the rules (`moaisim/rules` with its component file,
-  and the random streams `moaisim/rng.py`), the built-in strategies (`moaisim.strategies`,
-  their weights files included) and the runner (`moaisim/runner.py`: seatings and result
-  columns);
+  played: the games (`moaisim/games`: each game's rules with their component files and its
+  engines), the random streams (`moaisim/rng.py`), the built-in strategies
+  (`moaisim.strategies`, their weights files included) and the runner (`moaisim/runner.py`:
+  seatings and result columns);
 - `strategies`: per strategy label, its class path, a digest of the source files of its
   classes (a user's own `module:Class` included) and its resolved parameters (every
   parameter, defaults included, with tables read from their files), so that a changed
@@ -34,8 +34,7 @@ from moaisim.version import __version__
 
 #: The parts of the package whose sources decide results: name -> (package path, suffixes).
 CODE_PARTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "engine": (("engine", (".py",)),),
-    "rules": (("rules", (".py", ".toml")), ("rng.py", (".py",))),
+    "games": (("games", (".py", ".toml")), ("rng.py", (".py",))),
     "strategies": (("strategies", (".py", ".toml")),),
     "runner": (("runner.py", (".py",)),),
 }
@@ -90,14 +89,15 @@ def file_digest(path: Path) -> str:
 @cache
 def play_digest() -> str:
     """One digest of what decides games between built-in strategies, L3's mixture files
-    aside: the engine, the rules and the built-in strategies with their weights files but
+    aside: the games (rules and engines), the random streams and the built-in strategies with
+    their weights files but
     `nash-<P>p.toml`. Studies key what they keep on disk (a meta-game's tables, a
     certificate, strong-play games) by it, so that shipping new weights never reuses games
     the old ones played; a meta-game does not play L3, so shipping a new L3 made from it
     does not invalidate it (what plays L3 adds that file's digest to its key)."""
     pkg = Path(__file__).resolve().parent
     files: list[tuple[Path, str]] = []
-    for root in (pkg / "engine", pkg / "rules", pkg / "rng.py"):
+    for root in (pkg / "games", pkg / "rng.py"):
         files += [(f, str(f.relative_to(pkg))) for f in _files(root, (".py", ".toml"))]
     home = Path(moaisim.strategies.__file__).parent
     files += [(f, str(f.relative_to(home))) for f in _files(home, (".py", ".toml"))

@@ -1,7 +1,7 @@
 """Where numba keeps moaisim's compiled kernels: one folder per version of their sources.
 
 numba's on-disk cache checks only the file of the function it compiled, but a kernel carries
-every kernel it calls compiled into it: the compiled path's step loop (`engine/compiled/
+every kernel it calls compiled into it: the compiled path's step loop (`games/moai/engine/compiled/
 machine.py`) holds the phases, the policies, `seen` and the rules' kernels of a dozen other
 files. Edit one of those and numba would go on loading the old loop from its cache, playing
 the old games. So the cache lives in a folder named by a digest of every source file a kernel
@@ -34,12 +34,12 @@ PREFIX = "moaisim-"
 #: Where the kernels live, in the package: every jitted function is defined in one of these
 #: (tests/test_kernel_cache.py checks it), so only these files can change compiled code. The
 #: runner, the studies, the analysis and the CLI are left out: editing them compiles nothing.
-KERNEL_ROOTS = ("engine", "rules", "rng.py", "jit.py", "kernel_cache.py")
+KERNEL_ROOTS = ("games", "rng.py", "jit.py", "kernel_cache.py")
 
 
 def sources() -> list[Path]:
-    """The Python files whose code the kernels may carry: the package's engine, rules, random
-    streams and jit decorator (`KERNEL_ROOTS`) and the built-in strategies (installed as
+    """The Python files whose code the kernels may carry: the games' engines and rules, the
+    random streams and the jit decorator (`KERNEL_ROOTS`) and the built-in strategies (installed as
     `moaisim.strategies`, from the top-level strategies/)."""
     here = Path(__file__).resolve().parent
     roots = [here / name for name in KERNEL_ROOTS]

@@ -20,86 +20,40 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from importlib.metadata import entry_points
 from typing import Any
 
-from moaisim.engine.decisions import Kind
 from moaisim.errors import UnknownStrategyError
-
-GROUP = "moaisim.strategies"
-BUILTIN: dict[str, str] = {
-    "random": "moaisim.strategies.random:RandomStrategy",
-    "greedy": "moaisim.strategies.greedy:GreedyStrategy",
-    "heuristic": "moaisim.strategies.heuristic:HeuristicStrategy",
-    "moai": "moaisim.strategies.plans:MoaiStrategy",
-    "fisher": "moaisim.strategies.fisher:FisherStrategy",
-    "forester": "moaisim.strategies.plans:ForesterStrategy",
-    "breeder": "moaisim.strategies.plans:BreederStrategy",
-    "raider": "moaisim.strategies.plans:RaiderStrategy",
-    "bidder": "moaisim.strategies.plans:BidderStrategy",
-    "tuned": "moaisim.strategies.tuned:TunedStrategy",
-    "search": "moaisim.strategies.search:SearchStrategy",
-    "restrict": "moaisim.strategies.restrict:RestrictStrategy",
-    "mixture": "moaisim.strategies.mixture:MixtureStrategy",
-}
+from moaisim.games import DEFAULT, load_game
 
 
-#: The library pool: the shipped strategies the meta-game is played between (skill level L2).
-LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "forester", "breeder",
-                               "raider", "bidder", "tuned")  # fmt: skip
-#: Skill levels of a field (docs/strategies.md, "Skill levels"): L0 random play, L1 the
-#: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
-#: population loop's last Nash mixture at the game's player count
-#: (strategies/weights/nash-<P>p.toml, made by `moaisim tune --population`), L4 the
-#: look-ahead search.
-LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
-#: The levels that are mixtures of strategies (their label is the level's name).
-MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
+def level_spec(level: str, players: int, game: str = DEFAULT) -> str:
+    """The strategy spec that plays a field of skill `level` at `players` players of `game`
+    (the game's `level_spec`)."""
+    return load_game(game).level_spec(level, players)
 
 
-def level_spec(level: str, players: int) -> str:
-    """The strategy spec that plays a field of skill `level` at `players` players."""
-
-    if level not in LEVELS:
-        raise UnknownStrategyError(f"unknown skill level {level!r} (levels: {', '.join(LEVELS)})")
-    if level == "L0":
-        return "random"
-    if level == "L1":
-        return "greedy"
-    if level == "L4":
-        return "search"
-    if level == "L2":
-        share = 1.0 / len(LEVEL_POOL)
-        return "mixture(weights={" + ", ".join(f"'{s}': {share!r}" for s in LEVEL_POOL) + "})"
-    path = resources.files("moaisim.strategies.weights") / f"nash-{players}p.toml"
-    if not path.is_file():
-        raise UnknownStrategyError(
-            f"skill level L3 has no Nash mixture for {players} players (no {path.name} among "
-            "the shipped weights; make one with moaisim metagame)"
-        )
-    return f"mixture(file={path})"
-
-
-def level_or_spec(strategy: str, players: int) -> str:
+def level_or_spec(strategy: str, players: int, game: str = DEFAULT) -> str:
     """A skill level's spec at `players` players (`level_spec`), any other spec as given."""
     name = strategy.strip()
-    return level_spec(name, players) if name in LEVELS else strategy
+    return level_spec(name, players, game) if name in load_game(game).LEVELS else strategy
 
 
-def available() -> dict[str, str]:
-    """Every strategy name that `load_strategy` knows, with the path it loads."""
-    found = dict(BUILTIN)
-    for ep in entry_points(group=GROUP):
+def available(game: str = DEFAULT) -> dict[str, str]:
+    """Every strategy name that `load_strategy` knows for `game`, with the path it loads: the
+    game's built-ins, then its entry-point group's."""
+    spec = load_game(game)
+    found = dict(spec.STRATEGIES)
+    for ep in entry_points(group=spec.STRATEGY_GROUP):
         found.setdefault(ep.name, ep.value)
     return dict(sorted(found.items()))
 
 
-def describe() -> list[tuple[str, str, str]]:
+def describe(game: str = DEFAULT) -> list[tuple[str, str, str]]:
     """(name, one-line plan, parameters with defaults) of every known strategy; a strategy
     that cannot be loaded says why instead of its plan."""
     out = []
-    for name, path in available().items():
+    for name, path in available(game).items():
         try:
             cls = _import(path, name)
         except UnknownStrategyError as exc:
@@ -130,21 +84,23 @@ class StrategySpec:
         return self.label
 
 
-def load_strategy(spec: str | type | StrategySpec, **params: Any) -> StrategySpec:
+def load_strategy(spec: str | type | StrategySpec, game: str = DEFAULT, **params: Any
+                  ) -> StrategySpec:  # fmt: skip
     """The `StrategySpec` of a name, a 'module:Class' path, a spec string with parameters
-    (`"greedy(moai_height=7)"`) or a class; keyword arguments are parameters too."""
+    (`"greedy(moai_height=7)"`) or a class, for `game`; keyword arguments are parameters
+    too."""
     if isinstance(spec, StrategySpec):
         if not params:
             return spec
         spec, params = spec.cls, {**dict(spec.params), **params}
     if isinstance(spec, type):
-        return _spec_of(spec, params)
+        return _spec_of(spec, params, game)
     if not isinstance(spec, str) or not spec.strip():
         raise UnknownStrategyError(
             f"strategy {spec!r}: expected a name, a 'module:Class' path or a class"
         )
     name, given = parse_spec(spec)
-    return _spec_of(_resolve(name, spec), {**given, **params})
+    return _spec_of(_resolve(name, spec, game), {**given, **params}, game)
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
@@ -192,10 +148,10 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return parts
 
 
-def _resolve(name: str, spec: str) -> type:
+def _resolve(name: str, spec: str, game: str = DEFAULT) -> type:
     if ":" in name:
         return _import(name, spec)
-    known = available()
+    known = available(game)
     if name not in known:
         raise UnknownStrategyError(
             f"unknown strategy {name!r} (known: {', '.join(known)}; or give 'module:Class')"
@@ -284,10 +240,12 @@ def _default_name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _spec_of(cls: type, params: dict[str, Any]) -> StrategySpec:
-    """Check a class and its parameters once; the spec, with its label."""
+def _spec_of(cls: type, params: dict[str, Any], game: str = DEFAULT) -> StrategySpec:
+    """Check a class and its parameters once (a strategy of `game`: a method per decision
+    kind); the spec, with its label."""
     name = _default_name(cls)
-    missing = [k.value for k in Kind if not callable(getattr(cls, k.value, None))]
+    kinds = load_game(game).Kind
+    missing = [k.value for k in kinds if not callable(getattr(cls, k.value, None))]
     if missing:
         raise UnknownStrategyError(
             f"strategy {name!r}: {cls.__name__} is not a strategy (it has no "
@@ -324,7 +282,9 @@ def strategy_name(spec: StrategySpec | type) -> str:
 
 
 def parse_lineup(
-    strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec], players: int
+    strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec],
+    players: int,
+    game: str = DEFAULT,
 ) -> list[StrategySpec]:
     """One strategy per seat. A string may list seats separated by commas
     ("greedy,random,greedy"); a lineup shorter than the player count repeats to fill the
@@ -356,10 +316,12 @@ def parse_lineup(
             f"{len(specs)} strategies given for {players} players (give at most one per seat)"
         )
     last = specs[-1]
+    spec_game = load_game(game)
+    LEVELS, MIXTURE_LEVELS = spec_game.LEVELS, spec_game.MIXTURE_LEVELS  # noqa: N806
     if isinstance(last, str) and last.strip() in LEVELS and len(specs) < players:
         specs = specs[:-1] + [last] * (players - len(specs) + 1)  # the field fills the rest
     levels = [s.strip() if isinstance(s, str) and s.strip() in LEVELS else None for s in specs]
-    loaded = [load_strategy(s if lv is None else level_spec(lv, players))
+    loaded = [load_strategy(s if lv is None else level_spec(lv, players, game), game)
               for s, lv in zip(specs, levels, strict=True)]  # fmt: skip
     # a mixture level keeps its name as its label ("L3", not the mixture file's path):
     # results, tables and reports name the field, and the label parses back to the same spec

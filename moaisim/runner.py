@@ -44,27 +44,12 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from moaisim.engine import warm
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.results import (
-    CATEGORIES,
-    COLUMNS,
-    DTYPES,
-    ROUND_COLUMNS,
-    ROUND_DTYPES,
-    frame,
-    seat_rows,
-)
-from moaisim.engine.seats import compiled_forms
 from moaisim.errors import UserError
 from moaisim.fingerprint import differences, fingerprint
+from moaisim.games import DEFAULT, GameSpec, check_name, game_of, load_game
+from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, parse_lineup
-from moaisim.rules import OPTIONS, Rules
-from moaisim.rules.model import make_rules
-from moaisim.rules.parameters import LATER, PARAMETERS, check_names
-from moaisim.rules.variants import parse_variants
 from moaisim.rundir import (
     FORMAT,
     LOCK,
@@ -118,7 +103,7 @@ class Cell:
     """One cell of a study: a set-up (`Rules`) and a lineup, with its seatings."""
 
     index: int
-    rules: Rules
+    rules: RulesLike
     components: str | None  # the component file as given (None: the default set)
     lineup_id: int
     lineup: tuple[StrategySpec, ...]  # one per seat, the lineup repeated to fill the seats
@@ -173,6 +158,13 @@ class Study:
     batch_size: int = 10_000
     #: the chunk size is the default, not the user's (a resumed run keeps its own)
     chunk_default: bool = False
+    #: the game the cells play (`moaisim.games`)
+    game: str = DEFAULT
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game the study plays (its `GameSpec`)."""
+        return load_game(self.game)
 
     def identity(self) -> dict[str, Any]:
         """What must match for a run directory to continue this study (all but `games`)."""
@@ -183,6 +175,8 @@ class Study:
             "rounds": self.rounds,
             "engine": self.engine,
             "cells": [c.describe() for c in self.cells],
+            # a Moai run made before games had names continues as one
+            **({"game": self.game} if self.game != DEFAULT else {}),
         }
 
     def chunks(self, done: Iterable[tuple[int, int, int]] = ()) -> list[tuple[int, int, int]]:
@@ -291,31 +285,36 @@ def make_study(
     rounds: bool = False,
     engine: str = "batch",
     batch_size: int = 10_000,
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
     params: Mapping[str, int | Sequence[int]] | None = None,
+    game: str = DEFAULT,
     **options: str | Sequence[str] | None,
 ) -> Study:
     """Check every part of a study and build its cells (one clear `UserError` per mistake,
     before anything is played or written). Each of players, variants, components, the rule
     options and the rule parameters (`params={"removed_epoch3": [0, 1, 2]}`) may be one value
     or a list (a grid dimension); a variant combines names with '+'. `lineups` apply to every
-    player count, or map each player count to its own (`round_robin` builds a tournament's)."""
+    player count, or map each player count to its own (`round_robin` builds a tournament's).
+    `game` names the game played (`moaisim games`; the rules, the options and the
+    strategies are that game's)."""
     _check_run_settings(games, seed, rotation, engine, batch_size, chunk_size)
+    spec = load_game(check_name(game))
+    OPTIONS = spec.OPTIONS  # noqa: N806
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise UserError(f"unknown argument {unknown[0]!r} (rule options are {', '.join(OPTIONS)})")
     if not lineups:
         raise UserError("a study needs at least one strategy lineup")
     grid_options = {name: _listed(options.get(name)) for name in OPTIONS}
-    grid_params = _grid_params(params)
+    grid_params = _grid_params(spec, params)
     if rules is not None:
-        setups = _setups_of_rules(rules, players, variants, grid_options, params)
+        setups = _setups_of_rules(spec, rules, players, variants, grid_options, params)
     else:
-        setups = _setups_of_grid(players, variants, components, grid_options, grid_params)
+        setups = _setups_of_grid(spec, players, variants, components, grid_options, grid_params)
     cells = _cells(setups, lineups, rotation)
     chunked = chunk_size if chunk_size is not None else default_chunk(cells, engine, games)
     return Study(int(seed), int(games), tuple(cells), rotation, chunked, rounds, engine,
-                 batch_size, chunk_size is None)  # fmt: skip
+                 batch_size, chunk_size is None, spec.NAME)  # fmt: skip
 
 
 #: Games per chunk unless a study says: the reference engine's, the batch engine's through
@@ -328,7 +327,7 @@ CHUNKS_AT_LEAST = 8
 
 
 def study_of_rules(
-    rules: Sequence[Rules], games: int, lineups: Sequence[Any], seed: int = 0,
+    rules: Sequence[RulesLike], games: int, lineups: Sequence[Any], seed: int = 0,
     rounds: bool = False, rotation: str = "cyclic",
 ) -> Study:  # fmt: skip
     """A study of given set-ups (`Rules` objects, any player counts: a balance search's
@@ -336,10 +335,13 @@ def study_of_rules(
     _check_run_settings(games, seed, rotation, "batch", 10_000, None)
     if not rules or not lineups:
         raise UserError("a study needs at least one set-up and one lineup")
+    names = {r.game for r in rules}
+    if len(names) > 1:
+        raise UserError(f"a study plays one game, these rules are of {', '.join(sorted(names))}")
     cells = _cells([(r, None) for r in rules], list(lineups), rotation)
     chunk = default_chunk(cells, "batch", games)
     return Study(int(seed), int(games), tuple(cells), rotation, chunk, rounds, "batch",
-                 10_000, True)  # fmt: skip
+                 10_000, True, names.pop())  # fmt: skip
 
 
 def default_chunk(cells: Sequence[Cell], engine: str, games: int) -> int:
@@ -362,7 +364,8 @@ def plays_compiled(cells: Sequence[Cell]) -> bool:
     for cell in cells:
         if not all(spec.cls.__module__.startswith(BUILT_IN) for spec in cell.lineup):
             return False
-        if compiled_forms(cell.rules, [spec() for spec in cell.lineup]) is None:
+        forms = game_of(cell.rules).compiled_forms
+        if forms(cell.rules, [spec() for spec in cell.lineup]) is None:
             return False
     return True
 
@@ -397,12 +400,13 @@ def _check_run_settings(
         raise UserError(f"chunk_size must be a positive integer, got {chunk_size!r}")
 
 
-def _grid_params(params: Mapping[str, int | Sequence[int]] | None) -> dict[str, list[Any]]:
+def _grid_params(spec: GameSpec, params: Mapping[str, int | Sequence[int]] | None
+                 ) -> dict[str, list[Any]]:  # fmt: skip
     """The rule parameters' values, each a list (a grid dimension): known names, distinct
     values (a repeated value would name a cell twice)."""
     if params is not None and not isinstance(params, Mapping):
         raise UserError(f"params must map rule parameters to values, got {params!r}")
-    check_names(params or {})
+    spec.check_names(params or {})
     grid_params = {name: _listed(value) for name, value in (params or {}).items()}
     for name, values in grid_params.items():
         if not values or len(set(map(repr, values))) != len(values):
@@ -411,38 +415,41 @@ def _grid_params(params: Mapping[str, int | Sequence[int]] | None) -> dict[str, 
 
 
 def _setups_of_rules(
-    rules: Rules,
+    spec: GameSpec,
+    rules: RulesLike,
     players: int | Sequence[int],
     variants: str | Sequence[str] | None,
     grid_options: dict[str, list[Any]],
     params: Mapping[str, int | Sequence[int]] | None,
-) -> list[tuple[Rules, str | None]]:
+) -> list[tuple[RulesLike, str | None]]:
     """The set-ups of a study given a `Rules` object: its rules at each player count, which
     fix the rule parameters and the options (one value of each, agreeing with the rules)."""
-    if not isinstance(rules, Rules):
-        raise UserError(f"rules must be a moaisim.Rules object, got {type(rules).__name__}")
+    if not isinstance(rules, spec.Rules):
+        raise UserError(f"rules must be a rules object of {spec.TITLE} ({spec.NAME}'s Rules), "
+                        f"got {type(rules).__name__}")  # fmt: skip
     if params:
         raise UserError("a Rules object fixes the rule parameters: give them to Rules.make")
-    setups: list[tuple[Rules, str | None]] = []
+    setups: list[tuple[RulesLike, str | None]] = []
     for p in _listed(players):
         single = {k: v[0] for k, v in grid_options.items() if len(v) == 1}
         if any(len(v) > 1 for v in grid_options.values()):
             raise UserError("a Rules object fixes the rule options: give one value of each")
-        setups.append((make_rules(p, variants, rules, None, **single), None))
+        setups.append((spec.make_rules(p, variants, rules, None, **single), None))
     return setups
 
 
 def _setups_of_grid(
+    spec: GameSpec,
     players: int | Sequence[int],
     variants: str | Sequence[str] | None,
     components: str | Path | Sequence[str | Path] | None,
     grid_options: dict[str, list[Any]],
     grid_params: dict[str, list[Any]],
-) -> list[tuple[Rules, str | None]]:
+) -> list[tuple[RulesLike, str | None]]:
     """The set-ups of a study's grid, each with its component file as given (None: the
     default set): every combination of player count, variant, component file, rule options
     and rule parameters, in that nesting order (the order of the cells)."""
-    setups: list[tuple[Rules, str | None]] = []
+    setups: list[tuple[RulesLike, str | None]] = []
     for p, v, comp, *rest in itertools.product(
         _listed(players),
         _listed(variants),
@@ -450,16 +457,16 @@ def _setups_of_grid(
         *grid_options.values(),
         *grid_params.values(),
     ):
-        opts, values = rest[: len(OPTIONS)], rest[len(OPTIONS) :]
-        chosen = {k: o for k, o in zip(OPTIONS, opts, strict=True) if o is not None}
+        opts, values = rest[: len(spec.OPTIONS)], rest[len(spec.OPTIONS) :]
+        chosen = {k: o for k, o in zip(spec.OPTIONS, opts, strict=True) if o is not None}
         given = dict(zip(grid_params, values, strict=True))
-        r = Rules.make(p, parse_variants(v), comp, params=given, **chosen)
+        r = spec.Rules.make(p, spec.parse_variants(v), comp, params=given, **chosen)
         setups.append((r, None if comp is None else str(comp)))
     return setups
 
 
 def _cells(
-    setups: list[tuple[Rules, str | None]],
+    setups: list[tuple[RulesLike, str | None]],
     lineups: Sequence[Any] | Mapping[int, Sequence[Any]],
     rotation: str,
 ) -> list[Cell]:
@@ -468,7 +475,7 @@ def _cells(
     cells = []
     for r, comp in setups:
         for lineup_id, lineup in enumerate(_lineups_for(lineups, r.players)):
-            specs = tuple(parse_lineup(lineup, r.players))
+            specs = tuple(parse_lineup(lineup, r.players, r.game))
             cells.append(Cell(len(cells), r, comp, lineup_id, specs, rotation))
     keys = [(c.rules, c.label) for c in cells]
     if len(set(keys)) != len(keys):
@@ -497,7 +504,7 @@ def play_chunk(
         for b in range(0, len(mine), study.batch_size):
             batch = mine[b : b + study.batch_size]
             if study.engine == "batch":
-                g = Games.new(cell.rules, study.seed, batch, rounds=study.rounds)
+                g = study.spec.Games.new(cell.rules, study.seed, batch, rounds=study.rounds)
                 g.play([s() for s in specs], names=names)
                 res = g.results()
                 if study.rounds:
@@ -508,10 +515,10 @@ def play_chunk(
                 )
             res["rotation"] = res["game"].to_numpy() % len(seatings)
             parts.append(res)
-    results = _tag(pd.concat(parts, ignore_index=True) if parts else _empty(), cell)
+    results = _tag(pd.concat(parts, ignore_index=True) if parts else _empty(study.spec), cell)
     table = None
     if study.rounds:
-        table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds()
+        table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds(study.spec)
         table["cell"] = np.int32(cell.index)
         # the rules the rows were played under, as the results' rows carry them (a part of
         # another rule set is refused when a run is read: `rundir._rows_problem`)
@@ -547,20 +554,20 @@ def peak_rss_mib() -> float:
 def _reference_game(
     cell: Cell, specs: list[StrategySpec], names: list[str], seed: int, game: int
 ) -> pd.DataFrame:
-    g = ReferenceGame(cell.rules, [s() for s in specs], seed=seed, game=game, names=names)
+    spec = game_of(cell.rules)
+    g = spec.ReferenceGame(cell.rules, [s() for s in specs], seed=seed, game=game, names=names)
     g.play()
-    return frame(seat_rows(g.state, seed, game, names))
+    return spec.frame(spec.seat_rows(g.state, seed, game, names))
 
 
-def _empty() -> pd.DataFrame:
-    out = frame({c: [] for c in COLUMNS})
+def _empty(spec: GameSpec) -> pd.DataFrame:
+    out = spec.frame({c: [] for c in spec.COLUMNS})
     out["rotation"] = np.zeros(0, dtype=np.int8)
     return out
 
 
-def _empty_rounds() -> pd.DataFrame:
-
-    return pd.DataFrame({c: [] for c in ROUND_COLUMNS}).astype(ROUND_DTYPES)
+def _empty_rounds(spec: GameSpec) -> pd.DataFrame:
+    return pd.DataFrame({c: [] for c in spec.ROUND_COLUMNS}).astype(spec.ROUND_DTYPES)
 
 
 def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
@@ -573,24 +580,27 @@ def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
     return df
 
 
-def finish(df: pd.DataFrame) -> pd.DataFrame:
+def finish(df: pd.DataFrame, game: str = DEFAULT) -> pd.DataFrame:
     """A whole results table: sorted by cell, game and seat; categoricals restored; a run
     made before the `win_share` column had it given (1/k to each of k tied winners), and
     one made before a rule parameter of `parameters.LATER` its column (the value all its
-    games were played with), after the parameter columns it has."""
+    games were played with), after the parameter columns it has. `game`: the game the rows
+    are of."""
+    spec = load_game(game)
     df = df.sort_values(["cell", "game", "seat"], kind="stable", ignore_index=True)
     if "win_share" not in df and "win" in df:
         winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
         df.insert(int(df.columns.get_loc("win")) + 1, "win_share",
                   np.where(df["win"], 1.0 / np.maximum(winners, 1), 0.0))  # fmt: skip
-    for name, value in LATER.items():
-        have = [p for p in PARAMETERS if p in df]
+    for name, value in spec.LATER.items():
+        have = [p for p in spec.PARAMETERS if p in df]
         if name not in df and have:
             at = int(df.columns.get_loc(have[-1])) + 1
-            df.insert(at, name, np.full(len(df), value, dtype=DTYPES[name]))
-    for col in (*CATEGORIES, "lineup"):
+            df.insert(at, name, np.full(len(df), value, dtype=spec.DTYPES[name]))
+    for col in (*spec.CATEGORIES, "lineup"):
         if col in df:
             df[col] = df[col].astype("category")
+    df.attrs["game"] = spec.NAME  # which game's rows (the analysis reads it: game_of_table)
     return df
 
 
@@ -686,6 +696,7 @@ def warm_up(study: Study) -> None:
     so that the workers load them instead of each compiling them, silently, at once (a cold
     `--jobs 2` run spent twice the CPU and printed nothing for minutes). One game of a cell
     per path is played and thrown away; a failure there is left to the run to report."""
+    warm = study.spec.warm
     cold = {path for path in ("compiled", "view") if warm.cold(path)}
     if study.engine != "batch" or not cold:  # the usual case: nothing to compile
         return
@@ -1015,15 +1026,16 @@ def run_in_memory(
             rounds.append(table)
         if progress is not None:
             progress.update(b - a)
-    results = finish(pd.concat(parts, ignore_index=True)) if parts else finish(_empty_cells())
+    whole = pd.concat(parts, ignore_index=True) if parts else _empty_cells(study.spec)
+    results = finish(whole, study.game)
     if not study.rounds:
         return results, None
-    table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds()
+    table = pd.concat(rounds, ignore_index=True) if rounds else _empty_rounds(study.spec)
     return results, table.sort_values(["cell", "game", "round", "seat"], ignore_index=True)
 
 
-def _empty_cells() -> pd.DataFrame:
-    out = _empty()
+def _empty_cells(spec: GameSpec) -> pd.DataFrame:
+    out = _empty(spec)
     out["cell"] = np.zeros(0, dtype=np.int32)
     out["lineup_id"] = np.zeros(0, dtype=np.int16)
     out["lineup"] = pd.Series([], dtype=object)
@@ -1301,12 +1313,14 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
         raise UserError(f"{run.path} was run without --rounds: it has no per-round table")
     key = "file" if table == "results" else "rounds_file"
     parts = [run.read_part(c, key, manifest=manifest) for c in run.parts(manifest) if key in c]
+    game = manifest["study"].get("game", DEFAULT)
     if not parts:
-        return finish(_empty_cells()) if table == "results" else _empty_rounds()
+        spec = load_game(game)
+        return finish(_empty_cells(spec), game) if table == "results" else _empty_rounds(spec)
     df = pd.concat(parts, ignore_index=True)
     if table == "rounds":
         return df.sort_values(["cell", "game", "round", "seat"], ignore_index=True)
-    return finish(df)
+    return finish(df, game)
 
 
 #: The columns the summary reads from a run's parts.

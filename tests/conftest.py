@@ -31,14 +31,14 @@ def browser() -> str | None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the engine's kernels before the first test (on a fresh machine the cache is
-    cold): their first compile is announced on standard error (moaisim/engine/warm.py), and
-    tests that read a command's one line of error must not read that announcement. Each
+    cold): their first compile is announced on standard error (the game's engine/warm.py),
+    and tests that read a command's one line of error must not read that announcement. Each
     xdist worker does this once; the compile itself is shared through numba's cache."""
     import numpy as np
 
     import moaisim
     from moaisim import Games
-    from moaisim.rules import Rules
+    from moaisim.games.moai.rules import Rules
 
     players = [moaisim.load_strategy("random")() for _ in range(3)]
     for compiled in (True, False):

@@ -8,11 +8,17 @@ from typing import Any
 
 import numpy as np
 
-from moaisim.engine.decisions import BIRTH_PAIRS, Kind, action_size, feed_codec, work_codec
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.state import State
-from moaisim.rules import CAMP, RESERVE, Rules
-from moaisim.rules.codes import RAID_COMBOS
+from moaisim.games.moai.engine.decisions import (
+    BIRTH_PAIRS,
+    Kind,
+    action_size,
+    feed_codec,
+    work_codec,
+)
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.state import State
+from moaisim.games.moai.rules import CAMP, RESERVE, Rules
+from moaisim.games.moai.rules.codes import RAID_COMBOS
 
 
 def check_state(s: State) -> None:
@@ -60,7 +66,7 @@ def check_state(s: State) -> None:
 # --- legal actions, from the rules book (docs/rules.md) -------------------------------------
 #
 # Written apart from the engines: none of their mask code nor the rule functions of
-# `moaisim.rules.codes` is used, only the encodings of locations and actions (Layout codes,
+# Moai's `rules.codes` is used, only the encodings of locations and actions (Layout codes,
 # the work and feed codecs, BIRTH_PAIRS, RAID_COMBOS) and the component set.
 
 VALUE = (1, 2, 3, 1, 2, 3)  # card types 1, 2, 3, Raid 1, Raid 2, Raid 3 (C1)

@@ -11,30 +11,33 @@ Every scenario runs on both engines: a test module that sets
 `pytestmark = pytest.mark.usefixtures("engine")` runs each test twice, and `scenario()` then
 returns either the reference `Game` or a `BatchScenario`, which has the same methods but plays
 each phase (or step) in the batch engine: it copies the position into a one-game
-`BatchState`, runs the batch engine's function for that phase, and copies the result back
-into the same `State` object (and the batch's log into `events`).
+`BatchState`, plays the batch engine's kernels from that phase's first step to the step after
+it (the scripts asked through views where they decide), and copies the result back into the
+same `State` object. The reference engine then plays the same phase from the same position
+with the decisions the scripts gave: it must reach the same table, field by field, and its
+events are the scenario's `events` (the batch engine keeps no log of its own).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 
 import numpy as np
 
-from moaisim.engine.batch import review, work
-from moaisim.engine.batch.machine import Machine
-from moaisim.engine.batch.state import BatchState
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.seats import Seats
-from moaisim.engine.state import State
-from moaisim.engine.steps import Step
-from moaisim.engine.views import SeatView
-from moaisim.rules import CAMP, RESERVE, Rules
-from moaisim.strategies.base import Strategy
+from moaisim.games.moai.engine.batch.state import BatchState
+from moaisim.games.moai.engine.compiled import review, work
+from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_back, scratch
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.seats import Seats
+from moaisim.games.moai.engine.state import State
+from moaisim.games.moai.engine.steps import Step
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import CAMP, RESERVE, Rules
+from moaisim.strategies.moai.base import Strategy
 
 
 class ScriptError(AssertionError):
@@ -70,132 +73,171 @@ ENGINE = {"name": "reference"}
 ONE = np.zeros(1, dtype=np.int64)
 
 
+#: The cursor's fields, which the engines leave at different steps after a phase.
+CURSOR = {"step", "step_pos", "step_count", "step_card", "step_target", "step_left",
+          "step_taken", "step_done", "step_hill"}  # fmt: skip
+
+
 class BatchScenario(ReferenceGame):
     """A scenario game whose phases and steps run in the batch engine (see the module doc)."""
 
-    def _batch(self) -> Machine:
-        """The batch engine's machine over this game's position (its seats seated, the
-        seats' streams going on where they were); `self.decide` answers its decisions."""
+    def _batch(self) -> tuple[Games, list[list[tuple[str, Any]]]]:
+        """The batch engine over this game's position (its seats seated, the seats' streams
+        going on where they were), and the decisions its scripts give, seat by seat."""
         state = BatchState.from_states([self.state])
-        games = Games.new(self.rules, self.seed, [self.game], log=[self.game], state=state)
-        core = games.machine
-        core.streams = self.streams
+        games = Games.new(self.rules, self.seed, [self.game], state=state)
+        games.machine.streams = self.streams
         seats = Seats(self.rules, self.strategies, self.names)
-        seats.start(core)
-        self.decide = partial(seats.answer, core)
-        return core
+        seats.start(games.machine)
+        told: list[list[tuple[str, Any]]] = [[] for _ in range(self.rules.players)]
 
-    def _run(self, fn, *args: Any) -> Any:  # type: ignore[no-untyped-def]
-        core = self._batch()
-        out = fn(core, ONE, *args)
-        core.state.write_back(0, self.state)
-        self.events += core.events[self.game]
+        def answer(pend: Any) -> np.ndarray:
+            actions = seats.answer(games.machine, pend)
+            for q, a in zip(pend.seat.tolist(), actions, strict=True):
+                told[q].append((pend.kind.value, np.asarray(a).tolist()))
+            return actions
+
+        self.answer = answer
+        return games, told
+
+    def _both(self, name: str, run: Any, *args: Any) -> Any:
+        """`run(games)` in the batch engine, then the reference engine's method `name` from
+        the same position with the decisions the batch took: the same table, field by field;
+        its events are the scenario's."""
+        before = copy.deepcopy(self.state)
+        games, told = self._batch()
+        out = run(games)
+        games.machine.state.write_back(0, self.state)
+        ref = ReferenceGame(self.rules, [Script(t) for t in told], seed=self.seed,
+                            game=self.game, names=self.names, state=before)  # fmt: skip
+        ref.streams.counters = [c.copy() for c in self.streams.counters]
+        ref_out = getattr(ReferenceGame, name)(ref, *args)
+        if out is not None:
+            assert np.array_equal(out, ref_out), name
+        for field in (*(set(BatchState.SAME) - CURSOR), "deck", "epoch_deck"):
+            mine, theirs = getattr(self.state, field), getattr(ref.state, field)
+            assert np.array_equal(np.asarray(mine), np.asarray(theirs)), f"{name}: {field}"
+        for k, v in self.state.counters.items():
+            assert np.array_equal(v, ref.state.counters[k]), f"{name}: counter {k}"
+        assert all(not s.steps for s in ref.strategies), f"{name}: decisions left unused"
+        self.events += ref.events
         return out
 
-    def _steps(self, start: Step, stop: set[Step], **cursor: int) -> None:
-        """Run the batch engine from the start of a step until the game reaches one of the
-        steps `stop` (the cursor's other fields given by name)."""
+    def _steps(self, name: str, start: Step, stop: set[Step], *args: Any, **cursor: int) -> None:
+        """The batch engine from the start of a step until the game reaches one of the
+        steps `stop` (the cursor's other fields given by name); the reference engine's
+        method `name` (with `args`) beside it."""
 
-        def run(g: Machine, rows: np.ndarray) -> None:
-            g.goto(rows, start)
-            for name, value in cursor.items():
-                getattr(g.state, name)[rows] = value
-            g.run(self.decide, rows, frozenset(stop))
+        def run(games: Games) -> None:
+            m = games.machine
+            m.goto(ONE, start)
+            for field, value in cursor.items():
+                getattr(m.state, field)[ONE] = value
+            m.play([None] * self.rules.players, self.answer, stop=frozenset(stop), rows=ONE)
 
-        self._run(run)
+        self._both(name, run, *args)
 
     def play(self) -> list[dict[str, Any]]:
-        core = self._batch()
-        core.run(self.decide)
-        core.state.write_back(0, self.state)
-        self.events += core.events[self.game]
+        def run(games: Games) -> None:
+            games.machine.play([None] * self.rules.players, self.answer)
+
+        self._both("play", run)
         return self.events
 
     def birdman_phase(self) -> None:
-        self._steps(Step.ROUND, {Step.PICK})
+        self._steps("birdman_phase", Step.ROUND, {Step.PICK})
 
     def bidding(self) -> None:
-        self._steps(Step.BID, {Step.PICK})
+        self._steps("bidding", Step.BID, {Step.PICK})
 
     def hill_order(self) -> None:
-        self._steps(Step.HILL, {Step.PICK})
+        self._steps("hill_order", Step.HILL, {Step.PICK})
 
     def epoch_phase(self) -> None:
-        self._steps(Step.PICK, {Step.WORK_START})
+        self._steps("epoch_phase", Step.PICK, {Step.WORK_START})
 
     def disaster(self, taker: int, pos: int, cid: int) -> None:
         """The batch engine's disaster steps, the taker standing at turn position `pos`
         while they run (in play the taker is always the seat at its position)."""
         turn = self.state.turn.copy()
-        self.state.turn[pos] = taker
-        self._steps(Step.DISASTER, {Step.PICK}, step_pos=pos, step_card=cid)
-        self.state.turn[:] = turn
+
+        def run(games: Games) -> None:
+            m = games.machine
+            m.state.turn[0, pos] = taker
+            m.goto(ONE, Step.DISASTER)
+            m.state.step_pos[ONE], m.state.step_card[ONE] = pos, cid
+            m.play([None] * self.rules.players, self.answer, stop=frozenset({Step.PICK}),
+                   rows=ONE)  # fmt: skip
+            m.state.turn[ONE] = turn
+
+        self._both("disaster", run, taker, pos, cid)
 
     def work_phase(self) -> None:
-        self._steps(Step.WORK_START, {Step.FOREST})
+        self._steps("work_phase", Step.WORK_START, {Step.FOREST})
 
     def work_mask(self, seat: int) -> np.ndarray:
-        def mask(g: Machine, rows: np.ndarray) -> np.ndarray:
-            counts = work.phase_counts(g, rows)
-            s = g.state
-            mask = work.work_mask(
-                counts, ONE, np.array([seat]), rows, s.loc, s.up, g.rules.layout, g.work_codec
-            )[0]
-            # the same mask game by game, its legal actions listed in ascending order (what
-            # the compiled policies score)
-            one = np.zeros(g.work_codec.size, dtype=bool)
-            acts = np.full(g.work_codec.size, -1, dtype=np.int64)
+        def mask(games: Games) -> np.ndarray:
+            s, lay = games.machine.state, self.rules.layout
+            codec = consts(self.rules).work
+            counts = work.phase_counts(s.loc, s.boats, s.covered, ONE, lay)
+            one = np.zeros(codec.size, dtype=bool)
+            acts = np.full(codec.size, -1, dtype=np.int64)
             pawns = s.loc.shape[2]
-            n = work.work_legal(counts, 0, seat, int(rows[0]), s.loc, s.up, g.rules.layout,
-                                g.work_codec, one, np.empty(pawns, dtype=np.int64),
-                                np.empty(pawns, dtype=np.int64), acts)  # fmt: skip
-            assert np.array_equal(one, mask)
-            assert acts[:n].tolist() == np.flatnonzero(mask).tolist()
-            return mask
+            n = work.work_legal(counts, 0, seat, 0, s.loc, s.up, lay, codec, one,
+                                np.empty(pawns, dtype=np.int64), np.empty(pawns, dtype=np.int64),
+                                acts)  # fmt: skip
+            # its legal actions listed in ascending order (what the compiled policies score)
+            assert acts[:n].tolist() == np.flatnonzero(one).tolist()
+            return one
 
-        return self._run(mask)
+        return self._both("work_mask", mask, seat)
 
     def apply_work(self, seat: int, action: int) -> None:
-        def step(g: Machine, rows: np.ndarray) -> None:
-            counts, s, q = work.phase_counts(g, rows), g.state, np.array([seat])
-            a = np.array([action])
-            open_pawns = g.rules.has("open-pawns")
-            placed = work.apply_work(
-                counts, ONE, q, rows, a, s.pawns, g.rules.layout, g.work_codec, open_pawns
-            )
-            work.log_work(g, rows, q, a, placed)
+        def step(games: Games) -> None:
+            s, lay = games.machine.state, self.rules.layout
+            counts = work.phase_counts(s.loc, s.boats, s.covered, ONE, lay)
+            work.work_move(counts, 0, seat, 0, action, s.pawns, lay, consts(self.rules).work,
+                           self.rules.has("open-pawns"))  # fmt: skip
 
-        self._run(step)
+        self._both("apply_work", step, seat, action)
 
     def production_phase(self) -> None:
-        self._steps(Step.FOREST, {Step.DRAW})
+        self._steps("production_phase", Step.FOREST, {Step.DRAW})
 
     def forest(self) -> None:
-        self._steps(Step.FOREST, {Step.VOLCANO})
+        self._steps("forest", Step.FOREST, {Step.VOLCANO})
 
     def volcano(self) -> None:
-        self._steps(Step.VOLCANO, {Step.FEED_COUNT})
+        self._steps("volcano", Step.VOLCANO, {Step.FEED_COUNT})
 
     def feeding(self) -> None:
-        self._steps(Step.FEED_COUNT, {Step.DRAW})
+        self._steps("feeding", Step.FEED_COUNT, {Step.DRAW})
 
     def review_phase(self) -> None:
-        self._steps(Step.DRAW, {Step.ROUND_END})
+        self._steps("review_phase", Step.DRAW, {Step.ROUND_END})
 
     def draw_cards(self, seat: int, n: int) -> None:
-        self._run(review.draw_cards, np.array([seat]), np.array([n]))
+        def run(games: Games) -> None:
+            m = games.machine
+            g = arrays_of(m.state, m.streams)
+            review.draw_cards(g, consts(self.rules), scratch(self.rules), 0, seat, n)
+            put_back(g, m.state, m.streams)
+
+        self._both("draw_cards", run, seat, n)
 
     def rest(self, seat: int, hut: int) -> None:
         s = self.state
         times = min(hut, int((s.loc[seat] >= 0).sum()))
         if times:
-            self._steps(Step.REST, {Step.BIRTH}, step_pos=self.position(seat), step_left=times)
+            self._steps("rest", Step.REST, {Step.BIRTH}, seat, hut,
+                        step_pos=self.position(seat), step_left=times)  # fmt: skip
 
     def births(self, seat: int) -> None:
         """R7.3 alone: the batch engine's births; what follows them (the boat, the card
         discarded) is left out, as the reference's `births` leaves it out."""
         held = self.state.held.copy()
-        self._steps(Step.BIRTH, {Step.BOAT, Step.DRAW}, step_pos=self.position(seat))
+        self._steps("births", Step.BIRTH, {Step.BOAT, Step.DRAW}, seat,
+                    step_pos=self.position(seat))  # fmt: skip
         self.state.held[:] = held
 
 

@@ -485,3 +485,36 @@ def test_a_report_warns_when_bots_tuned_for_the_base_game_judge_a_scoring_change
     make_report(run, tmp_path / "rep")
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "the bots were not re-tuned: wood_points=1 changes the scoring" in md
+
+
+# --- the game of a table (`moaisim.games`) -----------------------------------------------------
+
+
+def test_the_game_of_a_table():
+    """A results table is of the game its game-name column names; a table without one (and
+    the runner's numeric `game` column, the game's number) is Moai's."""
+    from moaisim.analysis.source import game_of_table, spec_of_table
+    from moaisim.errors import UserError
+
+    df = pd.DataFrame({"cell": [0, 0], "game": [0, 1], "score": [3, 4]})
+    assert game_of_table(df) == "moai" and spec_of_table(df).NAME == "moai"
+    assert game_of_table(df.assign(game_name="moai")) == "moai"
+    assert game_of_table(df.assign(game=["moai", "moai"])) == "moai"
+    named = df.copy()
+    named.attrs["game"] = "moai"
+    assert game_of_table(named) == "moai"
+    with pytest.raises(UserError, match="unknown game 'chess'"):
+        game_of_table(df.assign(game_name="chess"))
+    with pytest.raises(UserError, match="one game at a time"):
+        game_of_table(df.assign(game_name=["moai", "chess"]))
+    assert Source.of(df).game == "moai"
+
+
+def test_tables_say_their_game(tmp_path):
+    """Every table `compute` makes carries its game (`attrs["game"]`), a run's from its
+    manifest."""
+    res = moaisim.simulate(3, 30, "greedy,random", seed=1)
+    assert seat_balance(res).attrs["game"] == "moai"
+    moaisim.simulate(3, 30, "greedy,random", seed=1, out=tmp_path / "run")
+    assert Source.of(tmp_path / "run").game == "moai"
+    assert strategies(tmp_path / "run").attrs["game"] == "moai"

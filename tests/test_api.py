@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moaisim
-from moaisim.engine.results import COLUMNS
 from moaisim.errors import UserError
-from moaisim.rules import Rules
+from moaisim.games.moai.engine.results import COLUMNS
+from moaisim.games.moai.rules import Rules
 
 
 def test_results_carry_every_rule_option_and_the_rules_digest(tmp_path):
-    default = resources.files("moaisim.rules").joinpath("default.toml").read_text()
+    default = resources.files("moaisim.games.moai.rules").joinpath("default.toml").read_text()
     path = tmp_path / "mine.toml"  # the default set under another name: another digest
     path.write_text(default.replace('name = "default"', 'name = "mine"'))
     df = moaisim.simulate(

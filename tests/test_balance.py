@@ -16,7 +16,7 @@ import pytest
 
 from moaisim.cli import main
 from moaisim.errors import UserError
-from moaisim.rules import Rules
+from moaisim.games.moai.rules import Rules
 from moaisim.studies import balance as bal
 from moaisim.studies.balance_space import (
     Dimension,

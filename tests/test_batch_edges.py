@@ -23,14 +23,14 @@ import pytest
 from test_batch_equivalence import assert_same_games, lineup_of
 
 import moaisim
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.views import FIELDS, SeatView
 from moaisim.errors import IllegalActionError, UserError
-from moaisim.rules import Rules, load_components
-from moaisim.strategies.greedy import GreedyStrategy
-from moaisim.strategies.random import RandomStrategy
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.views import FIELDS, SeatView
+from moaisim.games.moai.rules import Rules, load_components
+from moaisim.strategies.moai.greedy import GreedyStrategy
+from moaisim.strategies.moai.random import RandomStrategy
 
 # --- 1. custom component sets -------------------------------------------------------------
 

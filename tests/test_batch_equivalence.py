@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import moaisim
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.results import frame, seat_rows
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.results import frame, seat_rows
+from moaisim.games.moai.rules import VARIANTS, Rules
 from moaisim.registry import load_strategy
-from moaisim.rules import VARIANTS, Rules
 
 #: every variant alone, plus combinations (V2 and V4 exclude each other)
 VARIANT_SETS: tuple[str, ...] = (

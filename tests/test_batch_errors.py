@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import moaisim
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, MoaisimError
-from moaisim.rules import Rules
-from moaisim.strategies.random import RandomStrategy
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import Rules
+from moaisim.strategies.moai.random import RandomStrategy
 
 SEED = 2**63 + 12345
 TARGET = 1_000_003  # the only game in which the strategies below misbehave

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.results import COLUMNS
+from moaisim.games.moai.engine.results import COLUMNS
 
 #: name -> (simulate arguments, digest of the results computed from the code when written)
 GOLDEN: dict[str, tuple[dict, str]] = {

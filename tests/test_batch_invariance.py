@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.forward import Games
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy
-from moaisim.rules import Rules
 
 SEED = 0xC0FFEE
 TARGETS = [0, 5, 999, 123_456_789, 2**62 + 1]

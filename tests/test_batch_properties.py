@@ -1,8 +1,9 @@
 """Property tests of the batch engine over whole batches (hypothesis).
 
 The foundation's invariants (tests/invariants.py, for one reference game) checked for every
-game of a batch after setup (R1) and after every step of every round (R3-R7, `steps.Step`:
-each step that runs by itself, and each decision applied): conservation of
+game of a batch after setup (R1) and at every decision of every round (R3-R7, `steps.Step`:
+every seat asked every decision, forced ones included, so the kernels stop the game after
+each decision and the steps that run by themselves before the next): conservation of
 the 18 pawns per colour, 15 wood, 40 Rapa Nui cards, 21 Moai tiles and the disaster tokens;
 face states (R5.4-R5.7, V1); boats (R5.7, R7.4). Every legal mask is the one the rules book
 gives (docs/rules.md section D; `invariants.expected_legal`, written apart from the engines),
@@ -12,10 +13,8 @@ the results are the scores counted from each game's event log (R8.2; rank 1 wins
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from functools import partial
 from typing import Any
-from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -23,20 +22,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_legal, scores_from_events
 
-import moaisim.engine.batch.machine as machine_module
-from moaisim.engine.batch.machine import Machine
-from moaisim.engine.batch.state import BatchState
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
-from moaisim.engine.seats import Seats
-from moaisim.engine.state import State
-from moaisim.engine.steps import Step
+from moaisim.games.moai.engine.batch.machine import Machine
+from moaisim.games.moai.engine.batch.state import BatchState
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.seats import Seats
+from moaisim.games.moai.engine.state import State
+from moaisim.games.moai.engine.steps import Pending, Step
+from moaisim.games.moai.rules import CAMP, RESERVE, VARIANTS, Rules
 from moaisim.registry import load_strategy
-from moaisim.rules import CAMP, RESERVE, VARIANTS, Rules
 
-#: Steps every round of every game goes through (R2: the five phases).
-EVERY_ROUND = {Step.ROUND, Step.BID, Step.HILL, Step.PICK, Step.WORK_START, Step.WORK,
-               Step.FOREST, Step.VOLCANO, Step.FEED_COUNT, Step.DRAW, Step.ROUND_END}  # fmt: skip
+#: Decisions every round of every game asks (R2: bids, epoch cards, work), every seat asked
+#: every decision.
+EVERY_ROUND = {Step.BID, Step.PICK, Step.WORK}
 
 
 def check_batch(s: BatchState, rules: Rules, where: str) -> None:
@@ -104,11 +102,15 @@ def snapshot(g: Machine, rows: np.ndarray) -> dict[str, np.ndarray]:
 
 class CheckedSeats(Seats):
     """Seats whose questions are checked (`CheckedBatch.check_question`) before they are
-    asked."""
+    asked, and the whole batch at every decision (`CheckedBatch.check_pause`)."""
 
     def __init__(self, batch: CheckedBatch, strategies: list[Any], names: list[str]) -> None:
         super().__init__(batch.rules, strategies, names)
         self.batch = batch
+
+    def answer(self, machine: Machine, pend: Pending, seats: Any = None) -> np.ndarray:
+        self.batch.check_pause(pend)
+        return super().answer(machine, pend, seats)
 
     def ask(self, machine: Machine, kind: Kind, seat: Any, rows: np.ndarray, legal: np.ndarray,
             **info: np.ndarray) -> np.ndarray:  # fmt: skip
@@ -117,10 +119,10 @@ class CheckedSeats(Seats):
 
 
 class CheckedBatch:
-    """A batch that checks the invariants after setup and after each step (the real play
-    loop, `Machine.run` asking the seats, with the machine's step and apply functions
-    wrapped), the legal masks against the rules book's, that the games a step does not
-    concern (idle or over) do not change, and that counts the rounds each game plays."""
+    """A batch that checks the invariants after setup and at each decision (the real play
+    loop, `Machine.play`, every seat asked every decision: every game is logged), the legal
+    masks against the rules book's, that games over do not change any more, and that counts
+    the rounds each game plays (each round asks for bids)."""
 
     def __init__(self, rules: Rules, strategies: list[Any], seed: int, games: np.ndarray,
                  names: list[str], log: list[int]) -> None:  # fmt: skip
@@ -128,6 +130,7 @@ class CheckedBatch:
         self.games = Games.new(rules, seed, games, log=log)
         self.machine = self.games.machine
         self.b = self.machine.b
+        self._told: dict[int, tuple[int, list]] = {}
 
     @property
     def state(self) -> Any:
@@ -142,38 +145,39 @@ class CheckedBatch:
 
     def play(self) -> CheckedBatch:
         self.one = State.empty(self.rules)  # one game of the batch, copied out to check it
-        self.rounds_played = np.zeros(self.b, dtype=np.int64)
+        self.rounds: set[tuple[int, int]] = set()  # (row, round) of every bid asked
         self.steps_run: set[Step] = set()
+        self.ended: dict[str, np.ndarray] | None = None
+        self.over = np.zeros(self.b, dtype=bool)
         check_batch(self.state, self.rules, "after setup")
         seats = CheckedSeats(self, self.strategies, self.names)
         seats.start(self.machine)
         self.games.seats = seats  # the results name the strategies as seated
-        with ExitStack() as stack:
-            for table, apply in ((machine_module.STEPS, False), (machine_module.APPLY, True)):
-                wrapped = {step: self._checked(step, fn, apply) for step, fn in table.items()}
-                stack.enter_context(mock.patch.dict(table, wrapped))
-            self.machine.run(partial(seats.answer, self.machine))
+        assert self.machine.log_mask is not None and self.machine.log_mask.all()
+        self.machine.play([None] * self.rules.players, partial(seats.answer, self.machine))
+        self.check_over()
+        self.rounds_played = np.zeros(self.b, dtype=np.int64)
+        for row, _ in self.rounds:
+            self.rounds_played[row] += 1
         return self
 
-    def _checked(self, step: Step, fn: Any, apply: bool) -> Any:
-        def run(g: Machine, arg: Any, *more: Any) -> Any:
-            assert g is self.machine
-            rows = np.unique(arg.rows) if apply else arg
-            idle = np.setdiff1d(np.arange(self.b), rows)
-            before = snapshot(g, idle)
-            if step == Step.ROUND and not apply:
-                assert not self.state.last_round[rows].any()
-                self.rounds_played[rows] += 1
-            out = fn(g, arg, *more)
-            self.steps_run.add(step)
-            where = f"after {step.name}{' (applied)' if apply else ''}"
-            check_batch(self.state, self.rules, where)
-            after = snapshot(g, idle)
-            for key, value in before.items():
-                assert np.array_equal(value, after[key]), f"{where}: idle games' {key} changed"
-            return out
+    def check_pause(self, pend: Pending) -> None:
+        """The invariants at a decision; the games over stay as they ended."""
+        self.steps_run.add(pend.step)
+        if pend.step == Step.BID:
+            rounds = self.state.round[pend.rows]
+            self.rounds |= set(zip(pend.rows.tolist(), rounds.tolist(), strict=True))
+        check_batch(self.state, self.rules, f"at {pend.step.name}")
+        self.check_over()
 
-        return run
+    def check_over(self) -> None:
+        over = np.flatnonzero(self.over)
+        if len(over):
+            now = snapshot(self.machine, over)
+            for key, value in self.ended.items():  # type: ignore[union-attr]
+                assert np.array_equal(value, now[key]), f"a game over changed: {key}"
+        self.over = self.machine.over().copy()
+        self.ended = snapshot(self.machine, np.flatnonzero(self.over))
 
     def check_question(self, kind: Kind, seat: Any, rows: np.ndarray, legal: np.ndarray,
                        info: dict[str, np.ndarray]) -> None:  # fmt: skip
@@ -184,11 +188,21 @@ class CheckedBatch:
         assert len(np.unique(rows)) == len(rows)
         n = len(rows)
         seats = np.broadcast_to(np.asarray(seat), (n,))
-        for i in sorted({0, n - 1}) if n else []:
-            game = int(self.machine.games[rows[i]])
+        for i in [0] if n else []:
             self.state.write_back(int(rows[i]), self.one)
             here = {k: v[i] for k, v in info.items()}
-            check_legal(self.one, int(seats[i]), kind, legal[i], here, self.events[game])
+            told = kind in (Kind.ORDER_TIES, Kind.FINISH_MOAI, Kind.REST)  # read the events
+            events = self.events_so_far(rows[i]) if told else []
+            check_legal(self.one, int(seats[i]), kind, legal[i], here, events)
+
+    def events_so_far(self, row: int) -> list:
+        """The events of the game at `row` so far (the reference engine's narration of its
+        decisions), narrated again only when it has taken more."""
+        game = int(self.machine.games[row])
+        made = self.machine.decisions[game]
+        if self._told.get(game, (-1,))[0] != len(made):
+            self._told[game] = (len(made), self.machine.narrate(game, made))
+        return self._told[game][1]
 
 
 VARIANT_SETS = st.sets(st.sampled_from(sorted(VARIANTS)), max_size=4).filter(
@@ -227,10 +241,10 @@ def test_conservation_legality_and_scores_over_whole_batches(config):
     rules, lineup, seed, games = config
     g = play_checked(rules, lineup, seed, games)
     s, p, b = g.state, rules.players, len(games)
-    # every round went through the five phases (R2)
+    # every round asked for bids, epoch cards and work (R2)
     assert g.steps_run >= EVERY_ROUND
     # every game ends (R8.1); `rounds` is the number of rounds it played
-    assert s.last_round.all()
+    assert s.last_round.all() and (s.step == Step.OVER).all()
     assert (s.round == g.rounds_played).all() and (s.round >= 1).all()
     df = g.results()
     assert len(df) == b * p

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UserError
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
 from moaisim.studies import bench
 
 
@@ -153,7 +153,7 @@ def test_batches_and_repeats_change_no_count():
 
 
 def test_memory_of_an_untimed_configuration_gets_its_own_row(monkeypatch):
-    def fake_memory(players, games, seed, lineup, variants):
+    def fake_memory(players, games, seed, lineup, variants, game="moai"):
         f = 3 * games
         return {
             "players": players,

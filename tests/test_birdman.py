@@ -153,7 +153,7 @@ def test_r3_1_palms_put_wood_on_spaces_in_order_one_per_space():
 def test_r3_1_palms_beyond_the_last_space_are_lost(tmp_path):
     # A component set with 3 forest spaces: 4 palms at 3 players put wood on spaces 1-3 only;
     # the 4th token stays in the supply.
-    text = files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
+    text = files("moaisim.games.moai.rules").joinpath("default.toml").read_text("utf-8")
     rules_file = tmp_path / "three-spaces.toml"
     rules_file.write_text(text.replace("forest_spaces = 6", "forest_spaces = 3"))
     g = scenario(3, components=str(rules_file))

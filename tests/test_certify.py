@@ -15,11 +15,11 @@ from statsmodels.stats.proportion import proportion_confint
 from moaisim.analysis.stats import wilson
 from moaisim.errors import UserError
 from moaisim.registry import load_strategy
-from moaisim.strategies.heuristic import NAMES
-from moaisim.strategies.restrict import FORBID
+from moaisim.strategies.moai.heuristic import NAMES
+from moaisim.strategies.moai.restrict import FORBID
 from moaisim.studies import certify as cf
 
-WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "weights"
+WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "moai" / "weights"
 NASH3 = WEIGHTS / "nash-3p.toml"
 
 
@@ -61,7 +61,7 @@ def test_the_certificate_names_the_mixture_file_and_its_bytes(tmp_path):
     assert cert.mixture == str(NASH3.resolve())
     assert cert.digest == hashlib.sha256(NASH3.read_bytes()).hexdigest()
     report = (tmp_path / "c" / "certificate-3p.md").read_text()
-    assert "strategies/weights/nash-3p.toml" in report and cert.digest[:16] in report
+    assert "strategies/moai/weights/nash-3p.toml" in report and cert.digest[:16] in report
     t = cert.table()
     assert sorted(t["challenger"]) == sorted(["greedy", "heuristic", "moai", "fisher", "forester",
                                               "breeder", "raider", "bidder", "tuned"])  # fmt: skip
@@ -157,7 +157,7 @@ def test_the_verdict_says_certified_beaten_or_too_wide_from_the_held_out_bounds(
 def test_heuristic_shipped_names_a_shipped_weights_file_from_any_directory(tmp_path, monkeypatch):
     from moaisim.errors import UnknownStrategyError
     from moaisim.registry import load_strategy
-    from moaisim.strategies import heuristic as h
+    from moaisim.strategies.moai import heuristic as h
 
     monkeypatch.chdir(tmp_path)  # not the checkout: a path would not resolve, a name does
     four = load_strategy("heuristic(shipped='tuned-4p.toml')")()

@@ -18,9 +18,9 @@ import pytest
 from scipy import stats
 
 import moaisim
-from moaisim.engine.chance import epoch_decks, reshuffle_order, setup_draws
+from moaisim.games.moai.engine.chance import epoch_decks, reshuffle_order, setup_draws
+from moaisim.games.moai.rules import VARIANTS, Rules
 from moaisim.rng import Streams
-from moaisim.rules import VARIANTS, Rules
 
 SAME_DEAL = ["base", *sorted(set(VARIANTS) - {"short"}), "open-pawns+fixed-disasters"]
 OPTION_SETS = [

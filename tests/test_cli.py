@@ -36,10 +36,19 @@ def test_play_prints_rounds_and_scores(capsys):
 
 
 def test_play_is_reproducible_and_game_index_matters(capsys):
-    a = run(capsys, "play", "--seed", "3", "--game", "2")[1]
-    b = run(capsys, "play", "--seed", "3", "--game", "2")[1]
-    c = run(capsys, "play", "--seed", "3", "--game", "1")[1]
-    assert a == b and a != c
+    a = run(capsys, "play", "--seed", "3", "--index", "2")[1]
+    b = run(capsys, "play", "--seed", "3", "-i", "2", "--game", "moai")[1]
+    c = run(capsys, "play", "--seed", "3", "--index", "1")[1]
+    assert a and a == b and a != c
+
+
+def test_play_index_replays_that_game_of_the_seed(capsys):
+    code, out, err = run(capsys, "play", "--index", "2", "--seed", "1", "--json")
+    assert code == 0 and err == ""
+    header = json.loads(out.splitlines()[0])
+    assert header["seed"] == 1 and header["game"] == 2
+    record = moaisim.play(4, 1, game=2)
+    assert out == record.jsonl()
 
 
 def test_play_json_is_one_object_per_line(capsys):
@@ -206,7 +215,7 @@ def test_bench_times_the_runner_in_fresh_processes(capsys, tmp_path):
 @pytest.mark.parametrize(
     "args",
     [
-        ["--players", "3", "--seed", "5", "--game", "2", "--strategies", "greedy,random,greedy"],
+        ["--players", "3", "--seed", "5", "--index", "2", "--strategies", "greedy,random,greedy"],
         ["--players", "5", "--seed", "11", "--variant", "short+fixed-disasters"],
         ["--players", "2", "--seed", "4", "--json"],
     ],
@@ -273,3 +282,78 @@ def test_report_takes_a_field_study_and_margins_and_refuses_bad_ones(tmp_path, c
         err = capsys.readouterr().err.strip()
         assert err.startswith("moaisim: error:") and len(err.splitlines()) == 1
         assert not (tmp_path / "other").exists()
+
+
+# --- the games and --game ---------------------------------------------------------------------
+
+
+def _commands() -> list[str]:
+    """Every command of the app, by name."""
+    import typer
+
+    from moaisim.cli import app
+
+    return sorted(typer.main.get_command(app).commands)
+
+
+def test_games_lists_moai_with_its_title(capsys):
+    code, out, err = run(capsys, "games")
+    assert code == 0 and err == ""
+    first = out.splitlines()[0]
+    assert first.startswith("moai") and "Moai" in first and "2-5 players" in first
+    code, out, _ = run(capsys, "games", "--json")
+    rows = json.loads(out)
+    moai = next(r for r in rows if r["name"] == "moai")
+    assert code == 0 and moai["title"] == "Moai" and moai["players"] == [2, 3, 4, 5]
+    assert moai["strategies"] > 0 and moai["summary"]
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_takes_game(command):
+    """--game is on every command; moai is the default where the command plays a game."""
+    import typer
+
+    from moaisim.cli import app
+
+    cmd = typer.main.get_command(app).commands[command]
+    options = {o: p for p in cmd.params for o in p.opts}
+    assert "--game" in options, f"{command} has no --game"
+    assert options["--game"].default in ("moai", None)
+    assert "-g" not in options
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["play"], ["variants"], ["rules", "--path"], ["events"], ["strategies"], ["games"]],
+)
+def test_game_moai_is_accepted(capsys, args):
+    plain = run(capsys, *args)
+    named = run(capsys, *args, "--game", "moai")
+    assert plain[0] == 0 and named == plain
+
+
+@pytest.mark.parametrize("command", _commands())
+@pytest.mark.parametrize("value, said", [("3", "--index 3"), ("nosuch", "unknown game 'nosuch'")])
+def test_game_number_or_unknown_name_one_line(capsys, tmp_path, monkeypatch, command, value,
+                                              said):  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    args = {"replay": ["-"], "report": ["run", "--out", "r"], "experiment": ["x.toml"],
+            "balance": ["x.toml"], "certify": ["nash-3p.toml", "--out", "c"],
+            "tune": ["--players", "3"], "distill": ["--players", "3", "--out", "d"],
+            "tune-search": ["--out", "t"], "simulate": ["-p", "3", "-n", "10"]}  # fmt: skip
+    code, out, err = run(capsys, command, *args.get(command, []), "--game", value)
+    assert code == 2 and out == "" and err.count("\n") == 1, (command, err)
+    assert err.startswith("moaisim: error: ") and said in err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_replay_checks_the_logs_game(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    log.write_text(moaisim.play(3, 2).jsonl())
+    code, out, err = run(capsys, "replay", str(log), "--game", "moai", "--summary")
+    assert code == 0 and "Winner" in out
+
+
+def test_rule_option_of_the_game(capsys):
+    code, out, err = run(capsys, "play", "--turn-order", "sideways")
+    assert code == 2 and out == "" and err.count("\n") == 1

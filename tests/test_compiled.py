@@ -1,4 +1,4 @@
-"""The compiled path (moaisim/engine/compiled): the same games as the view path, and nothing
+"""The compiled path (Moai's engine/compiled): the same games as the view path, and nothing
 read that a seat's view hides.
 
 - Golden digests: scores of games played before the compiled path existed (commit 938b387,
@@ -23,12 +23,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moaisim.engine.compiled import features, seen
-from moaisim.engine.compiled.arrays import arrays_of, consts, scratch
-from moaisim.engine.forward import Games, determinize
-from moaisim.engine.seats import Seats
+from moaisim.games.moai.engine.compiled import features, seen
+from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, scratch
+from moaisim.games.moai.engine.forward import Games, determinize
+from moaisim.games.moai.engine.seats import Seats
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import parse_lineup
-from moaisim.rules import Rules
 
 COMPILED = Path(seen.__file__).parent
 
@@ -61,7 +61,7 @@ def test_the_compiled_path_plays_the_games_played_before_it_existed(
 ):
     rules = Rules.make(players, variants=variants, params=params)
     seated = lineup(names, players)
-    assert Seats(rules, seated).policies() is not None  # the compiled path is taken
+    assert None not in Seats(rules, seated).forms()  # the compiled path is taken
     games = Games.new(rules, seed, np.arange(300)).play(seated)
     assert digest(games.scores()) == want
 
@@ -122,14 +122,14 @@ def test_play_to_a_round_then_on_is_the_same_as_in_one_go():
 
 
 def test_a_logged_game_or_a_user_strategy_takes_the_view_path():
-    from moaisim.strategies.greedy import GreedyStrategy
+    from moaisim.strategies.moai.greedy import GreedyStrategy
 
     class Mine(GreedyStrategy):
         def boat(self, view):  # an override the compiled greedy does not know
             return super().boat(view)
 
     rules = Rules.make(3)
-    assert Seats(rules, [Mine(), GreedyStrategy(), GreedyStrategy()]).policies() is None
+    assert Seats(rules, [Mine(), GreedyStrategy(), GreedyStrategy()]).forms()[0] is None
     mine = Games.new(rules, 1, np.arange(30)).play([Mine(), GreedyStrategy(), GreedyStrategy()])
     base = Games.new(rules, 1, np.arange(30)).play(lineup("greedy", 3))
     assert np.array_equal(mine.scores(), base.scores())  # the same decisions, by views
@@ -263,7 +263,7 @@ def test_hidden_counts_per_place_are_the_views_hidden_count_field(players, seed,
 def test_a_reshuffle_sorts_the_discarded_cards_as_numpys_stable_argsort(keys, data):
     """R7.1: the compiled reshuffle sorts only the discarded cards' ids (order[:n]) by
     (key, id): numpy's stable argsort of their keys, ties in id order."""
-    from moaisim.engine.compiled.review import argsort
+    from moaisim.games.moai.engine.compiled.review import argsort
 
     present = data.draw(st.lists(st.booleans(), min_size=len(keys), max_size=len(keys)))
     ids = [i for i, here in enumerate(present) if here]
@@ -344,9 +344,10 @@ def test_rest_birth_and_feed_list_their_legal_actions_in_ascending_order(players
     legal actions `feed_legal`, `rest_legal` and `birth_legal` list (what the compiled
     policies score and `decide` counts) are the legal mask's actions in ascending order, and
     the mask is the one the engine asks the seat with."""
-    from moaisim.engine.batch.production import feed_legal
-    from moaisim.engine.batch.review import birth_legal, reserve_of, rest_legal
-    from moaisim.engine.steps import Step
+    from moaisim.games.moai.engine.compiled.production import feed_legal
+    from moaisim.games.moai.engine.compiled.review import birth_legal, reserve_of, rest_legal
+    from moaisim.games.moai.engine.decisions import feed_codec
+    from moaisim.games.moai.engine.steps import Step
 
     games = Games.new(Rules.make(players), seed, np.arange(3))
     seated = lineup(names, players)
@@ -363,7 +364,8 @@ def test_rest_birth_and_feed_list_their_legal_actions_in_ascending_order(players
                 acts = np.full(size, -1, dtype=np.int64)
                 if pend.step == Step.FEED:
                     ok = np.zeros((3, 6), dtype=np.bool_)
-                    n = feed_legal(r, q, s.loc, s.up, s.hand, lay, m.feed_codec, legal, ok, acts)
+                    codec = feed_codec(m.rules)
+                    n = feed_legal(r, q, s.loc, s.up, s.hand, lay, codec, legal, ok, acts)
                 elif pend.step == Step.REST:
                     n = rest_legal(r, q, s.loc, s.step_taken[r], lay, legal, acts)
                 else:

@@ -11,14 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from moaisim.engine.compiled.policy import HEURISTIC, Choice, Policy
-from moaisim.engine.forward import Games
-from moaisim.engine.views import SeatView
+from moaisim.games.moai.engine.compiled.policy import HEURISTIC, Choice, Policy
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy, parse_lineup
-from moaisim.rules import Rules
-from moaisim.strategies.heuristic import HeuristicStrategy
-from moaisim.strategies.mixture import DispatchStrategy
-from moaisim.strategies.tuned import TunedStrategy
+from moaisim.strategies.moai.heuristic import HeuristicStrategy
+from moaisim.strategies.moai.mixture import DispatchStrategy
+from moaisim.strategies.moai.tuned import TunedStrategy
 
 GAMES = 150
 #: Rule sets: variants (V1-V5), rule options (R2, R3.1, R6.2), rule parameters.
@@ -45,7 +45,7 @@ def both(rules: Rules, lineup: list[Any] | str, seed: int = 11, games: int = GAM
     make = (lambda: [s() for s in specs]) if specs else (lambda: lineup_of(lineup))  # noqa: E731
     view = Games.new(rules, seed, np.arange(games)).play(make(), compiled=False).results()
     fast = Games.new(rules, seed, np.arange(games)).play(make())
-    assert (fast.seats.policies() is not None) is compiled
+    assert (None not in fast.seats.forms()) is compiled
     return view, fast.results(), fast
 
 
@@ -140,7 +140,7 @@ def test_dispatch_plays_each_games_component_compiled() -> None:
     lineup = [lambda: DispatchStrategy(specs, table), *others]
     view, fast, played = both(rules, lineup)
     same(view, fast)
-    forms = played.seats.policies()
+    forms = played.seats.forms()
     assert forms is not None and isinstance(forms[0], Choice)
 
 
@@ -177,7 +177,7 @@ def test_a_user_subclass_with_an_override_plays_by_views(cls: type) -> None:
     lineup = [cls, HeuristicStrategy, TunedStrategy]
     view, fast, played = both(rules, lineup, compiled=False, games=40)
     same(view, fast)
-    assert played.seats.policies() is None
+    assert None in played.seats.forms()
     assert cls().compiled(rules) is None
     # so does a restriction or a mixture of it, and an instance with a decision replaced
     assert load_strategy(restrict("tuned", "boat"))().compiled(rules) is not None

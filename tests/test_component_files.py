@@ -13,12 +13,12 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.rules import Rules, load_components
+from moaisim.games.moai.rules import Rules, load_components
 from moaisim.studies.experiment import load_experiment, study_of
 
 ROOT = Path(__file__).parents[1]
 FILES = ROOT / "experiments" / "components"
-DEFAULT = ROOT / "moaisim" / "rules" / "default.toml"
+DEFAULT = ROOT / "moaisim" / "games" / "moai" / "rules" / "default.toml"
 NAMES = ["late-palms", "late-disasters", "more-raids"]
 
 # --- the published totals, as docs/rules.md section C states them (not read from the loader) --

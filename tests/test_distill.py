@@ -12,8 +12,8 @@ import pytest
 from moaisim.cli import main
 from moaisim.errors import UserError
 from moaisim.registry import load_strategy
-from moaisim.strategies import heuristic as h
-from moaisim.strategies.heuristic import HeuristicStrategy
+from moaisim.strategies.moai import heuristic as h
+from moaisim.strategies.moai.heuristic import HeuristicStrategy
 from moaisim.studies import distill as d
 
 #: Four weights moved far from heuristic's defaults (bids, epoch picks, the forest's wood,

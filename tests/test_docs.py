@@ -9,8 +9,8 @@ import tomllib
 from pathlib import Path
 
 from moaisim.cli import main
-from moaisim.engine.events import EVENTS, schema_markdown
-from moaisim.rules import Rules, load_components
+from moaisim.games.moai.engine.events import EVENTS, schema_markdown
+from moaisim.games.moai.rules import Rules, load_components
 
 ROOT = Path(__file__).parents[1]
 

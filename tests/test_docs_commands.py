@@ -33,7 +33,8 @@ def commands(text: str) -> list[list[str]]:
 
 def checkout(where: Path) -> Path:
     """A scratch directory laid out as a reader's checkout (as tests/test_readme.py's)."""
-    shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", where / "my-components.toml")
+    rules = ROOT / "moaisim" / "games" / "moai" / "rules"
+    shutil.copy(rules / "default.toml", where / "my-components.toml")
     for folder in ("experiments", "strategies"):
         (where / folder).symlink_to(ROOT / folder)
     return where

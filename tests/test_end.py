@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 from scenario import card_id, done, events, give, put, scenario, script
 
-from moaisim.engine.decisions import BIRTH_STOP
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.results import ranks, seat_rows
-from moaisim.engine.state import State
+from moaisim.games.moai.engine.decisions import BIRTH_STOP
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.results import ranks, seat_rows
+from moaisim.games.moai.engine.state import State
+from moaisim.games.moai.rules import CAMP, Rules
 from moaisim.rng import Streams
-from moaisim.rules import CAMP, Rules
-from moaisim.strategies.random import RandomStrategy
+from moaisim.strategies.moai.random import RandomStrategy
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

@@ -8,8 +8,8 @@ epoch phase makes when a disaster card is taken) and through the whole epoch pha
 import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 
-from moaisim.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
-from moaisim.rules import CAMP, RESERVE
+from moaisim.games.moai.engine.decisions import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
+from moaisim.games.moai.rules import CAMP, RESERVE
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

@@ -8,7 +8,7 @@ from test_production import rulebook_board
 from test_review import birth, camp_strengths
 from test_work import board, place, rulebook_work_plan
 
-from moaisim.rules import CAMP
+from moaisim.games.moai.rules import CAMP
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

@@ -28,12 +28,12 @@ import moaisim
 from moaisim import Game, Games, determinize
 from moaisim.analysis.report import make_report
 from moaisim.cli import main
-from moaisim.engine.decisions import Kind
 from moaisim.errors import StrategyError, UserError
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.rules import OPTIONS, Rules
 from moaisim.registry import parse_lineup
-from moaisim.rules import OPTIONS, Rules
 from moaisim.runner import RunWarning, load_results, make_study
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 ROOT = Path(__file__).parents[1]
 KW = dict(strategies="greedy,random", seed=5, chunk_size=10)
@@ -81,7 +81,7 @@ def test_resume_refuses_a_changed_strategy_default_and_names_it(tmp_path, monkey
 
 def test_resume_refuses_an_edited_strategy_module(tmp_path, monkeypatch, capsys):
     (tmp_path / "mine.py").write_text(
-        "from moaisim.strategies.greedy import GreedyStrategy\n"
+        "from moaisim.strategies.moai.greedy import GreedyStrategy\n"
         "class Mine(GreedyStrategy):\n    name = 'mine'\n"
     )
     monkeypatch.chdir(tmp_path)
@@ -105,7 +105,7 @@ def test_a_second_checkout_with_another_greedy_default_cannot_resume(tmp_path):
     shutil.rmtree(checkout / "moaisim" / "strategies", ignore_errors=True)
     shutil.copytree(ROOT / "strategies", checkout / "moaisim" / "strategies",
                     copy_function=shutil.copy2)  # fmt: skip
-    greedy = checkout / "moaisim" / "strategies" / "greedy.py"
+    greedy = checkout / "moaisim" / "strategies" / "moai" / "greedy.py"
     text = greedy.read_text()
     assert '"moai_height": 7,' in text
     greedy.write_text(text.replace('"moai_height": 7,', '"moai_height": 8,'))
@@ -275,8 +275,9 @@ def failing(tmp_path, monkeypatch):
         ),  # fmt: skip
         (
             "failing:Nothing",
-            "decision 'work', game 0 (and 4 other games of the batch) of seed "
-            "0: returned None; expected an integer array of shape (5,)",
+            # the games pause at their own work turns: the first group holds games 3, ...
+            "decision 'work', game 3 (and 2 other games of the batch) of seed "
+            "0: returned None; expected an integer array of shape (3,)",
         ),
         (
             "failing:Quits",
@@ -448,7 +449,7 @@ def test_strategy_parameters_out_of_range_are_one_line(capsys, spec, message):
 
 
 def test_tune_takes_a_module_class_field(tmp_path, capsys):
-    args = ["tune", "-p", "3", "--field", "moaisim.strategies.greedy:GreedyStrategy",
+    args = ["tune", "-p", "3", "--field", "moaisim.strategies.moai.greedy:GreedyStrategy",
             "--games", "2", "--generations", "1", "--popsize", "2", "--held-out-games", "2",
             "--out", str(tmp_path), "-q"]  # fmt: skip
     assert main(args) == 0, capsys.readouterr().err
@@ -460,7 +461,7 @@ def test_tune_takes_a_module_class_field(tmp_path, capsys):
 EVIL = """
 from pathlib import Path
 Path("imported.txt").write_text("the experiment ran code from the current directory")
-from moaisim.strategies.greedy import GreedyStrategy as Evil
+from moaisim.strategies.moai.greedy import GreedyStrategy as Evil
 """
 
 
@@ -1404,7 +1405,7 @@ def test_zero_games_is_one_line_not_an_empty_table(tmp_path, capsys):
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from moaisim.rules import VARIANTS  # noqa: E402
+from moaisim.games.moai.rules import VARIANTS  # noqa: E402
 
 POOL = ["random", "greedy", "heuristic", "moai", "fisher", "forester", "breeder", "raider",
         "bidder", "tuned", "greedy(moai_height=5)"]  # fmt: skip
@@ -1629,7 +1630,7 @@ def test_tune_with_the_largest_seed_holds_out_another_seed(tmp_path, capsys):
 
 LOCAL = """
 import moaisim
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 
 class Boom(GreedyStrategy):
@@ -1739,7 +1740,7 @@ import socket  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 MINE = """
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 
 class Mine(GreedyStrategy):
@@ -1748,7 +1749,7 @@ class Mine(GreedyStrategy):
 
 HELPED = """
 import helper
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 
 class Helped(GreedyStrategy):
@@ -1766,7 +1767,7 @@ def no_bids(view):
 LATE = """
 import time
 
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 
 class Late(GreedyStrategy):
@@ -1787,7 +1788,7 @@ FORKS = """
 import os
 from pathlib import Path
 
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 FORKED = []
 

@@ -13,7 +13,8 @@ import pytest
 
 from moaisim.cli import main
 from moaisim.errors import UnknownStrategyError, UserError
-from moaisim.registry import LEVEL_POOL, level_spec, load_strategy, parse_lineup
+from moaisim.games import load_game
+from moaisim.registry import level_spec, load_strategy, parse_lineup
 from moaisim.studies import population as pop_mod
 from moaisim.studies import restricted as rp
 from moaisim.studies.experiment import load_experiment
@@ -28,7 +29,7 @@ def test_skill_levels_stand_for_their_fields():
     assert parse_lineup("L4", 2)[0].label == "search"
     pool = load_strategy(level_spec("L2", 4))
     weights = dict(pool.params)["weights"]
-    assert sorted(weights) == sorted(LEVEL_POOL)
+    assert sorted(weights) == sorted(load_game("moai").LEVEL_POOL)
     assert sum(weights.values()) == pytest.approx(1.0)
     with pytest.raises(UnknownStrategyError, match="unknown skill level"):
         level_spec("L9", 3)
@@ -36,7 +37,7 @@ def test_skill_levels_stand_for_their_fields():
 
 def test_level_three_needs_a_shipped_mixture_and_plays_it():
     for p in (2, 3, 4, 5):
-        path = ROOT / "strategies" / "weights" / f"nash-{p}p.toml"
+        path = ROOT / "strategies" / "moai" / "weights" / f"nash-{p}p.toml"
         if not path.exists():
             with pytest.raises(UnknownStrategyError, match="no Nash mixture"):
                 level_spec("L3", p)
@@ -113,7 +114,7 @@ def _fake_tune(calls: list[int], fail_at: int | None = None):
         r = Result()
         Path(out).mkdir(parents=True, exist_ok=True)
         r.path = Path(out) / f"tuned-{players}p.toml"
-        r.path.write_text((ROOT / "strategies/weights/forester.toml").read_text())
+        r.path.write_text((ROOT / "strategies/moai/weights/forester.toml").read_text())
         share = 0.5 if len(calls) == 1 else 1 / players + 0.001
         r.held_out = Strength(share, share - 0.005, share + 0.005, 400, 2.0)
         return r
@@ -227,9 +228,10 @@ def test_the_shipped_field_study_validates():
 
 
 def test_a_field_study_certifies_the_shipped_l3_and_reports_strong_play(tmp_path):
-    """[field.certificate] certifies strategies/weights/nash-3p.toml itself; [field.strong_play]
-    plays search against L3 and L3's self-play under each component set: the report has the
-    families' table, the search gap and the statue answer, with their CSV files."""
+    """[field.certificate] certifies strategies/moai/weights/nash-3p.toml itself;
+    [field.strong_play] plays search against L3 and L3's self-play under each component set:
+    the report has the families' table, the search gap and the statue answer, with their CSV
+    files."""
     (tmp_path / "components").mkdir()
     late = ROOT / "experiments" / "components" / "late-palms.toml"
     (tmp_path / "components" / "late-palms.toml").write_text(late.read_text())
@@ -326,7 +328,7 @@ def test_population_runs_every_start_picks_the_best_and_resumes_mid_iteration(
     again on fresh games; an interrupted iteration resumes with the runs not yet done."""
     from moaisim.studies import tune
 
-    weights = ROOT / "strategies/weights"
+    weights = ROOT / "strategies/moai/weights"
     starts = [weights / "moai.toml", weights / "forester.toml"]
     planted = {"moai": 0.30, "forester": 0.45}  # forester's basin holds the better response
     calls: list[tuple[int, str]] = []
@@ -351,7 +353,7 @@ def test_population_runs_every_start_picks_the_best_and_resumes_mid_iteration(
 
     measured: list[tuple[str, int]] = []
 
-    def strength(players, candidate, field, games, seed=0, rules=None):
+    def strength(players, candidate, field, games, seed=0, rules=None, game="moai"):
         measured.append((candidate, seed))
         return tune.Strength(0.5, 0.49, 0.51, games * players, 2.0)
 
@@ -396,9 +398,9 @@ def test_the_kept_meta_game_is_played_again_when_a_strategy_changes(tmp_path, mo
     played: list[list[str]] = []
     real = fd.meta_play
 
-    def counting(lib, players, games, seed, jobs):
+    def counting(lib, players, games, seed, jobs, game="moai"):
         played.append(list(lib))
-        return real(lib, players, games, seed, jobs)
+        return real(lib, players, games, seed, jobs, game=game)
 
     monkeypatch.setattr(fd, "meta_play", counting)
     cfg = {"seed": 3}
@@ -420,10 +422,10 @@ def test_a_reports_best_challengers_ship_beside_it_and_replay_from_there(tmp_pat
     run = tmp_path / "runs" / "cma"
     run.mkdir(parents=True)
     found = run / "best.toml"
-    found.write_text((ROOT / "strategies" / "weights" / "forester.toml").read_text())
+    found.write_text((ROOT / "strategies" / "moai" / "weights" / "forester.toml").read_text())
     other = run / "other.toml"
     other.write_text(found.read_text())
-    shipped = "heuristic(weights='strategies/weights/tuned-3p.toml')"
+    shipped = "heuristic(weights='strategies/moai/weights/tuned-3p.toml')"
     cert = Certificate("nash-3p.toml", "x", 3, 0.02, 10, 20, 1, ["cma", "weights", "restrict"], [
         Challenger("cma", f"heuristic(weights='{found}')", "cma", 0.5, 10, 0.45, 20),
         Challenger("cma", f"heuristic(weights={other})", "cma", 0.4, 10),

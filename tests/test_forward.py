@@ -13,16 +13,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moaisim import Game, Games, determinize
-from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.steps import DECISION, Step
-from moaisim.engine.views import FIELDS, SeatView
-from moaisim.engine.views import HIDDEN as HIDDEN_CODE
 from moaisim.errors import UserError
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.steps import DECISION, Step
+from moaisim.games.moai.engine.views import FIELDS, SeatView
+from moaisim.games.moai.engine.views import HIDDEN as HIDDEN_CODE
+from moaisim.games.moai.rules import Rules
 from moaisim.rng import Draws
-from moaisim.rules import Rules
-from moaisim.strategies.base import Strategy
-from moaisim.strategies.random import RandomStrategy
+from moaisim.strategies.moai.base import Strategy
+from moaisim.strategies.moai.random import RandomStrategy
 
 SECRETS = ("hand", "loc", "up", "moai_owner")
 
@@ -343,7 +343,7 @@ def test_worlds_of_several_games_of_a_view():
 
 
 def test_games_play_on_with_strategies_to_the_end_or_a_horizon():
-    from moaisim.strategies.greedy import GreedyStrategy
+    from moaisim.strategies.moai.greedy import GreedyStrategy
 
     rules = Rules.make(3)
     whole = Games.new(rules, seed=8, games=[2, 5])

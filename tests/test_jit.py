@@ -1,5 +1,5 @@
 """The kernels' jit decorator (moaisim/jit.py) and the first compile's announcement
-(moaisim/engine/warm.py): a kernel is compiled once whatever literals and integer widths its
+(Moai's engine/warm.py): a kernel is compiled once whatever literals and integer widths its
 callers pass, the machine's steps compile into it rather than on their own, and a cold path
 is said on the terminal before it compiles."""
 
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from numba.core import types
 
-from moaisim.engine import warm
-from moaisim.engine.compiled import birdman, epoch, production, review, work
-from moaisim.engine.compiled.machine import play_game
+from moaisim.games.moai.engine import warm
+from moaisim.games.moai.engine.compiled import birdman, epoch, production, review, work
+from moaisim.games.moai.engine.compiled.machine import play_game
 from moaisim.jit import Kernel, canonical, kernel
 
 
@@ -82,7 +82,7 @@ def test_the_machines_steps_compile_into_play_game_not_on_their_own():
 
 
 def test_every_kernel_of_the_package_is_a_kernel_and_lives_where_the_cache_looks():
-    import moaisim.strategies.greedy  # noqa: F401  the built-ins' kernels too
+    import moaisim.strategies.moai.greedy  # noqa: F401  the built-ins' kernels too
     from moaisim import kernel_cache
 
     roots = {p.resolve() for p in kernel_cache.sources()}
@@ -108,7 +108,7 @@ def test_a_cold_path_is_announced_once_with_the_seconds_it_took(monkeypatch):
     with warm.compiling("compiled"):
         pass  # announced already in this process: nothing more
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("moaisim: compiling the compiled path's kernels")
+    assert lines[0].startswith("moaisim: compiling the batch engine's kernels")
     assert f"about {warm.SECONDS['compiled']} s of CPU" in lines[0]
     assert any(x.startswith("moaisim: still compiling (") for x in lines[1:-1])
     assert lines[-1].startswith("moaisim: compiled in ")
@@ -131,13 +131,14 @@ def test_a_compiled_path_is_not_announced(monkeypatch):
 @pytest.mark.slow
 def test_a_fresh_cache_announces_the_compile_in_a_new_process(tmp_path):
     """What a new user sees: a cold cache folder, the line before the compile, the seconds
-    after (the view path of a one-game run: the smaller compile)."""
-    code = ("import moaisim; from moaisim import Games; from moaisim.rules import Rules; "
+    after (a one-game run asked through views: the batch engine's kernels compile first)."""
+    code = ("import moaisim; from moaisim import Games; "
+            "from moaisim.games.moai.rules import Rules; "
             "Games.new(Rules.make(3), 1, [0]).play([moaisim.load_strategy('random')()] * 3, "
             "compiled=False)")  # fmt: skip
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     got = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True, timeout=600)  # fmt: skip
     lines = got.stderr.splitlines()
-    assert lines[0].startswith("moaisim: compiling the view path's kernels"), got.stderr
+    assert lines[0].startswith("moaisim: compiling the batch engine's kernels"), got.stderr
     assert lines[-1].startswith("moaisim: compiled in "), got.stderr

@@ -1,6 +1,6 @@
 """The house's layout (docs/design.md, "Layout"): imports flow one way, from the command line
 down to the rules, with no cycle and no arrow up; the batch engine's machine is reached only
-through the forward model (`moaisim.engine.forward`); imports sit at module level.
+through the forward model (`moaisim.games.moai.engine.forward`); imports sit at module level.
 
 The import graph is read from the source (module-level imports and those inside functions),
 so a lazy import cannot hide an arrow."""
@@ -19,9 +19,11 @@ FLOORS: list[tuple[str, ...]] = [
     ("moaisim.errors", "moaisim.checks", "moaisim.interrupts", "moaisim.files", "moaisim.docs",
      "moaisim.version", "moaisim.progress", "moaisim.jit"),
     ("moaisim.rng",),
-    ("moaisim.rules",),
-    ("moaisim.engine",),
+    ("moaisim.games",),  # the game boundary: the protocol and the registry of games
+    ("moaisim.games.moai.rules",),
+    ("moaisim.games.moai.engine",),
     ("moaisim.registry", "moaisim.strategies"),
+    ("moaisim.games.moai",),  # the game's GameSpec (its names imported when first read)
     ("moaisim.fingerprint", "moaisim.rundir", "moaisim.runner"),
     ("moaisim.analysis",),
     ("moaisim.api",),
@@ -150,18 +152,54 @@ def test_no_import_cycle():
             visit(m)
 
 
+#: The toolkit: what plays, reads and shows games of any game (docs/design.md, "Two layers").
+TOOLKIT = ("moaisim.registry", "moaisim.fingerprint", "moaisim.rundir", "moaisim.runner",
+           "moaisim.analysis", "moaisim.api", "moaisim.studies", "moaisim.cli")  # fmt: skip
+#: What the toolkit may import of the games: the boundary (the protocol and the registry)
+#: and the strategies' package root (where the fingerprint finds the built-ins' files).
+BOUNDARY = ("moaisim.games", "moaisim.games.base", "moaisim.strategies")
+
+
+def is_toolkit(module: str) -> bool:
+    """A toolkit module (`TOOLKIT`), or the package's public API (moaisim/__init__.py)."""
+    return module == "moaisim" or any(module == n or module.startswith(n + ".") for n in TOOLKIT)
+
+
+def test_the_toolkit_imports_no_game():
+    """The runner, the analysis, the studies, the command line and the public API import no
+    game's modules, at module level, in a function or for type checkers: a game is reached
+    through `moaisim.games.load_game` only (issue 42's game boundary)."""
+    crossing = [
+        f"{m}: {s}"
+        for m, t, s, _, _ in EDGES
+        if is_toolkit(m)
+        and (t.startswith("moaisim.games") or t.startswith("moaisim.strategies"))
+        and t not in BOUNDARY
+    ]
+    assert not crossing, "\n".join(crossing)
+
+
+def test_the_boundary_test_sees_a_crossing():
+    """The check above is not blind: an import of Moai's rules in the runner would be caught."""
+    assert is_toolkit("moaisim.runner") and is_toolkit("moaisim.cli.game") and is_toolkit("moaisim")
+    assert not is_toolkit("moaisim.games.moai.engine.forward")
+    assert not is_toolkit("moaisim.strategies.moai.greedy")
+    assert resolve("moaisim.games.moai.rules.model") not in BOUNDARY
+
+
 def test_only_the_engine_reaches_the_machine():
-    """The batch engine's machine and state (moaisim.engine.batch) are the engine's own: every
-    game outside it is played through the forward model."""
-    inside = ("moaisim.engine",)
+    """The batch engine's machine and state (moaisim.games.moai.engine.batch) are the
+    engine's own: every game outside it is played through the forward model."""
+    inside = ("moaisim.games.moai.engine",)
     reach = [f"{m}: {s}" for m, t, s, _, _ in EDGES
-             if t.startswith("moaisim.engine.batch") and not m.startswith(inside)]  # fmt: skip
+             if t.startswith("moaisim.games.moai.engine.batch")
+             and not m.startswith(inside)]  # fmt: skip
     benchmarks = [
         f"{p.name}: {line.strip()}"
         for p in (ROOT / "benchmarks").glob("*.py")
         if p.name != "compare_commits.py"  # it times older commits too, from before the door
         for line in p.read_text().splitlines()
-        if "moaisim.engine.batch" in line
+        if "moaisim.games.moai.engine.batch" in line
     ]
     assert not reach + benchmarks, "\n".join(reach + benchmarks)
 

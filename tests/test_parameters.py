@@ -16,17 +16,17 @@ import moaisim
 from moaisim.analysis import strategies, variants
 from moaisim.analysis.sheet import score_sources
 from moaisim.cli import main
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import RulesError, UserError
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.rules import CAMP, Rules
+from moaisim.games.moai.rules.parameters import LATER
 from moaisim.registry import load_strategy
-from moaisim.rules import CAMP, Rules
-from moaisim.rules.parameters import LATER
 from moaisim.rundir import serialize, study_digest
 from moaisim.studies.versus import versus
 
 ROOT = Path(__file__).parents[1]
-DEFAULT = ROOT / "moaisim" / "rules" / "default.toml"
+DEFAULT = ROOT / "moaisim" / "games" / "moai" / "rules" / "default.toml"
 #: Columns that say how a game went (not which rules it was played under).
 PLAY = ["game", "seat", "strategy", "score", "moai_height", "moai_count", "pawns", "wood",
         "rank", "rounds", "births", "starved", "raids_made", "boats_built",
@@ -402,3 +402,40 @@ def test_a_study_with_a_rules_object_refuses_a_second_source_of_parameters():
     with pytest.raises(UserError, match="wood_supply=8 disagrees"):
         moaisim.play(3, seed=1, rules=rules, params={"wood_supply": 8})
     assert np.isin(["setup", "components", "wood_points"], df.columns).all()
+
+
+def test_every_simple_parameter_reaches_each_place_derived_from_its_record():
+    """A simple rule parameter is one record (docs/design.md, "Adding a rule parameter"):
+    the component file's schema and range, its value on the component set, the results
+    column and its type, the set-up label and digest, --param and its help, and the rules
+    book's table all come from it."""
+    from moaisim.games.moai.engine.results import COLUMNS, DTYPES
+    from moaisim.games.moai.rules.components import _OPTIONAL, _SCHEMA
+    from moaisim.games.moai.rules.model import parameter_table
+    from moaisim.games.moai.rules.parameters import SIMPLE, listing, parse_assignments
+
+    assert {"wood_points", "moai_points", "wood_per_palm"} <= set(SIMPLE)
+    base = Rules.make(3)
+    book = (ROOT / "docs" / "rules.md").read_text()
+    assert parameter_table() in book  # the rules book's table is the records' own
+    for name, p in SIMPLE.items():
+        section, key = p.key[0], p.key[-1]
+        assert key in _SCHEMA[section] and key in _OPTIONAL[section]
+        assert getattr(base.components, name) == p.default
+        assert name in COLUMNS and DTYPES[name] == "int16"
+        assert name in listing() and parse_assignments([f"{name}={p.high}"]) == {name: [p.high]}
+        changed = Rules.make(3, params={name: p.high})
+        assert getattr(changed.components, name) == p.high
+        assert changed.setup == f"{name}={p.high}" and changed.digest() != base.digest()
+        with pytest.raises(RulesError, match=f"{section}.{key} must be an integer from "
+                                             f"{p.low} to {p.high}"):  # fmt: skip
+            Rules.make(3, params={name: p.high + 1})
+
+
+def test_a_later_parameter_at_its_default_keeps_the_digest_recorded_before_it():
+    """The digests of set-ups recorded before wood_points, moai_points and wood_per_palm
+    existed (their values then: the rulebook's) are those of the same set-ups now."""
+    assert Rules.make(3).digest().startswith("a1c0b0187edc")
+    assert Rules.make(3, params={"moai_points": 2}).digest().startswith("ec21c4fc4d4d")
+    assert Rules.make(3, params={"wood_points": 3}).digest().startswith("dc04e77b8b8f")
+    assert Rules.make(3, params={"wood_per_palm": 2}).digest().startswith("9e5a9e2a34bf")

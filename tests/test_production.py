@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 
-from moaisim.rules import RESERVE
-from moaisim.rules.codes import RAID_COMBOS
+from moaisim.games.moai.rules import RESERVE
+from moaisim.games.moai.rules.codes import RAID_COMBOS
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

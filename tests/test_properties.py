@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import CheckedGame, scores_from_events
 
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.results import frame, seat_rows
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.results import frame, seat_rows
+from moaisim.games.moai.rules import RESERVE, VARIANTS, Rules
 from moaisim.registry import load_strategy
-from moaisim.rules import RESERVE, VARIANTS, Rules
 
 VARIANT_SETS = st.sets(
     st.sampled_from(sorted(set(VARIANTS) - {"open-bidding-strict"})), max_size=3

@@ -35,7 +35,8 @@ def workdir(tmp_path_factory) -> Path:
     Python blocks use what earlier commands wrote (runs/...), and the repository's
     experiments/, strategies/ and reports/ folders are there."""
     where = tmp_path_factory.mktemp("readme")
-    shutil.copy(ROOT / "moaisim" / "rules" / "default.toml", where / "my-components.toml")
+    rules = ROOT / "moaisim" / "games" / "moai" / "rules"
+    shutil.copy(rules / "default.toml", where / "my-components.toml")
     for folder in ("experiments", "strategies", "reports"):
         (where / folder).symlink_to(ROOT / folder)
     return where

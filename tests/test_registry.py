@@ -7,14 +7,14 @@ import pytest
 import moaisim
 from moaisim.errors import UnknownStrategyError
 from moaisim.registry import available, load_strategy, parse_lineup
-from moaisim.strategies.greedy import GreedyStrategy
-from moaisim.strategies.random import RandomStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
+from moaisim.strategies.moai.random import RandomStrategy
 
 
 def test_builtins_and_entry_points():
     known = available()
-    assert known["random"] == "moaisim.strategies.random:RandomStrategy"
-    assert known["greedy"] == "moaisim.strategies.greedy:GreedyStrategy"
+    assert known["random"] == "moaisim.strategies.moai.random:RandomStrategy"
+    assert known["greedy"] == "moaisim.strategies.moai.greedy:GreedyStrategy"
     assert load_strategy("random").cls is RandomStrategy
     spec = moaisim.load_strategy("greedy")
     assert spec.cls is GreedyStrategy and spec.label == "greedy" and spec.params == ()

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moaisim
-from moaisim.engine.decisions import Kind
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.views import SeatView
-from moaisim.rules import Rules
-from moaisim.strategies.base import Strategy
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import Rules
+from moaisim.strategies.moai.base import Strategy
 
 
 class Replay(Strategy):

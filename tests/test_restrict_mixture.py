@@ -17,25 +17,25 @@ from hypothesis import strategies as st
 
 import moaisim
 from moaisim.cli import main
-from moaisim.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.views import FIELDS
 from moaisim.errors import StrategyError, UnknownStrategyError
+from moaisim.games.moai.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.views import FIELDS
+from moaisim.games.moai.rules import Rules, epoch_table
+from moaisim.games.moai.rules.codes import FOREST, OCEAN
 from moaisim.registry import load_strategy
 from moaisim.rng import SeatRandom
-from moaisim.rules import Rules, epoch_table
-from moaisim.rules.codes import FOREST, OCEAN
-from moaisim.strategies.base import Strategy
-from moaisim.strategies.features import loses
-from moaisim.strategies.mixture import (
+from moaisim.strategies.moai.base import Strategy
+from moaisim.strategies.moai.features import loses
+from moaisim.strategies.moai.mixture import (
     MixtureStrategy,
     drawn_components,
     seat_keys,
     stream_of,
     sub_view,
 )
-from moaisim.strategies.restrict import FORBID, RestrictStrategy, view_with
+from moaisim.strategies.moai.restrict import FORBID, RestrictStrategy, view_with
 
 ROOT = Path(__file__).parents[1]
 MIX = "mixture(weights={'greedy': 0.5, 'forester': 0.3, 'random': 0.2})"
@@ -103,7 +103,7 @@ def test_restrict_parameter_mistakes_are_one_line(spec, message):
 
 def forbidden(kind: Kind, rules: Rules, names: frozenset[str], snap: dict, a: np.ndarray) -> bool:
     """Whether action `a` of a decision is one the forbid list rules out (written apart from
-    strategies/restrict.py, from the action encodings and the rules)."""
+    strategies/moai/restrict.py, from the action encodings and the rules)."""
     if kind is Kind.BID:
         return "bid" in names and bool(np.any(a > 0))
     a = int(a)
@@ -280,7 +280,7 @@ def test_restrict_with_nothing_forbidden_or_nothing_chosen_plays_the_inner_strat
 def test_restrict_plays_the_inner_strategys_games_when_nothing_forbidden_is_ever_legal(tmp_path):
     """A deck without boat cards (R7.4: no boat, R5.7: no sea) and without disasters that
     strike a chosen clan (R4.3): `boat` and `disasters` restrict nothing."""
-    text = (ROOT / "moaisim" / "rules" / "default.toml").read_text()
+    text = (ROOT / "moaisim" / "games" / "moai" / "rules" / "default.toml").read_text()
     for kind in ("fire-boat", "fire", "famine", "storm", "topple"):
         text = text.replace(f'"{kind} ', '"erosion ')
     text = text.replace('"boat ', '"neutral ')

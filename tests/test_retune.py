@@ -10,9 +10,9 @@ import pytest
 
 import moaisim
 from moaisim.errors import UserError
-from moaisim.rules import Rules
+from moaisim.games.moai.rules import Rules
 from moaisim.runner import make_study
-from moaisim.strategies.tuned import retuned_key
+from moaisim.strategies.moai.tuned import retuned_key
 from moaisim.studies.experiment import load_experiment
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups, targets
 

@@ -9,9 +9,9 @@ import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 from test_production import GREEN, RED, YELLOW, legal_sets, rulebook_board
 
-from moaisim.engine.decisions import BIRTH_PAIRS, BIRTH_STOP
+from moaisim.games.moai.engine.decisions import BIRTH_PAIRS, BIRTH_STOP
+from moaisim.games.moai.rules import CAMP, RESERVE
 from moaisim.rng import Chance, Streams
-from moaisim.rules import CAMP, RESERVE
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

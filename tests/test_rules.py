@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from moaisim.errors import RulesError
-from moaisim.rules import Rules, load_components, parse_variants, variant_label
-from moaisim.rules.components import DISASTERS
+from moaisim.games.moai.rules import Rules, load_components, parse_variants, variant_label
+from moaisim.games.moai.rules.components import DISASTERS
 
-DEFAULT = Path(__file__).parents[1] / "moaisim" / "rules" / "default.toml"
+DEFAULT = Path(__file__).parents[1] / "moaisim" / "games" / "moai" / "rules" / "default.toml"
 
 
 def test_c_default_component_set_matches_rules_md():
@@ -164,6 +164,6 @@ def test_r6_4_a_raid_needs_a_raid_card_in_hand(hand, raid):
     """R6.4: a raid discards a Raid card; `holds_raid` says whether the hand has one."""
     import numpy as np
 
-    from moaisim.rules.codes import holds_raid
+    from moaisim.games.moai.rules.codes import holds_raid
 
     assert holds_raid(np.array(hand, dtype=np.int64)) is raid

@@ -57,7 +57,7 @@ def test_a_grid_has_a_cell_per_combination_each_row_says_its_cell():
 
 
 def test_rotation_seats_every_strategy_in_every_seat_equally_often():
-    df = moaisim.simulate(4, 40, strategies="moaisim.strategies.random:RandomStrategy,greedy",
+    df = moaisim.simulate(4, 40, strategies="moaisim.strategies.moai.random:RandomStrategy,greedy",
                           seed=3)  # fmt: skip
     counts = pd.crosstab(df["seat"], df["strategy"])
     assert (counts.to_numpy() == 20).all()  # 40 games x 4 seats / 2 strategies / 4 seats
@@ -249,7 +249,7 @@ def test_the_default_chunk_is_larger_when_every_seat_plays_compiled():
     assert make_study(3, 1_000_000, ["greedy,tuned", "L2"]).chunk_size == 20_000
     assert make_study(3, 100_000, ["greedy,tuned"]).chunk_size == 12_000  # 8 chunks and a bit
     assert make_study(3, 10, ["greedy,tuned"]).chunk_size == 5_000
-    random = "greedy,moaisim.strategies.random:RandomStrategy"
+    random = "greedy,moaisim.strategies.moai.random:RandomStrategy"
     assert make_study(3, 400_000, [random]).chunk_size == 20_000
     assert make_study(3, 10, ["greedy", "plugins.cautious:NeverBids"]).chunk_size == 5_000
     assert make_study(3, 10, ["greedy"], engine="reference").chunk_size == 50
@@ -428,7 +428,7 @@ def test_a_users_strategy_module_reaches_workers_started_before_it_was_on_the_pa
     here = tmp_path / "later"
     here.mkdir()
     (here / "latecomer.py").write_text(
-        "import moaisim.strategies.greedy as g\n\n"
+        "import moaisim.strategies.moai.greedy as g\n\n"
         "class Late(g.GreedyStrategy):\n    name = 'late'\n"
     )
     monkeypatch.syspath_prepend(str(here))

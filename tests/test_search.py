@@ -1,4 +1,4 @@
-"""The `search` strategy (strategies/search.py): legal, reproducible, batch-invariant play in
+"""The `search` strategy (strategies/moai/search.py): legal, reproducible, batch-invariant play in
 both engines; its successive-halving plan and mixed bid rule; it out-plays its own rollout
 policy."""
 
@@ -10,18 +10,18 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UnknownStrategyError
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rng import Draws
-from moaisim.rules import Rules
-from moaisim.strategies.mixture import MixtureStrategy
-from moaisim.strategies.search import SearchStrategy, halving, strongest_below
-from moaisim.strategies.tuned import TunedStrategy
+from moaisim.strategies.moai.mixture import MixtureStrategy
+from moaisim.strategies.moai.search import SearchStrategy, halving, strongest_below
+from moaisim.strategies.moai.tuned import TunedStrategy
 
-WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "weights"
+WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "moai" / "weights"
 
 SMALL = "search(worlds=4,candidates=4)"
 

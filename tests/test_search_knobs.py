@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from moaisim.cli import main
-from moaisim.engine.forward import Games
 from moaisim.errors import UserError
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy
-from moaisim.rules import Rules
-from moaisim.strategies.search import rollout_values
+from moaisim.strategies.moai.search import rollout_values
 from moaisim.studies import search_knobs as sk
 
 
@@ -35,7 +35,7 @@ def planted(monkeypatch):
     """measure() replaced by the planted objective (no games); records the knobs asked."""
     asked: list[dict] = []
 
-    def measure(knobs, number, worlds, players, games, seed, n_jobs):
+    def measure(knobs, number, worlds, players, games, seed, n_jobs, game="moai"):
         asked.append(dict(knobs))
         t = sk.Trial(number, dict(knobs))
         for p in players:
@@ -63,7 +63,7 @@ def test_tpe_finds_a_planted_optimum_and_trial_0_is_the_shipped_defaults(planted
 
 
 def test_a_trial_over_the_cpu_budget_is_kept_but_never_chosen(monkeypatch, tmp_path):
-    def measure(knobs, number, worlds, players, games, seed, n_jobs):
+    def measure(knobs, number, worlds, players, games, seed, n_jobs, game="moai"):
         t = sk.Trial(number, dict(knobs), {3: planted_value(knobs)}, {3: (0, 0)}, {3: 3})
         t.seconds[3] = 5.0 if knobs["horizon"] == 2 else 0.5  # the best horizon is too slow
         return t
@@ -79,7 +79,7 @@ def test_a_stopped_search_resumes_into_the_trials_of_an_uninterrupted_one(monkey
     straight: list[dict] = []
 
     def record(into, stop_at=None):
-        def measure(knobs, number, worlds, players, games, seed, n_jobs):
+        def measure(knobs, number, worlds, players, games, seed, n_jobs, game="moai"):
             if stop_at is not None and number == stop_at:
                 raise KeyboardInterrupt
             into.append(dict(knobs))
@@ -162,7 +162,7 @@ def test_a_finished_search_says_its_verification_again_without_playing_it(plante
                                                                           monkeypatch):  # fmt: skip
     calls: list[int] = []
 
-    def verify(knobs, worlds, players, games, seed, n_jobs):
+    def verify(knobs, worlds, players, games, seed, n_jobs, game="moai"):
         calls.append(games)
         return [sk.Verified(3, games * 3, 0.1, (0.0, 0.2), 0.05, (-0.05, 0.15), 0.05,
                             (0.01, 0.09), 0.7, 0.6)]  # fmt: skip

@@ -20,10 +20,10 @@ from statsmodels.stats.proportion import proportion_confint
 import moaisim
 from moaisim.analysis import sheet as m
 from moaisim.cli import main
-from moaisim.engine.forward import Games
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import level_spec, load_strategy
-from moaisim.rules import Rules
-from moaisim.strategies.random import RandomStrategy
+from moaisim.strategies.moai.random import RandomStrategy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -244,7 +244,8 @@ def check_paragraph(page: str) -> str:
 
 def test_a_sheet_of_any_set_up_names_it_and_its_reproduce_line_replays_it(tmp_path, capsys):
     components = tmp_path / "mine.toml"
-    components.write_text((ROOT / "moaisim" / "rules" / "default.toml").read_text())
+    rules = ROOT / "moaisim" / "games" / "moai" / "rules"
+    components.write_text((rules / "default.toml").read_text())
     setup = ["-v", "fixed-disasters", "--turn-order", "clockwise", "--param", "wood_supply=10",
              "--components", str(components)]  # fmt: skip
     out = tmp_path / "sheets"

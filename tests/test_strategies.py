@@ -22,12 +22,13 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import moaisim
-from moaisim.engine.forward import Games
 from moaisim.errors import UnknownStrategyError
-from moaisim.registry import BUILTIN, describe, load_strategy
-from moaisim.rules import Rules
-from moaisim.strategies import heuristic as h
-from moaisim.strategies.ties import pick_best
+from moaisim.games import load_game
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.rules import Rules
+from moaisim.registry import describe, load_strategy
+from moaisim.strategies.moai import heuristic as h
+from moaisim.strategies.moai.ties import pick_best
 from moaisim.studies.tune import rotated, strength
 
 PLANS = ("moai", "fisher", "forester", "breeder", "raider", "bidder")
@@ -75,7 +76,7 @@ def _pick_by_definition(scores: list[float], legal: list[bool], u: float) -> int
     (in action order) is taken; no legal action: 0."""
     import math
 
-    from moaisim.engine.compiled.ties import TIE
+    from moaisim.games.moai.engine.compiled.ties import TIE
 
     legal_at = [a for a, ok in enumerate(legal) if ok]
     if not legal_at:
@@ -101,7 +102,7 @@ _SCORE = st.one_of(
 @given(row=st.lists(st.tuples(_SCORE, st.booleans()), max_size=40),
        u=st.floats(0, 1, exclude_max=True))  # fmt: skip
 def test_pick_row_one_pass_takes_the_action_the_tie_rule_defines(row, u):
-    from moaisim.engine.compiled.ties import pick_row
+    from moaisim.games.moai.engine.compiled.ties import pick_row
 
     scores = [s for s, _ in row]
     legal = [ok for _, ok in row]
@@ -115,7 +116,7 @@ def test_pick_row_one_pass_takes_the_action_the_tie_rule_defines(row, u):
 def test_pick_listed_takes_the_action_the_tie_rule_defines(row, u):
     """`pick_listed` reads candidates from a list (every legal action, plus some illegal
     ones a restriction struck out) and picks what the tie rule picks over the whole mask."""
-    from moaisim.engine.compiled.ties import pick_listed
+    from moaisim.games.moai.engine.compiled.ties import pick_listed
 
     scores = [s for s, _, _ in row]
     legal = [ok for _, ok, _ in row]
@@ -131,7 +132,7 @@ def _cheapest_bid_by_definition(hand, need, cost, keep, short, u):
     of the first cheapest found, the floor(u x k)-th of those k."""
     import itertools
 
-    from moaisim.rules.codes import card_value
+    from moaisim.games.moai.rules.codes import card_value
 
     size = sum(hand)
     found = []
@@ -170,7 +171,7 @@ def test_bid_row_bids_the_cheapest_sub_multiset_the_rule_defines(hand, need, cos
                                                                   short, u):  # fmt: skip
     """R3.3: the heuristic's bid (one pass, the pick's second pass only when needed) is
     the brute-force cheapest bid, ties included."""
-    from moaisim.engine.compiled.heuristic import bid_row
+    from moaisim.games.moai.engine.compiled.heuristic import bid_row
 
     out = np.zeros((1, 6), dtype=np.int64)
     bid_row(0, np.array([hand], dtype=np.int64), need, np.array(cost), float(keep), short, u,
@@ -345,7 +346,7 @@ def test_a_strategy_plays_the_same_games_alone_as_in_a_batch(name):
 def test_every_strategy_is_listed_with_a_one_line_plan_and_its_parameters():
     listed = {name: (plan, params) for name, plan, params in describe()}
     for name in EVERY:
-        assert name in BUILTIN and name in listed
+        assert name in load_game("moai").STRATEGIES and name in listed
         plan, params = listed[name]
         assert plan and "cannot be loaded" not in plan and len(plan) < 120
     assert "weights=<table or TOML file>" in listed["heuristic"][1]
@@ -364,7 +365,7 @@ def test_the_default_weights_file_documents_every_weight_the_module_names():
 def test_plans_are_points_of_the_heuristic_weight_space(plan):
     cls = load_strategy(plan).cls
     assert issubclass(cls, h.HeuristicStrategy) and cls.preset == f"{plan}.toml"
-    folder = Path(__file__).parents[1] / "strategies" / "weights"
+    folder = Path(__file__).parents[1] / "strategies" / "moai" / "weights"
     own = tomllib.loads((folder / f"{plan}.toml").read_text())["weights"]
     base = tomllib.loads((folder / "heuristic.toml").read_text())["weights"]
     assert own and set(own) <= set(base)
@@ -389,7 +390,7 @@ def test_heuristic_takes_a_weights_file_and_checks_it(tmp_path):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_tuned_plays_the_file_of_its_player_count(players):
-    path = Path(__file__).parents[1] / "strategies" / "weights" / f"tuned-{players}p.toml"
+    path = Path(__file__).parents[1] / "strategies" / "moai" / "weights" / f"tuned-{players}p.toml"
     doc = tomllib.loads(path.read_text())
     assert doc["tuned"]["command"].startswith("moaisim tune ")
     assert doc["tuned"]["players"] == players
@@ -402,7 +403,7 @@ def test_tuned_plays_the_file_of_its_player_count(players):
 
 
 def test_tuned_falls_back_to_the_nearest_file(monkeypatch):
-    from moaisim.strategies import tuned
+    from moaisim.strategies.moai import tuned
 
     real = h.weights_path
     hidden = {"tuned-2p.toml", "tuned-4p.toml"}

@@ -15,14 +15,14 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.views import SeatView
 from moaisim.errors import IllegalActionError, StrategyError, UnknownStrategyError
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy, parse_lineup
-from moaisim.rules import Rules
-from moaisim.strategies.greedy import GreedyStrategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
 
 ROOT = Path(__file__).parents[1]
 
@@ -214,7 +214,7 @@ def test_an_undeclared_field_read_says_so():
 
 
 def test_strategies_install_as_moaisim_strategies_and_moaisim_exports_strategy(tmp_path):
-    assert moaisim.Strategy.__module__ == "moaisim.strategies.base"
+    assert moaisim.Strategy.__module__ == "moaisim.strategies.moai.base"
     # a user's own `strategies/` folder is theirs: nothing installed shadows it
     own = tmp_path / "strategies"
     own.mkdir()
@@ -376,7 +376,7 @@ def test_batch_game_checks_reads_before_playing():
 def test_a_subclass_declaring_params_keeps_its_parents_params():
     """Issue 41: a subclass of `tuned` that declared `params` lost tuned's own ('LookAhead'
     object has no attribute 'weights'). A subclass's params and bounds add to its parents'."""
-    from moaisim.strategies.tuned import TunedStrategy
+    from moaisim.strategies.moai.tuned import TunedStrategy
 
     class Deeper(TunedStrategy):
         name = "deeper"

@@ -94,9 +94,9 @@ def test_play_digest_follows_weights_files_but_not_l3_mixture_files(tmp_path, mo
     monkeypatch.setattr(moaisim.strategies, "__file__", str(home / "__init__.py"))
     digest = fp.play_digest.__wrapped__
     before = digest()
-    nash = home / "weights" / "nash-3p.toml"
+    nash = home / "moai" / "weights" / "nash-3p.toml"
     nash.write_text(nash.read_text() + "\n# another L3\n")
     assert digest() == before
-    tuned = home / "weights" / "tuned-3p.toml"
+    tuned = home / "moai" / "weights" / "tuned-3p.toml"
     tuned.write_text(tuned.read_text() + "\n# new weights\n")
     assert digest() != before

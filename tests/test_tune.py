@@ -11,7 +11,7 @@ import pytest
 
 from moaisim.errors import UserError
 from moaisim.registry import load_strategy
-from moaisim.strategies import heuristic as h
+from moaisim.strategies.moai import heuristic as h
 from moaisim.studies.tune import lineups, rotated, strength, tune
 
 
@@ -172,17 +172,18 @@ def test_the_tune_command_runs_a_search_and_refuses_mistakes_in_one_line(tmp_pat
 
 def test_a_weights_file_names_shipped_files_by_their_path_in_the_checkout(tmp_path):
     """A weights file may be shipped: the mixture it was tuned against is named as a checkout
-    has it (strategies/weights/nash-4p.toml), never by this machine's absolute path."""
+    has it (strategies/moai/weights/nash-4p.toml), never by this machine's absolute path."""
     from moaisim.files import CHECKOUT
     from moaisim.studies.tune import write_weights_file
 
-    mixture = f"mixture(file='{CHECKOUT}/strategies/weights/nash-4p.toml')"
+    mixture = f"mixture(file='{CHECKOUT}/strategies/moai/weights/nash-4p.toml')"
     path = tmp_path / "w.toml"
     write_weights_file(path, {"wood": 1.0}, "tuned",
-                       {"command": f"moaisim certify {CHECKOUT}/strategies/weights/nash-4p.toml",
+                       {"command": f"moaisim certify {CHECKOUT}/strategies/moai/weights/"
+                                   "nash-4p.toml",
                         "field": [mixture], "games": 4},
                        [f"# Held-out strength against {mixture}"])  # fmt: skip
     said = path.read_text()
     assert str(CHECKOUT) not in said
-    assert "mixture(file='strategies/weights/nash-4p.toml')" in said
-    assert 'command = "moaisim certify strategies/weights/nash-4p.toml"' in said
+    assert "mixture(file='strategies/moai/weights/nash-4p.toml')" in said
+    assert 'command = "moaisim certify strategies/moai/weights/nash-4p.toml"' in said

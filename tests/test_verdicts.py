@@ -712,7 +712,7 @@ def test_a_field_is_judged_by_every_run_of_the_field_study(tmp_path):
         pd.DataFrame([row]).to_csv(d / "certificate_families-4p.csv", index=False)
 
     def certified_file(d: Path, digest: str) -> None:
-        (d / "report.md").write_text(f"Mixture file: `strategies/weights/nash-4p.toml` "
+        (d / "report.md").write_text(f"Mixture file: `strategies/moai/weights/nash-4p.toml` "
                                      f"(SHA-256 `{digest}`).\n")  # fmt: skip
 
     import hashlib

@@ -93,7 +93,7 @@ def test_a_skill_level_as_the_field_plays_that_player_counts_field(capsys):
     naming the mixture files; a level as the candidate too (L1 is greedy)."""
     by_level = versus("L1", "L3", players=[3, 4], games=12, seed=5)
     for p in (3, 4):
-        named = versus("greedy", f"mixture(file=strategies/weights/nash-{p}p.toml)", players=p,
+        named = versus("greedy", f"mixture(file=strategies/moai/weights/nash-{p}p.toml)", players=p,
                        games=12, seed=5)  # fmt: skip
         row = by_level[by_level["players"] == p].reset_index(drop=True)
         # the field is named by its level, never by the mixture file's path on this machine

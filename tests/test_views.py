@@ -13,17 +13,17 @@ import pandas as pd
 import pytest
 
 import moaisim
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
-from moaisim.engine.results import frame, seat_rows
-from moaisim.engine.views import FIELDS, HIDDEN, SeatView
 from moaisim.errors import IllegalActionError
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games
+from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.results import frame, seat_rows
+from moaisim.games.moai.engine.views import FIELDS, HIDDEN, SeatView
+from moaisim.games.moai.rules import Rules
 from moaisim.rng import SeatRandom
-from moaisim.rules import Rules
-from moaisim.strategies.base import Strategy
-from moaisim.strategies.greedy import GreedyStrategy
-from moaisim.strategies.random import RandomStrategy
+from moaisim.strategies.moai.base import Strategy
+from moaisim.strategies.moai.greedy import GreedyStrategy
+from moaisim.strategies.moai.random import RandomStrategy
 
 
 class Spy(RandomStrategy):

@@ -11,7 +11,7 @@ import pytest
 from scenario import build_boat, card_id, done, events, put, scenario, script
 from test_production import rulebook_board
 
-from moaisim.rules import CAMP
+from moaisim.games.moai.rules import CAMP
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

@@ -25,7 +25,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from moaisim.analysis import verdicts
-from moaisim.rules import OPTIONS
+from moaisim.analysis.source import game_of_table
+from moaisim.games import DEFAULT, load_game
 
 DPI = 110
 #: The widest a figure is (inches): 990 px at DPI, saved cut to its content with a 0.1 in
@@ -48,8 +49,15 @@ def save(fig: Figure, path: str | Path) -> Path:
     return path
 
 
-#: Each rule option's default: a legend names only the options a cell changes.
-DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}
+def _defaults(data: pd.DataFrame | pd.Series) -> dict[str, str]:
+    """Each rule option's default in the game of `data` (a table, `game_of_table`, or a row of
+    one: its attrs name the game, else the default game): a legend names only the options a
+    cell changes."""
+    if isinstance(data, pd.DataFrame):
+        game = game_of_table(data)
+    else:
+        game = data.attrs.get("game") or DEFAULT
+    return {name: values[0] for name, values in load_game(game).OPTIONS.items()}
 
 
 def palette(n: int) -> list[Colour]:
@@ -94,7 +102,7 @@ def _setup(row: pd.Series) -> str:
     if "setup" in row and isinstance(row["setup"], str):
         return row["setup"]
     parts = [str(row.get("variant", "base"))]
-    parts += [f"{k}={row[k]}" for k, d in DEFAULTS.items() if k in row and row[k] != d]
+    parts += [f"{k}={row[k]}" for k, d in _defaults(row).items() if k in row and row[k] != d]
     return ", ".join(parts)
 
 
@@ -267,7 +275,8 @@ def _text_colour(rgba: Sequence[float]) -> str:
 def head_to_head_heatmap(h2h: pd.DataFrame) -> Figure:
     """How often the row strategy finishes above the column strategy when both play (%),
     one panel per set-up (player count, variant, options)."""
-    keys = [c for c in ("players", "setup", "variant", *DEFAULTS, "rules_digest") if c in h2h]
+    options = _defaults(h2h)
+    keys = [c for c in ("players", "setup", "variant", *options, "rules_digest") if c in h2h]
     groups = list(h2h.groupby(keys, sort=True))
     size = max(len(set(p["strategy"]) | set(p["opponent"])) for _, p in groups)
     panel = 0.36 * size + 1.1  # the cells and the strategy names left of them

@@ -24,9 +24,9 @@ import pandas as pd
 from filelock import FileLock, Timeout
 
 from moaisim.analysis import plots, tables, text, verdicts
-from moaisim.analysis.source import Source
+from moaisim.analysis.source import Source, game_of_table
 from moaisim.errors import UserError
-from moaisim.rules.parameters import PARAMETERS
+from moaisim.games import DEFAULT, load_game
 from moaisim.rundir import is_run, make_dir
 
 
@@ -646,7 +646,7 @@ def answer_box(sections: Mapping[str, Section], found: pd.DataFrame,
     said.sort(key=lambda x: x[:3])
     compact = verdicts.compact(rows) if len(rows) else pd.DataFrame()
     notes = verdicts.field_notes(rows) if len(rows) else []
-    untuned = untuned_changes(found["change"]) if len(found) else []
+    untuned = untuned_changes(found["change"], game_of_table(found)) if len(found) else []
     if retuned is not None:
         notes.append(retuned_note(retuned))
     elif untuned:
@@ -677,13 +677,15 @@ def retuned_note(retuned: pd.DataFrame) -> str:
     )
 
 
-def untuned_changes(changes: Sequence[str] | pd.Series) -> list[str]:
-    """The set-ups that change a rule parameter (the scoring, the supply, the hands...) or
-    the component file: the shipped weights were tuned under the base game's, not these."""
+def untuned_changes(changes: Sequence[str] | pd.Series, game: str = DEFAULT) -> list[str]:
+    """The set-ups that change a rule parameter of `game` (the scoring, the supply, the
+    hands...) or the component file: the shipped weights were tuned under the base game's,
+    not these."""
+    parameters = load_game(game).PARAMETERS
     out = []
     for change in sorted({str(c) for c in changes}):
         parts = [x.strip() for x in change.split(", ")]
-        if any(x.split("=", 1)[0] in PARAMETERS or x.startswith("components=") for x in parts):
+        if any(x.split("=", 1)[0] in parameters or x.startswith("components=") for x in parts):
             out.append(change)
     return out
 

@@ -33,7 +33,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from moaisim.analysis import stats
-from moaisim.engine.results import statue_points
+from moaisim.analysis.source import spec_of_table
 
 #: Bootstrap resamples of the sheet's intervals that have no closed form.
 BOOTSTRAP = 1000
@@ -193,7 +193,7 @@ def score_sources(results: pd.DataFrame) -> pd.DataFrame:
     """The shares of the score from statues (Moai height times the `moai_points` parameter),
     living pawns and wood, over all seats and over the winners (seats with a share of the
     win, weighted by it)."""
-    statues = statue_points(results)
+    statues = spec_of_table(results).statue_points(results)
     wood = results["score"] - statues - results["pawns"]
     parts = pd.DataFrame({"statues": statues, "pawns": results["pawns"],
                           "wood": wood, "score": results["score"]})  # fmt: skip
@@ -246,7 +246,8 @@ def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarra
         return np.asarray(x, dtype=float).reshape(-1, p).sum(axis=1)
 
     shares = r["win_share"].to_numpy(dtype=float).reshape(-1, p)
-    statues, pawns, score = summed(statue_points(r)), summed(r["pawns"]), summed(r["score"])
+    statues = summed(spec_of_table(r).statue_points(r))
+    pawns, score = summed(r["pawns"]), summed(r["score"])
     lead = sole_leaders(rounds)
     at = lead[lead["round"] == LEADER_ROUND].set_index("game")["leader"]
     leader = at.reindex(games, fill_value=-1).to_numpy()

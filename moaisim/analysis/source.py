@@ -19,11 +19,35 @@ import numpy as np
 import pandas as pd
 
 from moaisim.errors import UserError
-from moaisim.rules import OPTIONS
+from moaisim.games import DEFAULT, GameSpec, check_name, load_game
 from moaisim.rundir import RunDir
 
 #: Games per block when the source is a DataFrame.
 BLOCK_GAMES = 5_000
+#: The columns that may name a results table's game: `game_name`, or `game` when it holds
+#: names (in the runner's tables `game` is the game's number within its run).
+GAME_COLUMNS = ("game_name", "game")
+
+
+def game_of_table(df: pd.DataFrame) -> str:
+    """The game (`moaisim games`) a results table is of: its game-name column (`GAME_COLUMNS`),
+    else `df.attrs["game"]`, else the default (moai: tables made before games had names).
+    A table of several games is a one-line `UserError`."""
+    for col in GAME_COLUMNS:
+        if col in df and not pd.api.types.is_numeric_dtype(df[col]):
+            names = sorted({str(x) for x in pd.unique(df[col]) if not pd.isna(x)})
+            if len(names) > 1:
+                raise UserError(f"the table holds games of {', '.join(names)}: analyse one "
+                                "game at a time")  # fmt: skip
+            if names:
+                return check_name(names[0])
+    named = df.attrs.get("game") if isinstance(df.attrs, dict) else None
+    return check_name(named) if isinstance(named, str) and named else DEFAULT
+
+
+def spec_of_table(df: pd.DataFrame) -> GameSpec:
+    """The `GameSpec` of a results table's game (`game_of_table`)."""
+    return load_game(game_of_table(df))
 
 
 @dataclass
@@ -58,6 +82,20 @@ class Source:
         """The run's manifest, read once."""
         return self.run.read() if self.run is not None else None
 
+    @cached_property
+    def game(self) -> str:
+        """The game the results are of: a run's manifest says it (a run made before games
+        had names is Moai's), a table's `game_of_table`."""
+        if self.run is not None:
+            assert self.manifest is not None
+            return check_name(self.manifest["study"].get("game", DEFAULT))
+        return game_of_table(self.results) if self.results is not None else DEFAULT
+
+    @property
+    def spec(self) -> GameSpec:
+        """The `GameSpec` of the results' game (`game`)."""
+        return load_game(self.game)
+
     @property
     def has_rounds(self) -> bool:
         """The source has the per-round table (a run played with `--rounds`)."""
@@ -77,14 +115,15 @@ class Source:
     def lineups_per_setup(self) -> int:
         """The largest number of lineups a set-up plays."""
         cells = self._cells()
-        return int(cells.groupby(_setup_key(cells), dropna=False)["lineup"].nunique().max())
+        keys = _setup_key(cells, self.spec)
+        return int(cells.groupby(keys, dropna=False)["lineup"].nunique().max())
 
     def cells(self) -> pd.DataFrame:
         """One row per cell: players, variant, options, lineup (and components)."""
         cells = self._cells()
         if not self.pool:
             return cells
-        group, _ = self._pooling(cells)
+        group, _ = self._pooling(cells, self.spec)
         out = cells.assign(cell=cells["cell"].map(group))
         count = out.groupby("cell")["lineup"].transform("nunique")
         out["lineup"] = np.where(count > 1, count.map("all {} lineups".format), out["lineup"])
@@ -93,9 +132,9 @@ class Source:
         return out.drop_duplicates("cell").reset_index(drop=True)
 
     @staticmethod
-    def _pooling(cells: pd.DataFrame) -> tuple[dict[int, int], dict[int, int]]:
+    def _pooling(cells: pd.DataFrame, spec: GameSpec) -> tuple[dict[int, int], dict[int, int]]:
         """Each cell's pooled cell (its set-up) and its lineup's number."""
-        group = cells.groupby(_setup_key(cells), dropna=False, sort=False).ngroup()
+        group = cells.groupby(_setup_key(cells, spec), dropna=False, sort=False).ngroup()
         lineup = pd.factorize(cells["lineup"])[0]
         cell = cells["cell"].astype(int).tolist()
         return dict(zip(cell, group.astype(int).tolist(), strict=True)), dict(
@@ -114,15 +153,15 @@ class Source:
 
     def _cells(self) -> pd.DataFrame:
         if self.run is not None:
-            return _with_setup(pd.DataFrame(self.manifest["study"]["cells"]))
+            return _with_setup(pd.DataFrame(self.manifest["study"]["cells"]), self.spec)
         df = self.results
-        cols = [c for c in CELL_KEYS if c in df]
+        cols = [c for c in cell_keys(self.spec) if c in df]
         cells = df.groupby("cell", observed=True)[cols[1:]].first().reset_index()
         # plain values, as a run directory's manifest gives them (not categories)
         for c in cells.columns:
             if isinstance(cells[c].dtype, pd.CategoricalDtype):
                 cells[c] = cells[c].astype(cells[c].cat.categories.dtype)
-        return _with_setup(cells)
+        return _with_setup(cells, self.spec)
 
     def blocks(
         self, rounds: bool = False, columns: tuple[Any, Any] | None = None
@@ -137,7 +176,7 @@ class Source:
         if not self.pool:
             yield from blocks
             return
-        group, lineup = self._pooling(self._cells())
+        group, lineup = self._pooling(self._cells(), self.spec)
         for res, table in blocks:
             yield self._pool(res, group, lineup), self._pool(table, group, lineup)
 
@@ -194,36 +233,27 @@ def _between(games: np.ndarray, order: np.ndarray, lo: int, hi: int) -> np.ndarr
     return np.sort(order[a:b])
 
 
-def _with_setup(cells: pd.DataFrame) -> pd.DataFrame:
+def _with_setup(cells: pd.DataFrame, spec: GameSpec) -> pd.DataFrame:
     """Cells with their set-up label (`Rules.setup`); tables that lack it (results made by
-    hand) get it from the variant and the rule options."""
+    hand) get it from the variant and the game's rule options."""
     if "setup" in cells:
         return cells
 
     def label(row: pd.Series) -> str:
         parts = [] if row.get("variant", "base") == "base" else [str(row["variant"])]
-        parts += [f"{o}={row[o]}" for o, v in OPTIONS.items() if o in row and row[o] != v[0]]
+        parts += [f"{o}={row[o]}" for o, v in spec.OPTIONS.items() if o in row and row[o] != v[0]]
         return ", ".join(parts) or "base"
 
     return cells.assign(setup=cells.apply(label, axis=1) if len(cells) else [])
 
 
-#: The columns that say which cell a row is from.
-CELL_KEYS = (
-    "cell",
-    "players",
-    "setup",
-    "variant",
-    "turn_order",
-    "volcano_after_moai",
-    "spent_wood",
-    "rules_digest",
-    "lineup_id",
-    "lineup",
-)
+def cell_keys(spec: GameSpec) -> tuple[str, ...]:
+    """The columns that say which cell a row is from (the game's rule options among them)."""
+    return ("cell", "players", "setup", "variant", *spec.OPTIONS, "rules_digest", "lineup_id",
+            "lineup")  # fmt: skip
 
 
-def _setup_key(cells: pd.DataFrame) -> list[str]:
+def _setup_key(cells: pd.DataFrame, spec: GameSpec) -> list[str]:
     """The columns of a set-up: everything that names a cell but its lineup."""
-    keys = [c for c in CELL_KEYS if c in cells and c not in ("cell", "lineup_id", "lineup")]
+    keys = [c for c in cell_keys(spec) if c in cells and c not in ("cell", "lineup_id", "lineup")]
     return keys + (["components"] if "components" in cells else [])

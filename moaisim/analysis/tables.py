@@ -21,14 +21,21 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from moaisim.analysis import inference, stats, verdicts
-from moaisim.analysis.source import Source
+from moaisim.analysis.source import Source, spec_of_table
 from moaisim.errors import UserError
-from moaisim.rules import OPTIONS
-from moaisim.rules.parameters import LATER
+from moaisim.games import GameSpec
 
-#: The columns that describe a cell in every table.
-CELL = ("players", "setup", "variant", *OPTIONS, "lineup")
-DEFAULTS = {name: values[0] for name, values in OPTIONS.items()}
+
+def cell_columns(spec: GameSpec) -> tuple[str, ...]:
+    """The columns that describe a cell in every table (the game's rule options among them)."""
+    return ("players", "setup", "variant", *spec.OPTIONS, "lineup")
+
+
+def option_defaults(spec: GameSpec) -> dict[str, str]:
+    """Each rule option of the game at its default (the first value)."""
+    return {name: values[0] for name, values in spec.OPTIONS.items()}
+
+
 #: The results columns the tables read (a run's Parquet parts are read for these only).
 RESULT_COLUMNS = ("cell", "game", "players", "seat", "strategy", "score", "moai_height",
                   "pawns", "wood", "rank", "win", "rounds")  # fmt: skip
@@ -38,7 +45,7 @@ ROUND_COLUMNS = ("cell", "game", "round", "seat", "score")
 
 def _cells(src: Source) -> pd.DataFrame:
     cells = src.cells()
-    return cells[["cell", *[c for c in CELL if c in cells]]]
+    return cells[["cell", *[c for c in cell_columns(src.spec) if c in cells]]]
 
 
 def _with_cells(df: pd.DataFrame, src: Source) -> pd.DataFrame:
@@ -133,7 +140,10 @@ def compute(
             t.add(res, table, quality)
     if not found:
         raise UserError("no games to analyse")
-    return {name: t.result() for name, t in made.items()}
+    out = {name: t.result() for name, t in made.items()}
+    for df in out.values():  # the game the tables are of (`source.game_of_table`)
+        df.attrs["game"] = src.game
+    return out
 
 
 # --- seat balance ------------------------------------------------------------------------------
@@ -236,10 +246,10 @@ def seat_balance(data: Any) -> pd.DataFrame:
 PARTS = ("score", "moai_height", "pawns", "moai_score", "wood_score")
 
 
-def _moai_points(cells: pd.DataFrame) -> pd.Series:
+def _moai_points(cells: pd.DataFrame, spec: GameSpec) -> pd.Series:
     """Each cell's points per metre of Moai height (R8.2, the `moai_points` parameter), by
     cell: the rulebook's where the cells do not say (results recorded before it existed)."""
-    default = float(LATER["moai_points"])
+    default = float(spec.LATER["moai_points"])
     if "moai_points" not in cells:
         return pd.Series(default, index=cells["cell"].astype(int))
     return cells.set_index(cells["cell"].astype(int))["moai_points"].astype(float).fillna(default)
@@ -256,7 +266,7 @@ class _Strategies(_Table):
             points = res["moai_points"].to_numpy(dtype=float)
         else:  # a run's parts are read without the column: the cells say
             if self.points is None:
-                self.points = _moai_points(self.src.cells())
+                self.points = _moai_points(self.src.cells(), self.src.spec)
             points = res["cell"].astype(int).map(self.points).to_numpy(dtype=float)
         moai_score = res["moai_height"].to_numpy(dtype=float) * points
         frame = pd.DataFrame(
@@ -322,20 +332,24 @@ def strategies(data: Any) -> pd.DataFrame:
     return compute(data, "strategies")["strategies"]
 
 
-#: A set-up: what the rules of a game are (player count, variant, options, component set).
-#: Head to head and ratings count each set-up apart: the set-ups of a study play the same
-#: deals (common random numbers), so their games are paired, not independent trials.
-SETUP = ["players", "setup", "variant", *OPTIONS, "rules_digest"]
+# A set-up: what the rules of a game are (player count, variant, options, component set).
+# Head to head and ratings count each set-up apart: the set-ups of a study play the same
+# deals (common random numbers), so their games are paired, not independent trials.
+def setup_columns(spec: GameSpec) -> list[str]:
+    """The columns of a set-up of the game (its rule options among them)."""
+    return ["players", "setup", "variant", *spec.OPTIONS, "rules_digest"]
 
 
 def _setups(src: Source) -> dict[int, tuple]:
-    """Each cell's set-up, as a tuple of the SETUP values (the player count an int)."""
+    """Each cell's set-up, as a tuple of the `setup_columns` values (the player count an
+    int)."""
     cells = src.cells()
-    for col in SETUP:
+    columns = setup_columns(src.spec)
+    for col in columns:
         if col not in cells:
-            cells[col] = {"variant": "base", **DEFAULTS}.get(col, "")
+            cells[col] = {"variant": "base", **option_defaults(src.spec)}.get(col, "")
     return {
-        int(row["cell"]): (int(row["players"]), *(str(row[c]) for c in SETUP[1:]))
+        int(row["cell"]): (int(row["players"]), *(str(row[c]) for c in columns[1:]))
         for _, row in cells.iterrows()
     }
 
@@ -361,6 +375,7 @@ class _HeadToHead(_Table):
         super().__init__(src)
         self.acc: pd.DataFrame | None = None
         self.setups = _setups(src)
+        self.columns = setup_columns(src.spec)
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         for setup, part in _by_setup(res, self.setups):
@@ -374,17 +389,18 @@ class _HeadToHead(_Table):
                 continue
             pairs = pd.DataFrame(
                 {
-                    **dict(zip(SETUP, setup, strict=True)),
+                    **dict(zip(self.columns, setup, strict=True)),
                     "strategy": a[differ],
                     "opponent": b[differ],
                     "above": ((ri < rj) + 0.5 * (ri == rj))[differ],
                 }
             )
-            g = pairs.groupby([*SETUP, "strategy", "opponent"])["above"].agg(["size", "sum"])
+            keys = [*self.columns, "strategy", "opponent"]
+            g = pairs.groupby(keys)["above"].agg(["size", "sum"])
             self.acc = _add(self.acc, g.astype(float))
 
     def result(self) -> pd.DataFrame:
-        cols = [*SETUP, "strategy", "opponent", "n", "above"]
+        cols = [*self.columns, "strategy", "opponent", "n", "above"]
         if self.acc is None:
             df = pd.DataFrame(columns=cols)
         else:
@@ -416,6 +432,7 @@ class _Ratings(_Table):
         self.names: dict[tuple, list[str]] = {}
         self.rng: np.random.Generator | None = None
         self.setups = _setups(src)
+        self.columns = setup_columns(src.spec)
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         if self.rng is None:
@@ -459,8 +476,9 @@ class _Ratings(_Table):
                 rows.append(
                     (*setup, name, len(rankings), est[k], est[k] - half[k], est[k] + half[k])
                 )
-        df = pd.DataFrame(rows, columns=[*SETUP, "strategy", "games", "rating", "lo", "hi"])
-        df = df.sort_values([*SETUP, "rating"], ascending=[True] * len(SETUP) + [False],
+        cols = self.columns
+        df = pd.DataFrame(rows, columns=[*cols, "strategy", "games", "rating", "lo", "hi"])
+        df = df.sort_values([*cols, "rating"], ascending=[True] * len(cols) + [False],
                             ignore_index=True)  # fmt: skip
         df = _sample(df, ("lo", "hi"), "games")
         if len(df) and df["games"].max() >= self.max_games:
@@ -556,7 +574,7 @@ def _game_metrics(res: pd.DataFrame, points: pd.Series | None = None) -> pd.Data
     each cell's points per metre, `_moai_points`; the rulebook's when not given) and each
     strategy's win share (per seat it plays)."""
     if points is None:
-        per_metre = np.full(len(res), float(LATER["moai_points"]))
+        per_metre = np.full(len(res), float(spec_of_table(res).LATER["moai_points"]))
     else:
         per_metre = res["cell"].astype(int).map(points).to_numpy(dtype=float)
     statues = res["moai_height"].to_numpy(dtype=float) * per_metre
@@ -597,7 +615,7 @@ class _Variants(_Table):
         if not self.base_of:
             return
         if self.points is None:
-            self.points = _moai_points(self.src.cells())
+            self.points = _moai_points(self.src.cells(), self.src.spec)
         m = _game_metrics(res, self.points)
         if quality:
             m = m.join(_quality_metrics(quality))

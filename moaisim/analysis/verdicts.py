@@ -29,7 +29,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +37,10 @@ import pandas as pd
 from scipy.stats import norm
 
 from moaisim.analysis import inference, text
+from moaisim.analysis.source import game_of_table
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
+from moaisim.games import DEFAULT, load_game
 from moaisim.registry import split_top
 
 #: The family-wise error rate of every verdict.
@@ -278,15 +279,17 @@ def _mixture_digests(report: Path) -> dict[int, str]:
     return {int(p): d for p, d in _CERTIFIED_FILE.findall(said)}
 
 
-def _shipped_digest(players: int) -> str | None:
-    """The first 16 hex digits of the SHA-256 of the shipped L3 mixture file at `players`."""
-    path = resources.files("moaisim.strategies.weights") / f"nash-{players}p.toml"
+def _shipped_digest(players: int, game: str = DEFAULT) -> str | None:
+    """The first 16 hex digits of the SHA-256 of the game's shipped L3 mixture file at
+    `players` (`weights_path`), None when it ships none."""
+    path = load_game(game).weights_path(f"nash-{players}p.toml")
     if not path.is_file():
         return None
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def field_status(report: Path | None, players: int, lineup: str) -> FieldStatus:
+def field_status(report: Path | None, players: int, lineup: str,
+                 game: str = DEFAULT) -> FieldStatus:  # fmt: skip
     """What the field study (its report directory, `field_report`) says of a field, from
     every run of it (`field_runs`): the run whose best challenger's gain has the highest
     lower end speaks (so a field any run finds exploitable is flagged), and L3 is certified
@@ -296,7 +299,7 @@ def field_status(report: Path | None, players: int, lineup: str) -> FieldStatus:
         return FieldStatus()
     runs = field_runs(Path(report))
     if field_name(lineup) == STRONGEST:
-        current = _shipped_digest(players)
+        current = _shipped_digest(players, game)
         fresh = [r for r in runs if _mixture_digests(r).get(players) in (None, current)]
         runs = fresh or runs
     found = [replace(s, source=r.name if len(runs) > 1 else "")
@@ -364,8 +367,9 @@ def field_statuses(
     base = strategies[strategies["setup"].astype(str) == "base"] if "setup" in strategies else (
         strategies
     )  # fmt: skip
+    game = game_of_table(strategies)
     for (players, lineup), part in base.groupby(["players", "lineup"]):
-        status = field_status(report, int(players), str(lineup))
+        status = field_status(report, int(players), str(lineup), game)
         carves = float((part["moai_height"] * part["n"]).sum()) > 0.0
         out[(int(players), str(lineup))] = replace(status, carves=carves)
     return out

@@ -3,9 +3,10 @@
 Exit codes: 0 done; 2 a mistake in what was asked (`moaisim: error: ...`, one line: unknown
 name, bad rules file, bad option...); 1 a strategy failed during a game (`moaisim: strategy
 error: ...`, one line naming the strategy, decision, game and seed); 130 interrupted.
-`--debug`, anywhere on the line, prints the traceback as well.
+`--debug`, anywhere on the line, prints the traceback as well. Every command that plays, reads
+or describes a game takes `--game NAME` (`moaisim games` lists them; default moai).
 
-The commands live by what they do: `game` (play, replay, variants, rules, events,
+The commands live by what they do: `game` (games, play, replay, variants, rules, events,
 strategies), `runs` (simulate, report, experiment) and `studies` (versus, metagame, tune,
 bench); `common` holds the typer app and what they share. `moaisim.analysis` and
 `moaisim.studies` are imported inside the commands that use them, so that `moaisim --help`
@@ -28,9 +29,9 @@ from moaisim.cli.common import ARGS, app, on_sigterm, say, stop_code
 from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
-ORDER = ("play", "replay", "variants", "simulate", "versus", "sheet", "metagame", "report",
-         "experiment", "balance", "tune", "tune-search", "distill", "certify", "rules", "events",
-         "strategies", "bench")  # fmt: skip
+ORDER = ("games", "play", "replay", "variants", "simulate", "versus", "sheet", "metagame",
+         "report", "experiment", "balance", "tune", "tune-search", "distill", "certify", "rules",
+         "events", "strategies", "bench")  # fmt: skip
 
 
 def _name(info: CommandInfo) -> str:

@@ -10,19 +10,18 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from moaisim import interrupts
 from moaisim.errors import UserError
-from moaisim.registry import LEVEL_POOL, split_top
-from moaisim.rules.parameters import listing as parameter_listing
-from moaisim.rules.parameters import parse_assignments
+from moaisim.games import DEFAULT, available, check_name, load_game
+from moaisim.registry import split_top
 from moaisim.rundir import RunDir
 from moaisim.version import __version__
 
-HELP = """Balance analysis for the board game Moai: seeded games between pluggable strategies.
+HELP = """Balance analysis for board games (Moai first): seeded games between pluggable strategies.
 
 Exit codes: 0 done, 2 a mistake in the command (one line), 1 a strategy failed during a game
 (one line). Add --debug anywhere to see the traceback."""
@@ -55,16 +54,68 @@ def _main(
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
     ] = False,
 ) -> None:
-    """Balance analysis for the board game Moai: seeded games between pluggable strategies."""
+    """Balance analysis for board games (Moai first): seeded games between pluggable strategies."""
 
 
 # --- options declared alike by several commands ---------------------------------------------
 
-#: The help of the --param option.
+
+def check_game(name: str | None) -> str | None:
+    """--game: a known game's name (`moaisim.games.check_name`: an unknown name or a number is
+    one line, exit code 2, before anything is done); None stays None."""
+    return None if name is None else check_name(name)
+
+
+#: The help of the --game option.
+GAME_HELP = (
+    f"The game played: {', '.join(available())} (default {DEFAULT}; `moaisim games` lists "
+    "them). The game number within a run is --index (play)."
+)
+#: --game of every command that plays, reads or describes a game.
+GameName = Annotated[str, typer.Option("--game", help=GAME_HELP, callback=check_game)]
+
+
+def _named_game(what: str) -> Any:
+    """--game of a command whose `what` (a run, a log, a file) names its game: None (its
+    own) unless given, and then `same_game` checks it."""
+    return Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            help=f"The game {what} must be of: {', '.join(available())} (default: the one it "
+            f"names; {DEFAULT} when it names none).",
+            callback=check_game,
+        ),
+    ]
+
+
+#: --game of `replay` (a log), `report` (a run), `experiment` and `balance` (a file).
+LogGame = _named_game("the log")
+RunGame = _named_game("the run")
+FileGame = _named_game("the file's study")
+
+
+def same_game(found: str, wanted: str | None, what: str) -> str:
+    """The game `what` is of (`found`), checked against --game when it was given."""
+    if wanted is not None and found != wanted:
+        raise UserError(f"{what} is of the game {found}, not {wanted} (--game)")
+    return found
+
+
+#: The help of the --param option (the default game's parameters: `moaisim variants --game
+#: NAME` lists another game's).
 PARAM_HELP = (
-    f"A rule parameter, name=value (repeat for several): {parameter_listing()} "
+    f"A rule parameter, name=value (repeat for several): {load_game(DEFAULT).parameter_listing()} "
     "(`moaisim variants` lists them with their defaults)."
 )
+
+
+def _option_help(name: str) -> str:
+    """The help of a rule option of the default game: its values, the first the default."""
+    values = load_game(DEFAULT).OPTIONS[name]
+    return f"Rule option: {' | '.join(values)} (default {values[0]})."
+
+
 #: The help of an option that takes a strategy lineup.
 STRATEGIES_HELP = (
     "Strategies by seat, comma-separated: 'greedy,random'. A lineup shorter than the players "
@@ -80,10 +131,11 @@ PlayerCounts = Annotated[
 ]
 #: --param name=value, one value each (`single_params`).
 Param = Annotated[list[str] | None, typer.Option("--param", help=PARAM_HELP)]
-#: The three rule options, one value each.
-TurnOrder = Annotated[str, typer.Option(help="Rule option: hill | clockwise.")]
-VolcanoAfterMoai = Annotated[str, typer.Option(help="Rule option: stay | camp.")]
-SpentWood = Annotated[str, typer.Option(help="Rule option: supply | out.")]
+#: The rule options (Moai's three), one value each; None: the game's default
+#: (`rule_options` checks them against the game played).
+TurnOrder = Annotated[str | None, typer.Option(help=_option_help("turn_order"))]
+VolcanoAfterMoai = Annotated[str | None, typer.Option(help=_option_help("volcano_after_moai"))]
+SpentWood = Annotated[str | None, typer.Option(help=_option_help("spent_wood"))]
 #: --seed of the commands that play games (not a run's).
 GamesSeed = Annotated[int, typer.Option("--seed", "-s", help="Root seed of the games.")]
 #: --seed of a run.
@@ -111,23 +163,44 @@ Summary = Annotated[
 ]
 
 
-def single_params(texts: list[str] | None) -> dict[str, int] | None:
+def rule_options(game: str, **given: Any) -> dict[str, Any]:
+    """The rule options given (those not None), each checked to be one of `game`'s rule
+    options (a one-line `UserError` otherwise)."""
+    options = load_game(game).OPTIONS
+    out = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name not in options:
+            raise UserError(f"--{name.replace('_', '-')} is not a rule option of {game} "
+                            f"(its options: {', '.join(options) or 'none'})")  # fmt: skip
+        out[name] = value
+    return out
+
+
+def assignments(texts: list[str] | None, game: str = DEFAULT) -> dict[str, list[int]]:
+    """--param name=value[,value...] options of `game` (`parse_assignments`)."""
+    return load_game(game).parse_assignments(texts or [])
+
+
+def single_params(texts: list[str] | None, game: str = DEFAULT) -> dict[str, int] | None:
     """--param name=value options, one value each (a study's lists are refused here)."""
 
     if not texts:
         return None
-    parsed = parse_assignments(texts)
+    parsed = assignments(texts, game)
     for name, values in parsed.items():
         if len(values) > 1:
             raise UserError(f"--param {name}: give one value here (a study sweeps a list)")
     return {name: values[0] for name, values in parsed.items()}
 
 
-def library_names(text: str) -> list[str]:
+def library_names(text: str, game: str = DEFAULT) -> list[str]:
     """--library: the strategies, comma-separated (a spec's own commas kept); default the
-    L2 pool."""
+    game's L2 pool."""
 
-    return [x.strip() for x in split_top(text, ",") if x.strip()] or list(LEVEL_POOL)
+    names = [x.strip() for x in split_top(text, ",") if x.strip()]
+    return names or list(load_game(game).LEVEL_POOL)
 
 
 # --- saying things, naming the command, stopping ------------------------------------------

@@ -1,19 +1,24 @@
-"""The commands about one game: `play` and `replay` one, and what a game is made of: its
-rule `variants`, the `rules` book, the `events` of its log, the `strategies` that play it."""
+"""The commands about one game: the `games` moaisim knows, `play` and `replay` one, and what
+a game is made of: its rule `variants`, the `rules` book, the `events` of its log, the
+`strategies` that play it. Each reaches its game through `moaisim.games` (`--game NAME`)."""
 
 from __future__ import annotations
 
+import json as json_lib
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from moaisim.api import log_game
 from moaisim.api import play as play_game
 from moaisim.api import replay as replay_log
 from moaisim.cli.common import (
     STRATEGIES_HELP,
+    GameName,
+    LogGame,
     Param,
     Players,
     RunSeed,
@@ -22,20 +27,18 @@ from moaisim.cli.common import (
     TurnOrder,
     VolcanoAfterMoai,
     app,
+    check_game,
+    rule_options,
+    same_game,
     single_params,
 )
 from moaisim.docs import document, document_path
-from moaisim.engine.events import schema_markdown
-from moaisim.engine.record import GameRecord
 from moaisim.files import read_text
+from moaisim.games import DEFAULT, available, load_game
 from moaisim.registry import describe
-from moaisim.rules import OPTIONS, VARIANTS
-from moaisim.rules.model import default_components
-from moaisim.rules.parameters import PARAMETERS
-from moaisim.rules.parameters import values as parameter_values
 
 
-def _print_record(record: GameRecord, json: bool, summary: bool) -> None:
+def _print_record(record: Any, json: bool, summary: bool) -> None:
     """A game as `play` prints it: its log as JSON lines, a line per round, or every event."""
     if json:
         sys.stdout.write(record.jsonl())
@@ -47,7 +50,12 @@ def _print_record(record: GameRecord, json: bool, summary: bool) -> None:
 def play(
     players: Players = 4,
     seed: RunSeed = 0,
-    game: Annotated[int, typer.Option("--game", "-g", help="Game index within the run.")] = 0,
+    index: Annotated[
+        int,
+        typer.Option(
+            "--index", "-i", help="The game's number within the run of --seed (game i of it)."
+        ),
+    ] = 0,
     strategies: Annotated[str, typer.Option(help=STRATEGIES_HELP)] = "greedy",
     variant: Annotated[
         str, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
@@ -58,9 +66,9 @@ def play(
             "--components", help="A TOML component set replacing the default (see `rules`)."
         ),
     ] = None,
-    turn_order: TurnOrder = "hill",
-    volcano_after_moai: VolcanoAfterMoai = "stay",
-    spent_wood: SpentWood = "supply",
+    turn_order: TurnOrder = None,
+    volcano_after_moai: VolcanoAfterMoai = None,
+    spent_wood: SpentWood = None,
     param: Param = None,
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
@@ -69,21 +77,24 @@ def play(
     engine: Annotated[
         str, typer.Option("--engine", "-e", help="Engine: reference | batch (same game).")
     ] = "reference",
+    game: GameName = DEFAULT,
 ) -> None:
-    """Play one seeded game and print its log round by round, then the scores (--summary: a
-    line per round; --json: the event log as JSON lines)."""
+    """Play game --index of root seed --seed (game 0 by default) and print its log round by
+    round, then the scores (--summary: a line per round; --json: the event log as JSON
+    lines). The same seed and index play the same game."""
+    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
+                           spent_wood=spent_wood)  # fmt: skip
     record = play_game(
         players,
         seed,
-        game=game,
+        game=index,
         strategies=strategies,
         variants=variant,
         components=components,
-        turn_order=turn_order,
-        volcano_after_moai=volcano_after_moai,
-        spent_wood=spent_wood,
         engine=engine,
-        params=single_params(param),
+        params=single_params(param, game),
+        game_name=game,
+        **options,
     )
     _print_record(record, json, summary)
 
@@ -101,30 +112,70 @@ def replay(
         bool, typer.Option("--json", help="Print the replayed log as JSON lines instead.")
     ] = False,
     summary: Summary = False,
+    game: LogGame = None,
 ) -> None:
     """Play a game's log again: the rules its header names (variant, rule options, rule
-    parameters, component set), its seed and game, and its decisions fed back seat by seat.
-    The game must make the log's events one by one; then its log and scores are printed as
-    `play` prints them."""
+    parameters, component set), its seed and game number, and its decisions fed back seat by
+    seat. The game must make the log's events one by one; then its log and scores are printed
+    as `play` prints them."""
 
     text = sys.stdin.read() if str(log) == "-" else read_text(log, "game log")
+    same_game(log_game(text), game, "the log")
     _print_record(replay_log(text, components), json, summary)
 
 
+@app.command("games", short_help="List the games moaisim plays (--game NAME).")
+def list_games(
+    json: Annotated[bool, typer.Option("--json", help="Print the list as JSON instead.")] = False,
+    game: Annotated[
+        str | None, typer.Option("--game", help="Only this game.", callback=check_game)
+    ] = None,
+) -> None:
+    """List every registered game: its name (what --game takes), title, player counts,
+    one line about it and how many strategies it ships."""
+
+    rows = []
+    for name in [game] if game is not None else available():
+        spec = load_game(name)
+        counts = list(spec.PLAYERS)
+        rows.append({"name": name, "title": spec.TITLE, "players": counts,
+                     "strategies": len(spec.STRATEGIES), "summary": spec.SUMMARY})  # fmt: skip
+    if json:
+        typer.echo(json_lib.dumps(rows, indent=2))
+        return
+    for row in rows:
+        counts = row["players"]
+        span = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+        default = " (default)" if row["name"] == DEFAULT else ""
+        typer.echo(f"{row['name']:<10} {row['title']}{default}: {span} players, "
+                   f"{row['strategies']} built-in strategies")  # fmt: skip
+        typer.echo(f"{'':<10} {row['summary']}")
+
+
 @app.command(short_help="List the rule variants and rule options.")
-def variants() -> None:
-    """List the rule variants (combine with '+') and the rule options."""
+def variants(
+    markdown: Annotated[
+        bool,
+        typer.Option("--markdown", help="Print the rule parameters as the rules book's table."),
+    ] = False,
+    game: GameName = DEFAULT,
+) -> None:
+    """List the game's rule variants (combine with '+'), rule options and rule parameters."""
+    spec = load_game(game)
+    if markdown:  # made from the parameters' records (docs/design.md, "Adding a rule parameter")
+        sys.stdout.write(spec.parameter_table())
+        return
     typer.echo("variants:")
-    typer.echo(f"  {'base':<21} the rules as written (docs/rules.md R1-R8)")
-    for name, text in VARIANTS.items():
+    typer.echo(f"  {'base':<21} the rules as written (docs/{spec.RULES_BOOK})")
+    for name, text in spec.VARIANTS.items():
         typer.echo(f"  {name:<21} {text}")
     typer.echo("rule options (first value is the default):")
-    for name, values in OPTIONS.items():
+    for name, values in spec.OPTIONS.items():
         typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
 
-    defaults = parameter_values(default_components())
+    defaults = spec.parameter_values(spec.default_components())
     typer.echo("rule parameters (--param name=value; the default is the rulebook's):")
-    for name, p in PARAMETERS.items():
+    for name, p in spec.PARAMETERS.items():
         typer.echo(f"  {name:<21} {p.meaning} (default {defaults[name]}; {p.rule})")
 
 
@@ -139,30 +190,34 @@ def rules_book(
     path: Annotated[
         bool, typer.Option("--path", help="Print where the rules book is instead of its text.")
     ] = False,
+    game: GameName = DEFAULT,
 ) -> None:
-    """Print the rules book the engines play by (rule ids R1-R8, V1-V5, C1-C5)."""
+    """Print the game's rules book the engines play by (Moai's: rule ids R1-R8, V1-V5,
+    C1-C5)."""
 
+    spec = load_game(game)
     if components:
-        sys.stdout.write(resources.files("moaisim.rules").joinpath("default.toml").read_text())
+        package, name = spec.COMPONENTS_FILE
+        sys.stdout.write(resources.files(package).joinpath(name).read_text("utf-8"))
     elif path:
-        typer.echo(str(document_path("rules.md")))
+        typer.echo(str(document_path(spec.RULES_BOOK)))
     else:
-        sys.stdout.write(document("rules.md"))
+        sys.stdout.write(document(spec.RULES_BOOK))
 
 
 @app.command("events", short_help="Print the event log's schema (play --json).")
-def event_schema() -> None:
-    """Print the event log's schema: every event kind of `play --json` and its fields."""
+def event_schema(game: GameName = DEFAULT) -> None:
+    """Print the game's event log schema: every event kind of `play --json` and its fields."""
 
-    sys.stdout.write(schema_markdown())
+    sys.stdout.write(load_game(game).schema_markdown())
 
 
 @app.command("strategies", short_help="List the strategies and their parameters.")
-def list_strategies() -> None:
-    """List the strategies that --strategies accepts, with their plan and parameters (any
-    'module:Class' works too)."""
+def list_strategies(game: GameName = DEFAULT) -> None:
+    """List the strategies of the game that --strategies accepts, with their plan and
+    parameters (any 'module:Class' works too)."""
 
-    for name, plan, params in describe():
+    for name, plan, params in describe(game):
         typer.echo(f"{name:<10} {plan}")
         if params:
             typer.echo(f"{'':<10} parameters: {params}")

@@ -18,36 +18,44 @@ from moaisim.api import simulate as run_study
 from moaisim.cli.common import (
     PARAM_HELP,
     STRATEGIES_HELP,
+    FileGame,
     FileJobs,
+    GameName,
     ReportsDir,
+    RunGame,
     RunsDir,
     RunSeed,
     app,
+    assignments,
     command_line,
     interrupted,
+    rule_options,
     runnable,
+    same_game,
     say,
     stop_code,
     stopped,
     where_report,
 )
 from moaisim.errors import UserError
+from moaisim.games import DEFAULT, load_game
 from moaisim.progress import Bar
 from moaisim.progress import bar as make_bar
-from moaisim.rules.parameters import parse_assignments
 from moaisim.runner import summary
+
+
+def _grid_help(name: str) -> str:
+    """The help of a rule option of the default game in a grid: its values."""
+    return f"Rule option {' | '.join(load_game(DEFAULT).OPTIONS[name])} (repeat: a grid)."
+
 
 # Options of `simulate`, declared apart to keep its signature short: the rule options and
 # parameters (a grid when repeated), the seating, and how the run is run.
-TurnOrders = Annotated[
-    list[str] | None, typer.Option(help="Rule option hill | clockwise (repeat: a grid).")
-]
+TurnOrders = Annotated[list[str] | None, typer.Option(help=_grid_help("turn_order"))]
 VolcanoesAfterMoai = Annotated[
-    list[str] | None, typer.Option(help="Rule option stay | camp (repeat: a grid).")
+    list[str] | None, typer.Option(help=_grid_help("volcano_after_moai"))
 ]
-SpentWoods = Annotated[
-    list[str] | None, typer.Option(help="Rule option supply | out (repeat: a grid).")
-]
+SpentWoods = Annotated[list[str] | None, typer.Option(help=_grid_help("spent_wood"))]
 ParamGrid = Annotated[
     list[str] | None,
     typer.Option("--param", help=PARAM_HELP + " A list sweeps: removed_epoch3=0,1,2."),
@@ -131,6 +139,7 @@ def simulate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")
     ] = False,
+    game: GameName = DEFAULT,
 ) -> None:
     """Play a study grid: player counts x variants x rule options x component files x
     lineups, N games per cell. Game i is the same deal in every cell; lineups rotate over
@@ -140,15 +149,17 @@ def simulate(
 
     bar = Bar(0) if not quiet and sys.stderr.isatty() else None  # the runner plans its total
     command = command_line("simulate")
+    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
+                           spent_wood=spent_wood)  # fmt: skip
     try:
         got = run_study(
             players, games, variants=variant or None, seed=seed, engine=engine,
             batch_size=batch_size, components=components or None, lineups=strategies or None,
             out=out, resume=resume, force_resume=force_resume,
-            params=parse_assignments(param or []), turn_order=turn_order,
-            volcano_after_moai=volcano_after_moai, spent_wood=spent_wood, rotation=rotation,
+            params=assignments(param, game), rotation=rotation,
             n_jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size,
             rounds=rounds, progress=bar or False, command=command, notify=say,
+            game_name=game, **options,
         )  # fmt: skip
     except KeyboardInterrupt as exc:
         if bar is not None:
@@ -203,11 +214,15 @@ def report(
             "leader after round 3 wins."
         ),  # fmt: skip
     ] = None,
+    game: RunGame = None,
 ) -> None:
     """Write the balance report of a run: report.md and a self-contained report.html, a CSV
     per table, the figures, the run's manifest and the commands that reproduce it."""
     from moaisim.analysis.report import check_metrics, make_report
+    from moaisim.analysis.source import Source
 
+    if game is not None:  # the run names its game (`moaisim games`)
+        same_game(Source.of(run).game, game, f"the run {run}")
     margins = _margins(margin or [])
     metrics = check_metrics(metric) if metric else None
     command = f"moaisim report {run} --out {out}" + (
@@ -266,6 +281,7 @@ def experiment(
         ),  # fmt: skip
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    game: FileGame = None,
 ) -> None:
     """Run the study an experiment file declares into RUNS/<name> (a stopped or smaller run of
     the same study is resumed), then write its report into REPORTS/<name> (a directory holding
@@ -275,6 +291,7 @@ def experiment(
     from moaisim.studies.experiment import load_experiment, reseeded, run_experiment, study_of
 
     exp = reseeded(load_experiment(file), seed)
+    same_game(exp.game, game, str(file))
     bar = None
     if exp.field is None:
         study = study_of(exp, games)  # every mistake before anything runs
@@ -316,6 +333,7 @@ def balance(
             "into RUNS/<name>-<T> and REPORTS/<name>-<T>.",
         ),  # fmt: skip
     ] = None,
+    game: FileGame = None,
 ) -> None:
     """Search the rule space for the smallest change that meets a balance file's targets.
 
@@ -328,7 +346,10 @@ def balance(
     stopped."""
     try:  # the import inside: a stop while the modules load is one line too
         from moaisim.studies.balance_report import run_balance
+        from moaisim.studies.balance_space import load_space
 
+        if game is not None:
+            same_game(load_space(file).game, game, str(file))
         out = run_balance(file, runs, reports, jobs, say=say, trials=trials)
     except KeyboardInterrupt as exc:
         again = runnable(command_line("balance"))

@@ -16,6 +16,7 @@ import typer
 
 from moaisim.cli.common import (
     Field,
+    GameName,
     GamesSeed,
     Jobs,
     Param,
@@ -25,8 +26,10 @@ from moaisim.cli.common import (
     TurnOrder,
     VolcanoAfterMoai,
     app,
+    assignments,
     command_line,
     library_names,
+    rule_options,
     say,
     single_params,
     stop_code,
@@ -34,9 +37,8 @@ from moaisim.cli.common import (
 )
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, check_writable_file, write_atomic
+from moaisim.games import DEFAULT, load_game
 from moaisim.progress import bar as make_bar
-from moaisim.rules import OPTIONS, Rules
-from moaisim.rules.parameters import parse_assignments
 from moaisim.rundir import is_run, make_dir
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ def versus(
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
     csv: Annotated[Path | None, typer.Option("--csv", help="Also write the table as CSV.")] = None,
+    game: GameName = DEFAULT,
 ) -> None:
     """My strategy against this field in one command: the candidate takes one seat, the
     field's strategies fill the others, and the seats rotate (game i in rotation i mod P), at
@@ -81,7 +84,8 @@ def versus(
         progress = make_bar(games * len(counts)) if sys.stderr.isatty() else None
     try:
         table = versus_table(strategy, field, counts, games, variant or None, seed, jobs,
-                             params=parse_assignments(param or []), progress=progress)  # fmt: skip
+                             params=assignments(param, game), progress=progress,
+                             game=game)  # fmt: skip
     finally:
         if progress is not None:
             progress.close()
@@ -142,13 +146,14 @@ def sheet(
             "--components", help="A TOML component set replacing the default (see `rules`)."
         ),
     ] = None,
-    turn_order: TurnOrder = "hill",
-    volcano_after_moai: VolcanoAfterMoai = "stay",
-    spent_wood: SpentWood = "supply",
+    turn_order: TurnOrder = None,
+    volcano_after_moai: VolcanoAfterMoai = None,
+    spent_wood: SpentWood = None,
     param: Param = None,
     against: Against = None,
     seed: GamesSeed = 2026,
     jobs: Jobs = 1,
+    game: GameName = DEFAULT,
 ) -> None:
     """A balance sheet for each player count, of the base game or of any set-up (variants,
     rule options, rule parameters, a component file: the options of `play`): seat fairness
@@ -169,15 +174,17 @@ def sheet(
     counts = list(dict.fromkeys(players or [3, 4]))
     if field is None and (Path("reports/field") / "report.md").is_file():
         field = Path("reports/field")
-    params = single_params(param)
+    params = single_params(param, game)
+    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
+                           spent_wood=spent_wood)  # fmt: skip
+    spec = load_game(game)
     plans = []
     for p in counts:  # every mistake in the set-up, one line, before anything is made
-        rules = Rules.make(p, variant, components, turn_order, volcano_after_moai, spent_wood,
-                           params=params)  # fmt: skip
-        other = None if against is None else Rules.make(p, against)
+        rules = spec.make_rules(p, variant, None, components, params, **options)
+        other = None if against is None else spec.make_rules(p, against)
         plans.append(SheetSettings(p, games, skill_games, search_games, deals, replays, seed,
                                    field, jobs, None if rules.setup == "base" else rules,
-                                   other).check())  # fmt: skip
+                                   other, game=game).check())  # fmt: skip
     # where the sheets go, checked before any game: a file, a run, a sheet of other
     # settings or a directory that takes no file is refused now, not after the play
     if out.is_symlink() and not out.exists():
@@ -192,8 +199,7 @@ def sheet(
     minutes = sum(p.seconds() for p in plans) / max(min(jobs, 2), 1) / 60
     say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s) "
         f"(search, L4, is most of it: --search-games 0 leaves it out)")  # fmt: skip
-    setup = _setup_args(variant, components, param, against, turn_order=turn_order,
-                        volcano_after_moai=volcano_after_moai, spent_wood=spent_wood)  # fmt: skip
+    setup = _setup_args(game, variant, components, param, against, **options)
     done: list[int] = []
     try:
         for p, plan in zip(counts, plans, strict=True):
@@ -219,15 +225,18 @@ def sheet(
         raise typer.Exit(stop_code(exc)) from None
 
 
-def _setup_args(variant: str | None, components: Path | None, param: list[str] | None,
-                against: str | None, **options: str) -> str:  # fmt: skip
-    """The set-up's options of a sheet's Reproduce line, as given (the rule options that are
-    not their default), each with a leading space; '' for the base game."""
-    out = "" if variant is None else f" --variant {shlex.quote(variant)}"
+def _setup_args(game: str, variant: str | None, components: Path | None,
+                param: list[str] | None, against: str | None, **options: str) -> str:  # fmt: skip
+    """The set-up's options of a sheet's Reproduce line, as given (the game when not the
+    default; the rule options that are not their default), each with a leading space; ''
+    for the base game of the default game."""
+    out = "" if game == DEFAULT else f" --game {shlex.quote(game)}"
+    out += "" if variant is None else f" --variant {shlex.quote(variant)}"
     if components is not None:
         out += f" --components {shlex.quote(str(components))}"
+    defaults = load_game(game).OPTIONS
     for name, value in options.items():
-        if value != OPTIONS[name][0]:
+        if value != defaults[name][0]:
             out += f" --{name.replace('_', '-')} {shlex.quote(value)}"
     out += "".join(f" --param {shlex.quote(x)}" for x in param or [])
     return out + ("" if against is None else f" --against {shlex.quote(against)}")
@@ -259,6 +268,7 @@ def metagame(
             help="Directory for the tables (CSV), metagame.md and the mixtures (nash-<P>p.toml).",
         ),  # fmt: skip
     ] = None,
+    game: GameName = DEFAULT,
 ) -> None:
     """Play every composition of a library of strategies (the same games in each, seats
     rotated) and report its meta-game: the symmetric Nash mixture of the population game
@@ -270,14 +280,14 @@ def metagame(
         alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
     except ValueError:
         raise UserError(f"--alphas: expected numbers separated by commas, got {alphas!r}") from None
-    names = library_names(library)
+    names = library_names(library, game)
     if out is not None:
         make_dir(out)
     parts = [f"# Meta-game of {len(names)} strategies\n",
              f"Command: `{command_line('metagame')}`\n"]  # fmt: skip
     for p in players or [3, 4]:
         parts.append(_metagame_of(names, p, games, seed, jobs, variant, bootstrap, alpha_list,
-                                  out))  # fmt: skip
+                                  out, game))  # fmt: skip
     if out is not None:
         write_atomic(out / "metagame.md", "\n".join(parts).encode(), "report")
         say(f"tables: {out}")
@@ -285,7 +295,7 @@ def metagame(
 
 def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: int,
                  variant: str | None, bootstrap: int, alphas: list[float],
-                 out: Path | None) -> str:  # fmt: skip
+                 out: Path | None, game: str = DEFAULT) -> str:  # fmt: skip
     """`metagame` at one player count: play the compositions (a progress bar on a terminal),
     analyse them, print the Markdown section (returned) and write the tables and the Nash
     mixture into `out`."""
@@ -296,7 +306,8 @@ def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: in
     say(f"metagame: {players} players, {compositions} compositions x {games:,} games")
     progress = make_bar(compositions * games) if sys.stderr.isatty() else None
     try:
-        meta = meta_play(names, players, games, seed, jobs, variant, progress=progress)
+        meta = meta_play(names, players, games, seed, jobs, variant, progress=progress,
+                         game=game)  # fmt: skip
     finally:
         if progress is not None:
             progress.close()
@@ -370,9 +381,9 @@ def tune(
     variant: Annotated[
         str | None, typer.Option("--variant", "-v", help="base, or variants joined by '+'.")
     ] = None,
-    turn_order: TurnOrder = "hill",
-    volcano_after_moai: VolcanoAfterMoai = "stay",
-    spent_wood: SpentWood = "supply",
+    turn_order: TurnOrder = None,
+    volcano_after_moai: VolcanoAfterMoai = None,
+    spent_wood: SpentWood = None,
     start: Annotated[
         list[Path] | None,
         typer.Option(
@@ -400,6 +411,7 @@ def tune(
     epsilon: Epsilon = 0.02,
     iterations: Iterations = 3,
     meta_games: MetaGames = 120,
+    game: GameName = DEFAULT,
 ) -> None:
     """Search heuristic's weight space with CMA-ES: every candidate plays the same training
     games, seats rotated, against the field; the best weights go to OUT/tuned-<P>p.toml with
@@ -415,17 +427,19 @@ def tune(
                         "--population)")  # fmt: skip
     if population:
         _population(players, library, out, epsilon, iterations, meta_games, games, generations,
-                    popsize, held_out_games, seed, start, jobs, field, restart)  # fmt: skip
+                    popsize, held_out_games, seed, start, jobs, field, restart, game)  # fmt: skip
         return
-    options = {"turn_order": turn_order, "volcano_after_moai": volcano_after_moai,
-               "spent_wood": spent_wood}  # fmt: skip
+    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
+                           spent_wood=spent_wood)  # fmt: skip
+    defaults = load_game(game).OPTIONS
     forbids = [f.strip() for f in forbid.split(",") if f.strip()]
     settings = TuneSettings(
         players, field, games, generations, popsize, seed, variants=variant,
-        options={k: v for k, v in options.items() if v != OPTIONS[k][0]},
+        options={k: v for k, v in options.items() if v != defaults[k][0]},
         start=start[0] if start else None,
         sigma=sigma, held_out_games=held_out_games, held_out_seed=held_out_seed,
         objective=objective, names=names.split(",") if names else None, forbid=forbids,
+        game=game,
     )  # fmt: skip
     try:
         result = search(settings, out, resume=not restart, n_jobs=jobs,
@@ -470,7 +484,7 @@ def _print_tuned(result: TuneResult, forbids: list[str]) -> None:
 def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
                 meta_games: int, games: int, generations: int, popsize: int | None,
                 held_out_games: int, seed: int, start: list[Path] | None, jobs: int, field: str,
-                restart: bool) -> None:  # fmt: skip
+                restart: bool, game: str = DEFAULT) -> None:  # fmt: skip
     """`tune --population`: the PSRO loop (moaisim.studies.population)."""
     from moaisim.studies.population import certificate_table, state_path
     from moaisim.studies.population import population as run_population
@@ -481,11 +495,11 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
     if restart and state_path(out, players).exists():
         raise UserError(f"--restart: remove {out} (a population loop keeps one state per "
                         "directory) or choose another --out")  # fmt: skip
-    names = library_names(library)
+    names = library_names(library, game)
     result = run_population(players, names, out, epsilon, iterations, meta_games, games,
                             generations, popsize, held_out_games, seed,
                             start[0] if start and len(start) == 1 else start, jobs, say,
-                            command_line("tune"))  # fmt: skip
+                            command_line("tune"), game=game)  # fmt: skip
     for row in certificate_table(result):
         runs = f" (runs' held-out shares: {row['starts']})" if row["starts"] else ""
         typer.echo(f"iteration {row['iteration']}: {row['members']} strategies, mixture "
@@ -543,6 +557,7 @@ def bench(
         int, typer.Option(help="Games timed with --jobs 1 and --runner-jobs (the speed-up).")
     ] = 100_000,
     runner_jobs: Annotated[int, typer.Option(help="Jobs of the runner benchmark.")] = 2,
+    game: GameName = DEFAULT,
 ) -> None:
     """Time the batch and reference engines on the same games; measure a batch's memory.
 
@@ -553,7 +568,7 @@ def bench(
     config = bench_lib.main_args(
         players=players, lineups=lineups, games=games, reference_games=reference_games,
         memory_games=memory_games, memory_players=memory_players, memory=memory, seed=seed,
-        repeat=repeat, batch_size=batch_size,
+        repeat=repeat, batch_size=batch_size, game=game,
     )  # fmt: skip
     bench_lib.check_runner_args(runner_games, runner_speedup_games, runner_jobs)
     bench_lib.check_outputs(str(markdown) if markdown else None, str(csv) if csv else None)
@@ -632,6 +647,7 @@ def distill(
     ] = 500,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
+    game: GameName = DEFAULT,
 ) -> None:
     """Keep the teacher's decisions in games against a field (exact copies of each position),
     then move heuristic weights by CMA-ES until they answer as the teacher did at as many of
@@ -646,7 +662,7 @@ def distill(
     try:
         got = run_distill(players, out, teacher, field, games, held_out_games, start, names,
                           wanted, generations, popsize, 0.3, seed, strength_games, jobs, say,
-                          command_line("distill"))  # fmt: skip
+                          command_line("distill"), game=game)  # fmt: skip
     except KeyboardInterrupt as exc:
         typer.echo(f"moaisim: {stopped(exc)}; kept positions are saved: run the same command "
                    "again to reuse them", err=True)  # fmt: skip
@@ -681,6 +697,7 @@ def tune_search(
     ] = 2.0,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
+    game: GameName = DEFAULT,
 ) -> None:
     """Search search's knobs (horizon, candidates, bid temperature, lead scale) with Optuna's
     TPE: each trial plays one search seat against L3, seats rotated, on the same games at
@@ -691,7 +708,8 @@ def tune_search(
         from moaisim.studies.search_knobs import tune_search as run
 
         got = run(players or [3, 4], out, trials, games, verify_games, worlds, max_seconds, seed,
-                  jobs, say, command_line("tune-search"))  # fmt: skip
+                  jobs, say, command_line("tune-search"),
+                  game=game)  # fmt: skip
     except KeyboardInterrupt as exc:
         typer.echo(f"moaisim: {stopped(exc)}; finished trials are kept: run the same command "
                    "again to go on", err=True)  # fmt: skip
@@ -703,7 +721,7 @@ def tune_search(
 def certify(
     mixture: Annotated[
         Path,
-        typer.Argument(help="A shipped mixture file, e.g. strategies/weights/nash-3p.toml."),
+        typer.Argument(help="A shipped mixture file, e.g. strategies/moai/weights/nash-3p.toml."),
     ],
     out: Annotated[
         Path,
@@ -737,6 +755,7 @@ def certify(
     ] = 60,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
+    game: GameName = DEFAULT,
 ) -> None:
     """Try every family of challengers against a shipped mixture file (one challenger seat
     against copies of the mixture, seats rotated): the library pool, heuristic with every
@@ -751,7 +770,7 @@ def certify(
     try:
         cert = run_certify(mixture, out, families.split(","), games, held_out_games, epsilon,
                            seed, step, random_starts, cma_generations, cma_games, None, jobs,
-                           say)  # fmt: skip
+                           say, game=game)  # fmt: skip
     except KeyboardInterrupt as exc:
         typer.echo(f"moaisim: {stopped(exc)}; every measured challenger is saved: run the "
                    "same command again to resume", err=True)  # fmt: skip

@@ -50,8 +50,8 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis import metagame as meta_analysis
 from moaisim.analysis import stats
-from moaisim.engine.results import statue_points
 from moaisim.errors import UserError
+from moaisim.games import load_game
 from moaisim.rundir import make_dir
 from moaisim.runner import make_study, run_in_memory
 from moaisim.studies import metagame
@@ -112,18 +112,18 @@ def measure_part(space: Space, candidate: Mapping[str, Any], a: int, b: int, p: 
     `part` "extras", the skill and diversity objectives' there."""
     s = space.settings
     games = np.arange(a, b)
-    rules = rules_of(candidate, p, s.keep_totals)
+    rules = rules_of(candidate, p, s.keep_totals, space.game)
     out: dict[str, Any] = {}
     if part != "extras":
         study = make_study(p, b, {p: [part]}, seed=s.seed, rounds=needs_rounds(space),
-                           rules=rules)  # fmt: skip
+                           rules=rules, game=space.game)  # fmt: skip
         res, table = run_in_memory(study, games=games)
         out[f"{p}:{part}"] = field_sums(res, table, p, space)
         return out
     for o in space.objectives:
         if o.measure == "skill":
             lineup = f"{o.better},{o.weaker}"
-            study = make_study(p, b, {p: [lineup]}, seed=s.seed, rules=rules)
+            study = make_study(p, b, {p: [lineup]}, seed=s.seed, rules=rules, game=space.game)
             res, _ = run_in_memory(study, games=games)
             label = study.cells[0].lineup[0].label  # L2, L3 keep the level's name
             mine = res[res["strategy"] == label]
@@ -161,7 +161,7 @@ def field_sums(
     """A field's sums over a block of games (`measure_block`)."""
     shares = res["win_share"].to_numpy(float).reshape(-1, p)
     per_game = res.groupby("game", sort=True)["rounds"].first().to_numpy(float)
-    statues = statue_points(res)
+    statues = load_game(space.game).statue_points(res)
     out: dict[str, Any] = {
         "n": int(shares.shape[0]),
         "seats": shares.sum(axis=0).tolist(),

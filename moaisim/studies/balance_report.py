@@ -46,11 +46,10 @@ from moaisim.analysis import plots, text
 from moaisim.analysis.report import apart, make_report
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.verdicts import SEAT_METRIC
-from moaisim.engine.results import statue_points
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, swap_in
-from moaisim.rules import Rules
-from moaisim.rules.variants import OPTIONS
+from moaisim.games import load_game
+from moaisim.games.base import RulesLike
 from moaisim.rundir import is_run
 from moaisim.runner import (
     check_jobs,
@@ -256,9 +255,9 @@ def verify_dir(space: Space, finalists: Sequence[bal.Trial]) -> str:
     return "verify-" + hashlib.sha256(",".join(what).encode()).hexdigest()[:12]
 
 
-def _rules(space: Space, candidates: Sequence[Mapping[str, Any]]) -> list[Rules]:
+def _rules(space: Space, candidates: Sequence[Mapping[str, Any]]) -> list[RulesLike]:
     """The rules of each candidate at each player count (the player counts outside)."""
-    return [rules_of(c, p, space.settings.keep_totals)
+    return [rules_of(c, p, space.settings.keep_totals, space.game)
             for p in space.settings.players for c in candidates]  # fmt: skip
 
 
@@ -293,7 +292,7 @@ def verdict_run(space: Space, finalists: Sequence[bal.Trial], checks: bal.Checks
 
 
 def sums_of_run(space: Space, study: Any, run: Path, candidates: Sequence[Mapping[str, Any]],
-                rules: Sequence[Rules]) -> list[dict[str, Any]]:  # fmt: skip
+                rules: Sequence[RulesLike]) -> list[dict[str, Any]]:  # fmt: skip
     """Each candidate's field sums (`balance.field_sums`) read from the verification run's
     games: the same sums `balance.measure_block` gives on those games, without playing them
     again."""
@@ -396,7 +395,7 @@ def adapt(space: Space, setups: Sequence[Setup], run: Path, jobs: int,
                 got[name] = got["tuned"]  # the same weights: the same games
                 continue
             study = make_study(p, a["field_games"], {p: [spec]}, seed=s.seed + 2, rules=r,
-                               rounds=bal.needs_rounds(space))  # fmt: skip
+                               rounds=bal.needs_rounds(space), game=space.game)  # fmt: skip
             res, table = run_in_memory(study, n_jobs=jobs)
             got[name] = bal.field_sums(res, table, p, space)
         if label == "base":
@@ -425,17 +424,17 @@ def adapt(space: Space, setups: Sequence[Setup], run: Path, jobs: int,
     return table
 
 
-def _search_seat(rules: Rules, games: int, seed: int, jobs: int) -> dict[str, float]:
+def _search_seat(rules: RulesLike, games: int, seed: int, jobs: int) -> dict[str, float]:
     """L4 as one seat against L3 copies, seats rotated: its gain over fair (points) with its
     Wilson interval and the share of its score from statues (%)."""
     if not games:
         return {}
     p = rules.players
-    study = make_study(p, games, {p: ["L4,L3"]}, seed=seed, rules=rules)
+    study = make_study(p, games, {p: ["L4,L3"]}, seed=seed, rules=rules, game=rules.game)
     res, _ = run_in_memory(study, n_jobs=jobs)
     mine = res[res["strategy"] != "L3"]  # the searching seat (L3 keeps its level's name)
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
-    statues = statue_points(mine)
+    statues = load_game(rules.game).statue_points(mine)
     return {"l4_games": len(mine), "l4_gain": (mine["win_share"].mean() - 1 / p) * 100,
             "l4_gain_lo": (lo - 1 / p) * 100, "l4_gain_hi": (hi - 1 / p) * 100,
             "l4_statues": float(statues.sum() / mine["score"].sum() * 100)}  # fmt: skip
@@ -454,13 +453,14 @@ def make_sheets(space: Space, setups: Sequence[Setup], out: Path, jobs: int,
     stage.mkdir(parents=True, exist_ok=True)
     for label, c in setups:
         for p in space.settings.players:
-            r = rules_of(c, p, space.settings.keep_totals)
+            r = rules_of(c, p, space.settings.keep_totals, space.game)
             say(f"balance sheet of {label} at {p} players")
             sh = play_sheet(SheetSettings(
                 players=p, games=cfg["games"], skill_games=cfg["skill_games"],
                 search_games=cfg["search_games"], deals=cfg["deals"], replays=cfg["replays"],
                 seed=space.settings.seed + 4, field=None, jobs=jobs, rules=r,
-                against=rules_of(space.base(), p, space.settings.keep_totals)))  # fmt: skip
+                against=rules_of(space.base(), p, space.settings.keep_totals, space.game),
+                game=space.game))  # fmt: skip
             name = f"{label.replace(' ', '-')}-{p}p"
             write_sheet(sh, stage / name, f"moaisim balance {space.path}")
             names.append(name)
@@ -473,10 +473,10 @@ def make_sheets(space: Space, setups: Sequence[Setup], out: Path, jobs: int,
 def component_file(space: Space, candidate: Mapping[str, Any], label: str) -> str:
     """A set-up's component file ('finalist 1', 'fix 1'), with its options and variant in
     its header."""
-    doc = candidate_document(candidate, space.settings.keep_totals)
+    doc = candidate_document(candidate, space.settings.keep_totals, space.game)
     slug = label.replace(" ", "-")
     doc["name"] = f"{space.name}-{slug}"
-    opts = {n: v for n, v in candidate.items() if n in OPTIONS}
+    opts = {n: v for n, v in candidate.items() if n in load_game(space.game).OPTIONS}
     head = [f"# {space.name}, {label}: {describe(space, candidate)}",
             f"# Play it: moaisim simulate --components {slug}.toml"
             + "".join(f" --{n.replace('_', '-')} {v}" for n, v in opts.items())

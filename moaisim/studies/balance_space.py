@@ -1,6 +1,7 @@
 """The rule space a balance search explores and the objectives it scores (`moaisim balance`).
 
-A balance file (TOML) declares, besides the study's name and question:
+A balance file (TOML) declares, besides the study's name and question and its game (a
+top-level `game = "moai"`, optional, default Moai: `moaisim games` lists them):
 
 - `[space]`: the settings the search may change, each `name = { kind, low, high }` (kinds
   `int` and `float`) or `name = { kind = "categorical", choices = [...] }`. A name is a rule
@@ -29,18 +30,14 @@ import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from moaisim.errors import UserError
 from moaisim.files import read_text
-from moaisim.registry import LEVELS, load_strategy
-from moaisim.rules import Rules
-from moaisim.rules.components import Components, components_from_dict, parse_epoch_card
-from moaisim.rules.parameters import PARAMETERS, apply
-from moaisim.rules.variants import OPTIONS, parse_variants, variant_label
-from moaisim.studies.retune import DEFAULT_POPSIZE
+from moaisim.games import DEFAULT, check_name, load_game
+from moaisim.registry import load_strategy
+from moaisim.studies.retune import default_popsize
 from moaisim.studies.sheet import MAX_DEALS, MAX_SEARCH_GAMES, SheetSettings, planned_games
 from moaisim.studies.sheet import MAX_GAMES as MAX_SHEET_GAMES
 
@@ -97,7 +94,8 @@ APPLIES = {"round": {"decisive"}, "better": {"skill"}, "weaker": {"skill"},
 #: Names an objective cannot take: the trials table's own columns.
 RESERVED = {"trial", "rung", "games", "violation", "loss", "feasible", "pareto", "base",
             "changes", "same_as"}  # fmt: skip
-TOP = {"name", "title", "question", "balance", "space", "objectives", "verify", "adapt", "sheet"}
+TOP = {"game", "name", "title", "question", "balance", "space", "objectives", "verify", "adapt",
+       "sheet"}  # fmt: skip
 BALANCE_KEYS = {"players", "fields", "trials", "population", "games", "rungs", "eta", "seed",
                 "finalists", "keep_totals", "jobs", "parsimony"}  # fmt: skip
 VERIFY_KEYS = {"games", "screen", "screen_values", "screen_depth", "reduce"}
@@ -137,16 +135,19 @@ class Dimension:
     low: float | None = None
     high: float | None = None
     choices: tuple[Any, ...] = ()
+    #: the game whose rules the setting is of
+    game: str = DEFAULT
 
     def default(self) -> Any:
         """The base game's value of this setting."""
         if self.what == "variant":
             return "base"
+        spec = load_game(self.game)
         if self.what == "option":
-            return OPTIONS[self.name][0]
+            return spec.OPTIONS[self.name][0]
         if self.what == "parameter":
-            return PARAMETERS[self.name].value(default_components())
-        return edit_default(self.name)
+            return spec.PARAMETERS[self.name].value(default_components(self.game))
+        return edit_default(self.name, self.game)
 
     def screened(self, n: int = SCREEN_VALUES) -> list[Any]:
         """The values the one-change screen plays: every choice; a whole-number range of at
@@ -270,10 +271,13 @@ class Space:
     settings: Settings
     #: whether a setting's value alone changes the game (`changes`), remembered
     memo: dict[tuple[Any, ...], bool] = field(default_factory=dict, compare=False, repr=False)
+    #: the game searched (the file's `game`, default Moai)
+    game: str = DEFAULT
 
     def strongest(self) -> str:
         """The strongest fixed field searched (the last in level order)."""
-        return max(self.settings.fields, key=_level_rank)
+        levels = load_game(self.game).LEVELS
+        return max(self.settings.fields, key=lambda name: _level_rank(name, levels))
 
     def base(self) -> dict[str, Any]:
         """The base game as a candidate: every dimension at its default."""
@@ -296,7 +300,7 @@ class Space:
         a removal parameter do), or None."""
         for p in self.settings.players:
             try:
-                rules_of(candidate, p, self.settings.keep_totals)
+                rules_of(candidate, p, self.settings.keep_totals, self.game)
             except UserError as exc:
                 return f"refused: {exc}"
         return None
@@ -307,7 +311,7 @@ class Space:
         scale of 1.02 gives the shipped tiles, so the base game)."""
         parts = []
         for p in self.settings.players:
-            r = rules_of(candidate, p, self.settings.keep_totals)
+            r = rules_of(candidate, p, self.settings.keep_totals, self.game)
             named = dataclasses.replace(r.components, name="", assumed=())
             parts.append(dataclasses.replace(r, components=named).digest())
         return ",".join(parts)
@@ -323,7 +327,7 @@ class Space:
             if v == base[d.name]:
                 continue
             s = self.settings
-            key = (type(self), s.players, s.keep_totals, d.name, repr(v))
+            key = (type(self), self.game, s.players, s.keep_totals, d.name, repr(v))
             if key not in self.memo:
                 try:
                     self.memo[key] = self.game_key({**base, d.name: v}) != self.game_key(base)
@@ -344,6 +348,8 @@ class Space:
             "players": list(s.players), "fields": list(s.fields), "population": s.population,
             "games": s.games, "rungs": s.rungs, "eta": s.eta, "seed": s.seed,
             "keep_totals": s.keep_totals, "parsimony": s.parsimony,
+            # a Moai study made before games had names continues as one
+            **({"game": self.game} if self.game != DEFAULT else {}),
         }  # fmt: skip
 
     def planned_games(self) -> int:
@@ -356,6 +362,8 @@ class Space:
         (one per finalist and player count, each beside the base game)."""
         s = self.settings
         a = {**ADAPT, **s.adapt}
+        popsize = default_popsize(self.game)
+        make_rules = load_game(self.game).make_rules
         cfg = {**SHEET, **s.sheet}
         pairings = len(s.fields) + sum(o.measure == "skill" for o in self.objectives)
 
@@ -372,40 +380,39 @@ class Space:
         reduce = s.finalists * reduce_bound(len(self.dimensions)) * s.reduce
         verify = (s.finalists + 1 + screen + reduce) * block(s.verify_games)
         retune = s.finalists * sum(
-            p * (a["generations"] * DEFAULT_POPSIZE * a["games"] + 2 * a["held_out_games"])
+            p * (a["generations"] * popsize * a["games"] + 2 * a["held_out_games"])
             for p in s.players
         )
         adapt = retune + setups * (2 * a["field_games"] + a["search_games"])
         sheets = s.finalists * sum(  # each beside the base game on the same deals
             planned_games(SheetSettings(p, cfg["games"], cfg["skill_games"],
                                         cfg["search_games"], cfg["deals"], cfg["replays"],
-                                        against=Rules.make(p)))
+                                        against=make_rules(p)))
             for p in s.players
         )  # fmt: skip
         return search + verify + adapt + sheets
 
 
-def _level_rank(name: str) -> int:
-    return LEVELS.index(name) if name in LEVELS else -1
+def _level_rank(name: str, levels: tuple[str, ...]) -> int:
+    return levels.index(name) if name in levels else -1
 
 
 # --- the base document and the edits ------------------------------------------------------------
 
 
-def base_document() -> dict[str, Any]:
+def base_document(game: str = DEFAULT) -> dict[str, Any]:
     """The shipped component file as a TOML document (edited per candidate)."""
-    text = resources.files("moaisim.rules").joinpath("default.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return load_game(game).component_document(None)[0]
 
 
-def default_components() -> Components:
+def default_components(game: str = DEFAULT) -> Any:
     """The shipped component set."""
-    return components_from_dict(base_document(), "default.toml")
+    return load_game(game).components_from_dict(base_document(game), "default.toml")
 
 
-def edit_default(name: str) -> Any:
+def edit_default(name: str, game: str = DEFAULT) -> Any:
     """A component edit's value in the shipped set."""
-    c = default_components()
+    c = default_components(game)
     if name.startswith("palms_epoch"):
         e = int(name[-1])
         return sum(card.palm for card in c.epoch_cards if card.epoch == e)
@@ -415,10 +422,12 @@ def edit_default(name: str) -> Any:
     return max(heights.count(h) for h in set(heights))
 
 
-def _edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool) -> None:
+def _edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool,
+          game: str = DEFAULT) -> None:  # fmt: skip
     """Apply one component edit to a component document (in place)."""
     if name.startswith("palms_epoch"):
         e = str(name[-1])
+        parse_epoch_card = load_game(game).parse_epoch_card
         cards = [parse_epoch_card("space", t, int(e), k) for k, t in enumerate(doc["epoch"][e])]
         others = [k for k, c in enumerate(cards) if not c.is_admiral]
         if not 0 <= value <= len(others):
@@ -453,16 +462,18 @@ def _edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool) -> None
         doc["moai"]["total"] = int(value) * len(doc["moai"]["heights"])
 
 
-def candidate_document(candidate: Mapping[str, Any], keep_totals: bool = True) -> dict[str, Any]:
+def candidate_document(candidate: Mapping[str, Any], keep_totals: bool = True,
+                       game: str = DEFAULT) -> dict[str, Any]:  # fmt: skip
     """The component document of a candidate: the shipped file with its rule parameters set
     and its component edits made, named by its edits."""
-    doc = base_document()
-    params = {k: int(v) for k, v in candidate.items() if k in PARAMETERS}
-    doc = apply(doc, params) if params else copy.deepcopy(doc)
+    spec = load_game(game)
+    doc = base_document(game)
+    params = {k: int(v) for k, v in candidate.items() if k in spec.PARAMETERS}
+    doc = spec.apply_parameters(doc, params) if params else copy.deepcopy(doc)
     edits = [(k, v) for k, v in candidate.items() if k in COMPONENT_EDITS]
     for k, v in edits:
-        _edit(doc, k, v, keep_totals)
-    changed = [f"{k}={value_text(v)}" for k, v in edits if v != edit_default(k)]
+        _edit(doc, k, v, keep_totals, game)
+    changed = [f"{k}={value_text(v)}" for k, v in edits if v != edit_default(k, game)]
     doc["name"] = "default" if not changed else ";".join(changed)
     return doc
 
@@ -472,14 +483,17 @@ def value_text(v: Any) -> str:
     return f"{v:.2f}" if isinstance(v, float) else str(v)
 
 
-def rules_of(candidate: Mapping[str, Any], players: int, keep_totals: bool = True) -> Rules:
-    """The `Rules` of a candidate at `players` (one clear line if they cannot be built)."""
-    doc = candidate_document(candidate, keep_totals)
+def rules_of(candidate: Mapping[str, Any], players: int, keep_totals: bool = True,
+             game: str = DEFAULT) -> Any:  # fmt: skip
+    """The rules of a candidate at `players` (one clear line if they cannot be built): the
+    game's `Rules`, its component set edited."""
+    spec = load_game(game)
+    doc = candidate_document(candidate, keep_totals, game)
     try:
-        comps = components_from_dict(doc, doc["name"])
-        options = {k: str(v) for k, v in candidate.items() if k in OPTIONS}
-        variants = parse_variants(str(candidate.get("variant", "base")))
-        return Rules(players, comps, variants, **options)
+        comps = spec.components_from_dict(doc, doc["name"])
+        options = {k: str(v) for k, v in candidate.items() if k in spec.OPTIONS}
+        variants = spec.parse_variants(str(candidate.get("variant", "base")))
+        return spec.Rules(players, comps, variants, **options)
     except UserError as exc:
         raise UserError(f"{_label(candidate)}: {exc}") from None
 
@@ -509,26 +523,27 @@ def _space(path: Path, data: dict[str, Any]) -> Space:
     for key in data:
         if key not in TOP:
             raise UserError(f"unknown key {key!r} (expected one of {', '.join(sorted(TOP))})")
+    game = check_name(data.get("game", DEFAULT))
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip() or "/" in name:
         raise UserError(f"name must be a non-empty string without '/', got {name!r}")
     title, question = data.get("title", name), data.get("question", "")
     if not isinstance(title, str) or not isinstance(question, str):
         raise UserError("title and question must be strings")
-    settings = _settings(data)
+    settings = _settings(data, game)
     space = data.get("space")
     if not isinstance(space, dict) or not space:
         raise UserError("[space] must name at least one setting to search")
-    dims = tuple(_dimension(k, v, settings.keep_totals) for k, v in space.items())
+    dims = tuple(_dimension(k, v, settings.keep_totals, game) for k, v in space.items())
     objectives = data.get("objectives")
     if not isinstance(objectives, dict) or not objectives:
         raise UserError("[objectives] must declare at least one objective")
-    objs = tuple(_objective(k, v, settings) for k, v in objectives.items())
+    objs = tuple(_objective(k, v, settings, game) for k, v in objectives.items())
     for o in objs:
         if o.name in RESERVED or o.name in space or o.name.endswith("_where"):
             raise UserError(f"objectives.{o.name}: the name is taken by a setting or a column "
                             "of the trials table: choose another")  # fmt: skip
-    out = Space(path, name, title, question, dims, objs, settings)
+    out = Space(path, name, title, question, dims, objs, settings, game=game)
     check_total(out)
     _check_ends(out)
     return out
@@ -564,7 +579,8 @@ def _table(data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
     return t
 
 
-def _settings(data: dict[str, Any]) -> Settings:
+def _settings(data: dict[str, Any], game: str = DEFAULT) -> Settings:
+    LEVELS = load_game(game).LEVELS  # noqa: N806
     b = _table(data, "balance", BALANCE_KEYS)
     players = b.get("players", [5])
     players = players if isinstance(players, list) else [players]
@@ -626,7 +642,7 @@ def _settings(data: dict[str, Any]) -> Settings:
         try:
             SheetSettings(p, cfg["games"], cfg["skill_games"], cfg["search_games"],
                           cfg["deals"], cfg["replays"], s.seed + 4, None,
-                          s.jobs).check()  # fmt: skip
+                          s.jobs, game=game).check()  # fmt: skip
         except UserError as exc:
             raise UserError(f"[sheet]: {exc}") from None
     if s.games // s.eta ** (s.rungs - 1) < 10:
@@ -637,7 +653,9 @@ def _settings(data: dict[str, Any]) -> Settings:
     return s
 
 
-def _dimension(name: str, spec: Any, keep_totals: bool) -> Dimension:
+def _dimension(name: str, spec: Any, keep_totals: bool, game: str = DEFAULT) -> Dimension:
+    the_game = load_game(game)
+    PARAMETERS, OPTIONS = the_game.PARAMETERS, the_game.OPTIONS  # noqa: N806
     if not isinstance(spec, dict):
         raise UserError(f"space.{name} must be a table such as {{ kind = \"int\", low = 1, "
                         "high = 3 }")  # fmt: skip
@@ -671,7 +689,7 @@ def _dimension(name: str, spec: Any, keep_totals: bool) -> Dimension:
         if len({repr(c) for c in choices}) != len(choices):
             raise UserError(f"space.{name}: a choice is given twice")
         if what == "variant":
-            choices = [variant_label(parse_variants(str(c))) for c in choices]
+            choices = [the_game.variant_label(the_game.parse_variants(str(c))) for c in choices]
         elif what == "option" and any(c not in OPTIONS[name] for c in choices):
             raise UserError(f"space.{name}: choices must be among {', '.join(OPTIONS[name])}")
         elif what in ("parameter", "component"):
@@ -681,7 +699,7 @@ def _dimension(name: str, spec: Any, keep_totals: bool) -> Dimension:
                    for c in choices):  # fmt: skip
                 wanted = "whole numbers" if whole else "numbers"
                 raise UserError(f"space.{name}: choices must be {wanted}, got {choices!r}")
-        return Dimension(name, kind, what, choices=tuple(choices))
+        return Dimension(name, kind, what, choices=tuple(choices), game=game)
     low, high = spec.get("low"), spec.get("high")
     number = (int,) if kind == "int" else (int, float)
     for k, x in (("low", low), ("high", high)):
@@ -690,10 +708,11 @@ def _dimension(name: str, spec: Any, keep_totals: bool) -> Dimension:
             raise UserError(f"space.{name}.{k} must be {what_number}, got {x!r}")
     if not low < high:
         raise UserError(f"space.{name}: the range {low}..{high} is empty (low must be below high)")
-    return Dimension(name, kind, what, float(low), float(high))
+    return Dimension(name, kind, what, float(low), float(high), game=game)
 
 
-def _objective(name: str, spec: Any, s: Settings) -> Objective:
+def _objective(name: str, spec: Any, s: Settings, game: str = DEFAULT) -> Objective:
+    LEVELS = load_game(game).LEVELS  # noqa: N806
     if not isinstance(spec, dict):
         raise UserError(f"objectives.{name} must be a table with a measure")
     for k in spec:
@@ -735,7 +754,7 @@ def _objective(name: str, spec: Any, s: Settings) -> Objective:
                             "strategies (library = [\"tuned\", \"moai\", ...])")  # fmt: skip
         for x in library:
             try:
-                load_strategy(x)
+                load_strategy(x, game)
             except UserError as exc:
                 raise UserError(f"objectives.{name}.library: {exc}") from None
     rnd = _whole(spec.get("round", 3), 1, f"objectives.{name}.round", 30)
@@ -764,7 +783,7 @@ def _check_ends(space: Space) -> None:
             cand = {**base, d.name: value}
             for p in space.settings.players:
                 try:
-                    rules_of(cand, p, space.settings.keep_totals)
+                    rules_of(cand, p, space.settings.keep_totals, space.game)
                 except UserError as exc:
                     raise UserError(f"space.{d.name} = {value_text(value)} cannot be played "
                                     f"at {p} players: {exc}") from None  # fmt: skip

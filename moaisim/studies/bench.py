@@ -38,12 +38,11 @@ import pandas as pd
 
 from moaisim.analysis import text
 from moaisim.api import BATCH_SIZE
-from moaisim.engine.forward import Games
-from moaisim.engine.reference import ReferenceGame
 from moaisim.errors import UserError
 from moaisim.files import check_writable_file, write_atomic
+from moaisim.games import DEFAULT, load_game
+from moaisim.games.base import RulesLike
 from moaisim.registry import parse_lineup, split_top, strategy_name
-from moaisim.rules import Rules
 from moaisim.rundir import RunDir
 from moaisim.runner import MAX_JOBS_PER_CORE, max_jobs
 from moaisim.version import __version__
@@ -98,6 +97,8 @@ class Config:
     variants: str = "base"
     repeat: int = REPEAT
     batch_size: int = BATCH_SIZE
+    #: the game benchmarked (`moaisim.games`)
+    game: str = DEFAULT
 
     def check(self) -> Config:
         """Validate every field (player counts 2-5, known lineups, positive counts)."""
@@ -134,7 +135,7 @@ class Config:
             raise UserError(f"bench: seed must be an integer from 0 to 2**64-1, got {self.seed!r}")
         for lineup in {*self.lineups, *((self.memory_lineup,) if self.memory else ())}:
             try:
-                parse_lineup(lineup, 2)
+                parse_lineup(lineup, 2, self.game)
             except UserError as exc:
                 raise UserError(f"bench: lineup {lineup!r}: {exc}") from None
         return self
@@ -194,9 +195,10 @@ def parse_names(text: str) -> tuple[str, ...]:
     return out
 
 
-def _lineup(players: int, lineup: str, variants: str) -> tuple[Rules, list[type], list[str]]:
-    rules = Rules.make(players, variants)
-    classes = parse_lineup(lineup, players)
+def _lineup(players: int, lineup: str, variants: str, game: str = DEFAULT
+            ) -> tuple[RulesLike, list[type], list[str]]:  # fmt: skip
+    rules = load_game(game).make_rules(players, variants)
+    classes = parse_lineup(lineup, players, game)
     return rules, classes, [strategy_name(c) for c in classes]
 
 
@@ -209,6 +211,7 @@ def speed(
     variants: str = "base",
     repeat: int = REPEAT,
     batch_size: int = BATCH_SIZE,
+    game: str = DEFAULT,
 ) -> dict[str, float | int | str]:
     """Time games 0..games-1 with the batch engine (in batches of `batch_size`, as
     `moaisim.simulate` plays them) and the first `reference_games` with the reference engine.
@@ -216,7 +219,9 @@ def speed(
     Both engines are warmed up (a few untimed games) first; then each is timed `repeat`
     times, in turn, and the best time of each is kept. Rates are per CPU second.
     """
-    rules, classes, names = _lineup(players, lineup, variants)
+    rules, classes, names = _lineup(players, lineup, variants, game)
+    the_game = load_game(game)
+    Games, ReferenceGame = the_game.Games, the_game.ReferenceGame  # noqa: N806
     warm = min(games, 16)
     Games.new(rules, seed, np.arange(warm)).play([c() for c in classes], names=names)
     ReferenceGame(rules, [c() for c in classes], seed=seed, game=0, names=names).play()
@@ -277,9 +282,8 @@ def speed(
 _CHILD = """
 import gc, json, resource, sys, time, tracemalloc
 import numpy as np
-from moaisim.engine.forward import Games
+from moaisim.games import load_game
 from moaisim.registry import parse_lineup, strategy_name
-from moaisim.rules import Rules
 from moaisim.rundir import RunDir
 
 
@@ -295,8 +299,10 @@ def status_kib(key):
 
 
 a = json.loads(sys.argv[1])
-rules = Rules.make(a["players"], a["variants"])
-classes = parse_lineup(a["lineup"], a["players"])
+game = load_game(a["game"])
+Games = game.Games
+rules = game.make_rules(a["players"], a["variants"])
+classes = parse_lineup(a["lineup"], a["players"], a["game"])
 names = [strategy_name(c) for c in classes]
 Games.new(rules, a["seed"], np.arange(1)).play([c() for c in classes], names=names).results()
 gc.collect()
@@ -327,7 +333,12 @@ print(json.dumps({"traced": traced, "base_kib": base, "hwm_kib": hwm, "maxrss_ki
 
 
 def memory(
-    players: int, games: int, seed: int, lineup: str = MEMORY_LINEUP, variants: str = "base"
+    players: int,
+    games: int,
+    seed: int,
+    lineup: str = MEMORY_LINEUP,
+    variants: str = "base",
+    game: str = DEFAULT,
 ) -> dict[str, float | int | str | None]:
     """Peak memory of one `games`-game batch (played and its results built), in a child process.
 
@@ -340,7 +351,14 @@ def memory(
     """
     env = dict(os.environ, **{v: "1" for v in THREAD_VARS})
     arg = json.dumps(
-        {"players": players, "games": games, "seed": seed, "lineup": lineup, "variants": variants}
+        {
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "lineup": lineup,
+            "variants": variants,
+            "game": game,
+        }
     )
     proc = subprocess.run(
         [sys.executable, "-c", _CHILD, arg], env=env, capture_output=True, text=True
@@ -432,6 +450,7 @@ def run(
                 cfg.variants,
                 cfg.repeat,
                 cfg.batch_size,
+                game=cfg.game,
             )
             rows.append(row)
             say(
@@ -444,7 +463,7 @@ def run(
     if cfg.memory:
         for players in cfg.memory_players:
             for n in sorted(set(cfg.memory_games)):
-                m = memory(players, n, cfg.seed, cfg.memory_lineup, cfg.variants)
+                m = memory(players, n, cfg.seed, cfg.memory_lineup, cfg.variants, game=cfg.game)
                 mem_rows.append(m)
                 say(
                     f"{players}p {cfg.memory_lineup} memory: {n:,}-game batch "
@@ -516,8 +535,10 @@ def main_args(
     seed: int = SEED,
     repeat: int = REPEAT,
     batch_size: int = BATCH_SIZE,
+    game: str = DEFAULT,
 ) -> Config:
-    """A checked `Config` from command-line strings (shared by the CLI and the script)."""
+    """A checked `Config` from command-line strings (shared by the CLI and the script), for
+    `game` (`moaisim games`)."""
     return Config(
         players=parse_ints(players, "players"),
         lineups=parse_names(lineups),
@@ -529,6 +550,7 @@ def main_args(
         seed=seed,
         repeat=repeat,
         batch_size=batch_size,
+        game=game,
     ).check()
 
 

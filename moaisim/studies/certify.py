@@ -1,7 +1,7 @@
 """The exploitability certificate of a shipped mixture (`moaisim certify`): every kind of
 challenger, each measured against the exact mixture file.
 
-A field such as L3 (strategies/weights/nash-<P>p.toml) is only as strong as the best
+A field such as L3 (strategies/moai/weights/nash-<P>p.toml) is only as strong as the best
 strategy nobody tried against it. The certificate tries families of challengers, each one
 seat against P - 1 seats of the mixture (`mixture(file=...)`, the file itself), seats rotated,
 the same games for every challenger (common random numbers). A challenger's **gain** is its
@@ -9,10 +9,10 @@ win share minus the fair 1/P (a mixture seat earns 1/P against the mixture by sy
 
 Families (anchors: PSRO's diverse best-response oracles; TAG's OneStepDeviations):
 
-- `library`: every strategy of the library pool (`registry.LEVEL_POOL`);
+- `library`: every strategy of the library pool (the game's `LEVEL_POOL`);
 - `weights`: `heuristic` playing every shipped weights file of every player count;
 - `restrict`: each support member with each mechanism forbidden (`restrict(member,
-  forbid=[m])`, strategies/restrict.py);
+  forbid=[m])`, strategies/moai/restrict.py);
 - `deviations`: one weight of a weight-vector member moved by `step` (x (1 +- step), or
   +- step x the weight's scale when it is 0), every weight, both ways;
 - `cma`: CMA-ES best responses (`tune.tune`) to the mixture from several starts: every
@@ -50,19 +50,19 @@ from moaisim.analysis.stats import LEVEL, wilson
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import shown, write_atomic
 from moaisim.fingerprint import play_digest
-from moaisim.registry import LEVEL_POOL, load_strategy
-from moaisim.rules import Rules
+from moaisim.games import DEFAULT, load_game
+from moaisim.registry import load_strategy
 from moaisim.rundir import make_dir
-from moaisim.strategies.fisher import FisherStrategy
-from moaisim.strategies.heuristic import NAMES, SCALES, HeuristicStrategy, weights_path
-from moaisim.strategies.restrict import FORBID
-from moaisim.strategies.tuned import TunedStrategy
 from moaisim.studies import tune
 
 #: The challenger families, in the order they are screened.
 FAMILIES: tuple[str, ...] = ("library", "weights", "restrict", "deviations", "cma")
-#: The built-in strategies' package (a shipped member is one of them).
-BUILT_IN = "moaisim.strategies."
+
+
+def built_in(game: str = DEFAULT) -> str:
+    """The package of a game's built-in strategies (a shipped member is one of them): its
+    strategy base class's package."""
+    return load_game(game).Strategy.__module__.rpartition(".")[0] + "."
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,8 @@ class Mixture:
     players: int
     members: dict[str, float]
     digest: str
+    #: the game the mixture plays
+    game: str = DEFAULT
 
     @property
     def spec(self) -> str:
@@ -172,7 +174,7 @@ def relative(spec: str) -> str:
 
 
 # --- the mixture -----------------------------------------------------------------------------
-def shipped_mixture(path: str | Path) -> Mixture:
+def shipped_mixture(path: str | Path, game: str = DEFAULT) -> Mixture:
     """A mixture file whose members are all shipped (built-in strategies, files among the
     package's weights), with its player count (its `players` key). Anything else is a
     `UserError` naming what cannot be replayed."""
@@ -191,26 +193,26 @@ def shipped_mixture(path: str | Path) -> Mixture:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise UserError(f"mixture file {str(path)!r} must say its player count (players = 2-5)")
     try:
-        load_strategy(f"mixture(file={str(path)!r})")
-        members = {load_strategy(k).label: float(v) for k, v in entries.items()}
+        load_strategy(f"mixture(file={str(path)!r})", game)
+        members = {load_strategy(k, game).label: float(v) for k, v in entries.items()}
     except UnknownStrategyError as exc:
         raise UserError(f"mixture file {str(path)!r}: {exc}") from None
     for key in entries:
-        why = _not_shipped(key)
+        why = _not_shipped(key, game)
         if why:
             raise UserError(f"mixture file {str(path)!r}: member {key!r} is not shipped ({why}); "
                             "a certificate is computed against shipped strategies only, so "
                             "that anyone can replay it")  # fmt: skip
-    return Mixture(path.resolve(), players, members, hashlib.sha256(raw).hexdigest())
+    return Mixture(path.resolve(), players, members, hashlib.sha256(raw).hexdigest(), game)
 
 
-def _not_shipped(spec: str) -> str:
+def _not_shipped(spec: str, game: str = DEFAULT) -> str:
     """Why a strategy spec is not shipped ('' if it is): not a built-in, or a file that is
     not among the package's weights; a wrapped strategy (`restrict`'s) is checked too."""
-    loaded = load_strategy(spec)
-    if not loaded.cls.__module__.startswith(BUILT_IN):
+    loaded = load_strategy(spec, game)
+    if not loaded.cls.__module__.startswith(built_in(game)):
         return f"{loaded.cls.__module__}.{loaded.cls.__name__} is not a built-in strategy"
-    home = weights_path("heuristic.toml").resolve().parent
+    home = tune.weights_home(game).resolve()
     for name, value in loaded.params:
         if name == "shipped":  # heuristic(shipped=<name>): checked among the shipped files
             continue
@@ -218,21 +220,21 @@ def _not_shipped(spec: str) -> str:
             if Path(value).resolve().parent != home:
                 return f"{value} is not among the shipped weights ({home})"
         elif name == "strategy" and isinstance(value, str):
-            why = _not_shipped(value)
+            why = _not_shipped(value, game)
             if why:
                 return why
         elif isinstance(value, dict):  # an inline mixture: each of its members
             for key in value:
-                why = _not_shipped(key)
+                why = _not_shipped(key, game)
                 if why:
                     return why
     return ""
 
 
 # --- the challengers -------------------------------------------------------------------------
-def weights_files() -> list[Path]:
+def weights_files(game: str = DEFAULT) -> list[Path]:
     """Every shipped `heuristic` weights file (the mixtures, nash-<P>p.toml, left out)."""
-    home = weights_path("heuristic.toml").parent
+    home = tune.weights_home(game)
     return sorted(p for p in home.glob("*.toml") if not p.name.startswith("nash-"))
 
 
@@ -240,31 +242,38 @@ def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float
                 ) -> list[Challenger]:  # fmt: skip
     """The challengers of every family but `cma` (whose come from its runs)."""
     found: list[Challenger] = []
+    spec = load_game(mix.game)
     if "library" in families:
-        found += [Challenger("library", load_strategy(s).label, "the library pool")
-                  for s in LEVEL_POOL]  # fmt: skip
+        found += [Challenger("library", load_strategy(s, mix.game).label, "the library pool")
+                  for s in spec.LEVEL_POOL]  # fmt: skip
     if "weights" in families:
-        for path in weights_files():
+        for path in weights_files(mix.game):
             found.append(Challenger("weights", f"heuristic(weights={str(path)!r})",
                                     f"heuristic with the shipped {path.name}"))  # fmt: skip
     if "restrict" in families:
         for member in mix.members:
-            for m in FORBID:
-                spec = load_strategy(f"restrict(strategy={member!r}, forbid={[m]!r})").label
-                found.append(Challenger("restrict", spec, f"{member} without {m}"))
+            for m in spec.FORBID:
+                label = load_strategy(f"restrict(strategy={member!r}, forbid={[m]!r})",
+                                      mix.game).label  # fmt: skip
+                found.append(Challenger("restrict", label, f"{member} without {m}"))
     if "deviations" in families:
         found += deviations(mix, out / "deviations", step)
     return found
 
 
-def member_weights(label: str, players: int) -> dict[str, float] | None:
-    """The weight vector a member plays at this player count, if it is one (heuristic,
-    tuned and the plans; fisher's own logic and other strategies: None)."""
-    inst = load_strategy(label)()
-    if not isinstance(inst, HeuristicStrategy) or isinstance(inst, FisherStrategy):
+def member_weights(label: str, players: int, game: str = DEFAULT) -> dict[str, float] | None:
+    """The weight vector a member plays at this player count, if it is one (an instance of
+    the game's `TUNABLE` that decides as it does: heuristic, tuned and the plans; fisher's
+    own logic and other strategies: None)."""
+    spec = load_game(game)
+    inst = load_strategy(label, game)()
+    cls = spec.TUNABLE
+    if not isinstance(inst, cls) or any(getattr(type(inst), k.value) is not getattr(cls, k.value)
+                                        for k in spec.Kind):  # fmt: skip
         return None
-    w = inst._tuned(Rules.make(players)) if isinstance(inst, TunedStrategy) else inst.w  # noqa: SLF001
-    return {n: float(x) for n, x in zip(NAMES, w, strict=True)}
+    if isinstance(inst, spec.TUNED):  # its weights are the player count's: set by `start`
+        inst.start(spec.make_rules(players), 0, np.arange(1))
+    return {n: float(x) for n, x in zip(spec.WEIGHT_NAMES, inst.w, strict=True)}
 
 
 def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
@@ -272,17 +281,18 @@ def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
     step x its scale when it is 0; written as weights files under `folder`."""
     out = []
     folder.mkdir(parents=True, exist_ok=True)
+    spec = load_game(mix.game)
     for member in mix.members:
-        w = member_weights(member, mix.players)
+        w = member_weights(member, mix.players, mix.game)
         if w is None:
             continue
         slug = hashlib.sha256(member.encode()).hexdigest()[:8]
-        for k, name in enumerate(NAMES):
+        for k, name in enumerate(spec.WEIGHT_NAMES):
             for sign, way in ((1, "up"), (-1, "down")):
                 moved = dict(w)
                 base = w[name]
                 moved[name] = float(base * (1 + sign * step) if base != 0
-                                    else sign * step * SCALES[k])  # fmt: skip
+                                    else sign * step * spec.WEIGHT_SCALES[k])  # fmt: skip
                 path = folder / f"{slug}-{name}-{way}.toml"
                 made = f"{member} with {name} {base:.6g} -> {moved[name]:.6g}"
                 _write_weights(path, moved, f"A one-step deviation (moaisim certify): {made}")
@@ -296,15 +306,17 @@ def _write_weights(path: Path, w: dict[str, float], note: str) -> None:
 
 
 # --- measuring -------------------------------------------------------------------------------
-def _share(players: int, spec: str, mixture: str, games: int, seed: int) -> float:
+def _share(players: int, spec: str, mixture: str, games: int, seed: int,
+           game: str = DEFAULT) -> float:  # fmt: skip
     """The challenger's win share against the mixture over games per rotation."""
-    return tune.strength(players, spec, mixture, games, seed).share
+    return tune.strength(players, spec, mixture, games, seed, game=game).share
 
 
 def _measure(specs: list[str], mix: Mixture, games: int, seed: int, n_jobs: int) -> list[float]:
     if n_jobs == 1 or len(specs) == 1:
-        return [_share(mix.players, s, mix.spec, games, seed) for s in specs]
-    return Parallel(n_jobs=n_jobs)(delayed(_share)(mix.players, s, mix.spec, games, seed)
+        return [_share(mix.players, s, mix.spec, games, seed, mix.game) for s in specs]
+    return Parallel(n_jobs=n_jobs)(delayed(_share)(mix.players, s, mix.spec, games, seed,
+                                                   mix.game)
                                    for s in specs)  # fmt: skip
 
 
@@ -324,6 +336,7 @@ def certify(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     starts: Sequence[str | Path] | None = None,
+    game: str = DEFAULT,
 ) -> Certificate:
     """Certify (or not) a shipped mixture file at epsilon (see the module's docstring):
     screen every challenger of `families`, measure each family's best on held-out games,
@@ -333,7 +346,7 @@ def certify(
     say = progress or (lambda _m: None)
     families = _check(families, games, held_out_games, epsilon, step, random_starts,
                       cma_generations, cma_games)  # fmt: skip
-    mix = shipped_mixture(mixture)
+    mix = shipped_mixture(mixture, game)
     out = Path(out)
     make_dir(out)
     state = out / f"certificate-{mix.players}p.json"
@@ -346,7 +359,7 @@ def certify(
             cert.challengers.append(c)
             known.add(c.spec)
     if "cma" in families:
-        begin = cma_starts(random_starts, seed, starts)
+        begin = cma_starts(random_starts, seed, starts, game)
         for c in _cma(mix, out / "cma", begin, cma_generations, cma_games, cma_popsize, seed,
                       n_jobs, say):  # fmt: skip
             if c.spec not in known:
@@ -428,20 +441,21 @@ def _save(state: Path, cert: Certificate) -> None:
 
 
 # --- CMA-ES from several starts --------------------------------------------------------------
-def cma_starts(random_starts: int, seed: int, files: Sequence[str | Path] | None = None
-               ) -> list[tuple[str, dict[str, float] | Path]]:  # fmt: skip
+def cma_starts(random_starts: int, seed: int, files: Sequence[str | Path] | None = None,
+               game: str = DEFAULT) -> list[tuple[str, dict[str, float] | Path]]:  # fmt: skip
     """The CMA runs' starts: the weights files (default: every shipped one), then
     `random_starts` points drawn around heuristic's defaults (each weight + N(0, 1) x its
     scale, from `seed`)."""
-    paths = weights_files() if files is None else [Path(f) for f in files]
+    paths = weights_files(game) if files is None else [Path(f) for f in files]
     starts: list[tuple[str, dict[str, float] | Path]] = [(p.stem, p) for p in paths]
     rng = np.random.default_rng([seed, 0xC3A])
-    base = member_weights("heuristic", 3)
+    base = member_weights("heuristic", 3, game)
     assert base is not None
+    spec = load_game(game)
     for k in range(random_starts):
-        noise = rng.standard_normal(len(NAMES)) * SCALES
-        starts.append((f"random-{k}", {n: base[n] + float(d)
-                                       for n, d in zip(NAMES, noise, strict=True)}))  # fmt: skip
+        noise = rng.standard_normal(len(spec.WEIGHT_NAMES)) * spec.WEIGHT_SCALES
+        starts.append((f"random-{k}", {n: base[n] + float(d) for n, d in
+                                       zip(spec.WEIGHT_NAMES, noise, strict=True)}))  # fmt: skip
     return starts
 
 
@@ -456,7 +470,8 @@ def _cma(mix: Mixture, folder: Path, starts: list[tuple[str, dict[str, float] | 
             f"({generations} generations)")  # fmt: skip
         got = tune.tune(mix.players, mix.spec, games, generations, popsize, seed + 100 + k,
                         folder / name, start=start, held_out_games=1, n_jobs=n_jobs,
-                        command=f"moaisim certify {mix.path} (CMA-ES from {name})")  # fmt: skip
+                        command=f"moaisim certify {mix.path} (CMA-ES from {name})",
+                        game=mix.game)  # fmt: skip
         out.append(Challenger("cma", f"heuristic(weights={str(got.path.resolve())!r})",
                               f"CMA-ES from {name}, {generations} generations"))  # fmt: skip
     return out

@@ -41,16 +41,14 @@ import cma
 import numpy as np
 from joblib import Parallel, delayed
 
-from moaisim.engine.decisions import Kind
-from moaisim.engine.forward import Games
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.fingerprint import fingerprint
+from moaisim.games import DEFAULT, game_of, load_game
+from moaisim.games.base import RulesLike
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy
-from moaisim.rules import Rules
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
-from moaisim.strategies.heuristic import HeuristicStrategy
 from moaisim.studies import tune
 
 #: The decisions imitated by default: the ones `search` searches.
@@ -67,7 +65,10 @@ class Positions:
 
     players: int
     teacher: str
-    parts: list[tuple[int, Games, np.ndarray]] = field(default_factory=list)
+    #: per part: the teacher's seat, the copied games (the game's `Games`), the answers
+    parts: list[tuple[int, Any, np.ndarray]] = field(default_factory=list)
+    #: the game the positions are of
+    game: str = DEFAULT
 
     def __len__(self) -> int:
         return sum(len(a) for _, _, a in self.parts)
@@ -82,13 +83,15 @@ class Positions:
         return out
 
 
-def _specs(teacher: str | StrategySpec, field_: str | StrategySpec) -> tuple[StrategySpec, ...]:
-    return tuple(s if isinstance(s, StrategySpec) else load_strategy(s) for s in (teacher, field_))
+def _specs(teacher: str | StrategySpec, field_: str | StrategySpec, game: str = DEFAULT
+           ) -> tuple[StrategySpec, ...]:  # fmt: skip
+    return tuple(s if isinstance(s, StrategySpec) else load_strategy(s, game)
+                 for s in (teacher, field_))  # fmt: skip
 
 
-def _kinds(kinds: Sequence[str] | None) -> frozenset[str]:
+def _kinds(kinds: Sequence[str] | None, game: str = DEFAULT) -> frozenset[str]:
     """The imitated decision kinds (default: every kind), each known."""
-    known = {k.value for k in Kind}
+    known = {k.value for k in load_game(game).Kind}
     names = list(kinds) if kinds else sorted(known)
     unknown = [k for k in names if k not in known]
     if unknown:
@@ -97,13 +100,14 @@ def _kinds(kinds: Sequence[str] | None) -> frozenset[str]:
     return frozenset(names)
 
 
-def _collect_task(rules: Rules, teacher: StrategySpec, field_: StrategySpec, seed: int,
+def _collect_task(rules: RulesLike, teacher: StrategySpec, field_: StrategySpec, seed: int,
                   seat: int, games: np.ndarray, kinds: frozenset[str]
-                  ) -> tuple[int, Games, np.ndarray] | None:  # fmt: skip
+                  ) -> tuple[int, Any, np.ndarray] | None:  # fmt: skip
     """Games `games` of root seed `seed` with the teacher at `seat`: its kept decisions."""
     players = [teacher() if q == seat else field_() for q in range(rules.players)]
+    Games = game_of(rules).Games  # noqa: N806
     g = Games.new(rules, seed, games)
-    copies: list[Games] = []
+    copies: list[Any] = []
     answers: list[np.ndarray] = []
     while pending := g.pending():
         for pend in pending:
@@ -111,7 +115,8 @@ def _collect_task(rules: Rules, teacher: StrategySpec, field_: StrategySpec, see
             real = np.zeros(len(pend), dtype=bool)
             if pend.kind.value in kinds:
                 legal = pend.legal
-                choice = legal.any(axis=1) if pend.kind is Kind.BID else legal.sum(axis=1) > 1
+                bid = pend.kind.value == "bid"  # a bid's cards: any is a choice
+                choice = legal.any(axis=1) if bid else legal.sum(axis=1) > 1
                 real = mine & choice
             if real.any():  # copied before the answer: the same streams as the teacher's
                 copies.append(g.clone(pend.rows[real]))
@@ -135,12 +140,13 @@ def collect(
     seed: int,
     kinds: Sequence[str] | None = None,
     n_jobs: int = 1,
+    game: str = DEFAULT,
 ) -> Positions:
     """The teacher's kept decisions in `games` games of root seed `seed` against the field
     (game k: the teacher at seat k mod players), in tasks of at most `TASK_GAMES` games."""
-    rules = Rules.make(players)
-    t_spec, f_spec = _specs(teacher, field_)
-    wanted = _kinds(kinds)
+    rules = load_game(game).make_rules(players)
+    t_spec, f_spec = _specs(teacher, field_, game)
+    wanted = _kinds(kinds, game)
     ids = np.arange(games)
     tasks = []
     for seat in range(players):
@@ -149,7 +155,7 @@ def collect(
             tasks.append((seat, mine[start : start + TASK_GAMES]))
     run = (delayed(_collect_task)(rules, t_spec, f_spec, seed, s, g, wanted) for s, g in tasks)
     got = Parallel(n_jobs=n_jobs)(run)
-    return Positions(players, t_spec.label, [p for p in got if p is not None])
+    return Positions(players, t_spec.label, [p for p in got if p is not None], game)
 
 
 def agreement(positions: Positions, weights: Mapping[str, float] | StrategySpec
@@ -157,8 +163,9 @@ def agreement(positions: Positions, weights: Mapping[str, float] | StrategySpec
     """The share of kept decisions where the student (heuristic weights, or any strategy
     spec) answers as the teacher did, asked through the same view with the same stream;
     and the share by decision kind."""
+    game = positions.game
     spec = weights if isinstance(weights, StrategySpec) else load_strategy(
-        HeuristicStrategy, weights=dict(weights))  # fmt: skip
+        load_game(game).TUNABLE, game, weights=dict(weights))  # fmt: skip
     same: dict[str, int] = {}
     seen: dict[str, int] = {}
     for seat, games, answers in positions.parts:
@@ -218,8 +225,8 @@ def fit(
     best candidate seen is the result (agreement is exact on these positions, not noisy)."""
     say = progress or (lambda _m: None)
     _check_fit(generations, popsize, sigma)
-    first = tune.start_weights(start)
-    space = tune.WeightSpace(first, tune.tuned_names(names))
+    first = tune.start_weights(start, positions.game)
+    space = tune.WeightSpace(first, tune.tuned_names(names, positions.game), positions.game)
     weights = space.weights
     x0 = space.x0
     es = cma.CMAEvolutionStrategy(x0, sigma, tune.cma_options(seed, popsize))
@@ -265,7 +272,7 @@ def _positions(out: Path, key: dict[str, Any], make: Callable[[], Positions],
                say: Callable[[str], None]) -> Positions:  # fmt: skip
     """Positions kept in `out` under a digest of their settings and of the strategies'
     code and parameters (made once, then reused while neither changes)."""
-    specs = _specs(key["teacher"], key["field"])
+    specs = _specs(key["teacher"], key["field"], key.get("game", DEFAULT))
     whole = json.dumps({**key, "code": fingerprint(specs)}, sort_keys=True, default=str)
     path = out / f"positions-{hashlib.sha256(whole.encode()).hexdigest()[:12]}.pkl"
     if path.exists():
@@ -301,6 +308,7 @@ def distill(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
+    game: str = DEFAULT,
 ) -> DistillResult:
     """Distil the teacher at `players` players into `out/distilled-<P>p.toml` (see the
     module's docstring): positions from `games` games (root seed `seed`; kept in `out` and
@@ -319,42 +327,44 @@ def distill(
     ):
         raise UserError(f"strength games must be a whole number, got {strength_games!r}")
     _check_fit(generations, popsize, sigma)
-    rules = Rules.make(players)
-    field_spec = level_or_spec(field_, players)
-    t_spec = level_or_spec(teacher, players)
-    _specs(t_spec, field_spec)  # each spec checked before anything is written
-    _kinds(kinds)
-    first = tune.start_weights(start)  # read once: a missing or bad file is one line now
-    tune.tuned_names(names)
+    rules = load_game(game).make_rules(players)
+    field_spec = level_or_spec(field_, players, game)
+    t_spec = level_or_spec(teacher, players, game)
+    _specs(t_spec, field_spec, game)  # each spec checked before anything is written
+    _kinds(kinds, game)
+    first = tune.start_weights(start, game)  # read once: a missing or bad file is one line now
+    tune.tuned_names(names, game)
     out = Path(out)
     make_dir(out)
     base = {"players": players, "teacher": t_spec, "field": field_spec,
-            "kinds": sorted(_kinds(kinds))}  # fmt: skip
+            "kinds": sorted(_kinds(kinds, game)),
+            # a Moai positions file made before games had names is reused as one
+            **({"game": game} if game != DEFAULT else {})}  # fmt: skip
     train = _positions(out, {**base, "games": games, "seed": seed},
-                       lambda: collect(players, t_spec, field_spec, games, seed, kinds, n_jobs),
-                       say)  # fmt: skip
+                       lambda: collect(players, t_spec, field_spec, games, seed, kinds, n_jobs,
+                                       game), say)  # fmt: skip
     held = _positions(out, {**base, "games": held_out_games, "seed": seed + 1},
                       lambda: collect(players, t_spec, field_spec, held_out_games, seed + 1,
-                                      kinds, n_jobs), say)  # fmt: skip
+                                      kinds, n_jobs, game), say)  # fmt: skip
     result = fit(train, first, names, generations, popsize, sigma, seed, say)
     held_agree, by_kind = agreement(held, result.weights)
     start_held = agreement(held, first)[0]
     power = None
     if strength_games:
         say(f"distill: the fitted weights against {field_} ({strength_games} games a seat)")
-        power = tune.strength(players, tune.candidate(result.weights, "distilled"), field_spec,
-                              strength_games, seed + 2, rules)  # fmt: skip
+        power = tune.strength(players, tune.candidate(result.weights, "distilled", game=game),
+                              field_spec, strength_games, seed + 2, rules)  # fmt: skip
     path = out / f"distilled-{players}p.toml"
     got = DistillResult(path, players, result, len(train), len(held), held_agree, by_kind,
                         start_held, power)  # fmt: skip
     _write(path, got, players, t_spec, field_spec, seed, games, held_out_games, start,
-           command or "")  # fmt: skip
+           command or "", game)  # fmt: skip
     return got
 
 
 def _write(path: Path, got: DistillResult, players: int, teacher: str, field_: str,
            seed: int, games: int, held_out_games: int, start: str | Path | None,
-           command: str) -> None:  # fmt: skip
+           command: str, game: str = DEFAULT) -> None:  # fmt: skip
     """The weights file: how it was made and what was measured, then `[weights]`."""
     f = got.fit
     notes: dict[str, Any] = {
@@ -391,7 +401,8 @@ def _write(path: Path, got: DistillResult, players: int, teacher: str, field_: s
         f"# Agreement with the teacher on held-out decisions: {notes['held_out_agreement']} "
         f"(start: {notes['start_held_out_agreement']}).{against}",
     ]
-    tune.write_weights_file(path, f.weights, "distilled", notes, header)
+    tune.write_weights_file(path, f.weights, "distilled", notes, header,
+                            load_game(game).WEIGHTS)  # fmt: skip
 
 
 def summary(got: DistillResult) -> str:

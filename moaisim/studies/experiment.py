@@ -1,9 +1,11 @@
 """`moaisim experiment FILE.toml`: a declarative study, run (resumably) and reported.
 
-An experiment file names the study (`[study]`: the grid, lineups, games, seed) and the report
-(`title`, `question`); `run_experiment` plays it into `<runs>/<name>` (resuming a stopped or
-smaller run of the same study) and writes its report into `<reports>/<name>`:
+An experiment file names its game (`game`, optional: Moai by default; `moaisim games` lists
+them), the study (`[study]`: the grid, lineups, games, seed) and the report (`title`,
+`question`); `run_experiment` plays it into `<runs>/<name>` (resuming a stopped or smaller
+run of the same study) and writes its report into `<reports>/<name>`:
 
+    game = "moai"                # the game played (the rules, options and strategies are its)
     name = "short-game"
     title = "Does the short variant change who wins?"
     question = "V3 removes five epoch cards: shorter games, but the same winners?"
@@ -41,19 +43,24 @@ from moaisim.analysis.report import apart, check_metrics, check_report_dir, make
 from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, read_text
+from moaisim.games import DEFAULT, check_name, load_game
 from moaisim.registry import local_code
-from moaisim.rules import OPTIONS
-from moaisim.rules.parameters import PARAMETERS
 from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
 from moaisim.studies.field import check_field, run_field
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
 
 #: The keys of an experiment file and of its [study] table.
-TOP = {"name", "title", "question", "study", "field", "run", "report", "trust_local_code", "retune"}
+TOP = {"game", "name", "title", "question", "study", "field", "run", "report", "trust_local_code",
+       "retune"}  # fmt: skip
+#: The [study] keys of every game; its rule options (`GameSpec.OPTIONS`) come beside them.
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
-         "rotation", "rounds", "components", "chunk_size", "batch_size", "params",
-         *OPTIONS}  # fmt: skip
+         "rotation", "rounds", "components", "chunk_size", "batch_size", "params"}  # fmt: skip
 RUN = {"jobs"}
+
+
+def study_keys(game: str = DEFAULT) -> set[str]:
+    """The keys a [study] table may hold for `game`: `STUDY` and the game's rule options."""
+    return STUDY | set(load_game(game).OPTIONS)
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,8 @@ class Experiment:
     metrics: tuple[str, ...] | None = None
     #: [retune]: `tuned` re-tuned under each set-up before the study (`studies.retune`)
     retune: RetuneSettings | None = None
+    #: the game played (the file's top-level `game`, default Moai)
+    game: str = DEFAULT
 
 
 def reseeded(exp: Experiment, seed: int | None) -> Experiment:
@@ -109,6 +118,10 @@ def load_experiment(path: str | Path) -> Experiment:
     for key in data:
         if key not in TOP:
             raise bad(f"unknown key {key!r} (expected {', '.join(sorted(TOP))})")
+    try:
+        game = check_name(data.get("game", DEFAULT))
+    except UserError as exc:
+        raise bad(str(exc)) from None
     name = data.get("name")
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise bad(f"name must be a word such as 'seat-balance', got {name!r}")
@@ -120,13 +133,14 @@ def load_experiment(path: str | Path) -> Experiment:
         except UserError as exc:
             raise bad(str(exc)) from None
         return Experiment(path, name, *_header(data, bad, name), {}, *_run(data, bad),
-                          field=checked)  # fmt: skip
+                          field=checked, game=game)  # fmt: skip
     study = data.get("study")
     if not isinstance(study, dict):
         raise bad("missing table [study] (or [field])")
+    keys = study_keys(game)
     for key in study:
-        if key not in STUDY:
-            raise bad(f"unknown key study.{key} (expected one of {', '.join(sorted(STUDY))})")
+        if key not in keys:
+            raise bad(f"unknown key study.{key} (expected one of {', '.join(sorted(keys))})")
     for key in ("players", "games"):
         if key not in study:
             raise bad(f"missing key study.{key}")
@@ -138,7 +152,7 @@ def load_experiment(path: str | Path) -> Experiment:
         )
     study = dict(study)
     for key, value in study.items():
-        problem = _check_study_value(key, value)
+        problem = _check_study_value(key, value, game)
         if problem:
             raise bad(f"study.{key} {problem}")
     if isinstance(study.get("lineups"), dict):
@@ -163,7 +177,7 @@ def load_experiment(path: str | Path) -> Experiment:
             raise bad(str(exc)) from None
     return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
                       margins=margins, field_report=field, metrics=metrics,
-                      retune=retune)  # fmt: skip
+                      retune=retune, game=game)  # fmt: skip
 
 
 def _report_options(
@@ -244,8 +258,11 @@ def _listed(x: Any) -> list[Any]:
     return x if isinstance(x, list) else [x]
 
 
-def _check_study_value(key: str, value: Any) -> str | None:
-    """What is wrong with a [study] value (None: nothing), checked before any import."""
+def _check_study_value(key: str, value: Any, game: str = DEFAULT) -> str | None:
+    """What is wrong with a [study] value (None: nothing), checked before any strategy is
+    imported (the rule parameters and options are `game`'s)."""
+    spec = load_game(game)
+    PARAMETERS, OPTIONS = spec.PARAMETERS, spec.OPTIONS  # noqa: N806
     if key == "players":
         items = _listed(value)
         if not items:
@@ -324,6 +341,7 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
                 rounds=s.pop("rounds", False),
                 batch_size=s.pop("batch_size", 10_000),
                 params=s.pop("params", None),
+                game=exp.game,
                 **s,
             )
     except UserError as exc:

@@ -57,10 +57,9 @@ from moaisim.analysis.report import swap_dir
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.fingerprint import file_digest, play_digest, strategy_fingerprint
-from moaisim.registry import LEVEL_POOL, load_strategy
+from moaisim.games import DEFAULT, load_game
+from moaisim.registry import load_strategy
 from moaisim.rundir import make_dir
-from moaisim.strategies.heuristic import weights_path
-from moaisim.strategies.restrict import FORBID
 from moaisim.studies import restricted as rp
 from moaisim.studies import strong_play as sp
 from moaisim.studies import tune
@@ -164,9 +163,9 @@ def _checked_sub(name: str, sub: dict[str, Any]) -> dict[str, Any]:
     return dict(sub)
 
 
-def library_of(spec: Any) -> list[str]:
+def library_of(spec: Any, game: str = DEFAULT) -> list[str]:
     """The library of a [field] table: "L2" is the pool of shipped strategies."""
-    return list(LEVEL_POOL) if spec == "L2" else list(spec)
+    return list(load_game(game).LEVEL_POOL) if spec == "L2" else list(spec)
 
 
 @dataclass
@@ -192,10 +191,10 @@ class StrongPlay:
 
 
 def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: int,
-          jobs: int, say: Any) -> mg.MetaGame:  # fmt: skip
+          jobs: int, say: Any, game: str = DEFAULT) -> mg.MetaGame:  # fmt: skip
     """The meta-game at `players`, played once and kept in the run directory."""
     path = run / f"metagame-{players}p.npz"
-    specs = [load_strategy(s) for s in lib]
+    specs = [load_strategy(s, game) for s in lib]
     strategies = {s.label: strategy_fingerprint(s) for s in specs}  # a user's code too
     key = json.dumps({"library": lib, "players": players, "games": games, "seed": cfg["seed"],
                       "code": play_digest(), "strategies": strategies}, sort_keys=True)  # fmt: skip
@@ -206,7 +205,7 @@ def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: i
                                cfg["seed"], {"carved": data["carved"]})  # fmt: skip
     say(f"field: {players} players, the meta-game of {len(lib)} strategies "
         f"({len(mg.compositions(len(lib), players))} compositions x {games:,} games)")  # fmt: skip
-    meta = meta_play(lib, players, games, cfg["seed"], jobs)
+    meta = meta_play(lib, players, games, cfg["seed"], jobs, game=game)
     tmp = run / f".metagame-{players}p.npz"
     with open(tmp, "wb") as f:
         np.savez(f, key=np.array(key), names=np.array(meta.names), counts=meta.counts,
@@ -236,12 +235,14 @@ def run_field(
 
     say = say or (lambda _m: None)
     cfg = exp.field
-    lib = library_of(cfg["library"])
+    game = getattr(exp, "game", DEFAULT)
+    weights_path = load_game(game).weights_path
+    lib = library_of(cfg["library"], game)
     make_dir(run)
     results = []
     for p in cfg["players"]:
         n = cfg["games"] if games is None else games
-        meta = _meta(run, lib, p, cfg, n - n % p if n >= p else p, jobs, say)
+        meta = _meta(run, lib, p, cfg, n - n % p if n >= p else p, jobs, say, game)
         an = mg.analyse(meta, cfg["bootstrap"], cfg["alphas"], cfg["seed"])
         mix_file = mg.write_mixture(run / f"nash-{p}p.toml", meta.names, an.mixture, p,
                                     f"the {exp.name} study", an.gain)  # fmt: skip
@@ -263,7 +264,7 @@ def run_field(
                                  pc.get("games", 100), pc.get("generations", 15),
                                  pc.get("popsize"), pc.get("held_out_games", 1000),
                                  cfg["seed"], start, jobs, say,
-                                 again)  # fmt: skip
+                                 again, game)  # fmt: skip
             cert = pd.DataFrame(certificate_table(res))
             # best responses are named by their weights files: relative to here when inside
             cert["support"] = cert["support"].str.replace(f"{Path.cwd()}/", "", regex=False)
@@ -276,24 +277,26 @@ def run_field(
             say(f"field: {p} players, restricted play of {best} against the Nash mixture "
                 f"({rg:,} games per seat and mechanism)")  # fmt: skip
             opponents = f"mixture(file={mix_file.resolve()})"
-            retuned = _retune(run, best, opponents, p, rc, cfg["seed"], jobs, games, say)
+            retuned = _retune(run, best, opponents, p, rc, cfg["seed"], jobs, games, say, game)
             restricted = rp.restricted_play(best, opponents, p, rg, cfg["seed"] + 2,
-                                            rc.get("forbid"), retuned, n_jobs=jobs)  # fmt: skip
+                                            rc.get("forbid"), retuned, n_jobs=jobs,
+                                            game=game)  # fmt: skip
         families = None
         if cfg["certificate"] is not None:
-            families = _certificate(run, p, cfg, games, jobs, say)
+            families = _certificate(run, p, cfg, games, jobs, say, game)
         strong = None
         if cfg["strong_play"] is not None:
-            strong = _strong_play(run, p, cfg, Path(exp.path).parent, games, jobs, say)
+            strong = _strong_play(run, p, cfg, Path(exp.path).parent, games, jobs, say, game)
         results.append(FieldResult(p, an, carving(meta, an.mixture), cert, restricted,
                                    families, strong))  # fmt: skip
-    return write_report(exp, results, report)
+    return write_report(exp, results, report, game)
 
 
 def _certificate(run: Path, players: int, cfg: dict[str, Any], games: int | None, jobs: int,
-                 say: Any) -> Certificate | None:  # fmt: skip
+                 say: Any, game: str = DEFAULT) -> Certificate | None:  # fmt: skip
     """The shipped L3's certificate at `players` (`moaisim.studies.certify`), kept in the run
     directory; None (said) where no L3 ships for this player count."""
+    weights_path = load_game(game).weights_path
     path = weights_path(f"nash-{players}p.toml")
     if not path.is_file():
         say(f"field: {players} players, no shipped L3 (nash-{players}p.toml) to certify")
@@ -307,11 +310,12 @@ def _certificate(run: Path, players: int, cfg: dict[str, Any], games: int | None
     return certify(path, run / f"certificate-{players}p", families, c.get("games", 200),
                    c.get("held_out_games", 1000), c.get("epsilon", 0.02), cfg["seed"],
                    c.get("step", 0.5), c.get("random_starts", 2), c.get("cma_generations", 8),
-                   c.get("cma_games", 60), None, jobs, say, starts=starts)  # fmt: skip
+                   c.get("cma_games", 60), None, jobs, say, starts=starts,
+                   game=game)  # fmt: skip
 
 
 def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games: int | None,
-                 jobs: int, say: Any) -> StrongPlay:  # fmt: skip
+                 jobs: int, say: Any, game: str = DEFAULT) -> StrongPlay:  # fmt: skip
     """The search gap and the statue table at `players` (`moaisim.studies.strong_play`),
     every game kept in the run directory."""
     c = cfg["strong_play"]
@@ -323,13 +327,14 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
     folder = run / f"strong-play-{players}p"
     say(f"field: {players} players, {search} against L3 ({per} games per seat rotation)")
     # new weights, a new L3 or new engine code: the games are played again
-    code = play_digest() + file_digest(weights_path(f"nash-{players}p.toml"))
+    code = play_digest() + file_digest(load_game(game).weights_path(f"nash-{players}p.toml"))
     key = {"what": "search", "players": players, "games": per, "seed": seed + 4, "search": search,
            "code": code}  # fmt: skip
     res, rnd = sp.kept(folder / "search", key,
-                       lambda: sp.search_games(players, per, seed + 4, search, jobs))  # fmt: skip
+                       lambda: sp.search_games(players, per, seed + 4, search, jobs,
+                                               game))  # fmt: skip
     gap = sp.gap(res)
-    tables = [sp.statues(res, rnd).assign(games="L4 seat against L3", components="base")]
+    tables = [sp.statues(res, rnd, game=game).assign(games="L4 seat against L3", components="base")]
     for comp in [None, *c.get("components", [])]:
         stem = "base" if comp is None else Path(comp).stem
         name = "self-play" if comp is None else f"self-play-{stem}"
@@ -337,16 +342,17 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
         say(f"field: {players} players, L3 self-play ({stem}, {selfs:,} games)")
         key = {"what": "self-play", "players": players, "games": selfs, "seed": seed + 5,
                "components": None if comp is None else Path(comp).name, "code": code}  # fmt: skip
-        play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs)  # noqa: E731
+        play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs, game)  # noqa: E731
         res, rnd = sp.kept(folder / name, key, play)
-        tables.append(sp.statues(res, rnd).assign(games="L3 self-play", components=stem))
+        tables.append(sp.statues(res, rnd, game=game).assign(games="L3 self-play", components=stem))
     table = pd.concat(tables, ignore_index=True)
     table.insert(0, "players", players)
     return StrongPlay(gap, table[["players", "games", "components", *table.columns[1:-2]]])
 
 
 def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, Any],
-            seed: int, jobs: int, games: int | None, say: Any) -> dict[str, str]:  # fmt: skip
+            seed: int, jobs: int, games: int | None, say: Any, game: str = DEFAULT
+            ) -> dict[str, str]:  # fmt: skip
     """With `retune_generations`: for each mechanism, heuristic weights tuned under its
     restriction against the mixture (`tune --forbid`), from the strategy's own weights when
     it is `tuned` or a heuristic (else heuristic's defaults); forbid name -> the spec that
@@ -356,29 +362,32 @@ def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, An
     if not generations:
         return {}
     per_seat = rc.get("retune_games", 100) if games is None else 2
+    spec = load_game(game)
     start = None
     if best == "tuned":
-        start = weights_path(f"tuned-{players}p.toml")
+        start = spec.weights_path(f"tuned-{players}p.toml")
     out: dict[str, str] = {}
-    for f in rc.get("forbid") or list(FORBID):
+    for f in rc.get("forbid") or list(spec.FORBID):
         say(f"field: {players} players, re-tuning under forbid={f} ({generations} generations)")
         res = tune.tune(players, opponents, per_seat, generations if games is None else 1,
                         None if games is None else 4, seed + 3, run / f"retune-{players}p-{f}",
                         start=start, held_out_games=2, n_jobs=jobs,
-                        forbid=[f])  # fmt: skip
+                        forbid=[f], game=game)  # fmt: skip
         inner = f"heuristic(weights={res.path.resolve()})"
         out[f] = rp.restricted_spec(inner, f)
     return out
 
 
-def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
+def write_report(exp: Any, results: list[FieldResult], out: Path, game: str = DEFAULT) -> Path:
     """report.md, report.html and a CSV per table in `out` (a fresh directory each time:
     written beside, then swapped in)."""
     tmp = out.with_name(f".{out.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     results = [
-        r if r.families is None else replace(r, families=ship_challengers(r.families, out, tmp))
+        r
+        if r.families is None
+        else replace(r, families=ship_challengers(r.families, out, tmp, game))
         for r in results
     ]
     md = [f"# {exp.title}\n"]
@@ -403,12 +412,13 @@ def write_report(exp: Any, results: list[FieldResult], out: Path) -> Path:
 WEIGHTS_ARG = re.compile(r"weights=(?:'([^']+)'|\"([^\"]+)\"|([^,)\s]+))")
 
 
-def ship_challengers(cert: Certificate, final: Path, tmp: Path) -> Certificate:
+def ship_challengers(cert: Certificate, final: Path, tmp: Path, game: str = DEFAULT
+                     ) -> Certificate:  # fmt: skip
     """The certificate with each family's best challenger whose weights file lies in a run
     directory (a CMA-ES best response, a one-step deviation) copied into the report's
     `challengers/` folder (written into `tmp`, named as it will be under `final`), so the
     challengers a report names replay from the report alone."""
-    shipped = weights_path("x").parent.resolve()
+    shipped = tune.weights_home(game).resolve()
     out = []
     for c in cert.challengers:
         m = WEIGHTS_ARG.search(c.spec) if c.held_out_games > 0 else None
@@ -451,7 +461,7 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
         tables["certificate"] = r.certificate
     if r.families is not None:
         md.append(f"**Certificate of the shipped L3** (`moaisim certify`, against the file "
-                  f"users play, `strategies/weights/nash-{p}p.toml`):\n")  # fmt: skip
+                  f"users play, `strategies/moai/weights/nash-{p}p.toml`):\n")  # fmt: skip
         md.append(certify_section(r.families))
         tables["certificate_families"] = r.families.table()
     if r.strong is not None:

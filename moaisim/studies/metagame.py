@@ -22,13 +22,11 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis.metagame import MetaGame, compositions
 from moaisim.checks import check_count
-from moaisim.engine.forward import Games
 from moaisim.errors import UserError
+from moaisim.games import DEFAULT, game_of, load_game
+from moaisim.games.base import RulesLike
 from moaisim.registry import StrategySpec, load_strategy
-from moaisim.rules import Rules
-from moaisim.rules.model import make_rules
 from moaisim.runner import check_jobs, send_by_value
-from moaisim.strategies.mixture import DispatchStrategy
 
 #: About how many games (rows) a batch of a meta-game holds.
 BATCH_ROWS = 10_000
@@ -46,19 +44,21 @@ class Block:
 def play(
     library: Sequence[Any], players: int, games: int, seed: int = 0, n_jobs: int = 1,
     variants: str | Sequence[str] | None = None, progress: Any = None,
-    rules: Rules | None = None,
+    rules: RulesLike | None = None, game: str = DEFAULT,
 ) -> MetaGame:  # fmt: skip
     """Play every composition of the library at `players` for games 0..games-1 of `seed`
     (the same deals in every composition, seats in cyclic rotation), in batches of about
     `BATCH_ROWS` games across compositions, `n_jobs` batches at a time; `rules` (of
-    `players`) replaces the variant's rules (a balance search's candidate)."""
-    specs = _library(library)
+    `players`) replaces the variant's rules (a balance search's candidate) and names the
+    game (else `game`)."""
+    game = rules.game if rules is not None else game
+    specs = _library(library, game)
     players = check_count(players, "players", 2, 5)
     games = check_count(games, "games", 1)
     check_jobs(n_jobs)
     if rules is not None and rules.players != players:
         raise UserError(f"rules are for {rules.players} players, not {players}")
-    rules = _rules(players, variants) if rules is None else rules
+    rules = _rules(players, variants, game) if rules is None else rules
     counts = compositions(len(specs), players)
     # lineup position -> strategy index, per composition (strategies in library order)
     lineups = np.array([np.repeat(np.arange(len(specs)), c) for c in counts], dtype=np.int64)
@@ -83,9 +83,9 @@ def play(
                      "carved": carved})  # fmt: skip
 
 
-def _library(library: Sequence[Any]) -> list[StrategySpec]:
+def _library(library: Sequence[Any], game: str = DEFAULT) -> list[StrategySpec]:
     """The library's strategies (at least two, none twice)."""
-    specs = [load_strategy(s) for s in library]
+    specs = [load_strategy(s, game) for s in library]
     names = [s.label for s in specs]
     if len(set(names)) != len(names):
         raise UserError(f"the library names a strategy twice: {', '.join(names)}")
@@ -94,12 +94,13 @@ def _library(library: Sequence[Any]) -> list[StrategySpec]:
     return specs
 
 
-def _rules(players: int, variants: str | Sequence[str] | None) -> Rules:
+def _rules(players: int, variants: str | Sequence[str] | None, game: str = DEFAULT
+           ) -> RulesLike:  # fmt: skip
     """The one set of rules a meta-game is played under (one variant)."""
     if isinstance(variants, list | tuple) and len(variants) > 1:
         raise UserError("metagame: give one variant (the compositions are played under one)")
     given = variants[0] if isinstance(variants, list | tuple) and variants else variants
-    return make_rules(players, given or None)
+    return load_game(game).make_rules(players, given or None)
 
 
 def _blocks(players: int, games: int, comps: int) -> Iterator[Block]:
@@ -112,18 +113,19 @@ def _blocks(players: int, games: int, comps: int) -> Iterator[Block]:
             yield Block(r, mine[start : start + per])
 
 
-def _play_block(rules: Rules, seed: int, specs: list[StrategySpec], lineups: np.ndarray,
+def _play_block(rules: RulesLike, seed: int, specs: list[StrategySpec], lineups: np.ndarray,
                 block: Block) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """One batch: every composition's copy of the block's games, seated in its rotation.
     Returns each strategy's share of each game's win [compositions, games, strategies]
     (the mean over its copies in the game; nan where it does not play) and the Moai its
     copies finished [compositions, strategies] (summed over the games)."""
     comps, n, p, k = len(lineups), len(block.games), rules.players, len(specs)
-    deals = Games.new(rules, seed, block.games)
+    the_game = game_of(rules)
+    deals = the_game.Games.new(rules, seed, block.games)
     rows = deals.clone(rows=np.tile(np.arange(n), comps))  # row c * n + j
     seating = [(s + block.rotation) % p for s in range(p)]  # seat s: lineup[seating[s]]
     who = np.repeat(lineups[:, seating], n, axis=0)  # [rows, P] strategy of each seat
-    seats = [DispatchStrategy(specs, who[:, s]) for s in range(p)]
+    seats = [the_game.DISPATCH(specs, who[:, s]) for s in range(p)]
     rows.play(seats, names=[f"seat {s}" for s in range(p)])
     shares = rows.returns()
     results = rows.results()

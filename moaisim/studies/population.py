@@ -35,6 +35,7 @@ from moaisim.analysis import metagame as mg
 from moaisim.analysis import text
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
+from moaisim.games import DEFAULT
 from moaisim.registry import load_strategy
 from moaisim.rundir import make_dir
 from moaisim.studies import tune
@@ -113,16 +114,17 @@ def population(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
+    game: str = DEFAULT,
 ) -> PopulationResult:
-    """Run (or resume) the loop at `players` players from the members `library` (see the
-    module's docstring); `games`, `generations`, `popsize` go to each best response's
-    CMA-ES (`tune.tune`), which starts from `start` (a weights file, or a list of them:
-    one run each), `meta_games` to each meta-game, `held_out_games` (per seat rotation,
-    root seed seed + 1) to each certificate."""
+    """Run (or resume) the loop at `players` players of `game` from the members `library`
+    (see the module's docstring); `games`, `generations`, `popsize` go to each best
+    response's CMA-ES (`tune.tune`), which starts from `start` (a weights file, or a list of
+    them: one run each), `meta_games` to each meta-game, `held_out_games` (per seat
+    rotation, root seed seed + 1) to each certificate."""
 
     say = progress or (lambda _m: None)
-    labels = _check(library, epsilon, iterations, meta_games, held_out_games)
-    starts = _starts(start)
+    labels = _check(library, epsilon, iterations, meta_games, held_out_games, game)
+    starts = _starts(start, game)
     out = Path(out)
     make_dir(out)
     path = state_path(out, players)
@@ -139,16 +141,16 @@ def population(
                 break
             members = labels if not its else [*its[-1].members, its[-1].best_response]
             its.append(_meta_iteration(members, players, meta_games, seed, out, len(its),
-                                       n_jobs, say, command))  # fmt: skip
+                                       n_jobs, say, command, game))  # fmt: skip
             _save(path, result)
         # (or resumed: the meta-game was played)
         _best_response(result, out, games, generations, popsize, held_out_games, seed, starts,
-                       n_jobs, say, command)  # fmt: skip
+                       n_jobs, say, command, game)  # fmt: skip
     return result
 
 
 def _check(library: Sequence[str], epsilon: float, iterations: int, meta_games: int,
-           held_out_games: int) -> list[str]:  # fmt: skip
+           held_out_games: int, game: str = DEFAULT) -> list[str]:  # fmt: skip
     """The loop's settings checked (one line per mistake); the library's labels."""
     if not (isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and 0 < epsilon < 1):
         raise UserError(f"epsilon must be a win-share margin above 0 and below 1, got {epsilon!r}")
@@ -156,13 +158,14 @@ def _check(library: Sequence[str], epsilon: float, iterations: int, meta_games: 
                         ("held-out games", held_out_games)):  # fmt: skip
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise UserError(f"{what} must be a positive whole number, got {value!r}")
-    labels = [load_strategy(s).label for s in library]
+    labels = [load_strategy(s, game).label for s in library]
     if len(labels) < 2 or len(set(labels)) != len(labels):
         raise UserError("the population needs at least two distinct strategies to start from")
     return labels
 
 
-def _starts(start: str | Path | Sequence[str | Path] | None) -> list[str | Path | None]:
+def _starts(start: str | Path | Sequence[str | Path] | None, game: str = DEFAULT
+            ) -> list[str | Path | None]:  # fmt: skip
     """The CMA-ES starts: one file, a list of files (each checked now), or heuristic's
     defaults (None)."""
     if start is None or isinstance(start, str | Path):
@@ -175,19 +178,19 @@ def _starts(start: str | Path | Sequence[str | Path] | None) -> list[str | Path 
     if len(set(names)) != len(names):
         raise UserError("a start weights file is named twice")
     for s in given:
-        tune.start_weights(s)  # a missing or bad file is one line, before anything runs
+        tune.start_weights(s, game)  # a missing or bad file is one line, before anything runs
     return given
 
 
 def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int, out: Path,
                     i: int, n_jobs: int, say: Callable[[str], None],
-                    command: str | None) -> Iteration:  # fmt: skip
+                    command: str | None, game: str = DEFAULT) -> Iteration:  # fmt: skip
     """Iteration i's start: the meta-game of its members, its Nash mixture (saved as a
     mixture file) and the mixture's gain on the played tables."""
     say(f"population {players}p, iteration {i}: the meta-game of {len(members)} "
         f"strategies ({len(mg.compositions(len(members), players))} compositions x "
         f"{meta_games} games)")  # fmt: skip
-    meta = meta_play(members, players, meta_games, seed, n_jobs)
+    meta = meta_play(members, players, meta_games, seed, n_jobs, game=game)
     x = mg.nash(meta)
     gain = mg.Population(meta).gain(x)
     mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
@@ -201,7 +204,7 @@ def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int
 def _best_response(result: PopulationResult, out: Path, games: int, generations: int,
                    popsize: int | None, held_out_games: int, seed: int,
                    starts: list[str | Path | None], n_jobs: int, say: Callable[[str], None],
-                   command: str | None) -> None:  # fmt: skip
+                   command: str | None, game: str = DEFAULT) -> None:  # fmt: skip
     """The last iteration's best response to its mixture (CMA-ES), its held-out gain over
     the fair share, and whether that certifies the loop (saved in the loop's state)."""
     players, its = result.players, result.iterations
@@ -216,7 +219,8 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
     if len(runs) == 1:
         br = tune.tune(players, mixture, games, generations, popsize, seed + 10 * (i + 1),
                        out / f"br-{i}", start=runs[0], held_out_games=held_out_games,
-                       held_out_seed=seed + 1, n_jobs=n_jobs, command=command)  # fmt: skip
+                       held_out_seed=seed + 1, n_jobs=n_jobs, command=command,
+                       game=game)  # fmt: skip
         s, path = br.held_out, br.path
     else:
         for k, start in enumerate(runs):
@@ -227,14 +231,14 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
             br = tune.tune(players, mixture, games, generations, popsize,
                            seed + 10 * (i + 1) + 1000 * k, out / f"br-{i}" / label, start=start,
                            held_out_games=held_out_games, held_out_seed=seed + 1,
-                           n_jobs=n_jobs, command=command)  # fmt: skip
+                           n_jobs=n_jobs, command=command, game=game)  # fmt: skip
             it.tried[label] = {"weights": str(br.path.resolve()), "share": br.held_out.share}
             _save(state_path(out, players), result)
         best = max(it.tried.values(), key=lambda t: t["share"])
         path = Path(best["weights"])
         say(f"population {players}p, iteration {i}: the best run, {path}, on fresh games")
         s = tune.strength(players, f"heuristic(weights={path})", mixture, held_out_games,
-                          seed + 2)  # fmt: skip
+                          seed + 2, game=game)  # fmt: skip
     it.best_response = f"heuristic(weights={path.resolve()})"
     it.gain, it.gain_lo, it.gain_hi = s.share - fair, s.low - fair, s.high - fair
     it.held_out_games = s.games

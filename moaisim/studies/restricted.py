@@ -3,7 +3,7 @@ play"): what each mechanism is worth to a strategy, and so to the game.
 
 A strategy S plays one seat against a field, seats rotated (game i of root seed `seed` once
 with S in each seat: the same deals for every variant of S, common random numbers). Each
-restriction `restrict(S, forbid=[m])` (strategies/restrict.py: never bid, never boat, never
+restriction `restrict(S, forbid=[m])` (strategies/moai/restrict.py: never bid, never boat, never
 raid, never birth, never forest, never swap, never aim disasters) plays the same games; the
 paired difference of its win share from S's, per game and seat, with a Holm-adjusted
 p-value over the family of restrictions and its t interval adjusted the same way
@@ -35,8 +35,8 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis import inference, stats, text
 from moaisim.errors import UserError
+from moaisim.games import DEFAULT, load_game
 from moaisim.registry import load_strategy
-from moaisim.strategies.restrict import FORBID
 from moaisim.studies.tune import rotated
 
 #: The flags' thresholds: a loss of win share that "carries the game", and the margin of
@@ -45,10 +45,11 @@ CARRY = 0.05
 MARGIN = 0.01
 
 
-def _shares(players: int, strategy: Any, field: Any, games: int, seed: int) -> np.ndarray:
+def _shares(players: int, strategy: Any, field: Any, games: int, seed: int,
+            game: str = DEFAULT) -> np.ndarray:  # fmt: skip
     """[P, G]: the strategy's win share in each rotation and game."""
 
-    got = rotated(players, strategy, field, games, seed, table=False)
+    got = rotated(players, strategy, field, games, seed, table=False, game=game)
     assert isinstance(got, np.ndarray)
     return got[0]
 
@@ -69,11 +70,13 @@ def restricted_play(
     n_jobs: int = 1,
     carry: float = CARRY,
     margin: float = MARGIN,
+    game: str = DEFAULT,
 ) -> pd.DataFrame:
     """The restricted-play table (see the module's docstring): one row per forbidden
     mechanism (and one per re-tuned restriction in `retuned`: forbid name -> a strategy spec
-    that plays under that restriction)."""
+    that plays under that restriction); the mechanisms are the game's (`FORBID`)."""
 
+    FORBID = load_game(game).FORBID  # noqa: N806
     names = list(FORBID) if forbids is None else list(forbids)
     unknown = [f for f in names if f not in FORBID]
     if unknown or not names:
@@ -81,7 +84,7 @@ def restricted_play(
                         f"(known: {', '.join(FORBID)})")  # fmt: skip
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise UserError(f"restricted play needs at least 2 games per seat, got {games!r}")
-    base = load_strategy(strategy).label
+    base = load_strategy(strategy, game).label
     specs = {("base", ""): base}
     for f in names:
         specs[("masked", f)] = restricted_spec(base, f)
@@ -90,10 +93,10 @@ def restricted_play(
             raise UserError(f"restricted play: re-tuned weights for unknown mechanism {f!r}")
         specs[("re-tuned", f)] = spec
     for spec in specs.values():
-        load_strategy(spec)  # a bad spec: one line before anything is played
+        load_strategy(spec, game)  # a bad spec: one line before anything is played
     keys = list(specs)
     got = Parallel(n_jobs=n_jobs)(
-        delayed(_shares)(players, specs[k], field, games, seed) for k in keys
+        delayed(_shares)(players, specs[k], field, games, seed, game) for k in keys
     )
     shares = dict(zip(keys, got, strict=True))
     ref = shares[("base", "")].ravel()

@@ -29,11 +29,9 @@ import pandas as pd
 
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
+from moaisim.games import DEFAULT, game_of, load_game
+from moaisim.games.base import RulesLike
 from moaisim.registry import split_top
-from moaisim.rules import Rules
-from moaisim.strategies import heuristic
-from moaisim.strategies.heuristic import weights_path
-from moaisim.strategies.tuned import TunedStrategy, retuned_key, tuned_file
 from moaisim.studies.tune import TuneSettings, search
 
 #: The keys of an experiment's `[retune]` table.
@@ -45,7 +43,12 @@ BOUNDS = {"generations": (1, 1_000), "games": (1, 1_000_000), "held_out_games": 
 #: The most games one set-up's search may play per seat rotation (generations x candidates x
 #: games; without a popsize, CMA-ES's default for heuristic's weights: 4 + 3 ln n).
 MAX_SEARCH_GAMES = 10**9
-DEFAULT_POPSIZE = 4 + int(3 * math.log(len(heuristic.SCALES)))
+
+
+def default_popsize(game: str = DEFAULT) -> int:
+    """CMA-ES's default candidates per generation for the game's tunable weights
+    (4 + 3 ln n, n weights)."""
+    return 4 + int(3 * math.log(len(load_game(game).WEIGHT_NAMES)))
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class RetuneSettings:
                 raise UserError(f"retune.{key} must be a whole number of at least {least} "
                                 f"and at most {most:,}, got {value!r}")  # fmt: skip
         got = cls(**dict(table))
-        games = got.generations * (got.popsize or DEFAULT_POPSIZE) * got.games
+        games = got.generations * (got.popsize or default_popsize()) * got.games
         if games > MAX_SEARCH_GAMES:
             raise UserError(f"[retune] would play {games:,} games per seat rotation and set-up "
                             f"(generations x popsize x games), more than {MAX_SEARCH_GAMES:,}: "
@@ -101,16 +104,17 @@ def retuned_lineups(lineups: Any, where: Path) -> Any:
     return one(lineups)
 
 
-def targets(study: Any) -> list[Rules]:
+def targets(study: Any) -> list[RulesLike]:
     """The rules to re-tune under: every set-up but the base game's of a cell that seats
-    `tuned`, once each."""
-    out: dict[str, Rules] = {}
+    `tuned` (the game's `TUNED`), once each."""
+    out: dict[str, RulesLike] = {}
     for cell in study.cells:
         if cell.rules.setup == "base":
             continue
-        if any(isinstance(spec.cls, type) and issubclass(spec.cls, TunedStrategy)
+        game = game_of(cell.rules)
+        if any(isinstance(spec.cls, type) and issubclass(spec.cls, game.TUNED)
                for spec in cell.lineup):  # fmt: skip
-            out.setdefault(retuned_key(cell.rules), cell.rules)
+            out.setdefault(game.retuned_key(cell.rules), cell.rules)
     return list(out.values())
 
 
@@ -126,14 +130,15 @@ def retune(
     rows = []
     todo = targets(study)
     for k, rules in enumerate(todo):
-        key = retuned_key(rules)
+        game = game_of(rules)
+        key = game.retuned_key(rules)
         p = rules.players
         if say is not None:
             say(f"re-tuning tuned under {rules.setup} at {p} players "
                 f"({k + 1} of {len(todo)}, {settings.generations} generations)")  # fmt: skip
         got = search(
             TuneSettings(p, "tuned", settings.games, settings.generations, settings.popsize,
-                         study.seed, start=weights_path(tuned_file(p)),
+                         study.seed, start=game.weights_path(game.tuned_file(p)),
                          held_out_games=settings.held_out_games, rules=rules),
             where / key, n_jobs=jobs,
         )  # fmt: skip

@@ -39,14 +39,12 @@ from scipy import stats
 
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.tables import win_shares
-from moaisim.engine.forward import Games
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
+from moaisim.games import DEFAULT, load_game
 from moaisim.registry import level_spec, load_strategy
-from moaisim.rules import Rules
 from moaisim.rundir import is_run, make_dir
 from moaisim.runner import check_jobs
-from moaisim.strategies.search import SearchStrategy
 
 #: The knobs tuned and their ranges: (kind, choices) or (kind, low, high).
 KNOBS: dict[str, tuple[Any, ...]] = {
@@ -110,6 +108,8 @@ class KnobsResult:
     verified: list[Verified]
     path: Path
     command: str = ""
+    #: the game whose `search` strategy was tuned
+    game: str = DEFAULT
 
     @property
     def adopted(self) -> bool:
@@ -126,12 +126,13 @@ class KnobsResult:
     @property
     def recommended(self) -> dict[str, Any]:
         """The knobs to play: the best trial's if `adopted`, else today's defaults."""
-        return dict(self.best.knobs) if self.adopted else defaults()
+        return dict(self.best.knobs) if self.adopted else defaults(self.game)
 
 
-def defaults() -> dict[str, Any]:
-    """The knobs as `search` ships them."""
-    return {k: SearchStrategy.params[k] for k in KNOBS}
+def defaults(game: str = DEFAULT) -> dict[str, Any]:
+    """The knobs as the game's `search` strategy ships them."""
+    params = load_strategy("search", game).cls.params
+    return {k: params[k] for k in KNOBS}
 
 
 def spec(knobs: Mapping[str, Any], worlds: int) -> str:
@@ -144,13 +145,14 @@ def spec(knobs: Mapping[str, Any], worlds: int) -> str:
 
 # --- measuring -------------------------------------------------------------------------------
 def _batch(
-    players: int, lineup: list[str], idx: np.ndarray, seed: int, seat: int
+    players: int, lineup: list[str], idx: np.ndarray, seed: int, seat: int, game: str = DEFAULT
 ) -> tuple[np.ndarray, float]:
     """One batch of games: the search seat's win shares and the CPU seconds."""
-    rules = Rules.make(players)
-    specs = [load_strategy(s) for s in lineup]
+    the_game = load_game(game)
+    rules = the_game.make_rules(players)
+    specs = [load_strategy(s, game) for s in lineup]
     cpu = time.process_time()
-    g = Games.new(rules, seed, idx).play([s() for s in specs])
+    g = the_game.Games.new(rules, seed, idx).play([s() for s in specs])
     cpu = time.process_time() - cpu
     res = g.results()
     share = win_shares(res, ("game",)).to_numpy()
@@ -159,19 +161,19 @@ def _batch(
 
 
 def shares(
-    search: str, players: int, games: int, seed: int, n_jobs: int
+    search: str, players: int, games: int, seed: int, n_jobs: int, game: str = DEFAULT
 ) -> tuple[np.ndarray, float]:
     """`games` games per seat rotation of `search` against L3: the search seat's win share
     in each (ordered by rotation, then game) and CPU seconds per game: the median over the
     batches, so a worker's first batch, which may compile the kernels, does not count."""
-    l3 = level_spec("L3", players)
+    l3 = level_spec("L3", players, game)
     tasks = []
     for s in range(players):
         lineup = [search if q == s else l3 for q in range(players)]
         for a in range(0, games, BATCH):
             tasks.append((lineup, np.arange(a, min(games, a + BATCH)), s))
     parts = Parallel(n_jobs=n_jobs)(
-        delayed(_batch)(players, lineup, idx, seed, s) for lineup, idx, s in tasks
+        delayed(_batch)(players, lineup, idx, seed, s, game) for lineup, idx, s in tasks
     )
     out = np.concatenate([x for x, _ in parts])
     return out, float(np.median([cpu / len(x) for x, cpu in parts]))
@@ -191,25 +193,32 @@ def measure(
     games: int,
     seed: int,
     n_jobs: int,
+    game: str = DEFAULT,
 ) -> Trial:
     """A trial: the knobs' search against L3 at each player count, `games` per rotation."""
     trial = Trial(number, dict(knobs))
     for p in players:
-        x, sec = shares(spec(knobs, worlds), p, games, seed, n_jobs)
+        x, sec = shares(spec(knobs, worlds), p, games, seed, n_jobs, game)
         trial.gains[p], trial.intervals[p] = _gain(x, p)
         trial.games[p], trial.seconds[p] = len(x), sec
     return trial
 
 
 def verify(
-    best: Mapping[str, Any], worlds: int, players: Sequence[int], games: int, seed: int, n_jobs: int
+    best: Mapping[str, Any],
+    worlds: int,
+    players: Sequence[int],
+    games: int,
+    seed: int,
+    n_jobs: int,
+    game: str = DEFAULT,
 ) -> list[Verified]:
     """The chosen knobs and the defaults on the same fresh games: each one's gain over fair
     and the paired difference (a t interval over the games' share differences)."""
     out = []
     for p in players:
-        mine, sec = shares(spec(best, worlds), p, games, seed, n_jobs)
-        base, base_sec = shares(spec(defaults(), worlds), p, games, seed, n_jobs)
+        mine, sec = shares(spec(best, worlds), p, games, seed, n_jobs, game)
+        base, base_sec = shares(spec(defaults(game), worlds), p, games, seed, n_jobs, game)
         d = mine - base
         half = (
             stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
@@ -267,6 +276,7 @@ def _check(
     max_seconds: float,
     n_jobs: int,
     seed: int = 0,
+    game: str = DEFAULT,
 ) -> None:
     """Every setting of a search, one line each, before anything is created or played."""
     if not players or any(p not in (2, 3, 4, 5) for p in players):
@@ -283,7 +293,7 @@ def _check(
     if worlds < 1:
         raise UserError(f"tune-search: --worlds must be at least 1 (got {worlds})")
     try:  # search's own bounds (its worlds among them), as every trial plays it
-        load_strategy(spec(defaults(), worlds))
+        load_strategy(spec(defaults(game), worlds), game)
     except UserError as exc:
         raise UserError(f"tune-search: --worlds {worlds}: {exc}") from None
     if not max_seconds > 0 or not math.isfinite(max_seconds):
@@ -323,15 +333,18 @@ def tune_search(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str = "",
+    game: str = DEFAULT,
 ) -> KnobsResult:
-    """Run (or resume) the search over the knobs in `out`, verify the best feasible trial
-    and write `out/trials.csv` and `out/search-knobs.toml`."""
+    """Run (or resume) the search over the knobs of `game`'s `search` in `out`, verify the
+    best feasible trial and write `out/trials.csv` and `out/search-knobs.toml`."""
     players = sorted(set(players))
-    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs, seed)
+    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs, seed, game)
     check_out(out)
     make_dir(out)
     say = progress or (lambda _line: None)
     settings = _settings(players, worlds, games, seed)
+    if game != DEFAULT:  # a Moai search made before games had names resumes as one
+        settings["game"] = game
     journal = out / "journal.log"
     storage = optuna.storages.JournalStorage(
         optuna.storages.journal.JournalFileBackend(str(journal))
@@ -359,7 +372,7 @@ def tune_search(
         ]
 
     def objective(t: Any) -> float:
-        got = measure(_suggest(t), len(done()), worlds, players, games, seed, n_jobs)
+        got = measure(_suggest(t), len(done()), worlds, players, games, seed, n_jobs, game=game)
         t.set_user_attr("trial", json.dumps(asdict(got)))
         return got.value
 
@@ -368,7 +381,7 @@ def tune_search(
         waiting = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,))
         if not any(t.user_attrs.get("defaults") for t in finished) and not waiting:
             # trial 0: the shipped defaults, on the same games as every trial
-            study.enqueue_trial(defaults(), user_attrs={"defaults": True})
+            study.enqueue_trial(defaults(game), user_attrs={"defaults": True})
         sampler = optuna.samplers.TPESampler(seed=(seed + n) % SEEDS,
                                              n_startup_trials=max(2, trials // 3))  # fmt: skip
         study.sampler = sampler
@@ -398,16 +411,25 @@ def tune_search(
             "games per seat rotation"
         )
         checked = _verified(
-            out / "verified.json", best.knobs, worlds, players, verify_games, seed + 1, n_jobs
+            out / "verified.json",
+            best.knobs,
+            worlds,
+            players,
+            verify_games,
+            seed + 1,
+            n_jobs,
+            game,
         )
-    result = KnobsResult(players, worlds, kept, best, checked, out / "search-knobs.toml", command)
+    result = KnobsResult(players, worlds, kept, best, checked, out / "search-knobs.toml", command,
+                         game)  # fmt: skip
     write_atomic(out / "trials.csv", table(kept).to_csv(index=False).encode(), "trials table")
     write_atomic(result.path, _toml(result, max_seconds).encode(), "knobs file")
     return result
 
 
 def _verified(path: Path, knobs: Mapping[str, Any], worlds: int, players: Sequence[int],
-              games: int, seed: int, n_jobs: int) -> list[Verified]:  # fmt: skip
+              games: int, seed: int, n_jobs: int, game: str = DEFAULT
+              ) -> list[Verified]:  # fmt: skip
     """`verify`, kept in `path` by its settings: a finished search run again says its
     result without playing the verification again."""
     key = {"knobs": dict(knobs), "worlds": worlds, "players": list(players), "games": games,
@@ -417,7 +439,7 @@ def _verified(path: Path, knobs: Mapping[str, Any], worlds: int, players: Sequen
         if kept.get("key") == json.loads(json.dumps(key)):
             return [Verified(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
                     for d in kept["verified"]]  # fmt: skip
-    got = verify(knobs, worlds, players, games, seed, n_jobs)
+    got = verify(knobs, worlds, players, games, seed, n_jobs, game)
     body = {"key": key, "verified": [asdict(v) for v in got]}
     write_atomic(path, json.dumps(body, indent=1).encode(), "verification")
     return got

@@ -42,12 +42,12 @@ from moaisim.analysis import sheet as measure
 from moaisim.analysis.report import held_output
 from moaisim.analysis.verdicts import FieldStatus, field_status
 from moaisim.checks import SEEDS, check_count, check_seed
-from moaisim.engine.forward import Games
 from moaisim.errors import UserError
 from moaisim.files import swap_in
+from moaisim.games import DEFAULT, load_game
+from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
-from moaisim.registry import LEVELS, level_spec, load_strategy
-from moaisim.rules import Rules
+from moaisim.registry import level_spec, load_strategy
 from moaisim.runner import check_jobs, make_study, run_in_memory
 from moaisim.studies.versus import SEARCH_SECONDS, versus
 
@@ -89,9 +89,11 @@ class SheetSettings:
     field: Path | None = None
     jobs: int = 1
     #: the rules played (None: the base game), e.g. a balance search's finalist
-    rules: Rules | None = None
+    rules: RulesLike | None = None
     #: the rules the sheet puts beside them on the same deals (a comparison sheet), or None
-    against: Rules | None = None
+    against: RulesLike | None = None
+    #: the game played (`moaisim.games`; given rules are of it)
+    game: str = DEFAULT
 
     def check(self) -> SheetSettings:
         """The settings, checked (one clear line per mistake)."""
@@ -107,6 +109,9 @@ class SheetSettings:
             raise UserError(f"seed must be at most 2**64-{SEED_SPAN} (a sheet plays root seeds "
                             f"seed to seed + {SEED_SPAN - 1}), got {self.seed}")  # fmt: skip
         check_jobs(self.jobs)
+        for r in (self.rules, self.against):
+            if r is not None and r.game != self.game:
+                raise UserError(f"the rules are of the game {r.game!r}, the sheet of {self.game!r}")
         if self.rules is not None and self.rules.players != self.players:
             raise UserError(f"the rules are for {self.rules.players} players, not {self.players}")
         if self.against is not None and self.against.players != self.players:
@@ -133,9 +138,10 @@ class SheetSettings:
         return cheap + compared * SECONDS_PER_GAME * p + search
 
     @property
-    def played(self) -> Rules:
+    def played(self) -> RulesLike:
         """The rules the sheet plays (the base game's when `rules` is None)."""
-        return self.rules if self.rules is not None else Rules.make(self.players)
+        return (self.rules if self.rules is not None
+                else load_game(self.game).make_rules(self.players))  # fmt: skip
 
     @property
     def setup(self) -> str:
@@ -161,7 +167,7 @@ def _file_name(setup: str) -> str:
     return re.sub(r"[^A-Za-z0-9+._=]+", "-", setup).strip("-")
 
 
-def in_words(rules: Rules | None) -> str:
+def in_words(rules: Any | None) -> str:
     """The set-up in words, for the page's sentences: 'the base game', 'the
     fixed-disasters variant', 'the set-up fixed-disasters, wood_supply=10'."""
     if rules is None or rules.setup == "base":
@@ -231,7 +237,7 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
             continue
         for opp in FIELD_LEVELS:
             table = versus(cand, opp, p, games, seed=s.seed + 1, n_jobs=s.jobs, progress=stage,
-                           rules=s.rules)  # fmt: skip
+                           rules=s.rules, game=s.game)  # fmt: skip
             pairs.append(table.assign(candidate=cand, field=opp))
     skill = measure.skill_matrix(pd.concat(pairs, ignore_index=True))
     replays = {lvl: _replays(s, s.played, lvl, stage) for lvl in LUCK_LEVELS}
@@ -243,7 +249,7 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
         luck_of = {lvl: (y, _replays(s, s.against, lvl, stage)) for lvl, y in replays.items()}
         compare = measure.compare(games_of, luck_of, s.seed)
     return Sheet(
-        s, seats, fairness, skill, measure.better_wins(skill, LEVELS), luck,
+        s, seats, fairness, skill, measure.better_wins(skill, load_game(s.game).LEVELS), luck,
         measure.decisiveness(rounds, results), measure.lead_changes(rounds),
         measure.length(results), measure.score_sources(results), read_field(s.field, p),
         compare,
@@ -251,22 +257,24 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
 
 
 def _self_play(
-    s: SheetSettings, rules: Rules | None, stage: Progress
+    s: SheetSettings, rules: RulesLike | None, stage: Progress
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """L3 self-play under `rules`: games 0 to `games - 1` of root seed `seed`, with the
     per-round table (two set-ups' games pair up: the same deals)."""
     p = s.players
-    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True, rules=rules)
+    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True, rules=rules,
+                       game=s.game)  # fmt: skip
     results, rounds = run_in_memory(study, n_jobs=s.jobs, progress=stage)
     assert rounds is not None
     return results, rounds
 
 
-def _replays(s: SheetSettings, rules: Rules, level: str, stage: Progress) -> np.ndarray:
+def _replays(s: SheetSettings, rules: RulesLike, level: str, stage: Progress) -> np.ndarray:
     """Luck in a level's self-play: the deals of root seed `seed + 2`, each replayed with
     the strategies' draws of `replays` other root seeds: the win shares [D, K, P]."""
     p = s.players
-    spec = load_strategy(level_spec(level, p))
+    Games = load_game(rules.game).Games  # noqa: N806
+    spec = load_strategy(level_spec(level, p, rules.game), rules.game)
     seed = s.seed + 2
     y = np.empty((s.deals, s.replays, p))
     for k in range(s.replays):
@@ -370,15 +378,20 @@ def paragraph(sh: Sheet) -> str:
     return " ".join(said) + " Caveats: " + "; ".join(caveats) + "."
 
 
+def _is_rules(value: Any) -> bool:
+    """A rules object (any game's), not its set-up's label read back from sheet.json."""
+    return isinstance(value, RulesLike)
+
+
 def _identity(settings: dict[str, Any]) -> dict[str, Any]:
     """The `IDENTITY` part of a sheet's settings (a `SheetSettings`' fields, or sheet.json's
     `settings`), comparable across the two."""
     out = {k: settings.get(k) for k in IDENTITY}
     field_, rules = out["field"], out["rules"]
     out["field"] = None if field_ is None else os.path.normpath(str(field_))
-    out["rules"] = "base" if rules is None else (rules.setup if isinstance(rules, Rules) else rules)
+    out["rules"] = "base" if rules is None else (rules.setup if _is_rules(rules) else rules)
     against = out["against"]  # None: no comparison (and a sheet.json made before one could be)
-    out["against"] = against.setup if isinstance(against, Rules) else against
+    out["against"] = against.setup if _is_rules(against) else against
     return out
 
 
@@ -446,7 +459,7 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
         df.to_csv(out / "tables" / f"{name}.csv", index=False)
     figs = {
         "seats": plots.sheet_seats(sh.seats),
-        "skill": plots.sheet_skill(sh.skill, LEVELS),
+        "skill": plots.sheet_skill(sh.skill, load_game(sh.settings.game).LEVELS),
         "sources": plots.sheet_sources(sh.sources, sh.field.get("statues")),
     }
     for name, fig in figs.items():
@@ -454,7 +467,7 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
     page = _markdown(sh, command)
     (out / "sheet.md").write_text(page)
     (out / "sheet.html").write_text(text.html_page(title(sh), page, out))
-    settings = {k: str(v) if isinstance(v, Path) else (v.setup if isinstance(v, Rules) else v)
+    settings = {k: str(v) if isinstance(v, Path) else (v.setup if _is_rules(v) else v)
                 for k, v in s.__dict__.items()}  # fmt: skip
     (out / "sheet.json").write_text(
         json.dumps({"players": p, "title": title(sh), "settings": settings}, indent=1)

@@ -29,11 +29,9 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.tables import win_shares
-from moaisim.engine.forward import Games
-from moaisim.engine.results import statue_points
 from moaisim.files import write_atomic
+from moaisim.games import DEFAULT, load_game
 from moaisim.registry import level_spec, load_strategy
-from moaisim.rules import Rules
 
 #: The score parts, as the results table has them (R8.2: statue heights at their points per
 #: metre, living pawns, wood at its points per unit).
@@ -41,40 +39,44 @@ PARTS = ("statues", "pawns", "wood")
 
 
 def _play(players: int, lineup: list[str], games: np.ndarray, seed: int, components: str | None,
-          seat_name: dict[int, str]) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+          seat_name: dict[int, str], game: str = DEFAULT
+          ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """One batch: its results (`who` names each seat's role) and its per-round table."""
-    rules = Rules.make(players, components=components)
-    specs = [load_strategy(s) for s in lineup]
+    the_game = load_game(game)
+    rules = the_game.make_rules(players, components=components)
+    specs = [load_strategy(s, game) for s in lineup]
     names = [s.label for s in specs]
-    g = Games.new(rules, seed, games, rounds=True).play([s() for s in specs], names=names)
+    g = the_game.Games.new(rules, seed, games, rounds=True).play([s() for s in specs], names=names)
     res = g.results()
     res["who"] = res["seat"].map(lambda s: seat_name.get(int(s), "L3"))
     return res, g.round_table()
 
 
 def search_games(players: int, games: int, seed: int, search: str = "search",
-                 n_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+                 n_jobs: int = 1, game: str = DEFAULT
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """`games` games per seat rotation: `search` in seat s, L3 in the others; the results
     (column `who`: "L4" for the search seat) and the per-round table, rotation by rotation."""
-    l3 = level_spec("L3", players)
+    l3 = level_spec("L3", players, game)
     tasks = []
     for s in range(players):
         lineup = [search if q == s else l3 for q in range(players)]
         for start in range(0, games, 25):  # small batches: search is slow, spread them
             idx = np.arange(start, min(games, start + 25))
             tasks.append((lineup, idx, {s: "L4"}, s))
-    parts = Parallel(n_jobs=n_jobs)(delayed(_play)(players, lineup, idx, seed, None, who)
+    parts = Parallel(n_jobs=n_jobs)(delayed(_play)(players, lineup, idx, seed, None, who, game)
                                     for lineup, idx, who, _ in tasks)  # fmt: skip
     return _joined(parts, [t[3] for t in tasks])
 
 
 def self_play(players: int, games: int, seed: int, components: str | None = None,
-              n_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+              n_jobs: int = 1, game: str = DEFAULT
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """L3 in every seat, `games` games (under a component file when given)."""
-    l3 = level_spec("L3", players)
+    l3 = level_spec("L3", players, game)
     chunks = [np.arange(a, min(games, a + 5_000)) for a in range(0, games, 5_000)]
     parts = Parallel(n_jobs=min(n_jobs, len(chunks)))(
-        delayed(_play)(players, [l3] * players, idx, seed, components, {}) for idx in chunks
+        delayed(_play)(players, [l3] * players, idx, seed, components, {}, game) for idx in chunks
     )
     return _joined(parts, [0] * len(chunks))
 
@@ -104,14 +106,14 @@ def gap(results: pd.DataFrame) -> dict[str, float]:
             "gap_hi": float(hi) - fair}  # fmt: skip
 
 
-def statues(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("who",)
-            ) -> pd.DataFrame:  # fmt: skip
+def statues(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("who",),
+            game: str = DEFAULT) -> pd.DataFrame:  # fmt: skip
     """Per group (`by`): seats, mean score, the shares of the score from statues, pawns and
     wood (of the group's total points), Moai per seat and game, the share of seats with at
     least one statue, and the mean round of a seat's first finished statue (among seats that
     finish one)."""
     df = results.copy()
-    df["statues"] = statue_points(df)
+    df["statues"] = load_game(game).statue_points(df)
     df["pawns_pts"] = df["pawns"].astype(float)
     df["wood_pts"] = df["wood"].astype(float) * df["wood_points"].astype(float)
     first = (rounds[rounds["moai_count"] > 0].groupby(["rotation", "game", "seat"])["round"]

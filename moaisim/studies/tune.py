@@ -36,28 +36,31 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from moaisim.analysis.stats import wilson
-from moaisim.engine.forward import Games
 from moaisim.errors import UserError
 from moaisim.files import check_writable_file, read_text, shown, write_atomic
 from moaisim.fingerprint import fingerprint
+from moaisim.games import DEFAULT, load_game
+from moaisim.games.base import RulesLike
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy, split_top
-from moaisim.rules import Rules
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
-from moaisim.strategies import heuristic as h
-from moaisim.strategies.heuristic import HeuristicStrategy
 
 
-def _spec(strategy: str | type | StrategySpec) -> StrategySpec:
-    return load_strategy(strategy)
+def _spec(strategy: str | type | StrategySpec, game: str = DEFAULT) -> StrategySpec:
+    return load_strategy(strategy, game=game)
 
 
-def _field_list(field: Any, players: int | None = None) -> list[Any]:
+def weights_home(game: str = DEFAULT) -> Path:
+    """The folder of a game's shipped weights and mixture files (`GameSpec.weights_path`)."""
+    return Path(load_game(game).weights_path("heuristic.toml")).parent
+
+
+def _field_list(field: Any, players: int | None = None, game: str = DEFAULT) -> list[Any]:
     """The field's strategies: a list, one spec, or a comma-separated string of specs; with
     `players`, a skill level (L0-L4) stands for its field at that player count."""
     if isinstance(field, str):
         items = [f.strip() for f in split_top(field, ",") if f.strip()]
-        return items if players is None else [level_or_spec(f, players) for f in items]
+        return items if players is None else [level_or_spec(f, players, game) for f in items]
     if isinstance(field, type | StrategySpec):
         return [field]
     return list(field)
@@ -67,14 +70,15 @@ def lineups(
     players: int,
     candidate: str | type | StrategySpec,
     field: str | type | StrategySpec | Sequence[str | type | StrategySpec],
+    game: str = DEFAULT,
 ) -> list[list[StrategySpec]]:
     """One lineup per seat of the candidate: rotation s puts it in seat s and the field's
     strategies in the other seats, in order (a field shorter than players - 1 repeats). A
     field given as a string may list strategies separated by commas ("greedy,moai")."""
-    others = [_spec(f) for f in _field_list(field, players)]
+    others = [_spec(f, game) for f in _field_list(field, players, game)]
     if not others:
         raise UserError("the field of opponents is empty")
-    cand = _spec(candidate)
+    cand = _spec(candidate, game)
     out = []
     for s in range(players):
         rest = [others[k % len(others)] for k in range(players - 1)]
@@ -88,29 +92,34 @@ def rotated(
     field: str | type | StrategySpec | Sequence[str | type | StrategySpec],
     games: int | Sequence[int] | np.ndarray,
     seed: int = 0,
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
     batch_size: int = 10_000,
     table: bool = True,
+    game: str = DEFAULT,
 ) -> pd.DataFrame | np.ndarray:
     """Play `games` (a count n: games 0..n-1, or game indices) of root seed `seed` once per
-    rotation (the candidate in each seat in turn) on the batch engine.
+    rotation (the candidate in each seat in turn) on the batch engine; the game is the
+    rules' (`game` without rules: its base game).
 
     table=True: the per-seat results (results schema) with a `rotation` column (= the
     candidate's seat). table=False: the candidate's share of each game's win [R, G] (1/k for
     a k-way shared win, 0 for a loss), and its rank, as a stacked array [2, R, G].
     """
-    rules = rules if rules is not None else Rules.make(players)
+    game = rules.game if rules is not None else game
+    the_game = load_game(game)
+    rules = rules if rules is not None else the_game.make_rules(players)
     if rules.players != players:
         raise UserError(f"rules are for {rules.players} players, not {players}")
     index = np.arange(games) if isinstance(games, int | np.integer) else np.asarray(games)
     index = index.astype(np.int64)
     parts: list[pd.DataFrame] = []
     shares = np.zeros((2, players, len(index)))
-    for s, lineup in enumerate(lineups(players, candidate, field)):
+    for s, lineup in enumerate(lineups(players, candidate, field, game)):
         names = [spec.label for spec in lineup]
         for start in range(0, len(index), batch_size):
             chunk = index[start : start + batch_size]
-            g = Games.new(rules, seed, chunk).play([spec() for spec in lineup], names=names)
+            g = the_game.Games.new(rules, seed, chunk).play([spec() for spec in lineup],
+                                                             names=names)  # fmt: skip
             if table:
                 df = g.results()
                 df.insert(0, "rotation", np.int8(s))
@@ -153,11 +162,12 @@ def strength(
     field: str | type | StrategySpec | Sequence[str | type | StrategySpec],
     games: int,
     seed: int = 0,
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
+    game: str = DEFAULT,
 ) -> Strength:
     """The candidate's win share against the field over `games` games per rotation (so
     players x games games in all), with its Wilson interval."""
-    got = rotated(players, candidate, field, games, seed, rules, table=False)
+    got = rotated(players, candidate, field, games, seed, rules, table=False, game=game)
     assert isinstance(got, np.ndarray)
     share, rank = float(got[0].mean()), float(got[1].mean())
     n = got[0].size
@@ -214,17 +224,20 @@ class _Randn:
 
 
 def candidate(
-    weights: dict[str, float], label: str = "candidate", forbid: Sequence[str] = ()
+    weights: dict[str, float],
+    label: str = "candidate",
+    forbid: Sequence[str] = (),
+    game: str = DEFAULT,
 ) -> StrategySpec:
-    """heuristic with these weights; with `forbid`, wrapped in `restrict` (restricted play:
-    the weights tuned under the restriction)."""
+    """The game's tunable strategy (`heuristic`) with these weights; with `forbid`, wrapped
+    in `restrict` (restricted play: the weights tuned under the restriction)."""
 
     if forbid:
         inner = "heuristic(weights={" + ", ".join(f"{k!r}: {float(v)!r}" for k, v in
                                                   weights.items()) + "})"  # fmt: skip
-        spec = load_strategy("restrict", strategy=inner, forbid=list(forbid))
+        spec = load_strategy("restrict", game, strategy=inner, forbid=list(forbid))
     else:
-        spec = load_strategy(HeuristicStrategy, weights=dict(weights))
+        spec = load_strategy(load_game(game).TUNABLE, game, weights=dict(weights))
     return StrategySpec(spec.cls, spec.params, label)
 
 
@@ -234,12 +247,12 @@ def _evaluate(
     field: list[StrategySpec],
     games: int,
     seed: int,
-    rules: Rules,
+    rules: RulesLike,
     forbid: Sequence[str] = (),
 ) -> tuple[float, float]:
     """(win share, mean rank) of the weights against the field, seats rotated."""
-    got = rotated(players, candidate(weights, forbid=forbid), field, games, seed, rules,
-                  table=False)  # fmt: skip
+    got = rotated(players, candidate(weights, forbid=forbid, game=rules.game), field, games,
+                  seed, rules, table=False)  # fmt: skip
     assert isinstance(got, np.ndarray)
     return float(got[0].mean()), float(got[1].mean())
 
@@ -287,8 +300,10 @@ class TuneSettings:
     names: Sequence[str] | None = None
     forbid: Sequence[str] = ()
     #: the rules to tune under, whole (a study cell's: rule parameters and components
-    #: included); given, it replaces `variants` and `options`
-    rules: Rules | None = None
+    #: included); given, it replaces `variants` and `options` (and `game`: its own)
+    rules: RulesLike | None = None
+    #: the game tuned (`moaisim.games`) when no `rules` are given
+    game: str = DEFAULT
 
 
 def tune(
@@ -313,6 +328,7 @@ def tune(
     state: str | Path | None = None,
     command: str | None = None,
     forbid: Sequence[str] = (),
+    game: str = DEFAULT,
     **options: str,
 ) -> TuneResult:
     """Find `heuristic` weights that play well against `field` at `players` players (the
@@ -347,6 +363,7 @@ def tune(
         generation; delete it, or pass resume=False, to start again.
       command: the command line to record in the weights file (default: the equivalent
         `moaisim tune` command).
+      game: the game whose tunable strategy is tuned (`moaisim games`; default Moai).
 
     Returns a `TuneResult`. KeyboardInterrupt leaves the state of the last finished
     generation; calling `tune` again with the same arguments resumes from it, and the run
@@ -357,6 +374,7 @@ def tune(
         players, field, games, generations, popsize, seed, variants=variants,
         options=dict(options), start=start, sigma=sigma, held_out_games=held_out_games,
         held_out_seed=held_out_seed, objective=objective, names=names, forbid=forbid,
+        game=game,
     )  # fmt: skip
     return search(settings, out, resume=resume, progress=progress, n_jobs=n_jobs, state=state,
                   command=command)  # fmt: skip
@@ -408,8 +426,8 @@ def search(
     final = {k: rounded(v) for k, v in plan.weights(es.mean).items()}
     last = history[-1]["mean_point"] if history else math.nan
     report("held-out", last)
-    held, base = (strength(settings.players, candidate(w, label, plan.forbid), plan.field,
-                           settings.held_out_games, plan.held_out_seed, plan.rules)
+    held, base = (strength(settings.players, candidate(w, label, plan.forbid, plan.game),
+                           plan.field, settings.held_out_games, plan.held_out_seed, plan.rules)
                   for w, label in ((final, "tuned"), (plan.start, "start")))  # fmt: skip
     _write_results(files, plan, command, saved, final, held, base)
     report("done", last, held)
@@ -446,15 +464,18 @@ def _check(s: TuneSettings) -> None:
 @dataclass(frozen=True)
 class WeightSpace:
     """Where a CMA-ES search over heuristic weights moves: the weights `names`, each in units
-    of its scale (`heuristic.SCALES`), the others held at `start` (every weight)."""
+    of its scale (`GameSpec.WEIGHT_SCALES`), the others held at `start` (every weight)."""
 
     start: Mapping[str, float]
     names: Sequence[str]
+    game: str = DEFAULT
 
     @property
     def scales(self) -> np.ndarray:
         """The moved weights' scales (the search moves in their units)."""
-        return np.array([h.SCALES[h.INDEX[k]] for k in self.names])
+        spec = load_game(self.game)
+        index = {name: k for k, name in enumerate(spec.WEIGHT_NAMES)}
+        return np.array([spec.WEIGHT_SCALES[index[k]] for k in self.names])
 
     @property
     def x0(self) -> np.ndarray:
@@ -475,7 +496,7 @@ class _Plan:
     moves (in units of their scales) and its held-out seed."""
 
     settings: TuneSettings
-    rules: Rules
+    rules: RulesLike
     field: list[StrategySpec]
     start: dict[str, float]
     names: list[str]
@@ -487,9 +508,14 @@ class _Plan:
         return list(self.settings.forbid)
 
     @property
+    def game(self) -> str:
+        """The game tuned (its rules')."""
+        return self.rules.game
+
+    @property
     def space(self) -> WeightSpace:
         """The weights the search moves, around its start."""
-        return WeightSpace(self.start, self.names)
+        return WeightSpace(self.start, self.names, self.game)
 
     @property
     def x0(self) -> np.ndarray:
@@ -549,26 +575,29 @@ class _Plan:
         return shlex.join(parts)
 
 
-def start_weights(start: str | Path | Mapping[str, float] | None) -> dict[str, float]:
-    """Every weight at the start: heuristic's defaults, with `start`'s (a TOML file or a
-    dict) over them."""
+def start_weights(start: str | Path | Mapping[str, float] | None, game: str = DEFAULT
+                  ) -> dict[str, float]:  # fmt: skip
+    """Every weight at the start: the tunable strategy's defaults, with `start`'s (a TOML
+    file or a dict) over them."""
+    spec = load_game(game)
     if isinstance(start, str | Path):
         try:
             doc = tomllib.loads(read_text(start, "start weights file"))
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"start weights {str(start)!r}: {exc}") from None
-        given = h.read_weights(doc, str(start))
+        given = spec.read_weights(doc, str(start))
     else:
-        given = h.read_weights(dict(start or {}), "start weights")
-    return {**h.defaults(), **given}
+        given = spec.read_weights(dict(start or {}), "start weights")
+    return {**spec.default_weights(), **given}
 
 
-def tuned_names(names: Sequence[str] | None) -> list[str]:
+def tuned_names(names: Sequence[str] | None, game: str = DEFAULT) -> list[str]:
     """The weights the search moves (default: all), each known and named once."""
-    tuned = list(names) if names else list(h.NAMES)
-    unknown = [k for k in tuned if k not in h.INDEX]
+    every = load_game(game).WEIGHT_NAMES
+    tuned = list(names) if names else list(every)
+    unknown = [k for k in tuned if k not in every]
     if unknown:
-        raise UserError(f"unknown weights {', '.join(unknown)} (weights: {', '.join(h.NAMES)})")
+        raise UserError(f"unknown weights {', '.join(unknown)} (weights: {', '.join(every)})")
     twice = sorted({k for k in tuned if tuned.count(k) > 1})
     if twice:
         raise UserError(f"weight {twice[0]!r} is named twice")
@@ -581,12 +610,14 @@ def _resolve(s: TuneSettings) -> _Plan:
     """The settings resolved: the restriction's names, the rules, the field (it fills the
     other seats), the start weights, the tuned names and the held-out seed, each mistake
     refused with one line."""
-    if s.forbid:
-        load_strategy("restrict", strategy="greedy", forbid=list(s.forbid))  # checks the names
-    rules = s.rules if s.rules is not None else Rules.make(s.players, s.variants, **s.options)
+    game = s.rules.game if s.rules is not None else s.game
+    if s.forbid:  # checks the names
+        load_strategy("restrict", game, strategy="greedy", forbid=list(s.forbid))
+    rules = (s.rules if s.rules is not None
+             else load_game(game).make_rules(s.players, s.variants, **s.options))  # fmt: skip
     if rules.players != s.players:
         raise UserError(f"the rules are for {rules.players} players, the search for {s.players}")
-    field_specs = [load_strategy(f) for f in _field_list(s.field, s.players)]
+    field_specs = [load_strategy(f, game) for f in _field_list(s.field, s.players, game)]
     if not field_specs:
         raise UserError("the field of opponents is empty")
     if len(field_specs) > s.players - 1:
@@ -594,8 +625,8 @@ def _resolve(s: TuneSettings) -> _Plan:
             f"the field names {len(field_specs)} strategies for the {s.players - 1} other seats "
             f"of a {s.players}-player game (give at most {s.players - 1})"
         )
-    start = start_weights(s.start)
-    names = tuned_names(s.names)
+    start = start_weights(s.start, game)
+    names = tuned_names(s.names, game)
     if s.held_out_seed is None:
         held_seed = s.seed + 1 if s.seed + 1 < 2**64 else s.seed - 1
     else:
@@ -722,7 +753,7 @@ def _write_results(files: _Files, plan: _Plan, command: str, saved: dict[str, An
         "start_held_out_interval": [round(base.low, 4), round(base.high, 4)],
         "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
-    _write_weights(files.weights, final, notes, h.WEIGHTS)
+    _write_weights(files.weights, final, notes, load_game(plan.game).WEIGHTS)
     with files.log.open("a", encoding="utf-8") as f:
         f.write(f"# held-out (seed {plan.held_out_seed}, {held.games} games): tuned {held}; "
                 f"start {base}\n")  # fmt: skip
@@ -733,7 +764,7 @@ def _evaluator(
     field: list[StrategySpec],
     games: int,
     seed: int,
-    rules: Rules,
+    rules: RulesLike,
     n_jobs: int,
     forbid: Sequence[str] = (),
 ) -> Callable[[list[dict[str, float]]], list[tuple[float, float]]]:
@@ -777,14 +808,17 @@ def _write_weights(
         f"{notes['held_out_win_share']} {notes['held_out_interval']} over "
         f"{notes['held_out_games']} games (start: {notes['start_held_out_win_share']}).",
     ]
-    write_weights_file(path, weights, "tuned", notes, header)
+    write_weights_file(path, weights, "tuned", notes, header, docs)
 
 
 def write_weights_file(path: Path, weights: Mapping[str, float], section: str,
-                       notes: Mapping[str, Any], header: Sequence[str]) -> None:  # fmt: skip
+                       notes: Mapping[str, Any], header: Sequence[str],
+                       docs: Sequence[tuple] | None = None) -> None:  # fmt: skip
     """A weights file, whole or not at all: the `header` comment lines, the `[section]`
-    notes (how it was made), then `[weights]` with each weight's meaning."""
-    meaning = {name: doc for name, _, doc in h.WEIGHTS}
+    notes (how it was made), then `[weights]` with each weight's meaning (`docs`: the
+    game's `WEIGHTS`, default Moai's)."""
+    docs = load_game(DEFAULT).WEIGHTS if docs is None else docs
+    meaning = {name: doc for name, _, doc in docs}
     # no path of this machine in a file that may be shipped (`files.shown`)
     header = [shown(x) for x in header]
     notes = {k: shown(v) if isinstance(v, str) else

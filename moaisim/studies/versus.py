@@ -29,16 +29,10 @@ import pandas as pd
 from moaisim.analysis import stats
 from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
+from moaisim.games import DEFAULT, load_game
+from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
-from moaisim.registry import (
-    LEVELS,
-    MIXTURE_LEVELS,
-    StrategySpec,
-    level_spec,
-    load_strategy,
-    split_top,
-)
-from moaisim.rules import Rules
+from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
 #: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
@@ -48,7 +42,8 @@ SEARCH_SECONDS = 0.8
 MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
 
 
-def field_specs(field: str | Sequence[Any], players: int) -> list[StrategySpec]:
+def field_specs(field: str | Sequence[Any], players: int, game: str = DEFAULT
+                ) -> list[StrategySpec]:  # fmt: skip
     """The field's strategies: a comma-separated string of specs, or a list; a skill level
     (L0-L4) stands for its field at `players` players (`registry.level_spec`)."""
     items = [f.strip() for f in split_top(field, ",")] if isinstance(field, str) else list(field)
@@ -57,16 +52,18 @@ def field_specs(field: str | Sequence[Any], players: int) -> list[StrategySpec]:
         raise UserError("the field of opponents is empty")
     # a mixture level keeps its name as its label ("L3", not the shipped file's path on
     # this machine), as in every lineup (`registry.lineup_specs`)
+    mixtures = load_game(game).MIXTURE_LEVELS
     return [
-        replace(load_strategy(_level(f, players)), label=f)
-        if isinstance(f, str) and f in MIXTURE_LEVELS else load_strategy(_level(f, players))
+        replace(load_strategy(_level(f, players, game), game), label=f)
+        if isinstance(f, str) and f in mixtures else load_strategy(_level(f, players, game), game)
         for f in items
     ]  # fmt: skip
 
 
-def _level(item: Any, players: int) -> Any:
+def _level(item: Any, players: int, game: str = DEFAULT) -> Any:
     """A level's spec at `players` (L3 at 3 players: nash-3p.toml), anything else as given."""
-    return level_spec(item, players) if isinstance(item, str) and item in LEVELS else item
+    levels = load_game(game).LEVELS
+    return level_spec(item, players, game) if isinstance(item, str) and item in levels else item
 
 
 def versus(
@@ -80,21 +77,24 @@ def versus(
     params: Mapping[str, int | Sequence[int]] | None = None,
     components: Any = None,
     progress: Progress | None = None,
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
+    game: str = DEFAULT,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame:
     """The candidate against the field at each player count and set-up (see the module's
     docstring): one row for the candidate and one for the field per set-up; `progress`
-    counts the games as they finish; `rules` (a `Rules` object, of one player count) stands
-    for the variants, components, parameters and options."""
+    counts the games as they finish; `rules` (a rules object, of one player count) stands
+    for the variants, components, parameters and options, and names the game (else
+    `game`)."""
+    game = rules.game if rules is not None else game
 
     counts = [players] if isinstance(players, int | np.integer) else list(players)
     lineups: dict[int, list[list[StrategySpec]]] = {}
     for p in counts:
         if isinstance(p, bool) or not isinstance(p, int | np.integer) or not 2 <= p <= 5:
             raise UserError(f"players must be from 2 to 5, got {p!r}")
-        cand = load_strategy(_level(candidate, int(p)))
-        others = field_specs(field, int(p))
+        cand = load_strategy(_level(candidate, int(p), game), game)
+        others = field_specs(field, int(p), game)
         if len(others) > p - 1:
             raise UserError(
                 f"the field names {len(others)} strategies for the {p - 1} other seats of a "
@@ -105,10 +105,11 @@ def versus(
         raise UserError(f"games must be a positive whole number, got {games!r}")
     if rules is not None:
         study = make_study(counts, games, lineups, variants, seed, components,
-                           rotation="cyclic", rules=rules, params=params, **options)  # fmt: skip
+                           rotation="cyclic", rules=rules, params=params, game=game,
+                           **options)  # fmt: skip
     else:
         study = make_study(counts, games, lineups, variants, seed, components,
-                           rotation="cyclic", params=params, **options)  # fmt: skip
+                           rotation="cyclic", params=params, game=game, **options)  # fmt: skip
     check_jobs(n_jobs)
     check_memory(study)
     results, _ = run_in_memory(study, n_jobs=n_jobs, progress=progress)

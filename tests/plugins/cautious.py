@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from moaisim.engine.views import SeatView
-from moaisim.strategies.base import Strategy
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.strategies.moai.base import Strategy
 
 
 class NeverBids(Strategy):

@@ -1,0 +1,129 @@
+"""Moai (Adrian Dinu, 2007), the first game behind moaisim's game boundary: this module is its
+`GameSpec` (`moaisim.games.base`).
+
+The toolkit reads every name below from here, never from the game's own modules. Each name is
+loaded on first use (PEP 562), so importing the game costs nothing until a name is read: the
+rules (`rules/`), the two engines and the forward model (`engine/`), and the strategies
+(`moaisim.strategies.moai`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+NAME = "moai"
+TITLE = "Moai"
+SUMMARY = ("Adrian Dinu, 2007: clans bid for the bird-man, take epoch cards, send workers "
+           "to the forest, fields, volcano and boats, carve statues and feed their "
+           "people")  # fmt: skip
+PLAYERS = range(2, 6)
+
+#: What the reports call things (docs/reports.md): a seat, a round, the score's parts, the
+#: headline part a designer asks about and its unit.
+VOCABULARY: dict[str, str] = {
+    "seat": "seat",
+    "seat_zero": "the first bird-man",
+    "round": "round",
+    "score": "points",
+    "headline_part": "statues",
+    "headline_column": "moai_height",
+    "headline_unit": "m",
+}
+#: The score parts a report can put beside the score, with their units (R8.2).
+UNITS: dict[str, str] = {
+    "moai_height": "m of Moai",
+    "moai_count": "statues",
+    "pawns": "survivors",
+    "wood": "wood",
+}
+#: The rules book (docs/rules.md) and the default component file (`moaisim rules`).
+RULES_BOOK = "rules.md"
+COMPONENTS_FILE = ("moaisim.games.moai.rules", "default.toml")
+
+#: name -> (module, attribute): the rest of the `GameSpec`, loaded on first use.
+_LAZY: dict[str, tuple[str, str]] = {
+    # rules data
+    "Rules": ("moaisim.games.moai.rules.model", "Rules"),
+    "make_rules": ("moaisim.games.moai.rules.model", "make_rules"),
+    "default_components": ("moaisim.games.moai.rules.model", "default_components"),
+    "VARIANTS": ("moaisim.games.moai.rules.variants", "VARIANTS"),
+    "OPTIONS": ("moaisim.games.moai.rules.variants", "OPTIONS"),
+    "parse_variants": ("moaisim.games.moai.rules.variants", "parse_variants"),
+    "variant_label": ("moaisim.games.moai.rules.variants", "variant_label"),
+    "PARAMETERS": ("moaisim.games.moai.rules.parameters", "PARAMETERS"),
+    "LATER": ("moaisim.games.moai.rules.parameters", "LATER"),
+    "check_names": ("moaisim.games.moai.rules.parameters", "check_names"),
+    "parse_assignments": ("moaisim.games.moai.rules.parameters", "parse_assignments"),
+    "parameter_listing": ("moaisim.games.moai.rules.parameters", "listing"),
+    "parameter_values": ("moaisim.games.moai.rules.parameters", "values"),
+    "parameter_table": ("moaisim.games.moai.rules.model", "parameter_table"),
+    # the engines and the forward model
+    "Games": ("moaisim.games.moai.engine.forward", "Games"),
+    "Game": ("moaisim.games.moai.engine.forward", "Game"),
+    "determinize": ("moaisim.games.moai.engine.forward", "determinize"),
+    "ReferenceGame": ("moaisim.games.moai.engine.reference", "ReferenceGame"),
+    "SeatView": ("moaisim.games.moai.engine.views", "SeatView"),
+    "Kind": ("moaisim.games.moai.engine.decisions", "Kind"),
+    "GameRecord": ("moaisim.games.moai.engine.record", "GameRecord"),
+    "NOT_A_LOG": ("moaisim.games.moai.engine.record", "NOT_A_LOG"),
+    "read_log": ("moaisim.games.moai.engine.record", "read_log"),
+    "logged_rules": ("moaisim.games.moai.engine.record", "logged_rules"),
+    "compare_events": ("moaisim.games.moai.engine.record", "compare_events"),
+    "schema_markdown": ("moaisim.games.moai.engine.events", "schema_markdown"),
+    "compiled_forms": ("moaisim.games.moai.engine.seats", "compiled_forms"),
+    "warm": ("moaisim.games.moai.engine.warm", ""),
+    "replay": ("moaisim.strategies.moai.replay", "replay"),
+    # results
+    "COLUMNS": ("moaisim.games.moai.engine.results", "COLUMNS"),
+    "DTYPES": ("moaisim.games.moai.engine.results", "DTYPES"),
+    "CATEGORIES": ("moaisim.games.moai.engine.results", "CATEGORIES"),
+    "ROUND_COLUMNS": ("moaisim.games.moai.engine.results", "ROUND_COLUMNS"),
+    "ROUND_DTYPES": ("moaisim.games.moai.engine.results", "ROUND_DTYPES"),
+    "frame": ("moaisim.games.moai.engine.results", "frame"),
+    "seat_rows": ("moaisim.games.moai.engine.results", "seat_rows"),
+    "statue_points": ("moaisim.games.moai.engine.results", "statue_points"),
+    # strategies and skill levels
+    "Strategy": ("moaisim.strategies.moai.base", "Strategy"),
+    "STRATEGIES": ("moaisim.strategies.moai.levels", "STRATEGIES"),
+    "STRATEGY_GROUP": ("moaisim.strategies.moai.levels", "STRATEGY_GROUP"),
+    "LEVELS": ("moaisim.strategies.moai.levels", "LEVELS"),
+    "LEVEL_POOL": ("moaisim.strategies.moai.levels", "LEVEL_POOL"),
+    "MIXTURE_LEVELS": ("moaisim.strategies.moai.levels", "MIXTURE_LEVELS"),
+    "level_spec": ("moaisim.strategies.moai.levels", "level_spec"),
+    # tuning: the weight-vector family, restricted play, per-game dispatch
+    "TUNABLE": ("moaisim.strategies.moai.heuristic", "HeuristicStrategy"),
+    "WEIGHTS": ("moaisim.strategies.moai.heuristic", "WEIGHTS"),
+    "WEIGHT_NAMES": ("moaisim.strategies.moai.heuristic", "NAMES"),
+    "WEIGHT_SCALES": ("moaisim.strategies.moai.heuristic", "SCALES"),
+    "read_weights": ("moaisim.strategies.moai.heuristic", "read_weights"),
+    "default_weights": ("moaisim.strategies.moai.heuristic", "defaults"),
+    "weights_path": ("moaisim.strategies.moai.heuristic", "weights_path"),
+    "TUNED": ("moaisim.strategies.moai.tuned", "TunedStrategy"),
+    "tuned_file": ("moaisim.strategies.moai.tuned", "tuned_file"),
+    "retuned_key": ("moaisim.strategies.moai.tuned", "retuned_key"),
+    "FORBID": ("moaisim.strategies.moai.restrict", "FORBID"),
+    "DISPATCH": ("moaisim.strategies.moai.mixture", "DispatchStrategy"),
+    # component documents (the balance search edits these)
+    "Components": ("moaisim.games.moai.rules.components", "Components"),
+    "component_document": ("moaisim.games.moai.rules.components", "document"),
+    "components_from_dict": ("moaisim.games.moai.rules.components", "components_from_dict"),
+    "parse_epoch_card": ("moaisim.games.moai.rules.components", "parse_epoch_card"),
+    "apply_parameters": ("moaisim.games.moai.rules.parameters", "apply"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A `GameSpec` name, imported from the game's module that defines it (once)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    value = importlib.import_module(module)
+    if attr:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -1,0 +1,216 @@
+"""The Strategy base class: one method per decision kind (docs/rules.md section D).
+
+Each method gets a `SeatView` for one seat over a batch of games (leading axis n) and returns
+one action per game: an int array [n] in the kind's action space, or for `bid` an int array
+[n, 6] of card counts. The defaults pick a uniformly random legal action, drawing exactly one
+value per game from the seat's stream, so a new strategy overrides only what it cares about and
+runs unchanged in both engines.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from moaisim.errors import UnknownStrategyError
+from moaisim.files import read_text
+from moaisim.games.moai.engine.compiled.policy import RANDOM, Form, Policy
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import Rules
+
+
+class Strategy:
+    """Base class of all strategies. `name` is how registries and results refer to it.
+
+    `reads` (optional) maps decision kinds to the view fields the strategy's method for
+    that kind reads: its views of that kind then copy only those fields, which is faster
+    (an undeclared field read raises a clear AttributeError). Kinds it does not name get
+    every field, except kinds whose method is the base class's random default, which reads
+    none. A subclass that overrides a method without declaring its reads gets every field
+    for that kind (`__init_subclass__` fills this in).
+    """
+
+    name = "base"
+    reads: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: Parameters and their defaults; a value's type is its default's type. A table (dict)
+    #: parameter also takes the path of a TOML file, which is read into it.
+    params: ClassVar[dict[str, Any]] = {}
+    #: The range (lowest, highest; None: no bound) of numeric parameters.
+    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
+
+    def __init__(self, **params: Any) -> None:
+        for key, value in self.resolve_params(params, self.name).items():
+            setattr(self, key, value)
+
+    @classmethod
+    def resolve_params(cls, given: dict[str, Any], name: str) -> dict[str, Any]:
+        """Every parameter's value: the given ones, checked against their defaults' types
+        (one clear line per mistake), the others at their defaults."""
+        out = dict(cls.params)
+        for key, value in given.items():
+            if key not in cls.params:
+                known = ", ".join(cls.params) or "none"
+                raise UnknownStrategyError(
+                    f"strategy {name!r}: unknown parameter {key!r} (parameters: {known})"
+                )
+            out[key] = _checked(name, key, value, cls.params[key])
+            low, high = cls.bounds.get(key, (None, None))
+            if (low is not None and out[key] < low) or (high is not None and out[key] > high):
+                span = " to ".join("..." if x is None else f"{x:g}" for x in (low, high))
+                raise UnknownStrategyError(
+                    f"strategy {name!r}: parameter {key} must be from {span}, got {value!r}"
+                )
+        return out
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # a subclass's own `params` and `bounds` add to its parents' (a subclass of `tuned`
+        # that declares one parameter keeps tuned's weights): declared here, merged over theirs
+        for table in ("params", "bounds"):
+            if table in cls.__dict__:
+                inherited: dict[str, Any] = {}
+                for parent in reversed(cls.__mro__[1:]):
+                    inherited.update(parent.__dict__.get(table, {}))
+                setattr(cls, table, {**inherited, **cls.__dict__[table]})
+        own = cls.__dict__.get("reads", {})
+        declared = dict(cls.reads)
+        for kind in Kind:
+            method = kind.value
+            if method in cls.__dict__ and method not in own:
+                declared.pop(method, None)  # redefined here, reads undeclared: every field
+            if getattr(cls, method) is getattr(Strategy, method):
+                declared.setdefault(method, ())  # the random default reads no field
+        cls.reads = declared
+
+    def check_players(self, players: int) -> None:
+        """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
+        for (a mixture file of another player count); called as a lineup is read, before any
+        game. Default: every count."""
+
+    def compiled(self, rules: Rules) -> Form | None:
+        """This strategy as a compiled policy (`engine.compiled.policy`): a `Policy`, or a
+        `Choice` of policies game by game (a mixture); None to be asked through views. A seat
+        that has one decides in numba, the same decisions (docs/design.md, "The two
+        engines"); the games wait for a seat asked through views. The default: `random`'s
+        policy when every decision is the base class's random default, else None. An
+        override must return None for an instance that plays otherwise than its compiled
+        form (a subclass's own overrides: `plays_as`)."""
+        return Policy(RANDOM) if self.plays_as(Strategy) else None
+
+    def plays_as(self, cls: type) -> bool:
+        """Every decision of this instance is `cls`'s own method (nothing overridden below
+        `cls`, on its class or on the instance): a compiled form of `cls` plays it."""
+        for name in (*(k.value for k in Kind), "_random"):
+            mine = getattr(self, name, None)
+            if getattr(mine, "__func__", None) is not getattr(cls, name, object()):
+                return False
+        return True
+
+    def _random(self, view: SeatView) -> np.ndarray:
+        return view.rng.choice(view.legal)
+
+    def bid(self, view: SeatView) -> np.ndarray:
+        """R3.3: card counts per type [n, 6], each at most the hand's count (view.legal).
+
+        Default: a uniformly random sub-multiset of the hand (one draw per game).
+        """
+        bounds = view.legal.astype(np.int64)
+        radix = bounds + 1
+        total = radix.prod(axis=1)
+        u = view.rng.uniform(1)[:, 0]
+        k = np.minimum((u * total).astype(np.int64), total - 1)
+        out = np.zeros_like(bounds)
+        for t in range(bounds.shape[1]):
+            out[:, t] = k % radix[:, t]
+            k //= radix[:, t]
+        return out
+
+    def order_ties(self, view: SeatView) -> np.ndarray:
+        """R3.4: as bird-man, the seat that takes the next place among tied bidders."""
+        return self._random(view)
+
+    def pick_epoch(self, view: SeatView) -> np.ndarray:
+        """R4.1: the slot of the offer to take."""
+        return self._random(view)
+
+    def disaster_target(self, view: SeatView) -> np.ndarray:
+        """R4.3: the seat a disaster hits (info["card"] is the card id)."""
+        return self._random(view)
+
+    def disaster_loss(self, view: SeatView) -> np.ndarray:
+        """R4.4: what the victim loses; info["what"] says pawn index, boat slot or tile index."""
+        return self._random(view)
+
+    def work(self, view: SeatView) -> np.ndarray:
+        """R5: place, pass or swap (see `WorkCodec`)."""
+        return self._random(view)
+
+    def forest_tie(self, view: SeatView) -> np.ndarray:
+        """R6.1: as bird-man, the tied clan that takes the wood (info["space"])."""
+        return self._random(view)
+
+    def finish_moai(self, view: SeatView) -> np.ndarray:
+        """R6.2: a volcano space (0..V-1) to finish now, or V to stop."""
+        return self._random(view)
+
+    def feed(self, view: SeatView) -> np.ndarray:
+        """R6.3-R6.4: starve an own pawn or raid (see `FeedCodec`); info["deficit"] left."""
+        return self._random(view)
+
+    def rest(self, view: SeatView) -> np.ndarray:
+        """R7.2: the next own pawn to bring back to camp."""
+        return self._random(view)
+
+    def birth(self, view: SeatView) -> np.ndarray:
+        """R7.3: a pair of `BIRTH_PAIRS` to discard for a pawn, or BIRTH_STOP."""
+        return self._random(view)
+
+    def boat(self, view: SeatView) -> np.ndarray:
+        """R7.4: 1 to pay a wood and build the boat, 0 not to."""
+        return self._random(view)
+
+
+def _checked(name: str, key: str, value: Any, default: Any) -> Any:
+    """A parameter value of the default's type (int, float, bool, str, table), or an error."""
+
+    def wrong(what: str) -> UnknownStrategyError:
+        return UnknownStrategyError(
+            f"strategy {name!r}: parameter {key} must be {what}, got {value!r}"
+        )
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise wrong("True or False")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise wrong("an integer")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise wrong("a number")
+        if not math.isfinite(value):
+            raise wrong("a finite number")
+        return float(value)
+    if isinstance(default, dict):
+        if isinstance(value, dict):
+            return value
+        if not isinstance(value, str | Path):
+            raise wrong("a table or the path of a TOML file")
+
+        text = read_text(value, f"TOML file (strategy {name!r}, parameter {key})",
+                         UnknownStrategyError)  # fmt: skip
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise UnknownStrategyError(
+                f"strategy {name!r}: parameter {key}: {str(value)!r} is not valid TOML ({exc})"
+            ) from None
+    if isinstance(default, str) and not isinstance(value, str):
+        raise wrong("a string")
+    return value

@@ -1,0 +1,66 @@
+"""Moai's built-in strategies by name and its skill levels (docs/strategies.md, "Skill levels").
+
+The registry (`moaisim.registry`) reads these through the game (`moaisim.games.moai`): the
+names `load_strategy` knows for Moai, the library pool and the spec each level stands for.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from moaisim.errors import UnknownStrategyError
+
+#: Where other packages add strategies for Moai (the group kept from before games had a
+#: boundary, so existing plug-ins go on working).
+STRATEGY_GROUP = "moaisim.strategies"
+STRATEGIES: dict[str, str] = {
+    "random": "moaisim.strategies.moai.random:RandomStrategy",
+    "greedy": "moaisim.strategies.moai.greedy:GreedyStrategy",
+    "heuristic": "moaisim.strategies.moai.heuristic:HeuristicStrategy",
+    "moai": "moaisim.strategies.moai.plans:MoaiStrategy",
+    "fisher": "moaisim.strategies.moai.fisher:FisherStrategy",
+    "forester": "moaisim.strategies.moai.plans:ForesterStrategy",
+    "breeder": "moaisim.strategies.moai.plans:BreederStrategy",
+    "raider": "moaisim.strategies.moai.plans:RaiderStrategy",
+    "bidder": "moaisim.strategies.moai.plans:BidderStrategy",
+    "tuned": "moaisim.strategies.moai.tuned:TunedStrategy",
+    "search": "moaisim.strategies.moai.search:SearchStrategy",
+    "restrict": "moaisim.strategies.moai.restrict:RestrictStrategy",
+    "mixture": "moaisim.strategies.moai.mixture:MixtureStrategy",
+}
+
+
+#: The library pool: the shipped strategies the meta-game is played between (skill level L2).
+LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "forester", "breeder",
+                               "raider", "bidder", "tuned")  # fmt: skip
+#: Skill levels of a field (docs/strategies.md, "Skill levels"): L0 random play, L1 the
+#: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
+#: population loop's last Nash mixture at the game's player count
+#: (strategies/moai/weights/nash-<P>p.toml, made by `moaisim tune --population`), L4 the
+#: look-ahead search.
+LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
+#: The levels that are mixtures of strategies (their label is the level's name).
+MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
+
+
+def level_spec(level: str, players: int) -> str:
+    """The strategy spec that plays a field of skill `level` at `players` players."""
+
+    if level not in LEVELS:
+        raise UnknownStrategyError(f"unknown skill level {level!r} (levels: {', '.join(LEVELS)})")
+    if level == "L0":
+        return "random"
+    if level == "L1":
+        return "greedy"
+    if level == "L4":
+        return "search"
+    if level == "L2":
+        share = 1.0 / len(LEVEL_POOL)
+        return "mixture(weights={" + ", ".join(f"'{s}': {share!r}" for s in LEVEL_POOL) + "})"
+    path = resources.files("moaisim.strategies.moai.weights") / f"nash-{players}p.toml"
+    if not path.is_file():
+        raise UnknownStrategyError(
+            f"skill level L3 has no Nash mixture for {players} players (no {path.name} among "
+            "the shipped weights; make one with moaisim metagame)"
+        )
+    return f"mixture(file={path})"

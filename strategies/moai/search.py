@@ -1,0 +1,295 @@
+"""`search`: look-ahead by determinized rollouts on the batch engine (docs/strategies.md,
+"search"; docs/design.md, "The forward model").
+
+At each decision it searches (by default bids, epoch picks, work placements and feeding) the
+strategy samples `worlds` full games consistent with its view (`moaisim.determinize`: the
+rivals' hands, the decks, face-down pawns and tiles it cannot see), tries candidate actions
+in each world and plays the rest of the round and `horizon` more (or the game) with a
+rollout policy for itself and an opponent model for the rivals, all in one batch of the
+batch engine: candidate x world rows, each world's copies drawing the same chance (common
+random numbers), so candidates differ by their action, not their luck. Candidates are cut by
+successive halving: all of them on the first quarter of the worlds, the better half on the
+first half, the best on all of them. A rollout is worth its share of the win if the game
+ends in it, else a logistic of the seat's score lead over the best rival (`lead` points of
+lead worth e). The defaults were searched by `moaisim tune-search` (docs/strategies.md,
+"search"): no setting it tried was verified better than them.
+
+Most decisions take the action with the best mean value; sealed bids (R3.3) are simultaneous,
+so a bid is drawn from a softmax over the values (`temperature`), a mixed rule a rival cannot
+read off. Every draw comes from the seat's stream (two values per game and decision seed
+that game's worlds and rollouts), so a game plays the same alone or in any batch.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+
+from moaisim.errors import UnknownStrategyError
+from moaisim.games.moai.engine.decisions import Kind
+from moaisim.games.moai.engine.forward import Games, determinize
+from moaisim.games.moai.engine.views import SeatView
+from moaisim.games.moai.rules import Rules
+from moaisim.games.moai.rules.codes import N_CARD_TYPES, card_value, is_raid
+from moaisim.registry import StrategySpec, level_spec, load_strategy
+from moaisim.rng import Draws
+from moaisim.strategies.moai.base import Strategy
+
+#: Card types in the order a bid spends them: the lowest value first, Raid cards last.
+SPEND_ORDER = sorted(range(N_CARD_TYPES), key=lambda t: (card_value.py_func(t),
+                                                        is_raid.py_func(t)))  # fmt: skip
+#: The decision kinds that can be searched.
+SEARCHABLE = frozenset(k.value for k in Kind)
+#: `rollout` / `opponents` value: the strongest shipped field below search at the game's
+#: player count (`strongest_below`).
+AUTO = "auto"
+#: Points of score lead worth e (logistic scale of a rollout cut short by the horizon).
+LEAD_SCALE = 3.0
+
+
+class SearchStrategy(Strategy):
+    """Look-ahead: tries candidate actions in sampled worlds by batched rollouts."""
+
+    name = "search"
+    reads: ClassVar[dict[str, tuple[str, ...]]] = {}  # full views: worlds need every field
+    params: ClassVar[dict[str, Any]] = {
+        "worlds": 32,  # worlds sampled per decision: the skill (and cost) knob
+        "rollout": "auto",  # own play in rollouts and at decisions not searched
+        "opponents": "auto",  # the rivals' play in rollouts (the opponent model)
+        "horizon": 1,  # rounds played after the current one (-1: to the end of the game)
+        "candidates": 8,  # most actions tried per decision (the rollout policy's among them)
+        "search": "bid,pick_epoch,work,feed",  # the decisions searched
+        "temperature": 0.05,  # sealed bids: softmax temperature over values (0: the best)
+        "lead": LEAD_SCALE,  # points of score lead worth e in a rollout cut short (logistic)
+    }
+    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {
+        "worlds": (1, 100_000),
+        "horizon": (-1, 100),
+        "candidates": (2, 256),
+        "temperature": (0, None),
+        "lead": (0.1, 1000),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+
+        kinds = {k.strip() for k in str(self.search).split(",") if k.strip()}
+        unknown = sorted(kinds - SEARCHABLE)
+        if unknown:
+            raise UnknownStrategyError(
+                f"strategy 'search': search names {', '.join(unknown)}, not decision kinds "
+                f"({', '.join(sorted(SEARCHABLE))})"
+            )
+        self.kinds = frozenset(kinds)
+        self.own_spec = self.rival_spec = None
+        self.policy: Any = None
+        self._specs: dict[int, tuple[StrategySpec, StrategySpec]] = {}
+        if AUTO not in (self.rollout, self.opponents):
+            self._use(self._specs_for(0))
+        else:  # checked now for the named one; "auto" is resolved by player count
+            for name in (self.rollout, self.opponents):
+                if name != AUTO:
+                    _checked(load_strategy(name))
+        self.rules: Rules | None = None
+        self.seat = 0
+        self._players: list[Any] | None = None
+        self.rollouts = 0  # rollouts played so far (one game copy each)
+        self.searched = 0  # game-decisions searched so far
+
+    def _specs_for(self, players: int) -> tuple[StrategySpec, StrategySpec]:
+        """The rollout policy's and the opponent model's specs at this player count
+        (`auto`: `strongest_below`)."""
+        if players not in self._specs:
+            own, rivals = (load_strategy(strongest_below(players)) if name == AUTO
+                           else load_strategy(name)
+                           for name in (self.rollout, self.opponents))  # fmt: skip
+            self._specs[players] = (_checked(own), _checked(rivals))
+        return self._specs[players]
+
+    def _use(self, specs: tuple[StrategySpec, StrategySpec]) -> None:
+        """Play with these rollout and opponent specs (a new rollout policy instance when
+        they change)."""
+        if (self.own_spec, self.rival_spec) != specs or self.policy is None:
+            self.own_spec, self.rival_spec = specs
+            self.policy = self.own_spec()
+            self._players = None
+
+    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
+        """Forget the rollout players of another set-up or seat; start the rollout policy
+        (the one for this player count when it is `auto`)."""
+        if self.rules is not rules or self.seat != seat:
+            self._players = None
+        self.rules, self.seat = rules, seat
+        self._use(self._specs_for(rules.players))
+        hook = getattr(self.policy, "start", None)
+        if hook is not None:
+            hook(rules, seat, games)
+
+    # --- one decision ------------------------------------------------------------------
+    def _decide(self, view: SeatView) -> np.ndarray:
+        kind = view.kind
+        if self.policy is None:  # asked before any start hook: its player count's policy
+            self._use(self._specs_for(view.rules.players))
+        base = np.asarray(getattr(self.policy, kind.value)(view))
+        if kind.value not in self.kinds:
+            return base
+        u = view.rng.uniform(2)  # one seed per game: its worlds, rollouts and choices
+        seeds = (u[:, 0] * 2**32).astype(np.uint64) << np.uint64(32)
+        seeds |= (u[:, 1] * 2**32).astype(np.uint64)
+        out = base.copy()
+        tasks = []
+        for row in range(len(view)):
+            draws = Draws(int(seeds[row]))
+            cands = self._candidates(view, row, base[row], draws)
+            if len(cands) > 1:
+                tasks.append((row, cands, draws))
+        if tasks:
+            chosen = self._search(view, tasks, [int(seeds[t[0]]) for t in tasks])
+            for (row, cands, draws), values in zip(tasks, chosen, strict=True):
+                out[row] = cands[self._choose(kind, values, draws)]
+        return out
+
+    def _candidates(self, view: SeatView, row: int, base: np.ndarray, draws: Draws) -> list:
+        """The actions tried: the rollout policy's first, then others (at most `candidates`;
+        bids: the rollout policy's and bids of the 0, 1, 2... lowest cards of the hand)."""
+        limit = int(self.candidates)
+        if view.kind is Kind.BID:
+            hand = view.legal[row].astype(np.int64)
+            cards = [t for t in SPEND_ORDER for _ in range(int(hand[t]))]
+            out = [np.asarray(base, dtype=np.int64)]
+            seen = {tuple(out[0].tolist())}
+            for k in range(len(cards) + 1):
+                bid = np.bincount(np.asarray(cards[:k], dtype=np.int64), minlength=N_CARD_TYPES)
+                if tuple(bid.tolist()) not in seen:
+                    seen.add(tuple(bid.tolist()))
+                    out.append(bid)
+            if len(out) > limit:  # the policy's, then evenly spread bid sizes
+                keep = np.unique(np.linspace(1, len(out) - 1, limit - 1).round().astype(int))
+                out = [out[0]] + [out[k] for k in keep]
+            return out
+        legal = np.flatnonzero(view.legal[row])
+        others = legal[legal != int(base)]
+        if len(others) + 1 > limit:
+            others = np.sort(others[draws.permutation(len(others))[: limit - 1]])
+        return [int(base)] + others.tolist()
+
+    def _search(self, view: SeatView, tasks: list, seeds: list[int]) -> list[np.ndarray]:
+        """Each task's candidate values: successive halving over the worlds, every round's
+        rollouts of every game in one batch."""
+        w_total = int(self.worlds)
+        worlds = Games.stack([determinize(view, seed, w_total, rows=row)
+                              for (row, _, _), seed in zip(tasks, seeds, strict=True)])  # fmt: skip
+        alive = [np.arange(len(c)) for _, c, _ in tasks]
+        sums = [np.zeros(len(c)) for _, c, _ in tasks]
+        counts = [np.zeros(len(c)) for _, c, _ in tasks]
+        done = 0
+        plan = halving(max(len(c) for _, c, _ in tasks), w_total)
+        for r, upto in enumerate(plan):
+            if upto > done:
+                fresh = np.arange(done, upto)
+                values = self._rollouts(view, tasks, alive, worlds, fresh)
+                for k, v in enumerate(values):
+                    sums[k][alive[k]] += v.sum(axis=1)
+                    counts[k][alive[k]] += len(fresh)
+                done = upto
+            if r < len(plan) - 1:
+                for k in range(len(tasks)):
+                    mean = sums[k][alive[k]] / counts[k][alive[k]]
+                    order = np.argsort(-mean, kind="stable")  # ties: the earlier candidate
+                    alive[k] = np.sort(alive[k][order[: math.ceil(len(order) / 2)]])
+        out = []
+        for k in range(len(tasks)):
+            mean = np.full(len(sums[k]), -np.inf)
+            mean[alive[k]] = sums[k][alive[k]] / counts[k][alive[k]]
+            out.append(mean)
+        self.searched += len(tasks)
+        return out
+
+    def _rollouts(self, view: SeatView, tasks: list, alive: list[np.ndarray], worlds: Games,
+                  fresh: np.ndarray) -> list[np.ndarray]:  # fmt: skip
+        """Play candidate x world copies: each task's alive candidates in its `fresh` worlds
+        (world w of task k is row k * worlds + w); returns [alive, fresh] values per task."""
+        w_total, q = int(self.worlds), self.seat
+        rows, chosen, spans = [], [], []
+        for k, (_, cands, _) in enumerate(tasks):
+            start = len(rows)
+            for c in alive[k].tolist():
+                rows.extend((k * w_total + fresh).tolist())
+                chosen.extend([cands[c]] * len(fresh))
+            spans.append((start, len(rows)))
+        copies = worlds.clone(rows=np.asarray(rows))  # copies of one world: the same chance
+        rules = self.rules or view.rules
+        if self._players is None:  # one instance per seat, kept for every rollout
+            self._players = [self.own_spec() if s == q else self.rival_spec()
+                             for s in range(rules.players)]  # fmt: skip
+        players = self._players
+        [pend] = copies.pending()  # every copy at the decision searched
+        own = pend.seat == q
+        if view.kind is Kind.BID:  # sealed bids (R3.3): the rivals bid as the model says
+            rivals = [s for s in range(rules.players) if s != q]
+            actions = copies.answer(pend, players, seats=rivals)
+            actions[own] = np.stack([chosen[r] for r in pend.rows[own].tolist()])
+        else:
+            actions = np.asarray([chosen[r] for r in pend.rows.tolist()], dtype=np.int64)
+        copies.apply(pend, actions)
+        now = int(view.round[tasks[0][0]])  # the games of one decision are in one round
+        last = None if int(self.horizon) < 0 else now + int(self.horizon)
+        copies.play(players, last_round=last)
+        self.rollouts += len(rows)
+        values = rollout_values(copies, q, float(self.lead))
+        return [values[a:b].reshape(-1, len(fresh)) for a, b in spans]
+
+    def _choose(self, kind: Kind, values: np.ndarray, draws: Draws) -> int:
+        """The best candidate; sealed bids by softmax over the values (a mixed rule)."""
+        t = float(self.temperature)
+        if kind is not Kind.BID or t == 0:
+            return int(np.argmax(values))  # ties: the earlier (the rollout policy's first)
+        z = np.where(np.isfinite(values), values / t, -np.inf)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return int(min(np.searchsorted(np.cumsum(p), draws.uniform(1)[0], side="right"),
+                       len(p) - 1))  # fmt: skip
+
+    bid = pick_epoch = order_ties = disaster_target = disaster_loss = _decide
+    work = forest_tie = finish_moai = feed = rest = birth = boat = _decide
+
+
+def strongest_below(players: int) -> str:
+    """What `auto` plays at this player count: the strongest shipped field below search,
+    the L3 mixture where one ships for this count (strategies/moai/weights/nash-<P>p.toml), else
+    `tuned` (docs/strategies.md, "Skill levels")."""
+    try:
+        return level_spec("L3", players)
+    except UnknownStrategyError:
+        return "tuned"
+
+
+def _checked(spec: StrategySpec) -> StrategySpec:
+    """A rollout or opponent spec: anything but a search (rollouts cannot search)."""
+    if issubclass(spec.cls, SearchStrategy):
+        raise UnknownStrategyError(
+            "strategy 'search': rollouts cannot search (give another strategy as rollout "
+            "and opponents)"
+        )
+    return spec
+
+
+def halving(candidates: int, worlds: int) -> list[int]:
+    """Successive halving's plan: after each round the better half of the candidates goes
+    on; round r evaluates them on the first plan[r] worlds (each candidate keeps its earlier
+    rollouts), the last round on all `worlds`. ceil(log2(candidates)) rounds (at least 1);
+    the first on worlds / 2**(rounds - 1) worlds (at least 1), doubling."""
+    rounds = max(1, math.ceil(math.log2(max(candidates, 1))))
+    return [max(1, math.ceil(worlds / 2 ** (rounds - 1 - r))) for r in range(rounds)]
+
+
+def rollout_values(games: Games, seat: int, lead: float = LEAD_SCALE) -> np.ndarray:
+    """[B] what each rollout is worth to `seat`: its share of the win (R8.2) where the game
+    ended, else a logistic of its score lead over the best rival (`lead` points worth e)."""
+    scores = games.scores().astype(float)
+    mine = scores[:, seat]
+    rivals = np.delete(scores, seat, axis=1).max(axis=1)
+    value = 1.0 / (1.0 + np.exp(-(mine - rivals) / lead))
+    return np.where(games.over(), np.nan_to_num(games.returns()[:, seat]), value)
