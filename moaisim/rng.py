@@ -201,10 +201,14 @@ class SeatRandom:
         legal is [n, A] bool with at least one True per row; returns [n] action indices.
         """
         u = self.uniform(1)[:, 0]
-        counts = legal.sum(axis=1)
+        rows, cols = np.nonzero(legal)  # the legal actions, row by row, each row's ascending
+        counts = np.bincount(rows, minlength=len(legal))
         k = np.minimum((u * counts).astype(np.int64), counts - 1)
-        cum = np.cumsum(legal, axis=1)
-        return np.argmax(cum > k[:, None], axis=1)
+        first = np.cumsum(counts) - counts  # where each row's legal actions start in `cols`
+        out = np.zeros(len(legal), dtype=np.int64)  # a row with nothing legal: 0, as before
+        has = counts > 0
+        out[has] = cols[(first + k)[has]]
+        return out
 
 
 #: The stream id of `Draws` (apart from the seats' and the chance purposes' ids).

@@ -409,6 +409,7 @@ def test_every_simple_parameter_reaches_each_place_derived_from_its_record():
     the component file's schema and range, its value on the component set, the results
     column and its type, the set-up label and digest, --param and its help, and the rules
     book's table all come from it."""
+    from moaisim.games.moai.engine.compiled.arrays import consts
     from moaisim.games.moai.engine.results import COLUMNS, DTYPES
     from moaisim.games.moai.rules.components import _OPTIONAL, _SCHEMA
     from moaisim.games.moai.rules.model import parameter_table
@@ -426,6 +427,9 @@ def test_every_simple_parameter_reaches_each_place_derived_from_its_record():
         assert name in listing() and parse_assignments([f"{name}={p.high}"]) == {name: [p.high]}
         changed = Rules.make(3, params={name: p.high})
         assert getattr(changed.components, name) == p.high
+        # the compiled kernels' constant of that name (`Consts`)
+        assert getattr(consts(base), name) == p.default
+        assert getattr(consts(changed), name) == p.high
         assert changed.setup == f"{name}={p.high}" and changed.digest() != base.digest()
         with pytest.raises(RulesError, match=f"{section}.{key} must be an integer from "
                                              f"{p.low} to {p.high}"):  # fmt: skip

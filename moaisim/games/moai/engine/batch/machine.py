@@ -129,20 +129,29 @@ class Machine:
         """The decisions the paused games `rows` wait for, one group per step (in step
         order), sorted by seat (each seat's games in row order)."""
         s, out = self.state, []
-        steps = s.step[rows]
-        for code in np.unique(steps).tolist():
-            step = Step(code)
-            mine = rows[steps == code]
+        rows = np.asarray(rows, dtype=np.int64)
+        if not len(rows):
+            return out
+        seat = np.argmax(s.wait[rows], axis=1)
+        steps = s.step[rows].astype(np.int64)
+        # one stable sort by (step, seat): each step's group in step order, each seat's
+        # games in the order of `rows` (a bid's games all in that order: sorted below)
+        key = steps * np.int64(self.rules.players) + np.where(steps == Step.BID, 0, seat)
+        order = np.argsort(key, kind="stable")
+        rows, seat, key = rows[order], seat[order], key[order] // self.rules.players
+        cut = np.flatnonzero(key[1:] != key[:-1]) + 1
+        for a, b in zip([0, *cut.tolist()], [*cut.tolist(), len(rows)], strict=True):
+            step = Step(int(key[a]))
+            mine = rows[a:b]
             if step == Step.BID:  # sealed bids: every seat still to bid, at once
-                k, seat = np.nonzero(s.wait[mine])
-                mine = mine[k]
-                legal = s.hand[mine, seat]
+                k, q = np.nonzero(s.wait[mine])
+                order = np.argsort(q.astype(np.int8), kind="stable")
+                mine, q = mine[k[order]], q[order].astype(np.int64)
+                legal = s.hand[mine, q]
             else:
-                seat = np.argmax(s.wait[mine], axis=1)
+                q = seat[a:b]
                 legal = s.pend_legal[mine, : self.sizes[DECISION[step]]]
-            order = np.argsort(seat.astype(np.int8), kind="stable")
-            mine, seat, legal = mine[order], seat[order].astype(np.int64), legal[order]
-            out.append(Pending(step, mine, seat, legal, self.info(step, mine)))
+            out.append(Pending(step, mine, q, legal, self.info(step, mine)))
         return out
 
     def info(self, step: Step, rows: np.ndarray) -> dict[str, np.ndarray]:

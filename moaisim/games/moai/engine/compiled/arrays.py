@@ -45,6 +45,7 @@ from moaisim.games.moai.engine.views import STATE_FIELDS, Pawns
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES, Layout
 from moaisim.games.moai.rules.epoch_cards import EpochTable, epoch_table
+from moaisim.games.moai.rules.parameters import SIMPLE
 from moaisim.jit import kernel as jit_kernel
 from moaisim.rng import Chance, Streams
 
@@ -255,32 +256,35 @@ def put_back(g: Arrays, state: BatchState, streams: Streams) -> None:
         counter[:] = g.seat_pos[:, q]
 
 
-class Consts(NamedTuple):
-    """What the kernels need of the rules (one per `Rules`, `consts`)."""
-
-    players: int
-    lay: Layout
-    work: WorkCodec
-    feed: FeedCodec
-    cards: EpochTable
-    tile_heights: np.ndarray  # int64 [T], ascending (C2)
-    top_tile: int  # the tallest tile (0: none)
-    strength: np.ndarray  # int64 [N]: strength of each pawn index
-    card_types: np.ndarray  # int64 [cards]: the type of each Rapa Nui card id (canonical)
-    type_rank: np.ndarray  # int64 [cards]: each id's rank within its type
-    forest_spaces: int
-    wood_per_palm: int  # R3.1
-    wood_points: int
-    moai_points: int
-    loss_size: int  # the disaster_loss action space
-    birth_size: int  # the birth action space (pairs, then stop)
-    open_pawns: bool  # V1
-    open_bidding: bool  # V2/V4
-    strict: bool  # V4's tie rule
-    fixed_disasters: bool  # V5
-    clockwise: bool  # turn_order = clockwise (R2)
-    spent_out: bool  # spent_wood = out (R3.1)
-    to_camp: bool  # volcano_after_moai = camp (R6.2)
+#: What the kernels need of the rules, field by field (`Consts`), but the simple rule
+#: parameters, which follow them: one int field each, named and filled from its record
+#: (`parameters.SIMPLE`: `c.moai_points`, `c.wood_per_palm`...; docs/design.md, "Adding a
+#: rule parameter").
+CONSTS: tuple[tuple[str, type], ...] = (
+    ("players", int),
+    ("lay", Layout),
+    ("work", WorkCodec),
+    ("feed", FeedCodec),
+    ("cards", EpochTable),
+    ("tile_heights", np.ndarray),  # int64 [T], ascending (C2)
+    ("top_tile", int),  # the tallest tile (0: none)
+    ("strength", np.ndarray),  # int64 [N]: strength of each pawn index
+    ("card_types", np.ndarray),  # int64 [cards]: the type of each Rapa Nui card id (canonical)
+    ("type_rank", np.ndarray),  # int64 [cards]: each id's rank within its type
+    ("forest_spaces", int),
+    ("loss_size", int),  # the disaster_loss action space
+    ("birth_size", int),  # the birth action space (pairs, then stop)
+    ("open_pawns", bool),  # V1
+    ("open_bidding", bool),  # V2/V4
+    ("strict", bool),  # V4's tie rule
+    ("fixed_disasters", bool),  # V5
+    ("clockwise", bool),  # turn_order = clockwise (R2)
+    ("spent_out", bool),  # spent_wood = out (R3.1)
+    ("to_camp", bool),  # volcano_after_moai = camp (R6.2)
+)
+#: What the kernels need of the rules (one per `Rules`, `consts`): `CONSTS`, then each simple
+#: rule parameter.
+Consts = NamedTuple("Consts", [*CONSTS, *((name, int) for name in SIMPLE)])  # type: ignore[misc]
 
 
 @cache
@@ -301,9 +305,6 @@ def consts(rules: Rules) -> Consts:
         card_types=types,
         type_rank=np.arange(c.n_cards, dtype=np.int64) - start[types],
         forest_spaces=c.forest_spaces,
-        wood_per_palm=c.wood_per_palm,
-        wood_points=c.wood_points,
-        moai_points=c.moai_points,
         loss_size=action_size(rules, Kind.DISASTER_LOSS),
         birth_size=BIRTH_STOP + 1,
         open_pawns=rules.has("open-pawns"),
@@ -313,6 +314,7 @@ def consts(rules: Rules) -> Consts:
         clockwise=rules.turn_order == "clockwise",
         spent_out=rules.spent_wood == "out",
         to_camp=rules.volcano_after_moai == "camp",
+        **{name: int(value) for name, value in c.settings},  # the simple rule parameters
     )
 
 
