@@ -1,6 +1,6 @@
 """moaisim: balance analysis for board games of Easter Island (seeded games between
 strategies). The toolkit plays each game through its `GameSpec` (`load_game(name)`,
-`moaisim games`); the first is Moai, the default.
+`moaisim games`, `moaisim.games.available()`); the first is Moai, the default.
 
 The names of the default game's rules, engine and strategies (`Rules`, `Strategy`, `Kind`,
 `Game`, `Games`, `determinize`, `GameRecord`, `SeatView`) are Moai's, read from its
@@ -19,7 +19,7 @@ from moaisim.errors import (
     UnknownStrategyError,
     UserError,
 )
-from moaisim.games import DEFAULT, GameSpec, available, load_game
+from moaisim.games import DEFAULT, GameSpec, load_game
 from moaisim.registry import StrategySpec, load_strategy
 from moaisim.runner import load_results
 from moaisim.version import __version__
@@ -34,11 +34,6 @@ def __getattr__(name: str) -> Any:
     if name in GAME_NAMES:
         return getattr(load_game(DEFAULT), name)
     raise AttributeError(f"module 'moaisim' has no attribute {name!r}")
-
-
-def games() -> dict[str, str]:
-    """Every game moaisim knows (name -> where it is loaded from), as `moaisim games` lists."""
-    return available()
 
 
 __all__ = [
@@ -59,7 +54,6 @@ __all__ = [
     "UnknownStrategyError",
     "UserError",
     "determinize",
-    "games",
     "load_game",
     "load_results",
     "load_strategy",

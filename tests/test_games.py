@@ -60,6 +60,8 @@ def test_the_public_api_names_the_default_games_parts():
     assert moaisim.Strategy is game.Strategy
     assert moaisim.Games is game.Games
     assert moaisim.load_game("moai") is game
+    # the package's `games` is the registry's module, not shadowed by a name of the API
+    assert moaisim.games.available()["moai"] == "moaisim.games.moai"
     with pytest.raises(AttributeError):
         moaisim.NoSuchName  # noqa: B018
 

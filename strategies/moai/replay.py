@@ -7,20 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from moaisim.errors import StrategyError, UserError
 from moaisim.games.moai.engine.record import (
     NOT_A_LOG,
     GameRecord,
+    Told,
     compare_events,
     logged_rules,
     read_log,
 )
 from moaisim.games.moai.engine.reference import ReferenceGame
 from moaisim.games.moai.engine.results import frame, seat_rows
-from moaisim.games.moai.engine.views import SeatView
-from moaisim.strategies.moai.base import Strategy
 
 
 def replay(log: str, components: str | Path | None = None) -> GameRecord:
@@ -46,7 +43,7 @@ def replay(log: str, components: str | Path | None = None) -> GameRecord:
         raise UserError(
             f"{NOT_A_LOG}: its header names {len(names)} strategies for {players} seats"
         )
-    game = ReferenceGame(rules, [Replay(d) for d in decisions], seed=header["seed"],
+    game = ReferenceGame(rules, [Told(d) for d in decisions], seed=header["seed"],
                 game=header["game"], names=names)  # fmt: skip
     try:
         made = game.play()
@@ -57,24 +54,3 @@ def replay(log: str, components: str | Path | None = None) -> GameRecord:
     compare_events(events, made)
     result = frame(seat_rows(game.state, header["seed"], header["game"], names))
     return GameRecord(rules, header["seed"], header["game"], names, made, result)
-
-
-class Replay(Strategy):
-    """Answers with one seat's logged, unforced decisions, in order (`replay`)."""
-
-    name = "replay"
-
-    def __init__(self, decisions: list[dict[str, Any]]) -> None:
-        super().__init__()
-        self.decisions = list(decisions)
-
-    def _answer(self, view: SeatView) -> np.ndarray:
-        if not self.decisions:
-            raise ValueError("the log has no more decisions for this seat")
-        d = self.decisions.pop(0)
-        if d.get("kind") != view.kind.value:
-            raise ValueError(f"the log's next decision is a {d.get('kind')!r}")
-        return np.asarray([d["action"]])
-
-    bid = order_ties = pick_epoch = disaster_target = disaster_loss = work = _answer
-    forest_tie = finish_moai = feed = rest = birth = boat = _answer

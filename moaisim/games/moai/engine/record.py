@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from moaisim.errors import UserError
+from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.events import EVENTS, SCHEMA_VERSION, Event, Text
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.components import digest_of, load_components
@@ -216,3 +218,25 @@ def round_lines(events: list[Event], who: Callable[[int], str]) -> list[str]:
             counts[ev["seat"]] = counts.get(ev["seat"], 0) + 1
     flush()
     return out
+
+
+class Told:
+    """A seat that answers with decisions it is told, in order, reading nothing of the game:
+    one seat's logged decisions (`replay`) or the fast machine's (`Machine.narrate`). A
+    decision of another kind than the next one told, or one past the last, is refused."""
+
+    name = "replay"
+    reads: dict[str, tuple[str, ...]] = {k.value: () for k in Kind}
+
+    def __init__(self, decisions: list[dict[str, Any]]) -> None:
+        self.decisions = list(decisions)
+        for k in Kind:
+            setattr(self, k.value, self.next)
+
+    def next(self, view: Any) -> np.ndarray:
+        """The next decision told, if it is of the kind asked."""
+        if not self.decisions:
+            raise ValueError("the log has no more decisions for this seat")
+        if self.decisions[0].get("kind") != view.kind.value:
+            raise ValueError(f"the log's next decision is a {self.decisions[0].get('kind')!r}")
+        return np.asarray([self.decisions.pop(0)["action"]])

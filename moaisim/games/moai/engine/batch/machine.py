@@ -32,6 +32,7 @@ from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.compiled.policy import Form, lineup
 from moaisim.games.moai.engine.decisions import Kind, action_size
 from moaisim.games.moai.engine.events import Event, EventMaker
+from moaisim.games.moai.engine.record import Told
 from moaisim.games.moai.engine.reference import ReferenceGame
 from moaisim.games.moai.engine.results import ROUND_COLUMNS, ROUND_DTYPES
 from moaisim.games.moai.engine.steps import DECISION, Pending, Step
@@ -305,22 +306,6 @@ class Machine:
                                "engine's decisions to the same game")  # fmt: skip
         # it took forced decisions beyond the batch's: the events up to the batch's next one
         return ref.events[: at[len(made)]] if len(at) > len(made) else ref.events
-
-
-class Told:
-    """A seat of `Machine.narrate`: its decisions given back in order, reading nothing."""
-
-    reads: dict[str, tuple[str, ...]] = {k.value: () for k in Kind}
-
-    def __init__(self, made: list[Event]) -> None:
-        self.made = list(made)
-        for k in Kind:
-            setattr(self, k.value, self.next)
-
-    def next(self, view: Any) -> np.ndarray:
-        if not self.made or self.made[0]["kind"] != view.kind.value:
-            raise ValueError("the batch engine's decisions do not go on here")
-        return np.asarray([self.made.pop(0)["action"]])
 
 
 #: The cursor's scalar fields at the start of each step (`Machine.goto`).
