@@ -18,8 +18,14 @@ from hypothesis import strategies as st
 from moaisim.analysis import Source, game_quality, headlines, seat_imbalance, strategies
 from moaisim.analysis import verdicts as v
 from moaisim.analysis.tables import _quality_of_games
+from moaisim.games import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: Moai's words and its own paired metrics (the Moai height a seat carves, the statues' share).
+MOAI = load_game("moai")
+SEAT_METRIC = v.seat_metric(MOAI)
+MOAI_HEIGHT, STATUE_SHARE = MOAI.GAME_METRICS
 
 
 def sums(d: np.ndarray) -> tuple[int, float, float]:
@@ -208,7 +214,7 @@ def test_too_few_fields_is_inconclusive_and_says_why():
 
 
 def test_the_sentences_say_the_unit_and_the_size_of_the_effect():
-    seat = v.SEAT_METRIC
+    seat = SEAT_METRIC
     row = verdict_of({"greedy": (-0.047, 0.002, "changes"), "tuned": (-0.127, 0.002, "changes"),
                       "L2": (-0.013, 0.002, "changes")}, metric=seat, players=5,
                      change="base")  # fmt: skip
@@ -500,7 +506,7 @@ def test_the_answer_box_asks_whether_the_leader_after_the_checkpoint_round_wins(
     from moaisim.analysis.tables import CHECKPOINT, QUALITY_PAIRED
 
     name = f"leader after round {CHECKPOINT} wins"
-    assert name in v.BOX_METRICS and name in QUALITY_PAIRED
+    assert name in v.box_metrics(MOAI) and name in QUALITY_PAIRED
 
 
 def test_shares_of_games_are_judged_in_points_with_the_share_margin():
@@ -782,19 +788,19 @@ def test_statue_metrics_are_metres_of_moai_and_the_statues_share_of_all_points()
                         "score": [10, 5, 5], "moai_height": [3.0, 0.0, 1.5], "rounds": 7,
                         "share": [1.0, 0.0, 0.0]})  # fmt: skip
     m = _game_metrics(res).iloc[0]
-    assert m[v.MOAI_HEIGHT] == pytest.approx(1.5)  # (3 + 0 + 1.5) / 3 metres a seat
-    assert m[v.STATUE_SHARE] == pytest.approx(4.5 / 20)  # 4.5 of the 20 points
+    assert m[MOAI_HEIGHT] == pytest.approx(1.5)  # (3 + 0 + 1.5) / 3 metres a seat
+    assert m[STATUE_SHARE] == pytest.approx(4.5 / 20)  # 4.5 of the 20 points
     # two points per metre (the moai_points parameter): the statues scored 9 of 20
-    assert _game_metrics(res, pd.Series({0: 2.0})).iloc[0][v.STATUE_SHARE] == pytest.approx(0.45)
-    assert v.unit(v.MOAI_HEIGHT) == "metres"
-    assert v.unit(v.STATUE_SHARE) == "percentage points of all points scored"
-    assert v.effect(v.STATUE_SHARE, 0.031) == "+3.1"
+    assert _game_metrics(res.assign(moai_points=2.0)).iloc[0][STATUE_SHARE] == pytest.approx(0.45)
+    assert v.unit(MOAI_HEIGHT) == "metres"
+    assert v.unit(STATUE_SHARE) == "percentage points of all points scored"
+    assert v.effect(STATUE_SHARE, 0.031) == "+3.1"
 
 
 def test_a_strongest_field_whose_every_paired_game_is_the_same_is_said_so_not_inconclusive():
     # tuned never carves at 4 players: the height it carves is 0 under both rules in every game
     rows = judged({"tuned": (0.0, 0.0, "identical by construction"),
-                   "a": (0.31, 0.04, "changes")}, metric=v.MOAI_HEIGHT, players=4)  # fmt: skip
+                   "a": (0.31, 0.04, "changes")}, metric=MOAI_HEIGHT, players=4)  # fmt: skip
     said = v.findings(rows, {}).iloc[0]["sentence"]
     lead = ("At 4 players, in tuned, the strongest qualifying field, V5 leaves the Moai height "
             "a seat carves as it is in every paired game.")  # fmt: skip

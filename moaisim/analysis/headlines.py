@@ -5,7 +5,8 @@ each report directory's CSV files: a grid study's `tables/verdicts.csv` (the ans
 findings, `verdicts.findings`), its `tables/seat_balance.csv` (games) and, for a tournament,
 `tables/ratings.csv`; a field study's `mixture-<P>p.csv`, its certificate (the shipped
 L3's, `certificate_families-<P>p.csv`, or the PSRO loop's, `certificate-<P>p.csv`),
-`search_gap-<P>p.csv` and `statues-<P>p.csv`.
+`search_gap-<P>p.csv` and its strong-play table (`<part>-<P>p.csv`, the game's headline
+part: `statues-<P>p.csv` for Moai).
 `update(doc, reports)` writes that table between the markers of a Markdown file, and
 `python -m moaisim.analysis.headlines REPORTS FILE...` (`make headlines`) does it for the
 docs; a test checks that the committed files hold exactly what the CSVs give.
@@ -31,7 +32,7 @@ def grid_headline(report: Path) -> str:
     findings when the study changes no rule), and for a tournament the first and last rated
     strategy at each player count."""
     found = pd.read_csv(report / "tables" / "verdicts.csv", keep_default_na=False)
-    changes = found[found["metric"] != verdicts.SEAT_METRIC]
+    changes = found[~found["metric"].astype(str).map(verdicts.is_seat_metric)]
     said = verdicts.headline(changes if len(changes) else found)
     ratings = report / "tables" / "ratings.csv"
     if ratings.is_file() and not len(changes):  # a tournament: the ratings are its answer
@@ -74,12 +75,15 @@ def field_headline(report: Path) -> str:
             g = pd.read_csv(gap).iloc[0]
             said += (f"; search (L4) against L3: {text.num(g['gap'], '+.3f')} "
                      f"{text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')} over fair")  # fmt: skip
-        statues = report / f"statues-{players}p.csv"
-        if statues.is_file():
-            st = pd.read_csv(statues)
-            l4 = st[(st["who"] == "L4")]
-            if len(l4):
-                said += f", {text.pct(l4['from_statues'].iloc[0], 0)} of its points from statues"
+        for spec in verdicts.every_game():  # the strong-play table of the report's game
+            part = spec.VOCABULARY["headline_part"]
+            table = report / f"{part}-{players}p.csv"
+            if table.is_file():
+                st = pd.read_csv(table)
+                l4 = st[(st["who"] == "L4")]
+                if len(l4):
+                    said += f", {text.pct(l4[f'from_{part}'].iloc[0], 0)} of its points from {part}"
+                break
         parts.append(said)
     return _sentence("; ".join(parts)) if parts else ""
 

@@ -154,6 +154,7 @@ def _hide_spare(axes: np.ndarray, used: int) -> None:
 def seat_win_share(seats: pd.DataFrame) -> Figure:
     """Win share of each seat with its 95 % interval, one panel per player count (each with
     the legend of its own lineups), against the fair share (a dashed line)."""
+    axis = load_game(game_of_table(seats)).VOCABULARY["seat_axis"]
     groups = list(seats.groupby("players"))
     cells = {cell: _label(c.iloc[0]) for cell, c in seats.groupby("cell", sort=False)}
     style = _styles(cells.values())
@@ -187,7 +188,7 @@ def seat_win_share(seats: pd.DataFrame) -> Figure:
             )
         ax.axhline(100 / players, ls="--", color="grey", lw=1)
         ax.set_title(f"{players} players", fontsize=10)
-        ax.set_xlabel("seat (0: bird-man before round 1)", fontsize=9)
+        ax.set_xlabel(axis, fontsize=9)
         ax.set_xticks(range(int(players)))
         ax.set_ylabel("games won (%)", fontsize=9)
         _legend(ax, handles, 26)
@@ -234,20 +235,17 @@ def score_distributions(shape: pd.DataFrame) -> Figure:
 
 
 def score_parts(table: pd.DataFrame) -> Figure:
-    """The mean score of each strategy split into its parts (points for the Moai: their
-    height x the `moai_points` parameter; living pawns; points for wood), by player count:
-    every cell of the run pooled, weighted by seats."""
-    parts = ("moai_score", "pawns", "wood_score")
+    """The mean score of each strategy split into its parts (the game's `SCORE_MEASURES`),
+    by player count: every cell of the run pooled, weighted by seats."""
+    spec = load_game(game_of_table(table))
+    parts = tuple(spec.SCORE_MEASURES)
     agg = table.groupby(["players", "strategy"])[[*parts, "n"]]
     rows = agg.apply(lambda g: pd.Series({c: np.average(g[c], weights=g["n"]) for c in parts}))
     labels = [f"{s} ({p}p)" for p, s in rows.index]
     fig, ax = _subplots(figsize=(min(PAGE_WIDTH, max(4.5, 0.42 * len(labels) + 2.6)), 4.2))
     bottom = np.zeros(len(rows))
-    for col, name in (
-        ("moai_score", "points for Moai"),
-        ("pawns", "living pawns"),
-        ("wood_score", "points for wood"),
-    ):
+    for col in parts:
+        name = spec.SEAT_MEASURES[col][0]
         ax.bar(labels, rows[col], bottom=bottom, label=name)
         bottom += rows[col].to_numpy()
     ax.set_ylabel("mean points", fontsize=9)
@@ -420,8 +418,9 @@ def lead_over_rounds(quality: pd.DataFrame) -> Figure:
 # --- the balance sheet ---------------------------------------------------------------------------
 
 
-def sheet_seats(seats: pd.DataFrame) -> Figure:
-    """Each seat's win share with its 95 % interval, against the fair share (the sheet)."""
+def sheet_seats(seats: pd.DataFrame, game: str | None = None) -> Figure:
+    """Each seat's win share with its 95 % interval, against the fair share (the sheet;
+    `game`: the game played, else the table's)."""
     fig = Figure(figsize=(5.0, 3.0))
     ax = fig.subplots()
     x = seats["seat"].to_numpy()
@@ -430,7 +429,8 @@ def sheet_seats(seats: pd.DataFrame) -> Figure:
     ax.bar(x, 100 * share, color=palette(1)[0], yerr=100 * err, capsize=4)
     ax.axhline(100 * seats["fair"].iloc[0], color="black", lw=1, ls="--", label="fair share")
     ax.set_xticks(x)
-    ax.set_xlabel("seat (0: bird-man before round 1)", fontsize=9)
+    words = load_game(game or game_of_table(seats)).VOCABULARY
+    ax.set_xlabel(words["seat_axis"], fontsize=9)
     ax.set_ylabel("win share (%)", fontsize=9)
     ax.tick_params(labelsize=SMALLEST_FONT)
     ax.legend(fontsize=SMALLEST_FONT, loc="lower right")
@@ -459,18 +459,22 @@ def sheet_skill(skill: pd.DataFrame, order: Sequence[str]) -> Figure:
     return fig
 
 
-def sheet_sources(sources: pd.DataFrame, statues: pd.DataFrame | None) -> Figure:
-    """Shares of the score from statues, pawns and wood, as stacked bars: L3 self-play
-    (every seat, winners) and, from the field study, L4 and L3 at one table."""
+def sheet_sources(sources: pd.DataFrame, strong: pd.DataFrame | None,
+                  game: str | None = None) -> Figure:  # fmt: skip
+    """Shares of the score from each of its parts (the game's `SCORE_PARTS`), as stacked
+    bars: L3 self-play (every seat, winners) and, from the field study, L4 and L3 at one
+    table (`strong`). `game`: the game played, else the table's."""
+    names = tuple(load_game(game or game_of_table(sources)).SCORE_PARTS)
+    columns = [f"from_{k}" for k in names]
     labels = [f"L3 self-play,\n{w}" for w in sources["who"]]
-    parts = sources[["from_statues", "from_pawns", "from_wood"]].to_numpy()
-    if statues is not None and len(statues):
-        labels += [f"{w} (L4 seat\nagainst L3)" for w in statues["who"]]
-        parts = np.vstack([parts, statues[["from_statues", "from_pawns", "from_wood"]]])
+    parts = sources[columns].to_numpy()
+    if strong is not None and len(strong):
+        labels += [f"{w} (L4 seat\nagainst L3)" for w in strong["who"]]
+        parts = np.vstack([parts, strong[columns]])
     fig = Figure(figsize=(6.5, 3.2))
     ax = fig.subplots()
     left = np.zeros(len(labels))
-    for k, (name, colour) in enumerate(zip(("statues", "pawns", "wood"), palette(3),
+    for k, (name, colour) in enumerate(zip(names, palette(len(names)),
                                            strict=True)):  # fmt: skip
         ax.barh(range(len(labels)), 100 * parts[:, k], left=left, color=colour, label=name)
         left += 100 * parts[:, k]

@@ -24,9 +24,9 @@ import pandas as pd
 from filelock import FileLock, Timeout
 
 from moaisim.analysis import plots, tables, text, verdicts
-from moaisim.analysis.source import Source, game_of_table
+from moaisim.analysis.source import Source, game_of_table, spec_of_table
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import DEFAULT, GameSpec, load_game
 from moaisim.rundir import is_run, make_dir
 
 
@@ -110,6 +110,7 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
 def _seat_balance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     """Win share per seat and cell, with the test of equal seats."""
     seats = made["seat_balance"]
+    words = spec_of_table(seats).VOCABULARY
     shown = {
         **_cell(seats),
         "seat": seats["seat"],
@@ -121,7 +122,7 @@ def _seat_balance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     return Section(
         "seat_balance",
         "Seat balance",
-        "Win share of each seat (seat 0, who holds the bird-man token before round 1), shared wins "
+        f"Win share of each seat ({words['seat_zero_aside']}), shared wins "
         "split evenly, against the fair share 1/players; p is a chi-square test that every "
         "seat wins equally often, Holm-corrected over the report's cells (one family)." + pooled,
         seats,
@@ -155,6 +156,7 @@ def _seat_imbalance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
 def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     """Per strategy and cell: win share per seat played, against fair, the score's parts."""
     strat = made["strategies"]
+    spec = spec_of_table(strat)
     own = strat["by_construction"].astype(bool)
     alone = strat["win_share"].map(lambda x: f"{text.pct(x)} (1/players by construction)")
     shown = {
@@ -166,9 +168,7 @@ def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
             lambda r: "-" if r["by_construction"] else _points(r, "vs_fair"), axis=1
         ),
         "mean score": _means(strat, "score"),
-        "Moai height (m)": _means(strat, "moai_height"),
-        "living pawns": _means(strat, "pawns"),
-        "points for wood": _means(strat, "wood_score"),
+        **{spec.SEAT_MEASURES[c][0]: _means(strat, c) for c in spec.SHOWN_MEASURES},
     }
     return Section(
         "strategies",
@@ -397,7 +397,7 @@ def make_report(
     `margins`: the study's equivalence margins; `field`: the report directory of a field
     study (`moaisim experiment` of a [field] file), against whose meta-game the fields of
     this report are measured (`verdicts.field_status`); `metrics`: what the study's
-    question asks about, the answer box's rows (`verdicts.BOX_METRICS` by default; "ranking"
+    question asks about, the answer box's rows (`verdicts.box_metrics` by default; "ranking"
     and "head to head: A vs B" for a tournament); `retuned`: the re-tuning table of an
     experiment's `[retune]` (`studies.retune`), said in the box and kept as a table.
     """
@@ -573,7 +573,8 @@ def _write_report(
             f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
             "games come from two versions."
         )
-    box = answer_box(sections, found, metrics or verdicts.BOX_METRICS, retuned)
+    spec = spec_of_table(sections["seat_balance"].table)
+    box = answer_box(sections, found, metrics or verdicts.box_metrics(spec), retuned)
     page = _markdown(title, question, intro, repro, sections, made, box, found)
     (out / "report.md").write_text(page)
     (out / "report.html").write_text(text.html_page(title, page, out))
@@ -698,25 +699,27 @@ WIN_SHARE = "win share: "
 HEAD_TO_HEAD = "head to head: "
 
 
-#: The metrics an answer box can show besides a tournament's: seat 0 against fair, and
-#: every paired metric of the variants table.
-BOX_CHOICES = (verdicts.SEAT_METRIC, *tables.PAIRED_METRICS)
+def box_choices(spec: GameSpec) -> tuple[str, ...]:
+    """The metrics an answer box can show besides a tournament's: seat 0 against fair, and
+    every paired metric of the variants table (in the game's words)."""
+    return (verdicts.seat_metric(spec), *tables.paired_metrics(spec))
 
 
-def check_metrics(metrics: Sequence[str]) -> tuple[str, ...]:
-    """The metrics a study's answer box shows, checked: each one of `BOX_CHOICES`,
-    "ranking", or "head to head: A vs B" (a clear error otherwise)."""
+def check_metrics(metrics: Sequence[str], game: str = DEFAULT) -> tuple[str, ...]:
+    """The metrics a study's answer box shows, checked: each one of `box_choices` of the
+    game, "ranking", or "head to head: A vs B" (a clear error otherwise)."""
     if not metrics:
         raise UserError("give at least one metric for the answer box")
+    choices = box_choices(load_game(game))
     for m in metrics:
-        known = m in BOX_CHOICES or m == RANKING or (m.startswith(WIN_SHARE) and m > WIN_SHARE)
+        known = m in choices or m == RANKING or (m.startswith(WIN_SHARE) and m > WIN_SHARE)
         if m.startswith(HEAD_TO_HEAD):
             a, _, b = m.removeprefix(HEAD_TO_HEAD).partition(" vs ")
             known = bool(a.strip() and b.strip())
         if not known:
             raise UserError(
                 f"unknown metric {m!r} (expected one of "
-                f"{', '.join(repr(x) for x in BOX_CHOICES)}, 'win share: NAME', 'ranking' or "
+                f"{', '.join(repr(x) for x in choices)}, 'win share: NAME', 'ranking' or "
                 "'head to head: A vs B')"
             )
     return tuple(metrics)

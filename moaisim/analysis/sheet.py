@@ -190,18 +190,17 @@ def length(results: pd.DataFrame) -> dict[str, float]:
 
 
 def score_sources(results: pd.DataFrame) -> pd.DataFrame:
-    """The shares of the score from statues (Moai height times the `moai_points` parameter),
-    living pawns and wood, over all seats and over the winners (seats with a share of the
-    win, weighted by it)."""
-    statues = spec_of_table(results).statue_points(results)
-    wood = results["score"] - statues - results["pawns"]
-    parts = pd.DataFrame({"statues": statues, "pawns": results["pawns"],
-                          "wood": wood, "score": results["score"]})  # fmt: skip
+    """The shares of the score from each of its parts (the game's `SCORE_PARTS`: for Moai
+    statues, living pawns and wood), over all seats and over the winners (seats with a share
+    of the win, weighted by it)."""
+    spec = spec_of_table(results)
+    names = tuple(spec.SCORE_PARTS)
+    parts = spec.score_parts(results).assign(score=results["score"])
     rows = []
     for who, w in (("every seat", np.ones(len(results))), ("winners", results["win_share"])):
         total = float((parts["score"] * w).sum())
         row: dict[str, object] = {"who": who, "mean_score": total / float(w.sum())}
-        for k in ("statues", "pawns", "wood"):
+        for k in names:
             row[f"from_{k}"] = float((parts[k] * w).sum()) / total if total else float("nan")
         rows.append(row)
     return pd.DataFrame(rows)
@@ -235,7 +234,8 @@ LEADER_ROUND = 3
 def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarray]:
     """L3 self-play game by game, in game order (two set-ups' games of one root seed pair
     up by index: the same deals): `game`, the seats' win shares [G, P], rounds, the points
-    from statues, pawns and wood and the score summed over the seats, whether a sole leader
+    from each part of the score (`score_parts` names them) and the score summed over the
+    seats, whether a sole leader
     stood after round `LEADER_ROUND` and the share of the win that leader took, and the
     lead changes."""
     r = results.sort_values(["game", "seat"])
@@ -246,8 +246,9 @@ def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarra
         return np.asarray(x, dtype=float).reshape(-1, p).sum(axis=1)
 
     shares = r["win_share"].to_numpy(dtype=float).reshape(-1, p)
-    statues = summed(spec_of_table(r).statue_points(r))
-    pawns, score = summed(r["pawns"]), summed(r["score"])
+    spec = spec_of_table(r)
+    parts = spec.score_parts(r)
+    score = summed(r["score"])
     lead = sole_leaders(rounds)
     at = lead[lead["round"] == LEADER_ROUND].set_index("game")["leader"]
     leader = at.reindex(games, fill_value=-1).to_numpy()
@@ -255,8 +256,10 @@ def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarra
     won = np.where(has, shares[np.arange(len(games)), np.maximum(leader, 0)], 0.0)
     return {
         "game": games, "shares": shares, "seat0": shares[:, 0],
-        "rounds": r["rounds"].to_numpy(dtype=float)[::p], "statues": statues, "pawns": pawns,
-        "wood": score - statues - pawns, "score": score, "has_leader": has.astype(float),
+        "rounds": r["rounds"].to_numpy(dtype=float)[::p],
+        **{k: summed(parts[k]) for k in spec.SCORE_PARTS},
+        "score_parts": np.array(spec.SCORE_PARTS), "score": score,
+        "has_leader": has.astype(float),
         "leader_won": won, "changes": lead_changes_per_game(rounds).reindex(games).to_numpy(),
     }  # fmt: skip
 
@@ -298,8 +301,14 @@ class Compared:
     column: str | None = None
 
 
-#: The self-play measures of a comparison sheet.
-COMPARED_GAMES = (
+def compared_games(parts: Sequence[str]) -> tuple[Compared, ...]:
+    """The self-play measures of a comparison sheet (`parts`: the score's, `SCORE_PARTS`)."""
+    return (*_COMPARED, *(Compared(f"from_{k}", f"share of the points from {k}", "share",
+                                   _ratio(k, "score")) for k in parts))  # fmt: skip
+
+
+#: The self-play measures of a comparison sheet besides the shares of the score's parts.
+_COMPARED = (
     Compared("seat0", "seat 0's win share", "share", _mean("seat0"), "seat0"),
     Compared("spread", "the seats' spread from fair (root mean square, points)", "points",
              _spread),
@@ -307,10 +316,6 @@ COMPARED_GAMES = (
     Compared("lead_changes", "lead changes per game", "changes", _mean("changes"), "changes"),
     Compared("leader_wins", f"the sole leader after round {LEADER_ROUND} wins", "share",
              _ratio("leader_won", "has_leader")),
-    Compared("from_statues", "share of the points from statues", "share",
-             _ratio("statues", "score")),
-    Compared("from_pawns", "share of the points from pawns", "share", _ratio("pawns", "score")),
-    Compared("from_wood", "share of the points from wood", "share", _ratio("wood", "score")),
 )  # fmt: skip
 
 
@@ -361,7 +366,7 @@ def compare(
     luck: dict[str, tuple[np.ndarray, np.ndarray]],
     seed: int = 0,
 ) -> pd.DataFrame:
-    """A set-up beside another on the same deals: per headline measure (`COMPARED_GAMES`
+    """A set-up beside another on the same deals: per headline measure (`compared_games`
     over the pair's self-play games `per_game`, `compared_luck` over each level's replays
     [D, K, P]) its value in each and the paired difference with its 95 % interval."""
     a, b = games
@@ -369,7 +374,8 @@ def compare(
         raise ValueError("the two set-ups' games are not the same deals")
     rows = [{"key": m.key, "measure": m.label, "unit": m.unit, "over": "games",
              "method": "paired t" if m.column else "paired bootstrap",
-             **paired_difference(a, b, m, seed)} for m in COMPARED_GAMES]  # fmt: skip
+             **paired_difference(a, b, m, seed)}
+            for m in compared_games([str(k) for k in a["score_parts"]])]  # fmt: skip
     for level, (ya, yb) in luck.items():
         for m in compared_luck(level):
             rows.append({"key": m.key, "measure": m.label, "unit": m.unit, "over": "deals",

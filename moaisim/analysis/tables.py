@@ -36,9 +36,13 @@ def option_defaults(spec: GameSpec) -> dict[str, str]:
     return {name: values[0] for name, values in spec.OPTIONS.items()}
 
 
-#: The results columns the tables read (a run's Parquet parts are read for these only).
-RESULT_COLUMNS = ("cell", "game", "players", "seat", "strategy", "score", "moai_height",
-                  "pawns", "wood", "rank", "win", "rounds")  # fmt: skip
+def result_columns(spec: GameSpec) -> tuple[str, ...]:
+    """The results columns the tables read (a run's Parquet parts are read for these only):
+    the game's own are those its measures read (`MEASURE_COLUMNS`)."""
+    return ("cell", "game", "players", "seat", "strategy", "score", *spec.MEASURE_COLUMNS,
+            "rank", "win", "rounds")  # fmt: skip
+
+
 #: The per-round columns game quality reads.
 ROUND_COLUMNS = ("cell", "game", "round", "seat", "score")
 
@@ -124,13 +128,16 @@ def compute(
         for name in names
     }
     need_rounds = any(t.rounds for t in made.values())
-    columns = RESULT_COLUMNS, ROUND_COLUMNS if need_rounds else None
+    columns = result_columns(src.spec), ROUND_COLUMNS if need_rounds else None
     found = False
+    params: dict[str, pd.Series] | None = None
     for res, table in src.blocks(rounds=need_rounds, columns=columns):
         if res.empty:
             continue
         found = True
-        res = res.assign(share=win_shares(res))
+        if params is None:
+            params = _cell_parameters(src, res)
+        res = res.assign(share=win_shares(res), **_mapped(res, params))
         quality = (
             _quality_of_games(table, res)
             if table is not None and not table.empty and any(t.quality for t in made.values())
@@ -240,49 +247,51 @@ def seat_balance(data: Any) -> pd.DataFrame:
 
 # --- strategies --------------------------------------------------------------------------------
 
-#: The score and its parts (R8.2); `moai_score` is what the statues scored (Moai height x
-#: the `moai_points` parameter, 1 by default: the height), `wood_score` what wood scored
-#: (score - `moai_score` - living pawns: 2 per token, or the `wood_points` parameter's value).
-PARTS = ("score", "moai_height", "pawns", "moai_score", "wood_score")
+
+def seat_parts(spec: GameSpec) -> tuple[str, ...]:
+    """The score and the game's per-seat measures (`SEAT_MEASURES`: for Moai its height,
+    living pawns and the points from statues and from wood, R8.2), each averaged per
+    strategy."""
+    return ("score", *spec.SEAT_MEASURES)
 
 
-def _moai_points(cells: pd.DataFrame, spec: GameSpec) -> pd.Series:
-    """Each cell's points per metre of Moai height (R8.2, the `moai_points` parameter), by
-    cell: the rulebook's where the cells do not say (results recorded before it existed)."""
-    default = float(spec.LATER["moai_points"])
-    if "moai_points" not in cells:
-        return pd.Series(default, index=cells["cell"].astype(int))
-    return cells.set_index(cells["cell"].astype(int))["moai_points"].astype(float).fillna(default)
+def _cell_parameters(src: Source, res: pd.DataFrame) -> dict[str, pd.Series]:
+    """The rule parameters the game's measures read (`MEASURE_PARAMETERS`) that the results
+    lack (a run's parts are read without them), by cell, where the cells say."""
+    missing = [p for p in src.spec.MEASURE_PARAMETERS if p not in res]
+    if not missing:
+        return {}
+    cells = src.cells()
+    index = cells["cell"].astype(int)
+    return {p: pd.Series(cells[p].to_numpy(), index=index.to_numpy()) for p in missing
+            if p in cells}  # fmt: skip
+
+
+def _mapped(res: pd.DataFrame, params: Mapping[str, pd.Series]) -> dict[str, np.ndarray]:
+    """The cells' parameters (`_cell_parameters`) as columns of a block."""
+    cells = res["cell"].astype(int)
+    return {p: cells.map(by_cell).to_numpy() for p, by_cell in params.items() if p not in res}
 
 
 class _Strategies(_Table):
     def __init__(self, src: Source) -> None:
         super().__init__(src)
         self.acc: pd.DataFrame | None = None
-        self.points: pd.Series | None = None  # `_moai_points` of the cells, when needed
+        self.parts = seat_parts(src.spec)
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
-        if "moai_points" in res:
-            points = res["moai_points"].to_numpy(dtype=float)
-        else:  # a run's parts are read without the column: the cells say
-            if self.points is None:
-                self.points = _moai_points(self.src.cells(), self.src.spec)
-            points = res["cell"].astype(int).map(self.points).to_numpy(dtype=float)
-        moai_score = res["moai_height"].to_numpy(dtype=float) * points
         frame = pd.DataFrame(
             {
                 "cell": res["cell"].to_numpy(),
                 "strategy": res["strategy"].astype(str).to_numpy(),
                 "share": res["share"].to_numpy(),
-                "moai_score": moai_score,
-                "wood_score": (
-                    res["score"].to_numpy(dtype=float) - moai_score - res["pawns"].to_numpy()
-                ),
+                "score": res["score"].to_numpy(dtype=float),
             }
         )
-        for c in PARTS[:3]:
-            frame[c] = res[c].to_numpy(dtype=float)
-        for c in PARTS:
+        measures = self.src.spec.seat_measures(res)
+        for c in self.parts[1:]:
+            frame[c] = measures[c].to_numpy(dtype=float)
+        for c in self.parts:
             frame[c + "2"] = frame[c] ** 2
         g = frame.groupby(["cell", "strategy"])
         agg = g.sum()
@@ -316,7 +325,7 @@ class _Strategies(_Table):
         out["vs_fair"] = np.where(alone, 0.0, mean - fair)
         out["vs_fair_lo"], out["vs_fair_hi"] = out["lo"] - fair, out["hi"] - fair
         out["by_construction"] = alone
-        for part in PARTS:
+        for part in self.parts:
             mean, _, lo, hi = stats.mean_interval(table["n"], table[part], table[part + "2"])
             out[part], out[part + "_lo"], out[part + "_hi"] = mean, lo, hi
         return _sample(_with_cells(out, self.src), ("lo", "hi"), "n", "seats")
@@ -327,8 +336,7 @@ def strategies(data: Any) -> pd.DataFrame:
     errors clustered by game: a strategy's seats in one game are not independent; none in
     self-play, where the share is 1/players by construction: `by_construction`), the fair
     share and the difference from it with its interval (`vs_fair`), mean score and the mean
-    of each part of the score (Moai height, living pawns, points for the Moai: the height x
-    the `moai_points` parameter, points for wood), each with its t interval."""
+    of each of the game's per-seat measures (`seat_parts`), each with its t interval."""
     return compute(data, "strategies")["strategies"]
 
 
@@ -530,7 +538,7 @@ def ratings(data: Any, max_games: int = 50_000, seed: int = 0) -> pd.DataFrame:
     src = Source.of(data)
     table = _Ratings(src)
     table.max_games, table.seed = max_games, seed
-    for res, _ in src.blocks(columns=(RESULT_COLUMNS, None)):
+    for res, _ in src.blocks(columns=(result_columns(src.spec), None)):
         table.add(res, None, None)
     return table.result()
 
@@ -564,33 +572,25 @@ def _parts(setup: str) -> list[str]:
     return [] if setup == "base" else [p.strip() for p in setup.split(", ")]
 
 
-#: The statue metrics of the paired comparison (`verdicts`).
-MOAI_HEIGHT, STATUE_SHARE = verdicts.MOAI_HEIGHT, verdicts.STATUE_SHARE
-
-
-def _game_metrics(res: pd.DataFrame, points: pd.Series | None = None) -> pd.DataFrame:
-    """Per cell and game: mean score, score spread (sd over seats), rounds, the first
-    bird-man's win share, the statue metrics (`MOAI_HEIGHT`, `STATUE_SHARE`: `points` are
-    each cell's points per metre, `_moai_points`; the rulebook's when not given) and each
-    strategy's win share (per seat it plays)."""
-    if points is None:
-        per_metre = np.full(len(res), float(spec_of_table(res).LATER["moai_points"]))
-    else:
-        per_metre = res["cell"].astype(int).map(points).to_numpy(dtype=float)
-    statues = res["moai_height"].to_numpy(dtype=float) * per_metre
-    g = res.assign(_statues=statues).groupby(["cell", "game"], observed=True)
-    total = g["score"].sum()
+def _game_metrics(res: pd.DataFrame, spec: GameSpec | None = None) -> pd.DataFrame:
+    """Per cell and game: mean score, score spread (sd over seats), rounds, seat 0's win
+    share (`verdicts.seat_share_metric`), the game's own metrics (`GAME_METRICS`, from its
+    `game_metrics`; the rule parameters they read are columns of `res`, else the rulebook's)
+    and each strategy's win share (per seat it plays). `spec`: the table's game's."""
+    spec = spec_of_table(res) if spec is None else spec
+    g = res.groupby(["cell", "game"], observed=True)
+    seat0 = res[res["seat"] == 0].set_index(["cell", "game"])["share"]
     out = pd.DataFrame(
         {
             "mean score": g["score"].mean(),
             "score spread (sd over seats)": g["score"].std(ddof=0),
             "rounds": g["rounds"].first().astype(float),
-            "first bird-man win share": res[res["seat"] == 0].set_index(["cell", "game"])["share"],
-            MOAI_HEIGHT: g["moai_height"].mean(),
-            # a game where nobody scored has no share (not 0: nothing to share)
-            STATUE_SHARE: (g["_statues"].sum() / total.where(total > 0)),
+            verdicts.seat_share_metric(spec): seat0,
         }
     )
+    own = spec.game_metrics(res, ("cell", "game"))
+    for name in spec.GAME_METRICS:
+        out[name] = own[name]
     per = res.groupby(["cell", "game", "strategy"], observed=True)["share"].mean().unstack()
     # a strategy's win share is a finding only where it meets another (in self-play it is 1/p)
     kinds = res.groupby("cell", observed=True)["strategy"].nunique()
@@ -605,7 +605,6 @@ class _Variants(_Table):
     def __init__(self, src: Source, margins: Mapping[str, float] | None = None) -> None:
         super().__init__(src)
         self.base_of = _baseline_of(src.cells())
-        self.points: pd.Series | None = None  # `_moai_points` of the cells, when needed
         self.acc: dict[tuple[int, str], np.ndarray] = {}
         self.margins = margins
         # with the per-round table the game-quality metrics are compared too
@@ -614,9 +613,7 @@ class _Variants(_Table):
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         if not self.base_of:
             return
-        if self.points is None:
-            self.points = _moai_points(self.src.cells(), self.src.spec)
-        m = _game_metrics(res, self.points)
+        m = _game_metrics(res, self.src.spec)
         if quality:
             m = m.join(_quality_metrics(quality))
         present = set(m.index.get_level_values(0))
@@ -661,7 +658,7 @@ class _Variants(_Table):
 
 def variants(data: Any, margins: Mapping[str, float] | None = None) -> pd.DataFrame:
     """Each variant or option against `base` with default options, on the same games
-    (paired: common random numbers): for the first bird-man's win share, the mean score, the
+    (paired: common random numbers): for seat 0's win share, the mean score, the
     score spread, the game length, each strategy's win share and (runs with the per-round
     table) the game-quality metrics, the baseline and treatment means, the mean paired
     difference, n (games paired), the paired t test's p-value and its Holm correction over
@@ -763,11 +760,13 @@ QUALITY_PAIRED = {
     f"leader after round {CHECKPOINT} wins": "leader_wins",
     f"close game (margin <= {CLOSE_SHARE:.0%} of the winner's score)": "close_relative",
 }
-#: Every metric the variants table compares paired, besides each strategy's own win share.
-PAIRED_METRICS = (
-    "mean score", "score spread (sd over seats)", "rounds", "first bird-man win share",
-    MOAI_HEIGHT, STATUE_SHARE, *QUALITY_PAIRED,
-)  # fmt: skip
+
+
+def paired_metrics(spec: GameSpec) -> tuple[str, ...]:
+    """Every metric the variants table compares paired, besides each strategy's own win
+    share: the game's own (`GAME_METRICS`) among them."""
+    return ("mean score", "score spread (sd over seats)", "rounds",
+            verdicts.seat_share_metric(spec), *spec.GAME_METRICS, *QUALITY_PAIRED)  # fmt: skip
 
 
 def _quality_metrics(quality: list[tuple[int, pd.DataFrame, pd.DataFrame]]) -> pd.DataFrame:

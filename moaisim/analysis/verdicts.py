@@ -29,6 +29,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,23 +41,18 @@ from moaisim.analysis import inference, text
 from moaisim.analysis.source import game_of_table
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import DEFAULT, GameSpec, available, load_game
 from moaisim.registry import split_top
 
 #: The family-wise error rate of every verdict.
 ALPHA = 0.05
 #: Power at which the minimum detectable effect is reported.
 POWER = 0.8
-#: The statue metrics of the paired comparison (`tables`): the mean Moai height a seat
-#: carved, in metres (R8.2), and the share of all points of a game that statues scored (the
-#: height times the `moai_points` parameter, over the total score).
-MOAI_HEIGHT = "Moai height per seat (m)"
-STATUE_SHARE = "statues' share of the points"
-#: Default equivalence margins by metric: 1 point of win share; scores in points; rounds.
+#: Default equivalence margins by metric: 1 point of win share; scores in points; rounds (a
+#: game's own metrics, `GAME_METRICS`, bring theirs).
 MARGINS: dict[str, float] = {
     "share": 0.01,
     "mean score": 0.5,
-    MOAI_HEIGHT: 0.25,
     "score spread (sd over seats)": 0.25,
     "rounds": 0.1,
     "lead changes per round (sole leader)": 0.05,
@@ -78,12 +74,36 @@ MIN_FIELDS = 3
 STRONGEST = "L3"
 
 
+@cache
+def every_game() -> tuple[GameSpec, ...]:
+    """Every game that loads (`moaisim games`): whose words name the metrics of a table."""
+    out = []
+    for name in available():
+        try:
+            out.append(load_game(name))
+        except UserError:
+            continue
+    return tuple(out)
+
+
+def own_metric(metric: str) -> tuple[str, str, float | None] | None:
+    """A game's own paired metric (`GAME_METRICS`: how a sentence names it, its unit, its
+    margin), or None."""
+    for spec in every_game():
+        if metric in spec.GAME_METRICS:
+            return tuple(spec.GAME_METRICS[metric])  # type: ignore[return-value]
+    return None
+
+
 def margin_of(metric: str, margins: Mapping[str, float] | None = None) -> float:
     """The equivalence margin of a metric: a study's own (`[report] margins` of an
     experiment file, by metric name or "share"), else the default."""
     table = {**MARGINS, **(margins or {})}
     if metric in table:
         return float(table[metric])
+    own = own_metric(metric)
+    if own is not None and own[2] is not None:
+        return float(own[2])
     return float(table["share"]) if is_share(metric) else float("nan")
 
 
@@ -159,8 +179,34 @@ def describe(row: Mapping[str, Any]) -> str:
 
 # --- seats ---------------------------------------------------------------------------------------
 
-#: What the seat verdicts measure: the first bird-man's win share minus the fair share.
-SEAT_METRIC = "first bird-man's share against fair"
+#: What the seat verdicts measure: seat 0's win share minus the fair share, named by the
+#: game's words for seat 0 (`seat_metric`: "<seat_zero_name>'s share against fair").
+SEAT_SUFFIX = "'s share against fair"
+
+
+def seat_metric(spec: GameSpec) -> str:
+    """The seat verdicts' metric in the game's words."""
+    return f"{spec.VOCABULARY['seat_zero_name']}{SEAT_SUFFIX}"
+
+
+def seat_share_metric(spec: GameSpec) -> str:
+    """Seat 0's win share as the variants table names it, in the game's words."""
+    return f"{spec.VOCABULARY['seat_zero_name']} win share"
+
+
+def is_seat_metric(metric: str) -> bool:
+    """The seat verdicts' metric, of any game."""
+    return metric.endswith(SEAT_SUFFIX)
+
+
+def seat_zero(metric: str) -> str:
+    """How a sentence names seat 0, in the words of the game whose metric this is."""
+    for spec in every_game():
+        if metric in (seat_metric(spec), seat_share_metric(spec)):
+            return spec.VOCABULARY["seat_zero_said"]
+    return "seat 0"
+
+
 #: Degrees of freedom for tests on shares of many games (the normal limit).
 LARGE_DF = 1e9
 
@@ -182,7 +228,7 @@ def judge_seats(seats: pd.DataFrame, margins: Mapping[str, float] | None = None)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = 2 * norm.sf(np.abs(delta / se))
         p_tost = np.maximum(norm.sf((delta + m) / se), norm.cdf((delta - m) / se))
-    first["metric"] = SEAT_METRIC
+    first["metric"] = seat_metric(load_game(game_of_table(seats)))
     first["change"] = first["setup"].astype(str) if "setup" in first else "base"
     first["delta"], first["p"], first["margin"] = delta, p, m
     dof = np.full(len(first), LARGE_DF)
@@ -214,6 +260,8 @@ class FieldStatus:
     epsilon: float = float("nan")
     carves: bool = True
     source: str = ""
+    #: the game played (its words: `never_made`)
+    game: str = DEFAULT
 
     @property
     def exploitable(self) -> bool:
@@ -240,7 +288,7 @@ class FieldStatus:
                 f"{text.bracket(self.lo, self.hi, text.points)} points against it{self._from()}"
             )
         if not self.carves:
-            out.append("never carves a Moai")
+            out.append(load_game(self.game).VOCABULARY["never_made"])
         return out
 
 
@@ -368,10 +416,11 @@ def field_statuses(
         strategies
     )  # fmt: skip
     game = game_of_table(strategies)
+    headline = load_game(game).VOCABULARY["headline_column"]
     for (players, lineup), part in base.groupby(["players", "lineup"]):
         status = field_status(report, int(players), str(lineup), game)
-        carves = float((part["moai_height"] * part["n"]).sum()) > 0.0
-        out[(int(players), str(lineup))] = replace(status, carves=carves)
+        carves = float((part[headline] * part["n"]).sum()) > 0.0
+        out[(int(players), str(lineup))] = replace(status, carves=carves, game=game)
     return out
 
 
@@ -633,23 +682,27 @@ def _across(good: pd.DataFrame, strongest: FieldStatus | None) -> dict[str, Any]
 
 # --- the answer box ------------------------------------------------------------------------------
 
-#: The metrics a headline names, in order (the others stay in the tables).
-HEADLINE_METRICS = (SEAT_METRIC, "first bird-man win share", "mean score")
-#: The metrics an answer box shows when its study names none (`[report] metrics`): the
-#: headline's, and whether the leader after round 3 wins more often (does a rule entrench
-#: the leader?).
-BOX_METRICS = (*HEADLINE_METRICS, "leader after round 3 wins")
+
+def headline_metrics(spec: GameSpec) -> tuple[str, ...]:
+    """The metrics a headline names, in order (the others stay in the tables)."""
+    return (seat_metric(spec), seat_share_metric(spec), "mean score")
+
+
+def box_metrics(spec: GameSpec) -> tuple[str, ...]:
+    """The metrics an answer box shows when its study names none (`[report] metrics`): the
+    headline's, and whether the leader after round 3 wins more often (does a rule entrench
+    the leader?)."""
+    return (*headline_metrics(spec), "leader after round 3 wins")
 
 
 def unit(metric: str) -> str:
     """The unit an effect on a metric is written in: points of win share, percentage
     points of games, points of score, rounds, or the metric's own."""
-    if metric == SEAT_METRIC or "win share" in metric:
+    if is_seat_metric(metric) or "win share" in metric:
         return "points of win share"
-    if metric == STATUE_SHARE:
-        return "percentage points of all points scored"
-    if metric == MOAI_HEIGHT:
-        return "metres"
+    own = own_metric(metric)
+    if own is not None:
+        return own[1]
     if is_share(metric):
         return "percentage points of games"
     if "score" in metric:
@@ -664,7 +717,7 @@ def unit(metric: str) -> str:
 def effect(metric: str, x: Any, sign: bool = True) -> str:
     """An effect on a metric as its unit writes it: a share in points ("+2.4"), else a
     number with two decimals ("-1.08")."""
-    if is_share(metric) or metric == SEAT_METRIC:
+    if is_share(metric) or is_seat_metric(metric):
         return text.points(x, sign)
     return text.num(x, "+.2f" if sign else ".2f")
 
@@ -677,17 +730,13 @@ def _span(metric: str, lo: float, hi: float, sign: bool = True) -> str:
     return f"{effect(metric, a, sign)} to {effect(metric, b, sign)}"
 
 
-SEAT_ZERO = "seat 0 (who holds the bird-man token before round 1)"
-
-#: How a sentence names a metric (the tables keep the metric's own name).
+#: How a sentence names a metric (the tables keep the metric's own name; a game's own
+#: metrics and seat 0's win share are named in its words).
 SAID = {
     "rounds": "the game's length",
     "mean score": "the mean score",
     "score spread (sd over seats)": "the spread of the scores (sd over seats)",
-    "first bird-man win share": "the first bird-man's win share",
     "lead changes per round (sole leader)": "the lead changes per round",
-    MOAI_HEIGHT: "the Moai height a seat carves",
-    STATUE_SHARE: "the statues' share of the points",
     "rounds with a tied lead": "the rounds with a tied lead",
 }
 
@@ -697,6 +746,12 @@ def said(metric: str) -> str:
     often the leader after round 3 wins", "the share of close games (...)"."""
     if metric in SAID:
         return SAID[metric]
+    own = own_metric(metric)
+    if own is not None:
+        return own[0]
+    for spec in every_game():
+        if metric == seat_share_metric(spec):
+            return f"the {spec.VOCABULARY['seat_zero_name']}'s win share"
     if metric.startswith("win share: "):
         return f"{metric.removeprefix('win share: ')}'s win share"
     if metric.startswith("leader after round"):
@@ -730,14 +785,14 @@ def _lead_said(row: Mapping[str, Any], at: str, what: str) -> str:
     """The answer's first statement: the strongest qualifying field's effect, with its
     interval, in the words of that field's own verdict."""
     m, name, change = str(row["metric"]), said(str(row["metric"])), row["change"]
-    u, seat, field = unit(m), str(row["metric"]) == SEAT_METRIC, row["lead_field"]
+    u, seat, field = unit(m), is_seat_metric(str(row["metric"])), row["lead_field"]
     where = f"in {field}, the strongest qualifying field"
     interval = _interval(m, row, "lead_")
     v, d = row.get("lead_verdict"), float(row["lead_delta"])
     if v == "changes":
         size = f"{effect(m, abs(d), sign=False)} {u}".rstrip()
         if seat:
-            lead = f"{SEAT_ZERO} wins {'more' if d > 0 else 'less'} than its fair share"
+            lead = f"{seat_zero(m)} wins {'more' if d > 0 else 'less'} than its fair share"
         else:
             lead = f"{change} {'raises' if d > 0 else 'lowers'} {name}"
         return f"{at}, {lead} by {size} {where} ({interval})."
@@ -749,7 +804,7 @@ def _lead_said(row: Mapping[str, Any], at: str, what: str) -> str:
         return f"{at}, {where}, {what} cannot be judged: one paired game ({effect(m, d)})."
     if v == "equivalent":
         margin = f"±{effect(m, row['margin'], sign=False)} {u}".rstrip()
-        lead = f"{SEAT_ZERO} wins its fair share" if seat else f"{change} leaves {name}"
+        lead = f"{seat_zero(m)} wins its fair share" if seat else f"{change} leaves {name}"
         return f"{at}, {lead} within {margin} {where} ({interval})."
     small = (
         f"; effects smaller than {effect(m, row['lead_mde'], sign=False)} {u} cannot be told "
@@ -783,7 +838,7 @@ def sentence(row: Mapping[str, Any]) -> str:
     count, `FieldStatus.flags`)."""
     m, kind, n = str(row["metric"]), row["classification"], int(row["qualifying"])
     u, name = unit(m), said(m)
-    seat = m == SEAT_METRIC
+    seat = is_seat_metric(m)
     at = f"At {row['players']} players"
     if seat and str(row["change"]) != "base":
         at += f" under {row['change']}"
@@ -799,12 +854,12 @@ def sentence(row: Mapping[str, Any]) -> str:
     above = _above_said(row)
     if kind == IDENTICAL:
         none = effect(m, abs(row["low"])) == effect(m, 0.0) == effect(m, abs(row["high"]))
-        lead = (f"{SEAT_ZERO}'s win share is {span} from fair" if seat
+        lead = (f"{seat_zero(m)}'s win share is {span} from fair" if seat
                 else f"{row['change']} leaves {name} as it is" if none
                 else f"{row['change']} changes {name} by {span}")  # fmt: skip
         return (f"{at}, {lead} in every field: a consequence of the rule, not of the play "
                 "(identical by construction).")  # fmt: skip
-    what = f"whether {SEAT_ZERO} wins its fair share" if seat else (
+    what = f"whether {seat_zero(m)} wins its fair share" if seat else (
         f"the effect of {row['change']} on {name}"
     )  # fmt: skip
     if n == 0:
@@ -910,11 +965,11 @@ def field_notes(table: pd.DataFrame) -> list[str]:
 
 def headline(table: pd.DataFrame) -> str:
     """A study's headline from its findings table: for each change and headline metric
-    (`HEADLINE_METRICS`), at each player count the strongest qualifying field's effect with
-    its interval, then the verdict across the qualifying fields with the range of their
-    effects; nothing typed by hand."""
+    (`headline_metrics` of its game), at each player count the strongest qualifying field's
+    effect with its interval, then the verdict across the qualifying fields with the range
+    of their effects; nothing typed by hand."""
     parts = []
-    for metric in HEADLINE_METRICS:
+    for metric in headline_metrics(load_game(game_of_table(table))):
         rows = table[table["metric"] == metric]
         u = unit(metric)
         for change, part in rows.groupby("change", sort=True):
@@ -930,6 +985,6 @@ def headline(table: pd.DataFrame) -> str:
                     lead += ","
                 span = f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else ""
                 said_at.append(f"{r['players']} players{lead} {r['classification']}{span}")
-            name = "seat 0 against fair" if metric == SEAT_METRIC else f"{change}, {metric}"
+            name = "seat 0 against fair" if is_seat_metric(metric) else f"{change}, {metric}"
             parts.append(f"{name} ({u}): {'; '.join(said_at)}")
     return ". ".join(parts) + "." if parts else ""

@@ -49,6 +49,10 @@ def _grid_help(name: str) -> str:
     return f"Rule option {' | '.join(load_game(DEFAULT).OPTIONS[name])} (repeat: a grid)."
 
 
+#: How the default game's metrics name seat 0 (the help of `report --metric`).
+SEAT_ZERO = load_game(DEFAULT).VOCABULARY["seat_zero_name"]
+
+
 # Options of `simulate`, declared apart to keep its signature short: the rule options and
 # parameters (a grid when repeated), the seating, and how the run is run.
 TurnOrders = Annotated[list[str] | None, typer.Option(help=_grid_help("turn_order"))]
@@ -209,8 +213,8 @@ def report(
         list[str] | None,
         typer.Option(
             help="A metric the answer box answers (repeatable, in order): a variants metric, "
-            "\"first bird-man's share against fair\", 'ranking' or 'head to head: A vs B'. "
-            "Default: seat 0, the first bird-man's win share, the mean score and whether the "
+            f"\"{SEAT_ZERO}'s share against fair\", 'ranking' or 'head to head: A vs B'. "
+            f"Default: seat 0, the {SEAT_ZERO}'s win share, the mean score and whether the "
             "leader after round 3 wins."
         ),  # fmt: skip
     ] = None,
@@ -224,7 +228,7 @@ def report(
     if game is not None:  # the run names its game (`moaisim games`)
         same_game(Source.of(run).game, game, f"the run {run}")
     margins = _margins(margin or [])
-    metrics = check_metrics(metric) if metric else None
+    metrics = check_metrics(metric, Source.of(run).game) if metric else None
     command = f"moaisim report {run} --out {out}" + (
         f" --title {shlex.quote(title)}" if title else ""
     ) + (f" --question {shlex.quote(question)}" if question else "") + (

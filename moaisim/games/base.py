@@ -104,10 +104,31 @@ class GameSpec(Protocol):
     ROUND_DTYPES: Mapping[str, str]
     frame: Callable[..., Any]
     seat_rows: Callable[..., Any]
-    #: The score parts a report can put beside the score (column -> what it is), and the
-    #: points each seat scored from the game's headline part (`statue_points` for Moai).
+    #: The score parts a report can put beside the score (column -> what it is).
     UNITS: Mapping[str, str]
-    statue_points: Callable[..., Any]
+    #: The parts a seat's score splits into, the headline part first (statues, pawns, wood
+    #: for Moai), and `score_parts(results) -> DataFrame` of each row's points from each.
+    SCORE_PARTS: tuple[str, ...]
+    score_parts: Callable[..., Any]
+    #: The per-seat measures a strategies table averages besides the score (column ->
+    #: (label, short word)), `seat_measures(results) -> DataFrame` of them; those that add
+    #: up to the score (in `SCORE_PARTS` order) and those a report and a versus table show.
+    SEAT_MEASURES: Mapping[str, tuple[str, str]]
+    seat_measures: Callable[..., Any]
+    SCORE_MEASURES: tuple[str, ...]
+    SHOWN_MEASURES: tuple[str, ...]
+    #: The results columns and the rule parameters (added from a run's cells when its
+    #: results lack them) that `score_parts`, `seat_measures` and `game_metrics` read.
+    MEASURE_COLUMNS: tuple[str, ...]
+    MEASURE_PARAMETERS: tuple[str, ...]
+    #: The results columns a balance search's block sums keep besides the score and the
+    #: headline part's points (its cache, `blocks.jsonl`).
+    BLOCK_COLUMNS: tuple[str, ...]
+    #: The game's own per-game metrics of the paired comparison of set-ups (name -> (how a
+    #: sentence names it, the unit of an effect, its equivalence margin or None)) and
+    #: `game_metrics(results, by=("cell", "game")) -> DataFrame` of them, one row a game.
+    GAME_METRICS: Mapping[str, tuple[str, str, float | None]]
+    game_metrics: Callable[..., Any]
 
     # --- strategies ------------------------------------------------------------------------------
     #: The base class a user subclasses, the built-ins (name -> 'module:Class'), the
@@ -162,10 +183,25 @@ class GameSpec(Protocol):
     components_from_dict: Callable[..., Any]
     parse_epoch_card: Callable[..., Any]
     apply_parameters: Callable[..., dict[str, Any]]
+    #: The component edits a balance search may name (name -> (kind, meaning)), those that
+    #: change a published total (name -> the total), `edit_default(components, name)` (an
+    #: edit's value in a component set) and `apply_edit(document, name, value,
+    #: keep_totals)` (made in place).
+    COMPONENT_EDITS: Mapping[str, tuple[str, str]]
+    TOTAL_CHANGING: Mapping[str, str]
+    edit_default: Callable[..., Any]
+    apply_edit: Callable[..., None]
 
     # --- words ----------------------------------------------------------------------------------
     #: What the reports call a seat, a round, a score part and the game's headline part
-    #: ("seat", "round", "Moai height"...).
+    #: ("seat", "round", "Moai height"...), and seat 0's role: `seat_zero_name` names the
+    #: seat metrics ("<name> win share", "<name>'s share against fair"), `seat_zero_said`,
+    #: `seat_zero_aside`, `seat_zero_player` and `seat_axis` name seat 0 in sentences and
+    #: figures; the headline part's piece, label, verb and count column (`headline_piece`,
+    #: `headline_label`, `headline_verb`, `headline_count`), the strong-play table's
+    #: columns (`pieces_per_seat`, `first_piece_round`, `self_play_pieces`) and sentences
+    #: (`pieces_made`, `never_made`, `score_rule`, `score_parts_said`, `strong_parts_said`),
+    #: and `weights_folder` (the shipped weights, as the reports name them).
     VOCABULARY: Mapping[str, str]
 
 

@@ -58,8 +58,10 @@ from moaisim.studies import metagame
 from moaisim.studies.balance_space import (
     DIVERSITY_GAMES,
     EXHAUSTIVE,
+    MEASURES,
     Objective,
     Space,
+    headline_measure,
     rules_of,
 )
 
@@ -158,17 +160,20 @@ def measure_parts(space: Space, candidates: Sequence[Mapping[str, Any]], a: int,
 def field_sums(
     res: pd.DataFrame, table: pd.DataFrame | None, p: int, space: Space
 ) -> dict[str, Any]:
-    """A field's sums over a block of games (`measure_block`)."""
+    """A field's sums over a block of games (`measure_block`): the points from the game's
+    headline part under its name (`headline_measure`), and the results columns the game
+    sums besides (`BLOCK_COLUMNS`)."""
+    spec = load_game(space.game)
     shares = res["win_share"].to_numpy(float).reshape(-1, p)
     per_game = res.groupby("game", sort=True)["rounds"].first().to_numpy(float)
-    statues = load_game(space.game).statue_points(res)
+    part = spec.SCORE_PARTS[0]
     out: dict[str, Any] = {
         "n": int(shares.shape[0]),
         "seats": shares.sum(axis=0).tolist(),
         "seats2": (shares**2).sum(axis=0).tolist(),
         "score": float(res["score"].sum()),
-        "statues": float(statues.sum()),
-        "wood": float(res["wood"].sum()),
+        headline_measure(space.game): float(spec.score_parts(res)[part].sum()),
+        **{c: float(res[c].sum()) for c in spec.BLOCK_COLUMNS},
         "rounds": float(per_game.sum()),
         "rounds2": float((per_game**2).sum()),
     }
@@ -246,8 +251,8 @@ def field_value(o: Objective, x: Mapping[str, Any], p: int,
         v = float(np.sqrt(((share - 1 / p) ** 2).mean())) * 100
         se = float(np.sqrt((share * (1 - share) / n).mean())) * 100
         return v, max(0.0, v - 1.96 * se), v + 1.96 * se
-    if o.measure == "statues":
-        v = x["statues"] / x["score"] * 100 if x["score"] else float("nan")
+    if o.measure not in MEASURES:  # the headline part's share (`headline_measure`)
+        v = x[o.measure] / x["score"] * 100 if x["score"] else float("nan")
         return v, v, v
     if o.measure in ("length", "length_change"):
         mean, _, lo, hi = stats.mean_interval(n, x["rounds"], x["rounds2"])

@@ -45,10 +45,10 @@ import tomli_w
 from moaisim.analysis import plots, text
 from moaisim.analysis.report import apart, make_report
 from moaisim.analysis.stats import wilson
-from moaisim.analysis.verdicts import SEAT_METRIC
+from moaisim.analysis.verdicts import is_seat_metric, seat_metric
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, swap_in
-from moaisim.games import load_game
+from moaisim.games import DEFAULT, load_game
 from moaisim.games.base import RulesLike
 from moaisim.rundir import is_run
 from moaisim.runner import (
@@ -68,6 +68,7 @@ from moaisim.studies.balance_space import (
     Space,
     candidate_document,
     check_total,
+    headline_measure,
     load_space,
     rules_of,
     value_text,
@@ -284,7 +285,12 @@ def verdict_run(space: Space, finalists: Sequence[bal.Trial], checks: bal.Checks
             for p in s.players:
                 sums.update(bal.measure_part(checks.space, c, 0, games, p, "extras"))
         checks.put(c, sums)
-    metrics = [SEAT_METRIC, "rounds", "mean score", "leader after round 3 wins"]
+    metrics = [
+        seat_metric(load_game(space.game)),
+        "rounds",
+        "mean score",
+        "leader after round 3 wins",
+    ]
     make_report(run, out / "verification",
                 title=f"{space.title}: the finalists against the base game",
                 command=command, question=space.question, metrics=metrics)  # fmt: skip
@@ -370,8 +376,9 @@ def adapt(space: Space, setups: Sequence[Setup], run: Path, jobs: int,
     self-play with the shipped weights and with weights re-tuned under each set-up's rules
     (the base game keeps the shipped ones), on the same fresh games (root seed + 2); and L4
     as one seat against L3 (root seed + 3): its gain over fair and the share of its score
-    from statues. Where `tuned` keeps its shipped weights (the base game, a re-tuning that
-    lost) its games are played once and serve both columns."""
+    from the game's headline part (`l4_<part>`). Where `tuned` keeps its shipped weights
+    (the base game, a re-tuning that lost) its games are played once and serve both
+    columns."""
     if not setups:
         return pd.DataFrame()
     a = {**ADAPT, **space.settings.adapt}
@@ -402,9 +409,10 @@ def adapt(space: Space, setups: Sequence[Setup], run: Path, jobs: int,
             base_of[p] = got["tuned"]
         base_got = base_of[p]  # `length_change` against the base game on the same games
         search = _search_seat(r, a["search_games"], s.seed + 3, jobs)
-        statues = [o for o in space.objectives if o.measure == "statues"]
-        if search and statues:  # does strong play still meet the statue target?
-            search["l4_statues_met"] = statues[0].violation(search["l4_statues"]) == 0
+        part = headline_measure(space.game)
+        aims = [o for o in space.objectives if o.measure == part]
+        if search and aims:  # does strong play still meet the headline part's target?
+            search[f"l4_{part}_met"] = aims[0].violation(search[f"l4_{part}"]) == 0
         for o in space.objectives:
             if o.measure in ("skill", "diversity"):
                 continue
@@ -426,7 +434,7 @@ def adapt(space: Space, setups: Sequence[Setup], run: Path, jobs: int,
 
 def _search_seat(rules: RulesLike, games: int, seed: int, jobs: int) -> dict[str, float]:
     """L4 as one seat against L3 copies, seats rotated: its gain over fair (points) with its
-    Wilson interval and the share of its score from statues (%)."""
+    Wilson interval and the share of its score from the game's headline part (%, `l4_<part>`)."""
     if not games:
         return {}
     p = rules.players
@@ -434,10 +442,12 @@ def _search_seat(rules: RulesLike, games: int, seed: int, jobs: int) -> dict[str
     res, _ = run_in_memory(study, n_jobs=jobs)
     mine = res[res["strategy"] != "L3"]  # the searching seat (L3 keeps its level's name)
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
-    statues = load_game(rules.game).statue_points(mine)
+    spec = load_game(rules.game)
+    part = spec.VOCABULARY["headline_part"]
+    points = spec.score_parts(mine)[spec.SCORE_PARTS[0]]
     return {"l4_games": len(mine), "l4_gain": (mine["win_share"].mean() - 1 / p) * 100,
             "l4_gain_lo": (lo - 1 / p) * 100, "l4_gain_hi": (hi - 1 / p) * 100,
-            "l4_statues": float(statues.sum() / mine["score"].sum() * 100)}  # fmt: skip
+            f"l4_{part}": float(points.sum() / mine["score"].sum() * 100)}  # fmt: skip
 
 
 # --- sheets --------------------------------------------------------------------------------------
@@ -812,6 +822,7 @@ def markdown(space: Space, trials: pd.DataFrame, finalists: list[bal.Trial], fea
              grown: Sequence[bal.Grown] = ()) -> str:  # fmt: skip
     """The report's page (Markdown)."""
     s = space.settings
+    words = load_game(space.game).VOCABULARY
     units = {o.name: o.unit for o in space.objectives}
     lines = [f"# {space.title}", ""]
     if space.question:
@@ -848,14 +859,14 @@ def markdown(space: Space, trials: pd.DataFrame, finalists: list[bal.Trial], fea
            "changes; the fixes below are still the smallest. ")
         + f"{repeats} of {len(trials)} trials proposed a game already measured and were "
         "told its measures without playing it. Seat measures are in points of win share "
-        "(100 x share minus 1/P); `statues` is the share of the strongest field's score "
-        "from Moai."), ""]  # fmt: skip
+        f"(100 x share minus 1/P); `{words['headline_part']}` is the share of the strongest "
+        f"field's score from {words['headline_label']}."), ""]  # fmt: skip
     if screened:
         lines += _screen_section(space, screened, grown)
     lines += _front_section(space, trials, units)
     lines += _verified_section(space, finalists, verified, fixes)
     if not verdicts.empty:
-        seat = verdicts[verdicts["metric"] == SEAT_METRIC]
+        seat = verdicts[verdicts["metric"].astype(str).map(is_seat_metric)]
         lines += ["### In the verdict words", "",
                   "The paired run of the fixed fields on the verification's games "
                   "(`verification/report.md`) judges each finalist against the base game "
@@ -866,7 +877,7 @@ def markdown(space: Space, trials: pd.DataFrame, finalists: list[bal.Trial], fea
         lines += [f"- {x}" for x in others["sentence"]]
         lines += ["", "Set-ups are labelled by their differences from the base game; a "
                   "component edit shows as `components=<edits>#<digest>`.", ""]  # fmt: skip
-    lines += _adapted_section(adapted)
+    lines += _adapted_section(adapted, space.game)
     if sheets:
         lines += ["## Balance sheets of the smallest fixes", "",
                   "Each fix's balance sheet at each player count, beside the base game on the "
@@ -1011,17 +1022,20 @@ def _verified_section(space: Space, finalists: Sequence[bal.Trial], verified: pd
     return lines
 
 
-def _adapted_section(adapted: pd.DataFrame) -> list[str]:
+def _adapted_section(adapted: pd.DataFrame, game: str = DEFAULT) -> list[str]:
     """The fields that adapt: `tuned` shipped and re-tuned, L4 as one seat."""
     if adapted.empty:
         return []
+    words = load_game(game).VOCABULARY
+    part, piece = words["headline_part"], words["headline_piece"]
+    met = f"l4_{part}_met"
     lines = ["## Fields that adapt", "",
              "The search used fixed fields. Here `tuned` plays each smallest fix (and the base "
              "game) with its shipped weights and with weights re-tuned under that set-up's "
              "rules (a short CMA-ES from the shipped ones, kept only if they beat them on "
              "held-out games), each player count apart; `moved` is how far the objective "
              "moved with the re-tuned bots. L4 (look-ahead search) plays one seat against L3: "
-             "its gain over fair and the share of its score from statues.", ""]  # fmt: skip
+             f"its gain over fair and the share of its score from {part}.", ""]  # fmt: skip
     cols = {"setup": adapted["setup"], "players": adapted["players"],
             "objective": adapted["objective"],
             "tuned": [_fmt(v, u) for v, u in zip(adapted["tuned"], adapted["unit"], strict=True)],
@@ -1040,19 +1054,18 @@ def _adapted_section(adapted: pd.DataFrame) -> list[str]:
             "setup": l4["setup"], "players": l4["players"], "L4 games": l4["l4_games"],
             "L4 gain over fair": [_fmt(v, "points", lo, hi) for v, lo, hi in zip(
                 l4["l4_gain"], l4["l4_gain_lo"], l4["l4_gain_hi"], strict=True)],
-            "L4's score from statues": [_fmt(v, "%") for v in l4["l4_statues"]],
-            **({"statue target met by L4": ["yes" if x else "no"
-                                            for x in l4["l4_statues_met"]]}
-               if "l4_statues_met" in l4 else {}),
+            f"L4's score from {part}": [_fmt(v, "%") for v in l4[f"l4_{part}"]],
+            **({f"{piece} target met by L4": ["yes" if x else "no" for x in l4[met]]}
+               if met in l4 else {}),
         })), ""]  # fmt: skip
-        if "l4_statues_met" in l4:
-            base_l4 = l4[l4["setup"] == "base"].set_index("players")["l4_statues"]
+        if met in l4:
+            base_l4 = l4[l4["setup"] == "base"].set_index("players")[f"l4_{part}"]
             moved = [f"{r['setup']} at {r['players']} players "
-                     f"{r['l4_statues'] - base_l4[r['players']]:+.1f}"
+                     f"{r[f'l4_{part}'] - base_l4[r['players']]:+.1f}"
                      for _, r in l4.iterrows()
                      if r["setup"] != "base" and r["players"] in base_l4.index]  # fmt: skip
             if moved:
-                lines += ["L4's share of its score from statues against the base game's "
+                lines += [f"L4's share of its score from {part} against the base game's "
                           f"(points of share, {int(l4['l4_games'].iloc[0])} games each, so "
                           "a rough guide): " + ", ".join(moved) + ".", ""]  # fmt: skip
     if "retuned" in adapted.attrs:

@@ -58,23 +58,17 @@ MAX_GENERATIONS = 1_000
 MAX_STUDY_GAMES = 10**10
 #: Games per composition of a diversity objective's meta-game unless it says.
 DIVERSITY_GAMES = 40
-#: Component edits a search space may name, with their kind and meaning. Each keeps the
-#: published totals but `moai_tiles_per_height`, which changes the 21 tiles.
-COMPONENT_EDITS: dict[str, tuple[str, str]] = {
-    "palms_epoch1": ("int", "epoch-1 cards that show a palm (R3.1), moved among its cards"),
-    "palms_epoch2": ("int", "epoch-2 cards that show a palm (R3.1), moved among its cards"),
-    "palms_epoch3": ("int", "epoch-3 cards that show a palm (R3.1), moved among its cards"),
-    "moai_height_scale": ("float", "every Moai tile's height times this, rounded (C2, R6.2)"),
-    "moai_tiles_per_height": ("int", "Moai tiles of each height (C2; 3 in the box: 21 tiles)"),
-}
-#: Edits that change a published total (allowed only with `keep_totals = false`).
-TOTAL_CHANGING = frozenset({"moai_tiles_per_height"})
+#: The component edits a search space may name are the game's (`COMPONENT_EDITS` of its spec,
+#: with `TOTAL_CHANGING`, `edit_default` and `apply_edit`).
 
-#: The measures objectives are built on (the balance sheet's), with their unit.
+#: The measure named by the game's headline part (`headline_part`: "statues" for Moai).
+HEADLINE = "headline"
+#: The measures objectives are built on (the balance sheet's), with their unit (`measures`
+#: names `HEADLINE` by the game's headline part).
 MEASURES: dict[str, tuple[str, str]] = {
     "seat0": ("points", "seat 0's win share minus the fair share 1/P, in every field"),
     "seat_rms": ("points", "root mean square of every seat's gap from fair, in every field"),
-    "statues": ("%", "share of strong play's score from statues (the strongest field)"),
+    HEADLINE: ("%", "share of strong play's score from {part} (the strongest field)"),
     "length": ("rounds", "rounds per game"),
     "length_change": ("rounds", "rounds per game minus the base game's, on the same deals"),
     "decisive": ("%", "games won by the sole leader after round `round` (the strongest field)"),
@@ -85,12 +79,31 @@ GOALS = ("zero", "min", "max")
 #: The loss and violation of a value that could not be measured.
 UNMEASURED = 1e9
 #: Each measure's default goal.
-DEFAULT_GOAL = {"seat0": "zero", "length_change": "zero", "statues": "max", "diversity": "max",
+DEFAULT_GOAL = {"seat0": "zero", "length_change": "zero", HEADLINE: "max", "diversity": "max",
                 "skill": "max", "seat_rms": "min", "length": "min", "decisive": "min"}  # fmt: skip
 #: The objective keys that only some measures read.
 APPLIES = {"round": {"decisive"}, "better": {"skill"}, "weaker": {"skill"},
            "library": {"diversity"}, "games": {"diversity"},
-           "field": {"statues", "decisive", "length", "length_change"}}  # fmt: skip
+           "field": {HEADLINE, "decisive", "length", "length_change"}}  # fmt: skip
+
+
+def headline_measure(game: str = DEFAULT) -> str:
+    """The name of the `HEADLINE` measure in a game: its headline part ("statues")."""
+    return load_game(game).VOCABULARY["headline_part"]
+
+
+def measures(game: str = DEFAULT) -> dict[str, tuple[str, str]]:
+    """The measures of a game's objectives by name, with their unit and meaning."""
+    part = headline_measure(game)
+    return {(part if k == HEADLINE else k): (u, said.format(part=part))
+            for k, (u, said) in MEASURES.items()}  # fmt: skip
+
+
+def measure_kind(measure: str, game: str = DEFAULT) -> str:
+    """The key of `MEASURES` a game's measure is (its headline part: `HEADLINE`)."""
+    return HEADLINE if measure == headline_measure(game) else measure
+
+
 #: Names an objective cannot take: the trials table's own columns.
 RESERVED = {"trial", "rung", "games", "violation", "loss", "feasible", "pareto", "base",
             "changes", "same_as"}  # fmt: skip
@@ -192,7 +205,7 @@ class Objective:
     @property
     def unit(self) -> str:
         """The measure's unit ('points', '%', 'rounds', 'strategies')."""
-        return MEASURES[self.measure][0]
+        return MEASURES[self.measure if self.measure in MEASURES else HEADLINE][0]
 
     def loss(self, x: float) -> float:
         """What the optimiser minimises: |x| for `zero`, x for `min`, -x for `max`; a value
@@ -411,55 +424,15 @@ def default_components(game: str = DEFAULT) -> Any:
 
 
 def edit_default(name: str, game: str = DEFAULT) -> Any:
-    """A component edit's value in the shipped set."""
-    c = default_components(game)
-    if name.startswith("palms_epoch"):
-        e = int(name[-1])
-        return sum(card.palm for card in c.epoch_cards if card.epoch == e)
-    if name == "moai_height_scale":
-        return 1.0
-    heights = c.moai_heights
-    return max(heights.count(h) for h in set(heights))
+    """A component edit's value in the shipped set (the game's `edit_default`)."""
+    return load_game(game).edit_default(default_components(game), name)
 
 
 def _edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool,
           game: str = DEFAULT) -> None:  # fmt: skip
-    """Apply one component edit to a component document (in place)."""
-    if name.startswith("palms_epoch"):
-        e = str(name[-1])
-        parse_epoch_card = load_game(game).parse_epoch_card
-        cards = [parse_epoch_card("space", t, int(e), k) for k, t in enumerate(doc["epoch"][e])]
-        others = [k for k, c in enumerate(cards) if not c.is_admiral]
-        if not 0 <= value <= len(others):
-            raise UserError(
-                f"{name} = {value}: epoch {e} has {len(others)} cards besides the Admiral, so "
-                f"from 0 to {len(others)} of them can show a palm"
-            )
-        have = [k for k in others if cards[k].palm]
-        # palms leave the last palm cards listed first, and come to the first cards without
-        # one: the same value always gives the same deck
-        drop = set(have[value:]) if value < len(have) else set()
-        add = [k for k in others if not cards[k].palm][: max(0, value - len(have))]
-        texts = list(doc["epoch"][e])
-        for k in drop:
-            texts[k] = texts[k].replace("*", "")
-        for k in add:
-            texts[k] = texts[k].rstrip() + "*"
-        doc["epoch"][e] = texts
-    elif name == "moai_height_scale":
-        heights: dict[int, int] = {}
-        for h, n in doc["moai"]["heights"].items():
-            scaled = max(1, min(99, int(math.floor(int(h) * value + 0.5))))
-            heights[scaled] = heights.get(scaled, 0) + n
-        doc["moai"]["heights"] = {str(h): n for h, n in sorted(heights.items())}
-    elif name == "moai_tiles_per_height":
-        if keep_totals:
-            raise UserError(
-                "moai_tiles_per_height changes the published total of 21 Moai tiles: set "
-                "[balance] keep_totals = false to search it"
-            )
-        doc["moai"]["heights"] = {h: int(value) for h in doc["moai"]["heights"]}
-        doc["moai"]["total"] = int(value) * len(doc["moai"]["heights"])
+    """Apply one component edit to a component document (in place: the game's
+    `apply_edit`)."""
+    load_game(game).apply_edit(doc, name, value, keep_totals)
 
 
 def candidate_document(candidate: Mapping[str, Any], keep_totals: bool = True,
@@ -470,7 +443,7 @@ def candidate_document(candidate: Mapping[str, Any], keep_totals: bool = True,
     doc = base_document(game)
     params = {k: int(v) for k, v in candidate.items() if k in spec.PARAMETERS}
     doc = spec.apply_parameters(doc, params) if params else copy.deepcopy(doc)
-    edits = [(k, v) for k, v in candidate.items() if k in COMPONENT_EDITS]
+    edits = [(k, v) for k, v in candidate.items() if k in spec.COMPONENT_EDITS]
     for k, v in edits:
         _edit(doc, k, v, keep_totals, game)
     changed = [f"{k}={value_text(v)}" for k, v in edits if v != edit_default(k, game)]
@@ -656,6 +629,7 @@ def _settings(data: dict[str, Any], game: str = DEFAULT) -> Settings:
 def _dimension(name: str, spec: Any, keep_totals: bool, game: str = DEFAULT) -> Dimension:
     the_game = load_game(game)
     PARAMETERS, OPTIONS = the_game.PARAMETERS, the_game.OPTIONS  # noqa: N806
+    COMPONENT_EDITS = the_game.COMPONENT_EDITS  # noqa: N806
     if not isinstance(spec, dict):
         raise UserError(f"space.{name} must be a table such as {{ kind = \"int\", low = 1, "
                         "high = 3 }")  # fmt: skip
@@ -671,10 +645,10 @@ def _dimension(name: str, spec: Any, keep_totals: bool, game: str = DEFAULT) -> 
     elif name in COMPONENT_EDITS:
         what = "component"
         kinds = (COMPONENT_EDITS[name][0], "categorical")
-        if name in TOTAL_CHANGING and keep_totals:
+        if name in the_game.TOTAL_CHANGING and keep_totals:
             raise UserError(
-                f"space.{name} changes a published total (21 Moai tiles): set [balance] "
-                "keep_totals = false to search it"
+                f"space.{name} changes a published total ({the_game.TOTAL_CHANGING[name]}): set "
+                "[balance] keep_totals = false to search it"
             )
     else:
         known = [*PARAMETERS, *OPTIONS, "variant", *COMPONENT_EDITS]
@@ -720,14 +694,17 @@ def _objective(name: str, spec: Any, s: Settings, game: str = DEFAULT) -> Object
             raise UserError(f"unknown key objectives.{name}.{k} "
                             f"(expected one of {', '.join(sorted(OBJECTIVE_KEYS))})")  # fmt: skip
     measure = spec.get("measure", name)
-    if measure not in MEASURES:
+    known = measures(game)
+    if measure not in known:
         raise UserError(f"objectives.{name}: unknown measure {measure!r} "
-                        f"(measures: {', '.join(MEASURES)})")  # fmt: skip
+                        f"(measures: {', '.join(known)})")  # fmt: skip
+    kind, part = measure_kind(measure, game), headline_measure(game)
     for k in spec:
-        if k in APPLIES and measure not in APPLIES[k]:
+        if k in APPLIES and kind not in APPLIES[k]:
+            applies = sorted(part if x == HEADLINE else x for x in APPLIES[k])
             raise UserError(f"objectives.{name}.{k} does not apply to the measure {measure} "
-                            f"(only to {', '.join(sorted(APPLIES[k]))})")  # fmt: skip
-    goal = spec.get("goal", DEFAULT_GOAL[measure])
+                            f"(only to {', '.join(applies)})")  # fmt: skip
+    goal = spec.get("goal", DEFAULT_GOAL[kind])
     if goal not in GOALS:
         raise UserError(f"objectives.{name}.goal must be one of {', '.join(GOALS)}, got {goal!r}")
     nums: dict[str, float | None] = {}

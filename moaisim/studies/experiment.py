@@ -83,7 +83,7 @@ class Experiment:
     field_report: Path | None = None
     #: command-line options that changed the study (`--seed S`), for its Reproduce line
     options: str = ""
-    #: [report] metrics: what the question asks about, the answer box's rows (`BOX_METRICS`)
+    #: [report] metrics: what the question asks about, the answer box's rows (`box_metrics`)
     metrics: tuple[str, ...] | None = None
     #: [retune]: `tuned` re-tuned under each set-up before the study (`studies.retune`)
     retune: RetuneSettings | None = None
@@ -166,7 +166,7 @@ def load_experiment(path: str | Path) -> Experiment:
             str(c if Path(c).is_absolute() else path.parent / c)
             for c in _listed(study["components"])
         ]
-    margins, field, metrics = _report_options(data, path, bad)
+    margins, field, metrics = _report_options(data, path, bad, game)
     retune = None
     if "retune" in data:
         if "tournament" in study:
@@ -181,12 +181,12 @@ def load_experiment(path: str | Path) -> Experiment:
 
 
 def _report_options(
-    data: dict[str, Any], path: Path, bad: Any
+    data: dict[str, Any], path: Path, bad: Any, game: str = DEFAULT
 ) -> tuple[dict[str, float] | None, Path | None, tuple[str, ...] | None]:
     """[report]: `margins = {metric = margin, ...}` (positive numbers, by a variants
     metric's name or "share" for every share of games), `field = "<dir>"` (a field study's
     report, relative to the experiment file, which says which fields are exploitable) and
-    `metrics = [...]` (what the question asks about: `BOX_METRICS` by default)."""
+    `metrics = [...]` (what the question asks about: `box_metrics` by default)."""
     report = data.get("report", {})
     if not isinstance(report, dict):
         raise bad("[report] must be a table")
@@ -194,7 +194,7 @@ def _report_options(
         if key not in ("margins", "field", "metrics"):
             raise bad(f"unknown key report.{key} (expected margins, field or metrics)")
     margins, field = report.get("margins"), report.get("field")
-    metrics = _box_metrics(report.get("metrics"), bad)
+    metrics = _box_metrics(report.get("metrics"), bad, game)
     if margins is not None:
         if not isinstance(margins, dict):
             raise bad("report.margins must be a table of metric = margin")
@@ -213,14 +213,14 @@ def _report_options(
     return margins, field, metrics
 
 
-def _box_metrics(metrics: Any, bad: Any) -> tuple[str, ...] | None:
+def _box_metrics(metrics: Any, bad: Any, game: str = DEFAULT) -> tuple[str, ...] | None:
     """`[report] metrics`: a non-empty list of metric names (`report.check_metrics`)."""
     if metrics is None:
         return None
     if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
         raise bad("report.metrics must be a non-empty list of metric names")
     try:
-        return check_metrics(metrics)
+        return check_metrics(metrics, game)
     except UserError as exc:
         raise bad(f"report.metrics: {exc}") from None
 

@@ -179,15 +179,18 @@ class FieldResult:
     restricted: pd.DataFrame | None
     families: Certificate | None = None
     strong: StrongPlay | None = None
+    #: the game played (its words name the tables' columns and say the sentences)
+    game: str = DEFAULT
 
 
 @dataclass
 class StrongPlay:
     """What strong play does at one player count: the search gap (L4 against L3) and the
-    statue table (L4 and L3 in those games, L3's self-play under each component set)."""
+    parts table (`strong_play.parts_table`: L4 and L3 in those games, L3's self-play under
+    each component set)."""
 
     gap: dict[str, float]
-    statues: pd.DataFrame
+    parts: pd.DataFrame
 
 
 def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: int,
@@ -214,16 +217,18 @@ def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: i
     return meta
 
 
-def carving(meta: mg.MetaGame, x: np.ndarray) -> pd.DataFrame:
-    """Each strategy's self-play: Moai carved per seat and game, and whether it is
-    degenerate (never carves) and kept (not degenerate, or weighted by the mixture)."""
+def carving(meta: mg.MetaGame, x: np.ndarray, game: str = DEFAULT) -> pd.DataFrame:
+    """Each strategy's self-play: the headline part's pieces made per seat and game (Moai
+    carved, for Moai: the column `self_play_pieces` names), and whether it is degenerate
+    (never makes one) and kept (not degenerate, or weighted by the mixture)."""
+    column = load_game(game).VOCABULARY["self_play_pieces"]
     rows = []
     for i, name in enumerate(meta.names):
         c = np.zeros(meta.k, dtype=np.int64)
         c[i] = meta.players
-        moai = float(meta.meta["carved"][meta.rows(c), i])
-        rows.append({"strategy": name, "self_play_moai": moai, "degenerate": moai == 0.0,
-                     "nash_weight": float(x[i]), "kept": moai > 0 or x[i] > 1e-6})  # fmt: skip
+        made = float(meta.meta["carved"][meta.rows(c), i])
+        rows.append({"strategy": name, column: made, "degenerate": made == 0.0,
+                     "nash_weight": float(x[i]), "kept": made > 0 or x[i] > 1e-6})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -287,8 +292,8 @@ def run_field(
         strong = None
         if cfg["strong_play"] is not None:
             strong = _strong_play(run, p, cfg, Path(exp.path).parent, games, jobs, say, game)
-        results.append(FieldResult(p, an, carving(meta, an.mixture), cert, restricted,
-                                   families, strong))  # fmt: skip
+        results.append(FieldResult(p, an, carving(meta, an.mixture, game), cert, restricted,
+                                   families, strong, game))  # fmt: skip
     return write_report(exp, results, report, game)
 
 
@@ -316,7 +321,7 @@ def _certificate(run: Path, players: int, cfg: dict[str, Any], games: int | None
 
 def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games: int | None,
                  jobs: int, say: Any, game: str = DEFAULT) -> StrongPlay:  # fmt: skip
-    """The search gap and the statue table at `players` (`moaisim.studies.strong_play`),
+    """The search gap and the parts table at `players` (`moaisim.studies.strong_play`),
     every game kept in the run directory."""
     c = cfg["strong_play"]
     seed, search = cfg["seed"], c.get("search", "search")
@@ -334,7 +339,8 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
                        lambda: sp.search_games(players, per, seed + 4, search, jobs,
                                                game))  # fmt: skip
     gap = sp.gap(res)
-    tables = [sp.statues(res, rnd, game=game).assign(games="L4 seat against L3", components="base")]
+    tables = [sp.parts_table(res, rnd, game=game).assign(games="L4 seat against L3",
+                                                          components="base")]  # fmt: skip
     for comp in [None, *c.get("components", [])]:
         stem = "base" if comp is None else Path(comp).stem
         name = "self-play" if comp is None else f"self-play-{stem}"
@@ -344,7 +350,8 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
                "components": None if comp is None else Path(comp).name, "code": code}  # fmt: skip
         play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs, game)  # noqa: E731
         res, rnd = sp.kept(folder / name, key, play)
-        tables.append(sp.statues(res, rnd, game=game).assign(games="L3 self-play", components=stem))
+        tables.append(sp.parts_table(res, rnd, game=game).assign(games="L3 self-play",
+                                                                 components=stem))  # fmt: skip
     table = pd.concat(tables, ignore_index=True)
     table.insert(0, "players", players)
     return StrongPlay(gap, table[["players", "games", "components", *table.columns[1:-2]]])
@@ -438,11 +445,13 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
     """One player count's part of the report (the meta-game, the self-play statues, the
     certificate, restricted play) and its tables by name."""
     p = r.players
+    spec = load_game(r.game)
+    words, part = spec.VOCABULARY, spec.VOCABULARY["headline_part"]
     md = [f"## {p} players\n", mg.markdown(r.analysis)]
-    md.append("**Self-play statues** (Moai carved per seat and game when every seat "
+    md.append(f"**Self-play {part}** ({words['pieces_made']} per seat and game when every seat "
               "plays the strategy; degenerate: none; kept in the field: not degenerate, "
               "or weighted by the Nash mixture):\n")  # fmt: skip
-    digits = {"self_play_moai": ".2f", "nash_weight": ".3f"}
+    digits = {words["self_play_pieces"]: ".2f", "nash_weight": ".3f"}
     md.append(text.markdown_table(r.carving, digits, code=["strategy"]) + "\n")
     tables = {**r.analysis.tables, "carving": r.carving}
     if r.certificate is not None:
@@ -461,7 +470,7 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
         tables["certificate"] = r.certificate
     if r.families is not None:
         md.append(f"**Certificate of the shipped L3** (`moaisim certify`, against the file "
-                  f"users play, `strategies/moai/weights/nash-{p}p.toml`):\n")  # fmt: skip
+                  f"users play, `{words['weights_folder']}/nash-{p}p.toml`):\n")  # fmt: skip
         md.append(certify_section(r.families))
         tables["certificate_families"] = r.families.table()
     if r.strong is not None:
@@ -470,15 +479,14 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
                   f"seat against L3, seats rotated: win share {g['win_share']:.3f}, "
                   f"{_gap(g)} over the fair 1/{p} ({int(g['games']):,} games).\n")  # fmt: skip
         md.append("**Where strong play's points come from** (shares of all points scored: "
-                  "statue heights, surviving pawns, wood; Moai per seat and game; the share "
-                  "of seats that finish a statue; the mean round of the first):\n")  # fmt: skip
-        shown = r.strong.statues.drop(columns=["players"])
-        digits = {"score": ".1f", "from_statues": ".1%", "from_pawns": ".1%",
-                  "from_wood": ".1%", "moai_per_seat": ".2f", "carves": ".1%",
-                  "first_statue_round": ".1f"}  # fmt: skip
+                  f"{words['strong_parts_said']}):\n")  # fmt: skip
+        shown = r.strong.parts.drop(columns=["players"])
+        digits = {"score": ".1f", **{f"from_{k}": ".1%" for k in spec.SCORE_PARTS},
+                  words["pieces_per_seat"]: ".2f", "carves": ".1%",
+                  words["first_piece_round"]: ".1f"}  # fmt: skip
         md.append(text.markdown_table(shown, digits) + "\n")
         tables["search_gap"] = pd.DataFrame([g])
-        tables["statues"] = r.strong.statues
+        tables[part] = r.strong.parts
     if r.restricted is not None:
         who = r.restricted["strategy"].iloc[0]
         md.append(f"**Restricted play**: `{who}` against the Nash mixture, each "
@@ -494,15 +502,19 @@ def _gap(g: dict[str, float]) -> str:
     return f"{g['gap']:+.3f} {text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')}"
 
 
-def statue_answer(table: pd.DataFrame) -> str:
-    """Does strong play carve statues? L4's and L3's shares of points from statues in the
-    search games, and L3's self-play share under each component set."""
+def parts_answer(table: pd.DataFrame, game: str = DEFAULT) -> str:
+    """Does strong play score from the headline part (carve statues, for Moai)? L4's and
+    L3's shares of points from it in the search games, and L3's self-play share under each
+    component set."""
+    words = load_game(game).VOCABULARY
+    part, verb = words["headline_part"], words["headline_verb"]
+    share = f"from_{part}"
     base = table[table["games"] != "L3 self-play"].set_index("who")
-    parts = [f"{who}: {text.pct(base.loc[who, 'from_statues'], 0)} of points from statues, "
-             f"carves in {text.pct(base.loc[who, 'carves'], 0)} of seats" for who in ("L4", "L3")
-             if who in base.index]  # fmt: skip
+    parts = [f"{who}: {text.pct(base.loc[who, share], 0)} of points from {part}, "
+             f"{verb}s in {text.pct(base.loc[who, 'carves'], 0)} of seats"
+             for who in ("L4", "L3") if who in base.index]  # fmt: skip
     selfp = table[table["games"] == "L3 self-play"]
-    shares = zip(selfp["components"], selfp["from_statues"], strict=True)
+    shares = zip(selfp["components"], selfp[share], strict=True)
     comps = ", ".join(f"{c} {text.pct(x, 0)}" for c, x in shares)
     return "; ".join(parts) + (f" (L3 self-play: {comps})" if comps else "")
 
@@ -539,8 +551,11 @@ def _answer(results: list[FieldResult]) -> str:
             row["shipped L3"] = r.families.verdict() if r.families is not None else text.NA
         if any(x.strong is not None for x in results):
             row["search gap"] = _gap(r.strong.gap) if r.strong is not None else text.NA
-            row["does strong play carve statues?"] = (
-                statue_answer(r.strong.statues) if r.strong is not None else text.NA)  # fmt: skip
+            words = load_game(r.game).VOCABULARY
+            question = f"does strong play {words['headline_verb']} {words['headline_part']}?"
+            row[question] = (
+                parts_answer(r.strong.parts, r.game) if r.strong is not None else text.NA
+            )  # fmt: skip
         if cert == text.NA:
             del row["certificate"]
         rows.append(row)

@@ -70,14 +70,14 @@ def play(
     runner = Parallel(n_jobs=n_jobs, return_as="generator") if n_jobs != 1 else None
     outcomes = runner(tasks) if runner is not None else (f(*a, **k) for f, a, k in tasks)
     per_game = np.full((len(counts), games, len(specs)), np.nan)
-    moai = np.zeros((len(counts), len(specs)))
+    made = np.zeros((len(counts), len(specs)))
     for block, (share, carved) in zip(blocks, outcomes, strict=True):
         per_game[:, block.games, :] = share
-        moai += carved
+        made += carved
         if progress is not None:
             progress.update(len(counts) * len(block.games))
     with np.errstate(invalid="ignore", divide="ignore"):  # a strategy absent: nan
-        carved = np.where(counts > 0, moai / (counts * games), np.nan)
+        carved = np.where(counts > 0, made / (counts * games), np.nan)
     return MetaGame(players, [s.label for s in specs], counts, per_game, seed,
                     {"games": games, "variants": variants, "library": [s.label for s in specs],
                      "carved": carved})  # fmt: skip
@@ -117,8 +117,9 @@ def _play_block(rules: RulesLike, seed: int, specs: list[StrategySpec], lineups:
                 block: Block) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """One batch: every composition's copy of the block's games, seated in its rotation.
     Returns each strategy's share of each game's win [compositions, games, strategies]
-    (the mean over its copies in the game; nan where it does not play) and the Moai its
-    copies finished [compositions, strategies] (summed over the games)."""
+    (the mean over its copies in the game; nan where it does not play) and the headline
+    part's pieces its copies finished (`headline_count`: the Moai, for Moai) [compositions,
+    strategies] (summed over the games)."""
     comps, n, p, k = len(lineups), len(block.games), rules.players, len(specs)
     the_game = game_of(rules)
     deals = the_game.Games.new(rules, seed, block.games)
@@ -129,7 +130,7 @@ def _play_block(rules: RulesLike, seed: int, specs: list[StrategySpec], lineups:
     rows.play(seats, names=[f"seat {s}" for s in range(p)])
     shares = rows.returns()
     results = rows.results()
-    moai = results["moai_count"].to_numpy().reshape(-1, p)
+    pieces = results[the_game.VOCABULARY["headline_count"]].to_numpy().reshape(-1, p)
     share = np.full((comps, n, k), np.nan)
     carved = np.zeros((comps, k))
     onehot = who[:, :, None] == np.arange(k)[None, None, :]  # [rows, P, k]
@@ -137,5 +138,5 @@ def _play_block(rules: RulesLike, seed: int, specs: list[StrategySpec], lineups:
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = (shares[:, :, None] * onehot).sum(axis=1) / copies
     share[:] = np.where(copies > 0, mean, np.nan).reshape(comps, n, k)
-    carved[:] = (moai[:, :, None] * onehot).sum(axis=1).reshape(comps, n, k).sum(axis=1)
+    carved[:] = (pieces[:, :, None] * onehot).sum(axis=1).reshape(comps, n, k).sum(axis=1)
     return share, carved

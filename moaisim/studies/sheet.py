@@ -251,7 +251,7 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
     return Sheet(
         s, seats, fairness, skill, measure.better_wins(skill, load_game(s.game).LEVELS), luck,
         measure.decisiveness(rounds, results), measure.lead_changes(rounds),
-        measure.length(results), measure.score_sources(results), read_field(s.field, p),
+        measure.length(results), measure.score_sources(results), read_field(s.field, p, s.game),
         compare,
     )  # fmt: skip
 
@@ -287,10 +287,11 @@ def _replays(s: SheetSettings, rules: RulesLike, level: str, stage: Progress) ->
     return y
 
 
-def read_field(report: Path | None, players: int) -> dict[str, Any]:
+def read_field(report: Path | None, players: int, game: str = DEFAULT) -> dict[str, Any]:
     """What the field study says at this player count: its Nash mixture's diversity, the
     shipped L3's certificate (`verdicts.field_status`), restricted play and the search gap
-    with where L4's points come from; {} without a report."""
+    with where L4's points come from (the strong-play table, under the game's headline part:
+    `_part`); {} without a report."""
     if report is None:
         return {}
     report = Path(report)
@@ -308,14 +309,16 @@ def read_field(report: Path | None, players: int) -> dict[str, Any]:
     if restricted is not None:
         out["restricted"] = restricted[["strategy", "mechanism", "description", "delta", "lo",
                                         "hi", "games", "flag"]]  # fmt: skip
-    gap, statues = csv("search_gap"), csv("statues")
+    spec = load_game(game)
+    part = spec.VOCABULARY["headline_part"]
+    gap, strong = csv("search_gap"), csv(part)
     if gap is not None:
         out["search_gap"] = gap.iloc[0].to_dict()
-    if statues is not None:  # L4's seat against L3 in the base game
-        at_table = statues[(statues["games"] == "L4 seat against L3")
-                           & (statues["components"] == "base")]  # fmt: skip
-        out["statues"] = at_table[["who", "seats", "score", "from_statues", "from_pawns",
-                                   "from_wood", "carves"]].reset_index(drop=True)  # fmt: skip
+    if strong is not None:  # L4's seat against L3 in the base game
+        at_table = strong[(strong["games"] == "L4 seat against L3")
+                          & (strong["components"] == "base")]  # fmt: skip
+        shares = [f"from_{k}" for k in spec.SCORE_PARTS]
+        out[part] = at_table[["who", "seats", "score", *shares, "carves"]].reset_index(drop=True)
     return out
 
 
@@ -333,10 +336,11 @@ def paragraph(sh: Sheet) -> str:
     statistics, no internal names), from its tables only, with its caveats. The rest of
     the page keeps the technical detail."""
     s, p = sh.settings, sh.settings.players
+    words = load_game(s.game).VOCABULARY
     seat0, others = sh.seats.iloc[0], sh.seats.iloc[1:]
     where = in_words(s.rules).removeprefix("the ").removeprefix("set-up ")
     lead = (f"At {p} players ({where}), in {int(seat0['games']):,} games between our strongest "
-            f"fast bots (level L3), the player holding the bird-man token first (seat 0) wins "
+            f"fast bots (level L3), {words['seat_zero_player']} wins "
             f"{text.pct(seat0['win_share'])} against a fair {text.pct(1 / p)}")  # fmt: skip
     if p > 2 and sh.compare is None:  # a comparison sheet's words go to the comparison
         lo, hi = others["win_share"].min(), others["win_share"].max()
@@ -452,15 +456,15 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
               "decisiveness": sh.decisive, "sources": sh.sources}  # fmt: skip
     if sh.compare is not None:
         tables["compare"] = sh.compare
-    for k in ("restricted", "statues"):
+    for k in ("restricted", _part(sh)):
         if k in sh.field:
             tables[k] = sh.field[k]
     for name, df in tables.items():
         df.to_csv(out / "tables" / f"{name}.csv", index=False)
     figs = {
-        "seats": plots.sheet_seats(sh.seats),
+        "seats": plots.sheet_seats(sh.seats, sh.settings.game),
         "skill": plots.sheet_skill(sh.skill, load_game(sh.settings.game).LEVELS),
-        "sources": plots.sheet_sources(sh.sources, sh.field.get("statues")),
+        "sources": plots.sheet_sources(sh.sources, sh.field.get(_part(sh)), sh.settings.game),
     }
     for name, fig in figs.items():
         plots.save(fig, out / "figures" / f"{name}.png")
@@ -477,6 +481,7 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
 def _markdown(sh: Sheet, command: str) -> str:
     s = sh.settings
     fair, words = sh.fairness, in_words(s.rules)
+    said = load_game(s.game).VOCABULARY
     rounds = text.estimate(sh.length["mean"], sh.length["lo"], sh.length["hi"], ".2f")
     played = f"The set-up played: {words}" + (
         f" ({s.setup}: `moaisim variants` lists what it changes)." if s.setup != "base" else "."
@@ -549,13 +554,13 @@ def _markdown(sh: Sheet, command: str) -> str:
         "",
         "## Where the points come from",
         "",
-        f"Shares of the score (R8.2) from statues (Moai height), living pawns and wood, in L3 "
+        f"Shares of the score ({said['score_rule']}) from {said['score_parts_said']}, in L3 "
         f"self-play in {words} (this sheet's {fair['games']:,} games: every seat, and the "
         "winners weighted by their share of the win)"
         + (
             f", and for L4 and L3 in the field study's own games of one L4 seat against L3 "
             f"({_base_note(s)}other games than this sheet's)."
-            if "statues" in sh.field
+            if _part(sh) in sh.field
             else "."
         ),  # fmt: skip
         "",
@@ -710,20 +715,26 @@ def _skill_table(skill: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _part(sh: Sheet) -> str:
+    """The game's headline part: what the field study's strong-play table is named by."""
+    return load_game(sh.settings.game).VOCABULARY["headline_part"]
+
+
 def _sources_table(sh: Sheet) -> pd.DataFrame:
-    rows = [{"who": f"L3 self-play, {r['who']} (this sheet)", **_parts(r)}
+    names = tuple(load_game(sh.settings.game).SCORE_PARTS)
+    rows = [{"who": f"L3 self-play, {r['who']} (this sheet)", **_parts(r, names)}
             for _, r in sh.sources.iterrows()]  # fmt: skip
-    statues = sh.field.get("statues")
-    if statues is not None:
+    strong = sh.field.get(_part(sh))
+    if strong is not None:
         base = "" if sh.settings.setup == "base" else ", base game"
         rows += [{"who": f"{r['who']} (field study: L4 seat against L3{base}, "
-                         f"{int(r['seats']):,} seats)", **_parts(r)}
-                 for _, r in statues.iterrows()]  # fmt: skip
+                         f"{int(r['seats']):,} seats)", **_parts(r, names)}
+                 for _, r in strong.iterrows()]  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def _parts(r: pd.Series) -> dict[str, str]:
-    return {k: text.pct(r[f"from_{k}"], 0) for k in ("statues", "pawns", "wood")}
+def _parts(r: pd.Series, names: tuple[str, ...]) -> dict[str, str]:
+    return {k: text.pct(r[f"from_{k}"], 0) for k in names}
 
 
 def _field_sections(sh: Sheet) -> list[str]:

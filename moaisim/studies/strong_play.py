@@ -33,10 +33,6 @@ from moaisim.files import write_atomic
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import level_spec, load_strategy
 
-#: The score parts, as the results table has them (R8.2: statue heights at their points per
-#: metre, living pawns, wood at its points per unit).
-PARTS = ("statues", "pawns", "wood")
-
 
 def _play(players: int, lineup: list[str], games: np.ndarray, seed: int, components: str | None,
           seat_name: dict[int, str], game: str = DEFAULT
@@ -106,31 +102,31 @@ def gap(results: pd.DataFrame) -> dict[str, float]:
             "gap_hi": float(hi) - fair}  # fmt: skip
 
 
-def statues(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("who",),
-            game: str = DEFAULT) -> pd.DataFrame:  # fmt: skip
-    """Per group (`by`): seats, mean score, the shares of the score from statues, pawns and
-    wood (of the group's total points), Moai per seat and game, the share of seats with at
-    least one statue, and the mean round of a seat's first finished statue (among seats that
-    finish one)."""
-    df = results.copy()
-    df["statues"] = load_game(game).statue_points(df)
-    df["pawns_pts"] = df["pawns"].astype(float)
-    df["wood_pts"] = df["wood"].astype(float) * df["wood_points"].astype(float)
-    first = (rounds[rounds["moai_count"] > 0].groupby(["rotation", "game", "seat"])["round"]
-             .min().rename("first_statue"))  # fmt: skip
+def parts_table(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("who",),
+                game: str = DEFAULT) -> pd.DataFrame:  # fmt: skip
+    """Per group (`by`): seats, mean score, the shares of the score from each of its parts
+    (the game's `SCORE_PARTS`, of the group's total points), the headline part's pieces per
+    seat and game (`headline_count`: Moai for Moai), the share of seats with at least one,
+    and the mean round of a seat's first (among seats that finish one)."""
+    spec = load_game(game)
+    words, names = spec.VOCABULARY, tuple(spec.SCORE_PARTS)
+    count = words["headline_count"]
+    pts = spec.score_parts(results)
+    df = results.assign(**{f"_{k}": pts[k].to_numpy() for k in names})
+    first = (rounds[rounds[count] > 0].groupby(["rotation", "game", "seat"])["round"]
+             .min().rename("_first"))  # fmt: skip
     df = df.join(first, on=["rotation", "game", "seat"])
     rows = []
     for key, part in df.groupby(list(by), observed=True):
-        total = part["statues"].sum() + part["pawns_pts"].sum() + part["wood_pts"].sum()
+        sums = {k: part[f"_{k}"].sum() for k in names}
+        total = sum(sums.values())
         rows.append({
             **dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
             "seats": len(part), "score": part["score"].mean(),
-            "from_statues": part["statues"].sum() / total,
-            "from_pawns": part["pawns_pts"].sum() / total,
-            "from_wood": part["wood_pts"].sum() / total,
-            "moai_per_seat": part["moai_count"].mean(),
-            "carves": (part["moai_count"] > 0).mean(),
-            "first_statue_round": part["first_statue"].mean(),
+            **{f"from_{k}": sums[k] / total for k in names},
+            words["pieces_per_seat"]: part[count].mean(),
+            "carves": (part[count] > 0).mean(),
+            words["first_piece_round"]: part["_first"].mean(),
         })  # fmt: skip
     return pd.DataFrame(rows)
 

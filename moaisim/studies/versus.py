@@ -27,9 +27,10 @@ import numpy as np
 import pandas as pd
 
 from moaisim.analysis import stats
+from moaisim.analysis.source import game_of_table
 from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import DEFAULT, GameSpec, load_game
 from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
@@ -38,8 +39,14 @@ from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 #: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
 #: (benchmarks/README.md: 0.4-0.8 s at 2-5 players): the up-front warnings and estimates.
 SEARCH_SECONDS = 0.8
-#: What the table reports of each side, from the results columns.
-MEASURES = ("rank", "score", "moai_height", "pawns", "wood_score")
+#: What the table reports of each side besides the game's own measures (`measures`).
+MEASURES = ("rank", "score")
+
+
+def measures(spec: GameSpec) -> tuple[str, ...]:
+    """What the table reports of each side: rank, score and the game's `SHOWN_MEASURES`
+    (for Moai its height, living pawns and points for wood)."""
+    return (*MEASURES, *spec.SHOWN_MEASURES)
 
 
 def field_specs(field: str | Sequence[Any], players: int, game: str = DEFAULT
@@ -119,8 +126,11 @@ def versus(
 def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
     """The versus table of a study's results (cells: the study's cells by index)."""
     rows = []
+    game = DEFAULT
     for cell, part in results.groupby("cell", observed=True):
         c = cells[int(cell)]
+        game = c.rules.game
+        spec = load_game(game)
         p = c.rules.players
         part = part.sort_values(["game", "seat"])
         rotation = part["game"].to_numpy()[::p] % p
@@ -134,11 +144,10 @@ def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
             "win_share": share,
             "rank": part["rank"].to_numpy().reshape(-1, p).astype(float),
             "score": scores.astype(float),
-            "moai_height": part["moai_height"].to_numpy().reshape(-1, p).astype(float),
-            "pawns": part["pawns"].to_numpy().reshape(-1, p).astype(float),
         }
-        statues = values["moai_height"] * c.rules.components.moai_points  # R8.2
-        values["wood_score"] = values["score"] - statues - values["pawns"]
+        own = spec.seat_measures(part)
+        values.update({k: own[k].to_numpy(dtype=float).reshape(-1, p)
+                       for k in spec.SHOWN_MEASURES})  # fmt: skip
         games = np.arange(len(scores))
         mine = np.zeros_like(scores, dtype=bool)
         mine[games, cand_seat] = True
@@ -164,12 +173,14 @@ def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
                 lo, hi = (1 - hi) / (p - 1), (1 - lo) / (p - 1)
             row.update(win_share=share, lo=float(lo), hi=float(hi), vs_fair=share - 1 / p,
                        vs_fair_lo=float(lo) - 1 / p, vs_fair_hi=float(hi) - 1 / p)  # fmt: skip
-            for k in MEASURES:
+            for k in measures(spec):
                 x = per_game[k]
                 mean, _, lo, hi = stats.mean_interval(n, x.sum(), (x**2).sum())
                 row.update({k: float(mean), f"{k}_lo": float(lo), f"{k}_hi": float(hi)})
             rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table.attrs["game"] = game
+    return table
 
 
 def _field_label(cell: Any) -> str:
@@ -179,24 +190,26 @@ def _field_label(cell: Any) -> str:
 
 def text(table: pd.DataFrame) -> str:
     """The versus table as readable lines: each set-up, the candidate and the field."""
+    spec = load_game(game_of_table(table))
     lines = []
     for (p, setup), part in table.groupby(["players", "setup"], sort=False):
         cand = part[part["side"] == "candidate"].iloc[0]
         games = f"{cand['games']:,} game{'s' if cand['games'] != 1 else ''}"
         lines.append(f"{p} players, {setup}: {games}, seats rotated "
                      f"(fair share {1 / p:.3f})")  # fmt: skip
-        lines += [f"  {r['side']:<9} {r['strategy']:<24} {_measures(r)}"
+        lines += [f"  {r['side']:<9} {r['strategy']:<24} {_measures(r, spec)}"
                   for _, r in part.iterrows()]  # fmt: skip
     return "\n".join(lines)
 
 
-def _measures(r: pd.Series) -> str:
+def _measures(r: pd.Series, spec: GameSpec) -> str:
     """One side's win share and its difference from fair with their intervals ("(too few
     games)" where one cannot be computed), its mean rank and its score's parts."""
     return (
         f"win share {num(r['win_share'], '.3f')} {bracket(r['lo'], r['hi'])}  "
         f"vs fair {num(r['vs_fair'], '+.3f')} "
         f"{bracket(r['vs_fair_lo'], r['vs_fair_hi'], '+.3f')}  rank {num(r['rank'])}  "
-        f"score {num(r['score'], '.1f')} (Moai {num(r['moai_height'], '.1f')}, pawns "
-        f"{num(r['pawns'], '.1f')}, wood {num(r['wood_score'], '.1f')})"
+        f"score {num(r['score'], '.1f')} ("
+        + ", ".join(f"{spec.SEAT_MEASURES[k][1]} {num(r[k], '.1f')}" for k in spec.SHOWN_MEASURES)
+        + ")"
     )

@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from moaisim.games.moai import words
+
 NAME = "moai"
 TITLE = "Moai"
 SUMMARY = ("Adrian Dinu, 2007: clans bid for the bird-man, take epoch cards, send workers "
@@ -19,17 +21,9 @@ SUMMARY = ("Adrian Dinu, 2007: clans bid for the bird-man, take epoch cards, sen
            "people")  # fmt: skip
 PLAYERS = range(2, 6)
 
-#: What the reports call things (docs/reports.md): a seat, a round, the score's parts, the
-#: headline part a designer asks about and its unit.
-VOCABULARY: dict[str, str] = {
-    "seat": "seat",
-    "seat_zero": "the first bird-man",
-    "round": "round",
-    "score": "points",
-    "headline_part": "statues",
-    "headline_column": "moai_height",
-    "headline_unit": "m",
-}
+#: What the reports call things (docs/reports.md, `words`): a seat, seat 0's role, a round,
+#: the score's parts, the headline part a designer asks about and its unit.
+VOCABULARY = words.VOCABULARY
 #: The score parts a report can put beside the score, with their units (R8.2).
 UNITS: dict[str, str] = {
     "moai_height": "m of Moai",
@@ -82,7 +76,19 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ROUND_DTYPES": ("moaisim.games.moai.engine.results", "ROUND_DTYPES"),
     "frame": ("moaisim.games.moai.engine.results", "frame"),
     "seat_rows": ("moaisim.games.moai.engine.results", "seat_rows"),
+    # each row's points from statues (beyond the GameSpec: the toolkit reads `score_parts`)
     "statue_points": ("moaisim.games.moai.engine.results", "statue_points"),
+    "SCORE_PARTS": ("moaisim.games.moai.measures", "SCORE_PARTS"),
+    "score_parts": ("moaisim.games.moai.measures", "score_parts"),
+    "SEAT_MEASURES": ("moaisim.games.moai.measures", "SEAT_MEASURES"),
+    "SCORE_MEASURES": ("moaisim.games.moai.measures", "SCORE_MEASURES"),
+    "SHOWN_MEASURES": ("moaisim.games.moai.measures", "SHOWN_MEASURES"),
+    "MEASURE_COLUMNS": ("moaisim.games.moai.measures", "MEASURE_COLUMNS"),
+    "MEASURE_PARAMETERS": ("moaisim.games.moai.measures", "MEASURE_PARAMETERS"),
+    "BLOCK_COLUMNS": ("moaisim.games.moai.measures", "BLOCK_COLUMNS"),
+    "seat_measures": ("moaisim.games.moai.measures", "seat_measures"),
+    "GAME_METRICS": ("moaisim.games.moai.measures", "GAME_METRICS"),
+    "game_metrics": ("moaisim.games.moai.measures", "game_metrics"),
     # strategies and skill levels
     "Strategy": ("moaisim.strategies.moai.base", "Strategy"),
     "STRATEGIES": ("moaisim.strategies.moai.levels", "STRATEGIES"),
@@ -110,6 +116,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "components_from_dict": ("moaisim.games.moai.rules.components", "components_from_dict"),
     "parse_epoch_card": ("moaisim.games.moai.rules.components", "parse_epoch_card"),
     "apply_parameters": ("moaisim.games.moai.rules.parameters", "apply"),
+    "COMPONENT_EDITS": ("moaisim.games.moai.edits", "COMPONENT_EDITS"),
+    "TOTAL_CHANGING": ("moaisim.games.moai.edits", "TOTAL_CHANGING"),
+    "edit_default": ("moaisim.games.moai.edits", "edit_default"),
+    "apply_edit": ("moaisim.games.moai.edits", "apply_edit"),
 }
 
 
