@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from moaisim.games.moai.engine.compiled import features, seen
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, scratch
+from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.forward import Games, determinize
 from moaisim.games.moai.engine.seats import Seats
 from moaisim.games.moai.rules import Rules
@@ -129,7 +130,8 @@ def test_a_logged_game_or_a_user_strategy_takes_the_view_path():
             return super().boat(view)
 
     rules = Rules.make(3)
-    assert Seats(rules, [Mine(), GreedyStrategy(), GreedyStrategy()]).forms()[0] is None
+    form = Seats(rules, [Mine(), GreedyStrategy(), GreedyStrategy()]).forms()[0]
+    assert form.asks == 1 << list(Kind).index(Kind.BOAT)  # only its boat is asked of Python
     mine = Games.new(rules, 1, np.arange(30)).play([Mine(), GreedyStrategy(), GreedyStrategy()])
     base = Games.new(rules, 1, np.arange(30)).play(lineup("greedy", 3))
     assert np.array_equal(mine.scores(), base.scores())  # the same decisions, by views

@@ -16,6 +16,7 @@ from moaisim.games.moai.engine.forward import Games
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy, parse_lineup
+from moaisim.strategies.moai.greedy import GreedyStrategy
 from moaisim.strategies.moai.heuristic import HeuristicStrategy
 from moaisim.strategies.moai.mixture import DispatchStrategy
 from moaisim.strategies.moai.tuned import TunedStrategy
@@ -45,7 +46,8 @@ def both(rules: Rules, lineup: list[Any] | str, seed: int = 11, games: int = GAM
     make = (lambda: [s() for s in specs]) if specs else (lambda: lineup_of(lineup))  # noqa: E731
     view = Games.new(rules, seed, np.arange(games)).play(make(), compiled=False).results()
     fast = Games.new(rules, seed, np.arange(games)).play(make())
-    assert (None not in fast.seats.forms()) is compiled
+    asked = [f is None or (isinstance(f, Policy) and f.asks) for f in fast.seats.forms()]
+    assert (not any(asked)) is compiled
     return view, fast.results(), fast
 
 
@@ -153,13 +155,18 @@ class Stubborn(TunedStrategy):
         return np.zeros(len(view), dtype=np.int64)
 
 
-class Cheap(HeuristicStrategy):
-    """A user subclass overriding a helper the decisions call, not a decision."""
+class Patient(GreedyStrategy):
+    """A user subclass of greedy: never finishes a statue (R6.2), and asks greedy's own
+    choice of a pawn to rest (`super()`, its compiled policy through the view) only to
+    take it."""
 
-    name = "cheap"
+    name = "patient"
 
-    def _cost(self) -> np.ndarray:
-        return np.zeros(6)
+    def finish_moai(self, view: SeatView) -> np.ndarray:
+        return np.full(len(view), view.legal.shape[1] - 1, dtype=np.int64)
+
+    def rest(self, view: SeatView) -> np.ndarray:
+        return super().rest(view)
 
 
 def test_a_restricted_mixture_that_aims_disasters_itself_plays_by_views() -> None:
@@ -171,13 +178,15 @@ def test_a_restricted_mixture_that_aims_disasters_itself_plays_by_views() -> Non
     same(*both(rules, lineup, seed=434439, games=60, compiled=False)[:2])
 
 
-@pytest.mark.parametrize("cls", [Stubborn, Cheap])
+@pytest.mark.parametrize("cls", [Stubborn, Patient])
 def test_a_user_subclass_with_an_override_plays_by_views(cls: type) -> None:
     rules = Rules.make(3)
     lineup = [cls, HeuristicStrategy, TunedStrategy]
     view, fast, played = both(rules, lineup, compiled=False, games=40)
     same(view, fast)
-    assert None in played.seats.forms()
+    form = played.seats.forms()[0]  # its policy, but for the kinds it overrides
+    assert form.asks and form == cls().partly(rules)
+    assert form._replace(asks=0) == cls().own_policy(rules)
     assert cls().compiled(rules) is None
     # so does a restriction or a mixture of it, and an instance with a decision replaced
     assert load_strategy(restrict("tuned", "boat"))().compiled(rules) is not None

@@ -275,9 +275,10 @@ def failing(tmp_path, monkeypatch):
         ),  # fmt: skip
         (
             "failing:Nothing",
-            # the games pause at their own work turns: the first group holds games 3, ...
-            "decision 'work', game 3 (and 2 other games of the batch) of seed "
-            "0: returned None; expected an integer array of shape (3,)",
+            # the games pause only at the work turns it overrides (the rest of its play is
+            # compiled): the first group holds game 0 and four others
+            "decision 'work', game 0 (and 4 other games of the batch) of seed "
+            "0: returned None; expected an integer array of shape (5,)",
         ),
         (
             "failing:Quits",

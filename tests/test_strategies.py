@@ -24,11 +24,11 @@ from scipy import stats
 import moaisim
 from moaisim.errors import UnknownStrategyError
 from moaisim.games import load_game
+from moaisim.games.moai.engine.compiled.ties import pick_best
 from moaisim.games.moai.engine.forward import Games
 from moaisim.games.moai.rules import Rules
 from moaisim.registry import describe, load_strategy
 from moaisim.strategies.moai import heuristic as h
-from moaisim.strategies.moai.ties import pick_best
 from moaisim.studies.tune import rotated, strength
 
 PLANS = ("moai", "fisher", "forester", "breeder", "raider", "bidder")

@@ -1,7 +1,7 @@
 """`heuristic`: one parametric strategy; every decision is a weighted sum of clear features.
 
 Each decision scores every legal action by a weighted sum of features the seat can see, and
-takes the best one (ties at random from the seat's stream, `strategies/moai/ties.py`). The weights
+takes the best one (ties at random from the seat's stream). The weights
 are data: `strategies/moai/weights/heuristic.toml` holds the defaults, one commented line per
 weight; `heuristic(weights=path.toml)` overrides any of them (a TOML file with a `[weights]`
 table, or top-level `name = value` lines). The plan strategies (`moai`, `fisher`,
@@ -70,7 +70,11 @@ target, else nothing.
 
 The visible score of a clan is R8.2's score with 6 metres guessed per Moai tile (Moai heights
 are secret, R6.5): the rule parameter `moai_points` (1) x 6 x Moai count + the rule parameter
-`wood_points` (2) x wood + living pawns (`features.visible_score`).
+`wood_points` (2) x wood + living pawns (`compiled.features.visible_score`).
+
+It is written once, as its compiled policy (`moaisim.games.moai.engine.compiled.heuristic`,
+where each feature is computed); this class holds the weights and answers views through that
+policy (`Strategy.by_policy`).
 """
 
 from __future__ import annotations
@@ -80,89 +84,19 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
 from moaisim.errors import UnknownStrategyError
-from moaisim.games.moai.engine.compiled.heuristic import (
-    BID_BASE,
-    BID_HAND,
-    BID_LAST,
-    BID_OFFER,
-    BIRTH,
-    BIRTH_HUNGRY,
-    BIRTH_STR,
-    BOAT,
-    BUFFER,
-    CARD,
-    CARD_RAID,
-    CARD_RAIDS,
-    CARD_VALUE,
-    CARD_VALUES,
-    HIDDEN_STR,
-    KEEP,
-    PICK_BOAT,
-    PICK_DISASTER,
-    PICK_DRAW,
-    PICK_EROSION,
-    PICK_HUT,
-    PLAIN,
-    REST_FIELDS,
-    REST_FOREST,
-    REST_OCEAN,
-    REST_STR,
-    REST_VOLCANO,
-    SHORT,
-    TARGET_LEAD,
-    TARGET_LOSES,
-    THREAT,
-    TIE_LEAD,
-    WEIGHTS,
-    WOOD_VALUE,
-    bid_row,
-    count_own,
-    feed_row,
-    finish_row,
-    losses_row,
-    palms,
-    tile_values,
-    wood_need,
-    work_row,
-)
-from moaisim.games.moai.engine.compiled.heuristic import (
-    FISHER as FISHER,
-)
+from moaisim.games.moai.engine.compiled.heuristic import FISHER as FISHER
+from moaisim.games.moai.engine.compiled.heuristic import PLAIN, WEIGHTS
 from moaisim.games.moai.engine.compiled.policy import HEURISTIC, Policy
-from moaisim.games.moai.engine.decisions import (
-    BIRTH_PAIRS,
-    PAIR_A,
-    PAIR_B,
-    PAIR_STRENGTH,
-    FeedCodec,
-    WorkCodec,
-    feed_codec,
-    work_codec,
-)
-from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
-from moaisim.games.moai.rules.codes import CAMP, FIELDS, OCEAN, Layout
-from moaisim.games.moai.rules.epoch_cards import EpochTable, epoch_table
-from moaisim.jit import kernel
 from moaisim.strategies.moai.base import Strategy
-from moaisim.strategies.moai.features import (
-    LOSES_FIELDS,
-    SCORE_FIELDS,
-    loses,
-    loss_scores,
-    rival_forest,
-    visible_score,
-)
-from moaisim.strategies.moai.ties import NEG, best, tie_values
 
 # The weights (`WEIGHTS`, each weight's index as a constant) and the scoring kernels live in
-# `engine.compiled.heuristic` (Moai's), which both this strategy and its compiled policy use:
-# the same arithmetic on both paths (docs/design.md, "The two engines").
+# `engine.compiled.heuristic` (Moai's): the policy is the strategy.
 NAMES: tuple[str, ...] = tuple(w[0] for w in WEIGHTS)
 SCALES = np.array([w[1] for w in WEIGHTS])
 INDEX: dict[str, int] = {name: k for k, name in enumerate(NAMES)}
@@ -223,181 +157,6 @@ def vector(weights: dict[str, float]) -> np.ndarray:
     return np.array([full[k] for k in NAMES], dtype=np.float64)
 
 
-# --- per-rules constants ------------------------------------------------------------------
-class Consts:
-    """What a heuristic needs of the rules, computed once per `Rules`."""
-
-    def __init__(self, rules: Rules) -> None:
-        c, lay = rules.components, rules.layout
-        self.lay: Layout = lay
-        self.codec: WorkCodec = work_codec(rules)
-        self.feed: FeedCodec = feed_codec(rules)
-        self.players = rules.players
-        self.heights = np.asarray(c.moai_heights, dtype=np.int64)
-        self.hmax = int(self.heights.max()) if len(self.heights) else 0
-        self.open_pawns = bool(rules.has("open-pawns"))
-        self.cards: EpochTable = epoch_table(rules)
-        self.palms = palms(rules)  # R3.1: expected wood of a round, by the next epoch
-
-
-@cache
-def consts(rules: Rules) -> Consts:
-    """The arrays the heuristic's kernels read for a set of rules, computed once per `Rules`."""
-    return Consts(rules)
-
-
-# --- the position value, compiled ---------------------------------------------------------
-class Seen(NamedTuple):
-    """What the position value reads of a seat's games (arrays with a leading games axis):
-    the view's fields, and three derived from them (`_context`)."""
-
-    own_loc: np.ndarray  # [n, N] own pawns' location codes
-    own_up: np.ndarray  # [n, N] own pawns face up
-    shown_loc: np.ndarray  # [n, P, N] face-up pawns' locations (views.HIDDEN otherwise)
-    hidden: np.ndarray  # [n, P, L] face-down pawns per location code
-    forest_wood: np.ndarray  # [n, F] a wood token lies on the space
-    placing: np.ndarray  # [n] some rival still has pawns to place
-    supply: np.ndarray  # [n, T] the tile is in the supply
-    last: np.ndarray  # [n] the last round
-    bird: np.ndarray  # [n] the seat is the bird-man
-    future: np.ndarray  # [n, F] the chance the space gets wood next round
-    wood: np.ndarray  # [n] own wood
-
-
-class Board(NamedTuple):
-    """The rules' constants the kernels read, and the seat."""
-
-    lay: Layout
-    codec: WorkCodec
-    feed: FeedCodec
-    strength: np.ndarray  # [N] strength of each pawn index
-    seat: int
-    heights: np.ndarray  # [T] tile heights, ascending
-    hmax: int  # the tallest tile
-    open_pawns: bool  # V1
-
-
-def _context(view: SeatView, k: Consts) -> Seen:
-    """The `Seen` of a view."""
-    lay = k.lay
-    camp = view.camp_size.copy()
-    camp[:, view.seat] = 0
-    placing = camp.max(axis=1) > 0
-    last = view.last_round
-    palms = k.palms[view.next_epoch]
-    q = np.clip(palms[:, None] - np.arange(lay.forest)[None, :], 0.0, 1.0)
-    q[last] = 0.0
-    fields = (view.own_loc, view.own_up, view.shown_loc, view.hidden_count, view.forest_wood,
-              placing, view.moai_supply, last, view.birdman == view.seat, q,
-              view.wood[:, view.seat])  # fmt: skip
-    # contiguous arrays, whatever the view holds (a field of the record is strided): one
-    # layout, so the kernels below compile once, not once per layout they are given
-    return Seen(*(np.ascontiguousarray(a) for a in fields))
-
-
-def _board(view: SeatView, k: Consts) -> Board:
-    return Board(k.lay, k.codec, k.feed, view.strength, view.seat, k.heights, k.hmax,
-                 k.open_pawns)  # fmt: skip
-
-
-#: The view fields the position value reads (`_context`).
-CONTEXT = ("own_loc", "own_up", "shown_loc", "hidden_count", "forest_wood", "camp_size",
-           "moai_supply", "last_round", "birdman", "next_epoch", "wood")  # fmt: skip
-
-
-# The kernels below unpack `Seen` and `Board` once per call and hand each game's rows, as
-# plain arrays and scalars, to the scoring kernels of `compiled.heuristic` (`work_row`...).
-
-
-@kernel(inline="always")
-def _row(
-    r: int, seen: Seen, board: Board, w: np.ndarray, by_place: np.ndarray, riv: np.ndarray,
-    est: np.ndarray, tv: np.ndarray,
-) -> tuple[float, float, float, bool, bool, float]:  # fmt: skip
-    """What scoring game r's work placements and pawn losses starts from: (living pawns,
-    food, the threat weight while pawns are placed, the bird-man, the last round, the wood
-    need), with by_place (own strength per location), riv (the strongest rival's estimate
-    per forest space; est is working space) and tv (the tile values) filled."""
-    lay = board.lay
-    living, food = count_own(r, seen.own_loc, board.strength, lay, by_place)
-    rival_forest(r, seen.shown_loc, seen.hidden, board.strength, board.seat, w[HIDDEN_STR], est,
-                 riv)  # fmt: skip
-    tile_values(seen.supply[r], board.heights, tv)
-    thr = w[THREAT] if seen.placing[r] else 0.0
-    nd = wood_need(seen.wood[r], by_place, tv, lay, w)
-    return living, food, thr, seen.bird[r], seen.last[r], nd
-
-
-@kernel
-def _work(legal: np.ndarray, seen: Seen, board: Board, w: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The work action of each game (see the module docstring, "Position value";
-    `work_row`)."""
-    n, size = legal.shape
-    lay, pawns = board.lay, seen.own_loc.shape[1]
-    out = np.zeros(n, dtype=np.int64)
-    scores = np.full(size, NEG)
-    by_place = np.zeros(lay.size, dtype=np.int64)
-    riv = np.zeros(lay.forest)
-    est = np.zeros(lay.forest)
-    tv = np.zeros(3 * pawns + 1, dtype=np.int64)
-    base = np.zeros(board.codec.targets)
-    for r in range(n):
-        living, food, thr, bird, last, nd = _row(r, seen, board, w, by_place, riv, est, tv)
-        out[r] = work_row(r, legal, scores, base, seen.own_loc, seen.own_up, by_place, riv, tv,
-                          seen.forest_wood[r], seen.future[r], living, food, thr, bird, last,
-                          nd, board.strength, lay, board.codec, board.hmax, board.open_pawns, w,
-                          u[r])  # fmt: skip
-    return out
-
-
-@kernel
-def _losses(seen: Seen, board: Board, w: np.ndarray) -> np.ndarray:
-    """[n, N]: what losing each own pawn costs, beyond the pawn itself (`losses_row`)."""
-    n, pawns = seen.own_loc.shape
-    lay = board.lay
-    out = np.zeros((n, pawns))
-    by_place = np.zeros(lay.size, dtype=np.int64)
-    riv = np.zeros(lay.forest)
-    est = np.zeros(lay.forest)
-    tv = np.zeros(3 * pawns + 1, dtype=np.int64)
-    for r in range(n):
-        living, food, thr, bird, last, nd = _row(r, seen, board, w, by_place, riv, est, tv)
-        losses_row(r, out, seen.own_loc, seen.own_up, by_place, riv, tv,
-                   seen.forest_wood[r], seen.future[r], living, food, thr, bird, last, nd,
-                   board.strength, lay, board.hmax, w)  # fmt: skip
-    return out
-
-
-@kernel
-def _feed(
-    legal: np.ndarray, board: Board, losses: np.ndarray, lead: np.ndarray, cost: np.ndarray,
-    w: np.ndarray, u: np.ndarray,
-) -> np.ndarray:  # fmt: skip
-    """The feeding action of each game (`feed_row`)."""
-    n, size = legal.shape
-    out = np.zeros(n, dtype=np.int64)
-    scores = np.full(size, NEG)
-    for r in range(n):
-        out[r] = feed_row(r, legal, scores, board.feed, board.strength, losses, lead, cost, w,
-                          u[r])  # fmt: skip
-    return out
-
-
-@kernel
-def _bid(
-    hand: np.ndarray, target: np.ndarray, cost: np.ndarray, keep: float, short: float,
-    u: np.ndarray,
-) -> np.ndarray:  # fmt: skip
-    """The bid of each game (`bid_row`): the cheapest sub-multiset of the hand that reaches
-    the target."""
-    n, types = hand.shape
-    out = np.zeros((n, types), dtype=np.int64)
-    cur = np.zeros(types, dtype=np.int64)
-    for r in range(n):
-        bid_row(r, hand, target[r], cost, keep, short, u[r], cur, out)
-    return out
-
-
 class HeuristicStrategy(Strategy):
     """Weighs every legal action by clear features; weights from a TOML file (weights=...)."""
 
@@ -410,20 +169,6 @@ class HeuristicStrategy(Strategy):
     params: ClassVar[dict[str, Any]] = {"weights": {}, "shipped": ""}
     weights: dict[str, Any]
     shipped: str
-    reads: ClassVar[dict[str, tuple[str, ...]]] = {
-        "bid": ("offer", "wood", "last_round", "bids"),
-        "order_ties": SCORE_FIELDS,
-        "pick_epoch": ("offer", "wood", "last_round"),
-        "disaster_target": tuple(dict.fromkeys((*SCORE_FIELDS, *LOSES_FIELDS))),
-        "disaster_loss": (*CONTEXT, "boats_manned"),
-        "work": CONTEXT,
-        "forest_tie": SCORE_FIELDS,
-        "finish_moai": ("own_loc", "own_up", "wood", "last_round", "moai_supply"),
-        "feed": (*CONTEXT, "on_board", "moai_count"),
-        "rest": ("own_loc",),
-        "birth": ("own_loc", "last_round", "hand"),
-        "boat": ("last_round",),
-    }
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -447,202 +192,7 @@ class HeuristicStrategy(Strategy):
                                        "among strategies/moai/weights")  # fmt: skip
         return name
 
-    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        """Keep the rules' constants for this batch (`consts`)."""
-        self.k = consts(rules)
-
-    def _k(self, view: SeatView) -> Consts:
-        """The rules' constants (kept by `start`; looked up if a method is called alone)."""
-        k = getattr(self, "k", None)
-        return k if k is not None else consts(view.rules)
-
-    #: The methods besides the decisions that the compiled policy plays as written here: a
-    #: subclass (or an instance) that overrides any of them, or a decision, plays by views.
-    HELPERS: ClassVar[tuple[str, ...]] = ("start", "_k", "_cost", "_card_scores", "_tie",
-                                          "_losses")  # fmt: skip
-
-    def compiled(self, rules: Rules) -> Policy | None:
-        """`heuristic` compiled (`moaisim.games.moai.engine.compiled.heuristic`): its weights as the
-        policy's floats (the plans too: only their weights differ); None for a subclass with
-        overrides of its own."""
-        return self._policy(HeuristicStrategy, PLAIN, self.w)
-
-    def _policy(self, cls: type, variant: int, w: np.ndarray) -> Policy | None:
-        """The policy of `cls`'s compiled form (its `variant`, weights w) if this instance
-        plays exactly as `cls` (no decision nor `HELPERS` method overridden below it), else
-        None."""
-        if not self.plays_as(cls):
-            return None
-        for name in self.HELPERS:
-            mine = getattr(getattr(self, name, None), "__func__", None)
-            if mine is not getattr(cls, name, object()):
-                return None
-        return Policy(HEURISTIC, (variant,), tuple(float(x) for x in w))
-
-    def _cost(self) -> np.ndarray:
-        """Value of keeping each card type [6] (`card`, `card_value`, `card_raid`)."""
-        w = self.w
-        return w[CARD] + w[CARD_VALUE] * CARD_VALUES + w[CARD_RAID] * CARD_RAIDS
-
-    # --- R3 ----------------------------------------------------------------------------
-    def _card_scores(self, view: SeatView, k: Consts) -> np.ndarray:
-        """The pick score of each card on offer [n, P+1] (empty slots: NEG)."""
-        w, t = self.w, k.cards
-        cid = view.offer  # an empty slot (-1) reads the "no card" entry
-        can_build = (view.wood[:, view.seat] >= 1) & ~view.last_round
-        scores = (
-            w[PICK_DRAW] * t.draw[cid]
-            + w[PICK_HUT] * t.hut[cid]
-            + w[PICK_BOAT] * (t.boat[cid] & can_build[:, None])
-            + w[PICK_DISASTER] * t.targeted[cid]
-            + w[PICK_EROSION] * t.erosion[cid]
-        )
-        return np.where(view.offer >= 0, scores, NEG)
-
-    def bid(self, view: SeatView) -> np.ndarray:
-        """R3.3: a bid total aimed at from the hand, the offer's spread and the last round (open
-        bidding: one more than the best bid shown, when that is within reach), paid with the cards
-        worth least (`_bid`)."""
-        w, k = self.w, self._k(view)
-        hand = view.legal.astype(np.int64)
-        cards = self._card_scores(view, k)
-        valid = view.offer >= 0
-        count = valid.sum(axis=1)
-        top = np.where(count > 0, cards.max(axis=1), 0.0)
-        mean = np.where(count > 0, np.where(valid, cards, 0).sum(axis=1) / np.maximum(count, 1), 0)
-        target = (
-            w[BID_BASE]
-            + w[BID_HAND] * hand.sum(axis=1)
-            + w[BID_OFFER] * (top - mean)
-            + w[BID_LAST] * view.last_round
-        )
-        shown = view.bids.max(axis=1)  # open bidding (V2/V4): the bids made so far
-        need = np.where(shown >= 0, np.where(shown + 1 <= target, shown + 1, 0), target)
-        need = np.where(need >= 0.5, np.ceil(need - 0.5), 0).astype(np.int64)
-        return _bid(hand, need, self._cost(), w[KEEP], w[SHORT], tie_values(view))
-
-    def order_ties(self, view: SeatView) -> np.ndarray:
-        """R3.4: the leader by visible score takes the next place (itself first when allowed)."""
-        return self._tie(view)
-
-    def _tie(self, view: SeatView) -> np.ndarray:
-        scores = -self.w[TIE_LEAD] * visible_score(view).astype(np.float64)
-        scores[:, view.seat] = 1e6  # itself first when allowed
-        return best(scores, view)
-
-    # --- R4 ----------------------------------------------------------------------------
-    def pick_epoch(self, view: SeatView) -> np.ndarray:
-        """R4.1: the card on offer with the best pick score (`_card_scores`)."""
-        return best(self._card_scores(view, self._k(view)), view)
-
-    def disaster_target(self, view: SeatView) -> np.ndarray:
-        """R4.3: the clan to hit: weighted visible score and what the card takes from it; never
-        itself."""
-        w = self.w
-        scores = (w[TARGET_LEAD] * visible_score(view).astype(np.float64)
-                  + w[TARGET_LOSES] * loses(view, view.info["card"]))  # fmt: skip
-        scores[:, view.seat] = NEG
-        return best(scores, view)
-
-    def disaster_loss(self, view: SeatView) -> np.ndarray:
-        """R4.4: what to lose: the pawn (or boat, or tile) that costs least (`_losses`)."""
-        return best(loss_scores(view, self._losses(view, self._k(view))), view)
-
-    def _losses(self, view: SeatView, k: Consts) -> np.ndarray:
-        return _losses(_context(view, k), _board(view, k), self.w)
-
-    # --- R5 ----------------------------------------------------------------------------
-    def work(self, view: SeatView) -> np.ndarray:
-        """R5: the placement, pass or swap of best value (the `_work` kernel)."""
-        k = self._k(view)
-        return _work(view.legal, _context(view, k), _board(view, k), self.w, tie_values(view))
-
-    # --- R6 ----------------------------------------------------------------------------
-    def forest_tie(self, view: SeatView) -> np.ndarray:
-        """R6.1: the leader by visible score takes the wood (itself first when allowed)."""
-        return self._tie(view)
-
-    def finish_moai(self, view: SeatView) -> np.ndarray:
-        """R6.2: the statue to finish, or stop (the `_finish` kernel)."""
-        k = self._k(view)
-        statues = Statues(*(np.ascontiguousarray(a) for a in (view.own_loc, view.own_up,
-                                                                view.moai_supply,
-                                                                view.last_round)))  # fmt: skip
-        return _finish(view.legal, statues, _board(view, k), self.w, tie_values(view))
-
-    def feed(self, view: SeatView) -> np.ndarray:
-        """R6.3-R6.4: starve the pawn that costs least, or raid where the lead and the cards' value
-        say (`_feed`)."""
-        k = self._k(view)
-        lost = self._losses(view, k)
-        score = visible_score(view).astype(np.float64)
-        lead = score - score[:, view.seat : view.seat + 1]
-        return _feed(view.legal, _board(view, k), lost, lead, self._cost(), self.w,
-                     tie_values(view))  # fmt: skip
-
-    # --- R7 ----------------------------------------------------------------------------
-    def rest(self, view: SeatView) -> np.ndarray:
-        """R7.2: rest pawns by the weights of their zones and strengths."""
-        w, k = self.w, self._k(view)
-        zone = k.lay.zones(view.own_loc)
-        prefer = np.array(
-            [w[REST_FOREST], w[REST_FIELDS], w[REST_VOLCANO], w[REST_OCEAN], 0.0]
-        )  # by zone; the last entry is off the board (never legal)
-        return best(prefer[zone] + w[REST_STR] * view.strength, view)
-
-    def birth(self, view: SeatView) -> np.ndarray:
-        """R7.3: a pawn for the pair of cards whose value and the hunger of the clan make it worth
-        most; else stop."""
-        w, k = self.w, self._k(view)
-        zone = k.lay.zones(view.own_loc)
-        feeding = (zone == FIELDS) | (zone == OCEAN)
-        food = (feeding * view.strength).sum(axis=1)
-        living = (view.own_loc >= CAMP).sum(axis=1)
-        hungry = food < living + 1 + w[BUFFER]  # one more mouth, and the food wanted above
-        cost = self._cost()
-        short = w[SHORT] * np.maximum(0.0, w[KEEP] - (view.hand.sum(axis=1) - 2))
-        cards = ((cost[PAIR_A] + cost[PAIR_B])[None, :] + short[:, None]) * ~view.last_round[
-            :, None
-        ]
-        scores = np.zeros((len(view), len(BIRTH_PAIRS) + 1))
-        scores[:, :-1] = (
-            w[BIRTH] + w[BIRTH_STR] * PAIR_STRENGTH[None, :] - cards
-            - w[BIRTH_HUNGRY] * hungry[:, None]
-        )  # fmt: skip
-        return best(scores, view)
-
-    def boat(self, view: SeatView) -> np.ndarray:
-        """R7.4: build the boat when its weight beats the wood it costs (never in the last
-        round)."""
-        w = self.w
-        scores = np.zeros((len(view), 2))
-        scores[:, 1] = w[BOAT] * ~view.last_round - w[WOOD_VALUE]
-        return best(scores, view)
-
-
-class Statues(NamedTuple):
-    """What finishing a statue reads of a seat's games (R6.2)."""
-
-    own_loc: np.ndarray
-    own_up: np.ndarray
-    supply: np.ndarray  # [n, T] the tile is in the supply
-    last: np.ndarray  # [n] the last round
-
-
-@kernel
-def _finish(
-    legal: np.ndarray, st: Statues, board: Board, w: np.ndarray, u: np.ndarray
-) -> np.ndarray:
-    """The volcano space to finish (or stop) of each game (`finish_row`)."""
-    n, size = legal.shape
-    v = size - 1
-    out = np.zeros(n, dtype=np.int64)
-    scores = np.zeros(size)
-    height = np.zeros(v, dtype=np.int64)
-    down = np.zeros(v, dtype=np.int64)
-    tv = np.zeros(3 * st.own_loc.shape[1] + 1, dtype=np.int64)
-    for r in range(n):
-        out[r] = finish_row(r, legal, scores, height, down, tv, st.own_loc, st.own_up,
-                            st.supply, st.last[r], board.strength, board.heights, board.lay,
-                            board.hmax, w, u[r])  # fmt: skip
-    return out
+    def own_policy(self, rules: Rules) -> Policy:
+        """`heuristic` compiled (`compiled.heuristic`): its weights as the policy's floats (the
+        plans too: only their weights differ)."""
+        return Policy(HEURISTIC, (PLAIN,), tuple(float(x) for x in self.w))

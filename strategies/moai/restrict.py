@@ -29,8 +29,10 @@ gets the first allowed action of that game instead (counted in `replaced`). The 
   per game, as the random default), not by the inner strategy.
 
 The label names the inner strategy and the list as written: `restrict(strategy='greedy',
-forbid=['boat'])`. Its views copy what the inner strategy reads, plus what a restriction
-needs (the offer, the clans' wood, boats, Moai and pawns, its own pawns).
+forbid=['boat'])`. What each name forbids is written once, in the compiled policies
+(`compiled.policy.narrow`, `aim`): a restriction of a compiled strategy plays compiled, and one
+of a strategy asked through views narrows its views' masks by the same kernels
+(`compiled.answer.allowed_actions`), so its views of the kinds it restricts copy every field.
 """
 
 from __future__ import annotations
@@ -41,16 +43,15 @@ import numpy as np
 
 from moaisim.errors import UnknownStrategyError
 from moaisim.games.moai.engine.answers import BadAnswer, check
+from moaisim.games.moai.engine.compiled.answer import allowed_actions
 from moaisim.games.moai.engine.compiled.policy import FORBID as FORBID_BITS
 from moaisim.games.moai.engine.compiled.policy import Choice, Form, Policy
-from moaisim.games.moai.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
+from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
-from moaisim.games.moai.rules.codes import FOREST, N_CARD_TYPES, OCEAN
-from moaisim.games.moai.rules.epoch_cards import epoch_table
+from moaisim.games.moai.rules.codes import N_CARD_TYPES
 from moaisim.registry import load_strategy
 from moaisim.strategies.moai.base import Strategy
-from moaisim.strategies.moai.features import LOSES_FIELDS, loses
 
 #: The forbid names and what each forbids (rules.md ids).
 FORBID: dict[str, str] = {
@@ -71,12 +72,6 @@ KINDS: dict[str, tuple[Kind, ...]] = {
     "forest": (Kind.WORK,),
     "swap": (Kind.WORK,),
     "disasters": (Kind.PICK_EPOCH, Kind.DISASTER_TARGET),
-}
-#: The view fields a restriction reads, per kind (added to the inner strategy's reads).
-NEEDS: dict[Kind, tuple[str, ...]] = {
-    Kind.WORK: ("own_loc",),
-    Kind.PICK_EPOCH: ("offer",),
-    Kind.DISASTER_TARGET: LOSES_FIELDS,
 }
 
 
@@ -156,15 +151,17 @@ class RestrictStrategy(Strategy):
         #: game-decisions where the inner strategy answered a forbidden action, per kind
         self.replaced: dict[str, int] = {}
         self.kinds = frozenset(k for name in self.forbidden for k in KINDS[name])
+        self.bits = 0
+        for name in self.forbidden:
+            self.bits |= FORBID_BITS[name]
         inner_reads = getattr(self.inner, "reads", None) or {}
         reads: dict[str, tuple[str, ...]] = {}
         for kind in Kind:
-            if self._decides(kind):
-                reads[kind.value] = NEEDS.get(kind, ())
-            elif kind.value in inner_reads:
-                extra = NEEDS.get(kind, ()) if kind in self.kinds else ()
-                reads[kind.value] = tuple(dict.fromkeys((*inner_reads[kind.value], *extra)))
-        self.reads = reads  # undeclared kinds: every field (as the inner strategy reads)
+            if self._decides(kind) and kind is not Kind.DISASTER_TARGET:
+                reads[kind.value] = ()  # answered here without looking: no bid, no boat
+            elif kind not in self.kinds and kind.value in inner_reads:
+                reads[kind.value] = inner_reads[kind.value]
+        self.reads = reads  # the kinds it restricts: every field (the masks are the kernels')
 
     def check_players(self, players: int) -> None:
         """The restricted strategy's own player counts (`Strategy.check_players`)."""
@@ -179,7 +176,7 @@ class RestrictStrategy(Strategy):
         )
 
     #: The methods besides the decisions that the compiled form plays as written here.
-    HELPERS: ClassVar[tuple[str, ...]] = ("_decide", "_aim", "forbidden_actions")
+    HELPERS: ClassVar[tuple[str, ...]] = ("_decide", "_aim")
 
     def compiled(self, rules: Rules) -> Form | None:
         """`restrict` compiled: the inner strategy's compiled form with the forbid names as
@@ -194,45 +191,13 @@ class RestrictStrategy(Strategy):
                 return None
         make = getattr(self.inner, "compiled", None)
         inner = make(rules) if make is not None else None
-        bits = 0
-        for name in self.forbidden:
-            bits |= FORBID_BITS[name]
-        return _forbidding(inner, bits)
+        return _forbidding(inner, self.bits)
 
     def start(self, rules: Any, seat: int, games: np.ndarray) -> None:
         """Start the restricted strategy."""
         hook = getattr(self.inner, "start", None)
         if hook is not None:
             hook(rules, seat, games)
-
-    # --- the masks -------------------------------------------------------------------------
-    def forbidden_actions(self, view: SeatView) -> np.ndarray:
-        """[n, A] bool: the actions of the view's kind that the forbid list rules out."""
-        kind, rules = view.kind, view.rules
-        bad = np.zeros(view.legal.shape, dtype=bool)
-        if kind is Kind.WORK and self.forbidden & {"boat", "forest", "swap"}:
-            codec, lay = work_codec(rules), rules.layout
-            zone = lay.zones(view.own_loc)
-            for s in (1, 2, 3):
-                first = codec.place(s, 0)
-                if "forest" in self.forbidden:  # R5.4
-                    bad[:, first : first + lay.forest] = True
-                if "boat" in self.forbidden:  # R5.7
-                    bad[:, codec.place(s, codec.boat_target)] = True
-            swaps = bad[:, codec.swap0 :]
-            if "swap" in self.forbidden:  # R5.3
-                swaps[:] = True
-            zi, zj = zone[:, codec.pair_i], zone[:, codec.pair_j]
-            for name, z in (("forest", FOREST), ("boat", OCEAN)):
-                if name in self.forbidden:  # R5.3: a swap moves the other pawn in
-                    swaps |= (zi == z) != (zj == z)
-        elif kind is Kind.FEED and "raid" in self.forbidden:  # R6.4
-            bad[:, feed_codec(rules).pawns :] = True
-        elif kind is Kind.BIRTH and "birth" in self.forbidden:  # R7.3
-            bad[:, :BIRTH_STOP] = True
-        elif kind is Kind.PICK_EPOCH and "disasters" in self.forbidden:  # R4.1, R4.3
-            bad[:] = epoch_table(rules).targeted[view.offer]  # an empty slot (-1): "no card"
-        return bad
 
     def _count(self, table: dict[str, int], kind: Kind, k: int) -> None:
         if k:
@@ -250,9 +215,7 @@ class RestrictStrategy(Strategy):
         if kind is Kind.DISASTER_TARGET and "disasters" in self.forbidden:
             return self._aim(view)
         legal = np.asarray(view.legal, dtype=bool)
-        allowed = legal & ~self.forbidden_actions(view)
-        stuck = ~allowed.any(axis=1)  # only forbidden actions are legal: forced
-        allowed[stuck] = legal[stuck]
+        allowed, stuck = allowed_actions(self.bits, view)  # stuck: only forbidden ones legal
         self._count(self.forced, kind, stuck.sum())
         answer = getattr(self.inner, kind.value)(view_with(view, legal=allowed))
         try:
@@ -269,10 +232,7 @@ class RestrictStrategy(Strategy):
         """R4.3 under `disasters`: a clan that has nothing the card takes (C3), its own
         included; when every clan would lose something, one drawn by lot (one value of the
         seat's stream per game, whichever case)."""
-        legal = np.asarray(view.legal, dtype=bool)
-        harmless = legal & ~loses(view, view.info["card"])
-        stuck = ~harmless.any(axis=1)
-        harmless[stuck] = legal[stuck]
+        harmless, stuck = allowed_actions(self.bits, view)
         self._count(self.forced, view.kind, stuck.sum())
         return view.rng.choice(harmless)
 

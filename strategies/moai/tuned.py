@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from moaisim.errors import UnknownStrategyError
-from moaisim.games.moai.engine.compiled.policy import Policy
+from moaisim.games.moai.engine.compiled.policy import HEURISTIC, Policy
 from moaisim.games.moai.rules import Rules
 from moaisim.strategies.moai.heuristic import (
     PLAIN,
@@ -61,17 +61,22 @@ class TunedStrategy(HeuristicStrategy):
     name = "tuned"
     params: ClassVar[dict[str, Any]] = {**HeuristicStrategy.params, "retuned": ""}
 
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._policies: dict[Rules, Policy] = {}
+
     def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        """Load the weights tuned for this player count (`tuned-<P>p.toml`), then start as the
-        heuristic."""
-        super().start(rules, seat, games)
+        """Load the weights tuned for this player count (`tuned-<P>p.toml`)."""
         self.w = self._tuned(rules)
 
-    def compiled(self, rules: Rules) -> Policy | None:
-        """`tuned` compiled: heuristic's policy with the weights tuned for the rules' player
-        count (those `start` loaded, or loads)."""
-        w = self.w if getattr(self, "k", None) is not None else self._tuned(rules)
-        return self._policy(TunedStrategy, PLAIN, w)
+    def own_policy(self, rules: Rules) -> Policy:
+        """`tuned` compiled: heuristic's policy with the weights tuned for the rules (read
+        once per rules)."""
+        found = self._policies.get(rules)
+        if found is None:
+            found = Policy(HEURISTIC, (PLAIN,), tuple(float(x) for x in self._tuned(rules)))
+            self._policies[rules] = found
+        return found
 
     def _tuned(self, rules: Rules) -> np.ndarray:
         """The weight vector for the rules' player count (or re-tuned for these very rules),

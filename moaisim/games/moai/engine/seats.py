@@ -31,13 +31,18 @@ if TYPE_CHECKING:
     from moaisim.games.moai.engine.batch.machine import Machine
 
 
-def seat_forms(rules: Rules, strategies: Sequence[Any]) -> list[Form | None]:
-    """Each strategy's compiled form under these rules (`Strategy.compiled`), None for one
-    that has none (it is asked through views)."""
+def seat_forms(rules: Rules, strategies: Sequence[Any], partly: bool = True
+               ) -> list[Form | None]:  # fmt: skip
+    """Each strategy's compiled form under these rules (`Strategy.compiled`); with `partly`,
+    for one that overrides some decisions only, its policy with those asked of Python
+    (`Strategy.partly`); None for one asked through views at every decision."""
     out: list[Form | None] = []
     for strategy in strategies:
         make = getattr(strategy, "compiled", None)
         policy = make(rules) if make is not None else None
+        if policy is None and partly:
+            some = getattr(strategy, "partly", None)
+            policy = some(rules) if some is not None else None
         out.append(policy if isinstance(policy, Policy | Choice) else None)
     return out
 
@@ -45,7 +50,7 @@ def seat_forms(rules: Rules, strategies: Sequence[Any]) -> list[Form | None]:
 def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[Form] | None:
     """Each strategy's compiled form under these rules, or None unless every one has one
     (no user code runs in their games)."""
-    forms = seat_forms(rules, strategies)
+    forms = seat_forms(rules, strategies, partly=False)
     return None if any(f is None for f in forms) else forms  # type: ignore[return-value]
 
 

@@ -3,8 +3,9 @@
 numba compiles the kernels the first time a version of moaisim plays, then loads them from
 its cache (moaisim/kernel_cache.py) in a fraction of a second. The compile is about a minute
 of CPU for the batch engine's kernels (every batch plays on them), a quarter of that for the
-view path's (strategies asked through views) and a few seconds for the reference engine's
-views (benchmarks/README.md, "The first compile"); without a word it looks like a hang.
+view path's (strategies asked through views) and about half a minute for the reference
+engine's views and the built-ins' answers to them (`compiled.answer`; benchmarks/README.md,
+"The first compile"); without a word it looks like a hang.
 `compiling` prints one line before a path's kernels compile in this process, a line with
 the seconds it took after, and in between, on a terminal, the seconds so far (off a
 terminal, a line every `EVERY` seconds).
@@ -23,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from moaisim.games.moai.engine.compiled.answer import answers
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.seats import single_legal
 from moaisim.games.moai.engine.views import hands, pawn_counts
@@ -34,7 +36,8 @@ SECONDS = {"compiled": 60, "view": 15, "reference": 8}
 WHAT = {
     "compiled": "the batch engine's kernels (the rules and the built-in strategies)",
     "view": "the view path's kernels (strategies asked through views)",
-    "reference": "the kernels of the views the reference engine asks strategies through",
+    "reference": "the kernels of the views the reference engine asks strategies through and "
+    "of the built-ins answering them",
 }
 #: Seconds between two lines off a terminal while a compile goes on (under 10: no silent
 #: stretch of 10 s).
@@ -49,7 +52,7 @@ stream: TextIO | None = None
 def _sentinels(path: str) -> list[Any]:
     """The kernels whose cache index says whether `path` is compiled."""
     if path == "reference":
-        return [hands, pawn_counts]
+        return [hands, pawn_counts, answers]
     return [play_rows] if path == "compiled" else [single_legal]
 
 

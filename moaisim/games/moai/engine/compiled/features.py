@@ -1,5 +1,6 @@
-"""What a seat can estimate from what it sees, for the compiled policies: the counterparts of
-`strategies/moai/features.py` (the same estimates, one game at a time), read through `seen`."""
+"""What a seat can estimate from what it sees, for the compiled policies (one game at a time,
+read through `seen`): a clan's visible score, the rivals' strength in the forest, what a
+disaster would take."""
 
 from __future__ import annotations
 

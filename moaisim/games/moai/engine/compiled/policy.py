@@ -36,7 +36,9 @@ question's info in `g.pend_info`), the game is marked paused (`g.paused`) and `d
 returns -1: the step returns at once, changing nothing, and `machine.play_game` returns.
 Python answers into the slot and plays the game on: the step, entered again from its start,
 reaches the same decision and takes the answer. A sealed bid keeps every seat's bid in its
-slot until all are made, so a compiled seat does not bid (and draw) twice.
+slot until all are made, so a compiled seat does not bid (and draw) twice. A policy's `asks`
+bits pause the same way at the kinds they name only: a user's subclass of a built-in that
+overrides some decisions plays the others compiled (`Strategy.partly`).
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ class Policy(NamedTuple):
     ints: tuple[int, ...] = ()
     floats: tuple[float, ...] = ()
     forbid: int = 0
+    #: Decision kinds (bits 1 << K_WORK...) Python answers instead (a user's subclass that
+    #: overrides those methods only): a decision of one, with a choice, pauses as `PAUSE`.
+    asks: int = 0
 
 
 class Choice(NamedTuple):
@@ -123,6 +128,7 @@ class Lineup(NamedTuple):
     ints: np.ndarray  # int64 [M, INTS]
     floats: np.ndarray  # float64 [M, FLOATS]
     forbid: np.ndarray  # int64 [M]
+    asks: np.ndarray  # int64 [M]: the kinds Python answers (`Policy.asks`)
     who: np.ndarray  # int64 [B, P]: the policy of seat q in game r
     hs: heuristic.Scratch
 
@@ -173,6 +179,7 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         ints=ints,
         floats=floats,
         forbid=np.array([x.forbid for x in policies], dtype=np.int64),
+        asks=np.array([x.asks for x in policies], dtype=np.int64),
         who=who,
         hs=heuristic.scratch(rules),
     )
@@ -201,10 +208,20 @@ def decide(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int) -> i
         return take_answer(g, r, me)
     if pol.family[k] == PAUSE and (count > 1 or pol.ints[k, 0] == 1):
         return hold(g, sc, r, me, size, info)
+    if count > 1 and (pol.asks[k] >> kind) & 1:  # a kind the seat's Python answers
+        return hold(g, sc, r, me, size, info)
     sc.tally[0] += 1
     if count == 1:
         return first
     sc.tally[1] += 1
+    return asked(g, c, pol, sc, r, kind, me, size, info, k)
+
+
+@kernel
+def asked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: int) -> int:  # noqa: ANN001
+    """Policy k's answer when seat me is asked (`decide`, with a choice; a view asked of a
+    built-in, `compiled.answer`, even where one action is left: the seat decides, and
+    draws, whenever it is asked)."""
     fb = pol.forbid[k]
     if fb != 0:  # restrict (strategies/moai/restrict.py): its own answers, or a narrowed mask
         if kind == K_BOAT and fb & F_BOAT:
@@ -244,7 +261,9 @@ def decide_bid(g, c, pol, sc, r: int, me: int) -> bool:  # noqa: ANN001
         cards += seen.own_hand(g, r, me, t)
     k = pol.who[r, me]
     f = pol.family[k]
-    if f == PAUSE and (cards > 0 or pol.ints[k, 0] == 1):
+    if (f == PAUSE and (cards > 0 or pol.ints[k, 0] == 1)) or (
+        cards > 0 and (pol.asks[k] >> K_BID) & 1
+    ):
         hold(g, sc, r, me, 0, -1)
         return False
     sc.tally[0] += 1

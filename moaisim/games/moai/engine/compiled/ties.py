@@ -1,9 +1,9 @@
 """Fair tie-breaks (docs/design.md, "Built-in strategies, tie-breaks and the tuner"): the best
 legal action, exact ties (within a relative `TIE`) broken by one uniform of the seat's stream.
 
-Both paths of the built-in strategies choose with these: the Python strategies
-(`strategies/moai/ties.py` draws the uniform from a view's stream) and the compiled policies
-(`compiled.policy`, drawing it from the seat's stream of the game).
+The built-in strategies (their compiled policies, `compiled.policy`) choose with these,
+drawing the uniform from the seat's stream of the game; a view asked of them is answered by
+the same kernels (`compiled.answer`).
 """
 
 from __future__ import annotations
