@@ -3,8 +3,9 @@ figures: this machine is shared and noisy).
 
 Each commit is checked out in a worktree of its own (`git worktree add`, its built-in
 strategies linked into its package as an install would place them) and timed in a fresh
-Python process with that worktree first on the path; the commits take turns, `--repeat`
-rounds, and each keeps its best CPU rate. Every process plays the same seeded games and
+Python process with that worktree first on the path and a numba cache of its own (each
+commit's first process compiles its kernels, outside the timed part); the commits take turns,
+`--repeat` rounds, and each keeps its best CPU rate. Every process plays the same seeded games and
 prints their scores' digest, so a comparison of engines that do not play the same games
 fails instead of reporting a ratio.
 
@@ -13,7 +14,7 @@ fails instead of reporting a ratio.
     .venv/bin/python benchmarks/compare_commits.py d7a0ca2 HEAD --lineup tuned --user
 
 `--user` seats a user's plain-Python strategy (it overrides `work` only) at seat 0 and the
-lineup at the others.
+lineup at the others; `--user every` one that overrides every decision.
 
 The first commit is the reference of the ratios. Works for commits from before the forward
 model's door (`BatchGame`) and after it (`Games`).
@@ -41,15 +42,18 @@ a = json.loads(sys.argv[1])
 import moaisim.strategies
 assert moaisim.__file__.startswith(a["tree"]), moaisim.__file__
 assert moaisim.strategies.__path__[0].startswith(a["tree"]), moaisim.strategies.__path__
-try:  # a commit with the game boundary
+import os
+# what the commit has, read from its tree: an import that fails there would be served by the
+# editable install's finder from the main checkout (its `moaisim.games`), mixing two commits
+if os.path.isdir(os.path.join(a["tree"], "moaisim", "games")):  # the game boundary
     from moaisim.games import load_game
     game = load_game("moai")
     Rules, Games = game.Rules, game.Games
-except ImportError:
+else:
     from moaisim.rules import Rules
-    try:
+    if os.path.isfile(os.path.join(a["tree"], "moaisim", "engine", "forward.py")):
         from moaisim.engine.forward import Games
-    except ImportError:
+    else:
         Games = None
 rules = Rules.make(a["players"])
 specs = parse_lineup(a["lineup"], a["players"])
@@ -63,8 +67,20 @@ class User(moaisim.Strategy):
         return np.argmax(view.legal, axis=1)
 
 
+class Everything(User):
+    # a user's plain-Python seat that decides everything: no bid, the first legal action
+    name = "everything"
+
+    def bid(self, view):
+        return np.zeros_like(view.legal)
+
+    order_ties = pick_epoch = disaster_target = disaster_loss = User.work
+    forest_tie = finish_moai = feed = rest = birth = boat = User.work
+
+
 if a["user"]:  # seat 0 is the user's strategy, the others the lineup's
-    specs = [load_strategy(User)] + specs[1:]
+    seat = Everything if a["user"] == "every" else User
+    specs = [load_strategy(seat)] + specs[1:]
 if Games is not None:
     def play(games):
         return Games.new(rules, 0, games).play([s() for s in specs]).scores()
@@ -76,7 +92,12 @@ play(np.arange(200))  # warm: numba's cache, imports
 cpu, h = time.process_time(), hashlib.sha256()
 for start in range(0, a["games"], a["batch"]):
     h.update(play(np.arange(start, min(a["games"], start + a["batch"]))).tobytes())
-print(json.dumps({"cpu": time.process_time() - cpu, "digest": h.hexdigest()}))
+cpu = time.process_time() - cpu
+elsewhere = sorted(m.__file__ for name, m in list(sys.modules.items())
+                   if name.startswith("moaisim") and getattr(m, "__file__", None)
+                   and not m.__file__.startswith(a["tree"]))
+assert not elsewhere, f"modules from outside the commit's tree: {elsewhere[:3]}"
+print(json.dumps({"cpu": cpu, "digest": h.hexdigest()}))
 """
 
 
@@ -93,7 +114,9 @@ def time_once(tree: Path, args: argparse.Namespace) -> dict[str, float | str]:
     """One timing of the engine in `tree`, in a fresh process."""
     config = {"tree": str(tree), "players": args.players, "lineup": args.lineup,
               "games": args.games, "batch": args.batch, "user": args.user}  # fmt: skip
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    # each commit compiles into a numba cache of its own (beside its worktree): another
+    # commit's index files name modules this one may not have
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(tree) + "-numba")
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(config)], env=env,
                          check=True, capture_output=True, text=True, cwd=tree)  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -109,8 +132,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--user",
-        action="store_true",
-        help="seat 0 plays a user's plain-Python strategy (overrides work)",
+        nargs="?",
+        const="work",
+        choices=("work", "every"),
+        help="seat 0 plays a user's plain-Python strategy that overrides work (`--user`) or "
+        "every decision (`--user every`)",
     )
     args = parser.parse_args()
     best: dict[str, float] = {}
@@ -131,7 +157,8 @@ def main() -> None:
     if len(set(digests.values())) != 1:
         raise SystemExit(f"the commits play different games: {digests}")
     base = best[args.commits[0]]
-    lineup = f"a user's strategy and {args.lineup}" if args.user else args.lineup
+    who = {"work": "a user's strategy (work)", "every": "a user's strategy (every decision)"}
+    lineup = f"{who[args.user]} and {args.lineup}" if args.user else args.lineup
     head = f"{args.players}-player {lineup}, {args.games:,} games in batches of {args.batch:,}"
     print(f"{head}, best of {args.repeat} alternating CPU timings (same games):")
 

@@ -23,8 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moaisim.games.moai.engine.compiled import features, seen
+from moaisim.games.moai.engine.compiled import answer, features, seen
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, scratch
+from moaisim.games.moai.engine.compiled.policy import GREEDY, Policy
 from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.forward import Games, determinize
 from moaisim.games.moai.engine.seats import Seats
@@ -378,3 +379,33 @@ def test_rest_birth_and_feed_list_their_legal_actions_in_ascending_order(players
                 assert acts[:n].tolist() == np.flatnonzero(legal).tolist()
         games.apply(pend, games.answer(pend, seated))
     assert seen_steps >= {Step.REST, Step.BIRTH}
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), variant=st.sampled_from([None, "open-pawns", "short"]),
+       seed=st.integers(0, 2**31), steps=st.integers(0, 400))  # fmt: skip
+def test_the_game_a_view_is_answered_in_shows_what_the_real_game_shows(
+    players, variant, seed, steps
+):
+    """`compiled.answer` rebuilds a game from a seat's view for a built-in to answer it in:
+    every `seen` value (and every estimate of `features`) a policy can ask for that seat is
+    the real game's, though the rivals' hands and face-down pawns are filled in plainly."""
+    rules = Rules.make(players, variants=variant)
+    games = Games.new(rules, seed, np.arange(1))
+    seated = lineup("greedy", players)
+    for _ in range(steps):  # play on, decision by decision, to a random position
+        groups = games.pending()
+        if not groups:
+            break
+        games.apply(groups[0], games.answer(groups[0], seated))
+    if not games.pending():
+        return
+    c = consts(rules)
+    real = arrays_of(games.state, games.machine.streams)
+    for me in range(players):
+        rebuilt, _, _ = answer._world(Policy(GREEDY, (5, 7, 4)), games.observe(me), rules)
+        for fn in SEEN + FEATURES:
+            for args in visible_args(fn, real, c, me):
+                want = seen_values(fn, real, c, range(1), args)
+                got = seen_values(fn, rebuilt, c, range(1), args)
+                assert got == want, f"seat {me}: {fn.__name__}{args} is {got}, not {want}"

@@ -1,10 +1,10 @@
-"""`greedy`'s decisions, compiled (strategies/moai/greedy.py is the Python strategy, and the
-reference: the same scores, action by action, the same tie-breaks and the same draws).
+"""`greedy`, written once: its decisions as compiled kernels (strategies/moai/greedy.py holds
+its parameters and docs and answers views through them, `compiled.answer`).
 
 One function per decision kind, for seat `me` of game r, its legal mask in `sc.legal[:size]`;
 each reads the game through `seen` (what the seat sees, R5.9) and the rules' constants, and
-draws from the seat's stream exactly what the Python strategy draws: one uniform per decision
-(`ties.pick_row`), none for the bid and the boat. Its parameters are the policy's integers
+draws from the seat's stream: one uniform per decision (`ties.pick_row`), none for the bid and
+the boat. Its parameters are the policy's integers
 `prm`: bid_cards_from, moai_height, keep_cards (`GreedyStrategy.params`, in that order).
 """
 
@@ -122,7 +122,7 @@ def placement_score(s: int, t: int, own: int, wood: bool, seen_there: float, hun
     strength already there (`own`), whether forest space t still has wood, the rivals'
     strength seen there (forest only), hunger and the tallest tile: a forest space it can
     win (R6.1), the fields and the boats when hungry (R6.3), a statue no taller than a tile
-    (R6.2). One home for the Python strategy (strategies/moai/greedy.py) and the compiled one."""
+    (R6.2)."""
     if t < forest:
         wood = wood and not own > seen_there
         if wood and own + s > seen_there:
@@ -159,7 +159,7 @@ def work(g, c, sc, r: int, me: int, size: int) -> int:  # noqa: ANN001
 
 @kernel
 def placement(g, c, sc, r: int, me: int, u: float) -> int:  # noqa: ANN001
-    """The best legal placement (ties at random by u), as `greedy._placements` scores it:
+    """The best legal placement (ties at random by u), scored:
 
     1. food while the clan would go hungry: boats first, then fields, strongest first
        (boat 101 + 10 s, fields 100 + 10 s; otherwise 11 + s and 10 + s);

@@ -1,18 +1,17 @@
-"""`heuristic`'s decisions, compiled, and the scoring kernels both of its paths share
-(strategies/moai/heuristic.py is the Python strategy, and the reference: the same scores, action
-by action, the same tie-breaks and the same draws).
+"""`heuristic`, written once: its decisions as compiled kernels (strategies/moai/heuristic.py
+holds the weights and the features' documentation, and answers views through these kernels,
+`compiled.answer`).
 
 Three parts:
 
 - the weights (`WEIGHTS`, and each weight's index as a constant the kernels compile in);
 - the scoring kernels, one game at a time over plain arrays and scalars (`work_row`,
-  `losses_row`, `feed_row`, `bid_row`, `finish_row` and their helpers): the Python strategy
-  calls them game by game on its views' rows, the compiled policy on what `seen` shows the
-  seat, so both score with the very same arithmetic;
+  `losses_row`, `feed_row`, `bid_row`, `finish_row` and their helpers), on what `seen` shows
+  the seat;
 - the compiled decisions (`decides`, `bid`), for seat `me` of game r, its legal mask in
   `sc.legal[:size]`: each fills a `Scratch` with the seat's view of the game (`context`,
   read through `seen` and `features` only) and calls the scoring kernels, drawing one value of
-  the seat's stream per decision (`ties.pick_row`) exactly as the Python strategy draws.
+  the seat's stream per decision (`ties.pick_row`).
 
 The policy's floats are the weight vector (`NAMES` order); its first integer is the variant:
 `PLAIN` (heuristic, tuned, the plans) or `FISHER` (strategies/moai/fisher.py's two decisions).
@@ -657,13 +656,12 @@ def scratch(rules: Rules) -> Scratch:
 
 @kernel
 def context(g, c, hs, sc, r: int, me: int, w) -> tuple[float, float, float, bool, bool, float]:  # noqa: ANN001
-    """The position value's context of seat me in game r (strategies/moai/heuristic.py's
-    `_context` and `_row`): its pawns, the forest's tokens and next round's chances, the
-    supply into `hs`; its strength per place, the rivals' forest estimates and the tile
-    values; returns (living pawns, food, the rivals' threat, bird-man, last round, wood
-    need). The tokens, chances, supply and tile values do not change while the seats place
-    and swap (R5): within a work phase (the machine clears hs.held at its start, and
-    sc.tally_ok is true until its end) they are worked out once."""
+    """The position value's context of seat me in game r: its pawns, the forest's tokens
+    and next round's chances, the supply into `hs`; its strength per place, the rivals'
+    forest estimates and the tile values; returns (living pawns, food, the rivals' threat,
+    bird-man, last round, wood need). The tokens, chances, supply and tile values do not
+    change while the seats place and swap (R5): within a work phase (the machine clears
+    hs.held at its start, and sc.tally_ok is true until its end) they are worked out once."""
     lay = c.lay
     living, food = own_counted(g, c, hs, r, me)
     last = seen.last_round(g, r)

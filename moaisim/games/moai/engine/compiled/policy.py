@@ -15,7 +15,7 @@ kernels read; or a `Choice` of several, one per game. The families:
 
 `restrict(...)` is a policy's `forbid` bits (`FORBID`, one per forbid name of
 strategies/moai/restrict.py): before the family decides, the legal mask is narrowed
-(`narrow`, as `RestrictStrategy.forbidden_actions`; a game where only forbidden actions are
+(`narrow`; a game where only forbidden actions are
 legal keeps them), and the wrapper's own answers are given here (`bid`: the empty bid,
 `boat`: 0, `disasters`: a harmless target drawn by lot).
 
@@ -72,6 +72,7 @@ from moaisim.games.moai.engine.compiled.features import loses
 from moaisim.games.moai.engine.decisions import BIRTH_STOP
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import FOREST, OCEAN, zone_of
+from moaisim.jit import kernel as jit_kernel
 
 #: The decision kinds whose legal actions their phase also lists, ascending, in
 #: sc.acts[:sc.n_acts[0]] (`work_legal`, `feed_legal`, `rest_legal`, `birth_legal`).
@@ -217,7 +218,7 @@ def decide(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int) -> i
     return asked(g, c, pol, sc, r, kind, me, size, info, k)
 
 
-@kernel
+@jit_kernel(nrt=False, inline="always")  # compiled into `decide`: no call per decision
 def asked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: int) -> int:  # noqa: ANN001
     """Policy k's answer when seat me is asked (`decide`, with a choice; a view asked of a
     built-in, `compiled.answer`, even where one action is left: the seat decides, and
@@ -356,9 +357,9 @@ def copy_mask(src: np.ndarray, dst: np.ndarray, size: int) -> None:
 
 @kernel
 def narrow(g, c, hs, sc, r: int, kind: int, me: int, size: int, fb: int) -> bool:  # noqa: ANN001
-    """Take the actions the forbid bits rule out of sc.legal[:size]
-    (`RestrictStrategy.forbidden_actions`), the mask kept in hs.saved; returns whether the
-    mask was narrowed (False: nothing to narrow here, or nothing allowed left: the mask as
+    """Take the actions the forbid bits rule out of sc.legal[:size] (a view's too:
+    `compiled.answer.allowed_actions`), the mask kept in hs.saved; returns whether the mask
+    was narrowed (False: nothing to narrow here, or nothing allowed left: the mask as
     it was, the move forced by the rules)."""
     copy_mask(sc.legal, hs.saved, size)
     if kind == K_WORK and fb & (F_BOAT | F_FOREST | F_SWAP):
