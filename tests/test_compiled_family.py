@@ -196,3 +196,22 @@ def test_a_user_subclass_with_an_override_plays_by_views(cls: type) -> None:
     assert inst.compiled(rules) is None
     policy = TunedStrategy().compiled(rules)
     assert isinstance(policy, Policy) and policy.family == HEURISTIC
+
+
+def test_views_answered_in_two_threads_at_once_are_the_games_played_alone() -> None:
+    """A built-in answers views in working arrays of its thread's own (`compiled.answer`): a
+    dask worker with two threads plays two batches at once, and the kernels release the
+    GIL."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rules = Rules.make(3)
+
+    def play(seed: int) -> Any:
+        seated = [GreedyStrategy(), HeuristicStrategy(), TunedStrategy()]
+        return Games.new(rules, seed, np.arange(60)).play(seated, compiled=False).results()
+
+    alone = [play(seed) for seed in (1, 2, 3, 4)]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(play, (1, 2, 3, 4)))
+    for a, b in zip(alone, together, strict=True):
+        assert a.equals(b)

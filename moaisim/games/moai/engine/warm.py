@@ -3,9 +3,10 @@
 numba compiles the kernels the first time a version of moaisim plays, then loads them from
 its cache (moaisim/kernel_cache.py) in a fraction of a second. The compile is about a minute
 of CPU for the batch engine's kernels (every batch plays on them), a quarter of that for the
-view path's (strategies asked through views) and about half a minute for the reference
-engine's views and the built-ins' answers to them (`compiled.answer`; benchmarks/README.md,
-"The first compile"); without a word it looks like a hang.
+view path's (strategies asked through views) and about two minutes for the reference
+engine's views and the built-ins' answers to them (`compiled.answer`, which compiles the
+policies again into one function; benchmarks/README.md, "Each built-in once"); without a
+word it looks like a hang.
 `compiling` prints one line before a path's kernels compile in this process, a line with
 the seconds it took after, and in between, on a terminal, the seconds so far (off a
 terminal, a line every `EVERY` seconds).
@@ -31,7 +32,7 @@ from moaisim.games.moai.engine.views import hands, pawn_counts
 
 #: CPU seconds a cold compile of each path takes on this project's machine (benchmarks/
 #: README.md, "The first compile"), for the line that announces it.
-SECONDS = {"compiled": 60, "view": 15, "reference": 8}
+SECONDS = {"compiled": 60, "view": 15, "reference": 130}
 #: What each path's kernels are, in the announcing line.
 WHAT = {
     "compiled": "the batch engine's kernels (the rules and the built-in strategies)",

@@ -14,7 +14,7 @@ plainly (no draw), in the layout the kernels expect.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+import threading
 from types import SimpleNamespace
 from typing import Any
 
@@ -129,7 +129,27 @@ def _world(form: Policy, view: SeatView, rules: Rules) -> tuple[Any, Lineup, Any
     return g, _lineup(form, rules, n), _scratch(rules)
 
 
-@lru_cache(maxsize=32)
+def _kept(make: Any) -> Any:
+    """`make`, its results kept per thread (the kernels release the GIL: two threads that
+    play batches at once, a writer thread or a dask worker's, must not share working arrays)
+    for the next call with the same arguments (at most 64 kept)."""
+
+    def kept(*args: Any) -> Any:
+        table = _THREAD.__dict__.setdefault(make.__name__, {})
+        if args not in table:
+            if len(table) >= 64:
+                table.clear()
+            table[args] = make(*args)
+        return table[args]
+
+    kept.__name__, kept.__doc__ = make.__name__, make.__doc__
+    return kept
+
+
+_THREAD = threading.local()
+
+
+@_kept
 def _blank(rules: Rules, n: int) -> tuple[BatchState, Any]:
     """A batch of n games under `rules` and its kernels' arrays, kept for the next view of
     that size (each answer writes every array a policy reads)."""
@@ -143,7 +163,7 @@ def _blank(rules: Rules, n: int) -> tuple[BatchState, Any]:
     return state, arrays_of(state, streams)  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=64)
+@_kept
 def _lineup(form: Policy, rules: Rules, n: int) -> Lineup:
     """The lineup of n games where every seat plays `form`."""
     games = np.zeros(n, dtype=np.int64)
@@ -151,7 +171,7 @@ def _lineup(form: Policy, rules: Rules, n: int) -> Lineup:
     return pol
 
 
-@cache
+@_kept
 def _scratch(rules: Rules) -> Any:
     """One scratch per rules (the kernels allocate nothing; each answer starts it clear)."""
     return scratch(rules)
