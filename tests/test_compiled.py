@@ -206,6 +206,19 @@ SEEN = [getattr(seen, n) for n in dir(seen) if hasattr(getattr(seen, n), "py_fun
 FEATURES = [features.visible_score, features.loses]
 
 
+def position(rules: Rules, seed: int, steps: int) -> Games:
+    """One game of `greedy` self-play, played on decision by decision to a random position
+    (at most `steps` decisions; maybe its end)."""
+    games = Games.new(rules, seed, np.arange(1))
+    seated = lineup("greedy", rules.players)
+    for _ in range(steps):
+        groups = games.pending()
+        if not groups:
+            break
+        games.apply(groups[0], games.answer(groups[0], seated))
+    return games
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), variant=st.sampled_from([None, "open-pawns", "short"]),
        seed=st.integers(0, 2**31), steps=st.integers(0, 60))  # fmt: skip
@@ -213,13 +226,7 @@ def test_what_the_compiled_policies_read_is_the_same_in_every_world_of_a_view(
     players, variant, seed, steps
 ):
     rules = Rules.make(players, variants=variant)
-    games = Games.new(rules, seed, np.arange(1))
-    seated = lineup("greedy", players)
-    for _ in range(steps):  # play on, decision by decision, to a random position
-        groups = games.pending()
-        if not groups:
-            break
-        games.apply(groups[0], games.answer(groups[0], seated))
+    games = position(rules, seed, steps)
     if not games.pending():
         return
     c = consts(rules)
@@ -391,13 +398,7 @@ def test_the_game_a_view_is_answered_in_shows_what_the_real_game_shows(
     every `seen` value (and every estimate of `features`) a policy can ask for that seat is
     the real game's, though the rivals' hands and face-down pawns are filled in plainly."""
     rules = Rules.make(players, variants=variant)
-    games = Games.new(rules, seed, np.arange(1))
-    seated = lineup("greedy", players)
-    for _ in range(steps):  # play on, decision by decision, to a random position
-        groups = games.pending()
-        if not groups:
-            break
-        games.apply(groups[0], games.answer(groups[0], seated))
+    games = position(rules, seed, steps)
     if not games.pending():
         return
     c = consts(rules)
