@@ -30,6 +30,7 @@ from moaisim.games.moai.engine.batch.state import RESET, BatchState
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_back, scratch
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.compiled.policy import Form, lineup
+from moaisim.games.moai.engine.compiled.question import NO_QUESTION
 from moaisim.games.moai.engine.decisions import Kind, action_size
 from moaisim.games.moai.engine.events import Event, EventMaker
 from moaisim.games.moai.engine.record import Told
@@ -106,7 +107,7 @@ class Machine:
         todo = np.flatnonzero(~self.over()) if rows is None else np.asarray(rows, np.int64)
         try:
             while len(todo):
-                play_rows(g, c, pol, sc, todo, last, self.keep_rounds, halt)
+                play_rows(g, c, pol, sc, todo, last, self.keep_rounds, halt, NO_QUESTION)
                 put_back(g, s, streams)  # the views and the round's row read the record
                 paused = todo[s.paused[todo]]
                 ends = todo[(s.step[todo] == Step.ROUND_END) & ~s.paused[todo]]

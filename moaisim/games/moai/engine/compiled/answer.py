@@ -21,29 +21,12 @@ from typing import Any
 import numpy as np
 
 from moaisim.games.moai.engine.batch.state import BatchState
-from moaisim.games.moai.engine.compiled.arrays import (
-    K_BID,
-    K_DISASTER_TARGET,
-    K_WORK,
-    PUBLIC,
-    arrays_of,
-    consts,
-    kernel,
-    scratch,
-)
-from moaisim.games.moai.engine.compiled.features import loses, tally
-from moaisim.games.moai.engine.compiled.policy import (
-    LISTED,
-    RANDOM,
-    Form,
-    Lineup,
-    Policy,
-    asked,
-    decide_bid,
-    lineup,
-    narrow,
-)
+from moaisim.games.moai.engine.compiled.arrays import PUBLIC, arrays_of, consts, kernel, scratch
+from moaisim.games.moai.engine.compiled.machine import play_rows
+from moaisim.games.moai.engine.compiled.policy import RANDOM, Form, Lineup, Policy, lineup
+from moaisim.games.moai.engine.compiled.question import ASK, NARROW, NO_QUESTION, Question
 from moaisim.games.moai.engine.decisions import Kind, strengths
+from moaisim.games.moai.engine.steps import Step
 from moaisim.games.moai.engine.views import CURSOR_FIELDS, FIELDS, HIDDEN, SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_OUT, TILE_SUPPLY
@@ -246,61 +229,25 @@ def fill_tiles(owner, supply, own, count, me: int) -> None:  # noqa: ANN001
                     owner[r, t] = q
 
 
-#: What `answers` does: a decision (a bid included), or `restrict`'s masks.
-ASK, NARROW = 0, 1
-
-
 def _run(g: Any, pol: Lineup, sc: Any, view: SeatView, what: int, out: np.ndarray,
          rules: Rules, allowed: np.ndarray | None = None, stuck: np.ndarray | None = None
          ) -> None:  # fmt: skip
-    """`answers` on the view's games (its kind, seat, legal masks and question's info)."""
+    """The machine's kernel (`machine.play_rows`) asked `what` (`question.ASK`, `NARROW`)
+    about the view's games (its kind, seat, legal masks and question's info)."""
     n = len(view)
     legal = np.ascontiguousarray(view.legal, dtype=np.bool_)
     about = INFO.get(view.kind)
     info = (np.asarray(view.info[about], dtype=np.int64).reshape(n) if about
             else np.full(n, -1, dtype=np.int64))  # fmt: skip
     if allowed is None or stuck is None:
-        allowed, stuck = np.zeros((1, 1), dtype=np.bool_), np.zeros(1, dtype=np.bool_)
-    answers(g, consts(rules), pol, sc, what, _KINDS[view.kind], int(view.seat), legal, info,
-            out, allowed, stuck)  # fmt: skip
+        allowed, stuck = NO_QUESTION.allowed, NO_QUESTION.stuck
+    question = Question(what, _KINDS[view.kind], int(view.seat), legal, info, out, allowed, stuck)
+    play_rows(g, consts(rules), pol, sc, _NO_ROWS, -1, False, _NO_STOP, question)
 
 
-@kernel
-def answers(g, c, pol, sc, what: int, kind: int, me: int, legal, info, out, allowed, stuck  # noqa: ANN001
-            ) -> None:  # fmt: skip
-    """Seat me's answer to the question of `kind` in each game of g (its legal mask legal[r],
-    its info info[r]): with `ASK`, its decision into out[r, 0] (`policy.asked`; a work
-    decision with the forest's tally made afresh, the heuristic's per-phase context too) or
-    its bid into out[r] (`policy.decide_bid`); with `NARROW`, `restrict`'s mask into
-    allowed[r] and whether only forbidden actions were legal into stuck[r]. One kernel for
-    the three, so that the policies compile into one function, once."""
-    n, size = legal.shape
-    listed = False
-    for k in LISTED:
-        listed |= kind == k
-    for r in range(n):
-        sc.tally_ok[0] = False
-        pol.hs.held[0] = False
-        m = 0
-        for a in range(size):
-            sc.legal[a] = legal[r, a]
-            if legal[r, a]:
-                sc.acts[m] = a
-                m += 1
-        sc.n_acts[0] = m if listed else 0
-        if what == NARROW:
-            narrow_row(g, c, pol, sc, r, kind, me, legal[r], info[r], allowed[r], stuck, size)
-        elif kind == K_BID:  # R3.3: the bid into the seat's slot, read from there
-            g.filled[r, me] = False
-            decide_bid(g, c, pol, sc, r, me)
-            for t in range(out.shape[1]):
-                out[r, t] = g.slot[r, me, t]
-            g.filled[r, me] = False
-        else:
-            if kind == K_WORK:  # R5: the work phase's forest tally, as `compiled.work` keeps it
-                tally(g, c, sc, r)
-            out[r, 0] = asked(g, c, pol, sc, r, kind, me, size, info[r], pol.who[r, me])
-        sc.tally_ok[0] = False
+#: `play_rows`' games and stops when it answers (it plays none).
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+_NO_STOP = np.zeros(len(Step), dtype=np.bool_)
 
 
 def allowed_actions(forbid: int, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
@@ -314,20 +261,3 @@ def allowed_actions(forbid: int, view: SeatView) -> tuple[np.ndarray, np.ndarray
     stuck = np.zeros(n, dtype=np.bool_)
     _run(g, pol, sc, view, NARROW, np.zeros((n, 1), dtype=np.int64), rules, allowed, stuck)
     return allowed, stuck
-
-
-@kernel
-def narrow_row(g, c, pol, sc, r: int, kind: int, me: int, legal, info: int, allowed, stuck,  # noqa: ANN001
-               size: int) -> None:  # fmt: skip
-    """`allowed_actions`' mask of game r (sc.legal holds its legal mask)."""
-    if kind == K_DISASTER_TARGET:  # R4.3, C3: the clans the card takes nothing from
-        some = False
-        for q in range(size):
-            if sc.legal[q] and loses(g, c, r, q, info):
-                sc.legal[q] = False
-            some |= sc.legal[q]
-        stuck[r] = not some
-    else:
-        stuck[r] = not narrow(g, c, pol.hs, sc, r, kind, me, size, pol.forbid[0])
-    for a in range(size):
-        allowed[a] = legal[a] if stuck[r] else sc.legal[a]

@@ -39,6 +39,7 @@ from moaisim.games.moai.engine.compiled.arrays import (
     kernel,
     step,
 )
+from moaisim.games.moai.engine.compiled.question import PLAY, answer_rows
 
 
 @step
@@ -96,9 +97,14 @@ def play_game(g, c, pol, sc, r: int, last_round: int, keep_rounds: bool, stop) -
 
 @kernel
 def play_rows(g, c, pol, sc, rows: np.ndarray, last_round: int, keep_rounds: bool,  # noqa: ANN001
-              stop: np.ndarray) -> None:  # fmt: skip
+              stop: np.ndarray, question) -> None:  # fmt: skip
     """`play_game` for each game of `rows`, one after the other (the records handed on by
-    reference, `arrays.Ref`)."""
+    reference, `arrays.Ref`); or, when `question` asks (`question.ASK`, `NARROW`), no game
+    played: a seat's answers in the games of g (`question.answer_rows`; one compile root
+    for both, so that the policies compile once)."""
     gr, cr, pr, sr = by_ref(g), by_ref(c), by_ref(pol), by_ref(sc)
+    if question.what != PLAY:
+        answer_rows(gr, cr, pr, sr, question)
+        return
     for k in range(len(rows)):
         play_game(gr, cr, pr, sr, rows[k], last_round, keep_rounds, stop)

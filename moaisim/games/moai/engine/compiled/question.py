@@ -1,0 +1,100 @@
+"""A view's question asked of a compiled policy, inside the machine's own compile
+(`compiled.answer` builds the game the view shows; this module answers in it).
+
+The kernels that answer run as a mode of `machine.play_rows` (its `question`), not as a
+kernel of their own: numba compiles every kernel a compile root calls into that root, so an
+answering kernel of its own compiled the policies a second time (two minutes of CPU on the
+first run of a version, benchmarks/README.md "The first compile"). As a mode of the one root,
+the policies compile once and every path loads them from the one cache entry.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from moaisim.games.moai.engine.compiled.arrays import K_BID, K_DISASTER_TARGET, K_WORK, kernel
+from moaisim.games.moai.engine.compiled.features import loses, tally
+from moaisim.games.moai.engine.compiled.policy import LISTED, asked, decide_bid, narrow
+
+#: What `play_rows` does: play the games (`PLAY`), ask a decision of each (a bid included,
+#: `ASK`), or `restrict`'s masks (`NARROW`).
+PLAY, ASK, NARROW = -1, 0, 1
+
+
+class Question(NamedTuple):
+    """Seat `me`'s question of `kind` (`arrays.K_BID`...) in each game r of the batch: its
+    legal mask legal[r] and what it is about info[r]; the answers go to out[r] (`ASK`: the
+    action first, or a bid's card counts), or `restrict`'s masks to allowed[r] and whether
+    only forbidden actions were legal to stuck[r] (`NARROW`)."""
+
+    what: int
+    kind: int
+    me: int
+    legal: np.ndarray  # bool [n, A]
+    info: np.ndarray  # int64 [n]
+    out: np.ndarray  # int64 [n, 6]
+    allowed: np.ndarray  # bool [n, A] (NARROW) or [1, 1]
+    stuck: np.ndarray  # bool [n] (NARROW) or [1]
+
+
+#: The question of a batch that plays (`PLAY`: nothing of it is read or written).
+NO_QUESTION = Question(PLAY, 0, 0, np.zeros((1, 1), dtype=np.bool_),
+                       np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+                       np.zeros((1, 1), dtype=np.bool_), np.zeros(1, dtype=np.bool_))  # fmt: skip
+
+
+@kernel
+def answer_rows(g, c, pol, sc, q) -> None:  # noqa: ANN001
+    """Seat q.me's answer to q's question in each game r of g: with `ASK`, its decision into
+    q.out[r, 0] (`policy.asked`, even where one action is legal: the seat is asked, and
+    draws; a work decision with the forest's tally made afresh, the heuristic's per-phase
+    context too) or its bid into q.out[r] (`policy.decide_bid`); with `NARROW`, `restrict`'s
+    mask into q.allowed[r] and whether only forbidden actions were legal into q.stuck[r]."""
+    legal, kind, me = q.legal, q.kind, q.me
+    n, size = legal.shape
+    listed = False
+    for k in LISTED:
+        listed |= kind == k
+    for r in range(n):
+        sc.tally_ok[0] = False
+        pol.hs.held[0] = False
+        m = 0
+        for a in range(size):
+            sc.legal[a] = legal[r, a]
+            if legal[r, a]:
+                sc.acts[m] = a
+                m += 1
+        sc.n_acts[0] = m if listed else 0
+        if q.what == NARROW:
+            narrow_row(g, c, pol, sc, r, kind, me, legal[r], q.info[r], q.allowed[r], q.stuck,
+                       size)  # fmt: skip
+        elif kind == K_BID:  # R3.3: the bid into the seat's slot, read from there
+            g.filled[r, me] = False
+            decide_bid(g, c, pol, sc, r, me)
+            for t in range(q.out.shape[1]):
+                q.out[r, t] = g.slot[r, me, t]
+            g.filled[r, me] = False
+        else:
+            if kind == K_WORK:  # R5: the work phase's forest tally, as `compiled.work` keeps it
+                tally(g, c, sc, r)
+            q.out[r, 0] = asked(g, c, pol, sc, r, kind, me, size, q.info[r], pol.who[r, me])
+        sc.tally_ok[0] = False
+
+
+@kernel
+def narrow_row(g, c, pol, sc, r: int, kind: int, me: int, legal, info: int, allowed, stuck,  # noqa: ANN001
+               size: int) -> None:  # fmt: skip
+    """`answer.allowed_actions`' mask of game r (sc.legal holds its legal mask)."""
+    if kind == K_DISASTER_TARGET:  # R4.3, C3: the clans the card takes nothing from
+        some = False
+        for t in range(size):
+            if sc.legal[t] and loses(g, c, r, t, info):
+                sc.legal[t] = False
+            some |= sc.legal[t]
+        stuck[r] = not some
+    else:
+        stuck[r] = not narrow(g, c, pol.hs, sc, r, kind, me, size, pol.forbid[0])
+    for a in range(size):
+        allowed[a] = legal[a] if stuck[r] else sc.legal[a]
