@@ -4,7 +4,8 @@ numba compiles the kernels the first time a version of moaisim plays, then loads
 its cache (moaisim/kernel_cache.py) in a fraction of a second. The compile is about a minute
 of CPU for the batch engine's kernels (every batch plays on them, and the built-ins answer
 views in them: `compiled.question`), a quarter of that for the view path's (strategies asked
-through views) and for the reference engine's views; without a word it looks like a hang.
+through views) and a few seconds for the reference engine's views (plus the batch engine's
+kernels if they are not compiled yet); without a word it looks like a hang.
 `compiling` prints one line before a path's kernels compile in this process, a line with
 the seconds it took after, and in between, on a terminal, the seconds so far (off a
 terminal, a line every `EVERY` seconds).
@@ -29,7 +30,7 @@ from moaisim.games.moai.engine.views import hands, pawn_counts
 
 #: CPU seconds a cold compile of each path takes on this project's machine (benchmarks/
 #: README.md, "The first compile"), for the line that announces it.
-SECONDS = {"compiled": 60, "view": 15, "reference": 15}
+SECONDS = {"compiled": 60, "view": 15, "reference": 5}
 #: What each path's kernels are, in the announcing line.
 WHAT = {
     "compiled": "the batch engine's kernels (the rules and the built-in strategies)",
