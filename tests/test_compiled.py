@@ -219,7 +219,7 @@ def position(rules: Rules, seed: int, steps: int) -> Games:
     return games
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), variant=st.sampled_from([None, "open-pawns", "short"]),
        seed=st.integers(0, 2**31), steps=st.integers(0, 60))  # fmt: skip
 def test_what_the_compiled_policies_read_is_the_same_in_every_world_of_a_view(
