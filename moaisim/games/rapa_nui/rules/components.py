@@ -1,0 +1,234 @@
+"""Rapa Nui's component set (docs/rapa-nui-rules.md, section C): read from a TOML file (the
+shipped `default.toml`, or a user's copy), checked key by key, every mistake one line."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from moaisim.errors import RulesError
+from moaisim.games.rapa_nui.rules.codes import N_FOODS
+from moaisim.games.rapa_nui.rules.parameters import PARAMETERS, check_names, check_value
+
+#: The shipped component file (`moaisim rules --game rapa-nui --components` prints it).
+DEFAULT_FILE = ("moaisim.games.rapa_nui.rules", "default.toml")
+#: Each section's keys and whether each holds a whole number or a list of N (food types,
+#: colours, values).
+SCHEMA: dict[str, dict[str, int | None]] = {
+    "deck": {"lumberjack": None, "priest": None, "moai": None, "hunter_gatherer": N_FOODS},
+    "start": {"lumberjacks": None, "missing": 4, "wood": 4, "stock": None},
+    "sacrifice": {"supply": None, "price": None, "values": N_FOODS},
+    "display": {"columns": None, "depth": None, "hand": None},
+    "costs": {"moai": None},
+    "bonus": {"lumberjack": None, "priest": None, "moai": None, "hunter_gatherer": None},
+    "scoring": {"moai_glory": None, "wood_per_glory": None},
+}
+
+
+@dataclass(frozen=True)
+class Components:
+    """A component set: the counts of every part of the game (C1-C13)."""
+
+    name: str
+    assumed: tuple[str, ...]
+    lumberjacks: int  # C1: Rapa Nui cards of each kind
+    priests: int
+    moai: int
+    hunter_gatherers: tuple[int, ...]  # per food type
+    start_lumberjacks: int  # C2: a colour's start cards
+    start_missing: tuple[int, ...]  # C2a: the type colour q's start H&G lack [assumed]
+    start_wood: tuple[int, ...]  # C8: by seat
+    start_stock: int  # C9: sacrifice cards of each type in a stock at the start
+    supply: int  # C3: sacrifice cards of each type
+    sacrifice_price: int  # C10
+    sacrifice_values: tuple[int, ...]  # C13: glory of a stock card by its type's rank
+    columns: int  # C7
+    depth: int
+    hand: int
+    moai_cost: int  # C10
+    bonus_lumberjack: int  # C12
+    bonus_priest: int
+    bonus_moai: int
+    bonus_hg: int
+    moai_glory: int  # C13
+    wood_per_glory: int
+
+    @property
+    def n_cards(self) -> int:
+        """The Rapa Nui cards (C1)."""
+        return self.lumberjacks + self.priests + self.moai + sum(self.hunter_gatherers)
+
+    @property
+    def display_cards(self) -> int:
+        """The cards the display is dealt (R1.3)."""
+        return self.columns * self.depth
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field as plain data (what the rules digest hashes)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+
+def digest_of(data: Mapping[str, Any]) -> str:
+    """SHA-256 of plain data, keys sorted (stable across runs and machines)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def component_document(path: str | Path | None = None) -> tuple[dict[str, Any], str]:
+    """A component file's TOML document and its name for messages (None: the shipped one)."""
+    if path is None:
+        package, name = DEFAULT_FILE
+        text = resources.files(package).joinpath(name).read_text("utf-8")
+        source = "default.toml"
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text("utf-8")
+        except FileNotFoundError:
+            raise RulesError(f"component file {source!r} does not exist") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesError(f"component file {source!r} cannot be read: {exc}") from None
+    try:
+        return tomllib.loads(text), source
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"component file {source!r} is not valid TOML: {exc}") from None
+
+
+def apply_parameters(document: dict[str, Any], params: Mapping[str, int]) -> dict[str, Any]:
+    """The document with rule parameters set at their keys (a copy)."""
+    check_names(params)
+    out = copy.deepcopy(document)
+    for name, value in params.items():
+        p = PARAMETERS[name]
+        value = check_value(name, value)
+        section = out.setdefault(p.key[0], {})
+        if not isinstance(section, dict):
+            raise RulesError(f"component file: [{p.key[0]}] must be a table")
+        if p.index is None:
+            section[p.key[1]] = value
+        else:
+            held = list(section.get(p.key[1], []))
+            if len(held) <= p.index:
+                raise RulesError(f"component file: {'.'.join(p.key)} has no entry {p.index}")
+            held[p.index] = value
+            section[p.key[1]] = held
+    return out
+
+
+def _number(source: str, where: str, value: Any, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"component file {source!r}: {where} must be a whole number, "
+                         f"got {value!r}")  # fmt: skip
+    if value < low:
+        raise RulesError(f"component file {source!r}: {where} must be at least {low}, got {value}")
+    return value
+
+
+def components_from_dict(document: Mapping[str, Any], source: str) -> Components:
+    """A checked `Components` from a TOML document (one line per mistake)."""
+    unknown = sorted(set(document) - {*SCHEMA, "name", "assumed"})
+    if unknown:
+        raise RulesError(f"component file {source!r}: unknown section or key {unknown[0]!r} "
+                         f"(expected {', '.join(SCHEMA)})")  # fmt: skip
+    got: dict[str, Any] = {}
+    for section, keys in SCHEMA.items():
+        table = document.get(section)
+        if not isinstance(table, dict):
+            raise RulesError(f"component file {source!r}: section [{section}] is missing")
+        extra = sorted(set(table) - set(keys))
+        if extra:
+            raise RulesError(f"component file {source!r}: [{section}] has an unknown key "
+                             f"{extra[0]!r} (expected {', '.join(keys)})")  # fmt: skip
+        for key, size in keys.items():
+            where = f"{section}.{key}"
+            if key not in table:
+                raise RulesError(f"component file {source!r}: {where} is missing")
+            value = table[key]
+            if size is None:
+                got[where] = _number(source, where, value)
+            else:
+                if not isinstance(value, list) or len(value) != size:
+                    raise RulesError(f"component file {source!r}: {where} must be a list of "
+                                     f"{size} whole numbers")  # fmt: skip
+                got[where] = tuple(_number(source, where, v) for v in value)
+    for name, p in PARAMETERS.items():  # the parameters' own ranges
+        key = ".".join(p.key)
+        value = got[key] if p.index is None else got[key][p.index]
+        if not p.low <= value <= p.high:
+            raise RulesError(f"component file {source!r}: {key} ({name}) = {value} is outside "
+                             f"{p.low}..{p.high}")  # fmt: skip
+    if any(t >= N_FOODS for t in got["start.missing"]):
+        raise RulesError(f"component file {source!r}: start.missing names food types 0-3")
+    for what in ("display.columns", "display.depth"):
+        _number(source, what, got[what], 1)
+    assumed = document.get("assumed", [])
+    if not isinstance(assumed, list) or not all(isinstance(a, str) for a in assumed):
+        raise RulesError(f"component file {source!r}: assumed must be a list of keys")
+    out = Components(
+        name=str(document.get("name", Path(source).stem)),
+        assumed=tuple(assumed),
+        lumberjacks=got["deck.lumberjack"],
+        priests=got["deck.priest"],
+        moai=got["deck.moai"],
+        hunter_gatherers=got["deck.hunter_gatherer"],
+        start_lumberjacks=got["start.lumberjacks"],
+        start_missing=got["start.missing"],
+        start_wood=got["start.wood"],
+        start_stock=got["start.stock"],
+        supply=got["sacrifice.supply"],
+        sacrifice_price=got["sacrifice.price"],
+        sacrifice_values=got["sacrifice.values"],
+        columns=got["display.columns"],
+        depth=got["display.depth"],
+        hand=got["display.hand"],
+        moai_cost=got["costs.moai"],
+        bonus_lumberjack=got["bonus.lumberjack"],
+        bonus_priest=got["bonus.priest"],
+        bonus_moai=got["bonus.moai"],
+        bonus_hg=got["bonus.hunter_gatherer"],
+        moai_glory=got["scoring.moai_glory"],
+        wood_per_glory=got["scoring.wood_per_glory"],
+    )
+    if out.n_cards < out.display_cards:
+        raise RulesError(f"component file {source!r}: {out.n_cards} Rapa Nui cards cannot fill "
+                         f"a display of {out.display_cards}")  # fmt: skip
+    if out.supply < 4 * out.start_stock:
+        raise RulesError(f"component file {source!r}: sacrifice.supply ({out.supply}) cannot "
+                         f"give 4 players {out.start_stock} card(s) of each type")  # fmt: skip
+    return out
+
+
+def load_components(path: str | Path | None = None,
+                    params: Mapping[str, int] | None = None) -> Components:  # fmt: skip
+    """The component set of a TOML file (None: the shipped one), rule parameters applied."""
+    document, source = component_document(path)
+    if params:
+        document = apply_parameters(document, params)
+    return components_from_dict(document, source)
+
+
+def parameter_values(components: Components) -> dict[str, int]:
+    """Each rule parameter's value in a component set."""
+    out = {}
+    for name, p in PARAMETERS.items():
+        held = getattr(components, FIELD[name])
+        out[name] = int(held if p.index is None else held[p.index])
+    return out
+
+
+#: The `Components` field that holds each parameter.
+FIELD: dict[str, str] = {
+    **{f"start_wood_{q}": "start_wood" for q in range(4)},
+    "sacrifice_price": "sacrifice_price", "moai_cost": "moai_cost",
+    "bonus_lumberjack": "bonus_lumberjack", "bonus_priest": "bonus_priest",
+    "bonus_moai": "bonus_moai", "bonus_hg": "bonus_hg", "moai_glory": "moai_glory",
+    "wood_per_glory": "wood_per_glory", "hand_size": "hand",
+}  # fmt: skip
+assert set(FIELD) == set(PARAMETERS)

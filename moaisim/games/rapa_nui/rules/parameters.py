@@ -1,0 +1,113 @@
+"""Rapa Nui's rule parameters: the house rules that are numbers, each one key of the component
+file (docs/rapa-nui-rules.md, "Rule parameters").
+
+A parameter is one record (`Parameter`: its name, its key in the component file, its rule,
+its meaning, its range): the component file's reading and range check, the `Components`
+value, the results column, the set-up label, the digest, `--param` and its help, the balance
+space and the rules book's table all derive from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from moaisim.errors import RulesError
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rule parameter: a whole number at `key` of the component file (its position
+    `index` when the key holds a list), within [low, high]."""
+
+    name: str
+    key: tuple[str, str]
+    rule: str
+    meaning: str
+    low: int
+    high: int
+    index: int | None = None
+
+
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in (
+        *(Parameter(f"start_wood_{q}", ("start", "wood"), "R1.6, C8",
+                    f"wood seat {q} starts with", 0, 20, q) for q in range(4)),
+        Parameter("sacrifice_price", ("sacrifice", "price"), "R3.2, C10",
+                  "price of a sacrifice card before the discount of own H&G", 0, 20),
+        Parameter("moai_cost", ("costs", "moai"), "R4.1, C10", "wood a Moai costs to play",
+                  0, 20),
+        Parameter("bonus_lumberjack", ("bonus", "lumberjack"), "R7.6, C12",
+                  "wood of the sole lumberjack majority [assumed 2]", 0, 10),
+        Parameter("bonus_priest", ("bonus", "priest"), "R7.6, C12",
+                  "glory of the sole priest majority [assumed 2]", 0, 10),
+        Parameter("bonus_moai", ("bonus", "moai"), "R7.6, C12",
+                  "wood-or-glory units of the sole Moai majority [assumed 2]", 0, 10),
+        Parameter("bonus_hg", ("bonus", "hunter_gatherer"), "R7.6, C12",
+                  "sacrifice cards of the sole majority of an H&G type", 0, 10),
+        Parameter("moai_glory", ("scoring", "moai_glory"), "R9.1, C13",
+                  "glory each Moai in a village scores at the end", 0, 20),
+        Parameter("wood_per_glory", ("scoring", "wood_per_glory"), "R9.1",
+                  "wood left that scores one glory at the end", 1, 20),
+        Parameter("hand_size", ("display", "hand"), "R6.1, C7",
+                  "cards a player refills his hand to", 1, 5),
+    )
+}  # fmt: skip
+
+
+def check_names(params: Iterable[str]) -> None:
+    """Each name a rule parameter of Rapa Nui (one line otherwise)."""
+    for name in params:
+        if name not in PARAMETERS:
+            raise RulesError(
+                f"unknown rule parameter {name!r} of rapa-nui (its parameters: "
+                f"{', '.join(PARAMETERS)})"
+            )
+
+
+def check_value(name: str, value: object) -> int:
+    """A parameter's value, a whole number within its range (one line otherwise)."""
+    p = PARAMETERS[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"rule parameter {name} must be a whole number, got {value!r}")
+    if not p.low <= value <= p.high:
+        raise RulesError(f"rule parameter {name}={value} is outside {p.low}..{p.high}")
+    return value
+
+
+def parse_assignments(texts: Iterable[str]) -> dict[str, list[int]]:
+    """`["moai_cost=6,7", "bonus_priest=1"]` -> {name: [values]} (a study sweeps lists)."""
+    out: dict[str, list[int]] = {}
+    for text in texts:
+        name, sep, rest = str(text).partition("=")
+        name = name.strip()
+        if not sep or not rest.strip():
+            raise RulesError(f"--param {text!r}: expected name=value (e.g. moai_cost=6)")
+        check_names([name])
+        if name in out:
+            raise RulesError(f"--param {name} is given twice (give its values as one list)")
+        values = []
+        for part in rest.split(","):
+            try:
+                values.append(check_value(name, int(part.strip())))
+            except ValueError:
+                raise RulesError(
+                    f"--param {name}={rest}: {part.strip()!r} is not a whole number"
+                ) from None
+        out[name] = values
+    return out
+
+
+def listing() -> str:
+    """The parameters' names and ranges in one line (the --param help)."""
+    return "; ".join(f"{p.name} ({p.low}-{p.high})" for p in PARAMETERS.values())
+
+
+def table(values: Mapping[str, int]) -> str:
+    """The parameters as the rules book's Markdown table, with their values in `values`."""
+    rows = ["| parameter | default | range | rule | meaning |", "| --- | ---: | --- | --- | --- |"]
+    for p in PARAMETERS.values():
+        rows.append(f"| `{p.name}` | {values[p.name]} | {p.low}-{p.high} | {p.rule} | "
+                    f"{p.meaning} |")  # fmt: skip
+    return "\n".join(rows)

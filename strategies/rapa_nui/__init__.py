@@ -1,0 +1,2 @@
+"""Rapa Nui's strategies (docs/rapa-nui-rules.md, section D): the base class a user subclasses
+(`base.Strategy`, which plays uniformly at random)."""
