@@ -30,6 +30,17 @@ class Strategy:
     #: The name results tables use (the registry's).
     name = "random"
 
+    def compiled(self, rules: object) -> str | None:
+        """The form the fast machine plays this strategy in: "random" for the base class's
+        uniform play (no decision method overridden), None for a strategy whose decisions
+        are its own Python (the machine then asks it through views)."""
+        mine = type(self)
+        kinds = ("start_sacrifice", "buy", "play", "discard", "sacrifice", "offering", "take",
+                 "moai_income", "bonus")  # fmt: skip
+        if any(getattr(mine, k) is not getattr(Strategy, k) for k in kinds):
+            return None
+        return "random"
+
     def start_sacrifice(self, view: SeatView) -> np.ndarray:
         """D0 (R1.4, one_choice): the food type of the starting sacrifice card."""
         return random_choice(view)

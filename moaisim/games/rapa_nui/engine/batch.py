@@ -1,0 +1,262 @@
+"""Rapa Nui's batch of games on the fast machine (`machine`): set up from a seed like the
+reference engine's games (R1), played by compiled seats and Python seats (a Python seat's
+decisions are handed to its strategy through views of the games waiting, `SeatView`), and
+read back as the results table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.errors import StrategyError
+from moaisim.games.rapa_nui.engine import machine as m
+from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
+from moaisim.games.rapa_nui.engine.reference import deck
+from moaisim.games.rapa_nui.engine.results import PARTS, frame, provenance, ranks_and_shares
+from moaisim.games.rapa_nui.engine.views import SeatView
+from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
+from moaisim.games.rapa_nui.rules.model import Rules
+from moaisim.games.rapa_nui.rules.scoring import type_values
+from moaisim.rng import Chance, SeatRandom, Streams
+
+#: The decision kinds in the machine's order (`machine.K_START`...).
+KINDS: tuple[Kind, ...] = tuple(Kind)
+
+
+def consts(rules: Rules) -> m.Consts:
+    """The rules' figures and options for the kernels."""
+    c = rules.components
+    bonus = np.zeros(N_KINDS, dtype=np.int64)
+    bonus[LUMBERJACK], bonus[PRIEST], bonus[MOAI] = c.bonus_lumberjack, c.bonus_priest, c.bonus_moai
+    bonus[HG:] = c.bonus_hg
+    return m.Consts(
+        players=rules.players,
+        columns=c.columns,
+        depth=c.depth,
+        hand=c.hand,
+        moai_cost=c.moai_cost,
+        group=np.array([0, *(rules.group_cost(k) for k in (1, 2, 3))], dtype=np.int64),
+        price=c.sacrifice_price,
+        bonus=bonus,
+        one_choice=rules.start_sacrifice == "one_choice",
+        stuck_pass=rules.stuck_hand == "pass",
+        refill_same=rules.refill_columns == "same",
+        per_card=rules.hg_income == "per_card",
+        shared=rules.majority_rule == "shared",
+        end_round=rules.end_timing == "round",
+        refill_first=rules.refill_bottom == "first",
+    )
+
+
+def widest(rules: Rules) -> int:
+    """The widest legal mask of any decision."""
+    return max(action_size(rules, k) for k in Kind)
+
+
+def setup(rules: Rules, streams: Streams) -> m.Arrays:
+    """R1: the games' state at the start, each deal drawn as the reference engine draws it
+    (`reference.shuffled`, `reference.deal`)."""
+    c, p = rules.components, rules.players
+    b = len(streams.games)
+    cards = np.array(deck(rules), dtype=np.int64)
+    keys = streams.chance(Chance.DEAL, np.arange(b), len(cards))
+    order = cards[np.argsort(keys, axis=1, kind="stable")]
+    n, cols, depth = c.display_cards, c.columns, c.depth
+    if rules.display_deal == "by_column":
+        columns = order[:, :n].reshape(b, cols, depth)
+    else:  # by_row: row r of column k is card cols * r + k
+        columns = order[:, :n].reshape(b, depth, cols).transpose(0, 2, 1)
+    z = lambda *shape: np.zeros((b, *shape), dtype=np.int64)  # noqa: E731
+    hand = z(p, N_KINDS)
+    hand[:] = np.array([rules.start_hand(q) for q in range(p)])
+    village = z(p, N_KINDS)
+    village[:, :, LUMBERJACK] = c.start_lumberjacks
+    stock, supply = z(p, N_FOODS), np.full((b, N_FOODS), c.supply, dtype=np.int64)
+    if rules.start_sacrifice == "one_each":  # R1.4
+        stock[:] = c.start_stock
+        supply -= p * c.start_stock
+    cur = z(6)
+    cur[:, m.C_STEP] = m.START if rules.start_sacrifice == "one_choice" else m.BUY
+    cur[:, m.C_FIRST] = -1
+    return m.Arrays(
+        hand=hand, village=village, taken=z(p, N_KINDS), played=z(p, N_KINDS),
+        discarded=z(p, N_KINDS), stock=stock, down=z(p, N_FOODS), bought=z(p, N_FOODS),
+        gained=z(p, N_FOODS), given=z(p, N_FOODS),
+        wood=np.tile(np.array([rules.start_wood(q) for q in range(p)], dtype=np.int64), (b, 1)),
+        glory=z(p), turns=z(p), supply=supply, stone=z(N_FOODS), out=z(N_KINDS),
+        columns=np.ascontiguousarray(columns), col_size=np.full((b, cols), depth, np.int64),
+        pile=np.ascontiguousarray(order[:, n:]) if len(cards) > n else z(1),
+        pile_pos=z(), pile_len=np.full(b, len(cards) - n, dtype=np.int64), turn=z(),
+        active=z(), revealed=np.full(b, -1, dtype=np.int64), passes=z(),
+        pile_out=np.zeros(b, dtype=bool), cur=cur,
+        seat_keys=np.ascontiguousarray(streams.seat_keys),
+        seat_pos=np.zeros((b, p), dtype=np.uint64),
+        wait=np.zeros((b, p), dtype=bool), slot=z(p), filled=np.zeros((b, p), dtype=bool),
+        pend_legal=np.zeros((b, widest(rules)), dtype=bool), pend_kind=z(),
+        paused=np.zeros(b, dtype=bool),
+    )  # fmt: skip
+
+
+#: A strategy's compiled form (`Strategy.compiled(rules)`) -> the machine's policy family.
+FAMILIES: dict[str, int] = {"random": m.RANDOM}
+
+
+def compiled_family(strategy: Any, rules: Rules) -> int:
+    """The machine's policy family of a strategy: its compiled form's (`Strategy.compiled`),
+    or `PAUSE` (its answers come from Python) when it has none."""
+    form = getattr(strategy, "compiled", lambda rules: None)(rules)
+    return FAMILIES.get(form, m.PAUSE) if form is not None else m.PAUSE
+
+
+class Batch:
+    """B games of root seed `seed` (numbers `games`) on the fast machine."""
+
+    def __init__(self, rules: Rules, seed: int, games: Sequence[int] | np.ndarray) -> None:
+        self.rules, self.seed = rules, int(seed)
+        self.games = np.asarray(games, dtype=np.int64)
+        self.streams = Streams(self.seed, self.games, rules.players)
+        self.g = setup(rules, self.streams)
+        self.c = consts(rules)
+        self.legal = np.zeros(widest(rules), dtype=bool)
+        self.due = np.zeros(rules.players, dtype=np.int64)
+        self.strategies: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def over(self) -> np.ndarray:
+        """[B] the game is over."""
+        return self.g.cur[:, m.C_STEP] == m.OVER
+
+    def play(self, strategies: Sequence[Any]) -> pd.DataFrame:
+        """Play every game to its end, seat q by strategies[q], and return the results."""
+        p = self.rules.players
+        if len(strategies) != p:
+            raise ValueError(f"{p} players need {p} strategies")
+        self.strategies = list(strategies)
+        forms = np.array([compiled_family(s, self.rules) for s in strategies], dtype=np.int64)
+        family = np.tile(forms, (len(self), 1))
+        pol = m.Lineup(family=family.astype(np.int64))
+        g = self.g
+        todo = np.flatnonzero(~self.over())
+        while len(todo):
+            m.play_rows(g, self.c, pol, todo, self.legal, self.due)
+            waiting = todo[g.paused[todo]]
+            for rows, seat, kind in self.groups(waiting):
+                self.answer(rows, seat, kind)
+            todo = waiting
+        return self.results()
+
+    def groups(self, rows: np.ndarray) -> list[tuple[np.ndarray, int, Kind]]:
+        """The paused games' questions, one group per (seat, kind)."""
+        g = self.g
+        seat = np.argmax(g.wait[rows], axis=1)
+        kind = g.pend_kind[rows]
+        out = []
+        for q, k in sorted(set(zip(seat.tolist(), kind.tolist(), strict=True))):
+            out.append((rows[(seat == q) & (kind == k)], q, KINDS[k]))
+        return out
+
+    def answer(self, rows: np.ndarray, seat: int, kind: Kind) -> None:
+        """Seat `seat`'s strategy answers the games `rows` through a view; the answers go to
+        the seat's slots and the games play on."""
+        g = self.g
+        size = action_size(self.rules, kind)
+        legal = g.pend_legal[rows, :size].copy()
+        rng = SeatRandom(g.seat_keys[rows, seat].copy(), g.seat_pos[rows, seat].copy())
+        view = SeatView(self.rules, seat, kind, legal, self.info(rows, kind),
+                        rng, self.fields(rows, seat))  # fmt: skip
+        strategy = self.strategies[seat]
+        name = getattr(strategy, "name", type(strategy).__name__)
+        try:
+            actions = np.asarray(getattr(strategy, kind.value)(view))
+        except Exception as exc:
+            raise StrategyError(str(name), kind.value, int(self.games[rows[0]]), self.seed, seat,
+                                f"raised {type(exc).__name__}: {exc}") from exc  # fmt: skip
+        actions = actions.reshape(-1)
+        ok = len(actions) == len(rows) and np.issubdtype(actions.dtype, np.integer)
+        if ok:
+            inside = (actions >= 0) & (actions < size)
+            ok = bool(inside.all()) and bool(legal[np.arange(len(rows)), actions].all())
+        if not ok:
+            raise StrategyError(str(name), kind.value, int(self.games[rows[0]]), self.seed, seat,
+                                f"answered {actions.tolist()[:8]}: not one legal action per "
+                                "game of the view")  # fmt: skip
+        g.seat_pos[rows, seat] += np.uint64(view.rng.drawn)
+        g.slot[rows, seat] = actions
+        g.filled[rows, seat] = True
+        g.wait[rows, seat] = False
+        g.paused[rows] = False
+
+    def info(self, rows: np.ndarray, kind: Kind) -> dict[str, np.ndarray]:
+        """What a question is about, as the reference engine says it."""
+        g, a = self.g, self.g.active[rows]
+        if kind is Kind.SACRIFICE:
+            return {"active": a.copy()}
+        if kind is Kind.OFFERING:
+            own = g.stock[rows, a].sum(axis=1) > 0
+            return {"own": own.astype(np.int64), "supply": (g.supply[rows].sum(axis=1) > 0)
+                    .astype(np.int64)}  # fmt: skip
+        if kind in (Kind.MOAI_INCOME, Kind.BONUS):
+            return {"units": g.pend_legal[rows].sum(axis=1) - 1}
+        return {}
+
+    def fields(self, rows: np.ndarray, seat: int) -> dict[str, np.ndarray]:
+        """A view's fields (`views.FIELDS`) of the games `rows` for seat `seat`."""
+        g = self.g
+        return {
+            "turn": g.turn[rows], "active": g.active[rows], "hand": g.hand[rows, seat],
+            "stock": g.stock[rows, seat], "own_down": g.down[rows, seat],
+            "village": g.village[rows], "wood": g.wood[rows], "glory": g.glory[rows],
+            "hand_size": g.hand[rows].sum(axis=2), "stock_size": g.stock[rows].sum(axis=2),
+            "down": g.down[rows].sum(axis=2), "taken": g.taken[rows], "played": g.played[rows],
+            "discarded": g.discarded[rows], "bought": g.bought[rows], "gained": g.gained[rows],
+            "given": g.given[rows], "display": g.columns[rows], "column_size": g.col_size[rows],
+            "pile": g.pile_len[rows] - g.pile_pos[rows], "supply": g.supply[rows],
+            "stone": g.stone[rows], "revealed": g.revealed[rows],
+        }  # fmt: skip
+
+    def parts(self) -> dict[str, np.ndarray]:
+        """R9.1: each game's score parts [B, P]."""
+        g, c, r = self.g, self.rules.components, self.rules
+        stone = g.stone + g.down.sum(axis=1)
+        values = np.array([type_values(s, c.sacrifice_values, r.sacrifice_tie)
+                           for s in stone.tolist()], dtype=np.int64)  # fmt: skip
+        return {
+            "glory": g.glory.copy(),
+            "moai_points": c.moai_glory * g.village[:, :, MOAI],
+            "wood_points": g.wood // c.wood_per_glory,
+            "stock_points": (g.stock * values[:, None, :]).sum(axis=2),
+        }
+
+    def results(self) -> pd.DataFrame:
+        """The results table of the finished games (one row per seat of each game)."""
+        g, p, b = self.g, self.rules.players, len(self)
+        parts = self.parts()
+        scores = sum(parts[k] for k in PARTS)
+        rank = np.zeros((b, p), dtype=np.int64)
+        share = np.zeros((b, p))
+        for i in range(b):
+            rk, sh = ranks_and_shares(scores[i].tolist(), g.wood[i].tolist(), self.rules.winner_tie)
+            rank[i], share[i] = rk, sh
+        names = [getattr(s, "name", type(s).__name__) for s in self.strategies]
+        flat = lambda a: np.asarray(a).reshape(-1)  # noqa: E731
+        cols: dict[str, Any] = {
+            "game": np.repeat(self.games, p), "seed": self.seed, "players": p,
+            **provenance(self.rules), "seat": np.tile(np.arange(p), b),
+            "strategy": pd.Categorical(np.tile(np.array(names, dtype=object), b)),
+            "score": flat(scores), **{k: flat(v) for k, v in parts.items()},
+            "moai": flat(g.village[:, :, MOAI]), "priests": flat(g.village[:, :, PRIEST]),
+            "lumberjacks": flat(g.village[:, :, LUMBERJACK]),
+            "hunter_gatherers": flat(g.village[:, :, HG:].sum(axis=2)), "wood": flat(g.wood),
+            "stock": flat(g.stock.sum(axis=2)), "face_down": flat(g.down.sum(axis=2)),
+            "bought": flat(g.bought.sum(axis=2)), "gained": flat(g.gained.sum(axis=2)),
+            "discarded": flat(g.discarded.sum(axis=2)), "turns": flat(g.turns),
+            "rank": flat(rank), "win": flat(rank == 1), "win_share": flat(share),
+            "game_turns": np.repeat(g.turn, p),
+        }  # fmt: skip
+        return frame(cols)
