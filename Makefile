@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_profile.py --lineup tuned
 	$(BIN)/python benchmarks/search_speed.py
 	$(BIN)/python benchmarks/first_compile.py
+	$(BIN)/python benchmarks/rapa_nui_speed.py
 
 # The shipped studies' headlines (docs/reports.md, README.md), generated from the reports'
 # CSV files after the reports change (tests/test_verdicts.py checks they agree).
