@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_rapa_nui_reference import OPTIONS
 
 from moaisim.errors import StrategyError
 from moaisim.games.rapa_nui.engine.batch import Batch
@@ -18,20 +19,6 @@ from moaisim.games.rapa_nui.engine.results import frame, seat_rows
 from moaisim.games.rapa_nui.engine.views import FIELDS
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.strategies.rapa_nui.base import Strategy, random_choice
-
-OPTIONS = st.fixed_dictionaries({
-    "start_sacrifice": st.sampled_from(["one_each", "one_choice"]),
-    "hg_group_cost": st.sampled_from(["0/1/2", "0/1/3"]),
-    "stuck_hand": st.sampled_from(["discard", "pass"]),
-    "refill_columns": st.sampled_from(["any", "same"]),
-    "hg_income": st.sampled_from(["per_type", "per_card"]),
-    "majority_rule": st.sampled_from(["sole", "shared"]),
-    "sacrifice_tie": st.sampled_from(["high", "low", "split"]),
-    "end_timing": st.sampled_from(["turn", "round"]),
-    "display_deal": st.sampled_from(["by_column", "by_row"]),
-    "refill_bottom": st.sampled_from(["last", "first"]),
-    "winner_tie": st.sampled_from(["share", "most_wood"]),
-})  # fmt: skip
 
 
 class Recorder(Strategy):

@@ -27,6 +27,7 @@ from moaisim.games.rapa_nui.rules.codes import (
     play_hg,
 )
 from moaisim.games.rapa_nui.rules.model import Rules
+from moaisim.games.rapa_nui.rules.options import OPTIONS as RULE_OPTIONS
 from moaisim.games.rapa_nui.rules.scoring import majority, sacrifice_price, type_values
 from moaisim.strategies.rapa_nui.base import Strategy
 
@@ -338,16 +339,8 @@ def test_the_deal_is_the_same_under_every_option_and_parameter():
 
 
 # --- properties over many games ---------------------------------------------------------------
-OPTIONS = st.fixed_dictionaries({
-    "start_sacrifice": st.sampled_from(["one_each", "one_choice"]),
-    "hg_group_cost": st.sampled_from(["0/1/2", "0/1/3"]),
-    "stuck_hand": st.sampled_from(["discard", "pass"]),
-    "refill_columns": st.sampled_from(["any", "same"]),
-    "hg_income": st.sampled_from(["per_type", "per_card"]),
-    "majority_rule": st.sampled_from(["sole", "shared"]),
-    "end_timing": st.sampled_from(["turn", "round"]),
-    "refill_bottom": st.sampled_from(["last", "first"]),
-})  # fmt: skip
+#: Every rule option (section O) at any of its values.
+OPTIONS = st.fixed_dictionaries({k: st.sampled_from(v) for k, v in RULE_OPTIONS.items()})
 
 
 def invariants(g: ReferenceGame) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moaisim.games.rapa_nui.engine.decisions import Kind
 from moaisim.games.rapa_nui.engine.views import SeatView
 
 
@@ -35,9 +36,7 @@ class Strategy:
         uniform play (no decision method overridden), None for a strategy whose decisions
         are its own Python (the machine then asks it through views)."""
         mine = type(self)
-        kinds = ("start_sacrifice", "buy", "play", "discard", "sacrifice", "offering", "take",
-                 "moai_income", "bonus")  # fmt: skip
-        if any(getattr(mine, k) is not getattr(Strategy, k) for k in kinds):
+        if any(getattr(mine, k.value) is not getattr(Strategy, k.value) for k in Kind):
             return None
         return "random"
 

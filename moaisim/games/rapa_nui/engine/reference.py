@@ -30,12 +30,12 @@ from moaisim.games.rapa_nui.rules.codes import (
     MOAI,
     N_FOODS,
     N_KINDS,
+    N_PLAY,
     PLAY_LUMBERJACK,
     PLAY_MOAI,
     PLAY_PRIEST,
     PRIEST,
     offered,
-    offering,
     play_hg,
     played,
 )
@@ -286,7 +286,7 @@ class ReferenceGame:
         """R4.1-R4.2: the legal plays (D2's actions) of seat a."""
         t, r = self.t, self.rules
         hand, wood = t.hand[a], t.wood[a]
-        legal = [False] * (PLAY_MOAI + 1 + N_FOODS * MAX_GROUP)
+        legal = [False] * N_PLAY
         legal[PLAY_LUMBERJACK] = hand[LUMBERJACK] > 0
         legal[PLAY_PRIEST] = hand[PRIEST] > 0
         legal[PLAY_MOAI] = hand[MOAI] > 0 and wood >= r.components.moai_cost
@@ -354,7 +354,6 @@ class ReferenceGame:
             t.supply[s] -= 1
             t.stone[s] += 1
             self.log("offering_up", seat=a, food=s)
-        assert offering(d, s) >= 0
 
     # --- R6 ------------------------------------------------------------------------------
     def refill(self, a: int, played_cards: int) -> bool:
