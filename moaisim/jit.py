@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from numba.core import types
+from numba.core import config, types
 from numba.core.registry import CPUDispatcher
+
+from moaisim import kernel_cache
 
 
 def canonical(t: types.Type) -> types.Type:
@@ -44,8 +46,9 @@ class Kernel(CPUDispatcher):
 def kernel(func: Callable[..., Any] | None = None, *, nrt: bool = True,
            inline: str = "never", cache: bool = True) -> Any:  # fmt: skip
     """`@kernel` (or `@kernel(nrt=False)`, `@kernel(inline="always")`): `func` jitted in
-    nopython mode, cached on disk (moaisim/kernel_cache.py; cache=False: compiled in each
-    process, as a test that counts compilations needs), releasing the GIL, as a `Kernel`.
+    nopython mode, cached on disk in its game's folder (moaisim/kernel_cache.py; cache=False:
+    compiled in each process, as a test that counts compilations needs), releasing the GIL,
+    as a `Kernel`.
     nrt=False compiles it without numba's reference counting (the compiled path: kernels
     that allocate nothing)."""
 
@@ -54,8 +57,13 @@ def kernel(func: Callable[..., Any] | None = None, *, nrt: bool = True,
         if not nrt:
             options["_nrt"] = False
         disp = Kernel(py_func=f, locals={}, targetoptions=options)
-        if cache:
-            disp.enable_caching()
+        if cache:  # in its game's folder (kernel_cache.game_folder), fixed here by numba
+            before = config.CACHE_DIR
+            config.CACHE_DIR = str(kernel_cache.game_folder(f.__module__))
+            try:
+                disp.enable_caching()
+            finally:
+                config.CACHE_DIR = before
         return disp
 
     return wrap if func is None else wrap(func)

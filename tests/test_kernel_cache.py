@@ -43,3 +43,22 @@ def test_other_versions_folders_go_after_thirty_days_unused(tmp_path):
     kernel_cache.prune(keep)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["moaisim-current", "moaisim-recent",
                                                            "notours"]  # fmt: skip
+
+
+def test_each_game_has_a_folder_of_its_own_sources_so_one_games_edit_compiles_nothing_of_anothers():
+    rapa = {str(p) for p in kernel_cache.sources("rapa_nui")}
+    moai = {str(p) for p in kernel_cache.sources("moai")}
+    assert any(s.endswith("/rng.py") for s in rapa) and any(s.endswith("/rng.py") for s in moai)
+    assert not any("/moai/" in s for s in rapa)
+    assert not any("rapa_nui" in s for s in moai)
+    assert any(s.endswith("strategies/rapa_nui/base.py") for s in rapa)
+    assert kernel_cache.game_of_module("moaisim.strategies.rapa_nui.base") == "rapa_nui"
+    assert kernel_cache.game_of_module("moaisim.games.moai.engine.compiled.machine") == "moai"
+    assert kernel_cache.game_of_module("moaisim.rng") is None
+    from moaisim.games.moai.engine.compiled import machine as moai_machine
+    from moaisim.games.rapa_nui.engine import machine as rapa_machine
+
+    for kernel, game in ((rapa_machine.play_rows, "rapa_nui"), (moai_machine.play_rows, "moai")):
+        where = kernel._cache._cache_path
+        assert where.startswith(str(kernel_cache.base() / f"moaisim-{game}-")), where
+        assert kernel_cache.digest(kernel_cache.sources(game)) in where
