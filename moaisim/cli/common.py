@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -105,8 +106,14 @@ def same_game(found: str, wanted: str | None, what: str) -> str:
 #: The help of the --param option (the default game's parameters: `moaisim variants --game
 #: NAME` lists another game's).
 PARAM_HELP = (
-    f"A rule parameter, name=value (repeat for several): {load_game(DEFAULT).parameter_listing()} "
-    "(`moaisim variants` lists them with their defaults)."
+    "A rule parameter of the game, name=value (repeat for several): "
+    f"{DEFAULT}'s are {load_game(DEFAULT).parameter_listing()} (`moaisim variants --game NAME` "
+    "lists a game's, with their defaults)."
+)
+#: The help of the --option option (any game's rule options: checked against the game played).
+OPTION_HELP = (
+    "A rule option of the game, name=value (repeat for several): `moaisim variants --game "
+    "NAME` lists them."
 )
 
 
@@ -130,9 +137,22 @@ PlayerCounts = Annotated[
     list[int] | None, typer.Option("--players", "-p", help="Player counts (repeat).")
 ]
 #: --param name=value, one value each (`single_params`).
-Param = Annotated[list[str] | None, typer.Option("--param", help=PARAM_HELP)]
-#: The rule options (Moai's three), one value each; None: the game's default
-#: (`rule_options` checks them against the game played).
+Param = Annotated[list[str] | None, typer.Option("--param", metavar="NAME=VALUE", help=PARAM_HELP)]
+#: --option name=value, any game's rule options, one value each (`rule_options`).
+RuleOption = Annotated[
+    list[str] | None, typer.Option("--option", metavar="NAME=VALUE", help=OPTION_HELP)
+]
+#: --option name=value of a command whose set-ups are a grid: a list of values sweeps
+#: (`rule_option_grid`).
+RuleOptionGrid = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option", metavar="NAME=VALUE", help=OPTION_HELP + " A list sweeps: name=v1,v2."
+    ),
+]
+#: The rule options of the default game (Moai's three) as flags of their own, one value each;
+#: None: the game's default (`rule_options` checks them against the game played and merges
+#: them with --option).
 TurnOrder = Annotated[str | None, typer.Option(help=_option_help("turn_order"))]
 VolcanoAfterMoai = Annotated[str | None, typer.Option(help=_option_help("volcano_after_moai"))]
 SpentWood = Annotated[str | None, typer.Option(help=_option_help("spent_wood"))]
@@ -163,19 +183,90 @@ Summary = Annotated[
 ]
 
 
-def rule_options(game: str, **given: Any) -> dict[str, Any]:
-    """The rule options given (those not None), each checked to be one of `game`'s rule
-    options (a one-line `UserError` otherwise)."""
-    options = load_game(game).OPTIONS
-    out = {}
-    for name, value in given.items():
-        if value is None:
-            continue
+def parse_options(
+    texts: Iterable[str], options: Mapping[str, Sequence[str]], game: str, sweep: bool = False
+) -> dict[str, list[str]]:
+    """--option name=value texts checked against a game's rule options (`options`: name ->
+    its values, the first the default): name -> the values given, in order. A name may be
+    written with '-' for '_'; with `sweep`, a value may be a list (name=v1,v2). Each mistake
+    is a one-line `UserError`: no '=', an unknown name or value, a list where one value is
+    taken, the same option given twice with other values."""
+    out: dict[str, list[str]] = {}
+    for text in texts:
+        raw, eq, rest = text.partition("=")
+        name = raw.strip().replace("-", "_")
+        if not eq or not name:
+            raise UserError(f"--option {text!r}: expected name=value, e.g. "
+                            f"{_example(options, game)}")  # fmt: skip
         if name not in options:
-            raise UserError(f"--{name.replace('_', '-')} is not a rule option of {game} "
+            raise UserError(f"--option {text!r}: {raw.strip()!r} is not a rule option of {game} "
                             f"(its options: {', '.join(options) or 'none'})")  # fmt: skip
-        out[name] = value
+        value = rest.strip()
+        values = [value] if value in options[name] else [v.strip() for v in value.split(",")]
+        if len(values) > 1 and not sweep:
+            raise UserError(f"--option {text!r}: give one value here (a study sweeps a list)")
+        for v in values:
+            _check_value(name, v, options[name], game)
+        if len(set(values)) != len(values):
+            raise UserError(f"--option {text!r}: a value is given twice")
+        if name in out and set(out[name]) != set(values):
+            raise UserError(f"--option {name} is given twice, as {','.join(out[name])} and "
+                            f"{','.join(values)}: give it once")  # fmt: skip
+        out[name] = values
     return out
+
+
+def _check_value(name: str, value: str, values: Sequence[str], game: str) -> None:
+    """A rule option's value, one of `values` (a one-line `UserError` otherwise)."""
+    if value not in values:
+        raise UserError(f"rule option {name} = {value!r} is not one of {', '.join(values)} "
+                        f"({game}; `moaisim variants --game {game}` lists them)")  # fmt: skip
+
+
+def _example(options: Mapping[str, Sequence[str]], game: str) -> str:
+    """An --option example of the game: its first option at its last value."""
+    for name, values in options.items():
+        return f"{name}={values[-1]}"
+    return f"none: {game} has no rule options"
+
+
+def _merged(game: str, texts: list[str] | None, sweep: bool,
+            flags: Mapping[str, str | Sequence[str] | None]) -> dict[str, list[str]]:  # fmt: skip
+    """--option texts and the dedicated flags (`flags`: each a value, a list or None) merged:
+    name -> values, every one checked against `game`'s rule options; a flag that says
+    other than --option is a one-line `UserError`."""
+    options = load_game(game).OPTIONS
+    out = parse_options(texts or [], options, game, sweep)
+    for name, given in flags.items():
+        if given is None or (not isinstance(given, str) and not given):
+            continue
+        flag = f"--{name.replace('_', '-')}"
+        if name not in options:
+            raise UserError(f"{flag} is not a rule option of {game} "
+                            f"(its options: {', '.join(options) or 'none'})")  # fmt: skip
+        values = list(dict.fromkeys([given] if isinstance(given, str) else given))
+        for v in values:
+            _check_value(name, v, options[name], game)
+        if name in out and set(out[name]) != set(values):
+            raise UserError(f"--option {name}={','.join(out[name])} and {flag} "
+                            f"{' '.join(values)} disagree: give the option once")  # fmt: skip
+        out.setdefault(name, values)
+    return out
+
+
+def rule_options(game: str, texts: list[str] | None = None, **flags: str | None) -> dict[str, str]:
+    """The rule options given, one value each: --option name=value `texts` merged with the
+    dedicated flags (`flags`, those not None), each checked against `game`'s rule options
+    (a one-line `UserError` otherwise)."""
+    return {name: values[0] for name, values in _merged(game, texts, False, flags).items()}
+
+
+def rule_option_grid(
+    game: str, texts: list[str] | None = None, **flags: Sequence[str] | None
+) -> dict[str, list[str]]:
+    """The rule options of a grid: --option name=v1,v2 `texts` merged with the dedicated
+    flags (`flags`, each repeated for a grid), each a list of values swept."""
+    return _merged(game, texts, True, flags)
 
 
 def assignments(texts: list[str] | None, game: str = DEFAULT) -> dict[str, list[int]]:

@@ -21,6 +21,7 @@ from moaisim.cli.common import (
     LogGame,
     Param,
     Players,
+    RuleOption,
     RunSeed,
     SpentWood,
     Summary,
@@ -69,6 +70,7 @@ def play(
     turn_order: TurnOrder = None,
     volcano_after_moai: VolcanoAfterMoai = None,
     spent_wood: SpentWood = None,
+    option: RuleOption = None,
     param: Param = None,
     json: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON lines instead.")
@@ -82,7 +84,8 @@ def play(
     """Play game --index of root seed --seed (game 0 by default) and print its log round by
     round, then the scores (--summary: a line per round; --json: the event log as JSON
     lines). The same seed and index play the same game."""
-    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
+    options = rule_options(game, option, turn_order=turn_order,
+                           volcano_after_moai=volcano_after_moai,
                            spent_wood=spent_wood)  # fmt: skip
     record = play_game(
         players,
@@ -169,14 +172,26 @@ def variants(
     typer.echo(f"  {'base':<21} the rules as written (docs/{spec.RULES_BOOK})")
     for name, text in spec.VARIANTS.items():
         typer.echo(f"  {name:<21} {text}")
-    typer.echo("rule options (first value is the default):")
-    for name, values in spec.OPTIONS.items():
-        typer.echo(f"  --{name.replace('_', '-'):<19} {' | '.join(values)}")
+    _list_options(spec, game)
 
     defaults = spec.parameter_values(spec.default_components())
     typer.echo("rule parameters (--param name=value; the default is the rulebook's):")
     for name, p in spec.PARAMETERS.items():
         typer.echo(f"  {name:<21} {p.meaning} (default {defaults[name]}; {p.rule})")
+
+
+def _list_options(spec: Any, game: str) -> None:
+    """The rule options of `variants`: each with its values (the first the default), what it
+    decides when the game says (`OPTION_HELP`), and the default game's own flag."""
+    typer.echo("rule options (--option name=value; the first value is the default):")
+    if not spec.OPTIONS:
+        typer.echo("  none")
+    said = getattr(spec, "OPTION_HELP", {})
+    for name, values in spec.OPTIONS.items():
+        flag = f" (or --{name.replace('_', '-')})" if game == DEFAULT else ""
+        typer.echo(f"  {name:<21} {' | '.join(values)}{flag}")
+        if name in said:
+            typer.echo(f"  {'':<21} {said[name]}")
 
 
 @app.command("rules", short_help="Print the rules book, or the default component set.")

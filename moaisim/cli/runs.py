@@ -22,6 +22,7 @@ from moaisim.cli.common import (
     FileJobs,
     GameName,
     ReportsDir,
+    RuleOptionGrid,
     RunGame,
     RunsDir,
     RunSeed,
@@ -29,7 +30,7 @@ from moaisim.cli.common import (
     assignments,
     command_line,
     interrupted,
-    rule_options,
+    rule_option_grid,
     runnable,
     same_game,
     say,
@@ -62,7 +63,9 @@ VolcanoesAfterMoai = Annotated[
 SpentWoods = Annotated[list[str] | None, typer.Option(help=_grid_help("spent_wood"))]
 ParamGrid = Annotated[
     list[str] | None,
-    typer.Option("--param", help=PARAM_HELP + " A list sweeps: removed_epoch3=0,1,2."),
+    typer.Option(
+        "--param", metavar="NAME=VALUE", help=PARAM_HELP + " A list sweeps: removed_epoch3=0,1,2."
+    ),
 ]
 Rotation = Annotated[
     str,
@@ -115,6 +118,7 @@ def simulate(
     turn_order: TurnOrders = None,
     volcano_after_moai: VolcanoesAfterMoai = None,
     spent_wood: SpentWoods = None,
+    option: RuleOptionGrid = None,
     param: ParamGrid = None,
     rotation: Rotation = "cyclic",
     jobs: Annotated[
@@ -153,8 +157,9 @@ def simulate(
 
     bar = Bar(0) if not quiet and sys.stderr.isatty() else None  # the runner plans its total
     command = command_line("simulate")
-    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
-                           spent_wood=spent_wood)  # fmt: skip
+    options = rule_option_grid(game, option, turn_order=turn_order,
+                               volcano_after_moai=volcano_after_moai,
+                               spent_wood=spent_wood)  # fmt: skip
     try:
         got = run_study(
             players, games, variants=variant or None, seed=seed, engine=engine,

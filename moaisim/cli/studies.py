@@ -22,6 +22,8 @@ from moaisim.cli.common import (
     Param,
     PlayerCounts,
     Players,
+    RuleOption,
+    RuleOptionGrid,
     SpentWood,
     TurnOrder,
     VolcanoAfterMoai,
@@ -29,6 +31,7 @@ from moaisim.cli.common import (
     assignments,
     command_line,
     library_names,
+    rule_option_grid,
     rule_options,
     say,
     single_params,
@@ -42,6 +45,7 @@ from moaisim.progress import bar as make_bar
 from moaisim.rundir import is_run, make_dir
 
 if TYPE_CHECKING:
+    from moaisim.games.base import RulesLike
     from moaisim.studies.tune import TuneProgress, TuneResult
 
 
@@ -55,6 +59,7 @@ def versus(
         list[str] | None,
         typer.Option("--variant", "-v", help="Variants, '+' combining (repeat for several)."),
     ] = None,
+    option: RuleOptionGrid = None,
     param: Param = None,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
@@ -70,6 +75,7 @@ def versus(
     from moaisim.studies.versus import text as versus_text
     from moaisim.studies.versus import versus as versus_table
 
+    options = rule_option_grid(game, option)
     if csv is not None:
         check_writable_file(csv, "CSV table")
     counts = players or [3, 4]
@@ -85,7 +91,7 @@ def versus(
     try:
         table = versus_table(strategy, field, counts, games, variant or None, seed, jobs,
                              params=assignments(param, game), progress=progress,
-                             game=game)  # fmt: skip
+                             game=game, **options)  # fmt: skip
     finally:
         if progress is not None:
             progress.close()
@@ -149,6 +155,7 @@ def sheet(
     turn_order: TurnOrder = None,
     volcano_after_moai: VolcanoAfterMoai = None,
     spent_wood: SpentWood = None,
+    option: RuleOption = None,
     param: Param = None,
     against: Against = None,
     seed: GamesSeed = 2026,
@@ -175,7 +182,8 @@ def sheet(
     if field is None and (Path("reports/field") / "report.md").is_file():
         field = Path("reports/field")
     params = single_params(param, game)
-    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
+    options = rule_options(game, option, turn_order=turn_order,
+                           volcano_after_moai=volcano_after_moai,
                            spent_wood=spent_wood)  # fmt: skip
     spec = load_game(game)
     plans = []
@@ -228,16 +236,19 @@ def sheet(
 def _setup_args(game: str, variant: str | None, components: Path | None,
                 param: list[str] | None, against: str | None, **options: str) -> str:  # fmt: skip
     """The set-up's options of a sheet's Reproduce line, as given (the game when not the
-    default; the rule options that are not their default), each with a leading space; ''
-    for the base game of the default game."""
+    default; the rule options that are not their default: the default game's by their own
+    flags, another game's as --option), each with a leading space; '' for the base game of
+    the default game."""
     out = "" if game == DEFAULT else f" --game {shlex.quote(game)}"
     out += "" if variant is None else f" --variant {shlex.quote(variant)}"
     if components is not None:
         out += f" --components {shlex.quote(str(components))}"
     defaults = load_game(game).OPTIONS
     for name, value in options.items():
-        if value != defaults[name][0]:
+        if value != defaults[name][0] and game == DEFAULT:
             out += f" --{name.replace('_', '-')} {shlex.quote(value)}"
+        elif value != defaults[name][0]:
+            out += f" --option {shlex.quote(f'{name}={value}')}"
     out += "".join(f" --param {shlex.quote(x)}" for x in param or [])
     return out + ("" if against is None else f" --against {shlex.quote(against)}")
 
@@ -252,6 +263,7 @@ def metagame(
         int, typer.Option("--games", "-n", help="Games per composition (a multiple of P).")
     ] = 240,
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="One variant.")] = None,
+    option: RuleOption = None,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
     bootstrap: Annotated[
@@ -271,23 +283,28 @@ def metagame(
     game: GameName = DEFAULT,
 ) -> None:
     """Play every composition of a library of strategies (the same games in each, seats
-    rotated) and report its meta-game: the symmetric Nash mixture of the population game
-    with its bootstrap spread, the invasion matrix (one copy of X among copies of Y),
-    alpha-Rank over alphas and Nash averaging. With --out, writes each table as CSV,
-    metagame.md, and each mixture as TOML for `mixture(file=...)`."""
+    rotated; under --variant and --option when given) and report its meta-game: the
+    symmetric Nash mixture of the population game with its bootstrap spread, the invasion
+    matrix (one copy of X among copies of Y), alpha-Rank over alphas and Nash averaging.
+    With --out, writes each table as CSV, metagame.md, and each mixture as TOML for
+    `mixture(file=...)`."""
 
     try:
         alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
     except ValueError:
         raise UserError(f"--alphas: expected numbers separated by commas, got {alphas!r}") from None
     names = library_names(library, game)
+    counts = players or [3, 4]
+    options = rule_options(game, option)
+    spec = load_game(game)  # the rules of each count, checked before any game is played
+    rules = {p: spec.make_rules(p, variant, **options) if options else None for p in counts}
     if out is not None:
         make_dir(out)
     parts = [f"# Meta-game of {len(names)} strategies\n",
              f"Command: `{command_line('metagame')}`\n"]  # fmt: skip
-    for p in players or [3, 4]:
+    for p in counts:
         parts.append(_metagame_of(names, p, games, seed, jobs, variant, bootstrap, alpha_list,
-                                  out, game))  # fmt: skip
+                                  out, game, rules[p]))  # fmt: skip
     if out is not None:
         write_atomic(out / "metagame.md", "\n".join(parts).encode(), "report")
         say(f"tables: {out}")
@@ -295,10 +312,12 @@ def metagame(
 
 def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: int,
                  variant: str | None, bootstrap: int, alphas: list[float],
-                 out: Path | None, game: str = DEFAULT) -> str:  # fmt: skip
+                 out: Path | None, game: str = DEFAULT,
+                 rules: RulesLike | None = None) -> str:  # fmt: skip
     """`metagame` at one player count: play the compositions (a progress bar on a terminal),
     analyse them, print the Markdown section (returned) and write the tables and the Nash
-    mixture into `out`."""
+    mixture into `out`; `rules` (of `players`), when given, are the set-up played (the
+    variant with rule options) instead of the variant's."""
     from moaisim.analysis import metagame as mg
     from moaisim.studies.metagame import play as meta_play
 
@@ -307,7 +326,7 @@ def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: in
     progress = make_bar(compositions * games) if sys.stderr.isatty() else None
     try:
         meta = meta_play(names, players, games, seed, jobs, variant, progress=progress,
-                         game=game)  # fmt: skip
+                         rules=rules, game=game)  # fmt: skip
     finally:
         if progress is not None:
             progress.close()
@@ -384,6 +403,7 @@ def tune(
     turn_order: TurnOrder = None,
     volcano_after_moai: VolcanoAfterMoai = None,
     spent_wood: SpentWood = None,
+    option: RuleOption = None,
     start: Annotated[
         list[Path] | None,
         typer.Option(
@@ -425,17 +445,22 @@ def tune(
     if start and len(start) > 1 and not population:
         raise UserError("give one --start (several start a population loop's runs: "
                         "--population)")  # fmt: skip
+    options = rule_options(game, option, turn_order=turn_order,
+                           volcano_after_moai=volcano_after_moai,
+                           spent_wood=spent_wood)  # fmt: skip
+    defaults = load_game(game).OPTIONS
+    changed = {k: v for k, v in options.items() if v != defaults[k][0]}
+    if population and changed:
+        raise UserError("--population plays the game's default rule options: leave out "
+                        f"{', '.join(f'{k}={v}' for k, v in changed.items())}")  # fmt: skip
     if population:
         _population(players, library, out, epsilon, iterations, meta_games, games, generations,
                     popsize, held_out_games, seed, start, jobs, field, restart, game)  # fmt: skip
         return
-    options = rule_options(game, turn_order=turn_order, volcano_after_moai=volcano_after_moai,
-                           spent_wood=spent_wood)  # fmt: skip
-    defaults = load_game(game).OPTIONS
     forbids = [f.strip() for f in forbid.split(",") if f.strip()]
     settings = TuneSettings(
         players, field, games, generations, popsize, seed, variants=variant,
-        options={k: v for k, v in options.items() if v != defaults[k][0]},
+        options=changed,
         start=start[0] if start else None,
         sigma=sigma, held_out_games=held_out_games, held_out_seed=held_out_seed,
         objective=objective, names=names.split(",") if names else None, forbid=forbids,
