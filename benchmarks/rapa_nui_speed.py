@@ -37,8 +37,11 @@ def main() -> None:
     table = Batch(rules, args.seed, range(args.games)).play(seats)
     machine = time.process_time() - start
     start = time.process_time()
-    scores = [ReferenceGame(rules, seats, seed=args.seed, game=i).play()
-              for i in range(args.reference)]  # fmt: skip
+    scores = []
+    for i in range(args.reference):
+        game = ReferenceGame(rules, seats, seed=args.seed, game=i)
+        game.play()
+        scores.append(game.scores)
     reference = time.process_time() - start
     mine = table["score"].to_numpy().reshape(args.games, args.players)[: args.reference]
     if not np.array_equal(mine, np.array(scores)):

@@ -324,12 +324,20 @@ def test_every_command_takes_game(command):
 
 @pytest.mark.parametrize(
     "args",
-    [["play"], ["variants"], ["rules", "--path"], ["events"], ["strategies"], ["games"]],
+    [["play"], ["variants"], ["rules", "--path"], ["events"], ["strategies"]],
 )
 def test_game_moai_is_accepted(capsys, args):
     plain = run(capsys, *args)
     named = run(capsys, *args, "--game", "moai")
     assert plain[0] == 0 and named == plain
+
+
+def test_games_lists_every_game_and_with_game_only_that_one(capsys):
+    code, every, _ = run(capsys, "games")
+    names = [line.split()[0] for line in every.splitlines() if not line.startswith(" ")]
+    assert code == 0 and names == ["moai", "rapa-nui"]
+    code, one, _ = run(capsys, "games", "--game", "rapa-nui")
+    assert code == 0 and one.splitlines()[0].startswith("rapa-nui") and "moai " not in one
 
 
 @pytest.mark.parametrize("command", _commands())

@@ -176,8 +176,8 @@ def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
         "Per strategy: its win share per seat played (a strategy in two seats of a game "
         "counts twice; intervals from standard errors clustered by game, none in "
         "self-play where the share is 1/players by construction), its difference from "
-        "the fair share, its mean score and the mean of each part of the score (R8.2), "
-        "with 95 % intervals." + pooled,
+        "the fair share, its mean score and the mean of each part of the score "
+        f"({spec.VOCABULARY['score_rule']}), with 95 % intervals." + pooled,
         strat,
         pd.DataFrame(shown),
         ["score_parts", "score_distributions"],

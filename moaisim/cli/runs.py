@@ -39,7 +39,7 @@ from moaisim.cli.common import (
     where_report,
 )
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import DEFAULT, available, load_game
 from moaisim.progress import Bar
 from moaisim.progress import bar as make_bar
 from moaisim.runner import summary
@@ -50,8 +50,9 @@ def _grid_help(name: str) -> str:
     return f"Rule option {' | '.join(load_game(DEFAULT).OPTIONS[name])} (repeat: a grid)."
 
 
-#: How the default game's metrics name seat 0 (the help of `report --metric`).
-SEAT_ZERO = load_game(DEFAULT).VOCABULARY["seat_zero_name"]
+#: How each game's metrics name seat 0 (the help of `report --metric`).
+SEAT_ZERO = "; ".join(f"{name}: {load_game(name).VOCABULARY['seat_zero_name']}"
+                      for name in available())  # fmt: skip
 
 
 # Options of `simulate`, declared apart to keep its signature short: the rule options and
@@ -218,9 +219,9 @@ def report(
         list[str] | None,
         typer.Option(
             help="A metric the answer box answers (repeatable, in order): a variants metric, "
-            f"\"{SEAT_ZERO}'s share against fair\", 'ranking' or 'head to head: A vs B'. "
-            f"Default: seat 0, the {SEAT_ZERO}'s win share, the mean score and whether the "
-            "leader after round 3 wins."
+            "\"<seat 0>'s share against fair\", 'ranking' or 'head to head: A vs B', where "
+            f"<seat 0> is the game's name for seat 0 ({SEAT_ZERO}). Default: seat 0's win "
+            "share, the mean score and whether the leader after round 3 wins."
         ),  # fmt: skip
     ] = None,
     game: RunGame = None,

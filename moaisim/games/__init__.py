@@ -22,7 +22,7 @@ GROUP = "moaisim.games"
 #: The game every command plays unless told otherwise (`--game`).
 DEFAULT = "moai"
 #: The games that ship with moaisim: name -> the package that is its `GameSpec`.
-BUILTIN: dict[str, str] = {"moai": "moaisim.games.moai"}
+BUILTIN: dict[str, str] = {"moai": "moaisim.games.moai", "rapa-nui": "moaisim.games.rapa_nui"}
 
 
 class UnknownGameError(UserError):

@@ -1,17 +1,22 @@
 """The base class of Rapa Nui strategies: one method per decision kind (docs/rapa-nui-rules.md,
 section D), each answering a `SeatView` of n games with one action per game.
 
-The base class answers every decision uniformly at random among the legal actions, drawing
-one value of the seat's own stream per game (`random_choice`): the k-th of the m legal
-actions, k = floor(u x m). A strategy overrides the decisions it plays otherwise.
+Every decision method answers by `by_policy`: the base class's is uniformly random among the
+legal actions, drawing one value of the seat's own stream per game (`random_choice`: the k-th
+of the m legal actions, k = floor(u x m)); the built-ins override `by_policy` with a compiled
+policy (`form`), which the fast machine plays without asking Python. A user's strategy
+overrides the decisions it plays otherwise and is asked through views.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import numpy as np
 
 from moaisim.games.rapa_nui.engine.decisions import Kind
 from moaisim.games.rapa_nui.engine.views import SeatView
+from moaisim.strategy_params import Parameterised
 
 
 def random_choice(view: SeatView) -> np.ndarray:
@@ -25,53 +30,83 @@ def random_choice(view: SeatView) -> np.ndarray:
     return np.argmax(legal & (ranks == k[:, None]), axis=1).astype(np.int64)
 
 
-class Strategy:
-    """A Rapa Nui strategy; subclass it and override the decisions you play differently."""
+class Strategy(Parameterised):
+    """A Rapa Nui strategy; subclass it and override the decisions you play differently
+    (parameters: `params`, `bounds`, checked as a lineup is read)."""
 
     #: The name results tables use (the registry's).
     name = "random"
+    #: The machine's compiled form of `by_policy` (`batch.FAMILIES`): "random" for the base
+    #: class's uniform choice; a subclass that overrides `by_policy` declares its own.
+    form: ClassVar[str] = "random"
 
     def compiled(self, rules: object) -> str | None:
-        """The form the fast machine plays this strategy in: "random" for the base class's
-        uniform play (no decision method overridden), None for a strategy whose decisions
-        are its own Python (the machine then asks it through views)."""
-        mine = type(self)
-        if any(getattr(mine, k.value) is not getattr(Strategy, k.value) for k in Kind):
+        """The form the fast machine plays this strategy in (`form`), when every decision is
+        `by_policy`'s (no decision method overridden, on the class or the instance) and
+        `by_policy` is the one `form` was declared for; else None: the machine asks the
+        strategy through views."""
+        for k in Kind:
+            mine = getattr(self, k.value, None)
+            if getattr(mine, "__func__", None) is not getattr(Strategy, k.value):
+                return None
+        if not issubclass(_owner(type(self), "form"), _owner(type(self), "by_policy")):
             return None
-        return "random"
+        return self.form
+
+    def check_players(self, players: int) -> None:
+        """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
+        for; called as a lineup is read, before any game. Default: every count."""
+
+    def start(self, rules: object, seat: int, games: np.ndarray) -> None:
+        """Called before a batch's games start (a mixture draws its components). Default:
+        nothing."""
+
+    def vector(self, rules: object) -> np.ndarray:
+        """A heuristic form's weights for `rules` (`policy.NAMES` order); none for random."""
+        return np.zeros(0)
+
+    def by_policy(self, view: SeatView) -> np.ndarray:
+        """What every decision method answers unless overridden: the base class's uniformly
+        random legal action (`random_choice`)."""
+        return random_choice(view)
 
     def start_sacrifice(self, view: SeatView) -> np.ndarray:
         """D0 (R1.4, one_choice): the food type of the starting sacrifice card."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def buy(self, view: SeatView) -> np.ndarray:
         """D1 (R3): 0 to buy nothing, 1 + t to buy a sacrifice card of type t."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def play(self, view: SeatView) -> np.ndarray:
         """D2 (R4.1): 0 a lumberjack, 1 a priest, 2 a Moai, 3 + 3t + (k - 1): k H&G of type t."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def discard(self, view: SeatView) -> np.ndarray:
         """D3 (R4.3): the card kind discarded from a stuck hand."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def sacrifice(self, view: SeatView) -> np.ndarray:
         """D4 (R5.1): the food type of the stock's card put face up on the stone."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def offering(self, view: SeatView) -> np.ndarray:
         """D5 (R5.2): 4 x (the stock's type put face down) + (the supply's type put face up)."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def take(self, view: SeatView) -> np.ndarray:
         """D6 (R6.1): the column whose bottom card is taken."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def moai_income(self, view: SeatView) -> np.ndarray:
         """D7 (R7.4): how many Moai pay glory (the others wood)."""
-        return random_choice(view)
+        return self.by_policy(view)
 
     def bonus(self, view: SeatView) -> np.ndarray:
         """D8 (R7.6): how many units of the Moai majority bonus are glory (the others wood)."""
-        return random_choice(view)
+        return self.by_policy(view)
+
+
+def _owner(cls: type, attr: str) -> type:
+    """The class of `cls`'s MRO that defines `attr`."""
+    return next(k for k in cls.__mro__ if attr in k.__dict__)

@@ -1,3 +1,135 @@
-"""Rapa Nui (Klaus-Jürgen Wrede, Kosmos 2011), moaisim's second game: its rules book is
-docs/rapa-nui-rules.md, its rules data and parameters are `rules/`, its engines `engine/`
-(the reference engine first), its strategies `moaisim.strategies.rapa_nui`."""
+"""Rapa Nui (Klaus-Jürgen Wrede, Kosmos 2011), moaisim's second game: this module is its
+`GameSpec` (`moaisim.games.base`).
+
+The toolkit reads every name below from here, never from the game's own modules; each is
+loaded on first use (PEP 562): the rules (`rules/`, its book docs/rapa-nui-rules.md), the two
+engines and the forward model (`engine/`, the reference engine first), the measures and words
+of its reports, and its strategies (`moaisim.strategies.rapa_nui`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from moaisim.games.rapa_nui import words
+
+NAME = "rapa-nui"
+TITLE = "Rapa Nui"
+SUMMARY = ("Klaus-Jürgen Wrede, 2011: buy sacrifice cards, play lumberjacks, priests, Moai and "
+           "hunter-gatherers, take cards from the display's columns; each revealed card pays "
+           "every village, and the sacrifice stone ranks the food types")  # fmt: skip
+PLAYERS = range(2, 5)
+
+#: What the reports call things: a seat, the start player, a turn, the score's parts.
+VOCABULARY = words.VOCABULARY
+#: The score parts a report can put beside the score, with their units (R9.1).
+UNITS = words.UNITS
+#: The rules book (docs/rapa-nui-rules.md) and the default component file (`moaisim rules`).
+RULES_BOOK = "rapa-nui-rules.md"
+COMPONENTS_FILE = ("moaisim.games.rapa_nui.rules", "default.toml")
+
+_RULES = "moaisim.games.rapa_nui.rules"
+_ENGINE = "moaisim.games.rapa_nui.engine"
+_STRATEGIES = "moaisim.strategies.rapa_nui"
+#: name -> (module, attribute): the rest of the `GameSpec`, loaded on first use.
+_LAZY: dict[str, tuple[str, str]] = {
+    # rules data
+    "Rules": (f"{_RULES}.model", "Rules"),
+    "make_rules": (f"{_RULES}.model", "make_rules"),
+    "default_components": (f"{_RULES}.model", "default_components"),
+    "parameter_table": (f"{_RULES}.model", "parameter_table"),
+    "VARIANTS": (f"{_RULES}.options", "VARIANTS"),
+    "OPTIONS": (f"{_RULES}.options", "OPTIONS"),
+    "OPTION_HELP": (f"{_RULES}.options", "OPTION_HELP"),
+    "parse_variants": (f"{_RULES}.options", "parse_variants"),
+    "variant_label": (f"{_RULES}.options", "variant_label"),
+    "PARAMETERS": (f"{_RULES}.parameters", "PARAMETERS"),
+    "LATER": (f"{_RULES}.parameters", "LATER"),
+    "check_names": (f"{_RULES}.parameters", "check_names"),
+    "parse_assignments": (f"{_RULES}.parameters", "parse_assignments"),
+    "parameter_listing": (f"{_RULES}.parameters", "listing"),
+    "parameter_values": (f"{_RULES}.components", "parameter_values"),
+    # the engines and the forward model
+    "Games": (f"{_ENGINE}.forward", "Games"),
+    "Game": (f"{_ENGINE}.forward", "Game"),
+    "determinize": (f"{_ENGINE}.forward", "determinize"),
+    "ReferenceGame": (f"{_ENGINE}.reference", "ReferenceGame"),
+    "SeatView": (f"{_ENGINE}.views", "SeatView"),
+    "Kind": (f"{_ENGINE}.decisions", "Kind"),
+    "GameRecord": (f"{_ENGINE}.record", "GameRecord"),
+    "NOT_A_LOG": (f"{_ENGINE}.record", "NOT_A_LOG"),
+    "read_log": (f"{_ENGINE}.record", "read_log"),
+    "logged_rules": (f"{_ENGINE}.record", "logged_rules"),
+    "compare_events": (f"{_ENGINE}.record", "compare_events"),
+    "schema_markdown": (f"{_ENGINE}.events", "schema_markdown"),
+    "compiled_forms": (f"{_ENGINE}.batch", "compiled_forms"),
+    "warm": (f"{_ENGINE}.warm", ""),
+    "replay": (f"{_STRATEGIES}.replay", "replay"),
+    # results
+    "COLUMNS": (f"{_ENGINE}.results", "COLUMNS"),
+    "DTYPES": (f"{_ENGINE}.results", "DTYPES"),
+    "CATEGORIES": (f"{_ENGINE}.results", "CATEGORIES"),
+    "ROUND_COLUMNS": (f"{_ENGINE}.results", "ROUND_COLUMNS"),
+    "ROUND_DTYPES": (f"{_ENGINE}.results", "ROUND_DTYPES"),
+    "frame": (f"{_ENGINE}.results", "frame"),
+    "seat_rows": (f"{_ENGINE}.results", "seat_rows"),
+    "SCORE_PARTS": ("moaisim.games.rapa_nui.measures", "SCORE_PARTS"),
+    "score_parts": ("moaisim.games.rapa_nui.measures", "score_parts"),
+    "SEAT_MEASURES": ("moaisim.games.rapa_nui.measures", "SEAT_MEASURES"),
+    "SCORE_MEASURES": ("moaisim.games.rapa_nui.measures", "SCORE_MEASURES"),
+    "SHOWN_MEASURES": ("moaisim.games.rapa_nui.measures", "SHOWN_MEASURES"),
+    "MEASURE_COLUMNS": ("moaisim.games.rapa_nui.measures", "MEASURE_COLUMNS"),
+    "MEASURE_PARAMETERS": ("moaisim.games.rapa_nui.measures", "MEASURE_PARAMETERS"),
+    "BLOCK_COLUMNS": ("moaisim.games.rapa_nui.measures", "BLOCK_COLUMNS"),
+    "seat_measures": ("moaisim.games.rapa_nui.measures", "seat_measures"),
+    "GAME_METRICS": ("moaisim.games.rapa_nui.measures", "GAME_METRICS"),
+    "game_metrics": ("moaisim.games.rapa_nui.measures", "game_metrics"),
+    # strategies and skill levels
+    "Strategy": (f"{_STRATEGIES}.base", "Strategy"),
+    "STRATEGIES": (f"{_STRATEGIES}.levels", "STRATEGIES"),
+    "STRATEGY_GROUP": (f"{_STRATEGIES}.levels", "STRATEGY_GROUP"),
+    "LEVELS": (f"{_STRATEGIES}.levels", "LEVELS"),
+    "LEVEL_POOL": (f"{_STRATEGIES}.levels", "LEVEL_POOL"),
+    "MIXTURE_LEVELS": (f"{_STRATEGIES}.levels", "MIXTURE_LEVELS"),
+    "level_spec": (f"{_STRATEGIES}.levels", "level_spec"),
+    # tuning: the weight-vector family, restricted play, per-game dispatch
+    "TUNABLE": (f"{_STRATEGIES}.heuristic", "HeuristicStrategy"),
+    "WEIGHTS": (f"{_STRATEGIES}.heuristic", "WEIGHTS"),
+    "WEIGHT_NAMES": (f"{_STRATEGIES}.heuristic", "NAMES"),
+    "WEIGHT_SCALES": (f"{_STRATEGIES}.heuristic", "SCALES"),
+    "read_weights": (f"{_STRATEGIES}.heuristic", "read_weights"),
+    "default_weights": (f"{_STRATEGIES}.heuristic", "defaults"),
+    "weights_path": (f"{_STRATEGIES}.heuristic", "weights_path"),
+    "TUNED": (f"{_STRATEGIES}.tuned", "TunedStrategy"),
+    "tuned_file": (f"{_STRATEGIES}.tuned", "tuned_file"),
+    "retuned_key": (f"{_STRATEGIES}.tuned", "retuned_key"),
+    "FORBID": (f"{_STRATEGIES}.restrict", "FORBID"),
+    "DISPATCH": (f"{_STRATEGIES}.mixture", "DispatchStrategy"),
+    # component documents (the balance search edits these)
+    "Components": (f"{_RULES}.components", "Components"),
+    "component_document": (f"{_RULES}.components", "component_document"),
+    "components_from_dict": (f"{_RULES}.components", "components_from_dict"),
+    "apply_parameters": (f"{_RULES}.components", "apply_parameters"),
+    "parse_epoch_card": ("moaisim.games.rapa_nui.edits", "parse_epoch_card"),
+    "COMPONENT_EDITS": ("moaisim.games.rapa_nui.edits", "COMPONENT_EDITS"),
+    "TOTAL_CHANGING": ("moaisim.games.rapa_nui.edits", "TOTAL_CHANGING"),
+    "edit_default": ("moaisim.games.rapa_nui.edits", "edit_default"),
+    "apply_edit": ("moaisim.games.rapa_nui.edits", "apply_edit"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A `GameSpec` name, imported from the game's module that defines it (once)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    value = importlib.import_module(module)
+    if attr:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -14,9 +14,17 @@ import pandas as pd
 
 from moaisim.errors import StrategyError
 from moaisim.games.rapa_nui.engine import machine as m
+from moaisim.games.rapa_nui.engine import warm
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
+from moaisim.games.rapa_nui.engine.policy import NW, TIES
 from moaisim.games.rapa_nui.engine.reference import deck
-from moaisim.games.rapa_nui.engine.results import PARTS, frame, provenance, ranks_and_shares
+from moaisim.games.rapa_nui.engine.results import (
+    PARTS,
+    frame,
+    provenance,
+    ranks_and_shares,
+    rounds_of,
+)
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
@@ -49,6 +57,11 @@ def consts(rules: Rules) -> m.Consts:
         shared=rules.majority_rule == "shared",
         end_round=rules.end_timing == "round",
         refill_first=rules.refill_bottom == "first",
+        values=np.array(c.sacrifice_values, dtype=np.int64),
+        tie=TIES[rules.sacrifice_tie],
+        moai_glory=c.moai_glory,
+        pile0=c.n_cards - c.display_cards,
+        deck=np.bincount(np.array(deck(rules), dtype=np.int64), minlength=N_KINDS),
     )
 
 
@@ -102,14 +115,54 @@ def setup(rules: Rules, streams: Streams) -> m.Arrays:
 
 
 #: A strategy's compiled form (`Strategy.compiled(rules)`) -> the machine's policy family.
-FAMILIES: dict[str, int] = {"random": m.RANDOM}
+FAMILIES: dict[str, int] = {"random": m.RANDOM, "heuristic": m.HEURISTIC}
 
 
-def compiled_family(strategy: Any, rules: Rules) -> int:
-    """The machine's policy family of a strategy: its compiled form's (`Strategy.compiled`),
-    or `PAUSE` (its answers come from Python) when it has none."""
+def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[str] | None:
+    """Each strategy's compiled form under these rules, or None unless every one has one
+    (no user code runs in their games: the runner's compiled path)."""
+    forms = [getattr(s, "compiled", lambda rules: None)(rules) for s in strategies]
+    return None if any(f is None for f in forms) else forms
+
+
+def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray]:
+    """The machine's policy family of a strategy and its weights: its compiled form's
+    (`Strategy.compiled`; a "heuristic" form plays the strategy's `vector(rules)`), or
+    `PAUSE` (its answers come from Python) when it has none."""
     form = getattr(strategy, "compiled", lambda rules: None)(rules)
-    return FAMILIES.get(form, m.PAUSE) if form is not None else m.PAUSE
+    family = FAMILIES.get(form, m.PAUSE) if form is not None else m.PAUSE
+    weights = np.zeros(NW, dtype=np.float64)
+    if family == m.HEURISTIC:
+        weights[:] = strategy.vector(rules)
+    return family, weights
+
+
+def family_of(strategy: Any, rules: Rules) -> int:
+    """The machine's policy family of a strategy (`PAUSE`: asked through views)."""
+    form = getattr(strategy, "compiled", lambda rules: None)(rules)
+    if form is None:
+        return m.PAUSE
+    return m.HEURISTIC if form == "rows" else FAMILIES.get(form, m.PAUSE)
+
+
+def lineup(rules: Rules, strategies: Sequence[Any], seat_keys: np.ndarray) -> m.Lineup:
+    """The machine's `Lineup` of `strategies` (seat q plays strategies[q]) in the games whose
+    seats' stream keys are `seat_keys` [B, P]: a strategy compiled game by game ("rows": a
+    mixture) gives each game's family and weights (`compiled_rows`)."""
+    p, b = rules.players, len(seat_keys)
+    family = np.zeros((b, p), dtype=np.int64)
+    weights = np.zeros((b, p, NW), dtype=np.float64)
+    forbid = np.zeros((b, p), dtype=np.int64)
+    for q, s in enumerate(strategies):
+        forbid[:, q] = getattr(s, "forbid_bits", 0) if family_of(s, rules) != m.PAUSE else 0
+        form = getattr(s, "compiled", lambda rules: None)(rules)
+        if form == "rows":
+            family[:, q], weights[:, q] = s.compiled_rows(rules, np.arange(b), seat_keys[:, q])
+        else:
+            family[:, q], weights[:, q] = compiled_family(s, rules)
+    return m.Lineup(family=family, weights=weights, forbid=forbid,
+                    seen=np.zeros((p, N_FOODS), dtype=np.int64),
+                    scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip
 
 
 class Batch:
@@ -138,17 +191,21 @@ class Batch:
         if len(strategies) != p:
             raise ValueError(f"{p} players need {p} strategies")
         self.strategies = list(strategies)
-        forms = np.array([compiled_family(s, self.rules) for s in strategies], dtype=np.int64)
-        family = np.tile(forms, (len(self), 1))
-        pol = m.Lineup(family=family.astype(np.int64))
         g = self.g
+        for q, s in enumerate(strategies):
+            hook = getattr(s, "start", None)
+            if hook is not None:
+                hook(self.rules, q, self.games)
+        pol = lineup(self.rules, strategies, g.seat_keys)
+        path = "compiled" if (pol.family != m.PAUSE).all() else "view"
         todo = np.flatnonzero(~self.over())
-        while len(todo):
-            m.play_rows(g, self.c, pol, todo, self.legal, self.due)
-            waiting = todo[g.paused[todo]]
-            for rows, seat, kind in self.groups(waiting):
-                self.answer(rows, seat, kind)
-            todo = waiting
+        with warm.compiling(path):
+            while len(todo):
+                m.play_rows(g, self.c, pol, todo, self.legal, self.due)
+                waiting = todo[g.paused[todo]]
+                for rows, seat, kind in self.groups(waiting):
+                    self.answer(rows, seat, kind)
+                todo = waiting
         return self.results()
 
     def groups(self, rows: np.ndarray) -> list[tuple[np.ndarray, int, Kind]]:
@@ -170,6 +227,7 @@ class Batch:
         rng = SeatRandom(g.seat_keys[rows, seat].copy(), g.seat_pos[rows, seat].copy())
         view = SeatView(self.rules, seat, kind, legal, self.info(rows, kind),
                         rng, self.fields(rows, seat))  # fmt: skip
+        view.rows = rows  # the games' positions in the batch (the meta-game's dispatch)
         strategy = self.strategies[seat]
         name = getattr(strategy, "name", type(strategy).__name__)
         try:
@@ -217,7 +275,8 @@ class Batch:
             "discarded": g.discarded[rows], "bought": g.bought[rows], "gained": g.gained[rows],
             "given": g.given[rows], "display": g.columns[rows], "column_size": g.col_size[rows],
             "pile": g.pile_len[rows] - g.pile_pos[rows], "supply": g.supply[rows],
-            "stone": g.stone[rows], "revealed": g.revealed[rows],
+            "stone": g.stone[rows], "revealed": g.revealed[rows], "passes": g.passes[rows],
+            "first_column": np.where(g.cur[rows, m.C_STEP] == m.TAKE, g.cur[rows, m.C_FIRST], -1),
         }  # fmt: skip
 
     def parts(self) -> dict[str, np.ndarray]:
@@ -233,8 +292,10 @@ class Batch:
             "stock_points": (g.stock * values[:, None, :]).sum(axis=2),
         }
 
-    def results(self) -> pd.DataFrame:
-        """The results table of the finished games (one row per seat of each game)."""
+    def results(self, names: Sequence[str] | None = None) -> pd.DataFrame:
+        """The results table of the finished games (one row per seat of each game), seat q
+        named `names[q]` (default: its strategy's name, "seat q" for a seat no strategy
+        played)."""
         g, p, b = self.g, self.rules.players, len(self)
         parts = self.parts()
         scores = sum(parts[k] for k in PARTS)
@@ -243,7 +304,10 @@ class Batch:
         for i in range(b):
             rk, sh = ranks_and_shares(scores[i].tolist(), g.wood[i].tolist(), self.rules.winner_tie)
             rank[i], share[i] = rk, sh
-        names = [getattr(s, "name", type(s).__name__) for s in self.strategies]
+        if names is None:
+            names = [getattr(s, "name", type(s).__name__) for s in self.strategies]
+            if len(names) != p:
+                names = [f"seat {q}" for q in range(p)]
         flat = lambda a: np.asarray(a).reshape(-1)  # noqa: E731
         cols: dict[str, Any] = {
             "game": np.repeat(self.games, p), "seed": self.seed, "players": p,
@@ -257,6 +321,6 @@ class Batch:
             "bought": flat(g.bought.sum(axis=2)), "gained": flat(g.gained.sum(axis=2)),
             "discarded": flat(g.discarded.sum(axis=2)), "turns": flat(g.turns),
             "rank": flat(rank), "win": flat(rank == 1), "win_share": flat(share),
-            "game_turns": np.repeat(g.turn, p),
+            "game_turns": np.repeat(g.turn, p), "rounds": np.repeat(rounds_of(g.turn, p), p),
         }  # fmt: skip
         return frame(cols)

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from moaisim.games.rapa_nui.engine.policy import choose, narrow
 from moaisim.games.rapa_nui.rules.codes import (
     BUY_NOTHING,
     HG,
@@ -43,8 +44,9 @@ START, BUY, PLAY, SACRIFICE, OFFERING, TAKE, EVALUATE, TURN_END, OVER = range(9)
 C_STEP, C_POS, C_COUNT, C_FIRST, C_NEED, C_PHASE = range(6)
 #: The decision kinds as ints, in `decisions.Kind`'s order.
 K_START, K_BUY, K_PLAY, K_DISCARD, K_SACRIFICE, K_OFFERING, K_TAKE, K_INCOME, K_BONUS = range(9)
-#: The policy families (`Lineup.family`).
-RANDOM, PAUSE = 0, 3
+#: The policy families (`Lineup.family`): the base class's uniform choice, the heuristic
+#: (`policy.choose`, with the seat's weights), a Python seat's answer.
+RANDOM, HEURISTIC, PAUSE = 0, 1, 3
 
 
 class Arrays(NamedTuple):
@@ -105,17 +107,27 @@ class Consts(NamedTuple):
     shared: bool
     end_round: bool
     refill_first: bool
+    values: np.ndarray  # [4] a stock card's glory by its type's rank (R9.2)
+    tie: int  # sacrifice_tie (`policy.TIES`)
+    moai_glory: int  # R9.1
+    pile0: int  # the draw pile's cards after the deal
+    deck: np.ndarray  # [7] the deck's cards of each kind (C1)
 
 
 class Lineup(NamedTuple):
-    """The seats' policies: each seat's family in each game [B, P] (`RANDOM`, `PAUSE`)."""
+    """The seats' policies: each seat's family in each game [B, P] (`RANDOM`, `HEURISTIC`,
+    `PAUSE`), a heuristic seat's weights [B, P, NW], and the policy's scratch arrays."""
 
     family: np.ndarray
+    weights: np.ndarray  # [B, P, policy.NW]
+    forbid: np.ndarray  # [B, P] a restricted seat's forbidden moves (`policy.FORBID` bits)
+    seen: np.ndarray  # [P, 4] the stocks as the deciding seat sees them (R10.3)
+    scratch: np.ndarray  # [4]
 
 
 # --- asking ---------------------------------------------------------------------------------
 @kernel(nrt=False)
-def decide(g, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
+def decide(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
     """Seat `seat`'s action at a decision of `kind` in game r (legal[:size] its legal mask):
     the only legal action without asking; Python's answer waiting in the slot; else its
     policy's (`RANDOM`: the floor(u x m)-th of the m legal actions, u the next value of the
@@ -138,6 +150,16 @@ def decide(g, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # no
         for a in range(g.pend_legal.shape[1]):
             g.pend_legal[r, a] = a < size and legal[a]
         return -1
+    if pol.forbid[r, seat] != 0:  # a restricted seat chooses among the allowed actions
+        narrow(kind, pol.forbid[r, seat], legal, size)
+        count, first = 0, -1
+        for a in range(size):
+            if legal[a]:
+                if first < 0:
+                    first = a
+                count += 1
+    if pol.family[r, seat] == HEURISTIC:
+        return heuristic(g, c, pol, legal, r, kind, seat, size)
     u = unit(g.seat_keys[r, seat], g.seat_pos[r, seat])
     g.seat_pos[r, seat] += np.uint64(1)
     k = min(int(u * count), count - 1)
@@ -147,6 +169,20 @@ def decide(g, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # no
                 return a
             k -= 1
     return first
+
+
+@kernel(nrt=False)
+def heuristic(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
+    """The heuristic's action (`policy.choose`) from what seat `seat` sees of game r: its own
+    stock, its rivals' as the public record gives them (R10.3: their face-down cards not yet
+    taken off, `stock + down`)."""
+    for q in range(g.stock.shape[1]):
+        for f in range(N_FOODS):
+            pol.seen[q, f] = g.stock[r, q, f] + (0 if q == seat else g.down[r, q, f])
+    return choose(c, pol.weights[r, seat], kind, seat, legal, size, g.hand[r, seat],
+                  g.stock[r, seat], g.down[r, seat], g.village[r], g.wood[r], pol.seen,
+                  g.columns[r], g.col_size[r], g.pile_len[r] - g.pile_pos[r], g.supply[r],
+                  g.stone[r], pol.scratch)  # fmt: skip
 
 
 @kernel(nrt=False)
@@ -194,7 +230,7 @@ def start(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
         q = g.cur[r, C_POS]
         for f in range(N_FOODS):
             legal[f] = g.supply[r, f] > 0
-        food = decide(g, pol, legal, r, K_START, q, N_FOODS)
+        food = decide(g, c, pol, legal, r, K_START, q, N_FOODS)
         if food < 0:
             return
         g.stock[r, q, food] += 1
@@ -213,7 +249,7 @@ def buy(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
     for f in range(N_FOODS):
         price = max(0, c.price - g.village[r, a, HG + f])
         legal[1 + f] = g.supply[r, f] > 0 and g.wood[r, a] >= price
-    choice = decide(g, pol, legal, r, K_BUY, a, 1 + N_FOODS)
+    choice = decide(g, c, pol, legal, r, K_BUY, a, 1 + N_FOODS)
     if choice < 0:
         return
     if choice != BUY_NOTHING:
@@ -250,7 +286,7 @@ def play(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
             return
         for k in range(N_KINDS):
             legal[k] = g.hand[r, a, k] > 0
-        kind = decide(g, pol, legal, r, K_DISCARD, a, N_KINDS)
+        kind = decide(g, c, pol, legal, r, K_DISCARD, a, N_KINDS)
         if kind < 0:
             return
         g.hand[r, a, kind] -= 1
@@ -259,7 +295,7 @@ def play(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
         g.passes[r] = 0
         to_take(g, c, r)
         return
-    action = decide(g, pol, legal, r, K_PLAY, a, PLAY_HG + MAX_GROUP * N_FOODS)
+    action = decide(g, c, pol, legal, r, K_PLAY, a, PLAY_HG + MAX_GROUP * N_FOODS)
     if action < 0:
         return
     if action < PLAY_HG:
@@ -292,7 +328,7 @@ def sacrifice(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
         if stock_count(g, r, q) > 0:
             for f in range(N_FOODS):
                 legal[f] = g.stock[r, q, f] > 0
-            food = decide(g, pol, legal, r, K_SACRIFICE, q, N_FOODS)
+            food = decide(g, c, pol, legal, r, K_SACRIFICE, q, N_FOODS)
             if food < 0:
                 return
             g.stock[r, q, food] -= 1
@@ -317,7 +353,7 @@ def offering(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
                 ok_d = g.stock[r, a, d] > 0 if own else d == 0
                 ok_s = g.supply[r, s] > 0 if sup else s == 0
                 legal[N_FOODS * d + s] = ok_d and ok_s
-        action = decide(g, pol, legal, r, K_OFFERING, a, N_FOODS * N_FOODS)
+        action = decide(g, c, pol, legal, r, K_OFFERING, a, N_FOODS * N_FOODS)
         if action < 0:
             return
         d, s = action // N_FOODS, action % N_FOODS
@@ -346,7 +382,7 @@ def take(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
         if c.refill_same and first >= 0 and g.col_size[r, first] > 0:  # R6.2, R6.6
             for k in range(c.columns):
                 legal[k] = k == first
-        k = decide(g, pol, legal, r, K_TAKE, a, c.columns)
+        k = decide(g, c, pol, legal, r, K_TAKE, a, c.columns)
         if k < 0:
             return
         if first < 0:
@@ -421,7 +457,7 @@ def evaluate(g, c, pol, legal, due, r: int) -> None:  # noqa: ANN001
                 if units > 0 and (phase == 0 or leads(g, c, r, MOAI, q)):
                     for x in range(units + 1):
                         legal[x] = True
-                    glory = decide(g, pol, legal, r, K_INCOME if phase == 0 else K_BONUS, q,
+                    glory = decide(g, c, pol, legal, r, K_INCOME if phase == 0 else K_BONUS, q,
                                    units + 1)  # fmt: skip
                     if glory < 0:
                         return

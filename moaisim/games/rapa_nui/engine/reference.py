@@ -7,7 +7,10 @@ stream, so the deal is the same under every rule option and parameter), then pla
 turn (R2) until it ends (R8) and is scored (R9). Every decision with more than one legal
 action is asked of the seat's strategy through a `SeatView` of this one game, drawing from
 the seat's own stream; a decision with one legal action is taken without asking. Every step
-is recorded in the event log (`events`).
+is recorded in the event log (`events`, `play()`'s result; its kinds and fields are
+engine/events.py's `EVENTS`): the deal's whole order, and every decision with its legal
+actions where it is made (a forced one marked `forced`), so that the log alone lets another
+engine play the game again (strategies/rapa_nui/replay.py).
 """
 
 from __future__ import annotations
@@ -104,25 +107,43 @@ class Table:
     revealed: int = -1
     turns: list[int] = field(default_factory=list)  # turns each seat played
     passes: int = 0  # R4.5: turns in a row without a play
+    first_column: int = -1  # R6.2: the column of the turn's first take, while taking
     pile_out: bool = False  # R8.1: a refill took the draw pile's last card
 
 
 class ReferenceGame:
-    """One game of Rapa Nui between `strategies` (one per seat), game `game` of root seed
-    `seed`. `play()` plays it to the end and returns the scores; `events` is its log."""
+    """One game of Rapa Nui between `strategies` (one per seat, labelled `names`: by default
+    each strategy's `name`, else its class name), game `game` of root seed `seed`. `play()`
+    plays it to the end and returns its log (`events`); the scores are then `scores`."""
 
-    def __init__(self, rules: Rules, strategies: Sequence[Any], seed: int = 0,
-                 game: int = 0) -> None:  # fmt: skip
+    def __init__(self, rules: Rules, strategies: Sequence[Any], seed: int = 0, game: int = 0,
+                 names: Sequence[str] | None = None) -> None:  # fmt: skip
         if len(strategies) != rules.players:
             raise ValueError(f"{rules.players} players need {rules.players} strategies")
         self.rules, self.strategies = rules, list(strategies)
+        if names is None:
+            names = [str(getattr(s, "name", type(s).__name__)) for s in self.strategies]
+        if len(names) != rules.players:
+            raise ValueError(f"{rules.players} players need {rules.players} names")
+        self.names = [str(n) for n in names]
         self.seed, self.game = int(seed), int(game)
         self.streams = Streams(self.seed, np.array([self.game]), rules.players)
         self.events: list[dict[str, Any]] = []
-        self.decisions: list[dict[str, Any]] = []
         self.over = False
+        self.ended_by = "pile"  # why the game ended (the end event's reason): pile or passes
         self.scores: list[int] | None = None
         self.t = self._setup()
+
+    @property
+    def state(self) -> ReferenceGame:
+        """What `results.seat_rows` reads of a finished game: the game itself (its table `t`,
+        its rules and its score's `parts()`)."""
+        return self
+
+    @property
+    def decisions(self) -> list[dict[str, Any]]:
+        """The log's decisions, in the order they were made (forced ones included)."""
+        return [e for e in self.events if e["e"] == "decision"]
 
     # --- R1 -----------------------------------------------------------------------------
     def _setup(self) -> Table:
@@ -152,13 +173,17 @@ class ReferenceGame:
         for q in range(p):
             t.village[q][LUMBERJACK] = c.start_lumberjacks  # R1.2
         self.t = t
-        self.log("deal", columns=[list(col) for col in columns], pile=len(pile))
         if r.start_sacrifice == "one_each":  # R1.4
             for q in range(p):
                 for food in range(N_FOODS):
                     t.stock[q][food] += c.start_stock
                     t.supply[food] -= c.start_stock
-        else:  # R1.4 one_choice: D0 in seat order, public
+        # R1.3: the whole deal (the draw pile's order is hidden from the seats, R10.2, but a
+        # replaying engine needs it), and what each seat starts with
+        self.log("deal", columns=[list(col) for col in columns], pile=list(pile),
+                 hands=[list(h) for h in t.hand], wood=list(t.wood),
+                 stock=[list(s) for s in t.stock])  # fmt: skip
+        if r.start_sacrifice == "one_choice":  # R1.4 one_choice: D0 in seat order, public
             for q in range(p):
                 legal = [t.supply[f] > 0 for f in range(N_FOODS)]
                 food = self.ask(q, Kind.START_SACRIFICE, legal)
@@ -187,6 +212,7 @@ class ReferenceGame:
             "gained": one(t.gained), "given": one(t.given), "display": display[None],
             "column_size": one([len(col) for col in t.columns]), "pile": one(len(t.pile)),
             "supply": one(t.supply), "stone": one(t.stone), "revealed": one(t.revealed),
+            "passes": one(t.passes), "first_column": one(t.first_column),
         }  # fmt: skip
         rng = self.streams.seat(seat, np.array([0]))
         info_arrays = {k: one(v) for k, v in info.items()}
@@ -194,13 +220,17 @@ class ReferenceGame:
 
     def ask(self, seat: int, kind: Kind, legal: Sequence[bool], **info: Any) -> int:
         """Seat `seat`'s action at a decision of `kind` (its legal mask `legal`): the only
-        legal action without asking, else its strategy's answer through a view, checked."""
+        legal action without asking, else its strategy's answer through a view, checked.
+        Either is logged as a decision event, with its legal actions and whether it was
+        forced (section D: the log keeps every choice, so that a second engine can replay
+        it)."""
         mask = np.zeros(action_size(self.rules, kind), dtype=bool)
         mask[: len(legal)] = legal
         choices = np.flatnonzero(mask)
         if len(choices) == 0:
             raise AssertionError(f"no legal action of {kind.value} for seat {seat}")
-        if len(choices) == 1:
+        forced = len(choices) == 1
+        if forced:
             action = int(choices[0])
         else:
             view = self.view(seat, kind, mask, info)
@@ -215,32 +245,33 @@ class ReferenceGame:
             if isinstance(checked, str):
                 raise self.failed(seat, kind, checked)
             action = checked
-        self.decisions.append({"seat": seat, "kind": kind.value,
-                               "legal": choices.tolist(), "action": action})  # fmt: skip
+        self.log("decision", seat=seat, kind=kind.value, legal=choices.tolist(), action=action,
+                 forced=forced)  # fmt: skip
         return action
 
     def failed(self, seat: int, kind: Kind, problem: str) -> StrategyError:
         """The one-line error of a strategy that failed at a decision of this game."""
-        name = getattr(self.strategies[seat], "name", type(self.strategies[seat]).__name__)
-        return StrategyError(str(name), kind.value, self.game, self.seed, seat, problem)
+        return StrategyError(self.names[seat], kind.value, self.game, self.seed, seat, problem)
 
     def log(self, event: str, **what: Any) -> None:
-        """An event of the log: what happened, in turn order."""
-        self.events.append({"event": event, "turn": self.t.turn, **what})
+        """An event of the log (its kind `event` and fields, engine/events.py's `EVENTS`), in
+        the order things happen."""
+        self.events.append({"e": event, **what})
 
     # --- R2: the game ---------------------------------------------------------------------
-    def play(self) -> list[int]:
-        """Play the game to its end (R8) and score it (R9)."""
+    def play(self) -> list[dict[str, Any]]:
+        """Play the game to its end (R8) and score it (R9, `scores`); returns its log."""
         while not self.over:
             self.play_turn()
-        return self.score()
+        self.score()
+        return self.events
 
     def play_turn(self) -> None:
         """One turn of the active seat (R2), then the next seat's turn or the end (R8)."""
         t = self.t
         a = t.active
         t.revealed = -1
-        self.log("turn", seat=a)
+        self.log("turn", turn=t.turn + 1, seat=a)
         emptied = False  # R8.2: the last card left the draw pile this turn
         self.buy(a)  # R3
         need = 0
@@ -257,7 +288,7 @@ class ReferenceGame:
         t.turn += 1
         t.pile_out = t.pile_out or emptied
         if t.passes >= r.players:  # R4.5: a whole round of passes
-            self.over = True
+            self.over, self.ended_by = True, "passes"
         elif t.pile_out and (r.end_timing == "turn" or a == r.players - 1):
             self.over = True  # R8.2 (this turn), R8.3 (the round's last seat)
         if t.turn >= TURN_LIMIT:
@@ -349,7 +380,7 @@ class ReferenceGame:
         if any(own):
             t.stock[a][d] -= 1
             t.down[a][d] += 1  # R5.4: face down, its type known to its owner only
-            self.log("offering_down", seat=a)
+            self.log("offering_down", seat=a, food=d)  # the referee's record: its type too
         if any(sup):
             t.supply[s] -= 1
             t.stone[s] += 1
@@ -362,7 +393,7 @@ class ReferenceGame:
         last take is evaluated (R6.5). Returns whether the draw pile ran out this turn."""
         t, r, c = self.t, self.rules, self.rules.components
         need = max(0, c.hand - sum(t.hand[a]))
-        emptied, first = False, -1
+        emptied, first, k = False, -1, -1
         for _ in range(need):
             sizes = [len(col) for col in t.columns]
             if not any(sizes):  # R6.4: the display has no more cards
@@ -372,7 +403,7 @@ class ReferenceGame:
                 legal = [k == first for k in range(c.columns)]  # R6.2, R6.6
             k = self.ask(a, Kind.TAKE, legal)
             if first < 0:
-                first = k
+                first = t.first_column = k
             card = t.columns[k].pop()
             t.hand[a][card] += 1
             t.taken[a][card] += 1
@@ -383,8 +414,9 @@ class ReferenceGame:
                 emptied = emptied or not t.pile
                 self.log("refill", column=k, cards=list(t.columns[k]), pile=len(t.pile))
             t.revealed = t.columns[k][-1] if t.columns[k] else -1  # R6.5
+        t.first_column = -1  # the takes are over
         if t.revealed >= 0:
-            self.log("revealed", card=t.revealed)
+            self.log("revealed", column=k, card=t.revealed)
         return emptied
 
     # --- R7 ------------------------------------------------------------------------------
@@ -395,7 +427,8 @@ class ReferenceGame:
         order = [(t.active + k) % p for k in range(p)]
         counts = [t.village[q][kind] for q in range(p)]
         leaders = majority(counts, r.majority_rule)  # R7.6
-        self.log("evaluate", card=kind, counts=list(counts), leaders=list(leaders))
+        food = kind - HG if kind >= HG else 0
+        before = (list(t.wood), list(t.glory), [s[food] for s in t.stock])  # for the log
         if kind == LUMBERJACK:  # R7.2
             for q in order:
                 t.wood[q] += counts[q] + (c.bonus_lumberjack if q in leaders else 0)
@@ -410,10 +443,15 @@ class ReferenceGame:
                 if q in leaders and c.bonus_moai:
                     self.split(q, Kind.BONUS, c.bonus_moai)
         else:  # R7.5, R7.8: sacrifice cards of the type, while the stack lasts
-            food = kind - HG
             due = [(n if r.hg_income == "per_card" else min(n, 1)) for n in counts]
             self.hand_out(food, order, due)
             self.hand_out(food, order, [c.bonus_hg if q in leaders else 0 for q in range(p)])
+        wood, glory, cards = before
+        self.log("evaluate", card=kind, counts=list(counts), leaders=list(leaders),
+                 wood=[t.wood[q] - wood[q] for q in range(p)],
+                 glory=[t.glory[q] - glory[q] for q in range(p)],
+                 cards=[t.stock[q][food] - cards[q] if kind >= HG else 0
+                        for q in range(p)])  # fmt: skip
 
     def split(self, q: int, kind: Kind, units: int) -> None:
         """R7.4, R7.6: `units` of wood-or-glory to seat q, as many glory as it chooses."""
@@ -457,10 +495,15 @@ class ReferenceGame:
         }
 
     def score(self) -> list[int]:
-        """R9.1: the final scores (the sum of the parts)."""
+        """R9.1: the final scores (the sum of the parts), logged with how they were made."""
+        t, r = self.t, self.rules
         parts = self.parts()
-        self.scores = [sum(col[q] for col in parts.values()) for q in range(self.rules.players)]
-        self.log("end", scores=list(self.scores), stone=self.stone_counts())
+        self.scores = [sum(col[q] for col in parts.values()) for q in range(r.players)]
+        stone = self.stone_counts()
+        values = type_values(stone, r.components.sacrifice_values, r.sacrifice_tie)
+        self.log("end", reason=self.ended_by, turns=t.turn, down=[list(d) for d in t.down],
+                 stone=stone, values=list(values), parts=parts, scores=list(self.scores),
+                 winners=self.winners())  # fmt: skip
         return self.scores
 
     def winners(self) -> list[int]:

@@ -29,7 +29,7 @@ DEEDS: tuple[str, ...] = (
 )  # fmt: skip
 COLUMNS: tuple[str, ...] = (
     "game", "seed", "players", *PROVENANCE, "seat", "strategy", "score", *PARTS, *DEEDS,
-    "rank", "win", "win_share", "game_turns",
+    "rank", "win", "win_share", "game_turns", "rounds",
 )  # fmt: skip
 #: Columns stored as pandas categoricals.
 CATEGORIES: tuple[str, ...] = (*(c for c in PROVENANCE if c not in PARAMETERS), "strategy")
@@ -45,6 +45,7 @@ DTYPES: dict[str, str] = {
     "win": "bool",
     "win_share": "float64",
     "game_turns": "int16",
+    "rounds": "int16",
     **{name: "int16" for name in PARAMETERS},
 }
 #: What each column holds (docs/rapa-nui-rules.md; `moaisim schema --game rapa-nui`).
@@ -68,6 +69,7 @@ MEANING: dict[str, str] = {
     "win": "the seat shares the win (R9.4, winner_tie)",
     "win_share": "1/k for each of the k seats sharing the win, else 0",
     "game_turns": "turns played in the game, all seats",
+    "rounds": "rounds of turns begun in the game (each seat's turn once, from seat 0; R8.3)",
 }
 #: No per-round table: a Rapa Nui game has turns, not rounds (the toolkit's `--rounds`
 #: option says so for this game).
@@ -85,6 +87,11 @@ def provenance(rules: Rules) -> dict[str, str | int]:
         "components": rules.components.name,
         **rules.params(),
     }
+
+
+def rounds_of(turns: Any, players: int) -> Any:
+    """The rounds of turns begun after `turns` turns (a number or an array)."""
+    return -(-turns // players)
 
 
 def ranks_and_shares(scores: Sequence[int], wood: Sequence[int],
@@ -129,6 +136,7 @@ def seat_rows(game: Any, seed: int, index: int, strategies: Sequence[str]) -> di
         "win": [r == 1 for r in rank],
         "win_share": share,
         "game_turns": [t.turn] * p,
+        "rounds": [rounds_of(t.turn, p)] * p,
     }
     return cols
 

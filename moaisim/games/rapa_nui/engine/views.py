@@ -47,6 +47,9 @@ FIELDS: dict[str, str] = {
     "supply": "[n, 4] sacrifice cards of each type in the supply",
     "stone": "[n, 4] face-up cards of each type on the stone",
     "revealed": "[n] the card kind being evaluated (-1: none yet this turn)",
+    "passes": "[n] turns in a row without a card played (R4.5: a round of them ends the game)",
+    "first_column": "[n] while the active seat takes: the column of its first take this turn "
+    "(R6.2; -1: none yet, or not taking)",
 }
 
 

@@ -216,19 +216,4 @@ def load_components(path: str | Path | None = None,
 
 def parameter_values(components: Components) -> dict[str, int]:
     """Each rule parameter's value in a component set."""
-    out = {}
-    for name, p in PARAMETERS.items():
-        held = getattr(components, FIELD[name])
-        out[name] = int(held if p.index is None else held[p.index])
-    return out
-
-
-#: The `Components` field that holds each parameter.
-FIELD: dict[str, str] = {
-    **{f"start_wood_{q}": "start_wood" for q in range(4)},
-    "sacrifice_price": "sacrifice_price", "moai_cost": "moai_cost",
-    "bonus_lumberjack": "bonus_lumberjack", "bonus_priest": "bonus_priest",
-    "bonus_moai": "bonus_moai", "bonus_hg": "bonus_hg", "moai_glory": "moai_glory",
-    "wood_per_glory": "wood_per_glory", "hand_size": "hand",
-}  # fmt: skip
-assert set(FIELD) == set(PARAMETERS)
+    return {name: p.value(components) for name, p in PARAMETERS.items()}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from moaisim.errors import RulesError
 
@@ -27,13 +28,19 @@ class Parameter:
     low: int
     high: int
     index: int | None = None
+    field: str = ""  # the `Components` field that holds it ("": the parameter's name)
+
+    def value(self, components: Any) -> int:
+        """The parameter's value in a component set (`components.Components`)."""
+        held = getattr(components, self.field or self.name)
+        return int(held if self.index is None else held[self.index])
 
 
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
         *(Parameter(f"start_wood_{q}", ("start", "wood"), "R1.6, C8",
-                    f"wood seat {q} starts with", 0, 20, q) for q in range(4)),
+                    f"wood seat {q} starts with", 0, 20, q, "start_wood") for q in range(4)),
         Parameter("sacrifice_price", ("sacrifice", "price"), "R3.2, C10",
                   "price of a sacrifice card before the discount of own H&G", 0, 20),
         Parameter("moai_cost", ("costs", "moai"), "R4.1, C10", "wood a Moai costs to play",
@@ -51,9 +58,12 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("wood_per_glory", ("scoring", "wood_per_glory"), "R9.1",
                   "wood left that scores one glory at the end", 1, 20),
         Parameter("hand_size", ("display", "hand"), "R6.1, C7",
-                  "cards a player refills his hand to", 1, 5),
+                  "cards a player refills his hand to", 1, 5, None, "hand"),
     )
 }  # fmt: skip
+#: Parameters added after runs were recorded, with the value those runs were played with (a
+#: results table without the column is read with it): none yet.
+LATER: dict[str, int] = {}
 
 
 def check_names(params: Iterable[str]) -> None:

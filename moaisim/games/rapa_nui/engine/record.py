@@ -1,0 +1,251 @@
+"""`GameRecord`: one played game of Rapa Nui, as its event log (JSON lines behind a header that
+names its rules), a readable text for a game designer and its per-seat results; and what
+`replay` (strategies/rapa_nui/replay.py) needs to play a log again: `read_log`,
+`logged_rules`, `compare_events` and `Told`, a seat that answers with logged decisions."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from moaisim.errors import RulesError, UserError
+from moaisim.games.rapa_nui.engine.decisions import Kind
+from moaisim.games.rapa_nui.engine.events import SCHEMA_VERSION, Event, narrate, summary_lines
+from moaisim.games.rapa_nui.rules.components import digest_of, load_components
+from moaisim.games.rapa_nui.rules.model import Rules, contents, default_components
+
+#: The registry's name of the game, as a log's header names it.
+GAME_NAME = Rules.game
+
+
+@dataclass
+class GameRecord:
+    """A finished game: `events` (its ordered log), `result` (the per-seat DataFrame),
+    `text()`, `summary()` and `jsonl()`."""
+
+    rules: Rules
+    seed: int
+    game: int
+    strategies: list[str]
+    events: list[Event]
+    result: pd.DataFrame = field(repr=False)
+
+    def header(self) -> dict[str, Any]:
+        """The log's first line: everything `replay` needs to play the game again (the rule
+        options, the rule parameters, the component set's name and digest; the rules digest
+        covers them all), the seed, the game number and the strategies' names."""
+        return {
+            "e": "game",
+            "schema": SCHEMA_VERSION,
+            "game_name": GAME_NAME,  # which game's log (moaisim.games, `log_game`)
+            "seed": self.seed,
+            "game": self.game,
+            "players": self.rules.players,
+            "variant": self.rules.variant,
+            "options": self.rules.options(),
+            "params": self.rules.params(),
+            "components": components_id(self.rules),
+            "strategies": list(self.strategies),
+            "rules_digest": self.rules.digest(),
+        }
+
+    def jsonl(self) -> str:
+        """The header line and the event log, one JSON object per line."""
+        lines = [self.header(), *self.events]
+        return "\n".join(json.dumps(e, separators=(",", ":")) for e in lines) + "\n"
+
+    def text(self) -> str:
+        """A readable log: the set-up, each turn in a few lines, the final score table."""
+        return render(self)
+
+    def summary(self) -> str:
+        """A short account: one line per round of turns and the final score table."""
+        return render(self, brief=True)
+
+
+def components_id(rules: Rules) -> dict[str, str]:
+    """A component set's name and the digest of what it is made of beyond the rule
+    parameters (`rules.model.contents`): the file a log's replay needs."""
+    return {"name": rules.components.name, "digest": digest_of(contents(rules.components))}
+
+
+# --- the text ---------------------------------------------------------------------------------
+#: How the text writes what it shows, printed under its header.
+LEGEND = (
+    "notation: 'P1' is seat 1 (seat 0 plays first); columns are numbered 1 to 4; a column is "
+    "listed from its bottom card, the one that can be taken, up; H&G a hunter-gatherer"
+)
+#: The score table's columns and their headings (the score's parts, R9.1, then what is left).
+SCORE_TABLE = {
+    "seat": "seat", "strategy": "strategy", "score": "score", "glory": "glory",
+    "moai_points": "Moai pts", "wood_points": "wood pts", "stock_points": "stock pts",
+    "moai": "Moai", "wood": "wood", "stock": "stock cards", "rank": "rank",
+}  # fmt: skip
+
+
+def render(rec: GameRecord, brief: bool = False) -> str:
+    """The readable log: a header naming the rules and the seats, the narration (brief: one
+    line per round), the final score table with the score's parts and the winners."""
+    rules, c = rec.rules, rec.rules.components
+
+    def who(seat: int) -> str:
+        return f"P{seat}"
+
+    seats = ", ".join(f"P{q} {name}" for q, name in enumerate(rec.strategies))
+    out = [
+        f"Rapa Nui - {rules.players} players, seed {rec.seed}, game {rec.game}",
+        f"rules: {rules.setup}; components: {c.name}",
+        "options: " + ", ".join(f"{k}={v}" for k, v in rules.options().items()),
+        f"seats: {seats}",
+        LEGEND,
+        "",
+    ]
+    if brief:
+        out[-2] += ("; 'P1: buys fish, a priest -> Moai': seat 1 bought a fish sacrifice card, "
+                    "played a priest and uncovered a Moai")  # fmt: skip
+        out += summary_lines(rec.events, rules.players, who)
+    else:
+        out.append(narrate(rec.events, who))
+    out.append(
+        f"\nFinal scores (R9.1): glory + Moai pts ({c.moai_glory} per Moai) + wood pts (1 per "
+        f"{c.wood_per_glory} wood left) + stock pts (the stock's cards by their type's value)"
+    )
+    df = rec.result
+    table = df[list(SCORE_TABLE)].copy()
+    table["seat"] = [who(int(q)) for q in table["seat"]]
+    table.columns = list(SCORE_TABLE.values())
+    out.append(table.to_string(index=False))
+    winners = ", ".join(f"{who(int(q))} {df['strategy'].iloc[int(q)]}"
+                        for q in df.loc[df["win"], "seat"])  # fmt: skip
+    out.append(f"Winner: {winners} after {int(df['game_turns'].iloc[0])} turns")
+    return "\n".join(out)
+
+
+# --- reading a log back -----------------------------------------------------------------------
+#: What a log's header must hold for `replay`.
+HEADER_KEYS = ("seed", "game", "players", "variant", "options", "params", "components",
+               "strategies", "rules_digest")  # fmt: skip
+NOT_A_LOG = "not a rapa-nui game log of moaisim play --json"
+
+
+def read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A log's header and events, checked for shape: the header first, of a Rapa Nui game and
+    of this schema, with everything a replay needs."""
+    lines: list[Any] = []
+    for number, text in enumerate(log.splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            lines.append(json.loads(text))
+        except json.JSONDecodeError:
+            raise UserError(f"{NOT_A_LOG} (line {number} is not JSON)") from None
+    if not lines or not all(isinstance(x, dict) for x in lines) or lines[0].get("e") != "game":
+        raise UserError(f'{NOT_A_LOG} (its first line must be the header {{"e": "game", ...}})')
+    header, *events = lines
+    name = header.get("game_name")
+    if name != GAME_NAME:
+        raise UserError(f"the log is a game of {name!r}, not of {GAME_NAME}: replay it as such")
+    if header.get("schema") != SCHEMA_VERSION:
+        raise UserError(f"the log has event schema {header.get('schema')!r}; this moaisim "
+                        f"replays {GAME_NAME} logs of schema {SCHEMA_VERSION}")  # fmt: skip
+    missing = [k for k in HEADER_KEYS if k not in header]
+    if missing:
+        raise UserError(f"{NOT_A_LOG}: its header does not record its {missing[0]}")
+    seed, game = header["seed"], header["game"]
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (seed, game)):
+        raise UserError(f"{NOT_A_LOG}: its header's seed and game must be whole numbers")
+    if not all("e" in x for x in events):
+        raise UserError(f"{NOT_A_LOG}: an event has no kind (its key 'e')")
+    return header, events
+
+
+def logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules:
+    """The rules a log's header names, checked against its rules digest; the component set
+    must be the one its digest names (the default one, or the file given)."""
+    wanted = header["components"] if isinstance(header["components"], dict) else {}
+    try:
+        given = load_components(components) if components is not None else default_components()
+    except RulesError as exc:
+        raise UserError(f"{components}: {exc}") from None
+    if digest_of(contents(given)) != wanted.get("digest"):
+        name = wanted.get("name")
+        if components is None:
+            raise UserError(f"the log was played with the component set {name!r}, not the "
+                            "default one: give its file with --components")  # fmt: skip
+        raise UserError(f"{components} is not the component set the log was played with "
+                        f"({name!r})")  # fmt: skip
+    options, params = header["options"], header["params"]
+    if not isinstance(options, dict) or not isinstance(params, dict):
+        raise UserError(f"{NOT_A_LOG}: its header's options and params must be tables")
+    try:
+        rules = Rules.make(header["players"], header["variant"], components, params=params,
+                           **options)  # fmt: skip
+    except (TypeError, RulesError) as exc:
+        raise UserError(f"{NOT_A_LOG}: its header's rules cannot be read ({exc})") from None
+    if rules.digest() != header["rules_digest"]:
+        raise UserError(
+            "the log's header names other rules than it was played with: they do not have "
+            f"its rules digest ({str(header['rules_digest'])[:12]}...); was it edited?"
+        )
+    return rules
+
+
+def compare_events(logged: list[dict[str, Any]], made: list[Event], partial: bool = False) -> None:
+    """The events the game made must be the log's, one by one (`partial`: the game stopped
+    early, so only those it made are compared); the first that differs is named."""
+    for k, (a, b) in enumerate(zip(logged, made, strict=False)):
+        b = json.loads(json.dumps(b))
+        if b == a:
+            continue
+        where = f"the log does not replay: event {k + 1} ({a.get('e')}) is not the game's"
+        if a.get("e") != b["e"]:
+            raise UserError(f"{where}: the game makes a {b['e']!r} event there")
+        key = next(x for x in [*b, *a] if a.get(x) != b.get(x))  # the first, in field order
+        raise UserError(f"{where}: its {key} is {a.get(key)!r} in the log, {b.get(key)!r} in "
+                        "the game")  # fmt: skip
+    if not partial and len(logged) != len(made):
+        raise UserError(f"the log does not replay: it has {len(logged)} events, the game "
+                        f"makes {len(made)}")  # fmt: skip
+
+
+class Told:
+    """A seat that answers with decisions it is told, in order, reading nothing of the game
+    (one seat's logged decisions, for `replay`): a view of one game gets an array of one
+    action. A decision of another kind than the next one told, or one past the last, is
+    refused (the engine reports it as the seat's failure)."""
+
+    name = "replay"
+
+    def __init__(self, decisions: list[dict[str, Any]]) -> None:
+        self.decisions = list(decisions)
+        for k in Kind:
+            setattr(self, k.value, self.next)
+
+    def compiled(self, rules: object) -> None:
+        """No compiled form: the fast machine must ask this seat through views."""
+        return None
+
+    def next(self, view: Any) -> np.ndarray:
+        """The next decision told, if it is of the kind asked."""
+        if len(view) != 1:
+            raise ValueError("a told seat answers views of one game")
+        if not self.decisions:
+            raise ValueError("the log has no more decisions for this seat (is it cut short?)")
+        kind = self.decisions[0].get("kind")
+        if kind != view.kind.value:
+            raise ValueError(f"the log's next decision of this seat is a {kind!r}")
+        action = self.decisions.pop(0)["action"]
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"the log's decision has the action {action!r}, not a number")
+        return np.asarray([action], dtype=np.int64)
+
+
+__all__ = [
+    "NOT_A_LOG", "GameRecord", "Told", "compare_events", "components_id", "logged_rules",
+    "read_log", "render",
+]  # fmt: skip

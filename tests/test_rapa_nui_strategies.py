@@ -1,0 +1,123 @@
+"""Rapa Nui's composite strategies: mixtures (a game's drawn component plays exactly its own
+game, compiled or through views), the meta-game's dispatch, restricted play, the skill
+levels, and search (the same games in both engines, reproducible from the seed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moaisim.errors import UnknownStrategyError
+from moaisim.games import load_game
+from moaisim.games.rapa_nui.engine.forward import Games
+from moaisim.games.rapa_nui.engine.reference import ReferenceGame
+from moaisim.games.rapa_nui.rules.codes import PLAY_MOAI
+from moaisim.games.rapa_nui.rules.model import Rules
+from moaisim.registry import load_strategy
+from moaisim.strategies.rapa_nui.mixture import DispatchStrategy, MixtureStrategy
+
+RULES = Rules.make(3)
+GAME = "rapa-nui"
+
+
+def batch_scores(specs: list[str], seed: int, games: int, rules: Rules = RULES) -> list[int]:
+    seats = [load_strategy(s, GAME)() for s in specs]
+    return Games.new(rules, seed, np.arange(games)).play(seats).results()["score"].tolist()
+
+
+def reference_scores(specs: list[str], seed: int, games: int, rules: Rules = RULES) -> list[int]:
+    out: list[int] = []
+    for i in range(games):
+        g = ReferenceGame(rules, [load_strategy(s, GAME)() for s in specs], seed=seed, game=i)
+        g.play()
+        out += list(g.scores or [])
+    return out
+
+
+def test_a_mixture_with_all_its_weight_on_one_strategy_plays_that_strategys_games():
+    pure = batch_scores(["greedy", "priest", "random"], 3, 10)
+    mixed = batch_scores(["mixture(weights={'greedy': 1.0})", "priest", "random"], 3, 10)
+    assert mixed == pure
+
+
+def test_a_mixtures_games_are_the_same_compiled_and_asked_through_views():
+    spec = "mixture(weights={'greedy': 0.4, 'builder': 0.3, 'random': 0.3})"
+    lineup = [spec, "heuristic", spec]
+    assert load_strategy(spec, GAME)().compiled(RULES) == "rows"
+    assert batch_scores(lineup, 8, 12) == reference_scores(lineup, 8, 12)
+
+
+def test_each_game_draws_its_component_from_its_own_seat_stream_whatever_the_batch():
+    spec = "mixture(weights={'greedy': 0.5, 'priest': 0.5})"
+    whole = batch_scores([spec, "greedy", "greedy"], 5, 12)
+    halves = []
+    for part in (np.arange(6), np.arange(6, 12)):
+        seats = [load_strategy(s, GAME)() for s in (spec, "greedy", "greedy")]
+        halves += Games.new(RULES, 5, part).play(seats).results()["score"].tolist()
+    assert halves == whole
+    mix = load_strategy(spec, GAME)()
+    drawn = mix.assign(np.arange(400), np.arange(400, dtype=np.uint64) * 7919 + 1)
+    assert 0.4 < drawn.mean() < 0.6  # both components drawn, about half each
+
+
+def test_mixture_mistakes_are_one_line():
+    with pytest.raises(UnknownStrategyError, match="sum to"):
+        MixtureStrategy(weights={"greedy": 0.5})
+    with pytest.raises(UnknownStrategyError, match="negative"):
+        MixtureStrategy(weights={"greedy": 1.5, "priest": -0.5})
+    with pytest.raises(UnknownStrategyError, match="meant for 4 players"):
+        MixtureStrategy(weights={"players": 4, "mixture": {"greedy": 1.0}}).check_players(3)
+
+
+def test_dispatch_plays_the_strategy_its_table_gives_each_game_of_the_batch():
+    specs = [load_strategy(s, GAME) for s in ("greedy", "random")]
+    deals = Games.new(RULES, 2, np.arange(4))
+    rows = deals.clone(rows=np.tile(np.arange(4), 2))  # copy c of game j: row c * 4 + j
+    table = np.repeat([0, 1], 4)  # seat 0: greedy in the first copy, random in the second
+    seats = [DispatchStrategy(specs, table), *(load_strategy("greedy", GAME)() for _ in "ab")]
+    scores = rows.play(seats).results()["score"].to_numpy().reshape(8, 3)
+    first = batch_scores(["greedy", "greedy", "greedy"], 2, 4)
+    second = batch_scores(["random", "greedy", "greedy"], 2, 4)
+    assert scores[:4].reshape(-1).tolist() == first
+    assert scores[4:].reshape(-1).tolist() == second
+
+
+def test_restricted_play_never_makes_a_forbidden_move_and_is_the_same_in_both_engines():
+    spec = "restrict(strategy='builder', forbid=['moai', 'buy'])"
+    seats = [load_strategy(s, GAME)() for s in (spec, "builder", "greedy")]
+    table = Games.new(RULES, 6, np.arange(20)).play(seats).results()
+    assert (table.loc[table["seat"] == 0, "bought"] == 0).all()  # buying nothing is legal
+    lineup = [spec, "builder", "greedy"]
+    assert table["score"].tolist() == reference_scores(lineup, 6, 20)
+    # a Moai is played only when the rules leave nothing else (a hand of Moai, R4.1)
+    forced = free = 0
+    for i in range(20):
+        g = ReferenceGame(RULES, [load_strategy(s, GAME)() for s in lineup], seed=6, game=i)
+        g.play()
+        for d in g.decisions:
+            if d["seat"] == 0 and d["kind"] == "play" and d["action"] == PLAY_MOAI:
+                assert d["legal"] == [PLAY_MOAI]
+                forced += 1
+            elif d["seat"] == 1 and d["kind"] == "play" and d["action"] == PLAY_MOAI:
+                free += len(d["legal"]) > 1
+    assert free > forced  # the plan itself builds by choice
+    with pytest.raises(UnknownStrategyError, match="forbid names"):
+        load_strategy("restrict(strategy='greedy', forbid=['statues'])", GAME)()
+
+
+def test_the_skill_levels_name_strategies_of_this_game():
+    spec = load_game(GAME)
+    assert spec.level_spec("L0", 3) == "random" and spec.level_spec("L1", 3) == "greedy"
+    assert spec.level_spec("L4", 3) == "search"
+    pool = load_strategy(spec.level_spec("L2", 3), GAME)()
+    assert set(pool.labels) == set(spec.LEVEL_POOL)
+    with pytest.raises(UnknownStrategyError, match="unknown skill level"):
+        spec.level_spec("L9", 3)
+
+
+def test_search_plays_the_same_game_in_both_engines_from_the_same_seed():
+    lineup = ["search(worlds=3)", "greedy", "heuristic"]
+    assert batch_scores(lineup, 4, 2) == reference_scores(lineup, 4, 2)
+    assert batch_scores(lineup, 4, 2) == batch_scores(lineup, 4, 2)
+    with pytest.raises(UnknownStrategyError, match="rollout= must not be search"):
+        load_strategy("search(rollout='search')", GAME)()
