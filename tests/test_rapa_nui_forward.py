@@ -177,3 +177,21 @@ def test_worlds_differ_where_the_view_is_blind_and_a_view_edited_by_hand_is_refu
     edited = SeatView(RULES, view.seat, view.kind, view.legal, view.info, view.rng, fields)
     with pytest.raises(UserError, match="no game can show this view"):
         determinize(edited, 1, 4)
+
+
+def test_the_per_round_table_ends_at_each_seats_final_score_r9():
+    rules = Rules.make(3)
+    games = Games.new(rules, 1, np.arange(30), rounds=True)
+    games.play([HeuristicStrategy() for _ in range(3)])
+    table, results = games.round_table(), games.results()
+    assert len(table) == 3 * results.groupby("game")["rounds"].first().sum()
+    last = table.sort_values("round").groupby(["game", "seat"]).last()["score"]
+    assert last.tolist() == results.sort_values(["game", "seat"])["score"].tolist()
+    # round 1 of every game: no sacrifice yet, so the four types tie on the stone and a
+    # stock card scores 3 (R9.2-R9.3, `high`); wood scores 1 per 5 (R9.1)
+    first = table[table["round"] == 1]
+    by_hand = first["glory"] + 4 * first["moai"] + first["wood"] // 5 + 3 * first["stock"]
+    no_sacrifice = ~first["game"].isin(table.loc[table["moai"] > 0, "game"])
+    assert (first["score"] == by_hand)[no_sacrifice].all() and no_sacrifice.any()
+    with pytest.raises(ValueError, match="rounds=True"):
+        Games.new(rules, 1, [0]).play([HeuristicStrategy() for _ in range(3)]).round_table()

@@ -20,6 +20,8 @@ from moaisim.games.rapa_nui.engine.policy import NW, TIES
 from moaisim.games.rapa_nui.engine.reference import deck
 from moaisim.games.rapa_nui.engine.results import (
     PARTS,
+    ROUND_DTYPES,
+    TRACKED,
     frame,
     provenance,
     ranks_and_shares,
@@ -35,8 +37,9 @@ from moaisim.rng import Chance, SeatRandom, Streams
 KINDS: tuple[Kind, ...] = tuple(Kind)
 
 
-def consts(rules: Rules) -> m.Consts:
-    """The rules' figures and options for the kernels."""
+def consts(rules: Rules, keep_rounds: bool = False) -> m.Consts:
+    """The rules' figures and options for the kernels (`keep_rounds`: record the per-round
+    table)."""
     c = rules.components
     bonus = np.zeros(N_KINDS, dtype=np.int64)
     bonus[LUMBERJACK], bonus[PRIEST], bonus[MOAI] = c.bonus_lumberjack, c.bonus_priest, c.bonus_moai
@@ -62,7 +65,16 @@ def consts(rules: Rules) -> m.Consts:
         moai_glory=c.moai_glory,
         pile0=c.n_cards - c.display_cards,
         deck=np.bincount(np.array(deck(rules), dtype=np.int64), minlength=N_KINDS),
+        keep_rounds=keep_rounds,
+        wood_per_glory=c.wood_per_glory,
     )
+
+
+def most_rounds(rules: Rules) -> int:
+    """The rounds the per-round table has room for: more than a game can last (each round
+    of turns without passes takes at least a card of each seat from the display, R6.1)."""
+    c = rules.components
+    return (c.n_cards + rules.players * (c.hand + 2)) // rules.players + 4
 
 
 def widest(rules: Rules) -> int:
@@ -70,7 +82,7 @@ def widest(rules: Rules) -> int:
     return max(action_size(rules, k) for k in Kind)
 
 
-def setup(rules: Rules, streams: Streams) -> m.Arrays:
+def setup(rules: Rules, streams: Streams, rounds: bool = False) -> m.Arrays:
     """R1: the games' state at the start, each deal drawn as the reference engine draws it
     (`reference.shuffled`, `reference.deal`)."""
     c, p = rules.components, rules.players
@@ -111,6 +123,8 @@ def setup(rules: Rules, streams: Streams) -> m.Arrays:
         wait=np.zeros((b, p), dtype=bool), slot=z(p), filled=np.zeros((b, p), dtype=bool),
         pend_legal=np.zeros((b, widest(rules)), dtype=bool), pend_kind=z(),
         paused=np.zeros(b, dtype=bool),
+        track=np.zeros((b, most_rounds(rules) if rounds else 1, p, 5), dtype=np.int64),
+        track_rounds=z(),
     )  # fmt: skip
 
 
@@ -168,12 +182,13 @@ def lineup(rules: Rules, strategies: Sequence[Any], seat_keys: np.ndarray) -> m.
 class Batch:
     """B games of root seed `seed` (numbers `games`) on the fast machine."""
 
-    def __init__(self, rules: Rules, seed: int, games: Sequence[int] | np.ndarray) -> None:
+    def __init__(self, rules: Rules, seed: int, games: Sequence[int] | np.ndarray,
+                 rounds: bool = False) -> None:  # fmt: skip
         self.rules, self.seed = rules, int(seed)
         self.games = np.asarray(games, dtype=np.int64)
         self.streams = Streams(self.seed, self.games, rules.players)
-        self.g = setup(rules, self.streams)
-        self.c = consts(rules)
+        self.g = setup(rules, self.streams, rounds)
+        self.c = consts(rules, rounds)
         self.legal = np.zeros(widest(rules), dtype=bool)
         self.due = np.zeros(rules.players, dtype=np.int64)
         self.strategies: list[Any] = []
@@ -278,6 +293,27 @@ class Batch:
             "stone": g.stone[rows], "revealed": g.revealed[rows], "passes": g.passes[rows],
             "first_column": np.where(g.cur[rows, m.C_STEP] == m.TAKE, g.cur[rows, m.C_FIRST], -1),
         }  # fmt: skip
+
+    def round_table(self) -> pd.DataFrame:
+        """The per-round table of games made with `rounds=True`: a row per game, round and
+        seat, as each round of turns ends (and as the game ends in a round begun)."""
+        g, p = self.g, self.rules.players
+        if not self.c.keep_rounds:
+            raise ValueError("the per-round table is kept for games made with rounds=True")
+        if (g.track_rounds > g.track.shape[1]).any():
+            row = int(np.flatnonzero(g.track_rounds > g.track.shape[1])[0])
+            raise RuntimeError(f"game {int(self.games[row])} lasted {int(g.track_rounds[row])} "
+                               f"rounds, more than the table's {g.track.shape[1]}")  # fmt: skip
+        n = g.track_rounds
+        game = np.repeat(np.repeat(self.games, n), p)
+        rnd = np.repeat(np.concatenate([np.arange(1, k + 1) for k in n]) if len(n) else
+                        np.zeros(0, dtype=np.int64), p)  # fmt: skip
+        seat = np.tile(np.arange(p), int(n.sum()))
+        keep = np.arange(g.track.shape[1])[None, :] < n[:, None]
+        rows = g.track[keep].reshape(-1, 5)
+        cols = {"game": game, "round": rnd, "seat": seat,
+                **{name: rows[:, k] for k, name in enumerate(TRACKED)}}  # fmt: skip
+        return pd.DataFrame({k: np.asarray(v).astype(ROUND_DTYPES[k]) for k, v in cols.items()})
 
     def parts(self) -> dict[str, np.ndarray]:
         """R9.1: each game's score parts [B, P]."""

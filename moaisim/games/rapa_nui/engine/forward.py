@@ -33,7 +33,6 @@ from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine.batch import Batch, lineup
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
 from moaisim.games.rapa_nui.engine.reference import ReferenceGame, deck
-from moaisim.games.rapa_nui.engine.results import ROUND_COLUMNS, ROUND_DTYPES
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import N_FOODS, N_KINDS
 from moaisim.games.rapa_nui.rules.model import Rules
@@ -82,8 +81,8 @@ class Games(Batch):
     """Many games as one forward model (see the module's docstring)."""
 
     def __init__(self, rules: Rules, seed: int, games: Sequence[int] | np.ndarray,
-                 arrays: m.Arrays | None = None) -> None:  # fmt: skip
-        super().__init__(rules, seed, games)
+                 arrays: m.Arrays | None = None, rounds: bool = False) -> None:  # fmt: skip
+        super().__init__(rules, seed, games, rounds)
         if arrays is not None:
             self.g = arrays
         self.names: list[str] = []
@@ -100,14 +99,14 @@ class Games(Batch):
             log: Sequence[int] | None = None, rounds: bool = False) -> Games:  # fmt: skip
         """Games `games` of root seed `seed`, dealt (R1) as in a run. `log` names games whose
         event log is kept (`events`, after `play`: the reference engine's log of the same
-        game, checked to end with the machine's scores); `rounds` is the toolkit's option of
-        a per-round table, which a Rapa Nui game has none of (`round_table` is empty)."""
+        game, checked to end with the machine's scores); `rounds` keeps the per-round table
+        (`round_table`)."""
         if not isinstance(rules, Rules):
             raise UserError(f"Games.new needs Rapa Nui's Rules (make_rules(players, ...)), "
                             f"got {type(rules).__name__}")  # fmt: skip
         listed = [games] if whole(games) else list(games)  # type: ignore[arg-type]
         index = game_indices(np.asarray(listed, dtype=np.int64), "games")
-        made = cls(rules, check_seed(seed), index)
+        made = cls(rules, check_seed(seed), index, rounds=bool(rounds))
         if log is not None:
             wanted = game_indices(np.asarray(list(log), dtype=np.int64), "log")
             missing = sorted(set(wanted.tolist()) - set(index.tolist()))
@@ -234,11 +233,6 @@ class Games(Batch):
             raise UserError("results: some games are not over (play them on first)")
         return super().results(self.names or None)
 
-    def round_table(self) -> pd.DataFrame:
-        """A Rapa Nui game has turns, not rounds: the per-round table is empty."""
-        return pd.DataFrame({k: pd.Series(dtype=ROUND_DTYPES.get(k, "int64"))
-                             for k in ROUND_COLUMNS})  # fmt: skip
-
     # --- copies and views -----------------------------------------------------------------
     def clone(self, rows: Sequence[int] | np.ndarray | None = None, seed: int | None = None,
               games: Sequence[int] | np.ndarray | None = None) -> Games:  # fmt: skip
@@ -255,7 +249,7 @@ class Games(Batch):
             if games is not None:
                 raise UserError("games= numbers the copies of a new stream space: give seed=")
             ids = self.games[rows] if len(np.unique(rows)) == len(rows) else np.arange(len(rows))
-            copy = Games(self.rules, self.seed, ids, arrays)
+            copy = Games(self.rules, self.seed, ids, arrays, self.c.keep_rounds)
         else:
             ids = np.arange(len(rows))
             if games is not None:
@@ -267,7 +261,7 @@ class Games(Batch):
             fresh = Streams(seed, ids, self.rules.players)
             arrays.seat_keys[:] = fresh.seat_keys
             arrays.seat_pos[:] = 0
-            copy = Games(self.rules, seed, ids, arrays)
+            copy = Games(self.rules, seed, ids, arrays, self.c.keep_rounds)
         copy.names = list(self.names)
         return copy
 
@@ -284,7 +278,7 @@ class Games(Batch):
         arrays = m.Arrays(*(np.concatenate(col) for col in zip(*(p.g for p in parts),
                                                                 strict=True)))  # fmt: skip
         n = sum(len(p) for p in parts)
-        return Games(rules, parts[0].seed, np.arange(n), arrays)
+        return Games(rules, parts[0].seed, np.arange(n), arrays, parts[0].c.keep_rounds)
 
     def observe(self, seat: int, rows: np.ndarray | None = None,
                 kind: Kind | None = None) -> SeatView:  # fmt: skip

@@ -87,6 +87,8 @@ class Arrays(NamedTuple):
     pend_legal: np.ndarray  # [B, A] bool: the waiting question's legal actions
     pend_kind: np.ndarray  # [B]
     paused: np.ndarray  # [B] bool
+    track: np.ndarray  # [B, R, P, 5] per round: score, Moai, glory, wood, stock (`keep_rounds`)
+    track_rounds: np.ndarray  # [B] rounds recorded
 
 
 class Consts(NamedTuple):
@@ -112,6 +114,8 @@ class Consts(NamedTuple):
     moai_glory: int  # R9.1
     pile0: int  # the draw pile's cards after the deal
     deck: np.ndarray  # [7] the deck's cards of each kind (C1)
+    keep_rounds: bool  # record each seat at each round's end (the per-round table)
+    wood_per_glory: int  # R9.1
 
 
 class Lineup(NamedTuple):
@@ -498,6 +502,59 @@ def turn_end(g, c, r: int) -> None:  # noqa: ANN001
         goto(g, r, OVER)
     else:
         goto(g, r, BUY)
+    if c.keep_rounds and (a == p - 1 or g.cur[r, C_STEP] == OVER):
+        record_round(g, c, r)
+
+
+@kernel(nrt=False)
+def record_round(g, c, r: int) -> None:  # noqa: ANN001
+    """The per-round table's row of each seat as a round of turns ends (or the game, in a
+    round begun): its score if the game ended now (R9.1, the stone's face-down cards
+    counted, R9.2), its Moai, glory, wood and stock cards. A game longer than the table's
+    rounds records no more (`track_rounds` past them: the batch says so)."""
+    k = g.track_rounds[r]
+    g.track_rounds[r] = k + 1
+    if k >= g.track.shape[1]:
+        return
+    for q in range(c.players):
+        stock = 0
+        points = 0
+        for f in range(N_FOODS):
+            stock += g.stock[r, q, f]
+            points += g.stock[r, q, f] * stone_value(g, c, r, f)
+        moai = g.village[r, q, MOAI]
+        g.track[r, k, q, 0] = (g.glory[r, q] + c.moai_glory * moai
+                               + g.wood[r, q] // c.wood_per_glory + points)  # fmt: skip
+        g.track[r, k, q, 1] = moai
+        g.track[r, k, q, 2] = g.glory[r, q]
+        g.track[r, k, q, 3] = g.wood[r, q]
+        g.track[r, k, q, 4] = stock
+
+
+@kernel(nrt=False)
+def stone_value(g, c, r: int, food: int) -> int:  # noqa: ANN001
+    """R9.2-R9.3: a stock card's glory of `food` by the stone now, every face-down card
+    counted (as at the end, R9.1)."""
+    mine = g.stone[r, food]
+    for q in range(c.players):
+        mine += g.down[r, q, food]
+    above, level = 0, 0
+    for f in range(N_FOODS):
+        n = g.stone[r, f]
+        for q in range(c.players):
+            n += g.down[r, q, f]
+        if n > mine:
+            above += 1
+        elif n == mine:
+            level += 1
+    if c.tie == 0:
+        return c.values[above]
+    if c.tie == 1:
+        return c.values[above + level - 1]
+    total = 0
+    for k in range(above, above + level):
+        total += c.values[k]
+    return total // level
 
 
 @kernel(nrt=False)

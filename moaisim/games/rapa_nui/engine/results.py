@@ -71,10 +71,25 @@ MEANING: dict[str, str] = {
     "game_turns": "turns played in the game, all seats",
     "rounds": "rounds of turns begun in the game (each seat's turn once, from seat 0; R8.3)",
 }
-#: No per-round table: a Rapa Nui game has turns, not rounds (the toolkit's `--rounds`
-#: option says so for this game).
-ROUND_COLUMNS: dict[str, str] = {}
-ROUND_DTYPES: dict[str, str] = {}
+#: The per-round table: one row per game, round of turns (R8.3: each seat's turn once, from
+#: seat 0) and seat, as the round ends (and as the game ends, in a round begun).
+ROUND_COLUMNS: dict[str, str] = {
+    "game": "game index in the run",
+    "round": "the round of turns, from 1",
+    "seat": "the seat (seat 0 plays first)",
+    "score": "the seat's score if the game ended now (R9.1; the stone's face-down cards "
+             "counted, R9.2)",
+    "moai": "Moai in the seat's village",
+    "glory": "glory taken so far",
+    "wood": "wood held",
+    "stock": "sacrifice cards in the stock",
+}  # fmt: skip
+#: The round table's measures, in the machine's order (`machine.record_round`).
+TRACKED: tuple[str, ...] = ("score", "moai", "glory", "wood", "stock")
+ROUND_DTYPES: dict[str, str] = {
+    "game": "int64", "round": "int16", "seat": "int8", "score": "int32", "moai": "int16",
+    "glory": "int32", "wood": "int16", "stock": "int16",
+}  # fmt: skip
 
 
 def provenance(rules: Rules) -> dict[str, str | int]:
