@@ -140,7 +140,7 @@ def sheet(
         Path | None,
         typer.Option(
             help="A field study's report (diversity, mechanisms, strong play's points); "
-            "default: reports/field when it exists here."
+            "default: reports/field when it exists here and the game is the default one."
         ),  # fmt: skip
     ] = None,
     variant: Annotated[
@@ -179,7 +179,9 @@ def sheet(
     )
 
     counts = list(dict.fromkeys(players or [3, 4]))
-    if field is None and (Path("reports/field") / "report.md").is_file():
+    # the shipped field study (reports/field) is the default game's: another game's sheet
+    # reads none unless one is given
+    if field is None and game == DEFAULT and (Path("reports/field") / "report.md").is_file():
         field = Path("reports/field")
     params = single_params(param, game)
     options = rule_options(game, option, turn_order=turn_order,

@@ -14,6 +14,7 @@ reports use.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
@@ -221,3 +222,26 @@ class RulesLike(Protocol):
     def setup(self) -> str:
         """The set-up's label: its differences from the base game."""
         ...
+
+
+def lazy_names(module: str, table: dict[str, tuple[str, str]], names: dict[str, Any]) -> tuple[
+        Callable[[str], Any], Callable[[], list[str]]]:  # fmt: skip
+    """A game package's `__getattr__` and `__dir__` (PEP 562) for its `GameSpec` names: each
+    name of `table` (name -> (module, attribute); attribute "" for the module itself) is
+    imported on first use and kept in the package's namespace `names` (its `globals()`), so
+    that importing a game costs nothing until a name is read."""
+
+    def getattr_(name: str) -> Any:
+        if name not in table:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        where, attr = table[name]
+        value = importlib.import_module(where)
+        if attr:
+            value = getattr(value, attr)
+        names[name] = value
+        return value
+
+    def dir_() -> list[str]:
+        return sorted([*names, *table])
+
+    return getattr_, dir_

@@ -10,7 +10,7 @@ from moaisim.errors import UnknownStrategyError
 #: Where other packages add strategies for Rapa Nui.
 STRATEGY_GROUP = "moaisim.strategies.rapa_nui"
 STRATEGIES: dict[str, str] = {
-    "random": "moaisim.strategies.rapa_nui.base:Strategy",
+    "random": "moaisim.strategies.rapa_nui.random:RandomStrategy",
     "greedy": "moaisim.strategies.rapa_nui.greedy:GreedyStrategy",
     "heuristic": "moaisim.strategies.rapa_nui.heuristic:HeuristicStrategy",
     "builder": "moaisim.strategies.rapa_nui.plans:BuilderStrategy",

@@ -9,9 +9,7 @@ rules (`rules/`), the two engines and the forward model (`engine/`), and the str
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from moaisim.games.base import lazy_names
 from moaisim.games.moai import words
 
 NAME = "moai"
@@ -123,17 +121,4 @@ _LAZY: dict[str, tuple[str, str]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A `GameSpec` name, imported from the game's module that defines it (once)."""
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attr = _LAZY[name]
-    value = importlib.import_module(module)
-    if attr:
-        value = getattr(value, attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())

@@ -17,13 +17,10 @@ every game on that path calls (`_sentinels`).
 from __future__ import annotations
 
 import contextlib
-import sys
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
+from moaisim.compile_notice import announcing, cached
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.seats import single_legal
 from moaisim.games.moai.engine.views import hands, pawn_counts
@@ -55,26 +52,10 @@ def _sentinels(path: str) -> list[Any]:
     return [play_rows] if path == "compiled" else [single_legal]
 
 
-def cached(dispatcher: Any) -> bool:
-    """Whether numba's cache holds a compiled version of a kernel (its index file exists)."""
-    cache = getattr(dispatcher, "_cache", None)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-    return index is not None and Path(index).is_file()
-
-
 def cold(path: str) -> bool:
     """Whether playing on `path` ("compiled", "view" or "reference") would compile its
     kernels now."""
     return not all(cached(k) for k in _sentinels(path))
-
-
-def _say(line: str) -> None:
-    out = stream if stream is not None else sys.stderr
-    try:
-        out.write(line)
-        out.flush()
-    except (OSError, ValueError):  # a closed or broken stream: the compile goes on
-        pass
 
 
 @contextlib.contextmanager
@@ -90,31 +71,5 @@ def compiling(path: str) -> Iterator[None]:
     seconds = SECONDS[path]
     if path == "reference" and not cached(play_rows):  # the built-ins answer in the machine
         seconds += SECONDS["compiled"]
-    _say(
-        f"moaisim: compiling {WHAT[path]} for this version, once (about {seconds} s of "
-        "CPU; later runs load them from the cache in a second)\n"
-    )
-    out = stream if stream is not None else sys.stderr
-    tty = bool(getattr(out, "isatty", lambda: False)())
-    started = time.monotonic()
-    done = threading.Event()
-
-    def beat() -> None:
-        last = started
-        while not done.wait(1.0):
-            now = time.monotonic()
-            if tty:
-                _say(f"\r  compiling... {now - started:.0f} s")
-            elif now - last >= EVERY:
-                _say(f"moaisim: still compiling ({now - started:.0f} s)\n")
-                last = now
-
-    thread = threading.Thread(target=beat, name="moaisim-compiling", daemon=True)
-    thread.start()
-    try:
+    with announcing(WHAT[path], seconds, stream, EVERY):
         yield
-    finally:
-        done.set()
-        thread.join()
-        took = time.monotonic() - started
-        _say(("\r" if tty else "") + f"moaisim: compiled in {took:.0f} s\n")

@@ -125,6 +125,7 @@ def setup(rules: Rules, streams: Streams, rounds: bool = False) -> m.Arrays:
         paused=np.zeros(b, dtype=bool),
         track=np.zeros((b, most_rounds(rules) if rounds else 1, p, 5), dtype=np.int64),
         track_rounds=z(),
+        down_sum=z(N_FOODS),
     )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from moaisim.games.rapa_nui.engine.policy import choose, narrow
+from moaisim.games.rapa_nui.engine.policy import choose, narrow, type_value_on
 from moaisim.games.rapa_nui.rules.codes import (
     BUY_NOTHING,
     HG,
@@ -89,6 +89,7 @@ class Arrays(NamedTuple):
     paused: np.ndarray  # [B] bool
     track: np.ndarray  # [B, R, P, 5] per round: score, Moai, glory, wood, stock (`keep_rounds`)
     track_rounds: np.ndarray  # [B] rounds recorded
+    down_sum: np.ndarray  # [B, 4] scratch: the face-down cards of each type, all seats
 
 
 class Consts(NamedTuple):
@@ -516,12 +517,16 @@ def record_round(g, c, r: int) -> None:  # noqa: ANN001
     g.track_rounds[r] = k + 1
     if k >= g.track.shape[1]:
         return
+    for f in range(N_FOODS):  # R9.1: the face-down cards turned up
+        g.down_sum[r, f] = 0
+        for q in range(c.players):
+            g.down_sum[r, f] += g.down[r, q, f]
     for q in range(c.players):
         stock = 0
         points = 0
         for f in range(N_FOODS):
             stock += g.stock[r, q, f]
-            points += g.stock[r, q, f] * stone_value(g, c, r, f)
+            points += g.stock[r, q, f] * type_value_on(c, g.stone[r], g.down_sum[r], f)
         moai = g.village[r, q, MOAI]
         g.track[r, k, q, 0] = (g.glory[r, q] + c.moai_glory * moai
                                + g.wood[r, q] // c.wood_per_glory + points)  # fmt: skip
@@ -529,32 +534,6 @@ def record_round(g, c, r: int) -> None:  # noqa: ANN001
         g.track[r, k, q, 2] = g.glory[r, q]
         g.track[r, k, q, 3] = g.wood[r, q]
         g.track[r, k, q, 4] = stock
-
-
-@kernel(nrt=False)
-def stone_value(g, c, r: int, food: int) -> int:  # noqa: ANN001
-    """R9.2-R9.3: a stock card's glory of `food` by the stone now, every face-down card
-    counted (as at the end, R9.1)."""
-    mine = g.stone[r, food]
-    for q in range(c.players):
-        mine += g.down[r, q, food]
-    above, level = 0, 0
-    for f in range(N_FOODS):
-        n = g.stone[r, f]
-        for q in range(c.players):
-            n += g.down[r, q, f]
-        if n > mine:
-            above += 1
-        elif n == mine:
-            level += 1
-    if c.tie == 0:
-        return c.values[above]
-    if c.tie == 1:
-        return c.values[above + level - 1]
-    total = 0
-    for k in range(above, above + level):
-        total += c.values[k]
-    return total // level
 
 
 @kernel(nrt=False)
