@@ -30,14 +30,14 @@ def drive(games: Games, strategies: list, record: list | None = None) -> None:  
     g = games.g
     while not games.over().all():
         for pend in games.pending():
-            rng = SeatRandom(g.seat_keys[pend.rows, pend.seat].copy(),
-                             g.seat_pos[pend.rows, pend.seat].copy())  # fmt: skip
-            view = SeatView(games.rules, pend.seat, pend.kind, pend.legal, pend.info, rng,
-                            games.fields(pend.rows, pend.seat))  # fmt: skip
+            rng = SeatRandom(g.seat_keys[pend.rows, pend.player].copy(),
+                             g.seat_pos[pend.rows, pend.player].copy())  # fmt: skip
+            view = SeatView(games.rules, pend.player, pend.kind, pend.legal, pend.info, rng,
+                            games.fields(pend.rows, pend.player))  # fmt: skip
             if record is not None:
-                record.append((pend, games.observe(pend.seat, pend.rows, pend.kind), view))
-            games.apply(pend, getattr(strategies[pend.seat], pend.kind.value)(view))
-            g.seat_pos[pend.rows, pend.seat] += np.uint64(view.rng.drawn)
+                record.append((pend, games.observe(pend.player, pend.rows, pend.kind), view))
+            games.apply(pend, getattr(strategies[pend.player], pend.kind.value)(view))
+            g.seat_pos[pend.rows, pend.player] += np.uint64(view.rng.drawn)
 
 
 def test_games_driven_decision_by_decision_are_the_games_strategies_play():
@@ -131,7 +131,7 @@ def check_worlds(view: SeatView, worlds: Games, n: int) -> None:
     waiting = worlds.pending()
     assert len(waiting) == 1
     pend = waiting[0]
-    assert pend.kind is view.kind and pend.seat == view.seat and len(pend) == n
+    assert pend.kind is view.kind and pend.player == view.seat and len(pend) == n
     assert (pend.legal == view.legal[0][None, : pend.legal.shape[1]]).all()
     seen = worlds.observe(view.seat, kind=view.kind)
     for f in FIELDS:
@@ -195,3 +195,34 @@ def test_the_per_round_table_ends_at_each_seats_final_score_r9():
     assert (first["score"] == by_hand)[no_sacrifice].all() and no_sacrifice.any()
     with pytest.raises(ValueError, match="rounds=True"):
         Games.new(rules, 1, [0]).play([HeuristicStrategy() for _ in range(3)]).round_table()
+
+
+def test_a_strategy_seed_keeps_the_deals_and_renews_only_the_seats_draws():
+    base = Games.new(RULES, 4, np.arange(8))
+    other = Games.new(RULES, 4, np.arange(8), strategy_seed=99)
+    assert np.array_equal(base.g.columns, other.g.columns)
+    assert np.array_equal(base.g.pile, other.g.pile)
+    assert not np.array_equal(base.g.seat_keys, other.g.seat_keys)
+    heuristic = [HeuristicStrategy() for _ in range(3)]  # draws nothing: the same games
+    a = Games.new(RULES, 4, np.arange(8)).play(heuristic).results()["score"].tolist()
+    b = Games.new(RULES, 4, np.arange(8), strategy_seed=99).play(heuristic).results()
+    assert b["score"].tolist() == a
+    rand = [Strategy() for _ in range(3)]
+    c = Games.new(RULES, 4, np.arange(8), strategy_seed=99).play(rand).results()
+    assert c["score"].tolist() != Games.new(RULES, 4, np.arange(8)).play(rand).results()[
+        "score"].tolist()  # fmt: skip
+
+
+def test_answer_asks_the_seated_strategies_as_a_run_does():
+    seats = [GreedyStrategy(), Strategy(), HeuristicStrategy()]
+    played = Games.new(RULES, 6, np.arange(10)).play(seats).results()["score"].tolist()
+    games = Games.new(RULES, 6, np.arange(10))
+    while not games.over().all():
+        for pend in games.pending():
+            games.apply(pend, games.answer(pend, seats))
+    assert games.results()["score"].tolist() == played
+    pend = Games.new(RULES, 6, np.arange(3)).pending()[0]
+    other = [s for s in range(3) if s != pend.player]
+    games = Games.new(RULES, 6, np.arange(3))
+    pend = games.pending()[0]
+    assert (games.answer(pend, seats, seats=other) == 0).all()  # another seat's group: 0

@@ -121,3 +121,44 @@ def test_search_plays_the_same_game_in_both_engines_from_the_same_seed():
     assert batch_scores(lineup, 4, 2) == batch_scores(lineup, 4, 2)
     with pytest.raises(UnknownStrategyError, match="rollout= must not be search"):
         load_strategy("search(rollout='search')", GAME)()
+
+
+def test_tune_search_says_in_one_line_that_rapa_nuis_search_has_other_knobs(capsys, tmp_path):
+    from moaisim.cli import main
+
+    code = main(["tune-search", "--game", GAME, "--out", str(tmp_path / "t")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "its parameters: worlds, rollout" in err and not (tmp_path / "t").exists()
+
+
+def test_play_prints_a_readable_rapa_nui_game_and_its_log_replays(capsys, tmp_path):
+    from moaisim.cli import main
+
+    assert main(["play", "--game", GAME, "-p", "3", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Rapa Nui - 3 players, seed 1, game 0")
+    assert "Turn 1, P0:" in text and "Winner:" in text
+    assert main(["play", "--game", GAME, "-p", "3", "--seed", "1", "--json"]) == 0
+    log = tmp_path / "game.jsonl"
+    log.write_text(capsys.readouterr().out)
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out == text
+    assert main(["play", "--game", GAME, "-p", "3", "--seed", "1", "--engine", "batch"]) == 0
+    assert capsys.readouterr().out == text  # the same game, logged by the reference engine
+
+
+def test_distill_fits_heuristic_weights_to_rapa_nuis_search(capsys, tmp_path):
+    from moaisim.cli import main
+    from moaisim.strategies.rapa_nui.heuristic import read_weights
+
+    out = tmp_path / "d"
+    code = main(["distill", "--game", GAME, "-p", "3", "--out", str(out), "-n", "3",
+                 "--held-out-games", "2", "--generations", "2", "--strength-games", "0",
+                 "--field", "L1", "--teacher", "search(worlds=2)"])  # fmt: skip
+    said = capsys.readouterr().out
+    assert code == 0 and "agreement with the teacher" in said
+    import tomllib
+
+    weights = read_weights(tomllib.loads((out / "distilled-3p.toml").read_text()), "distilled")
+    assert weights and set(weights) <= set(load_game(GAME).WEIGHT_NAMES)

@@ -132,6 +132,11 @@ class KnobsResult:
 def defaults(game: str = DEFAULT) -> dict[str, Any]:
     """The knobs as the game's `search` strategy ships them."""
     params = load_strategy("search", game).cls.params
+    missing = [k for k in KNOBS if k not in params]
+    if missing:
+        raise UserError(f"tune-search tunes the knobs {', '.join(KNOBS)}; {game}'s search has "
+                        f"none of {', '.join(missing)} (its parameters: "
+                        f"{', '.join(params)})")  # fmt: skip
     return {k: params[k] for k in KNOBS}
 
 
@@ -292,8 +297,9 @@ def _check(
             raise UserError(f"tune-search: {name} must be at most {most:,} (got {v:,})")
     if worlds < 1:
         raise UserError(f"tune-search: --worlds must be at least 1 (got {worlds})")
+    knobs = defaults(game)  # the game's search has these knobs (a one-line error if not)
     try:  # search's own bounds (its worlds among them), as every trial plays it
-        load_strategy(spec(defaults(game), worlds), game)
+        load_strategy(spec(knobs, worlds), game)
     except UserError as exc:
         raise UserError(f"tune-search: --worlds {worlds}: {exc}") from None
     if not max_seconds > 0 or not math.isfinite(max_seconds):

@@ -220,7 +220,7 @@ class Batch:
                 m.play_rows(g, self.c, pol, todo, self.legal, self.due)
                 waiting = todo[g.paused[todo]]
                 for rows, seat, kind in self.groups(waiting):
-                    self.answer(rows, seat, kind)
+                    self.ask(rows, seat, kind)
                 todo = waiting
         return self.results()
 
@@ -234,7 +234,7 @@ class Batch:
             out.append((rows[(seat == q) & (kind == k)], q, KINDS[k]))
         return out
 
-    def answer(self, rows: np.ndarray, seat: int, kind: Kind) -> None:
+    def ask(self, rows: np.ndarray, seat: int, kind: Kind) -> None:
         """Seat `seat`'s strategy answers the games `rows` through a view; the answers go to
         the seat's slots and the games play on."""
         g = self.g

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.checks import check_count, check_seed, game_indices, positions, whole
-from moaisim.errors import UserError
+from moaisim.errors import StrategyError, UserError
 from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine.batch import Batch, lineup
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
@@ -50,11 +50,12 @@ MAX_WORLDS = 1_000_000
 
 @dataclass(frozen=True)
 class Pending:
-    """A decision games wait for: seat `seat`'s decision of `kind` in the games `rows`, its
-    legal masks [n, A] and what it is about (`info`), as `Games.pending` hands it out."""
+    """A decision games wait for: seat `player`'s decision of `kind` in the games `rows`, its
+    legal masks [n, A] and what it is about (`info`), as `Games.pending` hands it out (one
+    seat per group; `seat` is it game by game, as the toolkit reads a group)."""
 
     kind: Kind
-    seat: int
+    player: int
     rows: np.ndarray
     legal: np.ndarray
     info: dict[str, np.ndarray]
@@ -64,9 +65,14 @@ class Pending:
     def __len__(self) -> int:
         return len(self.rows)
 
+    @property
+    def seat(self) -> np.ndarray:
+        """[n] the seat that decides in each game of the group (all `player`)."""
+        return np.full(len(self.rows), self.player, dtype=np.int64)
+
     def subset(self, keep: np.ndarray) -> Pending:
         """The part of the group at the positions `keep` (a bool mask or indices)."""
-        return Pending(self.kind, self.seat, self.rows[keep], self.legal[keep],
+        return Pending(self.kind, self.player, self.rows[keep], self.legal[keep],
                        {k: v[keep] for k, v in self.info.items()}, self.ticket,
                        self.owner)  # fmt: skip
 
@@ -96,17 +102,22 @@ class Games(Batch):
 
     @classmethod
     def new(cls, rules: Rules, seed: int = 0, games: Sequence[int] | np.ndarray | int = (0,),
-            log: Sequence[int] | None = None, rounds: bool = False) -> Games:  # fmt: skip
+            log: Sequence[int] | None = None, rounds: bool = False,
+            strategy_seed: int | None = None) -> Games:  # fmt: skip
         """Games `games` of root seed `seed`, dealt (R1) as in a run. `log` names games whose
         event log is kept (`events`, after `play`: the reference engine's log of the same
         game, checked to end with the machine's scores); `rounds` keeps the per-round table
-        (`round_table`)."""
+        (`round_table`). `strategy_seed` gives the seats' streams those of another root seed:
+        the same deals, other strategy draws (the balance sheet's luck)."""
         if not isinstance(rules, Rules):
             raise UserError(f"Games.new needs Rapa Nui's Rules (make_rules(players, ...)), "
                             f"got {type(rules).__name__}")  # fmt: skip
         listed = [games] if whole(games) else list(games)  # type: ignore[arg-type]
         index = game_indices(np.asarray(listed, dtype=np.int64), "games")
         made = cls(rules, check_seed(seed), index, rounds=bool(rounds))
+        if strategy_seed is not None:  # the same deals, the seats' draws of another seed
+            fresh = Streams(check_seed(strategy_seed, "strategy_seed"), index, rules.players)
+            made.g.seat_keys[:] = fresh.seat_keys
         if log is not None:
             wanted = game_indices(np.asarray(list(log), dtype=np.int64), "log")
             missing = sorted(set(wanted.tolist()) - set(index.tolist()))
@@ -138,7 +149,7 @@ class Games(Batch):
                               self.info(rows, kind), ticket, self._owner)  # fmt: skip
                 self._issued[ticket] = own
                 self._ticket[rows] = ticket
-            out.append(Pending(own.kind, own.seat, _read_only(own.rows), _read_only(own.legal),
+            out.append(Pending(own.kind, own.player, _read_only(own.rows), _read_only(own.legal),
                                {k: _read_only(v) for k, v in own.info.items()}, own.ticket,
                                own.owner))  # fmt: skip
         return out
@@ -166,9 +177,9 @@ class Games(Batch):
                             f"{int(self.games[own.rows[k]])} (legal: "
                             f"{np.flatnonzero(own.legal[k]).tolist()})")  # fmt: skip
         g, rows = self.g, own.rows
-        g.slot[rows, own.seat] = acts
-        g.filled[rows, own.seat] = True
-        g.wait[rows, own.seat] = False
+        g.slot[rows, own.player] = acts
+        g.filled[rows, own.player] = True
+        g.wait[rows, own.player] = False
         g.paused[rows] = False
         self._ticket[rows] = -1
 
@@ -209,6 +220,37 @@ class Games(Batch):
         if self.logged:
             self._log(fresh)
         return self
+
+    def answer(self, pend: Pending, strategies: Sequence[Any], seats: Sequence[int] | None = None,
+               names: Sequence[str] | None = None) -> np.ndarray:  # fmt: skip
+        """The actions the strategies (one per seat) give for a pending group, asked through
+        the seat's sealed view as a run asks them (the seat's stream moves on); with
+        `seats`, a group of another seat is left at 0. `apply` them to play them."""
+        own = self._own(pend)
+        p = self.rules.players
+        if len(strategies) != p:
+            raise UserError(f"{p} players need {p} strategies, got {len(strategies)}")
+        out = np.zeros(len(own), dtype=np.int64)
+        if seats is not None and own.player not in set(seats):
+            return out
+        g, rows = self.g, own.rows
+        rng = SeatRandom(g.seat_keys[rows, own.player].copy(), g.seat_pos[rows, own.player].copy())
+        view = SeatView(self.rules, own.player, own.kind, own.legal.copy(), own.info, rng,
+                        self.fields(rows, own.player))  # fmt: skip
+        view.rows = rows
+        strategy = strategies[own.player]
+        name = (names[own.player] if names is not None
+                else getattr(strategy, "name", type(strategy).__name__))  # fmt: skip
+        acts = np.asarray(getattr(strategy, own.kind.value)(view)).reshape(-1)
+        size = own.legal.shape[1]
+        ok = len(acts) == len(own) and np.issubdtype(acts.dtype, np.integer)
+        ok = ok and bool(((acts >= 0) & (acts < size)).all())
+        if not ok or not own.legal[np.arange(len(own)), acts].all():
+            raise StrategyError(str(name), own.kind.value, int(self.games[rows[0]]), self.seed,
+                                own.player, f"answered {acts.tolist()[:8]}: not one legal "
+                                "action per game of the view")  # fmt: skip
+        g.seat_pos[rows, own.player] += np.uint64(view.rng.drawn)
+        return acts.astype(np.int64)
 
     def _log(self, strategies: list[Any]) -> None:
         """The event log of each logged game: the reference engine's log of the same game
@@ -342,7 +384,7 @@ class Game:
         pend = self._next()
         if pend is None:
             raise UserError("the game is over: no decision is pending")
-        return pend.kind, np.array([pend.seat]), pend.legal.copy()
+        return pend.kind, np.array([pend.player]), pend.legal.copy()
 
     def apply(self, action: Any) -> None:
         """The pending decision's action (an int)."""
