@@ -364,13 +364,14 @@ CAVEATS = [
     "These are games between programs (the strategies named in each table), not people: a "
     "finding is a property of the game as these strategies play it. A seat or variant "
     "effect that the strategies create or hide can differ with stronger or human play.",
-    "The card-by-card contents of the decks and tiles are assumed (the rules book, section "
-    "C): the totals are published, the contents are not; another component file may change "
-    "the findings.",
+    "Where the published rules give totals but not contents, or leave a figure open, the "
+    "component file's assumed figures stand in (the game's rules book marks them); another "
+    "component file may change the findings.",
     "Intervals are 95 %: about one claim in twenty can miss its true value by chance. The "
     "variants table and the seat tests are each corrected as one family (Holm), their "
     "intervals adjusted the same way; the other tables' intervals are each 95 % on its own.",
-    "Every game is reproducible from its seed (`moaisim play --seed S --game I`).",
+    "Every game is reproducible from its seed (`moaisim play --seed S --index I`, with "
+    "`--game NAME` for another game than the default).",
 ]
 
 
