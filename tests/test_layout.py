@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[1]
 FLOORS: list[tuple[str, ...]] = [
     ("moaisim.errors", "moaisim.checks", "moaisim.interrupts", "moaisim.files", "moaisim.docs",
      "moaisim.version", "moaisim.progress", "moaisim.jit", "moaisim.strategy_params",
-     "moaisim.kernel_cache", "moaisim.compile_notice"),
+     "moaisim.kernel_cache", "moaisim.compile_notice", "moaisim.weight_files"),
     ("moaisim.rng",),
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
     ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules"),

@@ -79,8 +79,6 @@ policy (`Strategy.by_policy`).
 
 from __future__ import annotations
 
-import math
-import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -88,6 +86,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from moaisim import weight_files
 from moaisim.errors import UnknownStrategyError
 from moaisim.games.moai.engine.compiled.heuristic import FISHER as FISHER
 from moaisim.games.moai.engine.compiled.heuristic import PLAIN, WEIGHTS
@@ -110,36 +109,15 @@ def weights_path(name: str) -> Path:
 
 
 def read_weights(table: dict[str, Any], source: str) -> dict[str, float]:
-    """The weights of a TOML document or table: its `[weights]` table if it has one, else its
-    top-level numbers (other tables, such as `[tuned]`, are notes). Unknown names and
-    values that are not numbers are errors (one clear line)."""
-    if "weights" in table and isinstance(table["weights"], dict):
-        table = table["weights"]
-    out: dict[str, float] = {}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            continue
-        if key not in INDEX:
-            raise UnknownStrategyError(
-                f"{source}: unknown weight {key!r} (weights: {', '.join(NAMES)})"
-            )
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise UnknownStrategyError(f"{source}: weight {key} must be a number, got {value!r}")
-        if not math.isfinite(value):
-            raise UnknownStrategyError(f"{source}: weight {key} must be finite, got {value!r}")
-        out[key] = float(value)
-    return out
+    """The weights of a TOML document or table (`weight_files.read_weights`: its `[weights]`
+    table, or its top-level numbers), each checked to be one of heuristic's (one line)."""
+    return weight_files.read_weights(table, source, NAMES)
 
 
 @cache
 def shipped(name: str) -> dict[str, float]:
     """The weights of a shipped file (`weights_path(name)`), read once."""
-    path = weights_path(name)
-    try:
-        doc = tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise UnknownStrategyError(f"weights file {str(path)!r}: {exc.strerror}") from None
-    return read_weights(doc, str(path))
+    return weight_files.read_weights_file(weights_path(name), NAMES)
 
 
 def defaults() -> dict[str, float]:

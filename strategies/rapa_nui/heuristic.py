@@ -5,14 +5,13 @@ TOML file or a table (`heuristic(weights=my.toml)`), over the shipped defaults
 
 from __future__ import annotations
 
-import math
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
+from moaisim import weight_files
 from moaisim.errors import UnknownStrategyError
 from moaisim.games.rapa_nui.engine.answers import heuristic_answers
 from moaisim.games.rapa_nui.engine.policy import NAMES, SCALES, WEIGHTS
@@ -22,8 +21,6 @@ from moaisim.strategies.rapa_nui.base import Strategy
 __all__ = ["NAMES", "SCALES", "WEIGHTS", "HeuristicStrategy", "defaults", "read_weights",
            "vector", "weights_path"]  # fmt: skip
 
-INDEX: dict[str, int] = {name: k for k, name in enumerate(NAMES)}
-
 
 def weights_path(name: str) -> Path:
     """A shipped weights or mixture file: strategies/rapa_nui/weights/<name>."""
@@ -31,35 +28,15 @@ def weights_path(name: str) -> Path:
 
 
 def read_weights(table: dict[str, Any], source: str) -> dict[str, float]:
-    """The weights of a TOML document or table: its `[weights]` table if it has one, else its
-    top-level numbers (other tables are notes). An unknown name or a value that is not a
-    finite number is a one-line error."""
-    if "weights" in table and isinstance(table["weights"], dict):
-        table = table["weights"]
-    out: dict[str, float] = {}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            continue
-        if key not in INDEX:
-            raise UnknownStrategyError(f"{source}: unknown weight {key!r} (weights: "
-                                       f"{', '.join(NAMES)})")  # fmt: skip
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise UnknownStrategyError(f"{source}: weight {key} must be a number, got {value!r}")
-        if not math.isfinite(value):
-            raise UnknownStrategyError(f"{source}: weight {key} must be finite, got {value!r}")
-        out[key] = float(value)
-    return out
+    """The weights of a TOML document or table (`weight_files.read_weights`: its `[weights]`
+    table, or its top-level numbers), each checked to be one of the heuristic's (one line)."""
+    return weight_files.read_weights(table, source, NAMES)
 
 
 @cache
 def shipped(name: str) -> dict[str, float]:
     """The weights of a shipped file (`weights_path(name)`), read once."""
-    path = weights_path(name)
-    try:
-        doc = tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise UnknownStrategyError(f"weights file {str(path)!r}: {exc.strerror}") from None
-    return read_weights(doc, str(path))
+    return weight_files.read_weights_file(weights_path(name), NAMES)
 
 
 def defaults() -> dict[str, float]:

@@ -4,8 +4,9 @@ through the game's spec, `moaisim.games.rapa_nui`)."""
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
-from moaisim.errors import UnknownStrategyError
+from moaisim import weight_files
 
 #: Where other packages add strategies for Rapa Nui.
 STRATEGY_GROUP = "moaisim.strategies.rapa_nui"
@@ -35,22 +36,11 @@ MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
 
 
 def level_spec(level: str, players: int) -> str:
-    """The strategy spec that plays a field of skill `level` at `players` players."""
-    if level not in LEVELS:
-        raise UnknownStrategyError(f"unknown skill level {level!r} (levels: {', '.join(LEVELS)})")
-    if level == "L0":
-        return "random"
-    if level == "L1":
-        return "greedy"
-    if level == "L4":
-        return "search"
-    if level == "L2":
-        share = 1.0 / len(LEVEL_POOL)
-        return "mixture(weights={" + ", ".join(f"'{s}': {share!r}" for s in LEVEL_POOL) + "})"
-    path = resources.files("moaisim.strategies.rapa_nui.weights") / f"nash-{players}p.toml"
-    if not path.is_file():
-        raise UnknownStrategyError(
-            f"skill level L3 has no Nash mixture for {players} players (no {path.name} among "
-            "the shipped weights; make one with moaisim metagame --game rapa-nui)"
-        )
-    return f"mixture(file={path})"
+    """The strategy spec that plays a field of skill `level` at `players` players
+    (`weight_files.level_spec`; L3: the shipped `nash-<P>p.toml`)."""
+    nash = Path(
+        str(resources.files("moaisim.strategies.rapa_nui.weights") / f"nash-{players}p.toml")
+    )
+    return weight_files.level_spec(
+        level, players, LEVELS, LEVEL_POOL, nash, "moaisim metagame --game rapa-nui"
+    )

@@ -6,24 +6,14 @@ it as it is."""
 
 from __future__ import annotations
 
-import tomllib
-
-from moaisim.errors import UnknownStrategyError
+from moaisim import weight_files
 from moaisim.strategies.rapa_nui.heuristic import HeuristicStrategy, weights_path
 
 
 def plan(name: str) -> type[HeuristicStrategy]:
-    """The strategy class of the plan whose weights file is `weights/<name>.toml`."""
-    path = weights_path(f"{name}.toml")
-    try:
-        doc = tomllib.loads(path.read_text("utf-8"))
-        summary = doc["plan"]["summary"]
-    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError) as exc:
-        raise UnknownStrategyError(f"plan {name!r}: {path} has no [plan] summary ({exc})") from None
-    cls_name = f"{name.capitalize()}Strategy"
-    return type(cls_name, (HeuristicStrategy,),
-                {"name": name, "preset": f"{name}.toml", "__doc__": summary,
-                 "__module__": __name__, "__qualname__": cls_name})  # fmt: skip
+    """The strategy class of the plan whose weights file is `weights/<name>.toml`
+    (`weight_files.plan_class`: named `name`, its docstring the file's [plan] summary)."""
+    return weight_files.plan_class(name, HeuristicStrategy, weights_path(f"{name}.toml"), __name__)
 
 
 BuilderStrategy = plan("builder")
