@@ -132,17 +132,24 @@ class Lineup(NamedTuple):
 
 # --- asking ---------------------------------------------------------------------------------
 @kernel(nrt=False)
-def decide(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
-    """Seat `seat`'s action at a decision of `kind` in game r (legal[:size] its legal mask):
-    the only legal action without asking; Python's answer waiting in the slot; else its
-    policy's (`RANDOM`: the floor(u x m)-th of the m legal actions, u the next value of the
-    seat's stream) or, for a Python seat, -1 and the game paused."""
+def legal_count(legal, size: int) -> tuple[int, int]:  # noqa: ANN001
+    """(how many of legal[:size] are legal, the first of them or -1)."""
     count, first = 0, -1
     for a in range(size):
         if legal[a]:
             if first < 0:
                 first = a
             count += 1
+    return count, first
+
+
+@kernel(nrt=False)
+def decide(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
+    """Seat `seat`'s action at a decision of `kind` in game r (legal[:size] its legal mask):
+    the only legal action without asking; Python's answer waiting in the slot; else its
+    policy's (`RANDOM`: the floor(u x m)-th of the m legal actions, u the next value of the
+    seat's stream) or, for a Python seat, -1 and the game paused."""
+    count, first = legal_count(legal, size)
     if count == 1:
         return first
     if g.filled[r, seat]:
@@ -157,12 +164,7 @@ def decide(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  #
         return -1
     if pol.forbid[r, seat] != 0:  # a restricted seat chooses among the allowed actions
         narrow(kind, pol.forbid[r, seat], legal, size)
-        count, first = 0, -1
-        for a in range(size):
-            if legal[a]:
-                if first < 0:
-                    first = a
-                count += 1
+        count, first = legal_count(legal, size)
     if pol.family[r, seat] == HEURISTIC:
         return heuristic(g, c, pol, legal, r, kind, seat, size)
     u = unit(g.seat_keys[r, seat], g.seat_pos[r, seat])
