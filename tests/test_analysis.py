@@ -19,6 +19,7 @@ from moaisim.analysis import (
     game_quality,
     ratings,
     seat_balance,
+    seat_lead,
     stats,
     strategies,
     text,
@@ -263,6 +264,35 @@ def test_game_quality_on_a_game_counted_by_hand():
     assert gap == [2.0, -2.0, 1.0]
 
 
+def test_seat_lead_on_two_games_worked_by_hand():
+    # Two games of three seats (Moai's scoring, R8.2: one point a metre, a point a pawn, the
+    # rest from wood). Game 0 ends 12-9-6 (heights 5/3/2, 4 pawns each, wood 3/2/0) after 5
+    # rounds; game 1 ends 6-9-6 (heights 2/3/2, wood 0/2/0) after 3. Seat 0 leads the mean
+    # of the others by 12 - 7.5 = 4.5 and 6 - 7.5 = -1.5: 1.5 on average; in statues by 2.5
+    # and -0.5 (1.0); in pawns by 0; in wood by 2 and -1 (0.5). By round, seat 0 leads by r
+    # in game 0 (rounds 1-4) and by -r in game 1 (rounds 1-2); the fifths of the game close
+    # rounds 1, 2, 3, 4, 5 of game 0 and 1, 2, 2, 3, 3 of game 1.
+    results = synthetic(2, 3, 1.0, np.random.default_rng(0))
+    results["score"] = [12, 9, 6, 6, 9, 6]
+    results["moai_height"] = [5, 3, 2, 2, 3, 2]
+    results["pawns"] = 4
+    rows = [(0, r, [2 * r, r, r]) for r in range(1, 5)] + [(0, 5, [12, 9, 6])]
+    rows += [(1, r, [0, r, r]) for r in (1, 2)] + [(1, 3, [6, 9, 6])]
+    rounds = pd.DataFrame([{"cell": 0, "game": g, "round": r, "seat": k, "score": x}
+                           for g, r, xs in rows for k, x in enumerate(xs)])  # fmt: skip
+    lead = seat_lead(Source.of(results, rounds)).set_index("seat")
+    zero = lead.loc[0]
+    assert zero["games"] == 2
+    assert zero["score"] == pytest.approx(1.5)
+    assert (zero["moai_score"], zero["pawns"], zero["wood_score"]) == pytest.approx((1, 0, 0.5))
+    stages = [zero[f"at_{s}"] for s in (20, 40, 60, 80, 100)]
+    assert stages == pytest.approx([0.0, 0.0, 0.5, 1.25, 1.5])
+    assert lead.loc[1, "at_100"] == pytest.approx(1.5)  # 9 - 9 and 9 - 6
+    # the interval is the one-sample t interval of the two games' leads
+    ci = sp.ttest_1samp([4.5, -1.5], 0).confidence_interval()
+    assert (zero["score_lo"], zero["score_hi"]) == pytest.approx((ci.low, ci.high))
+
+
 def test_tables_of_a_run_directory_equal_those_of_its_dataframe(tmp_path):
     kw = dict(variants=["base", "short"], strategies="greedy,random", seed=2, chunk_size=30)
     moaisim.simulate(3, 70, out=tmp_path / "run", **kw)
@@ -333,8 +363,9 @@ def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir)
     for name in ("report.md", "report.html", "run-manifest.json", "report.json"):
         assert (report_dir / name).is_file()
     tables = {p.stem: pd.read_csv(p) for p in (report_dir / "tables").glob("*.csv")}
-    assert set(tables) == {"seat_balance", "seat_imbalance", "strategies", "head_to_head",
-                           "variants", "game_shape", "game_quality", "verdicts"}  # fmt: skip
+    assert set(tables) == {"seat_balance", "seat_imbalance", "seat_lead", "strategies",
+                           "head_to_head", "variants", "game_shape", "game_quality",
+                           "verdicts"}  # fmt: skip
     for name, table in tables.items():
         if name == "verdicts":  # words, not rates: the findings of the answer box
             assert {"classification", "effects"} <= set(table.columns)
@@ -518,3 +549,19 @@ def test_tables_say_their_game(tmp_path):
     moaisim.simulate(3, 30, "greedy,random", seed=1, out=tmp_path / "run")
     assert Source.of(tmp_path / "run").game == "moai"
     assert strategies(tmp_path / "run").attrs["game"] == "moai"
+
+
+def test_seat_leads_add_up_over_parts_and_cancel_over_seats():
+    # Rapa Nui (its score is the sum of four parts): in every game the seats' leads
+    # over the others' mean cancel, so the seats' mean leads sum to 0; each seat's part leads
+    # add up to its score lead; the last fifth reads the final round, whose per-round score
+    # is the final score.
+    results, rounds = moaisim.simulate(3, 300, "greedy,random", seed=5, rounds=True,
+                                       game_name="rapa-nui")  # fmt: skip
+    lead = seat_lead(Source.of(results, rounds))
+    assert (lead["games"] == 300).all()
+    assert lead["score"].sum() == pytest.approx(0, abs=1e-9)
+    parts = lead[["moai_points", "glory", "wood_points", "stock_points"]].sum(axis=1)
+    assert parts.to_numpy() == pytest.approx(lead["score"].to_numpy())
+    assert lead["at_100"].to_numpy() == pytest.approx(lead["score"].to_numpy())
+    assert (lead["score_lo"] < lead["score"]).all() and (lead["score"] < lead["score_hi"]).all()

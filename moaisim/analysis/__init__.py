@@ -16,6 +16,7 @@ from moaisim.analysis.tables import (
     ratings,
     seat_balance,
     seat_imbalance,
+    seat_lead,
     strategies,
     variants,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "ratings",
     "seat_balance",
     "seat_imbalance",
+    "seat_lead",
     "strategies",
     "variants",
 ]

@@ -153,6 +153,40 @@ def _seat_imbalance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     )
 
 
+def _seat_lead(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
+    """Where seat 0's edge comes from: its lead in points over the other seats, by score
+    part and (with the per-round table) by stage of the game."""
+    lead = made.get("seat_lead")
+    if lead is None or not len(lead):
+        return None
+    spec = spec_of_table(lead)
+    words = spec.VOCABULARY
+    first = lead[lead["seat"] == 0].reset_index(drop=True)
+    shown: dict[str, Any] = {**_cell(first), "games (n)": _count(first),
+                             "score lead": _means(first, "score", "+.2f")}  # fmt: skip
+    for part in spec.SCORE_MEASURES:
+        shown[f"from {spec.SEAT_MEASURES[part][1]}"] = _means(first, part, "+.2f")
+    stages = [s for s in tables.LEAD_STAGES if f"at_{s}" in first]
+    for stage in stages:
+        shown[f"at {stage} %"] = first[f"at_{stage}"].map(lambda x: text.num(x, "+.2f"))
+    by_stage = (
+        f" Then the same score lead at the end of the round that closes each fifth of the "
+        f"game ({words['round']}s counted per game; the last column is the final standing "
+        "as the per-round table tracks it): a lead made early and kept, or made late."
+        if stages
+        else ""
+    )
+    return Section(
+        "seat_lead",
+        "Where seat 0's lead comes from",
+        f"{words['seat_zero_aside'].capitalize()}: its mean lead in points over the mean of the "
+        "other seats of the same game, in the score and in each part of it (the parts add "
+        "up to the score lead), with 95 % intervals over games." + by_stage + pooled,
+        lead,
+        pd.DataFrame(shown),
+    )
+
+
 def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     """Per strategy and cell: win share per seat played, against fair, the score's parts."""
     strat = made["strategies"]
@@ -328,6 +362,7 @@ def _game_quality(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | No
 SECTIONS: tuple[Callable[[Mapping[str, pd.DataFrame], str], Section | None], ...] = (
     _seat_balance,
     _seat_imbalance,
+    _seat_lead,
     _strategies,
     _head_to_head,
     _ratings,

@@ -110,8 +110,9 @@ def compute(
     data: Any, *names: str, margins: Mapping[str, float] | None = None
 ) -> dict[str, pd.DataFrame]:
     """Several tables in one pass over the run (all of them by default): a dict by name
-    (`seat_balance`, `seat_imbalance`, `strategies`, `head_to_head`, `ratings`, `variants`,
-    `game_shape`, `game_quality`). `margins`: the study's equivalence margins (`variants`)."""
+    (`seat_balance`, `seat_imbalance`, `seat_lead`, `strategies`, `head_to_head`, `ratings`,
+    `variants`, `game_shape`, `game_quality`). `margins`: the study's equivalence margins
+    (`variants`)."""
     src = Source.of(data)
     for name in names:
         if name not in TABLES:
@@ -243,6 +244,87 @@ def seat_balance(data: Any) -> pd.DataFrame:
     Wilson interval, n (games), the fair share 1/players, and the p-value of a chi-square
     test that every seat wins equally often (`p_equal`, one per cell)."""
     return compute(data, "seat_balance")["seat_balance"]
+
+
+#: The points of a game at which `seat_lead` reads each seat's lead from the per-round table:
+#: the end of the round that closes each fifth of the game (the game's own length).
+LEAD_STAGES: tuple[int, ...] = (20, 40, 60, 80, 100)
+
+
+def _leads(frame: pd.DataFrame, keys: list[str], columns: Sequence[str]) -> pd.DataFrame:
+    """Each row's lead in `columns`: its value minus the mean of the other seats' values of
+    the same game (rows grouped by `keys`)."""
+    g = frame.groupby(keys, observed=True)
+    seats = g["seat"].transform("size").to_numpy(dtype=float)
+    out = {}
+    for c in columns:
+        x = frame[c].to_numpy(dtype=float)
+        total = g[c].transform("sum").to_numpy(dtype=float)
+        out[c] = x - (total - x) / np.maximum(seats - 1, 1)
+    return pd.DataFrame(out, index=frame.index)
+
+
+class _SeatLead(_Table):
+    """Each seat's lead in points over the mean of the other seats of its game: in the score
+    and in each part of it (the game's `SCORE_MEASURES`), and with the per-round table at
+    the end of each fifth of the game (`LEAD_STAGES`): where a seat's edge comes from."""
+
+    def __init__(self, src: Source) -> None:
+        super().__init__(src)
+        self.rounds = src.has_rounds
+        self.parts = ("score", *src.spec.SCORE_MEASURES)
+        self.acc: pd.DataFrame | None = None
+
+    def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
+        frame = pd.DataFrame({"cell": res["cell"].to_numpy(), "game": res["game"].to_numpy(),
+                              "seat": res["seat"].to_numpy(),
+                              "score": res["score"].to_numpy(dtype=float)})  # fmt: skip
+        measures = self.src.spec.seat_measures(res)
+        for c in self.parts[1:]:
+            frame[c] = measures[c].to_numpy(dtype=float)
+        lead = _leads(frame, ["cell", "game"], self.parts)
+        if table is not None and not table.empty:
+            rnd = table[["cell", "game", "round", "seat", "score"]]
+            length = rnd.groupby(["cell", "game"], observed=True)["round"].transform("max")
+            at = _leads(rnd, ["cell", "game", "round"], ["score"])["score"]
+            for stage in LEAD_STAGES:
+                # the round that closes this share of the game (at least the first)
+                mark = np.maximum(np.ceil(length.to_numpy() * stage / 100), 1)
+                pick = rnd[rnd["round"].to_numpy() == mark]
+                by = pd.Series(
+                    at[pick.index].to_numpy(),
+                    index=pd.MultiIndex.from_frame(pick[["cell", "game", "seat"]]),
+                )
+                key = pd.MultiIndex.from_frame(frame[["cell", "game", "seat"]])
+                lead[f"at_{stage}"] = by.reindex(key).to_numpy()
+        cols = list(lead.columns)
+        sums = lead.assign(cell=frame["cell"], seat=frame["seat"])
+        for c in cols:
+            sums[c + "2"] = sums[c] ** 2
+            sums[c + "_n"] = sums[c].notna().astype(float)
+        g = sums.groupby(["cell", "seat"], observed=True)
+        agg = g[[*cols, *(c + "2" for c in cols), *(c + "_n" for c in cols)]].sum(min_count=0)
+        self.acc = _add(self.acc, agg)
+
+    def result(self) -> pd.DataFrame:
+        table = self.acc.reset_index()
+        out = table[["cell", "seat"]].astype(int)
+        out["games"] = table["score_n"].to_numpy()
+        cols = [c for c in table.columns if c.endswith("_n")]
+        for c in (c[: -len("_n")] for c in cols):
+            n = table[c + "_n"].to_numpy()
+            mean, _, lo, hi = stats.mean_interval(n, table[c], table[c + "2"])
+            out[c], out[c + "_lo"], out[c + "_hi"] = mean, lo, hi
+        return _sample(_with_cells(out, self.src), ("score_lo", "score_hi"), "games")
+
+
+def seat_lead(data: Any) -> pd.DataFrame:
+    """Per cell and seat: the seat's mean lead in points over the mean of its game's other
+    seats, in the score and in each score part (columns named as the game's
+    `SCORE_MEASURES`), each with its 95 % t interval over games; with the per-round table,
+    also its score lead at the end of each fifth of the game (`at_20` ... `at_100`, the
+    last the final standing as the per-round table tracks it)."""
+    return compute(data, "seat_lead")["seat_lead"]
 
 
 # --- strategies --------------------------------------------------------------------------------
@@ -917,6 +999,7 @@ def game_quality(data: Any) -> pd.DataFrame:
 TABLES: dict[str, type[_Table]] = {
     "seat_balance": _SeatBalance,
     "seat_imbalance": _SeatImbalance,
+    "seat_lead": _SeatLead,
     "strategies": _Strategies,
     "head_to_head": _HeadToHead,
     "ratings": _Ratings,
