@@ -45,6 +45,26 @@ def read_weights_file(path: Path, names: Sequence[str]) -> dict[str, float]:
     return read_weights(doc, str(path), names)
 
 
+def shipped_base(name: str, preset: str, folder: Path, label: str, plan: str = "") -> str:
+    """The shipped weights file a heuristic starts from: its `shipped=` parameter `name`
+    (a file of `folder`, by its name alone, so that a shipped mixture file can name its
+    members from any directory), else the class's `preset`. `label` names the folder in
+    errors (one line each); `plan`: the strategy's name when it is a plan, which plays its own
+    file (shipped= is refused for it)."""
+    if not name:
+        return preset
+    if plan:
+        raise UnknownStrategyError(f"strategy {plan!r}: shipped= is heuristic's parameter (it "
+                                   "plays its own weights file)")  # fmt: skip
+    if "/" in name or "\\" in name or not name.endswith(".toml") or name.startswith("nash-"):
+        raise UnknownStrategyError(f"strategy 'heuristic': shipped= names a weights file of "
+                                   f"{label} by its name, got {name!r}")  # fmt: skip
+    if not (folder / name).is_file():
+        raise UnknownStrategyError(f"strategy 'heuristic': no shipped weights file {name!r} "
+                                   f"among {label}")  # fmt: skip
+    return name
+
+
 def plan_class(name: str, base: type, path: Path, module: str) -> type:
     """The strategy class of the plan whose weights file is `path`: a subclass of `base` (the
     game's weight-vector family) named `name`, playing that file (`preset`), its docstring the

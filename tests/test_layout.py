@@ -18,8 +18,9 @@ ROOT = Path(__file__).parents[1]
 FLOORS: list[tuple[str, ...]] = [
     ("moaisim.errors", "moaisim.checks", "moaisim.interrupts", "moaisim.files", "moaisim.docs",
      "moaisim.version", "moaisim.progress", "moaisim.jit", "moaisim.strategy_params",
-     "moaisim.kernel_cache", "moaisim.compile_notice", "moaisim.weight_files"),
-    ("moaisim.rng",),
+     "moaisim.kernel_cache", "moaisim.compile_notice", "moaisim.weight_files",
+     "moaisim.event_schema", "moaisim.game_logs"),
+    ("moaisim.rng", "moaisim.mixture_parts"),  # a mixture's draws read the streams
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
     ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules"),
     ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine"),

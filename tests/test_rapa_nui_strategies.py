@@ -105,6 +105,27 @@ def test_restricted_play_never_makes_a_forbidden_move_and_is_the_same_in_both_en
         load_strategy("restrict(strategy='greedy', forbid=['statues'])", GAME)()
 
 
+def test_heuristic_shipped_names_a_shipped_weights_file_from_any_directory(tmp_path, monkeypatch):
+    from moaisim.strategies.rapa_nui import heuristic as h
+
+    monkeypatch.chdir(tmp_path)  # not the checkout: a path would not resolve, a name does
+    game = "rapa-nui"
+    three = load_strategy("heuristic(shipped='tuned-3p.toml')", game)()
+    assert np.array_equal(three.w, h.vector(h.shipped("tuned-3p.toml")))
+    assert not np.array_equal(three.w, h.vector({}))
+    name = h.NAMES[0]
+    over = load_strategy(f"heuristic(shipped='tuned-3p.toml', weights={{'{name}': 1.25}})",
+                         game)()  # fmt: skip
+    assert over.w[0] == 1.25 and np.array_equal(over.w[1:], three.w[1:])
+    for bad, message in (("x.toml", "no shipped weights file 'x.toml'"),
+                         ("../priest.toml", "by its name"), ("nash-3p.toml", "by its name"),
+                         ("tuned-3p", "by its name")):  # fmt: skip
+        with pytest.raises(UnknownStrategyError, match=message):
+            load_strategy(f"heuristic(shipped={bad!r})", game)()
+    with pytest.raises(UnknownStrategyError, match="heuristic's parameter"):
+        load_strategy("priest(shipped='builder.toml')", game)()
+
+
 def test_the_skill_levels_name_strategies_of_this_game():
     spec = load_game(GAME)
     assert spec.level_spec("L0", 3) == "random" and spec.level_spec("L1", 3) == "greedy"

@@ -155,20 +155,9 @@ class HeuristicStrategy(Strategy):
 
     def _base(self) -> str:
         """The shipped file the weights start from: `shipped=` (checked), else the preset."""
-        name = self.shipped
-        if not name:
-            return self.preset
-        if type(self) is not HeuristicStrategy:
-            raise UnknownStrategyError(f"strategy {self.name!r}: shipped= is heuristic's "
-                                       "parameter (it plays its own weights file)")  # fmt: skip
-        if "/" in name or "\\" in name or not name.endswith(".toml") or name.startswith("nash-"):
-            raise UnknownStrategyError(f"strategy 'heuristic': shipped= names a weights file "
-                                       f"of strategies/moai/weights by its name, "
-                                       f"got {name!r}")  # fmt: skip
-        if not weights_path(name).is_file():
-            raise UnknownStrategyError(f"strategy 'heuristic': no shipped weights file {name!r} "
-                                       "among strategies/moai/weights")  # fmt: skip
-        return name
+        plan = "" if type(self) is HeuristicStrategy else self.name
+        return weight_files.shipped_base(self.shipped, self.preset, weights_path(""),
+                                         "strategies/moai/weights", plan)  # fmt: skip
 
     def own_policy(self, rules: Rules) -> Policy:
         """`heuristic` compiled (`compiled.heuristic`): its weights as the policy's floats (the

@@ -55,14 +55,12 @@ from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES
+from moaisim.mixture_parts import draw_uniforms, sub_view
 from moaisim.registry import load_strategy
-from moaisim.rng import DRAWS_STREAM, SeatRandom, seat_stream, stream_keys
+from moaisim.rng import SeatRandom, seat_stream, stream_keys
 from moaisim.strategies.moai.base import Strategy
 from moaisim.strategies.moai.restrict import view_with
 
-#: The root seed of the component draws' stream space (the purpose tag "mixture"): the
-#: uniform of game g, seat s is value 0 of stream `DRAWS_STREAM` of "game" key(g, s) there.
-DRAW_SEED = int.from_bytes(b"mixture", "big")
 #: Largest distance of the probabilities' sum from 1.
 TOLERANCE = 1e-9
 #: How deep mixtures may nest (a mixture of mixtures...), and the mixtures being made now,
@@ -78,14 +76,6 @@ def seat_keys(seed: int, games: np.ndarray | list[int], seat: int) -> np.ndarray
     return stream_keys(int(seed), np.asarray(games, dtype=np.int64), ids)[:, 0]
 
 
-def draw_uniforms(keys: np.ndarray) -> np.ndarray:
-    """[n] the uniform each seat stream key draws its component with: a stream space of
-    its own (`DRAW_SEED`), so that no game's chance or seat stream is read."""
-    ids = np.array([DRAWS_STREAM], dtype=np.uint64)
-    own = stream_keys(DRAW_SEED, np.asarray(keys, dtype=np.uint64), ids)[:, 0]
-    return SeatRandom(own, np.zeros(len(own), dtype=np.uint64)).uniform(1)[:, 0]
-
-
 def stream_of(rng: SeatRandom) -> tuple[np.ndarray, np.ndarray]:
     """The keys and the current positions [n] of a view's seat stream (copies: a strategy
     cannot move them); the mixture hands each component a handle on the same stream, over
@@ -93,22 +83,6 @@ def stream_of(rng: SeatRandom) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(rng, SeatRandom):
         raise TypeError("mixture needs its view's seat stream (a moaisim.rng.SeatRandom)")
     return rng.keys, rng.position
-
-
-def sub_view(view: SeatView, rows: np.ndarray, rng: SeatRandom) -> SeatView:
-    """The view of the games at `rows` of `view` (positions in it), drawing from `rng`:
-    every per-game array of the view (legal, info, games, the fields it copied) taken at
-    those rows, as copies of its own."""
-    n = len(view)
-    out = object.__new__(type(view))
-    for key, value in view.__dict__.items():
-        if key == "info":
-            value = {k: np.asarray(v)[rows] for k, v in value.items()}
-        elif isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n:
-            value = value[rows]
-        out.__dict__[key] = value
-    out.__dict__["rng"] = rng
-    return out
 
 
 def read_mixture(table: dict[str, Any]) -> tuple[dict[str, float], dict[str, Any]]:

@@ -1,56 +1,20 @@
 """A game's log played again (`moaisim replay`, `moaisim.replay`): each seat's logged
 decisions fed back to the reference engine as that seat's answers, the events it makes
-compared with the log's one by one."""
+compared with the log's one by one (`game_logs.replay`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from moaisim.errors import StrategyError, UserError
-from moaisim.games.moai.engine.record import (
-    NOT_A_LOG,
-    GameRecord,
-    Told,
-    compare_events,
-    logged_rules,
-    read_log,
-)
+from moaisim import game_logs
+from moaisim.games.moai.engine import record
+from moaisim.games.moai.engine.record import GameRecord
 from moaisim.games.moai.engine.reference import ReferenceGame
 from moaisim.games.moai.engine.results import frame, seat_rows
 
 
 def replay(log: str, components: str | Path | None = None) -> GameRecord:
-    """Play a game's log (`GameRecord.jsonl`, `moaisim play --json`) again: the rules its
-    header names (players, variants, rule options, rule parameters, and `components`, the
-    component file, when the set is not the default one), its seed and game, and each
-    seat's logged decisions fed back as the seat's answers. The game must make the log's
-    events one by one: a log is then evidence of its scores, whatever strategies played
-    it. A log that does not replay, or whose header is not the rules it was played with,
-    is a `UserError` (one line)."""
-    header, events = read_log(log)
-    rules = logged_rules(header, components)
-    players = rules.players
-    decisions: list[list[dict[str, Any]]] = [[] for _ in range(players)]
-    for e in events:
-        if e.get("e") == "decision" and not e.get("forced"):
-            seat = e.get("seat")
-            if not isinstance(seat, int) or not 0 <= seat < players or "action" not in e:
-                raise UserError(f"{NOT_A_LOG}: a decision names no seat of the game or no action")
-            decisions[seat].append(e)
-    names = [str(n) for n in header["strategies"]]
-    if len(names) != players:
-        raise UserError(
-            f"{NOT_A_LOG}: its header names {len(names)} strategies for {players} seats"
-        )
-    game = ReferenceGame(rules, [Told(d) for d in decisions], seed=header["seed"],
-                game=header["game"], names=names)  # fmt: skip
-    try:
-        made = game.play()
-    except StrategyError as exc:  # ran out of decisions, or one the game does not allow
-        compare_events(events, game.events, partial=True)  # the first event that differs, if any
-        raise UserError(f"the log does not replay: seat {exc.seat}'s decision {exc.kind!r}: "
-                        f"{exc.problem}") from None  # fmt: skip
-    compare_events(events, made)
-    result = frame(seat_rows(game.state, header["seed"], header["game"], names))
-    return GameRecord(rules, header["seed"], header["game"], names, made, result)
+    """Play a game's log again (`game_logs.replay`, with this game's reference engine):
+    its rules, seed, game and each seat's logged decisions; a log that does not replay is
+    a `UserError` (one line)."""
+    return game_logs.replay(log, components, record, ReferenceGame, frame, seat_rows)

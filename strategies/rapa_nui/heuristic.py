@@ -61,14 +61,20 @@ class HeuristicStrategy(Strategy):
     form: ClassVar[str] = "heuristic"
     #: The weights file the class starts from (strategies/rapa_nui/weights/).
     preset: ClassVar[str] = "heuristic.toml"
-    #: weights: a table or a TOML file over the preset's
-    params: ClassVar[dict[str, Any]] = {"weights": {}}
+    #: weights: a table or a TOML file over the preset's; shipped: the name of a shipped
+    #: weights file (strategies/rapa_nui/weights/<name>) to start from instead of the preset,
+    #: so that a shipped mixture file can name its members' weights from any directory
+    params: ClassVar[dict[str, Any]] = {"weights": {}, "shipped": ""}
     weights: dict[str, Any]
+    shipped: str
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         given = read_weights(self.weights, f"strategy {self.name!r}")
-        self.w = vector({**shipped(self.preset), **given})
+        plan = "" if type(self) is HeuristicStrategy else self.name
+        base = weight_files.shipped_base(self.shipped, self.preset, weights_path(""),
+                                         "strategies/rapa_nui/weights", plan)  # fmt: skip
+        self.w = vector({**shipped(base), **given})
 
     def vector(self, rules: object) -> np.ndarray:
         """The weights played under `rules` (`policy.NAMES` order)."""

@@ -34,38 +34,15 @@ from moaisim.errors import UnknownStrategyError
 from moaisim.games.rapa_nui.engine.batch import compiled_family
 from moaisim.games.rapa_nui.engine.decisions import Kind
 from moaisim.games.rapa_nui.engine.views import SeatView
+from moaisim.mixture_parts import draw_uniforms, sub_view
 from moaisim.registry import load_strategy
-from moaisim.rng import DRAWS_STREAM, SeatRandom, stream_keys
+from moaisim.rng import SeatRandom
 from moaisim.strategies.rapa_nui.base import Strategy
 
-#: The root seed of the component draws' stream space (the purpose tag "mixture").
-DRAW_SEED = int.from_bytes(b"mixture", "big")
 #: Largest distance of the probabilities' sum from 1.
 TOLERANCE = 1e-9
 #: The game these strategies play (the registry's name).
 GAME = "rapa-nui"
-
-
-def draw_uniforms(keys: np.ndarray) -> np.ndarray:
-    """[n] the uniform each seat-stream key draws its component with (a stream space of its
-    own: no game's chance or seat stream is read)."""
-    ids = np.array([DRAWS_STREAM], dtype=np.uint64)
-    own = stream_keys(DRAW_SEED, np.asarray(keys, dtype=np.uint64), ids)[:, 0]
-    return SeatRandom(own, np.zeros(len(own), dtype=np.uint64)).uniform(1)[:, 0]
-
-
-def sub_view(view: SeatView, rows: np.ndarray, rng: SeatRandom) -> SeatView:
-    """The view of the games at positions `rows` of `view`, drawing from `rng`."""
-    n = len(view)
-    out = object.__new__(type(view))
-    for key, value in view.__dict__.items():
-        if key == "info":
-            value = {k: np.asarray(v)[rows] for k, v in value.items()}
-        elif isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n:
-            value = value[rows]
-        out.__dict__[key] = value
-    out.__dict__["rng"] = rng
-    return out
 
 
 class PerGame(Strategy):

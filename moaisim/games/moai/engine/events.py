@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from moaisim.event_schema import Field, kinds_markdown, seat_field
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CARD_TYPES
 
@@ -24,14 +25,6 @@ SCHEMA_VERSION = 2
 #: names. "epoch": an epoch card id; "epochs": a list of them; "rapa_nui": a list of Rapa Nui
 #: card types (0-5); "counts": counts per Rapa Nui card type [6].
 CARD_FIELDS = {"epoch": "_name", "epochs": "_names", "rapa_nui": "_names", "counts": "_names"}
-
-
-class Field(NamedTuple):
-    """One field of an event kind: its name, type and meaning (docs/events.md)."""
-
-    name: str
-    type: str  # seat, seats, int, ints, bool, loc, space, pawn, pawns, epoch(s), rapa_nui, counts
-    meaning: str
 
 
 class Text(NamedTuple):
@@ -81,10 +74,6 @@ def _erosion(ev: Event, t: Text) -> str:
     return f"  erosion: {what}"
 
 
-def _seat(meaning: str = "the seat that acts") -> Field:
-    return Field("seat", "seat", meaning)
-
-
 _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "setup", "R1", "the table before round 1 (every chance outcome of the setup)",
@@ -115,7 +104,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "decision", "section D", "a strategy's answer (or a forced one)",
         (
-            _seat("the seat that decides"),
+            seat_field("the seat that decides"),
             Field("kind", "str", "the decision kind (moaisim.Kind)"),
             Field("action", "int", "the action (a bid: counts per card type)"),
             Field("forced", "bool", "a single action was legal: the strategy was not asked"),
@@ -125,7 +114,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "bid", "R3.3, R3.5", "a bid revealed and paid to the discard pile",
         (
-            _seat(),
+            seat_field(),
             Field("cards", "counts", "cards bid: counts per card type"),
             Field("total", "int", "the bid's total value"),
         ),
@@ -150,23 +139,23 @@ _KINDS: tuple[EventKind, ...] = (
     ),
     EventKind(
         "pick", "R4.1", "an epoch card taken",
-        (_seat(), Field("card", "epoch", "the card taken")),
+        (seat_field(), Field("card", "epoch", "the card taken")),
         lambda ev, t: f"Epoch: {t.who(ev['seat'])} takes {ev['card_name']}",
     ),
     EventKind(
         "no_card", "R4.2", "no card left for this seat",
-        (_seat(),),
+        (seat_field(),),
         lambda ev, t: f"Epoch: {t.who(ev['seat'])} gets no card",
     ),
     EventKind(
         "erosion", "C3", "an erosion card taken (no target)",
-        (_seat("the taker"), Field("covered", "bool", "a free field was covered")),
+        (seat_field("the taker"), Field("covered", "bool", "a free field was covered")),
         _erosion,
     ),
     EventKind(
         "disaster", "R4.3, V5", "a disaster aimed at a clan",
         (
-            _seat("the taker"),
+            seat_field("the taker"),
             Field("card", "epoch", "the disaster card"),
             Field("target", "seat", "the clan it hits"),
         ),
@@ -174,13 +163,13 @@ _KINDS: tuple[EventKind, ...] = (
     ),
     EventKind(
         "burn", "C3", "fire: the target's wood burns",
-        (_seat("the victim"),),
+        (seat_field("the victim"),),
         lambda ev, t: f"  {t.who(ev['seat'])} loses a wood",
     ),
     EventKind(
         "lose_pawn", "C3, R4.4", "famine: the victim loses a pawn to its reserve",
         (
-            _seat("the victim"),
+            seat_field("the victim"),
             Field("pawn", "pawn", "the pawn lost"),
             Field("strength", "int", "its strength"),
             Field("at", "loc", "where it was"),
@@ -193,7 +182,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "lose_boat", "C3, R4.4", "storm or fire-boat: the victim loses a boat",
         (
-            _seat("the victim"),
+            seat_field("the victim"),
             Field("slot", "int", "the boat slot lost"),
             Field("sailor", "pawns", "the pawn that stood on it (back to camp)"),
         ),
@@ -202,7 +191,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "lose_moai", "C3, R4.4", "topple: the victim loses a Moai tile (out of the game)",
         (
-            _seat("the victim"),
+            seat_field("the victim"),
             Field("tile", "int", "the tile lost"),
             Field("height", "int", "its height"),
         ),
@@ -218,7 +207,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "place", "R5.2, R5.4-R5.7", "a pawn placed from camp",
         (
-            _seat(),
+            seat_field(),
             Field("strength", "int", "its strength"),
             Field("loc", "loc", "where it goes"),
             Field("up", "bool", "placed face up"),
@@ -230,13 +219,13 @@ _KINDS: tuple[EventKind, ...] = (
     ),
     EventKind(
         "pass", "R5.3", "a seat with an empty camp passes",
-        (_seat(),),
+        (seat_field(),),
         lambda ev, t: f"Work: {t.who(ev['seat'])} passes",
     ),
     EventKind(
         "swap", "R5.3", "a seat with an empty camp swaps two of its pawns",
         (
-            _seat(),
+            seat_field(),
             Field("pawns", "pawns", "the two pawns"),
             Field("locs", "ints", "where each now stands"),
         ),
@@ -258,7 +247,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "moai", "R6.2", "a statue finished and transported",
         (
-            _seat(),
+            seat_field(),
             Field("space", "int", "the clan's volcano space (0-based)"),
             Field("height", "int", "the statue's height (its pawns' strength)"),
             Field("tile", "int", "the tile taken"),
@@ -272,7 +261,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "feed", "R6.3", "a clan counts its food",
         (
-            _seat(),
+            seat_field(),
             Field("food", "int", "strength in the fields and on boats"),
             Field("mouths", "int", "pawns on the board"),
             Field("deficit", "int", "pawns short of food"),
@@ -285,7 +274,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "starve", "R6.3", "a pawn starves (to the reserve)",
         (
-            _seat(),
+            seat_field(),
             Field("pawn", "pawn", "the pawn"),
             Field("at", "loc", "where it was"),
             Field("strength", "int", "its strength"),
@@ -298,7 +287,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "raid", "R6.4", "a raid saves a starving pawn and removes a rival's",
         (
-            _seat("the raider"),
+            seat_field("the raider"),
             Field("victim", "seat", "the raided clan"),
             Field("pawn", "pawn", "the rival pawn removed"),
             Field("at", "loc", "where it was"),
@@ -312,7 +301,7 @@ _KINDS: tuple[EventKind, ...] = (
     ),
     EventKind(
         "draw", "R7.1", "Rapa Nui cards drawn",
-        (_seat(), Field("cards", "rapa_nui", "the cards drawn")),
+        (seat_field(), Field("cards", "rapa_nui", "the cards drawn")),
         lambda ev, t: f"Review: {t.who(ev['seat'])} draws {len(ev['cards'])} cards",
     ),
     EventKind(
@@ -323,7 +312,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "rest", "R7.2", "a pawn back to camp",
         (
-            _seat(),
+            seat_field(),
             Field("pawn", "pawn", "the pawn"),
             Field("at", "loc", "where it was"),
             Field("shown", "bool", "it was face up"),
@@ -336,7 +325,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "birth", "R7.3", "two cards discarded for a new pawn in camp",
         (
-            _seat(),
+            seat_field(),
             Field("cards", "rapa_nui", "the two cards"),
             Field("strength", "int", "the new pawn's strength"),
         ),
@@ -347,7 +336,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "boat", "R7.4", "a boat built",
         (
-            _seat(),
+            seat_field(),
             Field("card", "epoch", "the boat card kept"),
             Field("slot", "int", "the boat slot"),
         ),
@@ -415,12 +404,7 @@ def schema_markdown() -> str:
         "This page is written by `python -m moaisim.games.moai.engine.events`.",
         "",
     ]
-    for k in _KINDS:
-        out += [f"## `{k.name}` ({k.rule})", "", k.meaning[0].upper() + k.meaning[1:] + ".", ""]
-        out += ["| field | type | meaning |", "| --- | --- | --- |"]
-        out += [f"| `{f.name}` | {f.type} | {f.meaning} |" for f in k.fields]
-        out.append("")
-    return "\n".join(out)
+    return "\n".join(out + kinds_markdown(_KINDS))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from moaisim import game_logs
 from moaisim.errors import UserError
 from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.events import EVENTS, SCHEMA_VERSION, Event, Text
@@ -103,31 +104,11 @@ def read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules:
     """The rules a log's header names, checked against its rules digest; the component set
-    must be the one its digest names (the default one, or the file given)."""
-
-    wanted = header["components"] if isinstance(header["components"], dict) else {}
-    given = load_components(components) if components is not None else default_components()
-    if digest_of(contents(given)) != wanted.get("digest"):
-        name = wanted.get("name")
-        if components is None:
-            raise UserError(f"the log was played with the component set {name!r}, not the "
-                            "default one: give its file with --components")  # fmt: skip
-        raise UserError(f"{components} is not the component set the log was played with "
-                        f"({name!r})")  # fmt: skip
-    options, params = header["options"], header["params"]
-    if not isinstance(options, dict) or not isinstance(params, dict):
-        raise UserError(f"{NOT_A_LOG}: its header's options and params must be tables")
-    try:
-        rules = Rules.make(header["players"], header["variant"], components, params=params,
-                           **options)  # fmt: skip
-    except TypeError as exc:
-        raise UserError(f"{NOT_A_LOG}: its header's rules cannot be read ({exc})") from None
-    if rules.digest() != header["rules_digest"]:
-        raise UserError(
-            "the log's header names other rules than it was played with: they do not have "
-            f"its rules digest ({str(header['rules_digest'])[:12]}...); was it edited?"
-        )
-    return rules
+    must be the one its digest names (the default one, or the file given):
+    `game_logs.logged_rules` with this game's rules and components."""
+    return game_logs.logged_rules(header, components, not_a_log=NOT_A_LOG, make=Rules.make,
+                                  load=load_components, default=default_components,
+                                  digest=lambda c: digest_of(contents(c)))  # fmt: skip
 
 
 def compare_events(logged: list[dict[str, Any]], made: list[Event], partial: bool = False) -> None:

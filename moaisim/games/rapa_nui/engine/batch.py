@@ -152,14 +152,6 @@ def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray]:
     return family, weights
 
 
-def family_of(strategy: Any, rules: Rules) -> int:
-    """The machine's policy family of a strategy (`PAUSE`: asked through views)."""
-    form = getattr(strategy, "compiled", lambda rules: None)(rules)
-    if form is None:
-        return m.PAUSE
-    return m.HEURISTIC if form == "rows" else FAMILIES.get(form, m.PAUSE)
-
-
 def lineup(rules: Rules, strategies: Sequence[Any], seat_keys: np.ndarray) -> m.Lineup:
     """The machine's `Lineup` of `strategies` (seat q plays strategies[q]) in the games whose
     seats' stream keys are `seat_keys` [B, P]: a strategy compiled game by game ("rows": a
@@ -169,12 +161,15 @@ def lineup(rules: Rules, strategies: Sequence[Any], seat_keys: np.ndarray) -> m.
     weights = np.zeros((b, p, NW), dtype=np.float64)
     forbid = np.zeros((b, p), dtype=np.int64)
     for q, s in enumerate(strategies):
-        forbid[:, q] = getattr(s, "forbid_bits", 0) if family_of(s, rules) != m.PAUSE else 0
         form = getattr(s, "compiled", lambda rules: None)(rules)
         if form == "rows":
             family[:, q], weights[:, q] = s.compiled_rows(rules, np.arange(b), seat_keys[:, q])
         else:
             family[:, q], weights[:, q] = compiled_family(s, rules)
+        # a restriction narrows the compiled policy's choices (a seat asked through views
+        # narrows its own answers)
+        compiled = form == "rows" or FAMILIES.get(form, m.PAUSE) != m.PAUSE
+        forbid[:, q] = getattr(s, "forbid_bits", 0) if compiled else 0
     return m.Lineup(family=family, weights=weights, forbid=forbid,
                     seen=np.zeros((p, N_FOODS), dtype=np.int64),
                     scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from moaisim.event_schema import Field, kinds_markdown, seat_field
 from moaisim.games.rapa_nui.rules.codes import FOODS, HG, KINDS
 
 Event = dict[str, Any]
@@ -23,14 +24,6 @@ SCHEMA_VERSION = 1
 
 #: How a seat is named in the text ("P1").
 Who = Callable[[int], str]
-
-
-class Field(NamedTuple):
-    """One field of an event kind: its name, type and meaning."""
-
-    name: str
-    type: str  # seat, seats, int, ints, bool, str, card, cards, food, kinds, foods, table
-    meaning: str
 
 
 class EventKind(NamedTuple):
@@ -128,10 +121,6 @@ def _refill(ev: Event, who: Who) -> str:
     return f"column {ev['column'] + 1} is refilled with {len(ev['cards'])} cards ({tail})"
 
 
-def _seat(meaning: str = "the seat that acts") -> Field:
-    return Field("seat", "seat", meaning)
-
-
 def _food(meaning: str) -> Field:
     return Field("food", "food", meaning)
 
@@ -154,20 +143,20 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "start_sacrifice", "R1.4, D0", "a seat takes its starting sacrifice card "
         "(start_sacrifice=one_choice only)",
-        (_seat(), _food("the type taken from the supply")),
+        (seat_field(), _food("the type taken from the supply")),
         "own", lambda ev, who: f"{who(ev['seat'])} takes a {FOODS[ev['food']]} sacrifice card "
         "to start with.",
     ),
     EventKind(
         "turn", "R2", "a turn begins",
-        (Field("turn", "int", "the turn number, from 1"), _seat("the active seat")),
+        (Field("turn", "int", "the turn number, from 1"), seat_field("the active seat")),
         "start", lambda ev, who: f"Turn {ev['turn']}, {who(ev['seat'])}:",
     ),
     EventKind(
         "decision", "section D", "a seat's decision, logged where it is made, before what it "
         "brings about; the strategy is asked only when more than one action is legal",
         (
-            _seat("the seat that decides"),
+            seat_field("the seat that decides"),
             Field("kind", "str", "the decision kind (`Kind`: start_sacrifice, buy, play, "
                   "discard, sacrifice, offering, take, moai_income, bonus; D0-D8)"),
             Field("legal", "ints", "the legal actions, in increasing order (section D's "
@@ -179,7 +168,7 @@ _KINDS: tuple[EventKind, ...] = (
     ),
     EventKind(
         "buy", "R3", "the active seat buys a sacrifice card",
-        (_seat(), _food("the type bought (public, R3.3)"),
+        (seat_field(), _food("the type bought (public, R3.3)"),
          Field("price", "int", "the wood paid (R3.2)")),
         "head", lambda ev, who: f"buys a {FOODS[ev['food']]} sacrifice card "
         + (f"({ev['price']} wood)" if ev["price"] else "(free)"),
@@ -187,7 +176,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "play", "R4.1-R4.2", "the active seat plays cards into its village",
         (
-            _seat(),
+            seat_field(),
             Field("card", "card", "the kind played"),
             Field("count", "int", "how many (1, or 1 to 3 H&G of one type)"),
             Field("cost", "int", "the wood paid"),
@@ -197,42 +186,42 @@ _KINDS: tuple[EventKind, ...] = (
     ),
     EventKind(
         "discard", "R4.3", "a stuck seat discards a card out of the game (stuck_hand=discard)",
-        (_seat(), Field("card", "card", "the kind discarded")),
+        (seat_field(), Field("card", "card", "the kind discarded")),
         "head", lambda ev, who: f"is stuck and discards {card_name(ev['card'])}",
     ),
     EventKind(
         "pass", "R4.3, R4.5", "a stuck seat plays nothing and takes nothing "
         "(stuck_hand=pass)",
-        (_seat(),),
+        (seat_field(),),
         "head", lambda ev, who: "is stuck and passes",
     ),
     EventKind(
         "empty_hand", "R6.7", "the active seat has no card to play",
-        (_seat(),),
+        (seat_field(),),
         "head", lambda ev, who: "has no card in hand",
     ),
     EventKind(
         "sacrifice", "R5.1", "a seat lays a card of its stock face up on the stone",
-        (_seat(), _food("the type sacrificed")),
+        (seat_field(), _food("the type sacrificed")),
         "sacrifice", lambda ev, who: f"{who(ev['seat'])} gives {FOODS[ev['food']]}",
     ),
     EventKind(
         "offering_down", "R5.2, R5.4", "the Moai's builder lays a card of its stock face down "
         "on the stone",
-        (_seat(), _food("the type laid (hidden from the other seats until R9.2; the log "
+        (seat_field(), _food("the type laid (hidden from the other seats until R9.2; the log "
                         "is the referee's record)")),
         "sacrifice", lambda ev, who: f"{who(ev['seat'])} lays {FOODS[ev['food']]} face down",
     ),
     EventKind(
         "offering_up", "R5.2-R5.3", "the Moai's builder lays a card of the supply face up on "
         "the stone",
-        (_seat(), _food("the type taken from the supply")),
+        (seat_field(), _food("the type taken from the supply")),
         "sacrifice", lambda ev, who: f"{who(ev['seat'])} adds {FOODS[ev['food']]} from the "
         "supply",
     ),
     EventKind(
         "take", "R6.1-R6.2", "the active seat takes a column's bottom card into its hand",
-        (_seat(), Field("column", "int", "the column, from 0"),
+        (seat_field(), Field("column", "int", "the column, from 0"),
          Field("card", "card", "the card taken")),
         "head", lambda ev, who: f"takes {card_name(ev['card'])} from column {ev['column'] + 1}",
     ),
@@ -255,7 +244,7 @@ _KINDS: tuple[EventKind, ...] = (
         "split", "R7.4, R7.6", "a seat's Moai income or Moai bonus taken as glory and wood "
         "(its decision precedes it)",
         (
-            _seat(),
+            seat_field(),
             Field("kind", "str", "moai_income (D7) or bonus (D8)"),
             Field("glory", "int", "units taken as glory"),
             Field("wood", "int", "units taken as wood"),
@@ -265,7 +254,7 @@ _KINDS: tuple[EventKind, ...] = (
     EventKind(
         "gain", "R7.5-R7.8", "a seat receives a sacrifice card of the evaluated type from "
         "the supply (cards go out in turn order from the active seat, pass by pass)",
-        (_seat(), _food("the type received")),
+        (seat_field(), _food("the type received")),
         "evaluation", lambda ev, who: None,
     ),
     EventKind(
@@ -429,12 +418,7 @@ def schema_markdown() -> str:
         "This page is written by `python -m moaisim.games.rapa_nui.engine.events`.",
         "",
     ]
-    for k in _KINDS:
-        out += [f"## `{k.name}` ({k.rule})", "", k.meaning[0].upper() + k.meaning[1:] + ".", ""]
-        out += ["| field | type | meaning |", "| --- | --- | --- |"]
-        out += [f"| `{f.name}` | {f.type} | {f.meaning} |" for f in k.fields]
-        out.append("")
-    return "\n".join(out)
+    return "\n".join(out + kinds_markdown(_KINDS))
 
 
 if __name__ == "__main__":
