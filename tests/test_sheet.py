@@ -349,3 +349,21 @@ def test_a_bad_set_up_is_one_line_and_writes_nothing(tmp_path, capsys, bad, said
     assert err.startswith("moaisim: error:") and len(err.splitlines()) == 1, err
     assert said in err
     assert not out.exists()
+
+
+def test_the_paragraph_says_when_the_deal_decides_by_construction():
+    # A field of one strategy that draws nothing replays every deal alike: the deal's share
+    # is then 100 % by construction, and the paragraph says so; a field that draws does not.
+    from moaisim.studies.sheet import SheetSettings, paragraph, play_sheet
+
+    settings = SheetSettings(players=2, games=60, skill_games=10, search_games=0, deals=10,
+                             replays=2, field=ROOT / "reports" / "field")  # fmt: skip
+    sh = play_sheet(settings.check())
+    said = "by construction: every replay of a deal ended alike"
+    l3 = sh.luck["field"] == "L3"
+    assert (said in paragraph(sh)) == bool(sh.luck.loc[l3, "deal_share"].iloc[0] >= 1 - 1e-9)
+    # as a field that draws nothing (a shared win can make the same winner less than sure)
+    sh.luck.loc[l3, ["same_winner", "deal_share"]] = (0.988, 1.0)
+    assert said in paragraph(sh)
+    sh.luck.loc[l3, ["same_winner", "deal_share"]] = (0.6, 0.6)
+    assert said not in paragraph(sh)

@@ -353,7 +353,8 @@ def paragraph(sh: Sheet) -> str:
                     f"{text.pct(down['win_share'])}.")  # fmt: skip
     l3 = sh.luck.set_index("field").loc["L3"]
     said.append(f"The deal itself explains {text.pct(l3['deal_share'], 0)} of the variation in "
-                "which seat wins.")  # fmt: skip
+                "which seat wins" + (_IDENTICAL_REPLAYS if l3["deal_share"] >= 1 - 1e-9 else "")
+                + ".")  # fmt: skip
     c = None if sh.compare is None else sh.compare.set_index("key")
     if c is None:
         at3 = sh.decisive[sh.decisive["round"] == measure.LEADER_ROUND]
@@ -609,6 +610,12 @@ def _skill_section(sh: Sheet) -> list[str]:
         "![Skill matrix](figures/skill.png)",
         "",
     ]
+
+
+#: Said of a field whose replays of a deal all ended alike (no variation within a deal): its
+#: seats draw nothing (one deterministic strategy), so the deal decides by construction.
+_IDENTICAL_REPLAYS = (" (by construction: every replay of a deal ended alike, since the L3 "
+                      "seats draw nothing at this count)")  # fmt: skip
 
 
 def _luck_section(sh: Sheet) -> list[str]:
