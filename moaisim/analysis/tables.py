@@ -287,6 +287,7 @@ class _SeatLead(_Table):
             rnd = table[["cell", "game", "round", "seat", "score"]]
             length = rnd.groupby(["cell", "game"], observed=True)["round"].transform("max")
             at = _leads(rnd, ["cell", "game", "round"], ["score"])["score"]
+            key = pd.MultiIndex.from_frame(frame[["cell", "game", "seat"]])
             for stage in LEAD_STAGES:
                 # the round that closes this share of the game (at least the first)
                 mark = np.maximum(np.ceil(length.to_numpy() * stage / 100), 1)
@@ -295,7 +296,6 @@ class _SeatLead(_Table):
                     at[pick.index].to_numpy(),
                     index=pd.MultiIndex.from_frame(pick[["cell", "game", "seat"]]),
                 )
-                key = pd.MultiIndex.from_frame(frame[["cell", "game", "seat"]])
                 lead[f"at_{stage}"] = by.reindex(key).to_numpy()
         cols = list(lead.columns)
         sums = lead.assign(cell=frame["cell"], seat=frame["seat"])
