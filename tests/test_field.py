@@ -444,3 +444,51 @@ def test_a_reports_best_challengers_ship_beside_it_and_replay_from_there(tmp_pat
     copied, original = load_strategy(specs[0])(), load_strategy(cert.challengers[0].spec)()
     assert np.array_equal(copied.w, original.w)
     assert not np.array_equal(copied.w, load_strategy("heuristic")().w)
+
+
+def test_a_known_challenger_that_beats_every_run_is_absorbed(tmp_path, monkeypatch):
+    """Known challengers (`known`, `tune --population --absorb`) are candidates beside the
+    CMA-ES runs, measured as a run is (held-out games, root seed + 1): planted stronger than
+    the run, the known file is the best response, measured again on fresh games (seed + 2),
+    and joins the members of the next iteration."""
+    from moaisim.studies import tune
+
+    weights = ROOT / "strategies/moai/weights"
+    known = [weights / "raider.toml", weights / "bidder.toml"]
+
+    def fake(players, field, games, generations, popsize, seed, out, *a, start=None, **k):
+        Path(out).mkdir(parents=True, exist_ok=True)
+        path = Path(out) / f"tuned-{players}p.toml"
+        path.write_text((weights / "moai.toml").read_text())
+
+        class Result:
+            pass
+
+        r = Result()
+        r.path, r.held_out = path, tune.Strength(0.40, 0.39, 0.41, 300, 2.0)
+        return r
+
+    planted = {"raider": 0.30, "bidder": 0.55}  # bidder's file beats the run's 0.40
+    measured: list[tuple[str, int]] = []
+
+    def strength(players, candidate, field, games, seed=0, rules=None, game="moai"):
+        measured.append((candidate, seed))
+        share = next((v for k, v in planted.items() if f"{k}.toml" in candidate), 0.5)
+        return tune.Strength(share, share - 0.01, share + 0.01, games * players, 2.0)
+
+    monkeypatch.setattr(tune, "tune", fake)
+    monkeypatch.setattr(tune, "strength", strength)
+    got = pop_mod.population(3, ["greedy", "random"], tmp_path, 0.02, 2, 4, 3, 1, None, 5, 7,
+                             weights / "moai.toml", known=known)  # fmt: skip
+    first = got.iterations[0]
+    assert set(first.tried) == {"0-moai", f"known {weights / 'raider.toml'}",
+                                f"known {weights / 'bidder.toml'}"}  # fmt: skip
+    assert first.tried[f"known {weights / 'bidder.toml'}"]["share"] == 0.55
+    assert first.best_response == f"heuristic(weights={weights / 'bidder.toml'})"
+    # screened on root seed + 1 (7 + 1), the chosen one again on fresh games (7 + 2)
+    assert [s for c, s in measured if "raider" in c][0] == 8
+    assert [s for c, s in measured if "bidder" in c][:2] == [8, 9]
+    assert first.gain == pytest.approx(0.55 - 1 / 3)
+    assert got.iterations[1].members[-1] == first.best_response
+    with pytest.raises(UserError, match="named twice"):
+        pop_mod.population(3, ["greedy", "random"], tmp_path / "x", known=[known[0], known[0]])

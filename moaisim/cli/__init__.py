@@ -30,7 +30,8 @@ from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
 ORDER = ("games", "play", "replay", "variants", "simulate", "versus", "sheet", "metagame",
-         "report", "experiment", "balance", "tune", "tune-search", "distill", "certify", "rules",
+         "report", "experiment", "balance", "tune", "tune-search", "distill", "certify",
+         "certificate-history", "rules",
          "events", "strategies", "bench")  # fmt: skip
 
 

@@ -326,7 +326,7 @@ def experiment(
     where_report(path)
 
 
-@app.command()
+@app.command(short_help="The smallest rule change that meets a balance file's targets.")
 def balance(
     file: Annotated[
         Path, typer.Argument(help="The balance file (experiments/balance-3to5p.toml).")

@@ -382,6 +382,14 @@ Iterations = Annotated[int, typer.Option(help="--population: at most this many."
 MetaGames = Annotated[
     int, typer.Option(help="--population: games per composition of each meta-game.")
 ]
+Absorb = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="--population: known challengers, a glob of weights files (repeatable; another "
+        "game's are left out), each a candidate best response at every iteration beside the "
+        "CMA-ES runs, e.g. 'reports/*/challengers/*.toml'."
+    ),
+]
 
 
 @app.command(short_help="Find strong heuristic weights by simulation (CMA-ES).")
@@ -433,6 +441,7 @@ def tune(
     epsilon: Epsilon = 0.02,
     iterations: Iterations = 3,
     meta_games: MetaGames = 120,
+    absorb: Absorb = None,
     game: GameName = DEFAULT,
 ) -> None:
     """Search heuristic's weight space with CMA-ES: every candidate plays the same training
@@ -447,6 +456,8 @@ def tune(
     if start and len(start) > 1 and not population:
         raise UserError("give one --start (several start a population loop's runs: "
                         "--population)")  # fmt: skip
+    if absorb and not population:
+        raise UserError("--absorb names a population loop's known challengers: add --population")
     options = rule_options(game, option, turn_order=turn_order,
                            volcano_after_moai=volcano_after_moai,
                            spent_wood=spent_wood)  # fmt: skip
@@ -457,7 +468,8 @@ def tune(
                         f"{', '.join(f'{k}={v}' for k, v in changed.items())}")  # fmt: skip
     if population:
         _population(players, library, out, epsilon, iterations, meta_games, games, generations,
-                    popsize, held_out_games, seed, start, jobs, field, restart, game)  # fmt: skip
+                    popsize, held_out_games, seed, start, jobs, field, restart, game,
+                    absorb or [])  # fmt: skip
         return
     forbids = [f.strip() for f in forbid.split(",") if f.strip()]
     settings = TuneSettings(
@@ -511,8 +523,10 @@ def _print_tuned(result: TuneResult, forbids: list[str]) -> None:
 def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
                 meta_games: int, games: int, generations: int, popsize: int | None,
                 held_out_games: int, seed: int, start: list[Path] | None, jobs: int, field: str,
-                restart: bool, game: str = DEFAULT) -> None:  # fmt: skip
+                restart: bool, game: str = DEFAULT, absorb: list[str] | None = None
+                ) -> None:  # fmt: skip
     """`tune --population`: the PSRO loop (moaisim.studies.population)."""
+    from moaisim.studies.certify import challenger_files
     from moaisim.studies.population import certificate_table, state_path
     from moaisim.studies.population import population as run_population
 
@@ -523,10 +537,16 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
         raise UserError(f"--restart: remove {out} (a population loop keeps one state per "
                         "directory) or choose another --out")  # fmt: skip
     names = library_names(library, game)
+    known: list[Path] = []
+    for pattern in absorb or []:
+        found = challenger_files(pattern, game)
+        if not found:
+            raise UserError(f"--absorb {pattern!r}: no weights file of {game} matches")
+        known += [p for p in found if p not in known]
     result = run_population(players, names, out, epsilon, iterations, meta_games, games,
                             generations, popsize, held_out_games, seed,
                             start[0] if start and len(start) == 1 else start, jobs, say,
-                            command_line("tune"), game=game)  # fmt: skip
+                            command_line("tune"), game=game, known=known)  # fmt: skip
     for row in certificate_table(result):
         runs = f" (runs' held-out shares: {row['starts']})" if row["starts"] else ""
         typer.echo(f"iteration {row['iteration']}: {row['members']} strategies, mixture "
@@ -761,10 +781,25 @@ def certify(
     families: Annotated[
         str,
         typer.Option(
-            help="Challenger families, comma-separated: library, weights, restrict, "
+            help="Challenger families, comma-separated: library, weights, files, restrict, "
             "deviations, cma."
         ),  # fmt: skip
-    ] = "library,weights,restrict,deviations,cma",
+    ] = "library,weights,files,restrict,deviations,cma",
+    challenger_files: Annotated[
+        str,
+        typer.Option(
+            help="The files family: a glob of challenger weights files (another game's are "
+            "left out)."
+        ),
+    ] = "reports/*/challengers/*.toml",
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Add the run to the mixture's certificate history and rewrite its "
+            "certificate page (<mixture>.certificate.md and .csv, beside the file).",
+        ),
+    ] = False,
     games: Annotated[
         int, typer.Option("--games", "-n", help="Screening games per seat rotation.")
     ] = 200,
@@ -786,21 +821,66 @@ def certify(
 ) -> None:
     """Try every family of challengers against a shipped mixture file (one challenger seat
     against copies of the mixture, seats rotated): the library pool, heuristic with every
-    shipped weights file, each member with each mechanism forbidden, one-step deviations of
-    each weight of each weight-vector member, CMA-ES best responses from every shipped
-    weights file and random starts. Each family's best screened challenger is measured on
-    held-out games; the mixture is certified at epsilon only if every family's upper bound
-    is below it. Writes certificate-<P>p.md, .csv and .json (the state) into --out."""
+    shipped weights file, every known challenger file (every field study's challengers),
+    each member with each mechanism forbidden, one-step deviations of each weight of each
+    weight-vector member, CMA-ES best responses from every shipped weights file and random
+    starts. Each family's best screened challenger is measured on held-out games; the
+    mixture is certified at epsilon only if every family's upper bound is below it. Writes
+    certificate-<P>p.md, .csv and .json (the state) into --out; with --record, the run also
+    joins the mixture's certificate history (`moaisim certificate-history`)."""
+    from moaisim.studies import certificate_history as history
     from moaisim.studies.certify import certify as run_certify
-    from moaisim.studies.certify import markdown
+    from moaisim.studies.certify import markdown, record_run
 
+    if record:  # a history that cannot be read or written is said before the run
+        history.check_recordable(mixture)
     try:
         cert = run_certify(mixture, out, families.split(","), games, held_out_games, epsilon,
                            seed, step, random_starts, cma_generations, cma_games, None, jobs,
-                           say, game=game)  # fmt: skip
+                           say, game=game, files=challenger_files)  # fmt: skip
     except KeyboardInterrupt as exc:
         typer.echo(f"moaisim: {stopped(exc)}; every measured challenger is saved: run the "
                    "same command again to resume", err=True)  # fmt: skip
         raise typer.Exit(stop_code(exc)) from None
     typer.echo(markdown(cert))
     say(f"certificate: {out}")
+    if record:
+        say(f"certificate history: {record_run(cert, out)}")
+
+
+@app.command(
+    "certificate-history",
+    short_help="A shipped mixture's certificate history: every run, largest gain first.",
+)
+def certificate_history(
+    mixture: Annotated[
+        Path,
+        typer.Argument(help="A shipped mixture file (the game's L3: nash-<P>p.toml)."),
+    ],
+    add: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--add",
+            help="A run to record: a certify directory, a field study's report directory or "
+            "a certificate table (.csv). Repeatable.",
+        ),
+    ] = None,
+    game: GameName = DEFAULT,
+) -> None:
+    """Print a mixture's certificate page: the largest gain ever measured against this
+    version of the file, every recorded run (largest gain first) and the latest certify run.
+    With --add, record runs first (a run recorded again is updated) and rewrite the page
+    beside the mixture (<mixture>.certificate.md)."""
+    from moaisim.studies import certificate_history as history
+    from moaisim.studies.certify import shipped_mixture
+
+    players = shipped_mixture(mixture, game).players  # the game's, its members shipped
+    if add:
+        history.check_recordable(mixture)
+        runs = [history.run_of(mixture, players, s) for s in add]  # all read, then written
+        path = history.write_page(mixture, history.add(mixture, players, *runs))
+        typer.echo(path.read_text("utf-8"))
+        say(f"certificate history: {history.history_path(mixture)}; page: {path}")
+        return
+    typer.echo(history.page(mixture, history.load(mixture, players),
+                            history.latest_section(mixture)))  # fmt: skip

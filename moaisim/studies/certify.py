@@ -11,6 +11,9 @@ Families (anchors: PSRO's diverse best-response oracles; TAG's OneStepDeviations
 
 - `library`: every strategy of the library pool (the game's `LEVEL_POOL`);
 - `weights`: `heuristic` playing every shipped weights file of every player count;
+- `files`: `heuristic` playing every known challenger file (default: every field study's
+  `reports/*/challengers/*.toml` under the working directory, of this game, at any count):
+  a challenger found once is tried against every later mixture;
 - `restrict`: each support member with each mechanism forbidden (`restrict(member,
   forbid=[m])`, strategies/moai/restrict.py);
 - `deviations`: one weight of a weight-vector member moved by `step` (x (1 +- step), or
@@ -33,6 +36,7 @@ stopped certificate resumes; the deviations' and the CMA runs' weights files are
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import math
@@ -53,10 +57,16 @@ from moaisim.fingerprint import play_digest
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import load_strategy
 from moaisim.rundir import make_dir
+from moaisim.studies import certificate_history as history
 from moaisim.studies import tune
+from moaisim.weight_files import read_weights_file
 
 #: The challenger families, in the order they are screened.
-FAMILIES: tuple[str, ...] = ("library", "weights", "restrict", "deviations", "cma")
+FAMILIES: tuple[str, ...] = ("library", "weights", "files", "restrict", "deviations", "cma")
+
+#: Where the `files` family finds challenger files (a glob, relative to the working directory):
+#: every field study's challengers, `reports/<run>/challengers/<P>p-<family>.toml`.
+CHALLENGER_FILES = "reports/*/challengers/*.toml"
 
 
 def built_in(game: str = DEFAULT) -> str:
@@ -238,8 +248,23 @@ def weights_files(game: str = DEFAULT) -> list[Path]:
     return sorted(p for p in home.glob("*.toml") if not p.name.startswith("nash-"))
 
 
-def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float
-                ) -> list[Challenger]:  # fmt: skip
+def challenger_files(pattern: str = CHALLENGER_FILES, game: str = DEFAULT) -> list[Path]:
+    """Every weights file matching `pattern` (a glob: relative to the working directory, or
+    absolute) that is the game's: its weights are all among the game's names (another game's
+    challengers, and files that are not weights, are left out)."""
+    names = load_game(game).WEIGHT_NAMES
+    mine = []
+    for p in sorted(Path(f).resolve() for f in glob.glob(pattern, recursive=True)):
+        try:
+            if p.is_file() and read_weights_file(p, names):
+                mine.append(p)
+        except (UnknownStrategyError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            continue
+    return mine
+
+
+def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float,
+                files: str = CHALLENGER_FILES) -> list[Challenger]:  # fmt: skip
     """The challengers of every family but `cma` (whose come from its runs)."""
     found: list[Challenger] = []
     spec = load_game(mix.game)
@@ -250,6 +275,10 @@ def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float
         for path in weights_files(mix.game):
             found.append(Challenger("weights", f"heuristic(weights={str(path)!r})",
                                     f"heuristic with the shipped {path.name}"))  # fmt: skip
+    if "files" in families:
+        for path in challenger_files(files, mix.game):
+            found.append(Challenger("files", f"heuristic(weights={str(path)!r})",
+                                    f"the challenger file {shown(str(path))}"))  # fmt: skip
     if "restrict" in families:
         for member in mix.members:
             for m in spec.FORBID:
@@ -337,12 +366,13 @@ def certify(
     progress: Callable[[str], None] | None = None,
     starts: Sequence[str | Path] | None = None,
     game: str = DEFAULT,
+    files: str = CHALLENGER_FILES,
 ) -> Certificate:
     """Certify (or not) a shipped mixture file at epsilon (see the module's docstring):
     screen every challenger of `families`, measure each family's best on held-out games,
     save everything under `out` (resumed when called again with the same settings).
     `starts` names the CMA runs' start files (default: every shipped weights file, then
-    `random_starts` random points)."""
+    `random_starts` random points); `files` the `files` family's glob."""
     say = progress or (lambda _m: None)
     families = _check(families, games, held_out_games, epsilon, step, random_starts,
                       cma_generations, cma_games)  # fmt: skip
@@ -354,7 +384,7 @@ def certify(
                        held_out_games, seed, list(families), strategies=play_digest())  # fmt: skip
     cert = _resumed(state, cert)
     known = {c.spec for c in cert.challengers}
-    for c in challengers(mix, families, out, step):
+    for c in challengers(mix, families, out, step, files):
         if c.spec not in known:
             cert.challengers.append(c)
             known.add(c.spec)
@@ -512,3 +542,19 @@ def section(cert: Certificate) -> str:
         lines.append(f"| {fam} | {n} | `{row['challenger']}` | {row['gain']:+.3f} | "
                      f"{row['held_out_gain']:+.3f} | {interval} |")  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+# --- the history -----------------------------------------------------------------------------
+def record_run(cert: Certificate, out: str | Path) -> Path:
+    """Add a certify run (kept in `out`) to its mixture's certificate history and rewrite
+    the certificate page and table beside the mixture (`certificate_history`): the page
+    opens with the largest gain any recorded run measured, this run in full below it."""
+    mixture = Path(cert.mixture)
+    table = cert.table()
+    run = history.run_from_table(
+        table, relative(str((Path(out) / f"certificate-{cert.players}p.csv").resolve())),
+        cert.digest[:16])  # fmt: skip
+    got = history.add(mixture, cert.players, run)
+    write_atomic(history.page_path(mixture).with_suffix(".csv"),
+                 table.to_csv(index=False).encode(), "table")  # fmt: skip
+    return history.write_page(mixture, got, section(cert))

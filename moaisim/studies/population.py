@@ -9,7 +9,10 @@ Each iteration i:
    with the mixture as the field (`mixture(file=...)` in every other seat), from each start
    (several starts: a best response may lie outside one start's basin; from iteration 1 the
    previous best response is a start too), into `br-<i>/` (`br-<i>/<k>-<start>/` for
-   several starts);
+   several starts); **known challengers** (`known`: weights files such as every field
+   study's challengers and every shipped weights file) are candidates beside the runs, each
+   measured as a run's result is, so that a challenger found once is absorbed, not found
+   again;
 3. measures the best response on held-out games (another root seed, seats rotated): its win
    share against the mixture minus the fair 1/P is its **gain** (a mixture seat earns 1/P
    against the mixture by symmetry), with the Wilson 95 % interval. With several starts,
@@ -30,6 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from joblib import Parallel, delayed
 
 from moaisim.analysis import metagame as mg
 from moaisim.analysis import text
@@ -115,16 +120,19 @@ def population(
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
     game: str = DEFAULT,
+    known: Sequence[str | Path] = (),
 ) -> PopulationResult:
     """Run (or resume) the loop at `players` players of `game` from the members `library`
     (see the module's docstring); `games`, `generations`, `popsize` go to each best
     response's CMA-ES (`tune.tune`), which starts from `start` (a weights file, or a list of
     them: one run each), `meta_games` to each meta-game, `held_out_games` (per seat
-    rotation, root seed seed + 1) to each certificate."""
+    rotation, root seed seed + 1) to each certificate; `known` names weights files that
+    are candidate best responses at every iteration beside the CMA-ES runs."""
 
     say = progress or (lambda _m: None)
     labels = _check(library, epsilon, iterations, meta_games, held_out_games, game)
     starts = _starts(start, game)
+    knowns = _known(known, game)
     out = Path(out)
     make_dir(out)
     path = state_path(out, players)
@@ -145,7 +153,7 @@ def population(
             _save(path, result)
         # (or resumed: the meta-game was played)
         _best_response(result, out, games, generations, popsize, held_out_games, seed, starts,
-                       n_jobs, say, command, game)  # fmt: skip
+                       n_jobs, say, command, game, knowns)  # fmt: skip
     return result
 
 
@@ -182,6 +190,23 @@ def _starts(start: str | Path | Sequence[str | Path] | None, game: str = DEFAULT
     return given
 
 
+def _known(known: Sequence[str | Path], game: str = DEFAULT) -> list[Path]:
+    """The known challengers' files, each read now (a bad file is one line before anything
+    runs), each named once."""
+    paths = [Path(k).resolve() for k in known]
+    if len(set(paths)) != len(paths):
+        raise UserError("a known challenger file is named twice")
+    for p in paths:
+        tune.start_weights(p, game)
+    return paths
+
+
+def _known_label(path: Path) -> str:
+    """A known challenger's label among an iteration's candidates: its absolute path (the
+    same whichever directory resumes the loop)."""
+    return f"known {path}"
+
+
 def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int, out: Path,
                     i: int, n_jobs: int, say: Callable[[str], None],
                     command: str | None, game: str = DEFAULT) -> Iteration:  # fmt: skip
@@ -204,9 +229,11 @@ def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int
 def _best_response(result: PopulationResult, out: Path, games: int, generations: int,
                    popsize: int | None, held_out_games: int, seed: int,
                    starts: list[str | Path | None], n_jobs: int, say: Callable[[str], None],
-                   command: str | None, game: str = DEFAULT) -> None:  # fmt: skip
-    """The last iteration's best response to its mixture (CMA-ES), its held-out gain over
-    the fair share, and whether that certifies the loop (saved in the loop's state)."""
+                   command: str | None, game: str = DEFAULT, known: Sequence[Path] = ()
+                   ) -> None:  # fmt: skip
+    """The last iteration's best response to its mixture (CMA-ES, or a known challenger),
+    its held-out gain over the fair share, and whether that certifies the loop (saved in the
+    loop's state)."""
     players, its = result.players, result.iterations
     i, it = len(its) - 1, its[-1]
     fair = 1.0 / players
@@ -216,7 +243,7 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
     runs = list(starts)
     if len(runs) > 1 and i > 0:  # warm start: the previous best response's weights
         runs.append(_weights_file(its[i - 1].best_response))
-    if len(runs) == 1:
+    if len(runs) == 1 and not known:
         br = tune.tune(players, mixture, games, generations, popsize, seed + 10 * (i + 1),
                        out / f"br-{i}", start=runs[0], held_out_games=held_out_games,
                        held_out_seed=seed + 1, n_jobs=n_jobs, command=command,
@@ -234,6 +261,16 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
                            n_jobs=n_jobs, command=command, game=game)  # fmt: skip
             it.tried[label] = {"weights": str(br.path.resolve()), "share": br.held_out.share}
             _save(state_path(out, players), result)
+        todo = [p for p in known if _known_label(p) not in it.tried]
+        if todo:
+            say(f"population {players}p, iteration {i}: {len(todo)} known challengers on "
+                f"{held_out_games} games per seat rotation")  # fmt: skip
+        for start in range(0, len(todo), max(2 * n_jobs, 8)):  # saved as they finish
+            part = todo[start : start + max(2 * n_jobs, 8)]
+            for p, share in zip(part, _shares(players, part, mixture, held_out_games, seed + 1,
+                                              n_jobs, game), strict=True):  # fmt: skip
+                it.tried[_known_label(p)] = {"weights": str(p), "share": share}
+            _save(state_path(out, players), result)
         best = max(it.tried.values(), key=lambda t: t["share"])
         path = Path(best["weights"])
         say(f"population {players}p, iteration {i}: the best run, {path}, on fresh games")
@@ -247,6 +284,20 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
     gain = f"{text.num(it.gain, '+.3f')} {text.bracket(it.gain_lo, it.gain_hi, '+.3f')}"
     say(f"population {players}p, iteration {i}: best-response gain {gain} over "
         f"{s.games:,} held-out games" + (": certified" if result.certified else ""))  # fmt: skip
+
+
+def _shares(players: int, paths: list[Path], mixture: str, games: int, seed: int, n_jobs: int,
+            game: str = DEFAULT) -> list[float]:  # fmt: skip
+    """Each weights file's win share as one seat against the mixture (`tune.strength`)."""
+    specs = [f"heuristic(weights={str(p)!r})" for p in paths]
+    if n_jobs == 1 or len(specs) == 1:
+        return [tune.strength(players, s, mixture, games, seed, game=game).share for s in specs]
+    return [
+        g.share
+        for g in Parallel(n_jobs=n_jobs)(
+            delayed(tune.strength)(players, s, mixture, games, seed, game=game) for s in specs
+        )
+    ]
 
 
 def _weights_file(spec: str) -> str:
