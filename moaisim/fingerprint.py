@@ -100,7 +100,7 @@ def play_digest() -> str:
     for root in (pkg / "games", pkg / "rng.py"):
         files += [(f, str(f.relative_to(pkg))) for f in _files(root, (".py", ".toml"))]
     home = Path(moaisim.strategies.__file__).parent
-    files += [(f, str(f.relative_to(home))) for f in _files(home, (".py", ".toml"))
+    files += [(f, str(f.relative_to(home))) for f in _files(home, (".py", ".toml", ".json"))
               if not f.name.startswith("nash-")]  # fmt: skip
     return digest_files(files)
 

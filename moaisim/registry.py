@@ -148,6 +148,12 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return parts
 
 
+def strategy_class(name: str, game: str = DEFAULT) -> type:
+    """The class a strategy name stands for in `game`, not instantiated (its parameters
+    unchecked); an `UnknownStrategyError` for a name the game does not know."""
+    return _resolve(name, name, game)
+
+
 def _resolve(name: str, spec: str, game: str = DEFAULT) -> type:
     if ":" in name:
         return _import(name, spec)

@@ -64,7 +64,7 @@ def test_the_files_family_takes_every_challenger_file_of_the_game_and_only_those
 
 def test_the_project_s_own_challenger_files_are_all_known():
     # every field study's challengers, both games: the 4- and 5-player CMA-ES weights that
-    # exploit the first L3 among them (docs/field.md)
+    # exploit the first L3 among them (reports/field-seed7026)
     moai = {f"{p.parent.parent.name}/{p.name}" for p in cf.challenger_files(
         str(ROOT / cf.CHALLENGER_FILES))}  # fmt: skip
     assert {"field-seed7026/4p-cma.toml", "field-seed7026/5p-cma.toml", "field/2p-cma.toml"} <= moai

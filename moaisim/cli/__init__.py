@@ -30,7 +30,7 @@ from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
 ORDER = ("games", "play", "replay", "variants", "simulate", "versus", "sheet", "metagame",
-         "report", "experiment", "balance", "tune", "tune-search", "distill", "certify",
+         "report", "experiment", "balance", "tune", "tune-search", "distill", "learn", "certify",
          "certificate-history", "rules",
          "events", "strategies", "bench")  # fmt: skip
 

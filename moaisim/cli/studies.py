@@ -717,6 +717,68 @@ def distill(
     typer.echo(summary(got))
 
 
+@app.command(short_help="A policy learned from search's decisions (expert iteration).")
+def learn(
+    players: Players,
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Directory of the model files and kept positions."),
+    ],
+    experts: Annotated[
+        str,
+        typer.Option(
+            help="The strategies the gate chooses between, comma-separated (heuristic-family "
+            "specs or greedy; a spec's own commas kept)."
+        ),
+    ],
+    teacher: Annotated[
+        str, typer.Option(help="The first round's teacher (a spec or a level, L0-L4).")
+    ] = "search",
+    field: Annotated[
+        str, typer.Option("--field", help="The other seats while positions are kept.")
+    ] = "L3",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games whose teacher decisions are learned.")
+    ] = 120,
+    held_out_games: Annotated[
+        int, typer.Option(help="Games (root seed + 1) whose decisions measure agreement.")
+    ] = 60,
+    iterations: Annotated[
+        int,
+        typer.Option(help="Rounds; each next teacher searches with the last policy as rollout."),
+    ] = 1,
+    trees: Annotated[int, typer.Option(help="Boosted trees per expert.")] = 100,
+    depth: Annotated[int, typer.Option(help="Depth of each tree.")] = 3,
+    rate: Annotated[float, typer.Option(help="The boosting's learning rate.")] = 0.1,
+    strength_games: Annotated[
+        int, typer.Option(help="Games per seat rotation against --field per round (0: none).")
+    ] = 300,
+    seed: GamesSeed = 0,
+    jobs: Jobs = 1,
+    game: GameName = DEFAULT,
+) -> None:
+    """Expert iteration: keep the teacher's decisions (search) in games against a field, ask
+    every expert at each, and train a gate of gradient-boosted trees (scikit-learn) that
+    picks, from the seat's context, the expert likeliest to decide as the teacher did; measure
+    its agreement on held-out games and its win share against the field. Each next round's
+    teacher searches with the last policy as rollout and opponent model. Writes
+    learned-<P>p-<i>.json and learned-<P>p.json (the last) into --out; play one with
+    learned(model=FILE)."""
+    from moaisim.studies.learn import learn as run_learn
+    from moaisim.studies.learn import summary
+
+    names = library_names(experts, game)
+    try:
+        got = run_learn(players, out, names, teacher, field, games, held_out_games, iterations,
+                        trees, depth, rate, seed, strength_games, jobs, say,
+                        command_line("learn"), game=game)  # fmt: skip
+    except KeyboardInterrupt as exc:
+        typer.echo(f"moaisim: {stopped(exc)}; kept positions are saved: run the same command "
+                   "again to reuse them", err=True)  # fmt: skip
+        raise typer.Exit(stop_code(exc)) from None
+    typer.echo(summary(got))
+
+
 @app.command("tune-search", short_help="Tune search's own knobs against L3 (L4's defaults).")
 def tune_search(
     out: Annotated[

@@ -226,7 +226,10 @@ def _not_shipped(spec: str, game: str = DEFAULT) -> str:
     for name, value in loaded.params:
         if name == "shipped":  # heuristic(shipped=<name>): checked among the shipped files
             continue
-        if isinstance(value, str) and value.endswith(".toml"):
+        if name == "model" and isinstance(value, str):  # learned(model=...): a model file
+            if ("/" in value or "\\" in value) and Path(value).resolve().parent != home.resolve():
+                return f"{value} is not among the shipped model files ({home})"
+        elif isinstance(value, str) and value.endswith(".toml"):
             if Path(value).resolve().parent != home:
                 return f"{value} is not among the shipped weights ({home})"
         elif name == "strategy" and isinstance(value, str):

@@ -28,6 +28,7 @@ STRATEGIES: dict[str, str] = {
     "search": "moaisim.strategies.moai.search:SearchStrategy",
     "restrict": "moaisim.strategies.moai.restrict:RestrictStrategy",
     "mixture": "moaisim.strategies.moai.mixture:MixtureStrategy",
+    "learned": "moaisim.strategies.moai.learned:LearnedStrategy",
 }
 
 

@@ -22,9 +22,16 @@ import numpy as np
 
 from moaisim.games.moai.engine.batch.state import BatchState
 from moaisim.games.moai.engine.compiled.arrays import PUBLIC, arrays_of, consts, kernel, scratch
+from moaisim.games.moai.engine.compiled.learned import N_CONTEXT
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.compiled.policy import RANDOM, Form, Lineup, Policy, lineup
-from moaisim.games.moai.engine.compiled.question import ASK, NARROW, NO_QUESTION, Question
+from moaisim.games.moai.engine.compiled.question import (
+    ASK,
+    CONTEXT,
+    NARROW,
+    NO_QUESTION,
+    Question,
+)
 from moaisim.games.moai.engine.decisions import Kind, strengths
 from moaisim.games.moai.engine.steps import Step
 from moaisim.games.moai.engine.views import CURSOR_FIELDS, FIELDS, HIDDEN, SeatView
@@ -230,10 +237,10 @@ def fill_tiles(owner, supply, own, count, me: int) -> None:  # noqa: ANN001
 
 
 def _run(g: Any, pol: Lineup, sc: Any, view: SeatView, what: int, out: np.ndarray,
-         rules: Rules, allowed: np.ndarray | None = None, stuck: np.ndarray | None = None
-         ) -> None:  # fmt: skip
-    """The machine's kernel (`machine.play_rows`) asked `what` (`question.ASK`, `NARROW`)
-    about the view's games (its kind, seat, legal masks and question's info)."""
+         rules: Rules, allowed: np.ndarray | None = None, stuck: np.ndarray | None = None,
+         values: np.ndarray | None = None) -> None:  # fmt: skip
+    """The machine's kernel (`machine.play_rows`) asked `what` (`question.ASK`, `NARROW`,
+    `CONTEXT`) about the view's games (its kind, seat, legal masks and question's info)."""
     n = len(view)
     legal = np.ascontiguousarray(view.legal, dtype=np.bool_)
     about = INFO.get(view.kind)
@@ -241,7 +248,10 @@ def _run(g: Any, pol: Lineup, sc: Any, view: SeatView, what: int, out: np.ndarra
             else np.full(n, -1, dtype=np.int64))  # fmt: skip
     if allowed is None or stuck is None:
         allowed, stuck = NO_QUESTION.allowed, NO_QUESTION.stuck
-    question = Question(what, _KINDS[view.kind], int(view.seat), legal, info, out, allowed, stuck)
+    if values is None:
+        values = NO_QUESTION.values
+    question = Question(what, _KINDS[view.kind], int(view.seat), legal, info, out, allowed, stuck,
+                        values)  # fmt: skip
     play_rows(g, consts(rules), pol, sc, _NO_ROWS, -1, False, _NO_STOP, question)
 
 
@@ -261,3 +271,14 @@ def allowed_actions(forbid: int, view: SeatView) -> tuple[np.ndarray, np.ndarray
     stuck = np.zeros(n, dtype=np.bool_)
     _run(g, pol, sc, view, NARROW, np.zeros((n, 1), dtype=np.int64), rules, allowed, stuck)
     return allowed, stuck
+
+
+def context_features(view: SeatView) -> np.ndarray:
+    """The seat's context at the view's decision, one row per game ([n, N_CONTEXT] float64,
+    `compiled.learned.CONTEXT`): what a learned policy's gate reads there, computed by the
+    very kernel that reads it in play (nothing is drawn)."""
+    n, rules = len(view), view.rules
+    g, pol, sc = _world(Policy(RANDOM), view, rules)
+    values = np.zeros((n, N_CONTEXT), dtype=np.float64)
+    _run(g, pol, sc, view, CONTEXT, np.zeros((n, 1), dtype=np.int64), rules, values=values)
+    return values

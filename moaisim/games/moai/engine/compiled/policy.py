@@ -11,7 +11,10 @@ kernels read; or a `Choice` of several, one per game. The families:
 - `GREEDY`: `compiled.greedy`, its integer parameters those of `GreedyStrategy`;
 - `HEURISTIC`: `compiled.heuristic` (`heuristic`, `tuned`, the plans, `fisher`), its floats
   the weight vector, its first integer the variant (`heuristic.FISHER` for fisher's own two
-  decisions).
+  decisions);
+- `LEARNED`: `compiled.learned` (`learned`): a gate of boosted trees picks which of its
+  experts (policies of the two families above, in the lineup beside it) decides, its model
+  (`learned.Model`) packed into the lineup's `nodes` and `roots` tables.
 
 `restrict(...)` is a policy's `forbid` bits (`FORBID`, one per forbid name of
 strategies/moai/restrict.py): before the family decides, the legal mask is narrowed
@@ -48,7 +51,7 @@ from typing import NamedTuple, Union
 
 import numpy as np
 
-from moaisim.games.moai.engine.compiled import greedy, heuristic, seen
+from moaisim.games.moai.engine.compiled import greedy, heuristic, learned, seen
 from moaisim.games.moai.engine.compiled.arrays import (
     K_BID,
     K_BIRTH,
@@ -78,9 +81,9 @@ from moaisim.jit import kernel as jit_kernel
 #: sc.acts[:sc.n_acts[0]] (`work_legal`, `feed_legal`, `rest_legal`, `birth_legal`).
 LISTED = (K_WORK, K_FEED, K_REST, K_BIRTH)
 #: The policy families (`PAUSE`: a seat answered by Python, see the module's docstring).
-RANDOM, GREEDY, HEURISTIC, PAUSE = 0, 1, 2, 3
+RANDOM, GREEDY, HEURISTIC, PAUSE, LEARNED = 0, 1, 2, 3, 4
 FAMILIES: dict[str, int] = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC,
-                            "pause": PAUSE}  # fmt: skip
+                            "pause": PAUSE, "learned": LEARNED}  # fmt: skip
 #: Room in a lineup's parameter tables (integers, floats) per policy.
 INTS, FLOATS = 8, 64
 #: `restrict`'s forbid names (strategies/moai/restrict.py `FORBID`) as a policy's `forbid` bits.
@@ -102,6 +105,8 @@ class Policy(NamedTuple):
     #: Decision kinds (bits 1 << K_WORK...) Python answers instead (a user's subclass that
     #: overrides those methods only): a decision of one, with a choice, pauses as `PAUSE`.
     asks: int = 0
+    #: `LEARNED`: the model (`learned.Model`: its experts and trees); None otherwise
+    model: learned.Model | None = None
 
 
 class Choice(NamedTuple):
@@ -132,6 +137,9 @@ class Lineup(NamedTuple):
     asks: np.ndarray  # int64 [M]: the kinds Python answers (`Policy.asks`)
     who: np.ndarray  # int64 [B, P]: the policy of seat q in game r
     hs: heuristic.Scratch
+    nodes: np.ndarray  # float64 [N, 5]: the learned policies' trees (`learned.FEATURE`...)
+    roots: np.ndarray  # int64 [R]: each tree's root row in `nodes`
+    context: np.ndarray  # float64 [learned.N_CONTEXT]: a learned policy's working row
 
 
 def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: np.ndarray,
@@ -164,10 +172,15 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         place(form, np.arange(b), q)
     if every is not None and every.any():
         who[every] = index.setdefault(EVERY, len(index))
+    for pol in list(index):  # a learned policy's experts sit in the tables beside it
+        for expert in pol.model.experts if pol.family == LEARNED and pol.model else ():
+            index.setdefault(expert, len(index))
     policies = list(index)
     m = len(policies)
     ints = np.zeros((m, INTS), dtype=np.int64)
     floats = np.zeros((m, FLOATS), dtype=np.float64)
+    nodes: list[np.ndarray] = [np.zeros((0, 5))]
+    roots: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     for k, pol in enumerate(policies):
         if pol.family not in FAMILIES.values():
             raise ValueError(f"unknown policy family {pol.family!r}")
@@ -175,6 +188,8 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
             raise ValueError(f"policy {k}: too many parameters for a lineup's tables")
         ints[k, : len(pol.ints)] = pol.ints
         floats[k, : len(pol.floats)] = pol.floats
+        if pol.family == LEARNED:
+            _pack(pol, k, index, ints, floats, nodes, roots)
     out = Lineup(
         family=np.array([x.family for x in policies], dtype=np.int64),
         ints=ints,
@@ -183,8 +198,38 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         asks=np.array([x.asks for x in policies], dtype=np.int64),
         who=who,
         hs=heuristic.scratch(rules),
+        nodes=np.ascontiguousarray(np.concatenate(nodes), dtype=np.float64),
+        roots=np.concatenate(roots).astype(np.int64),
+        context=np.zeros(learned.N_CONTEXT, dtype=np.float64),
     )
     return out, offset
+
+
+def _pack(pol: Policy, k: int, index: dict[Policy, int], ints: np.ndarray, floats: np.ndarray,
+          nodes: list[np.ndarray], roots: list[np.ndarray]) -> None:  # fmt: skip
+    """Learned policy k's model into the lineup's tables (`compiled.learned`'s layout): its
+    expert count in ints[k, 0]; per expert, in floats[k], its policy index, its first root,
+    its tree count and its constant; its trees appended to `nodes` and `roots` (children
+    and roots renumbered to rows of the whole table)."""
+    model = pol.model
+    if model is None:
+        raise ValueError(f"policy {k}: a learned policy without a model")
+    e = len(model.experts)
+    ints[k, 0] = e
+    for j, expert in enumerate(model.experts):
+        if expert.family not in (GREEDY, HEURISTIC) or expert.forbid or expert.asks:
+            raise ValueError(f"policy {k}: expert {j} is not a plain greedy or heuristic policy")
+        base = sum(len(x) for x in nodes)
+        table = np.array(model.nodes[j], dtype=np.float64, copy=True).reshape(-1, 5)
+        inner = table[:, learned.FEATURE] >= 0
+        table[inner, learned.LEFT] += base
+        table[inner, learned.RIGHT] += base
+        floats[k, j] = index[expert]
+        floats[k, e + j] = sum(len(x) for x in roots)
+        floats[k, 2 * e + j] = len(model.roots[j])
+        floats[k, 3 * e + j] = model.constants[j]
+        nodes.append(table)
+        roots.append(np.asarray(model.roots[j], dtype=np.int64) + base)
 
 
 @kernel
@@ -241,6 +286,20 @@ def family_decides(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: i
                    ) -> int:  # fmt: skip
     """Policy k's family's decision (`decide`)."""
     f = pol.family[k]
+    if f == LEARNED:  # its gate names the expert that decides, on a sub-stream
+        e = learned.choose(g, c, pol, r, me, kind, k)
+        pos = learned.enter(g, r, me)
+        a = expert_decides(g, c, pol, sc, r, kind, me, size, info, e)
+        learned.leave(g, r, me, pos)
+        return a
+    return expert_decides(g, c, pol, sc, r, kind, me, size, info, k)
+
+
+@kernel
+def expert_decides(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: int  # noqa: ANN001
+                   ) -> int:  # fmt: skip
+    """Policy k's decision, k a greedy, heuristic or random policy (`family_decides`)."""
+    f = pol.family[k]
     if f == GREEDY:
         return greedy_decides(g, c, sc, r, kind, me, size, info, pol.ints[k])
     if f == HEURISTIC:
@@ -275,14 +334,27 @@ def decide_bid(g, c, pol, sc, r: int, me: int) -> bool:  # noqa: ANN001
     sc.tally[1] += 1
     if pol.forbid[k] & F_BID:
         out[:] = 0  # restrict: the empty bid (nothing drawn)
-    elif f == GREEDY:
+    elif f == LEARNED:  # its gate names the expert that bids, on a sub-stream
+        e = learned.choose(g, c, pol, r, me, K_BID, k)
+        pos = learned.enter(g, r, me)
+        expert_bid(g, c, pol, r, me, e, out)
+        learned.leave(g, r, me, pos)
+    else:
+        expert_bid(g, c, pol, r, me, k, out)
+    keep_bid(g, r, me, out)
+    return True
+
+
+@kernel
+def expert_bid(g, c, pol, r: int, me: int, k: int, out) -> None:  # noqa: ANN001
+    """Policy k's bid into out, k a greedy, heuristic or random policy (`decide_bid`)."""
+    f = pol.family[k]
+    if f == GREEDY:
         greedy.bid(g, r, me, pol.ints[k], out)
     elif f == HEURISTIC:
         heuristic.bid(g, c, pol.hs, r, me, pol.ints[k], pol.floats[k], out)
     else:
         random_bid(g, r, me, out)
-    keep_bid(g, r, me, out)
-    return True
 
 
 @kernel

@@ -16,11 +16,13 @@ import numpy as np
 
 from moaisim.games.moai.engine.compiled.arrays import K_BID, K_DISASTER_TARGET, K_WORK, kernel
 from moaisim.games.moai.engine.compiled.features import loses, tally
+from moaisim.games.moai.engine.compiled.learned import N_CONTEXT, context
 from moaisim.games.moai.engine.compiled.policy import LISTED, asked, decide_bid, narrow
 
 #: What `play_rows` does: play the games (`PLAY`), ask a decision of each (a bid included,
-#: `ASK`), or `restrict`'s masks (`NARROW`).
-PLAY, ASK, NARROW = -1, 0, 1
+#: `ASK`), `restrict`'s masks (`NARROW`), or the seat's context (`CONTEXT`: what a learned
+#: policy's gate reads, `learned.context`).
+PLAY, ASK, NARROW, CONTEXT = -1, 0, 1, 2
 
 
 class Question(NamedTuple):
@@ -37,12 +39,14 @@ class Question(NamedTuple):
     out: np.ndarray  # int64 [n, 6]
     allowed: np.ndarray  # bool [n, A] (NARROW) or [1, 1]
     stuck: np.ndarray  # bool [n] (NARROW) or [1]
+    values: np.ndarray  # float64 [n, N_CONTEXT] (CONTEXT) or [1, N_CONTEXT]
 
 
 #: The question of a batch that plays (`PLAY`: nothing of it is read or written).
 NO_QUESTION = Question(PLAY, 0, 0, np.zeros((1, 1), dtype=np.bool_),
                        np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-                       np.zeros((1, 1), dtype=np.bool_), np.zeros(1, dtype=np.bool_))  # fmt: skip
+                       np.zeros((1, 1), dtype=np.bool_), np.zeros(1, dtype=np.bool_),
+                       np.zeros((1, N_CONTEXT)))  # fmt: skip
 
 
 @kernel
@@ -51,7 +55,8 @@ def answer_rows(g, c, pol, sc, q) -> None:  # noqa: ANN001
     q.out[r, 0] (`policy.asked`, even where one action is legal: the seat is asked, and
     draws; a work decision with the forest's tally made afresh, the heuristic's per-phase
     context too) or its bid into q.out[r] (`policy.decide_bid`); with `NARROW`, `restrict`'s
-    mask into q.allowed[r] and whether only forbidden actions were legal into q.stuck[r]."""
+    mask into q.allowed[r] and whether only forbidden actions were legal into q.stuck[r];
+    with `CONTEXT`, the seat's context into q.values[r] (`learned.context`)."""
     legal, kind, me = q.legal, q.kind, q.me
     n, size = legal.shape
     listed = False
@@ -67,7 +72,9 @@ def answer_rows(g, c, pol, sc, q) -> None:  # noqa: ANN001
                 sc.acts[m] = a
                 m += 1
         sc.n_acts[0] = m if listed else 0
-        if q.what == NARROW:
+        if q.what == CONTEXT:
+            context(g, c, r, me, kind, q.values[r])
+        elif q.what == NARROW:
             narrow_row(g, c, pol, sc, r, kind, me, legal[r], q.info[r], q.allowed[r], q.stuck,
                        size)  # fmt: skip
         elif kind == K_BID:  # R3.3: the bid into the seat's slot, read from there
