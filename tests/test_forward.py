@@ -175,8 +175,12 @@ def test_a_seeded_copy_keeps_the_games_seat_streams_apart():
     keys = copies.machine.streams.seat_keys
     assert len({tuple(k) for k in keys.tolist()}) == 3
     assert not np.isin(keys, fm.machine.streams.seat_keys).any()
-    with pytest.raises(UserError, match="give seed="):
-        fm.clone(games=[1])
+    # without a seed, games= only renumbers exact copies: their streams are the game's own
+    renamed = fm.clone(rows=[0, 0], games=[10, 11])
+    assert renamed.machine.games.tolist() == [10, 11]
+    assert (renamed.machine.streams.seat_keys == fm.machine.streams.seat_keys[0]).all()
+    with pytest.raises(UserError, match="one number per copy"):
+        fm.clone(rows=[0, 0], games=[1])
 
 
 # --- determinization (R5.9) ------------------------------------------------------------------

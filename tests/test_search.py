@@ -130,3 +130,71 @@ def test_search_beats_its_rollout_policy():
         games += 20
     low = stats.binomtest(round(wins), games).proportion_ci(method="wilson").low
     assert low > 1 / 3, (wins, games)
+
+
+PROPOSED = "search(worlds=4,propose='tuned,forester,greedy')"
+
+
+def test_proposed_search_is_the_same_alone_in_a_batch_and_in_either_engine():
+    rules = Rules.make(3)
+    batch = Games.new(rules, 5, [1, 3, 4]).play(lineup(3, PROPOSED, seat=1))
+    alone = Games.new(rules, 5, [3]).play(lineup(3, PROPOSED, seat=1))
+    ref = ReferenceGame(rules, lineup(3, PROPOSED, seat=1), seed=5, game=3)
+    assert batch.scores()[1].tolist() == alone.scores()[0].tolist() == ref.play()[-1]["scores"]
+    s = batch.strategies[1]
+    assert s.searched > 0 and s.agreed > 0
+
+
+def test_proposed_candidates_are_the_rollout_policys_and_the_proposers_answers(monkeypatch):
+    """propose: each searched decision's candidates are the rollout policy's answer, then
+    the proposers' answers in the game's first world, each once; a decision where they all
+    agree is taken unsearched."""
+    seen: list[tuple[list, list]] = []
+    real_search, real_proposals = SearchStrategy._search, SearchStrategy._proposals
+    asked: dict[str, list] = {}
+
+    def proposals(self, view, worlds, n):  # noqa: ANN001, ANN202
+        got = real_proposals(self, view, worlds, n)
+        asked["last"] = got
+        return got
+
+    def search(self, view, tasks, seeds, worlds=None):  # noqa: ANN001, ANN202
+        for row, cands, _ in tasks:
+            seen.append(([np.ravel(c).tolist() for c in cands],
+                         [np.ravel(a).tolist() for a in asked["last"][row]]))  # fmt: skip
+        return real_search(self, view, tasks, seeds, worlds)
+
+    monkeypatch.setattr(SearchStrategy, "_proposals", proposals)
+    monkeypatch.setattr(SearchStrategy, "_search", search)
+    g = Games.new(Rules.make(3), 8, [0, 1]).play(lineup(3, PROPOSED))
+    assert seen and len(seen) == g.strategies[0].searched
+    for cands, props in seen:
+        assert 2 <= len(cands) <= 4  # the rollout policy's, then at most 3 others
+        assert len({tuple(c) for c in cands}) == len(cands)
+        assert all(c in props for c in cands[1:])  # every other candidate was proposed
+        assert all(p in cands for p in props)  # every proposal is tried (room for 8)
+
+
+def test_propose_takes_a_learned_policys_experts_and_refuses_search(tmp_path):
+    import json
+
+    from moaisim.studies.learn import model_doc
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model_doc(3, ["tuned", "moai"],
+                                         [{"constant": 0, "trees": []}] * 2, {})))  # fmt: skip
+    s = load_strategy(f"search(propose=\"greedy,learned(model='{path}')\")")()
+    assert [p.label for p in s.proposers] == ["greedy", "tuned", "moai"]
+    with pytest.raises(UnknownStrategyError, match="rollouts cannot search"):
+        load_strategy("search(propose='greedy,search')")()
+
+
+def test_each_game_plays_the_same_alone_whatever_its_batch_s_candidate_counts():
+    """Successive halving plans each game's own candidates: a decision with 2 candidates in
+    one game and 3 in another (an epoch pick, a bid) halves each as it would alone."""
+    rules = Rules.make(3)
+    spec = "search(worlds=8,candidates=3)"  # (games 2 and 3 differed when the batch planned)
+    batch = Games.new(rules, 12, list(range(5))).play(lineup(3, spec, seat=2))
+    for k in range(5):
+        alone = Games.new(rules, 12, [k]).play(lineup(3, spec, seat=2))
+        assert alone.scores()[0].tolist() == batch.scores()[k].tolist(), k

@@ -33,7 +33,7 @@ from moaisim.games.moai.engine.forward import Games, determinize
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES, card_value, is_raid
-from moaisim.registry import StrategySpec, level_spec, load_strategy
+from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
 from moaisim.rng import Draws
 from moaisim.strategies.moai.base import Strategy
 
@@ -63,6 +63,10 @@ class SearchStrategy(Strategy):
         "search": "bid,pick_epoch,work,feed",  # the decisions searched
         "temperature": 0.05,  # sealed bids: softmax temperature over values (0: the best)
         "lead": LEAD_SCALE,  # points of score lead worth e in a rollout cut short (logistic)
+        # the candidates: "" the rollout policy's and random legal actions; else strategies
+        # (comma-separated specs, a learned policy: its experts) whose answers are the
+        # candidates beside the rollout policy's (a decision where all agree is not searched)
+        "propose": "",
     }
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {
         "worlds": (1, 100_000),
@@ -83,6 +87,7 @@ class SearchStrategy(Strategy):
                 f"({', '.join(sorted(SEARCHABLE))})"
             )
         self.kinds = frozenset(kinds)
+        self.proposers = proposers(str(self.propose))
         self.own_spec = self.rival_spec = None
         self.policy: Any = None
         self._specs: dict[int, tuple[StrategySpec, StrategySpec]] = {}
@@ -97,6 +102,8 @@ class SearchStrategy(Strategy):
         self._players: list[Any] | None = None
         self.rollouts = 0  # rollouts played so far (one game copy each)
         self.searched = 0  # game-decisions searched so far
+        self.agreed = 0  # game-decisions not searched: every proposal was the rollout policy's
+        self._asked: list[list[Any]] | None = None  # the proposers' instances, one per seat
 
     def _specs_for(self, players: int) -> tuple[StrategySpec, StrategySpec]:
         """The rollout policy's and the opponent model's specs at this player count
@@ -120,7 +127,7 @@ class SearchStrategy(Strategy):
         """Forget the rollout players of another set-up or seat; start the rollout policy
         (the one for this player count when it is `auto`)."""
         if self.rules is not rules or self.seat != seat:
-            self._players = None
+            self._players = self._asked = None
         self.rules, self.seat = rules, seat
         self._use(self._specs_for(rules.players))
         hook = getattr(self.policy, "start", None)
@@ -139,6 +146,8 @@ class SearchStrategy(Strategy):
         seeds = (u[:, 0] * 2**32).astype(np.uint64) << np.uint64(32)
         seeds |= (u[:, 1] * 2**32).astype(np.uint64)
         out = base.copy()
+        if self.proposers:
+            return self._decide_proposed(view, base, seeds, out)
         tasks = []
         for row in range(len(view)):
             draws = Draws(int(seeds[row]))
@@ -149,6 +158,61 @@ class SearchStrategy(Strategy):
             chosen = self._search(view, tasks, [int(seeds[t[0]]) for t in tasks])
             for (row, cands, draws), values in zip(tasks, chosen, strict=True):
                 out[row] = cands[self._choose(kind, values, draws)]
+        return out
+
+    def _decide_proposed(self, view: SeatView, base: np.ndarray, seeds: np.ndarray,
+                         out: np.ndarray) -> np.ndarray:  # fmt: skip
+        """`propose`'s decision: each game's candidates are the rollout policy's answer and
+        the proposers' answers in its first world (distinct, at most `candidates`); a game
+        where they all agree takes that answer unsearched, the others are searched."""
+        rows = list(range(len(view)))
+        worlds = self._worlds(view, rows, [int(seeds[r]) for r in rows])
+        proposed = self._proposals(view, worlds, len(rows))
+        tasks, keep = [], []
+        for k, row in enumerate(rows):
+            cands = [np.asarray(base[row])]
+            seen = {tuple(np.ravel(cands[0]).tolist())}
+            for a in proposed[k]:
+                key = tuple(np.ravel(a).tolist())
+                if key not in seen and len(cands) < int(self.candidates):
+                    seen.add(key)
+                    cands.append(np.asarray(a) if view.kind is Kind.BID else int(a))
+            if len(cands) > 1:
+                if view.kind is not Kind.BID:
+                    cands[0] = int(cands[0])
+                tasks.append((row, cands, Draws(int(seeds[row]))))
+                keep.append(k)
+            else:
+                self.agreed += 1
+        if tasks:
+            w = int(self.worlds)
+            sub = worlds.clone(rows=np.concatenate([np.arange(k * w, (k + 1) * w) for k in keep]))
+            chosen = self._search(view, tasks, [], sub)
+            for (row, cands, draws), values in zip(tasks, chosen, strict=True):
+                out[row] = cands[self._choose(view.kind, values, draws)]
+        return out
+
+    def _worlds(self, view: SeatView, rows: list[int], seeds: list[int]) -> Games:
+        """`worlds` determinized worlds of each game of `rows` (game k's: rows k x worlds
+        onward)."""
+        w_total = int(self.worlds)
+        return Games.stack([determinize(view, seed, w_total, rows=row)
+                            for row, seed in zip(rows, seeds, strict=True)])  # fmt: skip
+
+    def _proposals(self, view: SeatView, worlds: Games, n: int) -> list[list[Any]]:
+        """Each game's proposers' answers at the decision, asked in its first world (what
+        they answer depends on what the seat sees, the same in every world)."""
+        rules = self.rules or view.rules
+        q, w = self.seat, int(self.worlds)
+        if self._asked is None:
+            self._asked = [[spec() for _ in range(rules.players)] for spec in self.proposers]
+        out: list[list[Any]] = [[] for _ in range(n)]
+        for players in self._asked:
+            first = worlds.clone(rows=np.arange(n) * w)
+            [pend] = first.pending()
+            acts = np.asarray(first.answer(pend, players, seats=[q]))
+            for row in np.flatnonzero(pend.seat == q).tolist():
+                out[int(pend.rows[row])].append(acts[row])
         return out
 
     def _candidates(self, view: SeatView, row: int, base: np.ndarray, draws: Draws) -> list:
@@ -175,27 +239,35 @@ class SearchStrategy(Strategy):
             others = np.sort(others[draws.permutation(len(others))[: limit - 1]])
         return [int(base)] + others.tolist()
 
-    def _search(self, view: SeatView, tasks: list, seeds: list[int]) -> list[np.ndarray]:
-        """Each task's candidate values: successive halving over the worlds, every round's
-        rollouts of every game in one batch."""
+    def _search(self, view: SeatView, tasks: list, seeds: list[int],
+                worlds: Games | None = None) -> list[np.ndarray]:  # fmt: skip
+        """Each task's candidate values: successive halving over the worlds (`worlds`, or
+        drawn from `seeds`), every round's rollouts of every game in one batch."""
         w_total = int(self.worlds)
-        worlds = Games.stack([determinize(view, seed, w_total, rows=row)
-                              for (row, _, _), seed in zip(tasks, seeds, strict=True)])  # fmt: skip
+        if worlds is None:
+            worlds = self._worlds(view, [row for row, _, _ in tasks], seeds)
         alive = [np.arange(len(c)) for _, c, _ in tasks]
         sums = [np.zeros(len(c)) for _, c, _ in tasks]
         counts = [np.zeros(len(c)) for _, c, _ in tasks]
-        done = 0
-        plan = halving(max(len(c) for _, c, _ in tasks), w_total)
-        for r, upto in enumerate(plan):
-            if upto > done:
-                fresh = np.arange(done, upto)
+        # each task's own plan (its candidates, not the batch's: a game plays the same in any
+        # batch), the plans aligned on their last round
+        plans = [halving(len(c), w_total) for _, c, _ in tasks]
+        rounds = max(len(p) for p in plans)
+        done = [0] * len(tasks)
+        for r in range(rounds):
+            fresh = []
+            for k, plan in enumerate(plans):
+                j = r - (rounds - len(plan))
+                upto = plan[j] if j >= 0 else done[k]
+                fresh.append(np.arange(done[k], max(upto, done[k])))
+                done[k] = max(upto, done[k])
+            if any(len(f) for f in fresh):
                 values = self._rollouts(view, tasks, alive, worlds, fresh)
                 for k, v in enumerate(values):
                     sums[k][alive[k]] += v.sum(axis=1)
-                    counts[k][alive[k]] += len(fresh)
-                done = upto
-            if r < len(plan) - 1:
-                for k in range(len(tasks)):
+                    counts[k][alive[k]] += len(fresh[k])
+            for k, plan in enumerate(plans):
+                if 0 <= r - (rounds - len(plan)) < len(plan) - 1:
                     mean = sums[k][alive[k]] / counts[k][alive[k]]
                     order = np.argsort(-mean, kind="stable")  # ties: the earlier candidate
                     alive[k] = np.sort(alive[k][order[: math.ceil(len(order) / 2)]])
@@ -208,18 +280,38 @@ class SearchStrategy(Strategy):
         return out
 
     def _rollouts(self, view: SeatView, tasks: list, alive: list[np.ndarray], worlds: Games,
-                  fresh: np.ndarray) -> list[np.ndarray]:  # fmt: skip
-        """Play candidate x world copies: each task's alive candidates in its `fresh` worlds
-        (world w of task k is row k * worlds + w); returns [alive, fresh] values per task."""
+                  fresh: list[np.ndarray]) -> list[np.ndarray]:  # fmt: skip
+        """Play candidate x world copies: each task k's alive candidates in its worlds
+        `fresh[k]` (world w of task k is row k * worlds + w); returns [alive, fresh] values
+        per task. The games of a batch may stand in different rounds at one decision: each
+        round's tasks are played apart, to their own horizon."""
+        out: list[np.ndarray] = [np.zeros((len(a), 0)) for a in alive]
+        rounds = [int(view.round[row]) for row, _, _ in tasks]
+        for now in sorted(set(rounds)):
+            group = [k for k, r in enumerate(rounds) if r == now and len(fresh[k])]
+            if group:
+                for k, v in zip(group, self._play(view, tasks, alive, worlds, fresh, group, now),
+                                strict=True):  # fmt: skip
+                    out[k] = v
+        return out
+
+    def _play(self, view: SeatView, tasks: list, alive: list[np.ndarray], worlds: Games,
+              fresh: list[np.ndarray], group: list[int], now: int) -> list[np.ndarray]:  # fmt: skip
+        """`_rollouts` of the tasks `group`, whose games stand in round `now`."""
         w_total, q = int(self.worlds), self.seat
-        rows, chosen, spans = [], [], []
-        for k, (_, cands, _) in enumerate(tasks):
+        rows, chosen, spans, numbers = [], [], [], []
+        for k in group:
+            row, cands, _ = tasks[k]
             start = len(rows)
+            first = int(view.games[row]) * int(self.candidates) * w_total
             for c in alive[k].tolist():
-                rows.extend((k * w_total + fresh).tolist())
-                chosen.extend([cands[c]] * len(fresh))
+                rows.extend((k * w_total + fresh[k]).tolist())
+                numbers.extend((first + c * w_total + fresh[k]).tolist())
+                chosen.extend([cands[c]] * len(fresh[k]))
             spans.append((start, len(rows)))
-        copies = worlds.clone(rows=np.asarray(rows))  # copies of one world: the same chance
+        # copies of one world: the same chance; each numbered by its game, candidate and
+        # world alone (a mixture's per-game draw reads the number), whatever the batch holds
+        copies = worlds.clone(rows=np.asarray(rows), games=np.asarray(numbers))
         rules = self.rules or view.rules
         if self._players is None:  # one instance per seat, kept for every rollout
             self._players = [self.own_spec() if s == q else self.rival_spec()
@@ -234,12 +326,14 @@ class SearchStrategy(Strategy):
         else:
             actions = np.asarray([chosen[r] for r in pend.rows.tolist()], dtype=np.int64)
         copies.apply(pend, actions)
-        now = int(view.round[tasks[0][0]])  # the games of one decision are in one round
         last = None if int(self.horizon) < 0 else now + int(self.horizon)
         copies.play(players, last_round=last)
         self.rollouts += len(rows)
         values = rollout_values(copies, q, float(self.lead))
-        return [values[a:b].reshape(-1, len(fresh)) for a, b in spans]
+        return [
+            values[a:b].reshape(len(alive[k]), len(fresh[k]))
+            for k, (a, b) in zip(group, spans, strict=True)
+        ]
 
     def _choose(self, kind: Kind, values: np.ndarray, draws: Draws) -> int:
         """The best candidate; sealed bids by softmax over the values (a mixed rule)."""
@@ -264,6 +358,19 @@ def strongest_below(players: int) -> str:
         return level_spec("L3", players)
     except UnknownStrategyError:
         return "tuned"
+
+
+def proposers(text: str) -> list[StrategySpec]:
+    """`propose`'s strategies: comma-separated specs (a spec's own commas kept), a learned
+    policy standing for its experts; none may search."""
+    out: list[StrategySpec] = []
+    for part in (x.strip() for x in split_top(text, ",")):
+        if not part:
+            continue
+        spec = _checked(load_strategy(part))
+        experts = getattr(spec(), "experts", None) if spec.cls.name == "learned" else None
+        out += [_checked(e) for e in experts] if experts else [spec]
+    return out
 
 
 def _checked(spec: StrategySpec) -> StrategySpec:

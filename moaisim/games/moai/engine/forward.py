@@ -203,14 +203,20 @@ class Games:
         their own (root seed `seed`), never the real games', copy k as game `games[k]` of
         that space (default k): copies given the same number draw the same numbers (common
         random numbers, e.g. one world tried with several actions). Without `seed`, they
-        are exact copies that play on as the originals would."""
+        are exact copies that play on as the originals would; `games` then numbers them
+        (what a mixture's per-game draw reads), default their own numbers, or their places
+        when a row repeats."""
         m = self.machine
         rows = positions(np.arange(m.b) if rows is None else rows, m.b, "clone: rows")
         if not len(rows):
             raise UserError("clone: rows must name at least one game")
         if seed is None:
             if games is not None:
-                raise UserError("games= numbers the copies of a new stream space: give seed=")
+                ids = game_indices(_as_list(games), "clone: games", distinct=False)
+                if ids.shape != rows.shape:
+                    raise UserError(f"games= needs one number per copy ({len(rows)}), got "
+                                    f"{ids.shape}")  # fmt: skip
+                return Games(m.take(rows, games=ids))
             distinct = len(np.unique(rows)) == len(rows)
             return Games(m.take(rows, games=None if distinct else np.arange(len(rows))))
         ids = (
