@@ -47,7 +47,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 from moaisim.analysis import text
 from moaisim.analysis.stats import LEVEL, wilson
@@ -338,20 +337,6 @@ def _write_weights(path: Path, w: dict[str, float], note: str) -> None:
 
 
 # --- measuring -------------------------------------------------------------------------------
-def _share(players: int, spec: str, mixture: str, games: int, seed: int,
-           game: str = DEFAULT) -> float:  # fmt: skip
-    """The challenger's win share against the mixture over games per rotation."""
-    return tune.strength(players, spec, mixture, games, seed, game=game).share
-
-
-def _measure(specs: list[str], mix: Mixture, games: int, seed: int, n_jobs: int) -> list[float]:
-    if n_jobs == 1 or len(specs) == 1:
-        return [_share(mix.players, s, mix.spec, games, seed, mix.game) for s in specs]
-    return Parallel(n_jobs=n_jobs)(delayed(_share)(mix.players, s, mix.spec, games, seed,
-                                                   mix.game)
-                                   for s in specs)  # fmt: skip
-
-
 def certify(
     mixture: str | Path,
     out: str | Path,
@@ -403,8 +388,9 @@ def certify(
         f"challengers against {mix.path.name}, {games} games per seat rotation")  # fmt: skip
     for start in range(0, len(todo), max(2 * n_jobs, 8)):
         part = todo[start : start + max(2 * n_jobs, 8)]
-        for c, share in zip(part, _measure([c.spec for c in part], mix, games, seed, n_jobs),
-                            strict=True):  # fmt: skip
+        got = tune.shares(mix.players, [c.spec for c in part], mix.spec, games, seed, n_jobs,
+                          mix.game)  # fmt: skip
+        for c, share in zip(part, got, strict=True):
             c.share, c.games = share, games * mix.players
         _save(state, cert)
         say(f"certificate {mix.players}p: screened {start + len(part)} of {len(todo)}")
@@ -415,7 +401,9 @@ def certify(
         best = max(mine, key=lambda c: c.share)
         say(f"certificate {mix.players}p: the {fam} family's best, {relative(best.spec)}, on "
             f"{held_out_games} held-out games per seat rotation")  # fmt: skip
-        best.held_out_share = _measure([best.spec], mix, held_out_games, seed + 1, 1)[0]
+        best.held_out_share = tune.shares(
+            mix.players, [best.spec], mix.spec, held_out_games, seed + 1, game=mix.game
+        )[0]
         best.held_out_games = held_out_games * mix.players
         _save(state, cert)
     table = cert.table()

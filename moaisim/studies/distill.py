@@ -158,6 +158,27 @@ def collect(
     return Positions(players, t_spec.label, [p for p in got if p is not None], game)
 
 
+def matches(positions: Positions, student: StrategySpec) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per part of the positions: whether the student answers each kept decision as the
+    teacher did [n] (asked through the same view with the same stream; a bid: the same
+    cards), and the decision's kind [n], in the part's row order."""
+    out = []
+    for seat, games, answers in positions.parts:
+        g = games.clone()  # an exact copy: the same streams every time
+        students = [student() for _ in range(positions.players)]
+        ok = np.zeros(len(answers), dtype=bool)
+        kind = np.empty(len(answers), dtype=object)
+        for pend in g.pending():
+            mine = pend.seat == seat
+            act = np.asarray(g.answer(pend, students, seats=[seat]))[mine]
+            want = answers[pend.rows[mine]]
+            ok[pend.rows[mine]] = (act == want[:, 0] if act.ndim == 1
+                                   else (act == want[:, : act.shape[1]]).all(axis=1))  # fmt: skip
+            kind[pend.rows[mine]] = pend.kind.value
+        out.append((ok, kind))
+    return out
+
+
 def agreement(positions: Positions, weights: Mapping[str, float] | StrategySpec
               ) -> tuple[float, dict[str, float]]:  # fmt: skip
     """The share of kept decisions where the student (heuristic weights, or any strategy
@@ -166,25 +187,12 @@ def agreement(positions: Positions, weights: Mapping[str, float] | StrategySpec
     game = positions.game
     spec = weights if isinstance(weights, StrategySpec) else load_strategy(
         load_game(game).TUNABLE, game, weights=dict(weights))  # fmt: skip
-    same: dict[str, int] = {}
-    seen: dict[str, int] = {}
-    for seat, games, answers in positions.parts:
-        g = games.clone()  # an exact copy: the same streams every time
-        students = [spec() for _ in range(positions.players)]
-        for pend in g.pending():
-            mine = pend.seat == seat
-            act = np.asarray(g.answer(pend, students, seats=[seat]))[mine]
-            want = answers[pend.rows[mine]]
-            ok = (
-                act == want[:, 0] if act.ndim == 1 else (act == want[:, : act.shape[1]]).all(axis=1)
-            )
-            kind = pend.kind.value
-            same[kind] = same.get(kind, 0) + int(ok.sum())
-            seen[kind] = seen.get(kind, 0) + len(ok)
-    total = sum(seen.values())
-    if not total:
+    got = matches(positions, spec)
+    if not got or not sum(len(ok) for ok, _ in got):
         raise UserError("no decision was kept to imitate (play more games)")
-    return sum(same.values()) / total, {k: same[k] / seen[k] for k in sorted(seen)}
+    ok = np.concatenate([o for o, _ in got])
+    kind = np.concatenate([k for _, k in got])
+    return float(ok.mean()), {k: float(ok[kind == k].mean()) for k in sorted(set(kind))}
 
 
 def _check_fit(generations: int, popsize: int | None, sigma: float) -> None:
@@ -425,4 +433,4 @@ def summary(got: DistillResult) -> str:
 
 
 __all__ = ["SEARCHED", "DistillResult", "FitResult", "Positions", "agreement", "collect",
-           "distill", "fit", "summary"]  # fmt: skip
+           "distill", "fit", "matches", "summary"]  # fmt: skip

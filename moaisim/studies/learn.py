@@ -57,12 +57,11 @@ SURE = 20.0
 
 @dataclass
 class Table:
-    """Kept decisions as the gate learns them: the seat's context [n, F], whether each
-    expert answers as the teacher did [n, K], and each decision's kind [n]."""
+    """Kept decisions as the gate learns them: the seat's context [n, F] and whether each
+    expert answers as the teacher did [n, K]."""
 
     x: np.ndarray
     agree: np.ndarray
-    kinds: np.ndarray
 
     def __len__(self) -> int:
         return len(self.x)
@@ -91,40 +90,23 @@ def alone(expert: str, players: int, folder: Path, game: str = DEFAULT) -> Strat
 
 def table(positions: distill.Positions, experts: Sequence[StrategySpec]) -> Table:
     """The positions' contexts and each expert's agreement with the teacher's answers (each
-    expert asked as the learned policy asks it: `alone`)."""
+    expert asked as the learned policy asks it: `alone`; `distill.matches`)."""
     game, players = positions.game, positions.players
     cls = learned_class(game)
-    base = load_game(game).Strategy
-    xs, agrees, kinds = [], [], []
+    probe = _probe(load_game(game).Strategy, cls.context, load_game(game).Kind)
+    xs = []
     for seat, games, answers in positions.parts:
-        n = len(answers)
-        x = np.full((n, len(cls.CONTEXT)), np.nan)
-        agree = np.zeros((n, len(experts)), dtype=bool)
-        kind = np.empty(n, dtype=object)
-        probe = _probe(base, cls.context, load_game(game).Kind)
+        x = np.full((len(answers), len(cls.CONTEXT)), np.nan)
         g = games.clone()
         for pend in g.pending():
-            mine = pend.seat == seat
             probe.rows.clear()
             g.answer(pend, [probe] * players, seats=[seat])
-            x[pend.rows[mine]] = np.concatenate(probe.rows)
-            kind[pend.rows[mine]] = pend.kind.value
-        for k, spec in enumerate(experts):
-            g = games.clone()  # an exact copy: the same streams as the teacher's
-            students = [spec() for _ in range(players)]
-            for pend in g.pending():
-                mine = pend.seat == seat
-                act = np.asarray(g.answer(pend, students, seats=[seat]))[mine]
-                want = answers[pend.rows[mine]]
-                ok = (act == want[:, 0] if act.ndim == 1
-                      else (act == want[:, : act.shape[1]]).all(axis=1))  # fmt: skip
-                agree[pend.rows[mine], k] = ok
+            x[pend.rows[pend.seat == seat]] = np.concatenate(probe.rows)
         xs.append(x)
-        agrees.append(agree)
-        kinds.append(kind)
     if not xs:
         raise UserError("no decision was kept to learn from (play more games)")
-    return Table(np.concatenate(xs), np.concatenate(agrees), np.concatenate(kinds))
+    agree = [np.concatenate([ok for ok, _ in distill.matches(positions, e)]) for e in experts]
+    return Table(np.concatenate(xs), np.column_stack(agree))
 
 
 def _probe(base: type, context: Callable[[Any], np.ndarray], kinds: Any) -> Any:

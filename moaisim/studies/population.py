@@ -34,8 +34,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
 from moaisim.analysis import metagame as mg
 from moaisim.analysis import text
 from moaisim.errors import UserError
@@ -267,8 +265,9 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
                 f"{held_out_games} games per seat rotation")  # fmt: skip
         for start in range(0, len(todo), max(2 * n_jobs, 8)):  # saved as they finish
             part = todo[start : start + max(2 * n_jobs, 8)]
-            for p, share in zip(part, _shares(players, part, mixture, held_out_games, seed + 1,
-                                              n_jobs, game), strict=True):  # fmt: skip
+            specs = [f"heuristic(weights={str(p)!r})" for p in part]
+            got = tune.shares(players, specs, mixture, held_out_games, seed + 1, n_jobs, game)
+            for p, share in zip(part, got, strict=True):
                 it.tried[_known_label(p)] = {"weights": str(p), "share": share}
             _save(state_path(out, players), result)
         best = max(it.tried.values(), key=lambda t: t["share"])
@@ -284,20 +283,6 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
     gain = f"{text.num(it.gain, '+.3f')} {text.bracket(it.gain_lo, it.gain_hi, '+.3f')}"
     say(f"population {players}p, iteration {i}: best-response gain {gain} over "
         f"{s.games:,} held-out games" + (": certified" if result.certified else ""))  # fmt: skip
-
-
-def _shares(players: int, paths: list[Path], mixture: str, games: int, seed: int, n_jobs: int,
-            game: str = DEFAULT) -> list[float]:  # fmt: skip
-    """Each weights file's win share as one seat against the mixture (`tune.strength`)."""
-    specs = [f"heuristic(weights={str(p)!r})" for p in paths]
-    if n_jobs == 1 or len(specs) == 1:
-        return [tune.strength(players, s, mixture, games, seed, game=game).share for s in specs]
-    return [
-        g.share
-        for g in Parallel(n_jobs=n_jobs)(
-            delayed(tune.strength)(players, s, mixture, games, seed, game=game) for s in specs
-        )
-    ]
 
 
 def _weights_file(spec: str) -> str:

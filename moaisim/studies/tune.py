@@ -175,6 +175,24 @@ def strength(
     return Strength(share, low, high, n, rank)
 
 
+def shares(
+    players: int,
+    candidates: Sequence[str | type | StrategySpec],
+    field: str | type | StrategySpec | Sequence[str | type | StrategySpec],
+    games: int,
+    seed: int = 0,
+    n_jobs: int = 1,
+    game: str = DEFAULT,
+) -> list[float]:
+    """Each candidate's win share against the field (`strength`, the same games for all),
+    the candidates played in parallel (`n_jobs`)."""
+    if n_jobs == 1 or len(candidates) <= 1:
+        return [strength(players, c, field, games, seed, game=game).share for c in candidates]
+    got = Parallel(n_jobs=n_jobs)(delayed(strength)(players, c, field, games, seed, game=game)
+                                  for c in candidates)  # fmt: skip
+    return [s.share for s in got]
+
+
 # --- the tuner ------------------------------------------------------------------------------
 OBJECTIVES = ("win", "rank")
 

@@ -129,6 +129,7 @@ class LearnedStrategy(Strategy):
         stamp = path.stat().st_mtime if path.is_file() else 0.0
         self.doc = read_model(str(path), stamp)
         self.experts = [load_strategy(spec) for spec in self.doc["experts"]]
+        self._made = [spec() for spec in self.experts]
         self._policies: dict[Rules, Policy] = {}
 
     def check_players(self, players: int) -> None:
@@ -137,18 +138,6 @@ class LearnedStrategy(Strategy):
             raise UnknownStrategyError(f"strategy 'learned': the model {self.model!r} is for "
                                        f"{self.doc['players']} players, not {players}")  # fmt: skip
 
-    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        """Its experts' start hooks (`tuned` reads its player count's weights there)."""
-        for expert in self._instances():
-            hook = getattr(expert, "start", None)
-            if hook is not None:
-                hook(rules, seat, games)
-
-    def _instances(self) -> list[Any]:
-        if not hasattr(self, "_made"):
-            self._made = [spec() for spec in self.experts]
-        return self._made
-
     def own_policy(self, rules: Rules) -> Policy:
         """The compiled learned policy: its experts' own policies under these rules and the
         gate's trees (made once per rules)."""
@@ -156,7 +145,7 @@ class LearnedStrategy(Strategy):
         if found is not None:
             return found
         forms = []
-        for spec, inst in zip(self.experts, self._instances(), strict=True):
+        for spec, inst in zip(self.experts, self._made, strict=True):
             form = inst.compiled(rules)
             if not isinstance(form, Policy) or form.family not in (GREEDY, HEURISTIC) or (
                     form.forbid or form.asks):  # fmt: skip
