@@ -85,7 +85,12 @@ def test_a_certificate_of_other_member_weights_is_refused_not_resumed(tmp_path, 
 
 
 def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight(tmp_path):
-    mix = cf.shipped_mixture(NASH3)
+    # a mixture of `tuned` and a shipped weights file (the shipped L3's members change)
+    mixture = tmp_path / "mix-3p.toml"
+    mixture.write_text(
+        "players = 3\n[mixture]\ntuned = 0.6\n\"heuristic(shipped='l3-3p-r3-1.toml')\" = 0.4\n"
+    )
+    mix = cf.shipped_mixture(mixture)
     found = cf.challengers(mix, ["restrict", "deviations"], tmp_path, step=0.5)
     restrict = [c for c in found if c.family == "restrict"]
     assert len(restrict) == len(mix.members) * len(FORBID)
