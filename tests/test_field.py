@@ -222,7 +222,7 @@ def test_bad_field_files_are_one_line(tmp_path, body, message):
 
 def test_the_shipped_field_study_validates():
     exp = load_experiment(ROOT / "experiments" / "field.toml")
-    assert exp.field["players"] == [2, 3, 4, 5] and exp.field["certificate"]["epsilon"] == 0.02
+    assert exp.field["players"] == [2, 3, 4, 5] and exp.field["certificate"]["epsilon"] == 0.03
     for comp in exp.field["strong_play"]["components"]:
         assert (ROOT / "experiments" / comp).is_file()
 

@@ -139,6 +139,19 @@ def test_digest_is_stable_and_sensitive():
     assert a.digest() not in others and len(others) == 5
 
 
+def test_rules_built_apart_are_equal_exactly_when_their_set_up_is():
+    """Equality (what the engines' per-rules caches key on) is the set-up's, whether the two
+    objects were built apart or not: every field that changes the digest breaks it."""
+    a, b = Rules.make(4, "short"), Rules.make(4, "short")
+    assert a is not b and a == b and hash(a) == hash(b) and len({a, b}) == 1
+    for other in (Rules.make(5, "short"), Rules.make(4), Rules.make(4, "short+fixed-disasters"),
+                  Rules.make(4, "short", turn_order="clockwise"),
+                  Rules.make(4, "short", volcano_after_moai="camp"),
+                  Rules.make(4, "short", spent_wood="out"),
+                  Rules.make(4, "short", params={"wood_points": 3})):  # fmt: skip
+        assert a != other and other != a
+
+
 def test_rules_are_frozen():
     r = Rules.make(3)
     with pytest.raises(AttributeError):

@@ -15,10 +15,16 @@ from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.forward import Games
 from moaisim.games.moai.engine.reference import ReferenceGame
 from moaisim.games.moai.rules import Rules
+from moaisim.mixture_parts import sub_view
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rng import Draws
 from moaisim.strategies.moai.mixture import MixtureStrategy
-from moaisim.strategies.moai.search import SearchStrategy, halving, strongest_below
+from moaisim.strategies.moai.search import (
+    SearchStrategy,
+    halving,
+    proposer_stream,
+    strongest_below,
+)
 from moaisim.strategies.moai.tuned import TunedStrategy
 
 WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "moai" / "weights"
@@ -147,15 +153,21 @@ def test_proposed_search_is_the_same_alone_in_a_batch_and_in_either_engine():
 
 def test_proposed_candidates_are_the_rollout_policys_and_the_proposers_answers(monkeypatch):
     """propose: each searched decision's candidates are the rollout policy's answer, then
-    the proposers' answers in the game's first world, each once; a decision where they all
-    agree is taken unsearched."""
+    the proposers' answers on the seat's view, each once; a decision where they all agree is
+    taken unsearched."""
     seen: list[tuple[list, list]] = []
     real_search, real_proposals = SearchStrategy._search, SearchStrategy._proposals
     asked: dict[str, list] = {}
 
-    def proposals(self, view, worlds, n):  # noqa: ANN001, ANN202
-        got = real_proposals(self, view, worlds, n)
+    def proposals(self, view):  # noqa: ANN001, ANN202
+        got = real_proposals(self, view)
         asked["last"] = got
+        # what each proposer answers on the seat's view (its own stream: the same answers)
+        for k, spec in enumerate(self.proposers):
+            again = getattr(spec(), view.kind.value)(
+                sub_view(view, np.arange(len(view)), proposer_stream(view, k))
+            )
+            assert [np.ravel(a).tolist() for a in again] == [np.ravel(g[k]).tolist() for g in got]
         return got
 
     def search(self, view, tasks, seeds, worlds=None):  # noqa: ANN001, ANN202

@@ -11,8 +11,12 @@ random numbers), so candidates differ by their action, not their luck. Candidate
 successive halving: all of them on the first quarter of the worlds, the better half on the
 first half, the best on all of them. A rollout is worth its share of the win if the game
 ends in it, else a logistic of the seat's score lead over the best rival (`lead` points of
-lead worth e). The defaults were searched by `moaisim tune-search` (docs/strategies.md,
-"search"): no setting it tried was verified better than them.
+lead worth e). The candidates are the rollout policy's answer and the proposers'
+(`propose`: by default `tuned`, `forester`, `moai` and `greedy`), and a decision where they
+all agree is not searched: against L3 that plays stronger on 12 worlds than random candidates
+did on 32, for about a third of the CPU at 3 to 5 players (docs/strategies.md, "search").
+Horizon, candidates, temperature and lead were searched by `moaisim tune-search`: no setting
+it tried was verified better than them.
 
 Most decisions take the action with the best mean value; sealed bids (R3.3) are simultaneous,
 so a bid is drawn from a softmax over the values (`temperature`), a mixed rule a rival cannot
@@ -33,8 +37,9 @@ from moaisim.games.moai.engine.forward import Games, determinize
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES, card_value, is_raid
+from moaisim.mixture_parts import sub_view
 from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
-from moaisim.rng import Draws
+from moaisim.rng import DRAWS_STREAM, Draws, SeatRandom, stream_keys
 from moaisim.strategies.moai.base import Strategy
 
 #: Card types in the order a bid spends them: the lowest value first, Raid cards last.
@@ -45,6 +50,12 @@ SEARCHABLE = frozenset(k.value for k in Kind)
 #: `rollout` / `opponents` value: the strongest shipped field below search at the game's
 #: player count (`strongest_below`).
 AUTO = "auto"
+#: The root seed of the proposers' stream space (the purpose tag "propose").
+PROPOSE_SEED = int.from_bytes(b"propose", "big")
+#: The default proposers (2026-12-04, issue 44): at 2 to 5 players against L3, search with
+#: these and 12 worlds wins more than with random candidates and 32 worlds, for about a third
+#: of the CPU (docs/strategies.md, "search").
+PROPOSERS = "tuned,forester,moai,greedy"
 #: Points of score lead worth e (logistic scale of a rollout cut short by the horizon).
 LEAD_SCALE = 3.0
 
@@ -55,7 +66,7 @@ class SearchStrategy(Strategy):
     name = "search"
     reads: ClassVar[dict[str, tuple[str, ...]]] = {}  # full views: worlds need every field
     params: ClassVar[dict[str, Any]] = {
-        "worlds": 32,  # worlds sampled per decision: the skill (and cost) knob
+        "worlds": 12,  # worlds sampled per decision: the skill (and cost) knob
         "rollout": "auto",  # own play in rollouts and at decisions not searched
         "opponents": "auto",  # the rivals' play in rollouts (the opponent model)
         "horizon": 1,  # rounds played after the current one (-1: to the end of the game)
@@ -63,10 +74,10 @@ class SearchStrategy(Strategy):
         "search": "bid,pick_epoch,work,feed",  # the decisions searched
         "temperature": 0.05,  # sealed bids: softmax temperature over values (0: the best)
         "lead": LEAD_SCALE,  # points of score lead worth e in a rollout cut short (logistic)
-        # the candidates: "" the rollout policy's and random legal actions; else strategies
-        # (comma-separated specs, a learned policy: its experts) whose answers are the
-        # candidates beside the rollout policy's (a decision where all agree is not searched)
-        "propose": "",
+        # the candidates: strategies (comma-separated specs, a learned policy: its experts)
+        # whose answers are the candidates beside the rollout policy's (a decision where all
+        # agree is not searched); "" the rollout policy's and random legal actions
+        "propose": PROPOSERS,
     }
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {
         "worlds": (1, 100_000),
@@ -103,7 +114,7 @@ class SearchStrategy(Strategy):
         self.rollouts = 0  # rollouts played so far (one game copy each)
         self.searched = 0  # game-decisions searched so far
         self.agreed = 0  # game-decisions not searched: every proposal was the rollout policy's
-        self._asked: list[list[Any]] | None = None  # the proposers' instances, one per seat
+        self._asked: list[Any] | None = None  # the proposers' instances
 
     def _specs_for(self, players: int) -> tuple[StrategySpec, StrategySpec]:
         """The rollout policy's and the opponent model's specs at this player count
@@ -127,7 +138,7 @@ class SearchStrategy(Strategy):
         """Forget the rollout players of another set-up or seat; start the rollout policy
         (the one for this player count when it is `auto`)."""
         if self.rules is not rules or self.seat != seat:
-            self._players = self._asked = None
+            self._players = None
         self.rules, self.seat = rules, seat
         self._use(self._specs_for(rules.players))
         hook = getattr(self.policy, "start", None)
@@ -163,16 +174,15 @@ class SearchStrategy(Strategy):
     def _decide_proposed(self, view: SeatView, base: np.ndarray, seeds: np.ndarray,
                          out: np.ndarray) -> np.ndarray:  # fmt: skip
         """`propose`'s decision: each game's candidates are the rollout policy's answer and
-        the proposers' answers in its first world (distinct, at most `candidates`); a game
-        where they all agree takes that answer unsearched, the others are searched."""
-        rows = list(range(len(view)))
-        worlds = self._worlds(view, rows, [int(seeds[r]) for r in rows])
-        proposed = self._proposals(view, worlds, len(rows))
-        tasks, keep = [], []
-        for k, row in enumerate(rows):
+        the proposers' answers on the seat's view (distinct, at most `candidates`); a game
+        where they all agree takes that answer unsearched (no world drawn), the others are
+        searched."""
+        proposed = self._proposals(view)
+        tasks = []
+        for row in range(len(view)):
             cands = [np.asarray(base[row])]
             seen = {tuple(np.ravel(cands[0]).tolist())}
-            for a in proposed[k]:
+            for a in proposed[row]:
                 key = tuple(np.ravel(a).tolist())
                 if key not in seen and len(cands) < int(self.candidates):
                     seen.add(key)
@@ -181,13 +191,10 @@ class SearchStrategy(Strategy):
                 if view.kind is not Kind.BID:
                     cands[0] = int(cands[0])
                 tasks.append((row, cands, Draws(int(seeds[row]))))
-                keep.append(k)
             else:
                 self.agreed += 1
         if tasks:
-            w = int(self.worlds)
-            sub = worlds.clone(rows=np.concatenate([np.arange(k * w, (k + 1) * w) for k in keep]))
-            chosen = self._search(view, tasks, [], sub)
+            chosen = self._search(view, tasks, [int(seeds[t[0]]) for t in tasks])
             for (row, cands, draws), values in zip(tasks, chosen, strict=True):
                 out[row] = cands[self._choose(view.kind, values, draws)]
         return out
@@ -199,20 +206,20 @@ class SearchStrategy(Strategy):
         return Games.stack([determinize(view, seed, w_total, rows=row)
                             for row, seed in zip(rows, seeds, strict=True)])  # fmt: skip
 
-    def _proposals(self, view: SeatView, worlds: Games, n: int) -> list[list[Any]]:
-        """Each game's proposers' answers at the decision, asked in its first world (what
-        they answer depends on what the seat sees, the same in every world)."""
-        rules = self.rules or view.rules
-        q, w = self.seat, int(self.worlds)
+    def _proposals(self, view: SeatView) -> list[list[Any]]:
+        """Each game's proposers' answers, asked on the seat's own view (all they read is what
+        the seat sees), each proposer drawing from a stream of its own (`proposer_stream`):
+        the seat's stream moves as it would without them."""
         if self._asked is None:
-            self._asked = [[spec() for _ in range(rules.players)] for spec in self.proposers]
-        out: list[list[Any]] = [[] for _ in range(n)]
-        for players in self._asked:
-            first = worlds.clone(rows=np.arange(n) * w)
-            [pend] = first.pending()
-            acts = np.asarray(first.answer(pend, players, seats=[q]))
-            for row in np.flatnonzero(pend.seat == q).tolist():
-                out[int(pend.rows[row])].append(acts[row])
+            self._asked = [spec() for spec in self.proposers]
+        out: list[list[Any]] = [[] for _ in range(len(view))]
+        rows = np.arange(len(view))
+        for k, proposer in enumerate(self._asked):
+            acts = getattr(proposer, view.kind.value)(
+                sub_view(view, rows, proposer_stream(view, k))
+            )
+            for row, a in enumerate(np.asarray(acts)):
+                out[row].append(a)
         return out
 
     def _candidates(self, view: SeatView, row: int, base: np.ndarray, draws: Draws) -> list:
@@ -348,6 +355,16 @@ class SearchStrategy(Strategy):
 
     bid = pick_epoch = order_ties = disaster_target = disaster_loss = _decide
     work = forest_tie = finish_moai = feed = rest = birth = boat = _decide
+
+
+def proposer_stream(view: SeatView, k: int) -> SeatRandom:
+    """Proposer k's draws at this decision: its own stream (id `DRAWS_STREAM` + 1 + k) in a
+    stream space of its own (`PROPOSE_SEED`) keyed by each game's seat stream, read from
+    where the seat's stream stands (a new place at every decision), so that no game's
+    chance or seat stream is read and a game draws the same alone or in any batch."""
+    ids = np.array([DRAWS_STREAM + 1 + k], dtype=np.uint64)
+    keys = stream_keys(PROPOSE_SEED, view.rng.keys, ids)[:, 0]
+    return SeatRandom(keys, view.rng.position)
 
 
 def strongest_below(players: int) -> str:

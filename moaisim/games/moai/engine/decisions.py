@@ -199,6 +199,17 @@ def feed_codec(rules: Rules) -> FeedCodec:
 
 def action_size(rules: Rules, kind: Kind) -> int:
     """Size of the action space of a kind (bid: the 6 card types)."""
+    return action_sizes(rules)[kind]
+
+
+def largest_action(rules: Rules) -> int:
+    """The largest action space of any kind (the width of a decision's mask)."""
+    return max(action_sizes(rules).values())
+
+
+@cache
+def action_sizes(rules: Rules) -> dict[Kind, int]:
+    """Each kind's action space size (computed once per set-up: asked at every decision)."""
     c, lay, p = rules.components, rules.layout, rules.players
     sizes = {
         Kind.BID: N_CARD_TYPES,
@@ -214,4 +225,4 @@ def action_size(rules: Rules, kind: Kind) -> int:
         Kind.BIRTH: BIRTH_STOP + 1,
         Kind.BOAT: 2,
     }
-    return sizes[kind]
+    return sizes

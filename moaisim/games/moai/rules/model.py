@@ -118,14 +118,14 @@ class Rules:
 
     def __eq__(self, other: object) -> bool:
         """The same set-up: the same object at once (Rules key the engines' per-rules caches,
-        looked up at every decision), else field by field."""
+        looked up at every decision), else by everything that defines the game."""
         if self is other:
             return True
         if not isinstance(other, Rules):
             return NotImplemented
-        fields = (self.players, self.components, self.variants, *self.options().values())
-        theirs = (other.players, other.components, other.variants, *other.options().values())
-        return fields == theirs
+        # equal set-ups built apart meet the per-rules caches at every decision: compare the
+        # hashes, then the digests of everything that defines the game (each computed once)
+        return self._hash == other._hash and self._digest == other._digest
 
     @cached_property
     def _hash(self) -> int:

@@ -31,7 +31,7 @@ from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_bac
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.compiled.policy import Form, lineup
 from moaisim.games.moai.engine.compiled.question import NO_QUESTION
-from moaisim.games.moai.engine.decisions import Kind, action_size
+from moaisim.games.moai.engine.decisions import action_sizes
 from moaisim.games.moai.engine.events import Event, EventMaker
 from moaisim.games.moai.engine.record import Told
 from moaisim.games.moai.engine.reference import ReferenceGame
@@ -64,7 +64,7 @@ class Machine:
         self.b = len(self.games)
         if len(np.unique(self.games)) != self.b:
             raise ValueError("the games of a batch must be distinct")
-        self.sizes = {k: action_size(rules, k) for k in Kind}
+        self.sizes = dict(action_sizes(rules))
         self.epoch_cards: EpochTable = epoch_table(rules)  # what the steps read of a card
         self.tile_heights = np.asarray(rules.components.moai_heights, dtype=np.int64)
         self.streams = streams or Streams(self.seed, self.games, rules.players)

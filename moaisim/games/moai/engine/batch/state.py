@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from moaisim.games.moai.engine.chance import setup_draws
-from moaisim.games.moai.engine.decisions import Kind, action_size
+from moaisim.games.moai.engine.decisions import largest_action
 from moaisim.games.moai.engine.state import COUNTERS, State
 from moaisim.games.moai.engine.views import (
     CURSOR_FIELDS,
@@ -100,7 +100,7 @@ class BatchState:
         self.round_starved = np.zeros((b, p), dtype=np.int16)  # pawns starved before it
         # the decisions Python's seats answer (`compiled.policy`, PAUSE): who waits, the
         # answers and whether one is there, the decision's mask and info, the games paused
-        size = max(action_size(rules, k) for k in Kind)
+        size = largest_action(rules)
         self.wait = np.zeros((b, p), dtype=bool)
         self.slot = np.zeros((b, p, N_CARD_TYPES), dtype=np.int64)
         self.filled = np.zeros((b, p), dtype=bool)

@@ -36,6 +36,7 @@ from moaisim.games.moai.engine.decisions import (
     WorkCodec,
     action_size,
     feed_codec,
+    largest_action,
     strengths,
     work_codec,
 )
@@ -353,7 +354,7 @@ class Scratch(NamedTuple):
 def scratch(rules: Rules) -> Scratch:
     """New working arrays for a batch under these rules."""
     lay, p = rules.layout, rules.players
-    size = max(action_size(rules, k) for k in Kind)
+    size = largest_action(rules)
     return Scratch(
         legal=np.zeros(size, dtype=np.bool_),
         bid=np.zeros((p, N_CARD_TYPES), dtype=np.int64),

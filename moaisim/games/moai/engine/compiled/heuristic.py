@@ -53,9 +53,8 @@ from moaisim.games.moai.engine.decisions import (
     PAIR_B,
     PAIR_STRENGTH,
     FeedCodec,
-    Kind,
     WorkCodec,
-    action_size,
+    largest_action,
     raid_action,
     work_codec,
 )
@@ -627,7 +626,7 @@ class Scratch(NamedTuple):
 def scratch(rules: Rules) -> Scratch:
     """New working arrays for a batch under these rules."""
     lay, n, p = rules.layout, rules.layout.pawns, rules.players
-    size = max(action_size(rules, k) for k in Kind)
+    size = largest_action(rules)
     return Scratch(
         palms=palms(rules),
         legal=np.zeros((1, size), dtype=np.bool_),
