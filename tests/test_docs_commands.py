@@ -50,6 +50,7 @@ SMALLER: dict[str, tuple[tuple[str, str], ...]] = {
         ("--skill-games", "200"),
         ("--search-games", "0"),
         ("--deals", "200"),
+        ("--check-games", "0"),
     ),  # fmt: skip
 }
 

@@ -46,7 +46,7 @@ measure = "seat0"
 within = 3
 """
 SHEET = ["-n", "10", "--skill-games", "10", "--search-games", "0", "--deals", "2",
-         "--replays", "2"]  # fmt: skip
+         "--replays", "2", "--check-games", "0"]  # fmt: skip
 
 
 def one_line(err: str) -> str:

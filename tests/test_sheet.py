@@ -144,8 +144,8 @@ def test_replays_keep_the_deal_and_renew_only_the_strategies_draws():
 def test_moaisim_sheet_writes_a_sheet_and_refuses_bad_input(tmp_path, capsys):
     out = tmp_path / "sheets"
     args = ["sheet", "-p", "2", "-o", str(out), "-n", "200", "--skill-games", "20",
-            "--search-games", "0", "--deals", "20", "--replays", "2", "--field",
-            str(ROOT / "reports" / "field")]  # fmt: skip
+            "--search-games", "0", "--deals", "20", "--replays", "2", "--check-games", "0",
+            "--field", str(ROOT / "reports" / "field")]  # fmt: skip
     assert main(args) == 0
     page = (out / "sheet-2p" / "sheet.md").read_text()
     assert page.startswith("# Balance sheet: 2 players, the base game\n")
@@ -179,7 +179,7 @@ def test_moaisim_sheet_writes_a_sheet_and_refuses_bad_input(tmp_path, capsys):
 BANNED = ("p-value", "chi-square", "p <", "p =", "L2 pool", "effective number", "CMA-ES",
           "tuned-3p", "RMS", "root mean square", "luck decides")  # fmt: skip
 TINY = ["-n", "60", "--skill-games", "10", "--search-games", "0", "--deals", "10",
-        "--replays", "2"]  # fmt: skip
+        "--replays", "2", "--check-games", "0"]  # fmt: skip
 
 
 def planted(winners: list[int], rounds: int, statues: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -367,3 +367,66 @@ def test_the_paragraph_says_when_the_deal_decides_by_construction():
     assert said in paragraph(sh)
     sh.luck.loc[l3, ["same_winner", "deal_share"]] = (0.6, 0.6)
     assert said not in paragraph(sh)
+
+
+# --- the check field: does a finding hold under search play? ----------------------------------
+
+
+def test_a_finding_holds_under_search_where_the_paired_interval_holds_zero():
+    assert m.holds_under_search(-0.02, 0.03) == "yes"
+    assert m.holds_under_search(0.0, 0.0) == "yes"  # the same games: no difference at all
+    assert m.holds_under_search(0.01, 0.05) == "no"
+    assert m.holds_under_search(-0.09, -0.01) == "no"
+    assert m.holds_under_search(float("nan"), 0.1) == "not measured"
+
+
+def test_an_effect_holds_under_search_when_both_intervals_leave_zero_on_one_side():
+    assert m.effect_holds((0.01, 0.04), (0.002, 0.09)) == "holds"
+    assert m.effect_holds((-0.04, -0.01), (-0.2, -0.1)) == "holds"
+    assert m.effect_holds((-0.04, -0.01), (0.01, 0.09)) == "reversed"
+    assert m.effect_holds((0.01, 0.04), (-0.02, 0.09)) == "not shown under search"
+    assert m.effect_holds((-0.01, 0.04), (0.02, 0.09)) == "only under search"
+    assert m.effect_holds((-0.01, 0.04), (-0.02, 0.09)) == "no effect in either"
+    assert m.effect_holds((0.01, 0.04), (float("nan"), 0.1)) == "not measured"
+
+
+def test_the_check_field_is_l4_self_play_on_the_l3_self_play_s_first_deals(tmp_path):
+    """The check field's L4 column is search in every seat on games 0-5 of the sheet's root
+    seed (played here directly), its L3 column the L3 self-play's first 6 games
+    (moaisim.simulate), paired game by game."""
+    out = tmp_path / "sheets"
+    assert main(["sheet", "-p", "2", "-o", str(out), *TINY[:-2], "--check-games", "6"]) == 0
+    d = sheet_dir(out)
+    check = pd.read_csv(d / "tables" / "check.csv").set_index("key")
+    seats = pd.read_csv(d / "tables" / "check_seats.csv")
+    l4 = load_strategy(level_spec("L4", 2))
+    g = Games.new(Rules.make(2), 2026, np.arange(6)).play([l4(), l4()])
+    shares = g.results().sort_values(["game", "seat"])["win_share"].to_numpy().reshape(-1, 2)
+    assert seats["win_share"].tolist() == pytest.approx(shares.mean(axis=0).tolist())
+    assert check.loc["seat0", "setup"] == pytest.approx(shares[:, 0].mean())
+    l3 = moaisim.simulate(2, 6, strategies="L3", seed=2026)
+    assert check.loc["seat0", "against"] == pytest.approx(l3[l3["seat"] == 0]["win_share"].mean())
+    rounds = (g.results().groupby("game")["rounds"].first().to_numpy()
+              - l3.groupby("game")["rounds"].first().to_numpy())  # fmt: skip
+    assert check.loc["length", "diff"] == pytest.approx(rounds.mean())
+    assert (check["n"] == 6).all()
+    page = (d / "sheet.md").read_text()
+    assert "## Under search play (L4, the check field)" in page
+    assert "--check-games 6" in page
+    verdicts = {m.holds_under_search(r["lo"], r["hi"]) for _, r in check.iterrows()}
+    assert verdicts <= {"yes", "no", "not measured"}
+    for _, r in check.iterrows():
+        if np.isfinite(r["lo"]):
+            assert r["lo"] <= r["diff"] <= r["hi"]
+
+
+def test_a_comparison_sheet_s_effect_under_search_is_zero_beside_itself(tmp_path):
+    out = tmp_path / "sheets"
+    assert main(["sheet", "-p", "2", "-o", str(out), "--against", "base", *TINY[:-2],
+                 "--check-games", "4"]) == 0  # fmt: skip
+    d = sheet_dir(out)
+    effect = pd.read_csv(d / "tables" / "check_compare.csv")
+    assert (effect[["diff", "lo", "hi"]].fillna(0) == 0).all().all() and (effect["n"] == 4).all()
+    page = (d / "sheet.md").read_text()
+    assert "under search play: L4 self-play of both on the same 4 deals" in page
+    assert "no effect in either" in page and "| holds |" not in page

@@ -382,3 +382,35 @@ def compare(
                          "method": "paired bootstrap",
                          **paired_difference({"y": ya}, {"y": yb}, m, seed)})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+# --- under search play: L4 self-play, the check field --------------------------------------------
+
+
+def holds_under_search(lo: float, hi: float) -> str:
+    """Whether an L3 self-play value holds under search play, from the paired difference
+    L4 - L3 on the same deals (its 95 % interval): "yes" when the interval holds 0, else
+    "no" (search play moves it)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "not measured"
+    return "yes" if lo <= 0 <= hi else "no"
+
+
+def effect_holds(l3: tuple[float, float], l4: tuple[float, float]) -> str:
+    """Whether a set-up's effect seen in L3 self-play holds in L4 self-play, from the two
+    paired differences' 95 % intervals (set-up minus the other, each on its own deals):
+    "holds" when both leave 0 out on the same side, "reversed" on opposite sides, "not
+    shown under search" when only L3's leaves it out (search plays fewer games), "only
+    under search" when only L4's does, "no effect in either" when both hold 0."""
+
+    def side(lo: float, hi: float) -> int:
+        return 1 if lo > 0 else -1 if hi < 0 else 0
+
+    if not all(np.isfinite(x) for x in (*l3, *l4)):
+        return "not measured"
+    a, b = side(*l3), side(*l4)
+    if a and b:
+        return "holds" if a == b else "reversed"
+    if a:
+        return "not shown under search"
+    return "only under search" if b else "no effect in either"

@@ -136,6 +136,14 @@ def sheet(
     ] = 100,
     deals: Annotated[int, typer.Option(help="Deals replayed for luck.")] = 2_000,
     replays: Annotated[int, typer.Option(help="Replays of each deal (2-50).")] = 4,
+    check_games: Annotated[
+        int,
+        typer.Option(
+            help="Games of L4 self-play, the check field (search in every seat, on the "
+            "L3 self-play's first deals): does each finding hold under search play? "
+            "(0: leave it out)."
+        ),  # fmt: skip
+    ] = 100,
     field: Annotated[
         Path | None,
         typer.Option(
@@ -168,8 +176,9 @@ def sheet(
     wins; the deal's share, from the same deals replayed with the bots' own draws renewed),
     strategic diversity and mechanism value (from a field study of the base game),
     decisiveness, length and where the points come from; each with its interval, figures,
-    and a paragraph a publisher can print. --against puts the set-up beside another on the
-    same deals. Writes <out>/<name>/sheet.md and sheet.html."""
+    and a paragraph a publisher can print; and the check field: L4 self-play on the first
+    deals, saying whether each finding holds under search play. --against puts the set-up
+    beside another on the same deals. Writes <out>/<name>/sheet.md and sheet.html."""
     from moaisim.studies.sheet import (
         SheetSettings,
         check_sheet_dir,
@@ -194,7 +203,7 @@ def sheet(
         other = None if against is None else spec.make_rules(p, against)
         plans.append(SheetSettings(p, games, skill_games, search_games, deals, replays, seed,
                                    field, jobs, None if rules.setup == "base" else rules,
-                                   other, game=game).check())  # fmt: skip
+                                   other, game=game, check_games=check_games).check())  # fmt: skip
     # where the sheets go, checked before any game: a file, a run, a sheet of other
     # settings or a directory that takes no file is refused now, not after the play
     if out.is_symlink() and not out.exists():
@@ -207,8 +216,8 @@ def sheet(
         check_sheet_dir(out / plan.name(), plan)
     check_writable_dir(out, "--out")
     minutes = sum(p.seconds() for p in plans) / max(min(jobs, 2), 1) / 60
-    say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s) "
-        f"(search, L4, is most of it: --search-games 0 leaves it out)")  # fmt: skip
+    say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s) (search, L4, "
+        "is most of it: --search-games 0 and --check-games 0 leave it out)")  # fmt: skip
     setup = _setup_args(game, variant, components, param, against, **options)
     done: list[int] = []
     try:
@@ -223,7 +232,8 @@ def sheet(
                     progress.close()
             command = (f"moaisim sheet -p {p} -o {out}{setup} -n {games} "
                        f"--skill-games {skill_games} --search-games {search_games} "
-                       f"--deals {deals} --replays {replays} --seed {seed} --jobs {jobs}"
+                       f"--deals {deals} --replays {replays} --check-games {check_games} "
+                       f"--seed {seed} --jobs {jobs}"
                        + (f" --field {field}" if field else ""))  # fmt: skip
             path = write_sheet(got, out / plan.name(), command)
             done.append(p)

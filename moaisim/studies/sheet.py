@@ -1,6 +1,6 @@
 """`moaisim sheet`: a balance sheet for one player count, on one page a publisher can read.
 
-It plays three sets of games and reads a field study's report (`--field`):
+It plays four sets of games and reads a field study's report (`--field`):
 
 1. the strongest fixed field's self-play (L3, the shipped Nash mixture): seat fairness over
    every seat, decisiveness (the leader after each round), length and where the points come
@@ -10,6 +10,10 @@ It plays three sets of games and reads a field study's report (`--field`):
    games (its decisions cost about a second of CPU per game);
 3. luck: the same deals replayed with the strategies' own draws renewed (`Games.new`'s
    `strategy_seed`), in the L2 pool (each seat draws its strategy per game) and in L3;
+4. the check field: L4 self-play (search in every seat) on the first `check_games` deals of
+   the L3 self-play, each headline measure of L3 beside L4's on the same deals with the
+   paired difference, so the page says whether each finding holds under search play (and,
+   on a comparison sheet, whether the set-up's effect does);
 
 and from the field study (the base game's): strategic diversity (the Nash mixture,
 alpha-Rank), mechanism value (restricted play: the strongest strategy without each mechanism)
@@ -67,7 +71,7 @@ SEED_SPAN = 1052
 #: The settings a sheet's numbers depend on (all but the jobs): a sheet replaces only a
 #: sheet of the same ones.
 IDENTITY = ("players", "games", "skill_games", "search_games", "deals", "replays", "seed",
-            "field", "rules", "against")  # fmt: skip
+            "field", "rules", "against", "check_games")  # fmt: skip
 #: The luck replays' levels: the L2 pool (each seat draws its strategy per game) and L3.
 LUCK_LEVELS = ("L2", "L3")
 
@@ -94,6 +98,9 @@ class SheetSettings:
     against: RulesLike | None = None
     #: the game played (`moaisim.games`; given rules are of it)
     game: str = DEFAULT
+    #: games of L4 self-play, the check field: the L3 self-play's first deals, at most
+    #: `games` of them (0: none; `moaisim sheet` plays 100 by default)
+    check_games: int = 0
 
     def check(self) -> SheetSettings:
         """The settings, checked (one clear line per mistake)."""
@@ -102,6 +109,9 @@ class SheetSettings:
         check_count(self.games, "games", 10, MAX_GAMES)
         check_count(self.skill_games, "skill games", 10, MAX_GAMES)
         check_count(self.search_games, "search games", 0, MAX_SEARCH_GAMES)
+        check_count(self.check_games, "check games", 0, MAX_SEARCH_GAMES)
+        if self.check_games == 1:
+            raise UserError("check games must be 0 (none) or at least 2 (a paired interval)")
         check_count(self.deals, "deals", 2, MAX_DEALS)
         check_count(self.replays, "replays", 2, 50)
         check_seed(self.seed)
@@ -121,6 +131,12 @@ class SheetSettings:
             raise UserError(f"{self.field} is not a field study's report (no report.md)")
         return self
 
+    @property
+    def checked(self) -> int:
+        """Games of L4 self-play played: `check_games`, at most `games` (the L3 self-play's
+        first deals)."""
+        return min(self.check_games, self.games)
+
     def identity(self) -> dict[str, Any]:
         """What the sheet's numbers depend on (`IDENTITY`: every setting but the jobs), as
         sheet.json records it: the field study's directory as given, the rules by their
@@ -134,8 +150,10 @@ class SheetSettings:
         cheap = (self.games + self.skill_games * len(FIELD_LEVELS) ** 2
                  + 2 * self.deals * self.replays) * SECONDS_PER_GAME * p  # fmt: skip
         search = self.search_games * len(FIELD_LEVELS) * SEARCH_SECONDS
+        setups = 1 if self.against is None else 2
+        check = self.checked * p * SEARCH_SECONDS * setups  # every seat searches
         compared = 0 if self.against is None else (self.games + 2 * self.deals * self.replays)
-        return cheap + compared * SECONDS_PER_GAME * p + search
+        return cheap + compared * SECONDS_PER_GAME * p + search + check
 
     @property
     def played(self) -> RulesLike:
@@ -194,6 +212,13 @@ class Sheet:
     field: dict[str, Any] = field(default_factory=dict)
     #: beside `settings.against` on the same deals (`analysis.sheet.compare`), or None
     compare: pd.DataFrame | None = None
+    #: the check field (`check_games` > 0): L4's headline measures beside L3's on the same
+    #: deals (`analysis.sheet.compare`, L4 as the set-up), L4's seats and seat fairness, and
+    #: on a comparison sheet the set-up beside the other under L4; None without it
+    check: pd.DataFrame | None = None
+    check_seats: pd.DataFrame | None = None
+    check_fairness: dict[str, float] | None = None
+    check_compare: pd.DataFrame | None = None
 
 
 class _Stage(Progress):
@@ -216,9 +241,10 @@ class _Stage(Progress):
 def planned_games(s: SheetSettings) -> int:
     """Every game the sheet plays (its progress bar's total)."""
     compared = 0 if s.against is None else s.games + len(LUCK_LEVELS) * s.deals * s.replays
+    check = s.checked * (1 if s.against is None else 2)
     return (s.games + s.skill_games * len(FIELD_LEVELS) ** 2
             + s.search_games * len(FIELD_LEVELS) + len(LUCK_LEVELS) * s.deals * s.replays
-            + compared)  # fmt: skip
+            + compared + check)  # fmt: skip
 
 
 def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> Sheet:
@@ -248,22 +274,49 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
         games_of = (measure.per_game(results, rounds), measure.per_game(other, other_rounds))
         luck_of = {lvl: (y, _replays(s, s.against, lvl, stage)) for lvl, y in replays.items()}
         compare = measure.compare(games_of, luck_of, s.seed)
-    return Sheet(
+    sheet = Sheet(
         s, seats, fairness, skill, measure.better_wins(skill, load_game(s.game).LEVELS), luck,
         measure.decisiveness(rounds, results), measure.lead_changes(rounds),
         measure.length(results), measure.score_sources(results), read_field(s.field, p, s.game),
         compare,
     )  # fmt: skip
+    if s.checked:
+        _check(sheet, results, rounds, stage)
+    return sheet
+
+
+def _check(sh: Sheet, results: pd.DataFrame, rounds: pd.DataFrame, stage: Progress) -> None:
+    """The check field: L4 self-play on the L3 self-play's first `checked` deals, its
+    headline measures beside L3's on those deals (paired), its seats, and on a comparison
+    sheet the set-up beside the other under L4 (the same deals again)."""
+    s, n = sh.settings, sh.settings.checked
+    l4, l4_rounds = _self_play(s, s.rules, stage, "L4", n)
+    first = results[results["game"] < n]
+    first_rounds = rounds[rounds["game"] < n]
+    mine = measure.per_game(l4, l4_rounds)
+    sh.check = measure.compare((mine, measure.per_game(first, first_rounds)), {}, s.seed)
+    shares = l4.sort_values(["game", "seat"])["win_share"].to_numpy()
+    sh.check_seats, sh.check_fairness = measure.seat_fairness(shares.reshape(-1, s.players),
+                                                              s.seed)  # fmt: skip
+    if s.against is not None:
+        other, other_rounds = _self_play(s, s.against, stage, "L4", n)
+        sh.check_compare = measure.compare((mine, measure.per_game(other, other_rounds)), {},
+                                           s.seed)  # fmt: skip
 
 
 def _self_play(
-    s: SheetSettings, rules: RulesLike | None, stage: Progress
+    s: SheetSettings,
+    rules: RulesLike | None,
+    stage: Progress,
+    level: str = "L3",
+    games: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """L3 self-play under `rules`: games 0 to `games - 1` of root seed `seed`, with the
-    per-round table (two set-ups' games pair up: the same deals)."""
+    """A level's self-play under `rules` (L3 by default): games 0 to `games - 1` (the
+    sheet's `games` by default) of root seed `seed`, with the per-round table (two set-ups'
+    or two levels' games pair up: the same deals)."""
     p = s.players
-    study = make_study(p, s.games, {p: ["L3"]}, seed=s.seed, rounds=True, rules=rules,
-                       game=s.game)  # fmt: skip
+    study = make_study(p, s.games if games is None else games, {p: [level]}, seed=s.seed,
+                       rounds=True, rules=rules, game=s.game)  # fmt: skip
     results, rounds = run_in_memory(study, n_jobs=s.jobs, progress=stage)
     assert rounds is not None
     return results, rounds
@@ -397,6 +450,7 @@ def _identity(settings: dict[str, Any]) -> dict[str, Any]:
     out["rules"] = "base" if rules is None else (rules.setup if _is_rules(rules) else rules)
     against = out["against"]  # None: no comparison (and a sheet.json made before one could be)
     out["against"] = against.setup if _is_rules(against) else against
+    out["check_games"] = out["check_games"] or 0  # None: a sheet.json made before the check field
     return out
 
 
@@ -457,6 +511,9 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
               "decisiveness": sh.decisive, "sources": sh.sources}  # fmt: skip
     if sh.compare is not None:
         tables["compare"] = sh.compare
+    for name in ("check", "check_seats", "check_compare"):
+        if getattr(sh, name) is not None:
+            tables[name] = getattr(sh, name)
     for k in ("restricted", _part(sh)):
         if k in sh.field:
             tables[k] = sh.field[k]
@@ -532,6 +589,7 @@ def _markdown(sh: Sheet, command: str) -> str:
         *_skill_section(sh),
         *_luck_section(sh),
         *_compare_section(sh),
+        *_check_section(sh),
         *_field_sections(sh),
         "## Decisiveness and length",
         "",
@@ -676,14 +734,6 @@ def _compare_section(sh: Sheet) -> list[str]:
     s, c = sh.settings, sh.compare
     if c is None or s.against is None:
         return []
-
-    def show(x: float, unit: str, diff: bool = False) -> str:
-        if unit == "share":
-            return text.points(x) if diff else text.pct(x)
-        if unit == "points":
-            return text.points(x, sign=diff)
-        return text.num(x, "+.3f" if diff else ".3f")
-
     return [
         f"## Beside {in_words(s.against)}",
         "",
@@ -697,17 +747,93 @@ def _compare_section(sh: Sheet) -> list[str]:
         "",
         text.markdown_table(pd.DataFrame({
             "measure": c["measure"],
-            s.setup: [show(r["setup"], r["unit"]) for _, r in c.iterrows()],
-            s.against.setup: [show(r["against"], r["unit"]) for _, r in c.iterrows()],
-            "difference (95 % interval)": [
-                f"{show(r['diff'], r['unit'], True)} "
-                f"[{show(r['lo'], r['unit'], True)}, {show(r['hi'], r['unit'], True)}]"
-                for _, r in c.iterrows()],
+            s.setup: [_show(r["setup"], r["unit"]) for _, r in c.iterrows()],
+            s.against.setup: [_show(r["against"], r["unit"]) for _, r in c.iterrows()],
+            "difference (95 % interval)": [_interval(r) for _, r in c.iterrows()],
             "pairs": [f"{int(r['n']):,} {r['over']}" for _, r in c.iterrows()],
             "interval": c["method"],
         })),
         "",
     ]  # fmt: skip
+
+
+def _show(x: float, unit: str, diff: bool = False) -> str:
+    """A compared measure's value (or difference) in its unit: shares as percentages
+    (differences in points), points of share, else a count."""
+    if unit == "share":
+        return text.points(x) if diff else text.pct(x)
+    if unit == "points":
+        return text.points(x, sign=diff)
+    return text.num(x, "+.3f" if diff else ".3f")
+
+
+def _interval(r: pd.Series) -> str:
+    """A compared measure's difference with its 95 % interval."""
+    u = r["unit"]
+    return f"{_show(r['diff'], u, True)} [{_show(r['lo'], u, True)}, {_show(r['hi'], u, True)}]"
+
+
+def _check_section(sh: Sheet) -> list[str]:
+    """The check field: does each finding of L3 self-play hold under search play?"""
+    s, c = sh.settings, sh.check
+    if c is None or sh.check_seats is None or sh.check_fairness is None:
+        return []
+    n, words = s.checked, in_words(s.rules)
+    fair = sh.check_fairness
+    lines = [
+        "## Under search play (L4, the check field)",
+        "",
+        f"L4 self-play in {words}: look-ahead search in every seat, games 0 to {n - 1:,} of "
+        f"root seed {s.seed}, the first {n:,} deals of the L3 self-play above. Each headline "
+        "measure in L3 and in L4 on these deals, and L4's minus L3's with its 95 % interval "
+        "(paired game by game: a paired t interval for a mean per game, else a bootstrap "
+        "over the pairs). A finding of L3 self-play holds under search play where that "
+        f"interval holds 0; with {n:,} games only large differences show.",
+        "",
+        text.markdown_table(pd.DataFrame({
+            "measure": c["measure"],
+            f"L3 ({n:,} games)": [_show(r["against"], r["unit"]) for _, r in c.iterrows()],
+            f"L4 ({n:,} games)": [_show(r["setup"], r["unit"]) for _, r in c.iterrows()],
+            "L4 - L3 (95 % interval)": [_interval(r) for _, r in c.iterrows()],
+            "holds under search play": [measure.holds_under_search(r["lo"], r["hi"])
+                                        for _, r in c.iterrows()],
+        })),
+        "",
+        f"Seats under search play ({n:,} games; equal seats: chi-square p "
+        f"{text.p_value(fair['p_equal'])}), beside L3's {sh.fairness['games']:,} games above:",
+        "",
+        text.markdown_table(pd.DataFrame({
+            "seat": sh.check_seats["seat"],
+            "L4 win share (95 % interval)": [
+                text.share_estimate(r["win_share"], r["lo"], r["hi"])
+                for _, r in sh.check_seats.iterrows()],
+            "L3 win share (95 % interval)": [
+                text.share_estimate(r["win_share"], r["lo"], r["hi"])
+                for _, r in sh.seats.iterrows()],
+        })),
+        "",
+    ]  # fmt: skip
+    if sh.check_compare is not None and sh.compare is not None and s.against is not None:
+        l3 = sh.compare.set_index("key")
+        rows = [(r, l3.loc[r["key"]]) for _, r in sh.check_compare.iterrows()
+                if r["key"] in l3.index]  # fmt: skip
+        lines += [
+            f"{in_words(s.rules).capitalize()} beside {in_words(s.against)} under search play: "
+            f"L4 self-play of both on the same {n:,} deals, the set-up's minus the other's "
+            "(95 % interval), beside the same difference in L3 self-play (the section above, "
+            f"{s.games:,} games). An effect holds under search play when both intervals leave "
+            "0 out on the same side.",
+            "",
+            text.markdown_table(pd.DataFrame({
+                "measure": [r["measure"] for r, _ in rows],
+                f"in L3 ({s.games:,} games)": [_interval(b) for _, b in rows],
+                f"in L4 ({n:,} games)": [_interval(r) for r, _ in rows],
+                "under search play": [measure.effect_holds((b["lo"], b["hi"]), (r["lo"], r["hi"]))
+                                      for r, b in rows],
+            })),
+            "",
+        ]  # fmt: skip
+    return lines
 
 
 def _skill_table(skill: pd.DataFrame) -> pd.DataFrame:
