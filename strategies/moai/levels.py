@@ -1,4 +1,4 @@
-"""Moai's built-in strategies by name and its skill levels (docs/strategies.md, "Skill levels").
+"""Moai's built-in strategies by name and its skill levels (docs/running.md, "Skill levels").
 
 The registry (`moaisim.registry`) reads these through the game (`moaisim.games.moai`): the
 names `load_strategy` knows for Moai, the library pool and the spec each level stands for.
@@ -35,7 +35,7 @@ STRATEGIES: dict[str, str] = {
 #: The library pool: the shipped strategies the meta-game is played between (skill level L2).
 LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "forester", "breeder",
                                "raider", "bidder", "tuned")  # fmt: skip
-#: Skill levels of a field (docs/strategies.md, "Skill levels"): L0 random play, L1 the
+#: Skill levels of a field (docs/running.md, "Skill levels"): L0 random play, L1 the
 #: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
 #: population loop's last Nash mixture at the game's player count
 #: (strategies/moai/weights/nash-<P>p.toml, made by `moaisim tune --population`), L4 the

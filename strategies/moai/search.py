@@ -370,7 +370,7 @@ def proposer_stream(view: SeatView, k: int) -> SeatRandom:
 def strongest_below(players: int) -> str:
     """What `auto` plays at this player count: the strongest shipped field below search,
     the L3 mixture where one ships for this count (strategies/moai/weights/nash-<P>p.toml), else
-    `tuned` (docs/strategies.md, "Skill levels")."""
+    `tuned` (docs/running.md, "Skill levels")."""
     try:
         return level_spec("L3", players)
     except UnknownStrategyError:
