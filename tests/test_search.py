@@ -170,11 +170,11 @@ def test_proposed_candidates_are_the_rollout_policys_and_the_proposers_answers(m
             assert [np.ravel(a).tolist() for a in again] == [np.ravel(g[k]).tolist() for g in got]
         return got
 
-    def search(self, view, tasks, seeds, worlds=None):  # noqa: ANN001, ANN202
+    def search(self, view, tasks, seeds):  # noqa: ANN001, ANN202
         for row, cands, _ in tasks:
             seen.append(([np.ravel(c).tolist() for c in cands],
                          [np.ravel(a).tolist() for a in asked["last"][row]]))  # fmt: skip
-        return real_search(self, view, tasks, seeds, worlds)
+        return real_search(self, view, tasks, seeds)
 
     monkeypatch.setattr(SearchStrategy, "_proposals", proposals)
     monkeypatch.setattr(SearchStrategy, "_search", search)

@@ -13,8 +13,9 @@ first half, the best on all of them. A rollout is worth its share of the win if 
 ends in it, else a logistic of the seat's score lead over the best rival (`lead` points of
 lead worth e). The candidates are the rollout policy's answer and the proposers'
 (`propose`: by default `tuned`, `forester`, `moai` and `greedy`), and a decision where they
-all agree is not searched: against L3 that plays stronger on 12 worlds than random candidates
-did on 32, for about a third of the CPU at 3 to 5 players (docs/strategies.md, "search").
+all agree is not searched: against L3 at 3 to 5 players that plays stronger on 12 worlds
+than random candidates did on 32, for about a third of the CPU (at 2 players a little weaker,
+for less than half; docs/strategies.md, "search").
 Horizon, candidates, temperature and lead were searched by `moaisim tune-search`: no setting
 it tried was verified better than them.
 
@@ -52,9 +53,9 @@ SEARCHABLE = frozenset(k.value for k in Kind)
 AUTO = "auto"
 #: The root seed of the proposers' stream space (the purpose tag "propose").
 PROPOSE_SEED = int.from_bytes(b"propose", "big")
-#: The default proposers (2026-12-04, issue 44): at 2 to 5 players against L3, search with
+#: The default proposers (2026-12-04, issue 44): at 3 to 5 players against L3, search with
 #: these and 12 worlds wins more than with random candidates and 32 worlds, for about a third
-#: of the CPU (docs/strategies.md, "search").
+#: of the CPU; at 2 players a little less, for less than half (docs/strategies.md, "search").
 PROPOSERS = "tuned,forester,moai,greedy"
 #: Points of score lead worth e (logistic scale of a rollout cut short by the horizon).
 LEAD_SCALE = 3.0
@@ -156,27 +157,31 @@ class SearchStrategy(Strategy):
         u = view.rng.uniform(2)  # one seed per game: its worlds, rollouts and choices
         seeds = (u[:, 0] * 2**32).astype(np.uint64) << np.uint64(32)
         seeds |= (u[:, 1] * 2**32).astype(np.uint64)
+        tasks = (self._proposed(view, base, seeds) if self.proposers
+                 else self._drawn(view, base, seeds))  # fmt: skip
         out = base.copy()
-        if self.proposers:
-            return self._decide_proposed(view, base, seeds, out)
-        tasks = []
-        for row in range(len(view)):
-            draws = Draws(int(seeds[row]))
-            cands = self._candidates(view, row, base[row], draws)
-            if len(cands) > 1:
-                tasks.append((row, cands, draws))
         if tasks:
             chosen = self._search(view, tasks, [int(seeds[t[0]]) for t in tasks])
             for (row, cands, draws), values in zip(tasks, chosen, strict=True):
                 out[row] = cands[self._choose(kind, values, draws)]
         return out
 
-    def _decide_proposed(self, view: SeatView, base: np.ndarray, seeds: np.ndarray,
-                         out: np.ndarray) -> np.ndarray:  # fmt: skip
-        """`propose`'s decision: each game's candidates are the rollout policy's answer and
-        the proposers' answers on the seat's view (distinct, at most `candidates`); a game
-        where they all agree takes that answer unsearched (no world drawn), the others are
-        searched."""
+    def _drawn(self, view: SeatView, base: np.ndarray, seeds: np.ndarray) -> list:
+        """The games to search without proposers: the rollout policy's answer and other
+        legal actions (`_candidates`), a game with one candidate left out."""
+        tasks = []
+        for row in range(len(view)):
+            draws = Draws(int(seeds[row]))
+            cands = self._candidates(view, row, base[row], draws)
+            if len(cands) > 1:
+                tasks.append((row, cands, draws))
+        return tasks
+
+    def _proposed(self, view: SeatView, base: np.ndarray, seeds: np.ndarray) -> list:
+        """The games to search with `propose`: each game's candidates are the rollout
+        policy's answer and the proposers' answers on the seat's view (distinct, at most
+        `candidates`); a game where they all agree takes that answer unsearched (no world
+        drawn; `agreed` counts them)."""
         proposed = self._proposals(view)
         tasks = []
         for row in range(len(view)):
@@ -193,11 +198,7 @@ class SearchStrategy(Strategy):
                 tasks.append((row, cands, Draws(int(seeds[row]))))
             else:
                 self.agreed += 1
-        if tasks:
-            chosen = self._search(view, tasks, [int(seeds[t[0]]) for t in tasks])
-            for (row, cands, draws), values in zip(tasks, chosen, strict=True):
-                out[row] = cands[self._choose(view.kind, values, draws)]
-        return out
+        return tasks
 
     def _worlds(self, view: SeatView, rows: list[int], seeds: list[int]) -> Games:
         """`worlds` determinized worlds of each game of `rows` (game k's: rows k x worlds
@@ -246,13 +247,11 @@ class SearchStrategy(Strategy):
             others = np.sort(others[draws.permutation(len(others))[: limit - 1]])
         return [int(base)] + others.tolist()
 
-    def _search(self, view: SeatView, tasks: list, seeds: list[int],
-                worlds: Games | None = None) -> list[np.ndarray]:  # fmt: skip
-        """Each task's candidate values: successive halving over the worlds (`worlds`, or
-        drawn from `seeds`), every round's rollouts of every game in one batch."""
+    def _search(self, view: SeatView, tasks: list, seeds: list[int]) -> list[np.ndarray]:
+        """Each task's candidate values: successive halving over worlds drawn from `seeds`,
+        every round's rollouts of every game in one batch."""
         w_total = int(self.worlds)
-        if worlds is None:
-            worlds = self._worlds(view, [row for row, _, _ in tasks], seeds)
+        worlds = self._worlds(view, [row for row, _, _ in tasks], seeds)
         alive = [np.arange(len(c)) for _, c, _ in tasks]
         sums = [np.zeros(len(c)) for _, c, _ in tasks]
         counts = [np.zeros(len(c)) for _, c, _ in tasks]
