@@ -407,6 +407,7 @@ games = 30
 skill_games = 10
 deals = 4
 replays = 2
+check_games = 2
 [space]
 wood_points = { kind = "int", low = 1, high = 3 }
 palms_epoch3 = { kind = "int", low = 0, high = 5 }
@@ -455,6 +456,14 @@ def test_balance_writes_its_report(tmp_path, capsys):
     assert finalist.startswith("# tiny, finalist 1:")
     assert (out / "verification" / "report.md").is_file()
     assert (out / "figures" / "pareto.png").stat().st_size > 0
+    # each sheet's check field (L4 self-play on its first 2 deals), said beside its link
+    sheets = md.split("## Balance sheets of the smallest fixes")[1]
+    links = sheets.count("/sheet.md)")
+    said = "under search play (L4, 2 deals) seat 0's win share is"
+    assert links >= 1 and sheets.count(said) == links
+    assert sheets.count("the set-up's effect on it (points): L3 ") == links
+    sheet = next((out / "sheets").glob("*/sheet.md")).read_text()
+    assert "## Under search play (L4, the check field)" in sheet
     adapted = pd.read_csv(out / "tables" / "adapted.csv")
     assert (adapted["l4_games"] == 3).all()
     # run again: the search is resumed, nothing new is asked and the report is the same

@@ -187,6 +187,7 @@ def test_balance_checks_where_it_writes_before_anything_is_played(
         ("[sheet]\ndeals = 100000000000000", "sheet.deals must be"),
         ("[sheet]\ngames = 100000000000000", "sheet.games must be"),
         ("[sheet]\nsearch_games = 100000000", "sheet.search_games must be"),
+        ("[sheet]\ncheck_games = 100000000", "sheet.check_games must be"),
         ('[objectives.div]\nmeasure = "diversity"\nlibrary = ["greedy", "moai"]\n'
          "games = 100000000000000", "objectives.div.games must be"),
         (("within = 3", "within = nan"), "objectives.seat0.within must be a finite number"),
@@ -199,7 +200,8 @@ def test_balance_counts_have_bounds_and_the_total_a_ceiling(tmp_path, capsys, no
     text = BALANCE + "\n" + change if isinstance(change, str) else BALANCE.replace(*change)
     if message is None:
         text = text.replace("games = 40", "games = 1000000")
-        message = "the study would play up to 200,002,034,780 games, more than 10,000,000,000"
+        # the sheet: 50 check games (L4) of the fix and of the base game: 100 of the total
+        message = "the study would play up to 200,002,034,880 games, more than 10,000,000,000"
     path = write(tmp_path, text)
     runs, reports = tmp_path / "runs", tmp_path / "reports"
     assert main(["balance", str(path), "--runs", str(runs), "--reports", str(reports)]) == 2

@@ -74,7 +74,7 @@ from moaisim.studies.balance_space import (
     value_text,
 )
 from moaisim.studies.retune import RetuneSettings, retune
-from moaisim.studies.sheet import SheetSettings, play_sheet, write_sheet
+from moaisim.studies.sheet import SheetSettings, check_summary, play_sheet, write_sheet
 
 #: Files that mark a directory as a report (of an experiment, a balance study or a sheet).
 REPORT_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
@@ -454,11 +454,12 @@ def _search_seat(rules: RulesLike, games: int, seed: int, jobs: int) -> dict[str
 
 
 def make_sheets(space: Space, setups: Sequence[Setup], out: Path, jobs: int,
-                say: Any) -> list[str]:  # fmt: skip
+                say: Any) -> list[tuple[str, str]]:  # fmt: skip
     """A balance sheet per set-up (each finalist's smallest fix) and player count into
-    `out/sheets`, beside the base game on the same deals; their folder names."""
+    `out/sheets`, beside the base game on the same deals; their folder names, each with its
+    check field's clause (`sheet.check_summary`: does seat 0's finding hold under search?)."""
     cfg = {**SHEET, **space.settings.sheet}
-    names = []
+    names: list[tuple[str, str]] = []
     stage = out / "sheets"
     stage.mkdir(parents=True, exist_ok=True)
     for label, c in setups:
@@ -469,11 +470,12 @@ def make_sheets(space: Space, setups: Sequence[Setup], out: Path, jobs: int,
                 players=p, games=cfg["games"], skill_games=cfg["skill_games"],
                 search_games=cfg["search_games"], deals=cfg["deals"], replays=cfg["replays"],
                 seed=space.settings.seed + 4, field=None, jobs=jobs, rules=r,
+                check_games=cfg["check_games"],
                 against=rules_of(space.base(), p, space.settings.keep_totals, space.game),
                 game=space.game))  # fmt: skip
             name = f"{label.replace(' ', '-')}-{p}p"
             write_sheet(sh, stage / name, f"moaisim balance {space.path}")
-            names.append(name)
+            names.append((name, check_summary(sh)))
     return names
 
 
@@ -550,7 +552,7 @@ def fixes_table(space: Space, finalists: Sequence[bal.Trial],
 
 def _write(space: Space, found: list[bal.Trial], finalists: list[bal.Trial], feasible: bool,
            verified: pd.DataFrame, verdicts: pd.DataFrame, adapted: pd.DataFrame,
-           sheets: list[str], tmp: Path, command: str, clock: dict[str, float],
+           sheets: list[tuple[str, str]], tmp: Path, command: str, clock: dict[str, float],
            screened: Sequence[bal.Screened] = (), fixes: Sequence[bal.Fix] = (),
            grown: Sequence[bal.Grown] = ()) -> None:  # fmt: skip
     """Write the report's pages, tables, figure and component files into `tmp`."""
@@ -817,7 +819,7 @@ def _kept_shipped(adapted: pd.DataFrame) -> set[str]:
 
 def markdown(space: Space, trials: pd.DataFrame, finalists: list[bal.Trial], feasible: bool,
              verified: pd.DataFrame, verdicts: pd.DataFrame, adapted: pd.DataFrame,
-             sheets: list[str], command: str, clock: dict[str, float],
+             sheets: list[tuple[str, str]], command: str, clock: dict[str, float],
              screened: Sequence[bal.Screened] = (), fixes: Sequence[bal.Fix] = (),
              grown: Sequence[bal.Grown] = ()) -> str:  # fmt: skip
     """The report's page (Markdown)."""
@@ -881,8 +883,10 @@ def markdown(space: Space, trials: pd.DataFrame, finalists: list[bal.Trial], fea
     if sheets:
         lines += ["## Balance sheets of the smallest fixes", "",
                   "Each fix's balance sheet at each player count, beside the base game on the "
-                  "same deals:", ""]  # fmt: skip
-        lines += [f"- [{n}](sheets/{n}/sheet.md)" for n in sheets]
+                  "same deals; each sheet's check field (L4 self-play on its first deals) says "
+                  "whether its findings hold under search play:", ""]  # fmt: skip
+        lines += [f"- [{n}](sheets/{n}/sheet.md)" + (f": {said}" if said else "")
+                  for n, said in sheets]  # fmt: skip
         lines.append("")
     return "\n".join(lines)
 

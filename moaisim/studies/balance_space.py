@@ -41,8 +41,11 @@ from moaisim.studies.retune import default_popsize
 from moaisim.studies.sheet import MAX_DEALS, MAX_SEARCH_GAMES, SheetSettings, planned_games
 from moaisim.studies.sheet import MAX_GAMES as MAX_SHEET_GAMES
 
-#: Defaults of `[sheet]` for the finalists' balance sheets (smaller than `moaisim sheet`'s).
-SHEET = {"games": 4000, "skill_games": 400, "search_games": 0, "deals": 300, "replays": 2}
+#: Defaults of `[sheet]` for the finalists' balance sheets (smaller than `moaisim sheet`'s):
+#: `check_games`, L4 self-play on the first deals (the check field: does each finding hold
+#: under search play?), about a second of CPU per game and seat.
+SHEET = {"games": 4000, "skill_games": 400, "search_games": 0, "deals": 300, "replays": 2,
+         "check_games": 50}  # fmt: skip
 #: Defaults of `[adapt]`: CMA-ES generations, games per candidate and seat rotation,
 #: held-out games, games of the adapted fields, games of L4's seat against L3.
 ADAPT = {"generations": 3, "games": 60, "held_out_games": 300, "field_games": 2000,
@@ -132,7 +135,7 @@ def reduce_bound(k: int) -> int:
 
 
 ADAPT_KEYS = {"generations", "games", "held_out_games", "field_games", "search_games"}
-SHEET_KEYS = {"games", "skill_games", "search_games", "deals", "replays"}
+SHEET_KEYS = {"games", "skill_games", "search_games", "deals", "replays", "check_games"}
 OBJECTIVE_KEYS = {"measure", "goal", "at_most", "at_least", "within", "field", "round",
                   "better", "weaker", "library", "games"}  # fmt: skip
 
@@ -400,7 +403,7 @@ class Space:
         sheets = s.finalists * sum(  # each beside the base game on the same deals
             planned_games(SheetSettings(p, cfg["games"], cfg["skill_games"],
                                         cfg["search_games"], cfg["deals"], cfg["replays"],
-                                        against=make_rules(p)))
+                                        against=make_rules(p), check_games=cfg["check_games"]))
             for p in s.players
         )  # fmt: skip
         return search + verify + adapt + sheets
@@ -585,7 +588,8 @@ def _settings(data: dict[str, Any], game: str = DEFAULT) -> Settings:
         most = {"generations": MAX_GENERATIONS, "search_games": MAX_SEARCH_GAMES}
         _whole(x, 0 if k == "search_games" else 1, f"adapt.{k}", most.get(k, MAX_BLOCK_GAMES))
     for k, x in sheet.items():
-        most = {"search_games": MAX_SEARCH_GAMES, "deals": MAX_DEALS, "replays": 50}
+        most = {"search_games": MAX_SEARCH_GAMES, "check_games": MAX_SEARCH_GAMES,
+                "deals": MAX_DEALS, "replays": 50}  # fmt: skip
         _whole(x, 0, f"sheet.{k}", most.get(k, MAX_SHEET_GAMES))
     s = Settings(
         players=tuple(sorted(set(players))),
@@ -615,7 +619,7 @@ def _settings(data: dict[str, Any], game: str = DEFAULT) -> Settings:
         try:
             SheetSettings(p, cfg["games"], cfg["skill_games"], cfg["search_games"],
                           cfg["deals"], cfg["replays"], s.seed + 4, None,
-                          s.jobs, game=game).check()  # fmt: skip
+                          s.jobs, game=game, check_games=cfg["check_games"]).check()  # fmt: skip
         except UserError as exc:
             raise UserError(f"[sheet]: {exc}") from None
     if s.games // s.eta ** (s.rungs - 1) < 10:

@@ -773,6 +773,33 @@ def _interval(r: pd.Series) -> str:
     return f"{_show(r['diff'], u, True)} [{_show(r['lo'], u, True)}, {_show(r['hi'], u, True)}]"
 
 
+def check_summary(sh: Sheet) -> str:
+    """The check field in one clause, for a report that links the sheet (a balance report):
+    seat 0's win share under L4 beside L3 on the same deals, and on a comparison sheet
+    whether the set-up's effect on it holds under search play; '' without a check field."""
+    s, c = sh.settings, sh.check
+    if c is None or "seat0" not in set(c["key"]):
+        return ""
+    n = s.checked
+    r = c.set_index("key").loc["seat0"]
+    said = (f"under search play (L4, {n:,} deals) seat 0's win share is "
+            f"{_show(r['setup'], 'share')} against L3's {_show(r['against'], 'share')} on "
+            "the same deals, L4 - L3 "
+            f"{_interval(r)} points: "
+            + {"yes": "the finding holds under search play",
+               "no": "search play moves it"}.get(measure.holds_under_search(r["lo"], r["hi"]),
+                                                 "not measured"))  # fmt: skip
+    if sh.check_compare is not None and sh.compare is not None:
+        l3, l4 = sh.compare.set_index("key"), sh.check_compare.set_index("key")
+        if "seat0" in l3.index and "seat0" in l4.index:
+            a, b = l3.loc["seat0"], l4.loc["seat0"]
+            said += (
+                f"; the set-up's effect on it (points): L3 {_interval(a)}, L4 {_interval(b)}, "
+                f"{measure.effect_holds((a['lo'], a['hi']), (b['lo'], b['hi']))}"
+            )
+    return said
+
+
 def _check_section(sh: Sheet) -> list[str]:
     """The check field: does each finding of L3 self-play hold under search play?"""
     s, c = sh.settings, sh.check
