@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 from filelock import FileLock, Timeout
 
+from moaisim.analysis import check as checking
 from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source, game_of_table, spec_of_table
 from moaisim.errors import UserError
@@ -422,6 +423,8 @@ def make_report(
     metrics: Sequence[str] | None = None,
     retuned: pd.DataFrame | None = None,
     say: Callable[[str], None] | None = None,
+    check: str | Path | None = None,
+    check_lineup: str = checking.CHECKED,
 ) -> Path:
     """Write the report of a run directory (or a results DataFrame, with its per-round table)
     into `out`; returns the path of report.md. `say` is told when the tables are made and
@@ -435,9 +438,14 @@ def make_report(
     this report are measured (`verdicts.field_status`); `metrics`: what the study's
     question asks about, the answer box's rows (`verdicts.box_metrics` by default; "ranking"
     and "head to head: A vs B" for a tournament); `retuned`: the re-tuning table of an
-    experiment's `[retune]` (`studies.retune`), said in the box and kept as a table.
+    experiment's `[retune]` (`studies.retune`), said in the box and kept as a table;
+    `check`: the check run (`analysis.check`: the checked lineup and L4 self-play on the
+    study's first deals, the same root seed), whose verdicts the box and a section show.
     """
     src = Source.of(run, rounds)
+    checked = None if check is None else Source.of(check)
+    if checked is not None:
+        check_run(src, checked, check_lineup)
     final = Path(out)
     if field is not None:
         field = verdicts.field_report(field)
@@ -455,7 +463,8 @@ def make_report(
         tmp.mkdir()
         try:
             _write_report(src, tmp, title, command, question, seed, identity, margins, field,
-                          metrics, retuned, say or (lambda _line: None))  # fmt: skip
+                          metrics, retuned, say or (lambda _line: None), checked,
+                          check_lineup)  # fmt: skip
             swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -573,15 +582,25 @@ def _write_report(
     metrics: Sequence[str] | None = None,
     retuned: pd.DataFrame | None = None,
     say: Callable[[str], None] = lambda _line: None,
+    check: Source | None = None,
+    check_lineup: str = checking.CHECKED,
 ) -> None:
     """Write every file of a report into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}  # every part checked first
     found = answer(sections, margins, field, retuned)
+    spec = spec_of_table(sections["seat_balance"].table)
+    asked = tuple(metrics or verdicts.box_metrics(spec))
+    check_found = None
+    if check is not None:
+        say("report: the check field's tables (L4 self-play on the first deals)")
+        check_found = _checked(src, check, sections, margins, asked, check_lineup)
     (out / "tables").mkdir(exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
     for s in sections.values():
         s.table.to_csv(out / "tables" / f"{s.key}.csv", index=False)
     found.to_csv(out / "tables" / "verdicts.csv", index=False)
+    if check_found is not None:
+        check_found[0].to_csv(out / "tables" / "check.csv", index=False)
     if retuned is not None:
         retuned.to_csv(out / "tables" / "retuned.csv", index=False)
     made: dict[str, Path] = {}
@@ -609,9 +628,11 @@ def _write_report(
             f"started it ({'; '.join(forced.get('changed', []))} changed, --force-resume): its "
             "games come from two versions."
         )
-    spec = spec_of_table(sections["seat_balance"].table)
-    box = answer_box(sections, found, metrics or verdicts.box_metrics(spec), retuned)
-    page = _markdown(title, question, intro, repro, sections, made, box, found)
+    box = answer_box(sections, found, asked, retuned)
+    if check_found is not None:
+        box.checks = checking.sentences(*check_found, check_lineup)
+    page = _markdown(title, question, intro, repro, sections, made, box, found, check_found,
+                     check_lineup)  # fmt: skip
     (out / "report.md").write_text(page)
     (out / "report.html").write_text(text.html_page(title, page, out))
     mark = {"seed": seed, "study": study, "title": title}
@@ -630,6 +651,38 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
     return line + "."
 
 
+def check_run(src: Source, check: Source, lineup: str) -> None:
+    """Refuse a check run that is not one (before anything is computed): another root seed
+    than the study's (its games are other deals), or no `lineup` or L4 among its cells."""
+    mine, theirs = (x.manifest.get("seed") if x.manifest else None for x in (src, check))
+    if mine is not None and theirs is not None and mine != theirs:
+        where = f"the check run {check.run.path}" if check.run else "the check run"
+        raise UserError(f"{where} has root seed {theirs}, the study {mine}: its games are not "
+                        "the study's deals")  # fmt: skip
+    played = check.cells()["lineup"]
+    missing = [x for x in (lineup, checking.SEARCH_LINEUP)
+               if not checking.is_lineup(played, x).any()]  # fmt: skip
+    if missing:
+        names = sorted({verdicts.field_name(x) for x in played.astype(str)})
+        raise UserError(f"the check run holds no {' or '.join(missing)} lineup (it has "
+                        f"{', '.join(names)})")  # fmt: skip
+
+
+def _checked(src: Source, check: Source, sections: Mapping[str, Section],
+             margins: Mapping[str, float] | None, metrics: Sequence[str],
+             lineup: str) -> tuple[pd.DataFrame, int]:  # fmt: skip
+    """The check field's table (`check.check_table`) and its games per set-up (the check
+    run is one, `check_run`: the study's root seed, the checked lineup and L4). A player
+    count or set-up the check run did not play has no row."""
+    made = tables.compute(check, margins=margins)
+    study = checking.judged({k: s.table for k, s in sections.items()}, margins)
+    table = checking.check_table(study, checking.judged(made, margins), metrics, lineup)
+    seats = made["seat_balance"]
+    games = int(seats.loc[checking.is_lineup(seats["lineup"], checking.SEARCH_LINEUP),
+                          "games"].min())  # fmt: skip
+    return table.assign(games=games), games
+
+
 def answer(
     sections: dict[str, Section], margins: Mapping[str, float] | None, field: Path | None = None,
     retuned: pd.DataFrame | None = None,
@@ -641,12 +694,7 @@ def answer(
     whose re-tuning did not gain, `tuned` played its shipped weights, and its field is
     named so (`verdicts.SHIPPED_AFTER_RETUNE`)."""
     status = verdicts.field_statuses(sections["strategies"].table, field)
-    cols = ["players", "lineup", "change", "metric", "delta", "se", "lo", "hi", "margin",
-            "mde", "p_holm", "verdict"]  # fmt: skip
-    parts = [verdicts.judge_seats(sections["seat_balance"].table, margins)[cols]]
-    if "variants" in sections:
-        parts.append(sections["variants"].table[cols])
-    judged = pd.concat(parts, ignore_index=True)
+    judged = checking.judged({k: s.table for k, s in sections.items()}, margins)
     if retuned is not None and len(retuned):
         judged, status = verdicts.name_what_played(judged, status, retuned)
     return verdicts.findings(judged, status)
@@ -660,6 +708,8 @@ class Box:
     sentences: list[str]
     table: pd.DataFrame
     notes: list[str]
+    #: the check field's lines (`check.sentences`): does each finding hold under search play?
+    checks: list[str] = field(default_factory=list)
 
 
 def answer_box(sections: Mapping[str, Section], found: pd.DataFrame,
@@ -822,11 +872,17 @@ def _markdown(
     figs: dict[str, Path],
     box: Box,
     found: pd.DataFrame,
+    check: tuple[pd.DataFrame, int] | None = None,
+    check_lineup: str = checking.CHECKED,
 ) -> str:
     lines = [f"# {title}", "", "> **The question.** " + (question or title), ">",
              "> **The answer.**", ">", *[f"> - {x}" for x in box.sentences], ">"]  # fmt: skip
     if len(box.table):
         lines += [*_quoted_table(box.table), ">"]
+    if box.checks and check is not None:
+        lines += [f"> **Under search play** (L4 self-play on each set-up's first {check[1]:,} "
+                  "deals; the section below):", ">", *[f"> - {x}." for x in box.checks],
+                  ">"]  # fmt: skip
     if box.notes:
         lines += ["> Notes:", ">", *[f"> - {x}." for x in box.notes], ">"]
     lines += [f"> _{BOX_NOTE}_", ""]
@@ -855,6 +911,8 @@ def _markdown(
                 f"_{CAPTIONS[name]}_",
                 "",
             ]
+    if check is not None:
+        lines += _check_section(*check, check_lineup)
     if len(found):
         notes = verdicts.field_notes(found)
         lines += [
@@ -869,3 +927,24 @@ def _markdown(
             *([f"_Fields: {'; '.join(notes)}._", ""] if notes else []),
         ]
     return "\n".join(lines)
+
+
+def _check_section(table: pd.DataFrame, games: int, lineup: str) -> list[str]:
+    """The check field's section: each box finding in the study, in the checked lineup on
+    the check games, in L4 on them, and whether it holds under search play."""
+    return [
+        "## Under search play (L4, the check field)",
+        "",
+        f"Each set-up's first {games:,} deals played again in {lineup} self-play (the study's "
+        f"own games: the same seeds) and in L4 self-play (look-ahead search in every seat). "
+        "Each effect of the answer box is judged in each, with its 95 % interval (Holm over "
+        "the check run's findings). A finding holds under search play when L4's interval "
+        "leaves 0 out on the study's side; it is not shown under search when only the "
+        f"checked lineup's does on the same deals, and there are too few games to tell when "
+        f"neither does (intervals on {games:,} games see only large effects).",
+        "",
+        text.markdown_table(checking.shown(table, games, lineup)),
+        "",
+        "_Table: tables/check.csv._",
+        "",
+    ]  # fmt: skip

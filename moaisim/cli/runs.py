@@ -224,6 +224,18 @@ def report(
             "share, the mean score and whether the leader after round 3 wins."
         ),  # fmt: skip
     ] = None,
+    check: Annotated[
+        Path | None,
+        typer.Option(
+            help="A check run: the same root seed and set-ups, with the checked lineup and L4 "
+            "(search in every seat) at each player count, on fewer games (moaisim simulate "
+            "--strategies L3 --strategies L4 -n 300 ...). The box then says whether each "
+            "answer holds under search play."
+        ),  # fmt: skip
+    ] = None,
+    check_lineup: Annotated[
+        str, typer.Option(help="The lineup the check run sets beside L4.")
+    ] = "L3",
     game: RunGame = None,
 ) -> None:
     """Write the balance report of a run: report.md and a self-contained report.html, a CSV
@@ -241,10 +253,13 @@ def report(
         f" --field {field}" if field else ""
     ) + "".join(
         f" --margin {shlex.quote(m)}" for m in margin or []
-    ) + "".join(f" --metric {shlex.quote(m)}" for m in metric or [])  # fmt: skip
+    ) + "".join(f" --metric {shlex.quote(m)}" for m in metric or []) + (
+        f" --check {check}" if check else ""
+    ) + (f" --check-lineup {shlex.quote(check_lineup)}" if check and check_lineup != "L3"
+         else "")  # fmt: skip
     path = make_report(run, out, title=title, command=command, margins=margins or None,
                        field=field, metrics=metrics, question=question or "",
-                       say=say)  # fmt: skip
+                       say=say, check=check, check_lineup=check_lineup)  # fmt: skip
     where_report(path)
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from moaisim.analysis import check as checking
 from moaisim.analysis.report import apart, check_metrics, check_report_dir, make_report
 from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
@@ -51,11 +52,16 @@ from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
 
 #: The keys of an experiment file and of its [study] table.
 TOP = {"game", "name", "title", "question", "study", "field", "run", "report", "trust_local_code",
-       "retune"}  # fmt: skip
+       "retune", "check"}  # fmt: skip
 #: The [study] keys of every game; its rule options (`GameSpec.OPTIONS`) come beside them.
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
          "rotation", "rounds", "components", "chunk_size", "batch_size", "params"}  # fmt: skip
 RUN = {"jobs"}
+#: The keys of [check], the check field (`analysis.check`): L4 and the checked lineup's
+#: self-play on each set-up's first `games` deals.
+CHECK = {"games", "lineup"}
+#: The most games a set-up's check field plays (L4: about a second of CPU per game).
+MAX_CHECK_GAMES = 100_000
 
 
 def study_keys(game: str = DEFAULT) -> set[str]:
@@ -89,6 +95,8 @@ class Experiment:
     retune: RetuneSettings | None = None
     #: the game played (the file's top-level `game`, default Moai)
     game: str = DEFAULT
+    #: [check]: the check field's games per set-up and checked lineup (`analysis.check`)
+    check: dict[str, Any] | None = None
 
 
 def reseeded(exp: Experiment, seed: int | None) -> Experiment:
@@ -126,6 +134,8 @@ def load_experiment(path: str | Path) -> Experiment:
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise bad(f"name must be a word such as 'seat-balance', got {name!r}")
     if "field" in data:  # a field study: the meta-game, its certificate, restricted play
+        if "check" in data:
+            raise bad("[check] belongs to a grid study ([study]), not to a field study")
         if "study" in data:
             raise bad("give [study] (a grid of games) or [field] (a field study), not both")
         try:
@@ -175,9 +185,51 @@ def load_experiment(path: str | Path) -> Experiment:
             retune = RetuneSettings.of(data["retune"])
         except UserError as exc:
             raise bad(str(exc)) from None
+    check = _check_options(data, study, bad)
     return Experiment(path, name, *_header(data, bad, name), study, *_run(data, bad),
                       margins=margins, field_report=field, metrics=metrics,
-                      retune=retune, game=game)  # fmt: skip
+                      retune=retune, game=game, check=check)  # fmt: skip
+
+
+def _check_options(data: dict[str, Any], study: dict[str, Any], bad: Any) -> dict[str, Any] | None:
+    """[check]: `games` (each set-up's first deals, at least 2) and `lineup` (the checked
+    lineup, "L3" by default), which the study must play at every player count."""
+    if "check" not in data:
+        return None
+    check = data["check"]
+    if not isinstance(check, dict):
+        raise bad('[check] must be a table (games = 300, lineup = "L3")')
+    for key in check:
+        if key not in CHECK:
+            raise bad(f"unknown key check.{key} (expected {', '.join(sorted(CHECK))})")
+    if "tournament" in study:
+        raise bad("[check] needs study.lineups or study.strategies (not a tournament)")
+    games = check.get("games")
+    if not _whole(games) or not 2 <= games <= MAX_CHECK_GAMES:
+        raise bad(f"check.games must be a whole number from 2 to {MAX_CHECK_GAMES:,} (L4 "
+                  f"self-play's games per set-up), got {games!r}")  # fmt: skip
+    lineup = check.get("lineup", checking.CHECKED)
+    if not isinstance(lineup, str) or not lineup.strip():
+        raise bad(f'check.lineup must be a lineup as a string ("L3"), got {lineup!r}')
+    if lineup.strip() in checking.SEARCH_NAMES:
+        raise bad("check.lineup must be a lineup other than L4: the check field plays L4 beside it")
+    for players in _listed(study["players"]):
+        played = _lineups_at(study, players)
+        if lineup not in played:
+            raise bad(f"check.lineup {lineup!r} is not among the study's lineups at {players} "
+                      f"players ({', '.join(played)}): the check compares L4 with a lineup "
+                      "the study plays")  # fmt: skip
+    return {"games": games, "lineup": lineup}
+
+
+def _lineups_at(study: dict[str, Any], players: int) -> list[str]:
+    """The lineups a [study] table plays at a player count (`strategies`: one)."""
+    lineups = study.get("lineups")
+    if isinstance(lineups, dict):
+        return [str(x) for x in lineups.get(players, [])]
+    if lineups is not None:
+        return [str(x) for x in lineups]
+    return [str(study.get("strategies", "greedy"))]
 
 
 def _report_options(
@@ -348,6 +400,19 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
         raise UserError(f"{exp.path}: {exc}") from None
 
 
+def check_study(exp: Experiment, games: int | None = None) -> Any:
+    """The runner's `Study` of an experiment's check field: the checked lineup and L4 at
+    every player count, on every set-up of the grid (variants, options, parameters,
+    components), the same root seed, so its games are each set-up's first deals; `games`
+    (a `--games` look) caps the check's games too."""
+    assert exp.check is not None
+    n = exp.check["games"] if games is None else min(exp.check["games"], games)
+    s = {k: v for k, v in exp.study.items() if k not in ("strategies", "lineups")}
+    s["lineups"] = {int(p): [exp.check["lineup"], checking.SEARCH_LINEUP]
+                    for p in _listed(exp.study["players"])}  # fmt: skip
+    return study_of(replace(exp, study=s), n)
+
+
 def run_experiment(
     path: str | Path,
     runs: str | Path = "out/runs",
@@ -393,12 +458,28 @@ def run_experiment(
     if exp.retune is not None:
         say = notify if callable(notify) else None
         retuned = retune(study, retuned_dir, exp.retune, jobs, say)
+    check_dir, checks = None, None
+    if exp.check is not None:  # checked now (a bad grid is one line), played after the study
+        checks = check_study(exp, games)
+        check_dir = Path(runs) / f"{name}-check"
+        apart(check_dir, report_dir)
+        check_writable_dir(check_dir, "--runs")
     run_to_disk(study, run_dir, resume=True, n_jobs=jobs, progress=progress, command=command,
                 force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
+    if check_dir is not None and checks is not None and exp.check is not None:
+        if callable(notify):
+            notify(
+                f"check field: {exp.check['lineup']} and L4 self-play on each set-up's "
+                f"first {checks.games:,} deals, into {check_dir}"
+            )
+        run_to_disk(checks, check_dir, resume=True, n_jobs=jobs,
+                    progress=progress, command=f"{command} (its check field)",
+                    force_resume=force_resume, notify=notify, option="--runs")  # fmt: skip
     return make_report(run_dir, report_dir, title=exp.title, command=command,
                        question=exp.question, margins=exp.margins,
                        field=exp.field_report, metrics=exp.metrics,
-                       retuned=retuned)  # fmt: skip
+                       retuned=retuned, check=check_dir,
+                       check_lineup=(exp.check or {}).get("lineup", checking.CHECKED))  # fmt: skip
 
 
 def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int | None,
