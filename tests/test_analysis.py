@@ -422,6 +422,10 @@ def test_an_experiment_runs_resumably_and_reports(tmp_path, capsys):
     assert f"moaisim experiment {exp}" in report.read_text()
 
 
+#: A grid study that plays L3, for the [check] cases below.
+CHECKED = "name = 'x'\n[study]\nplayers = [3]\ngames = 10\nlineups = ['greedy', 'L3']\n"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -456,6 +460,30 @@ def test_an_experiment_runs_resumably_and_reports(tmp_path, capsys):
             "tournament = ['a']\n",
             "not strategies and tournament",
         ),
+        # [check], the check field (analysis/check.py)
+        (
+            CHECKED + "[check]\ngames = 1\n",
+            "check.games must be a whole number from 2",
+        ),
+        (
+            CHECKED + "[check]\ngames = 10\nlineup = 'L2'\n",
+            "check.lineup 'L2' is not among the study's",
+        ),
+        (
+            CHECKED + "[check]\ngames = 10\ncolour = 'red'\n",
+            "unknown key check.colour",
+        ),
+        (
+            CHECKED + "[check]\ngames = 10\nlineup = 'L4'\n",
+            "a lineup other than L4",
+        ),
+        ("name = 'x'\ncheck = 3\n[study]\nplayers = [3]\ngames = 10\n", "[check] must be a table"),
+        (
+            "name = 'x'\n[study]\nplayers = 3\ngames = 10\ntournament = ['greedy', 'moai', "
+            "'fisher']\n[check]\ngames = 10\n",
+            "not a tournament",
+        ),
+        ("name = 'x'\n[field]\nplayers = [3]\n[check]\ngames = 10\n", "not to a field study"),
     ],
 )
 def test_a_bad_experiment_file_is_one_line_exit_2(tmp_path, capsys, text, message):

@@ -148,37 +148,6 @@ def test_the_check_run_resumes_and_its_headline_is_generated(checked_study):
     assert "Under search play (L4 self-play, 4 deals a set-up):" in said
 
 
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        ("[check]\ngames = 1\n", "check.games must be a whole number from 2"),
-        ("[check]\ngames = 10\nlineup = 'L2'\n", "check.lineup 'L2' is not among the study's"),
-        ("[check]\ngames = 10\ncolour = 'red'\n", "unknown key check.colour"),
-    ],
-)
-def test_a_bad_check_table_is_one_line_and_plays_nothing(tmp_path, capsys, extra, message):
-    text = "name = 'x'\n[study]\nplayers = [3]\ngames = 10\nlineups = ['greedy', 'L3']\n" + extra
-    exp = tmp_path / "bad.toml"
-    exp.write_text(text)
-    code = main(["experiment", str(exp), "--runs", str(tmp_path / "runs"), "-q"])
-    err = capsys.readouterr().err
-    assert code == 2 and message in err and err.count("\n") == 1
-    assert not (tmp_path / "runs").exists()
-
-
-def test_a_tournament_or_a_field_study_refuses_a_check(tmp_path, capsys):
-    for text, message in [
-        ("name = 'x'\n[study]\nplayers = 3\ngames = 10\ntournament = ['greedy', 'moai', "
-         "'fisher']\n[check]\ngames = 10\n", "not a tournament"),
-        ("name = 'x'\n[field]\nplayers = [3]\n[check]\ngames = 10\n", "not to a field study"),
-    ]:  # fmt: skip
-        exp = tmp_path / "bad.toml"
-        exp.write_text(text)
-        assert main(["experiment", str(exp), "--runs", str(tmp_path / "runs"), "-q"]) == 2
-        assert message in capsys.readouterr().err
-    assert not (tmp_path / "runs").exists()
-
-
 def test_report_check_reads_a_check_run_and_refuses_one_of_other_deals(tmp_path, capsys):
     study, check, other = (str(tmp_path / x) for x in ("study", "check", "other"))
     base = ["simulate", "-p", "3", "-v", "base", "-v", "short", "--rounds", "-q"]

@@ -430,3 +430,33 @@ def test_a_comparison_sheet_s_effect_under_search_is_zero_beside_itself(tmp_path
     page = (d / "sheet.md").read_text()
     assert "under search play: L4 self-play of both on the same 4 deals" in page
     assert "no effect in either" in page and "| holds |" not in page
+
+
+def test_a_sheet_s_check_summary_on_known_intervals():
+    """The clause a balance report sets beside each sheet's link (`check_summary`), from a
+    check field's tables whose values are given: the finding on seat 0 holds (L4 - L3 holds
+    0), and the set-up's effect (below 0 in L3, not in L4) is not shown under search."""
+    from types import SimpleNamespace
+
+    from moaisim.studies.sheet import check_summary
+
+    def row(**kw: float) -> dict:
+        return {"key": "seat0", "unit": "share", **kw}
+
+    sh = SimpleNamespace(
+        settings=SimpleNamespace(checked=40),
+        check=pd.DataFrame([row(setup=0.55, against=0.5, diff=0.05, lo=-0.02, hi=0.12)]),
+        compare=pd.DataFrame([row(diff=-0.03, lo=-0.05, hi=-0.01)]),
+        check_compare=pd.DataFrame([row(diff=0.01, lo=-0.10, hi=0.12)]),
+    )  # fmt: skip
+    assert check_summary(sh) == (
+        "under search play (L4, 40 deals) seat 0's win share is 55.0 % against L3's 50.0 % on "
+        "the same deals, L4 - L3 +5.0 [-2.0, +12.0] points: the finding holds under search "
+        "play; the set-up's effect on it (points): L3 -3.0 [-5.0, -1.0], L4 +1.0 [-10.0, "
+        "+12.0], not shown under search"
+    )
+    sh.check = pd.DataFrame([row(setup=0.7, against=0.5, diff=0.2, lo=0.1, hi=0.3)])
+    sh.compare = sh.check_compare = None
+    assert check_summary(sh).endswith("+20.0 [+10.0, +30.0] points: search play moves it")
+    sh.check = None
+    assert check_summary(sh) == ""

@@ -537,8 +537,11 @@ def field_report(tmp_path: Path) -> Path:
 
 
 def test_the_field_study_says_which_fields_are_exploitable_and_whether_l3_is_certified(
-    tmp_path,
+    tmp_path, monkeypatch
 ):
+    # the field study's own tables alone (the shipped files' certificate histories aside:
+    # test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale)
+    monkeypatch.setattr(v, "_history_statuses", lambda *args: [])
     d = field_report(tmp_path)
     greedy = v.field_status(d, 3, "greedy,greedy,greedy")
     assert greedy.who == "tuned" and greedy.lo == pytest.approx(0.84 - 1 / 3)
@@ -814,3 +817,63 @@ def test_a_field_is_as_strong_as_its_seats_on_average():
     ranks = [v.strength(x) for x in order]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks)
     assert v.strength("tuned(retuned='out/r'),tuned(retuned='out/r')") == v.strength("tuned")
+
+
+def test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale(tmp_path, monkeypatch):
+    """A field study that measured an older mixture file does not speak for the shipped one
+    when the shipped file's certificate history holds a run of it (issue 44: reports use
+    the latest measures)."""
+    import hashlib
+    import json
+    from types import SimpleNamespace
+
+    weights = tmp_path / "weights"
+    weights.mkdir()
+    (weights / "nash-3p.toml").write_text("players = 3\n[mixture]\ngreedy = 1.0\n")
+    current = hashlib.sha256((weights / "nash-3p.toml").read_bytes()).hexdigest()[:16]
+    real = v.load_game
+    monkeypatch.setattr(v, "load_game", lambda game: SimpleNamespace(
+        weights_path=lambda name: weights / name, VOCABULARY=real(game).VOCABULARY))  # fmt: skip
+    field = tmp_path / "field"
+    field.mkdir()
+    (field / "report.md").write_text("Mixture file: `strategies/moai/weights/nash-3p.toml` "
+                                     "(SHA-256 `aaaaaaaaaaaaaaaa`).\n")  # fmt: skip
+    pd.DataFrame([{"resident": "x", "invader": "y", "share": 0.5, "lo": 0.4, "hi": 0.6,
+                   "fair": 1 / 3}]).to_csv(field / "invasion-3p.csv", index=False)  # fmt: skip
+    pd.DataFrame(
+        [
+            {
+                "family": "cma",
+                "made": "CMA-ES",
+                "held_out_games": 3000,
+                "held_out_gain": 0.129,
+                "held_out_lo": 0.105,
+                "held_out_hi": 0.153,
+                "epsilon": 0.03,
+            }
+        ]
+    ).to_csv(field / "certificate_families-3p.csv", index=False)
+    # no history: the stale run is all there is, and it speaks
+    stale = v.field_status(field, 3, "L3")
+    assert stale.exploitable and stale.lo == 0.105
+
+    def family(name: str, gain: float, lo: float, hi: float) -> dict:
+        return {"family": name, "challengers": 5, "challenger": f"best {name}", "gain": gain,
+                "held_out_gain": gain, "held_out_lo": lo, "held_out_hi": hi,
+                "held_out_games": 3000}  # fmt: skip
+
+    history = {"mixture": "nash-3p.toml", "players": 3, "runs": [
+        {"source": "out/cert/3p/certificate-3p.csv", "recorded": "2026-12-04 16:10 UTC",
+         "digest": current, "epsilon": 0.03,
+         "families": [family("library", -0.05, -0.07, -0.03), family("cma", 0.029, 0.006, 0.053),
+                      family("deviations", 0.025, 0.002, 0.048)]},
+        {"source": "older", "recorded": "2026-12-04 12:00 UTC", "digest": "b" * 16,
+         "epsilon": 0.03, "families": [family("cma", 0.2, 0.18, 0.22)]},
+    ]}  # fmt: skip
+    (weights / "nash-3p.certificate-history.json").write_text(json.dumps(history))
+    l3 = v.field_status(field, 3, "L3")
+    assert not l3.exploitable and not l3.certified
+    assert (l3.gain, l3.lo, l3.hi, l3.who) == (0.029, 0.006, 0.053, "best cma")
+    assert l3.flags() == ["not certified at epsilon 3.0 points: best cma gains +2.9 [+0.6, +5.3] "
+                          "points against it in the certificate history "
+                          "(out/cert/3p/certificate-3p.csv)"]  # fmt: skip

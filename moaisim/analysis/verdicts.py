@@ -346,16 +346,55 @@ def field_status(report: Path | None, players: int, lineup: str,
     if report is None:
         return FieldStatus()
     runs = field_runs(Path(report))
+    recorded: list[FieldStatus] = []
     if field_name(lineup) == STRONGEST:
         current = _shipped_digest(players, game)
         fresh = [r for r in runs if _mixture_digests(r).get(players) in (None, current)]
-        runs = fresh or runs
-    found = [replace(s, source=r.name if len(runs) > 1 else "")
+        recorded = _history_statuses(players, current, game)
+        runs = fresh or ([] if recorded else runs)
+    found = [replace(s, source=r.name if len(runs) + len(recorded) > 1 else "")
              for r in runs if np.isfinite((s := _run_status(r, players, lineup)).gain)]  # fmt: skip
+    found += recorded
     if not found:
         return FieldStatus()
     worst = max(found, key=lambda s: s.lo if np.isfinite(s.lo) else s.gain)
     return replace(worst, certified=all(s.certified for s in found))
+
+
+def _history_statuses(players: int, digest: str | None, game: str = DEFAULT) -> list[FieldStatus]:
+    """What each run recorded in the shipped L3's certificate history
+    (`nash-<P>p.certificate-history.json`, `moaisim certificate-history`) says of that very
+    file (the runs of its SHA-256 `digest`): its families' best held-out challenger, and
+    whether every family stayed below epsilon. A certify run counts as a field study's run
+    does, so a report judges L3 by the latest measures even where every field study measured
+    an older file."""
+    path = load_game(game).weights_path(f"nash-{players}p.certificate-history.json")
+    if digest is None or not Path(path).is_file():
+        return []
+    try:
+        runs = json.loads(Path(path).read_text("utf-8")).get("runs", [])
+    except (OSError, ValueError):
+        return []
+    out = []
+    for run in runs:
+        held = [f for f in run.get("families", []) if f.get("held_out_games")]
+        if run.get("digest") != digest or not held:
+            continue
+        eps = float(run.get("epsilon", float("nan")))
+        best = max(held, key=lambda f: f["held_out_lo"])
+        certified = all(f["held_out_hi"] < eps for f in held)
+        out.append(
+            FieldStatus(
+                float(best["held_out_gain"]),
+                float(best["held_out_lo"]),
+                float(best["held_out_hi"]),
+                str(best["challenger"]),
+                certified,
+                eps,
+                source=f"the certificate history ({run.get('source', '')})",
+            )
+        )
+    return out
 
 
 def _run_status(report: Path, players: int, lineup: str) -> FieldStatus:
