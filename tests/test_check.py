@@ -172,3 +172,15 @@ def test_report_check_reads_a_check_run_and_refuses_one_of_other_deals(tmp_path,
     assert main(["report", study, "--out", str(bad), "--check", study]) == 2
     assert "the check run holds no L4 lineup (it has L3)" in capsys.readouterr().err
     assert not bad.exists()
+
+
+def test_a_quick_look_plays_a_tenth_of_its_games_in_the_check_field(tmp_path):
+    from moaisim.studies.experiment import check_study, load_experiment
+
+    exp = tmp_path / "checked.toml"
+    exp.write_text(CHECKED.replace("games = 4", "games = 300"))
+    e = load_experiment(exp)
+    assert check_study(e).games == 300  # the file's
+    assert check_study(e, 300).games == 30  # --games 300: a tenth
+    assert check_study(e, 5).games == 2  # at least 2
+    assert check_study(e, 100_000).games == 300  # at most the file's

@@ -62,6 +62,8 @@ RUN = {"jobs"}
 CHECK = {"games", "lineup"}
 #: The most games a set-up's check field plays (L4: about a second of CPU per game).
 MAX_CHECK_GAMES = 100_000
+#: Under `--games N` the check field plays N // QUICK_CHECK deals (at least 2).
+QUICK_CHECK = 10
 
 
 def study_keys(game: str = DEFAULT) -> set[str]:
@@ -403,10 +405,13 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
 def check_study(exp: Experiment, games: int | None = None) -> Any:
     """The runner's `Study` of an experiment's check field: the checked lineup and L4 at
     every player count, on every set-up of the grid (variants, options, parameters,
-    components), the same root seed, so its games are each set-up's first deals; `games`
-    (a `--games` look) caps the check's games too."""
+    components), the same root seed, so its games are each set-up's first deals. Under
+    `--games N` (a quick look) it plays a tenth as many deals as the look, at least 2 and
+    at most the file's: search costs about a second of CPU per seat and game."""
     assert exp.check is not None
-    n = exp.check["games"] if games is None else min(exp.check["games"], games)
+    n = exp.check["games"]
+    if games is not None:
+        n = min(n, max(2, games // QUICK_CHECK))
     s = {k: v for k, v in exp.study.items() if k not in ("strategies", "lineups")}
     s["lineups"] = {int(p): [exp.check["lineup"], checking.SEARCH_LINEUP]
                     for p in _listed(exp.study["players"])}  # fmt: skip
