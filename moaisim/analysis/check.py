@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from moaisim.analysis import text, verdicts
+from moaisim.analysis import verdicts
 
 #: The lineup of search in every seat (the check field itself), and the names its seats
 #: have in a results table (L4 plays `search`).
@@ -117,10 +117,8 @@ def check_table(study: pd.DataFrame, check: pd.DataFrame, metrics: Sequence[str]
 
 
 def _effect(r: Mapping[str, Any], prefix: str) -> str:
-    m = str(r["metric"])
-    lo, hi = r[f"{prefix}_lo"], r[f"{prefix}_hi"]
-    return (f"{verdicts.effect(m, r[f'{prefix}_delta'])} "
-            f"{text.bracket(lo, hi, lambda x: verdicts.effect(m, x))}")  # fmt: skip
+    """One of a finding's three effects with its interval (`verdicts._interval`)."""
+    return verdicts._interval(str(r["metric"]), r, f"{prefix}_")
 
 
 def _what(r: Mapping[str, Any]) -> str:
