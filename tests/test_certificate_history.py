@@ -6,6 +6,7 @@ against its very bytes, whichever run came last."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -60,6 +61,29 @@ def test_the_files_family_takes_every_challenger_file_of_the_game_and_only_those
     found = cf.challengers(mix, ["files"], tmp_path, 0.5, pattern)
     assert [c.family for c in found] == ["files", "files"]
     assert found[0].spec == f"heuristic(weights={str((folder / '4p-cma.toml').resolve())!r})"
+
+
+def test_the_learned_family_takes_every_model_of_the_player_count_and_only_those(tmp_path):
+    # the round's 3-player learned policy, a copy of it, a JSON file that is no model and a
+    # model whose player count says 4: the 3-player family holds the two 3-player models
+    model = ROOT / "reports" / "field-round3" / "learned" / "learned-3p.json"
+    folder = tmp_path / "reports" / "round-x" / "learned"
+    folder.mkdir(parents=True)
+    shutil.copy(model, folder / "a-3p.json")
+    doc = json.loads(model.read_text(encoding="utf-8"))
+    (folder / "b-4p.json").write_text(json.dumps({**doc, "players": 4}), encoding="utf-8")
+    (folder / "c.json").write_text('{"not": "a model"}', encoding="utf-8")
+    pattern = str(tmp_path / "reports" / "*" / "learned" / "*.json")
+    assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json"]
+    assert [p.name for p in cf.learned_files(4, pattern)] == ["b-4p.json"]
+    assert cf.learned_files(3, pattern, "rapa-nui") == []  # Rapa Nui has no learned strategy
+    mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml")
+    found = cf.challengers(mix, ["learned"], tmp_path, 0.5, learned=pattern)
+    assert [(c.family, c.spec) for c in found] == [
+        ("learned", f"learned(model={str((folder / 'a-3p.json').resolve())!r})")
+    ]
+    # the round's own model is known from the checkout's default glob
+    assert cf.learned_files(3, str(ROOT / cf.LEARNED_FILES)) == [model]
 
 
 def test_the_project_s_own_challenger_files_are_all_known():

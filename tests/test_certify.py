@@ -135,7 +135,10 @@ def test_a_best_response_outside_one_starts_basin_is_found_by_another_start(tmp_
 def test_bad_settings_get_one_line_and_write_nothing(tmp_path):
     for kw, match in ((dict(families=["libary"]), "unknown challenger family 'libary'"),
                       (dict(games=0), "games must be"), (dict(epsilon=1.5), "epsilon"),
-                      (dict(step=0), "step")):  # fmt: skip
+                      (dict(step=0), "step"),
+                      (dict(families=["files", "learned"], files=str(tmp_path / "none/*.toml"),
+                            learned=str(tmp_path / "none/*.json")),
+                       "no challenger of the files and learned families")):  # fmt: skip
         with pytest.raises(UserError, match=match):
             cf.certify(NASH3, tmp_path / "x", **kw)
     assert not (tmp_path / "x").exists()

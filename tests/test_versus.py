@@ -11,7 +11,7 @@ import pytest
 import moaisim
 from moaisim.cli import main
 from moaisim.runner import RunWarning, make_study
-from moaisim.studies.versus import versus
+from moaisim.studies.versus import SEARCH_SECONDS, search_cpu, versus
 
 
 def test_the_candidate_and_the_field_share_every_win():
@@ -111,3 +111,13 @@ def test_tune_takes_a_skill_level_as_its_field():
     assert [s.label for s in first] == ["heuristic", "greedy", "greedy"]
     [first, *_] = lineups(4, "heuristic", "L3")
     assert "nash-4p.toml" in first[1].label
+
+
+def test_the_search_warning_counts_the_seats_that_search():
+    # 0.15 s a searching seat and game: one candidate seat at 2 and 3 players (2 x 10 games),
+    # then a field of L4 in the 2 other seats at 3 players, then both
+    assert SEARCH_SECONDS == 0.15
+    assert search_cpu("search", "L3", [2, 3], 10) == pytest.approx(3.0)
+    assert search_cpu("tuned", "L4", [3], 10) == pytest.approx(3.0)
+    assert search_cpu("search(worlds=8)", "L4", [3], 10) == pytest.approx(4.5)
+    assert search_cpu("tuned", "L3", [3, 4], 10) == 0.0

@@ -71,7 +71,7 @@ def versus(
     each player count and set-up. Prints its win share (shared wins split) with its 95 %
     interval, the difference from the fair share 1/P, its mean rank and its score parts,
     beside the field's."""
-    from moaisim.studies.versus import SEARCH_SECONDS
+    from moaisim.studies.versus import SEARCH_SECONDS, search_cpu
     from moaisim.studies.versus import text as versus_text
     from moaisim.studies.versus import versus as versus_table
 
@@ -83,9 +83,11 @@ def versus(
     searching = "search" in lineup or "L4" in lineup
     progress = None
     if searching or sys.stderr.isatty():
-        if searching:  # search thinks about a second a game: say so before the wait
-            say(f"search (L4) plays about {SEARCH_SECONDS:g} s of CPU a game per "
-                f"searching seat: {games * len(counts)} games may take minutes; a bar shows "
+        if searching:  # search thinks at every decision: say what it costs before the wait
+            cpu = search_cpu(strategy, field, counts, games)
+            about = f"{cpu / 60:.0f} min" if cpu >= 90 else f"{cpu:.0f} s"
+            say(f"search (L4) plays about {SEARCH_SECONDS:g} s of CPU a game per searching "
+                f"seat: {games * len(counts)} games, about {about} of CPU; a bar shows "
                 "progress")  # fmt: skip
         progress = make_bar(games * len(counts)) if sys.stderr.isatty() else None
     try:
@@ -853,10 +855,10 @@ def certify(
     families: Annotated[
         str,
         typer.Option(
-            help="Challenger families, comma-separated: library, weights, files, restrict, "
-            "deviations, cma."
+            help="Challenger families, comma-separated: library, weights, files, learned, "
+            "restrict, deviations, cma."
         ),  # fmt: skip
-    ] = "library,weights,files,restrict,deviations,cma",
+    ] = "library,weights,files,learned,restrict,deviations,cma",
     challenger_files: Annotated[
         str,
         typer.Option(
@@ -864,6 +866,13 @@ def certify(
             "left out)."
         ),
     ] = "reports/*/challengers/*.toml",
+    learned_files: Annotated[
+        str,
+        typer.Option(
+            help="The learned family: a glob of learned policies' model files, beside the "
+            "shipped ones (other player counts' and other games' are left out)."
+        ),
+    ] = "reports/*/learned/*.json",
     record: Annotated[
         bool,
         typer.Option(
@@ -894,12 +903,13 @@ def certify(
     """Try every family of challengers against a shipped mixture file (one challenger seat
     against copies of the mixture, seats rotated): the library pool, heuristic with every
     shipped weights file, every known challenger file (every field study's challengers),
-    each member with each mechanism forbidden, one-step deviations of each weight of each
-    weight-vector member, CMA-ES best responses from every shipped weights file and random
-    starts. Each family's best screened challenger is measured on held-out games; the
-    mixture is certified at epsilon only if every family's upper bound is below it. Writes
-    certificate-<P>p.md, .csv and .json (the state) into --out; with --record, the run also
-    joins the mixture's certificate history (`moaisim certificate-history`)."""
+    every learned policy of the player count, each member with each mechanism forbidden,
+    one-step deviations of each weight of each weight-vector member, CMA-ES best responses
+    from every shipped weights file and random starts. Each family's best screened
+    challenger is measured on held-out games; the mixture is certified at epsilon only if
+    every family's upper bound is below it. Writes certificate-<P>p.md, .csv and .json (the
+    state) into --out; with --record, the run also joins the mixture's certificate history
+    (`moaisim certificate-history`)."""
     from moaisim.studies import certificate_history as history
     from moaisim.studies.certify import certify as run_certify
     from moaisim.studies.certify import markdown, record_run
@@ -909,7 +919,8 @@ def certify(
     try:
         cert = run_certify(mixture, out, families.split(","), games, held_out_games, epsilon,
                            seed, step, random_starts, cma_generations, cma_games, None, jobs,
-                           say, game=game, files=challenger_files)  # fmt: skip
+                           say, game=game, files=challenger_files,
+                           learned=learned_files)  # fmt: skip
     except KeyboardInterrupt as exc:
         typer.echo(f"moaisim: {stopped(exc)}; every measured challenger is saved: run the "
                    "same command again to resume", err=True)  # fmt: skip

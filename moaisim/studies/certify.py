@@ -14,6 +14,9 @@ Families (anchors: PSRO's diverse best-response oracles; TAG's OneStepDeviations
 - `files`: `heuristic` playing every known challenger file (default: every field study's
   `reports/*/challengers/*.toml` under the working directory, of this game, at any count):
   a challenger found once is tried against every later mixture;
+- `learned`: every learned policy (`moaisim learn`'s model files) made for this player count:
+  the shipped `learned-*.json` and `reports/*/learned/*.json` (a game without a `learned`
+  strategy has none);
 - `restrict`: each support member with each mechanism forbidden (`restrict(member,
   forbid=[m])`, strategies/moai/restrict.py);
 - `deviations`: one weight of a weight-vector member moved by `step` (x (1 +- step), or
@@ -54,18 +57,21 @@ from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import shown, write_atomic
 from moaisim.fingerprint import play_digest
 from moaisim.games import DEFAULT, load_game
-from moaisim.registry import load_strategy
+from moaisim.registry import load_strategy, strategy_class
 from moaisim.rundir import make_dir
 from moaisim.studies import certificate_history as history
 from moaisim.studies import tune
 from moaisim.weight_files import read_weights_file
 
 #: The challenger families, in the order they are screened.
-FAMILIES: tuple[str, ...] = ("library", "weights", "files", "restrict", "deviations", "cma")
+FAMILIES: tuple[str, ...] = ("library", "weights", "files", "learned", "restrict",
+                             "deviations", "cma")  # fmt: skip
 
 #: Where the `files` family finds challenger files (a glob, relative to the working directory):
 #: every field study's challengers, `reports/<run>/challengers/<P>p-<family>.toml`.
 CHALLENGER_FILES = "reports/*/challengers/*.toml"
+#: Where the `learned` family finds model files besides the shipped ones (a glob, as above).
+LEARNED_FILES = "reports/*/learned/*.json"
 
 
 def built_in(game: str = DEFAULT) -> str:
@@ -265,8 +271,33 @@ def challenger_files(pattern: str = CHALLENGER_FILES, game: str = DEFAULT) -> li
     return mine
 
 
+def learned_files(players: int, pattern: str = LEARNED_FILES, game: str = DEFAULT
+                  ) -> list[Path]:  # fmt: skip
+    """Every learned policy's model file for `players` of the game: the shipped ones
+    (`learned-*.json` among the weights) and those matching `pattern` (a glob, relative to the
+    working directory or absolute). A file the game's `learned` strategy does not read (no
+    such strategy, another format, another player count) is left out."""
+    try:
+        strategy_class("learned", game)
+    except UnknownStrategyError:
+        return []
+    home = tune.weights_home(game)
+    found = {p.resolve() for p in home.glob("learned-*.json")}
+    found |= {Path(f).resolve() for f in glob.glob(pattern, recursive=True)}
+    mine = []
+    for p in sorted(found):
+        try:
+            inst = load_strategy(f"learned(model={str(p)!r})", game)()
+            inst.check_players(players)
+        except UnknownStrategyError:
+            continue
+        mine.append(p)
+    return mine
+
+
 def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float,
-                files: str = CHALLENGER_FILES) -> list[Challenger]:  # fmt: skip
+                files: str = CHALLENGER_FILES, learned: str = LEARNED_FILES
+                ) -> list[Challenger]:  # fmt: skip
     """The challengers of every family but `cma` (whose come from its runs)."""
     found: list[Challenger] = []
     spec = load_game(mix.game)
@@ -281,6 +312,10 @@ def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float,
         for path in challenger_files(files, mix.game):
             found.append(Challenger("files", f"heuristic(weights={str(path)!r})",
                                     f"the challenger file {shown(str(path))}"))  # fmt: skip
+    if "learned" in families:
+        for path in learned_files(mix.players, learned, mix.game):
+            found.append(Challenger("learned", f"learned(model={str(path)!r})",
+                                    f"the learned policy {shown(str(path))}"))  # fmt: skip
     if "restrict" in families:
         for member in mix.members:
             for m in spec.FORBID:
@@ -355,24 +390,31 @@ def certify(
     starts: Sequence[str | Path] | None = None,
     game: str = DEFAULT,
     files: str = CHALLENGER_FILES,
+    learned: str = LEARNED_FILES,
 ) -> Certificate:
     """Certify (or not) a shipped mixture file at epsilon (see the module's docstring):
     screen every challenger of `families`, measure each family's best on held-out games,
     save everything under `out` (resumed when called again with the same settings).
     `starts` names the CMA runs' start files (default: every shipped weights file, then
-    `random_starts` random points); `files` the `files` family's glob."""
+    `random_starts` random points); `files` the `files` family's glob, `learned` the
+    `learned` family's (beside the shipped model files)."""
     say = progress or (lambda _m: None)
     families = _check(families, games, held_out_games, epsilon, step, random_starts,
                       cma_generations, cma_games)  # fmt: skip
     mix = shipped_mixture(mixture, game)
     out = Path(out)
+    listed = {"files", "learned"}  # the families that may find nothing (the others never do)
+    if set(families) <= listed and not challengers(mix, families, out, step, files, learned):
+        raise UserError(f"no challenger of the {' and '.join(families)} famil"
+                        f"{'ies' if len(families) > 1 else 'y'} at {mix.players} players: "
+                        f"nothing to certify against")  # fmt: skip
     make_dir(out)
     state = out / f"certificate-{mix.players}p.json"
     cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
                        held_out_games, seed, list(families), strategies=play_digest())  # fmt: skip
     cert = _resumed(state, cert)
     known = {c.spec for c in cert.challengers}
-    for c in challengers(mix, families, out, step, files):
+    for c in challengers(mix, families, out, step, files, learned):
         if c.spec not in known:
             cert.challengers.append(c)
             known.add(c.spec)

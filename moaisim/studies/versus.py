@@ -36,9 +36,25 @@ from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
-#: CPU seconds a game of search (L4) at its defaults costs per searching seat, about
-#: (benchmarks/README.md: 0.4-0.8 s at 2-5 players): the up-front warnings and estimates.
-SEARCH_SECONDS = 0.8
+#: CPU seconds a game of search (L4) at its defaults costs per searching seat, about: the
+#: up-front warnings and estimates. Since its proposers and 12 worlds (docs/strategies.md,
+#: "Proposers and 12 worlds"): 0.10-0.14 s against L3 at 2-5 players, 0.12 s in L4
+#: self-play at 2 players (a check field's `cpu_seconds`); rounded up.
+SEARCH_SECONDS = 0.15
+
+
+def search_cpu(strategy: str, field: str, counts: Sequence[int], games: int) -> float:
+    """About how many CPU seconds the searching seats of a `versus` run play (the up-front
+    warning): the candidate's one seat if it searches, the field's P - 1 seats if it does,
+    `games` games at each player count of `counts`, `SEARCH_SECONDS` each per seat."""
+
+    def searches(spec: str) -> bool:
+        return "search" in spec or "L4" in spec
+
+    seats = sum(int(searches(strategy)) + (p - 1) * int(searches(field)) for p in counts)
+    return games * seats * SEARCH_SECONDS
+
+
 #: What the table reports of each side besides the game's own measures (`measures`).
 MEASURES = ("rank", "score")
 
