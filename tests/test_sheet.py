@@ -369,6 +369,23 @@ def test_the_paragraph_says_when_the_deal_decides_by_construction():
     assert said not in paragraph(sh)
 
 
+def test_the_l3_clause_names_the_run_that_measured_its_best_challenger():
+    # a certify run recorded in the certificate history speaks for L3 as a field study's run
+    # does: the sheet names where the gain was measured, not always "the field study"
+    from moaisim.analysis.verdicts import FieldStatus
+    from moaisim.studies.sheet import SheetSettings, _markdown, play_sheet
+
+    settings = SheetSettings(players=2, games=60, skill_games=10, search_games=0, deals=10,
+                             replays=2, field=ROOT / "reports" / "field")  # fmt: skip
+    sh = play_sheet(settings.check())
+    where = "the certificate history (out/cert/2p/certificate-2p.csv)"
+    sh.field["l3"] = FieldStatus(0.028, 0.003, 0.053, "heuristic(x)", False, 0.03, source=where)
+    assert (f"best challenger (heuristic(x)) gains +2.8 [+0.3, +5.3] points of win share "
+            f"against it (measured in {where};") in _markdown(sh, "")  # fmt: skip
+    sh.field["l3"] = FieldStatus(0.05, 0.02, 0.08, "heuristic(y)", False, 0.03)
+    assert "against it (measured in the field study;" in _markdown(sh, "")
+
+
 # --- the check field: does a finding hold under search play? ----------------------------------
 
 

@@ -927,7 +927,8 @@ def _field_sections(sh: Sheet) -> list[str]:
         out += [f"{in_base} shipped L3 is {'certified' if l3.certified else 'not certified'}: its "
                 f"best challenger ({l3.who}) gains {text.points(l3.gain)} "
                 f"{text.bracket(l3.lo, l3.hi, text.points)} points of win share against it "
-                "(the field study's games; the paragraph's caveat).", ""]  # fmt: skip
+                f"(measured in {l3.source or 'the field study'}; the paragraph's caveat).",
+                ""]  # fmt: skip
     if "restricted" in f:
         r = f["restricted"]
         out += [
