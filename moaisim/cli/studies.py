@@ -71,7 +71,7 @@ def versus(
     each player count and set-up. Prints its win share (shared wins split) with its 95 %
     interval, the difference from the fair share 1/P, its mean rank and its score parts,
     beside the field's."""
-    from moaisim.studies.versus import SEARCH_SECONDS, search_cpu
+    from moaisim.studies.versus import SEARCH_SECONDS, search_cpu, searches
     from moaisim.studies.versus import text as versus_text
     from moaisim.studies.versus import versus as versus_table
 
@@ -79,13 +79,13 @@ def versus(
     if csv is not None:
         check_writable_file(csv, "CSV table")
     counts = players or [3, 4]
-    lineup = f"{strategy},{field}"
-    searching = "search" in lineup or "L4" in lineup
+    searching = searches(strategy) or searches(field)
     progress = None
     if searching or sys.stderr.isatty():
         if searching:  # search thinks at every decision: say what it costs before the wait
             cpu = search_cpu(strategy, field, counts, games)
-            about = f"{cpu / 60:.0f} min" if cpu >= 90 else f"{cpu:.0f} s"
+            about = (f"{cpu / 60:.0f} min" if cpu >= 90
+                     else f"{cpu:.0f} s" if cpu >= 10 else f"{cpu:.1f} s")  # fmt: skip
             say(f"search (L4) plays about {SEARCH_SECONDS:g} s of CPU a game per searching "
                 f"seat: {games * len(counts)} games, about {about} of CPU; a bar shows "
                 "progress")  # fmt: skip

@@ -403,18 +403,23 @@ def certify(
                       cma_generations, cma_games)  # fmt: skip
     mix = shipped_mixture(mixture, game)
     out = Path(out)
-    listed = {"files", "learned"}  # the families that may find nothing (the others never do)
-    if set(families) <= listed and not challengers(mix, families, out, step, files, learned):
+    # `files` and `learned` may find nothing (the others never do) and write nothing: listed
+    # before the directory is made, so that an empty run is refused with nothing written
+    listed = set(families) <= {"files", "learned"}
+    found = challengers(mix, families, out, step, files, learned) if listed else None
+    if listed and not found:
         raise UserError(f"no challenger of the {' and '.join(families)} famil"
                         f"{'ies' if len(families) > 1 else 'y'} at {mix.players} players: "
                         f"nothing to certify against")  # fmt: skip
     make_dir(out)
+    if found is None:  # the deviations write their weights files under `out`
+        found = challengers(mix, families, out, step, files, learned)
     state = out / f"certificate-{mix.players}p.json"
     cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
                        held_out_games, seed, list(families), strategies=play_digest())  # fmt: skip
     cert = _resumed(state, cert)
     known = {c.spec for c in cert.challengers}
-    for c in challengers(mix, families, out, step, files, learned):
+    for c in found:
         if c.spec not in known:
             cert.challengers.append(c)
             known.add(c.spec)

@@ -57,7 +57,8 @@ KNOBS: dict[str, tuple[Any, ...]] = {
 BATCH = 10
 STUDY = "search-knobs"
 #: The bounds of a search's counts: trials, and games per seat rotation (search plays about
-#: a second of CPU a game); root seeds seed Optuna's sampler, which takes 32 bits.
+#: 0.15 s of CPU a game, more with more worlds); root seeds seed Optuna's sampler, which
+#: takes 32 bits.
 MAX_TRIALS = 10_000
 MAX_GAMES = 10_000
 SEEDS = 2**32

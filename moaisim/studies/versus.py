@@ -43,14 +43,15 @@ from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 SEARCH_SECONDS = 0.15
 
 
+def searches(spec: str) -> bool:
+    """Whether a strategy or field spec plays search (`search`, or the level L4)."""
+    return "search" in spec or "L4" in spec
+
+
 def search_cpu(strategy: str, field: str, counts: Sequence[int], games: int) -> float:
     """About how many CPU seconds the searching seats of a `versus` run play (the up-front
     warning): the candidate's one seat if it searches, the field's P - 1 seats if it does,
     `games` games at each player count of `counts`, `SEARCH_SECONDS` each per seat."""
-
-    def searches(spec: str) -> bool:
-        return "search" in spec or "L4" in spec
-
     seats = sum(int(searches(strategy)) + (p - 1) * int(searches(field)) for p in counts)
     return games * seats * SEARCH_SECONDS
 
