@@ -31,8 +31,9 @@ class Strategy(Parameterised):
     (an undeclared field read raises a clear AttributeError). Kinds it does not name get
     every field (a built-in's policy reads the whole view), except kinds whose method is the
     base class's random default under the base class's policy, which reads none. A subclass
-    that overrides a method without declaring its reads gets every field for that kind
-    (`__init_subclass__` fills this in).
+    that overrides a method, or `by_policy` (which every method it leaves alone asks),
+    without declaring its reads gets every field for that kind (`__init_subclass__` fills
+    this in).
     """
 
     name = "base"
@@ -47,7 +48,9 @@ class Strategy(Parameterised):
             if method in cls.__dict__ and method not in own:
                 declared.pop(method, None)  # redefined here, reads undeclared: every field
             if getattr(cls, method) is getattr(Strategy, method):
-                if cls.own_policy is Strategy.own_policy:
+                if "by_policy" in cls.__dict__ and method not in own:
+                    declared.pop(method, None)  # by_policy redefined here: every field
+                elif cls.own_policy is Strategy.own_policy:
                     declared.setdefault(method, ())  # the random default reads no field
                 elif method not in own:
                     declared.pop(method, None)  # a built-in's policy reads the whole view
@@ -74,9 +77,10 @@ class Strategy(Parameterised):
         return self.own_policy(rules) if self.plays_as(Strategy) else None
 
     def plays_as(self, cls: type) -> bool:
-        """Every decision of this instance is `cls`'s own method (nothing overridden below
-        `cls`, on its class or on the instance): a compiled form of `cls` plays it."""
-        for name in (k.value for k in Kind):
+        """Every decision of this instance is `cls`'s own method, and so is `by_policy`, which
+        the decisions ask (nothing overridden below `cls`, on its class or on the instance):
+        a compiled form of `cls` plays it."""
+        for name in ("by_policy", *(k.value for k in Kind)):
             mine = getattr(self, name, None)
             if getattr(mine, "__func__", None) is not getattr(cls, name, object()):
                 return False
