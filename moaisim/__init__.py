@@ -12,6 +12,8 @@ from typing import Any
 
 from moaisim.api import play, replay, simulate
 from moaisim.errors import (
+    EngineError,
+    GameLengthError,
     IllegalActionError,
     MoaisimError,
     RulesError,
@@ -38,7 +40,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "__version__",
+    "EngineError",
     "Game",
+    "GameLengthError",
     "GameRecord",
     "GameSpec",
     "Games",

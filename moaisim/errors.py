@@ -3,6 +3,8 @@
 `UserError` and its subclasses are mistakes in what the user asked for: the CLI prints one
 line and exits with code 2. `StrategyError` and its subclasses are a strategy's failures
 (an exception in its code, a malformed or illegal answer): one line, exit code 1.
+`EngineError` and its subclasses are moaisim's own failures (a game that passes its rules'
+bound on its length, `GameLengthError`): one line, as an internal error, exit code 70.
 """
 
 from __future__ import annotations
@@ -71,3 +73,27 @@ class IllegalActionError(StrategyError):
     def __reduce__(self) -> tuple:
         fields = (self.strategy, self.kind, self.game, self.seed, self.seat, self.action)
         return (type(self), (*fields, self.problem, self.others))
+
+
+class EngineError(MoaisimError, RuntimeError):
+    """An engine broke its own rules: a bug in moaisim, neither the user's mistake nor a
+    strategy's failure. The command line prints it as an internal error, on one line
+    (exit code 70)."""
+
+
+class GameLengthError(EngineError):
+    """A game passed its rules' bound on its length (`bound` turns or rounds, `unit`) without
+    ending. A component set whose game cannot end is refused before any game is played, so
+    no legal game reaches the bound: the engine stopped the game rather than loop forever.
+    Names the game, the root seed and the bound."""
+
+    def __init__(self, game: int, seed: int, bound: int, unit: str) -> None:
+        self.game, self.seed, self.bound, self.unit = game, seed, bound, unit
+        super().__init__(
+            f"game {game} of seed {seed} did not end within {bound} {unit}, more than any "
+            "legal game lasts: the engine stopped it"
+        )
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its fields, so it crosses process boundaries (loky, dask) whole
+        return (type(self), (self.game, self.seed, self.bound, self.unit))

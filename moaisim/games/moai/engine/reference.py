@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from moaisim import interrupts
+from moaisim.errors import GameLengthError
 from moaisim.games.moai.engine import warm
 from moaisim.games.moai.engine.answers import BadAnswer, answer, failure
 from moaisim.games.moai.engine.chance import reshuffle_order
@@ -28,7 +29,7 @@ from moaisim.games.moai.engine.decisions import (
 )
 from moaisim.games.moai.engine.events import Event, EventMaker
 from moaisim.games.moai.engine.state import State
-from moaisim.games.moai.engine.steps import Step
+from moaisim.games.moai.engine.steps import Step, round_bound
 from moaisim.games.moai.engine.views import check_reads, make_view, parts_for, start_strategies
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import (
@@ -89,6 +90,7 @@ class ReferenceGame:
         self.work_codec = work_codec(rules)
         self.feed_codec = feed_codec(rules)
         self._sizes = {k: action_size(rules, k) for k in Kind}
+        self.bound = round_bound(rules)  # the rounds after which the game is stopped as broken
         self.asked = 0  # decisions put to the strategy (forced ones excluded)
         self.decided = 0  # all decisions, forced ones included
         for strategy, name in zip(self.strategies, self.names, strict=True):
@@ -180,6 +182,8 @@ class ReferenceGame:
         s = self.state
         with warm.compiling("reference"):  # the views' kernels, the first time: said so
             while True:
+                if s.round >= self.bound:  # past any legal game's length (R8.1): never loop
+                    raise GameLengthError(self.game, self.seed, self.bound, "rounds")
                 self.birdman_phase()
                 self.epoch_phase()
                 self.work_phase()

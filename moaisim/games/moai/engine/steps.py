@@ -29,10 +29,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from moaisim.games.moai.engine.decisions import Kind
+
+if TYPE_CHECKING:
+    from moaisim.games.moai.rules import Rules
 
 
 class Step(IntEnum):
@@ -57,6 +61,26 @@ class Step(IntEnum):
     BOAT = 16  # R7.4
     ROUND_END = 17  # R8.1: the last round ends the game, else a new round
     OVER = 18  # R8: the game is over
+
+
+#: The bound on a game's length is this many times the most rounds a legal game can play
+#: (`round_bound`): a margin for a case the count might miss.
+MARGIN = 2
+
+
+def round_bound(rules: Rules) -> int:
+    """The rounds after which both engines stop a game that has not ended, as broken
+    (`GameLengthError`): `MARGIN` times (E - 1) // (P + 1) + 1, for E epoch cards (C4) and P
+    players, which no legal game reaches (the default set at 2 players: 2 x 12 = 24 rounds;
+    games measured last at most 12).
+
+    A legal game plays at most (E - 1) // (P + 1) + 1 rounds. A round that is not the last
+    turns up P + 1 cards and no Admiral, and leaves at least one card in the epoch deck
+    (R3.1-R3.2: turning up the Admiral, or the deck's last card, makes the round the last,
+    R8.1), so k rounds before the last take k(P + 1) of the E cards and leave one: k(P + 1)
+    + 1 <= E. The deck never grows (cards taken or left over leave it for good, R4.1).
+    """
+    return MARGIN * ((len(rules.components.epoch_cards) - 1) // (rules.players + 1) + 1)
 
 
 #: The decision each waiting step asks.

@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from moaisim.errors import StrategyError
+from moaisim.errors import GameLengthError, StrategyError
 from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine import warm
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
 from moaisim.games.rapa_nui.engine.policy import NW, TIES
-from moaisim.games.rapa_nui.engine.reference import deck
+from moaisim.games.rapa_nui.engine.reference import deck, turn_bound
 from moaisim.games.rapa_nui.engine.results import (
     PARTS,
     ROUND_DTYPES,
@@ -67,6 +67,7 @@ def consts(rules: Rules, keep_rounds: bool = False) -> m.Consts:
         deck=np.bincount(np.array(deck(rules), dtype=np.int64), minlength=N_KINDS),
         keep_rounds=keep_rounds,
         wood_per_glory=c.wood_per_glory,
+        max_turns=turn_bound(rules),
     )
 
 
@@ -189,6 +190,10 @@ class Batch:
         self.due = np.zeros(rules.players, dtype=np.int64)
         self.strategies: list[Any] = []
 
+    def nbytes(self) -> int:
+        """Memory held by the games' arrays (what `moaisim bench` reports a game's state as)."""
+        return sum(a.nbytes for a in self.g)
+
     def __len__(self) -> int:
         return len(self.games)
 
@@ -219,8 +224,18 @@ class Batch:
                 todo = waiting
         return self.results()
 
+    def check_length(self) -> None:
+        """A game the machine stopped past its rules' bound on a game's length (TOO_LONG,
+        `reference.turn_bound`) is a `GameLengthError` naming the first such game."""
+        long = np.flatnonzero(self.g.cur[:, m.C_STEP] == m.TOO_LONG)
+        if len(long):
+            raise GameLengthError(int(self.games[long[0]]), self.seed, self.c.max_turns, "turns")
+
     def groups(self, rows: np.ndarray) -> list[tuple[np.ndarray, int, Kind]]:
-        """The paused games' questions, one group per (seat, kind)."""
+        """The paused games' questions, one group per (seat, kind). Every play of the kernels
+        is followed by this call (here and in the forward model), so it first raises for a
+        game stopped past the bound on its length (`check_length`)."""
+        self.check_length()
         g = self.g
         seat = np.argmax(g.wait[rows], axis=1)
         kind = g.pend_kind[rows]

@@ -37,8 +37,9 @@ from moaisim.games.rapa_nui.rules.codes import (
 from moaisim.jit import kernel
 from moaisim.rng import unit
 
-#: The steps of a game (`cur[r, C_STEP]`).
-START, BUY, PLAY, SACRIFICE, OFFERING, TAKE, EVALUATE, TURN_END, OVER = range(9)
+#: The steps of a game (`cur[r, C_STEP]`); TOO_LONG: stopped, broken, past its rules' bound
+#: on a game's length (`Consts.max_turns`), which `batch.Batch` raises as a `GameLengthError`.
+START, BUY, PLAY, SACRIFICE, OFFERING, TAKE, EVALUATE, TURN_END, OVER, TOO_LONG = range(10)
 #: The cursor's columns: the step; the seat or place within it; the cards taken so far; the
 #: first column taken (-1: none yet); the cards to take; the evaluation's phase.
 C_STEP, C_POS, C_COUNT, C_FIRST, C_NEED, C_PHASE = range(6)
@@ -117,6 +118,7 @@ class Consts(NamedTuple):
     deck: np.ndarray  # [7] the deck's cards of each kind (C1)
     keep_rounds: bool  # record each seat at each round's end (the per-round table)
     wood_per_glory: int  # R9.1
+    max_turns: int  # a game past these turns is stopped as broken (`reference.turn_bound`)
 
 
 class Lineup(NamedTuple):
@@ -495,7 +497,8 @@ def evaluate(g, c, pol, legal, due, r: int) -> None:  # noqa: ANN001
 @kernel(nrt=False)
 def turn_end(g, c, r: int) -> None:  # noqa: ANN001
     """TURN_END, R8: the next seat's turn, or the end (R4.5: a round of passes; R8.2: the
-    turn the pile ran out; R8.3: under `round`, the round's last seat's turn after it)."""
+    turn the pile ran out; R8.3: under `round`, the round's last seat's turn after it); a
+    game that has not ended by `max_turns` turns is stopped (TOO_LONG)."""
     a, p = g.active[r], c.players
     g.turns[r, a] += 1
     g.turn[r] += 1
@@ -503,6 +506,8 @@ def turn_end(g, c, r: int) -> None:  # noqa: ANN001
     g.revealed[r] = -1
     if g.passes[r] >= p or (g.pile_out[r] and (not c.end_round or a == p - 1)):
         goto(g, r, OVER)
+    elif g.turn[r] >= c.max_turns:  # past any legal game's length (R8.1): never loop
+        goto(g, r, TOO_LONG)
     else:
         goto(g, r, BUY)
     if c.keep_rounds and (a == p - 1 or g.cur[r, C_STEP] == OVER):
@@ -540,10 +545,11 @@ def record_round(g, c, r: int) -> None:  # noqa: ANN001
 
 @kernel(nrt=False)
 def play_game(g, c, pol, legal, due, r: int) -> None:  # noqa: ANN001
-    """Play game r on to its end or to a Python seat's decision."""
+    """Play game r on to its end, to a Python seat's decision, or to its stop past its
+    rules' bound on a game's length (TOO_LONG)."""
     while not g.paused[r]:
         s = g.cur[r, C_STEP]
-        if s == OVER:
+        if s >= OVER:  # OVER or TOO_LONG
             return
         if s == START:
             start(g, c, pol, legal, r)

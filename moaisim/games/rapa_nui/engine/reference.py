@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from moaisim.errors import StrategyError
+from moaisim.errors import GameLengthError, StrategyError
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import (
@@ -46,9 +46,30 @@ from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.scoring import majority, sacrifice_price, type_values
 from moaisim.rng import Chance, Streams
 
-#: Turns after which a game is stopped as broken (no game of any component set reaches it:
-#: every turn with a play takes a card, R4.4, and a round of passes ends the game, R4.5).
-TURN_LIMIT = 10_000
+#: The bound on a game's length is this many times the most turns a legal game can take
+#: (`turn_bound`): a margin for a case the count might miss.
+MARGIN = 2
+
+
+def turn_bound(rules: Rules) -> int:
+    """The turns after which both engines stop a game that has not ended, as broken
+    (`GameLengthError`): `MARGIN` times (P + 1)(H + 2), for P players and H the cards that
+    can ever be in a hand (the start hands, R1.2, and the deck, C1), which no legal game
+    reaches (the default set at 4 players: 2 x 5 x 64 = 640 turns; games measured last at
+    most 80).
+
+    A legal game's turns number less than (P + 1)(H + 2). Each turn either moves at least
+    one card out of a hand for good (a play, R4.1; a discard, R4.3): at most H turns; or
+    passes (R4.3 under `pass`): at most P after each such turn and before the first, the P-th
+    ending the game (R4.5); or begins with an empty hand (R6.7), which needs the display run
+    dry (after every play the hand is refilled to its size, at least 1 card, R6.1, C7, and
+    an emptied column is refilled while the draw pile lasts, R6.3): the draw pile is used
+    up, so the game ends within the round (R8.2, R8.3; a component set leaving no draw pile
+    is refused, R8.1): fewer than P turns. So H + P(H + 1) + P - 1 < (P + 1)(H + 2).
+    """
+    p = rules.players
+    cards = rules.components.n_cards + sum(sum(rules.start_hand(q)) for q in range(p))
+    return MARGIN * (p + 1) * (cards + 2)
 
 
 def deck(rules: Rules) -> list[int]:
@@ -127,6 +148,7 @@ class ReferenceGame:
             raise ValueError(f"{rules.players} players need {rules.players} names")
         self.names = [str(n) for n in names]
         self.seed, self.game = int(seed), int(game)
+        self.bound = turn_bound(rules)  # the turns after which the game is stopped as broken
         self.streams = Streams(self.seed, np.array([self.game]), rules.players)
         self.events: list[dict[str, Any]] = []
         self.over = False
@@ -139,6 +161,16 @@ class ReferenceGame:
         """What `results.seat_rows` reads of a finished game: the game itself (its table `t`,
         its rules and its score's `parts()`)."""
         return self
+
+    @property
+    def asked(self) -> int:
+        """Decisions put to the strategies (forced ones excluded), as `moaisim bench` counts."""
+        return sum(not e["forced"] for e in self.decisions)
+
+    @property
+    def decided(self) -> int:
+        """Every decision of the game, forced ones included."""
+        return len(self.decisions)
 
     @property
     def decisions(self) -> list[dict[str, Any]]:
@@ -291,8 +323,8 @@ class ReferenceGame:
             self.over, self.ended_by = True, "passes"
         elif t.pile_out and (r.end_timing == "turn" or a == r.players - 1):
             self.over = True  # R8.2 (this turn), R8.3 (the round's last seat)
-        if t.turn >= TURN_LIMIT:
-            raise RuntimeError(f"game {self.game} did not end in {TURN_LIMIT} turns")
+        if not self.over and t.turn >= self.bound:  # past any legal game's length (R8.1)
+            raise GameLengthError(self.game, self.seed, self.bound, "turns")
         t.active = (a + 1) % r.players
 
     # --- R3 ------------------------------------------------------------------------------
@@ -528,4 +560,4 @@ def _checked(answer: Any, mask: np.ndarray) -> int | str:
     return action
 
 
-__all__ = ["KINDS", "ReferenceGame", "Table", "deal", "deck", "shuffled"]
+__all__ = ["KINDS", "ReferenceGame", "Table", "deal", "deck", "shuffled", "turn_bound"]

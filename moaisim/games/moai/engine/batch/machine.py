@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from moaisim.errors import StrategyError
+from moaisim.errors import GameLengthError, StrategyError
 from moaisim.games.moai.engine.batch.state import RESET, BatchState
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_back, scratch
 from moaisim.games.moai.engine.compiled.machine import play_rows
@@ -109,6 +109,7 @@ class Machine:
             while len(todo):
                 play_rows(g, c, pol, sc, todo, last, self.keep_rounds, halt, NO_QUESTION)
                 put_back(g, s, streams)  # the views and the round's row read the record
+                self.check_length(todo)
                 paused = todo[s.paused[todo]]
                 ends = todo[(s.step[todo] == Step.ROUND_END) & ~s.paused[todo]]
                 if self.keep_rounds and len(ends) and not halt[Step.ROUND_END]:
@@ -126,6 +127,17 @@ class Machine:
         finally:
             put_back(g, s, streams)
         return [], int(sc.tally[0]), int(sc.tally[1])
+
+    def check_length(self, rows: np.ndarray) -> None:
+        """A game of `rows` the kernels stopped past its rules' bound on a game's length (at
+        a ROUND step, `max_rounds` rounds played: `steps.round_bound`) is a `GameLengthError`
+        naming the first such game."""
+        s, bound = self.state, consts(self.rules).max_rounds
+        past = s.round[rows] >= bound
+        if past.any():
+            long = rows[past & (s.step[rows] == Step.ROUND)]
+            if len(long):
+                raise GameLengthError(int(self.games[long[0]]), self.seed, bound, "rounds")
 
     def waiting(self, rows: np.ndarray) -> list[Pending]:
         """The decisions the paused games `rows` wait for, one group per step (in step

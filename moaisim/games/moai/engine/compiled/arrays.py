@@ -41,7 +41,7 @@ from moaisim.games.moai.engine.decisions import (
     work_codec,
 )
 from moaisim.games.moai.engine.state import COUNTERS
-from moaisim.games.moai.engine.steps import Step
+from moaisim.games.moai.engine.steps import Step, round_bound
 from moaisim.games.moai.engine.views import STATE_FIELDS, Pawns
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES, Layout
@@ -282,6 +282,7 @@ CONSTS: tuple[tuple[str, type], ...] = (
     ("clockwise", bool),  # turn_order = clockwise (R2)
     ("spent_out", bool),  # spent_wood = out (R3.1)
     ("to_camp", bool),  # volcano_after_moai = camp (R6.2)
+    ("max_rounds", int),  # a game past these rounds is stopped as broken (`steps.round_bound`)
 )
 #: What the kernels need of the rules (one per `Rules`, `consts`): `CONSTS`, then each simple
 #: rule parameter.
@@ -315,6 +316,7 @@ def consts(rules: Rules) -> Consts:
         clockwise=rules.turn_order == "clockwise",
         spent_out=rules.spent_wood == "out",
         to_camp=rules.volcano_after_moai == "camp",
+        max_rounds=round_bound(rules),
         **{name: int(value) for name, value in c.settings},  # the simple rule parameters
     )
 

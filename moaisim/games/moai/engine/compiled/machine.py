@@ -47,14 +47,15 @@ def play_game(g, c, pol, sc, r: int, last_round: int, keep_rounds: bool, stop) -
     """Play game r on: to its end (OVER), or until it reaches round `last_round`'s end (at
     the next round's ROUND step; -1: no horizon), a step `stop` marks, a decision a Python
     seat takes (g.paused), or, when the per-round table is kept, to the end of its round
-    (ROUND_END, where the machine records the round)."""
+    (ROUND_END, where the machine records the round). A game that has played `max_rounds`
+    rounds without ending stops at the next ROUND step (`batch.machine` raises it)."""
     cur = g.cursor
     while not g.paused[r]:
         step = cur[r, C_STEP]
         if step == OVER or stop[step]:
             return
-        if step == ROUND:
-            if 0 <= last_round <= g.round[r]:
+        if step == ROUND:  # a horizon, or past any legal game's length (R8.1): never loop
+            if 0 <= last_round <= g.round[r] or g.round[r] >= c.max_rounds:
                 return
             birdman.round_start(g, c, r, keep_rounds)
         elif step == BID:
