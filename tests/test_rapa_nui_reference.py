@@ -5,6 +5,7 @@ seeded games (conservation of cards and sacrifice cards, hand sizes, never negat
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from moaisim.errors import RulesError, StrategyError
 from moaisim.games.rapa_nui.engine.decisions import Kind
+from moaisim.games.rapa_nui.engine.forward import Games
 from moaisim.games.rapa_nui.engine.reference import ReferenceGame, deal, deck
 from moaisim.games.rapa_nui.rules.codes import (
     FISH,
@@ -296,6 +298,38 @@ def test_r8_the_game_ends_with_the_turn_or_the_round_the_pile_runs_out(timing):
 )
 def test_r9_3_types_tied_on_the_stone_share_a_value(stone, tie, values):
     assert type_values(stone, [3, 2, 1, 0], tie) == values
+
+
+@pytest.mark.parametrize(
+    ("tie", "values"),
+    [("high", [0, 0, 2, 3]), ("low", [1, 1, 2, 3]), ("split", [0, 0, 2, 3])],
+)
+def test_r9_3_tied_types_take_the_value_at_their_places_not_the_largest(tie, values):
+    """R9.3 (second edition): a place, not a size. With values [0, 1, 2, 3] (ascending), the
+    two types tied first (5 cards each) share places 0 and 1: `high` takes place 0's value 0
+    (the largest, 1, was taken before), `low` place 1's value 1, `split` (0 + 1) // 2 = 0."""
+    assert type_values([5, 5, 2, 1], [0, 1, 2, 3], tie) == values
+
+
+def test_r9_3_an_ascending_values_list_scores_by_place_in_both_engines():
+    """A component set whose sacrifice values ascend ([0, 1, 2, 3]): the final score of a
+    position (stone fish 5, mulberry 5, potato 2, grain 1: values 0, 0, 2, 3) counts 0 for the
+    tied leaders' cards, and the two engines score whole games alike under it."""
+    comps = replace(Rules.make(2).components, sacrifice_values=(0, 1, 2, 3))
+    rules = replace(Rules.make(2), components=comps)
+    g = ReferenceGame(rules, [Strategy(), Strategy()], seed=1, game=0)
+    t = g.t
+    t.glory, t.wood, t.village[0][MOAI], t.village[1][MOAI] = [0, 0], [0, 0], 0, 0
+    t.stock = [[4, 1, 0, 0], [0, 0, 2, 1]]
+    t.stone, t.down = [5, 5, 2, 1], [[0] * 4, [0] * 4]
+    assert g.score() == [0 * 4 + 0 * 1, 2 * 2 + 3 * 1]
+    batch = Games.new(rules, 4, np.arange(6)).play([Strategy(), Strategy()]).results()
+    ref = []
+    for i in range(6):
+        one = ReferenceGame(rules, [Strategy(), Strategy()], seed=4, game=i)
+        one.play()
+        ref += list(one.scores or [])
+    assert batch["score"].tolist() == ref
 
 
 def test_r9_1_the_score_adds_glory_moai_wood_and_stock():

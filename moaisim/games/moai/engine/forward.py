@@ -37,6 +37,7 @@ from moaisim.games.moai.engine.compiled.policy import EVERY
 from moaisim.games.moai.engine.compiled.work import phase_counts
 from moaisim.games.moai.engine.decisions import Kind, strengths
 from moaisim.games.moai.engine.events import Event
+from moaisim.games.moai.engine.possible import impossible
 from moaisim.games.moai.engine.results import COLUMNS, frame, provenance, ranks, win_shares
 from moaisim.games.moai.engine.seats import Seats
 from moaisim.games.moai.engine.state import COUNTERS
@@ -123,6 +124,10 @@ class Games:
     def state(self) -> BatchState:
         """The games' state (the batch engine's arrays; read it, do not write it)."""
         return self.machine.state
+
+    def nbytes(self) -> int:
+        """Memory held by the games' state (what `moaisim bench` reports)."""
+        return self.machine.state.nbytes()
 
     def __len__(self) -> int:
         return self.machine.b
@@ -522,8 +527,9 @@ def determinize(
         if problem:
             game = int(view.games[row])
             raise UserError(f"determinize: no game can show this view (game {game}): {problem}")
-    if isinstance(seed, SeatRandom):
-        u = seed.uniform(2)[rows[0]]
+    stream = seed if isinstance(seed, SeatRandom) else None
+    if stream is not None:  # peeked: the stream moves on only once the worlds are made
+        u = SeatRandom(stream.keys, stream.position).uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
     seed = check_seed(seed, "determinize: seed")
     try:
@@ -540,63 +546,17 @@ def determinize(
         counts = phase_counts(state.loc, state.boats, state.covered, at_work, rules.layout)
         for mine, theirs in zip(state.work, counts, strict=True):
             mine[at_work] = theirs
-    return Games(machine)
-
-
-def impossible(view: SeatView, row: int) -> str | None:
-    """What in row `row` of a full view no game of its rules can show (None: nothing): the
-    counts the rules conserve (C1-C5: 15 wood, 40 Rapa Nui cards, 21 Moai tiles, the disaster
-    tokens, 18 pawns a clan), the decks' sizes, the round and the seats. A view the engine
-    made always passes; one whose fields were edited by hand (a search's what-if) may not."""
-    r = view.rules
-    c, p, me = r.components, r.players, view.seat
-
-    def at(name: str) -> np.ndarray:
-        return np.asarray(getattr(view, name)[row]).astype(np.int64)
-
-    wood, supply, out = at("wood"), int(at("wood_supply")), int(at("wood_out"))
-    forest = int(at("forest_wood").sum())
-    if (wood < 0).any() or supply < 0 or out < 0:
-        return f"a negative wood count (clans {wood.tolist()}, supply {supply}, out {out})"
-    if int(wood.sum()) + supply + forest + out != c.wood:
-        return (f"wood held {wood.tolist()}, {supply} in the supply, {forest} in the forest "
-                f"and {out} out of the game do not add up to the game's {c.wood} (C5)")  # fmt: skip
-    hand, sizes, discard = at("hand"), at("hand_sizes"), at("discard")
-    deck = int(at("deck_size"))
-    if (hand < 0).any() or (sizes < 0).any() or (discard < 0).any() or deck < 0:
-        return "a negative card count (hand, hand sizes, discard or deck)"
-    if int(hand.sum()) != int(sizes[me]):
-        return f"the seat's hand holds {int(hand.sum())} cards, its hand size says {int(sizes[me])}"
-    if deck + int(discard.sum()) + int(sizes.sum()) != sum(c.cards):
-        return (f"{deck} cards in the deck, {int(discard.sum())} discarded and "
-                f"{int(sizes.sum())} in hands do not add up to the {sum(c.cards)} Rapa Nui "
-                "cards (C1)")  # fmt: skip
-    if (hand + discard > np.asarray(c.cards)).any():
-        return "more cards of a type in the hand and the discard than the game has (C1)"
-    epochs = int(at("epoch_deck_size"))
-    if not 0 <= epochs <= len(c.epoch_cards):
-        return f"{epochs} epoch cards in the deck (the game has {len(c.epoch_cards)}, C3)"
-    rnd = int(at("round"))
-    if not 1 <= rnd <= len(c.epoch_cards) + 1:  # every round reveals an epoch card (R4.1)
-        return f"round {rnd} (a game has rounds 1 to {len(c.epoch_cards) + 1} at most)"
-    covered, tokens = int(at("covered")), int(at("disaster_supply"))
-    if covered < 0 or tokens < 0 or covered + tokens != c.disaster_tokens or covered > c.fields:
-        return (f"{covered} covered fields and {tokens} disaster tokens in the supply "
-                f"(the game has {c.disaster_tokens} tokens and {c.fields} fields, C4)")  # fmt: skip
-    birdman, order = int(at("birdman")), at("order")
-    if not 0 <= birdman < p or sorted(order.tolist()) != list(range(p)):
-        return f"bird-man {birdman} and hill order {order.tolist()} are not {p} seats"
-    moai, supply_tiles, own = at("moai_count"), at("moai_supply"), at("own_tiles")
-    if (moai < 0).any() or int(moai[me]) != int(own.sum()):
-        return f"Moai tiles held {moai.tolist()}, but the seat's own tiles are {int(own.sum())}"
-    if int(moai.sum()) + int(supply_tiles.sum()) > c.n_tiles:
-        return f"more Moai tiles held and in the supply than the game's {c.n_tiles} (C2)"
-    camp, board, reserve = at("camp_size"), at("on_board"), at("reserve")
-    if (camp < 0).any() or (board < 0).any() or (reserve < 0).any():
-        return "a negative pawn count"
-    if (camp + board + reserve.sum(axis=-1) != c.pawns).any():
-        return f"a clan's camp, board and reserve do not add up to its {c.pawns} pawns (R1.5)"
-    return None
+    worlds = Games(machine)
+    for pend in worlds.pending():  # every world waits at the view's step (any seat's view)
+        row = int(rows[pend.rows[0] // n])
+        asked = Step(int(view._cursor[row]["step"]))  # noqa: SLF001
+        if pend.step != asked:  # e.g. a decision with one legal action, taken unasked
+            raise UserError(f"determinize: no game can show this view (game "
+                            f"{int(view.games[row])}): its fields wait at {asked.name}, a game "
+                            f"there at {pend.step.name}")  # fmt: skip
+    if stream is not None:
+        stream.uniform(2)
+    return worlds
 
 
 def _worlds(view: SeatView, rows: np.ndarray, n: int, draws: Draws) -> BatchState:

@@ -32,7 +32,8 @@ from moaisim.errors import StrategyError, UserError
 from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine.batch import Batch, lineup
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
-from moaisim.games.rapa_nui.engine.reference import ReferenceGame, deck
+from moaisim.games.rapa_nui.engine.possible import impossible, misshapen, unseen_cards
+from moaisim.games.rapa_nui.engine.reference import ReferenceGame
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import N_FOODS, N_KINDS
 from moaisim.games.rapa_nui.rules.model import Rules
@@ -387,11 +388,18 @@ class Game:
         return pend.kind, np.array([pend.player]), pend.legal.copy()
 
     def apply(self, action: Any) -> None:
-        """The pending decision's action (an int)."""
+        """The pending decision's action: an int (or a list of the one game's one action,
+        as `Games.apply` takes); anything else is refused as it is, never flattened (as
+        Moai's `Game.apply` does)."""
         pend = self._next()
         if pend is None:
             raise UserError("the game is over: no decision is pending")
-        self.games.apply(pend, np.asarray([action]).reshape(-1))
+        try:
+            actions = np.asarray(action)
+        except (TypeError, ValueError):
+            raise UserError(f"{pend.kind.value}: got {action!r}; expected an integer "
+                            "action") from None  # fmt: skip
+        self.games.apply(pend, actions[None] if actions.ndim == 0 else actions)
 
     def clone(self, seed: int | None = None) -> Game:
         """A copy of the game as it stands; with `seed`, its seats' streams of its own."""
@@ -417,34 +425,6 @@ class Game:
 
 
 # --- determinization -------------------------------------------------------------------------
-def unseen_cards(view: SeatView, row: int) -> np.ndarray:
-    """[7] the draw pile's cards of each kind as the view's seat can count them: the deck
-    (C1) less the display and every card taken from it (R10.3: the public record)."""
-    counts = np.bincount(np.array(deck(view.rules), dtype=np.int64), minlength=N_KINDS)
-    shown = view.display[row]
-    counts = counts - np.bincount(shown[shown >= 0], minlength=N_KINDS)
-    return counts - view.taken[row].sum(axis=0)
-
-
-def impossible(view: SeatView, row: int) -> str | None:
-    """What in row `row` of a view no game can show (None: nothing): a negative count, a
-    draw pile the deck cannot fill, a rival's face-down cards more than its public stock."""
-    unseen = unseen_cards(view, row)
-    if (unseen < 0).any() or unseen.sum() != int(view.pile[row]):
-        return (f"the deck's cards do not add up: {int(view.pile[row])} in the draw pile, "
-                f"{int(unseen.sum())} unseen by kind {unseen.tolist()}")  # fmt: skip
-    seen = view.rival_stocks()[row]
-    for q in range(view.players):
-        if q != view.seat and (seen[q] < 0).any():
-            return f"seat {q}'s stock by the public record is negative ({seen[q].tolist()})"
-        if q != view.seat and int(view.down[row, q]) > int(seen[q].sum()):
-            return (f"seat {q} put {int(view.down[row, q])} cards face down but its public "
-                    f"stock holds {int(seen[q].sum())}")  # fmt: skip
-    if (view.hand[row] < 0).any() or (view.stock[row] < 0).any():
-        return "the seat's own hand or stock is negative"
-    return None
-
-
 def determinize(view: SeatView, seed: int | SeatRandom, n: int,
                 rows: int | Sequence[int] | np.ndarray = 0) -> Games:  # fmt: skip
     """n full games per game `rows` of `view`, each consistent with what the view shows of
@@ -461,16 +441,29 @@ def determinize(view: SeatView, seed: int | SeatRandom, n: int,
     if not len(rows):
         raise UserError("determinize: rows must name at least one game of the view")
     n = check_count(n, "determinize: n (worlds per game)", 1, MAX_WORLDS // len(rows))
+    problem = misshapen(view)
+    if problem:
+        raise UserError(f"determinize: no game can show this view: {problem}")
     for row in rows.tolist():
         problem = impossible(view, row)
-        if problem:
-            raise UserError(f"determinize: no game can show this view: {problem}")
-    if isinstance(seed, SeatRandom):
-        u = seed.uniform(2)[rows[0]]
+        if problem:  # checked here, at the door: the machine's loops index by these counts
+            raise UserError(f"determinize: no game can show this view (row {row}): {problem}")
+    stream = seed if isinstance(seed, SeatRandom) else None
+    if stream is not None:  # peeked: the stream moves on only once the worlds are made
+        u = SeatRandom(stream.keys, stream.position).uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
     seed = check_seed(seed, "determinize: seed")
     draws = Draws(seed)
     parts = [_worlds(view, row, n, draws, seed, k) for k, row in enumerate(rows.tolist())]
+    for row, part in zip(rows.tolist(), parts, strict=True):
+        waiting = [(pend.kind, pend.player, len(pend)) for pend in part.pending()]
+        if waiting != [(view.kind, view.seat, n)]:  # e.g. a decision with one legal action
+            asked = ", ".join(f"{k.value} of seat {q}" for k, q, _ in waiting) or "nothing"
+            raise UserError(f"determinize: no game can show this view (row {row}): its "
+                            f"fields do not ask seat {view.seat} {view.kind.value} (a game "
+                            f"there asks {asked})")  # fmt: skip
+    if stream is not None:
+        stream.uniform(2)
     return parts[0] if len(parts) == 1 else Games.stack(parts)
 
 

@@ -103,7 +103,8 @@ TIES: dict[str, int] = {"high": 0, "low": 1, "split": 2}
 def type_value_on(c, stone, down, food: int) -> int:  # noqa: ANN001
     """R9.2-R9.3: the glory a stock card of `food` scores with the cards of `stone` and
     `down` (each [4] by type: the face-up cards, and the face-down ones counted) ranked by
-    count (`scoring.type_values`: tied types take their places' best, worst or mean value)."""
+    count (`scoring.type_values`: tied types take the value at their first or last shared
+    place, or the mean of their places' values)."""
     above, level = 0, 0
     mine = stone[food] + down[food]
     for f in range(N_FOODS):

@@ -31,6 +31,30 @@ SCHEMA: dict[str, dict[str, int | None]] = {
     "scoring": {"moai_glory": None, "wood_per_glory": None},
 }
 
+#: The counts of the file that no rule parameter bounds, with the range the rules and the
+#: engines allow and why (the deck and the display are checked against each other below).
+COUNTS: dict[str, tuple[int, int, str]] = {
+    # R0, C2: the lumberjack of a colour's four start cards goes to its village (R1.2)
+    "start.lumberjacks": (0, 4, "R0, C2: a colour's start set is four cards"),
+    # C3; a seat's stock may come to hold the four stacks whole, and the results keep it,
+    # and the cards bought and gained, in 16 bits (engine/results.py): 4 x 8191 <= 32767
+    "sacrifice.supply": (0, 8191, "C3: 25; a seat's stock may come to hold all four stacks, "
+                         "and the results keep it in 16 bits"),
+    # R9.2, C13: a stock card's glory; the balance edits' highest too (edits.MAX_VALUE)
+    "sacrifice.values": (0, 99, "R9.2, C13: 3, 2, 1, 0; the balance edits' highest"),
+    # C1: the machine keeps each game's draw pile whole, a row of the deck's size
+    "deck.lumberjack": (0, 500, "C1: 12 of 50 cards; a batch holds each game's whole deck"),
+    "deck.priest": (0, 500, "C1: 9 of 50 cards; a batch holds each game's whole deck"),
+    "deck.moai": (0, 500, "C1: 9 of 50 cards; a batch holds each game's whole deck"),
+    "deck.hunter_gatherer": (0, 500, "C1: 5 of each type; a batch holds each game's whole "
+                             "deck"),
+    # C7: the display is a [columns, depth] block of every game; a take is a column
+    "display.columns": (1, 16, "C7: 4 columns"),
+    "display.depth": (1, 50, "C7: 4 cards a column"),
+    # C9, R1.4: taken from the supply's stacks at the set-up (checked against them below)
+    "start.stock": (0, 2047, "C9: 1 of each type; four stocks come from the supply"),
+}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Components:
@@ -166,6 +190,11 @@ def components_from_dict(document: Mapping[str, Any], source: str) -> Components
                              f"{p.low}..{p.high}")  # fmt: skip
     if any(t >= N_FOODS for t in got["start.missing"]):
         raise RulesError(f"component file {source!r}: start.missing names food types 0-3")
+    for where, (low, high, why) in COUNTS.items():  # counts no parameter bounds
+        for value in got[where] if isinstance(got[where], tuple) else (got[where],):
+            if not low <= value <= high:
+                raise RulesError(f"component file {source!r}: {where} = {value} is outside "
+                                 f"{low}..{high} ({why})")  # fmt: skip
     for what in ("display.columns", "display.depth"):
         _number(source, what, got[what], 1)
     assumed = document.get("assumed", [])
@@ -196,13 +225,26 @@ def components_from_dict(document: Mapping[str, Any], source: str) -> Components
         moai_glory=got["scoring.moai_glory"],
         wood_per_glory=got["scoring.wood_per_glory"],
     )
-    if out.n_cards < out.display_cards:
-        raise RulesError(f"component file {source!r}: {out.n_cards} Rapa Nui cards cannot fill "
-                         f"a display of {out.display_cards}")  # fmt: skip
+    check_end(out, f"component file {source!r}")
     if out.supply < 4 * out.start_stock:
         raise RulesError(f"component file {source!r}: sacrifice.supply ({out.supply}) cannot "
                          f"give 4 players {out.start_stock} card(s) of each type")  # fmt: skip
     return out
+
+
+def check_end(components: Components, where: str) -> None:
+    """Refuse a component set whose game could never end (`where` names it in the message).
+
+    R8.1: the game ends when the draw pile is used up, so a deck that leaves no draw pile
+    once the display is dealt (C1 at most C7's display) makes a game with no end. No other
+    count can: the display's columns and depth and the hand (R6.1, C7) are at least 1, so
+    every play takes cards from the display, and a draw pile of one card or more runs out.
+    """
+    c = components
+    if c.n_cards <= c.display_cards:
+        raise RulesError(f"{where}: the deck's {c.n_cards} Rapa Nui cards leave no draw pile "
+                         f"once the display's {c.display_cards} ({c.columns} columns of "
+                         f"{c.depth}) are dealt: such a game never ends (R8.1)")  # fmt: skip
 
 
 def load_components(path: str | Path | None = None,

@@ -13,12 +13,18 @@ from moaisim.errors import RulesError
 from moaisim.games.rapa_nui.rules.codes import HG, N_FOODS, N_KINDS
 from moaisim.games.rapa_nui.rules.components import (
     Components,
+    check_end,
     digest_of,
     load_components,
     parameter_values,
 )
 from moaisim.games.rapa_nui.rules.options import OPTIONS, check_option, parse_variants
-from moaisim.games.rapa_nui.rules.parameters import PARAMETERS, check_names, table
+from moaisim.games.rapa_nui.rules.parameters import (
+    PARAMETERS,
+    check_names,
+    check_players,
+    table,
+)
 
 
 @cache
@@ -71,6 +77,8 @@ class Rules:
         object.__setattr__(self, "variants", parse_variants(self.variants))
         for name in OPTIONS:
             check_option(name, getattr(self, name))
+        if isinstance(self.components, Components):  # R8.1: one made by hand too
+            check_end(self.components, f"components {self.components.name!r}")
 
     @classmethod
     def make(cls, players: int, variants: str | Iterable[str] | None = None,
@@ -84,8 +92,12 @@ class Rules:
                              f"{', '.join(OPTIONS)})")  # fmt: skip
         comps = (default_components() if components is None and not params
                  else load_components(components, dict(params) if params else None))  # fmt: skip
-        return cls(players=players, components=comps, variants=parse_variants(variants),
-                   **options)  # fmt: skip
+        rules = cls(players=players, components=comps, variants=parse_variants(variants),
+                    **options)  # fmt: skip
+        if params:  # a seat's parameter changed only where the seat plays
+            check_players(params, rules.players, default_components() if components is None
+                          else load_components(components))  # fmt: skip
+        return rules
 
     # --- what the toolkit reads ---------------------------------------------------------
     def has(self, variant: str) -> bool:

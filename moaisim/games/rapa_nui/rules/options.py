@@ -34,7 +34,8 @@ OPTION_HELP: dict[str, str] = {
     "refill_columns": "R6.2: a refill of several cards takes from any columns, or one",
     "hg_income": "R7.5: an H&G evaluation pays one card per type held, or per card",
     "majority_rule": "R7.6: the bonus needs a sole majority, or every tied leader takes it",
-    "sacrifice_tie": "R9.3: food types tied on the stone share their best, worst or mean value",
+    "sacrifice_tie": "R9.3: food types tied on the stone take the value at their first or last "
+    "shared place, or their places' mean",
     "end_timing": "R8.2: the game ends with the turn the draw pile runs out, or the round",
     "display_deal": "R1.3: the 16 dealt cards fill the columns one by one, or row by row",
     "refill_bottom": "R6.3: a refilled column's last drawn card is its bottom card, or its first",

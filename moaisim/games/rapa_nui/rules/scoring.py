@@ -11,8 +11,10 @@ from moaisim.games.rapa_nui.rules.codes import N_FOODS
 def type_values(stone: Sequence[int], values: Sequence[int], tie: str = "high") -> list[int]:
     """R9.2-R9.3: the glory a stock card of each food type scores, from the cards of each type
     on the sacrifice stone: the types ranked by count, most first, the k-th taking values[k];
-    types tied on the stone take the best value of the places they share (`high`), the worst
-    (`low`) or the mean of those values rounded down (`split`)."""
+    types tied on the stone take the value written at the first of the places they share
+    (`high`), at the last (`low`) or the mean of those places' values rounded down (`split`).
+    R9.3 names places, not sizes: with a list that is not descending, `high` may be the
+    smaller value (values [0, 1, 2, 3], counts 5, 5, 2, 1: 0, 0, 2, 3)."""
     order = sorted(range(N_FOODS), key=lambda t: -stone[t])
     out = [0] * N_FOODS
     i = 0
@@ -22,9 +24,9 @@ def type_values(stone: Sequence[int], values: Sequence[int], tie: str = "high") 
             j += 1
         shared = values[i : j + 1]
         if tie == "high":
-            value = max(shared)
+            value = shared[0]  # the first shared place
         elif tie == "low":
-            value = min(shared)
+            value = shared[-1]  # the last shared place
         else:  # split: their mean, rounded down
             value = sum(shared) // len(shared)
         for k in range(i, j + 1):

@@ -1,0 +1,294 @@
+"""What a Moai view can show (docs/rules.md, R5.9): the door `determinize` checks a view at
+before it builds games from it (docs/design.md, "The forward model").
+
+A view the engines made always passes. One built or edited by hand (a search's what-if, a
+test, a hostile caller) may hold numbers no game of its rules reaches: a pawn at location 99,
+a feed with -99 pawns short, an epoch card id past the deck. The compiled machine indexes its
+arrays by these numbers and counts some of them down without checking them in its loops, so
+every number that becomes an index or a count is checked here, once: the shapes of the
+record, the counts the rules conserve (C1-C5), the pawns as every seat sees them and the
+seat's own, and the cursor at the view's decision (`steps`' table). The first thing found
+wrong is named, with its numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.games.moai.engine.decisions import strengths
+from moaisim.games.moai.engine.steps import DECISION, Step
+from moaisim.games.moai.engine.views import HIDDEN, SeatView
+from moaisim.games.moai.rules.codes import CAMP, RESERVE, free_fields
+from moaisim.games.moai.rules.epoch_cards import epoch_table
+
+
+def impossible(view: SeatView, row: int) -> str | None:
+    """What in row `row` of a full view no game of its rules can show (None: nothing): the
+    counts the rules conserve (C1-C5: 15 wood, 40 Rapa Nui cards, 21 Moai tiles, the disaster
+    tokens, 18 pawns a clan), the decks' sizes, the round and the seats. A view the engine
+    made always passes; one whose fields were edited by hand (a search's what-if) may not."""
+    r = view.rules
+    c, p, me = r.components, r.players, view.seat
+
+    def at(name: str) -> np.ndarray:
+        return np.asarray(getattr(view, name)[row]).astype(np.int64)
+
+    wood, supply, out = at("wood"), int(at("wood_supply")), int(at("wood_out"))
+    forest = int(at("forest_wood").sum())
+    if (wood < 0).any() or supply < 0 or out < 0:
+        return f"a negative wood count (clans {wood.tolist()}, supply {supply}, out {out})"
+    if int(wood.sum()) + supply + forest + out != c.wood:
+        return (f"wood held {wood.tolist()}, {supply} in the supply, {forest} in the forest "
+                f"and {out} out of the game do not add up to the game's {c.wood} (C5)")  # fmt: skip
+    hand, sizes, discard = at("hand"), at("hand_sizes"), at("discard")
+    deck = int(at("deck_size"))
+    if (hand < 0).any() or (sizes < 0).any() or (discard < 0).any() or deck < 0:
+        return "a negative card count (hand, hand sizes, discard or deck)"
+    if int(hand.sum()) != int(sizes[me]):
+        return f"the seat's hand holds {int(hand.sum())} cards, its hand size says {int(sizes[me])}"
+    if deck + int(discard.sum()) + int(sizes.sum()) != sum(c.cards):
+        return (f"{deck} cards in the deck, {int(discard.sum())} discarded and "
+                f"{int(sizes.sum())} in hands do not add up to the {sum(c.cards)} Rapa Nui "
+                "cards (C1)")  # fmt: skip
+    if (hand + discard > np.asarray(c.cards)).any():
+        return "more cards of a type in the hand and the discard than the game has (C1)"
+    epochs = int(at("epoch_deck_size"))
+    if not 0 <= epochs <= len(c.epoch_cards):
+        return f"{epochs} epoch cards in the deck (the game has {len(c.epoch_cards)}, C3)"
+    rnd = int(at("round"))
+    if not 1 <= rnd <= len(c.epoch_cards) + 1:  # every round reveals an epoch card (R4.1)
+        return f"round {rnd} (a game has rounds 1 to {len(c.epoch_cards) + 1} at most)"
+    shown, cards, removed = int(at("revealed").sum()), len(c.epoch_cards), sum(r.removals)
+    if shown + epochs + removed != cards:
+        return (f"{shown} epoch cards revealed, {epochs} in the deck and {removed} left out "
+                f"(V3) do not add up to the game's {cards} (C3)")  # fmt: skip
+    # R3.1-R3.2: a round turns up P + 1 cards (the last one the Admiral too, or the deck's rest)
+    if shown <= (rnd - 1) * (p + 1) or (shown > rnd * (p + 1) + 1 and epochs > 0):
+        return (f"{shown} epoch cards revealed by round {rnd} (R3.1: {p + 1} a round, from "
+                f"{(rnd - 1) * (p + 1) + 1} to {rnd * (p + 1) + 1} by then)")  # fmt: skip
+    covered, tokens = int(at("covered")), int(at("disaster_supply"))
+    if covered < 0 or tokens < 0 or covered + tokens != c.disaster_tokens or covered > c.fields:
+        return (f"{covered} covered fields and {tokens} disaster tokens in the supply "
+                f"(the game has {c.disaster_tokens} tokens and {c.fields} fields, C4)")  # fmt: skip
+    birdman, order = int(at("birdman")), at("order")
+    if not 0 <= birdman < p or sorted(order.tolist()) != list(range(p)):
+        return f"bird-man {birdman} and hill order {order.tolist()} are not {p} seats"
+    if birdman != int(order[0]):
+        return f"bird-man {birdman} is not first in the hill order {order.tolist()} (R3.5)"
+    turn = at("turn")
+    should = [(birdman + k) % p for k in range(p)] if r.turn_order == "clockwise" else order
+    if turn.tolist() != list(should):
+        return (f"turn order {turn.tolist()} is not the {r.turn_order} order {list(should)} "
+                "(R2)")  # fmt: skip
+    moai, supply_tiles, own = at("moai_count"), at("moai_supply"), at("own_tiles")
+    if (moai < 0).any() or int(moai[me]) != int(own.sum()):
+        return f"Moai tiles held {moai.tolist()}, but the seat's own tiles are {int(own.sum())}"
+    if int(moai.sum()) + int(supply_tiles.sum()) > c.n_tiles:
+        return f"more Moai tiles held and in the supply than the game's {c.n_tiles} (C2)"
+    camp, board, reserve = at("camp_size"), at("on_board"), at("reserve")
+    if (camp < 0).any() or (board < 0).any() or (reserve < 0).any():
+        return "a negative pawn count"
+    if (camp + board + reserve.sum(axis=-1) != c.pawns).any():
+        return f"a clan's camp, board and reserve do not add up to its {c.pawns} pawns (R1.5)"
+    for check in (_record_problem, _pawn_problem, _tile_problem, _cursor_problem):
+        problem = check(view, row)
+        if problem:
+            return problem
+    return None
+
+
+#: The steps that wait for a decision (`steps.DECISION`), by number.
+WAITING: frozenset[int] = frozenset(int(s) for s in DECISION)
+
+
+def _cursor_problem(view: SeatView, row: int) -> str | None:
+    """What in the cursor of row `row` no game shows at a decision (`steps`' table): a step
+    that waits for one, a turn position among the seats, and each counter in its range at
+    that step, at its reset value at the others. The machine's loops index by these numbers
+    and count them down, so they are checked here (a feed with -99 pawns short looped)."""
+    r, p = view.rules, view.rules.players
+    lay, cards = r.layout, r.components.epoch_cards
+    cur = view._cursor[row]  # noqa: SLF001
+    step = int(cur["step"])
+    if step not in WAITING:
+        return f"step {step} is not a step that waits for a decision ({sorted(WAITING)})"
+    name = Step(step).name
+    pos, count, card = int(cur["step_pos"]), int(cur["step_count"]), int(cur["step_card"])
+    target, left = int(cur["step_target"]), int(cur["step_left"])
+    taken = np.asarray(cur["step_taken"], dtype=np.int64)
+    done, hill = np.asarray(cur["step_done"]), np.asarray(cur["step_hill"], dtype=np.int64)
+    if not 0 <= pos < p:
+        return f"turn position {pos} at {name} (a game of {p} has positions 0 to {p - 1})"
+    pawns = r.components.pawns * p
+    if step == Step.FOREST and not 0 <= count < lay.forest:
+        return f"forest space {count} (the forest has spaces 0 to {lay.forest - 1}, R6.1)"
+    if step == Step.WORK and not 0 <= count <= 4 * pawns:
+        return f"{count} work actions so far (R5: a place or a swap per pawn, a pass a seat)"
+    if step == Step.WORK and pos != count % p:
+        return f"turn position {pos} after {count} work actions ({count % p}: in turn, R5)"
+    if step not in (Step.FOREST, Step.WORK) and count != 0:
+        return f"step count {count} at {name} (0 but at work and in the forest)"
+    wanted = {Step.TARGET: "is_disaster", Step.LOSS: "is_disaster", Step.BOAT: "is_boat"}
+    if step in wanted:
+        if not 0 <= card < len(cards) or not getattr(cards[card], wanted[Step(step)]):
+            return f"card {card} at {name} is not a {wanted[Step(step)][3:]} card (C3)"
+    elif card != -1:
+        return f"card {card} at {name} (-1: no card but for a disaster or a boat)"
+    if (step == Step.LOSS) != (0 <= target < p) or (step != Step.LOSS and target != -1):
+        return f"disaster victim {target} at {name} (a seat at a loss, else -1; R4.4)"
+    if step in (Step.FEED, Step.REST):
+        if not 1 <= left <= r.components.pawns:
+            return f"{left} pawns left at {name} (1 to a clan's {r.components.pawns}, R6.3, R7.2)"
+    elif left != 0:
+        return f"{left} pawns left at {name} (0 but while feeding or resting)"
+    if (taken < 0).any() or (taken > r.components.pawns).any() or (
+            step != Step.REST and taken.any()):  # fmt: skip
+        return f"pawns rested per zone {taken.tolist()} at {name} (R7.2)"
+    if step != Step.VOLCANO and done.any():
+        return f"volcano spaces done {done.astype(int).tolist()} at {name} (R6.2)"
+    placed = hill[hill >= 0].tolist()
+    if ((hill < -1) | (hill >= p)).any() or len(set(placed)) != len(placed) or (
+            step != Step.HILL and placed):  # fmt: skip
+        return f"hill order so far {hill.tolist()} at {name} (R3.4: distinct seats, -1 after)"
+    if step == Step.HILL and ((hill[:pos] < 0).any() or (hill[pos:] != -1).any()):
+        return (f"hill order so far {hill.tolist()} while position {pos} is filled (R3.4: the "
+                "positions before it placed, none after)")  # fmt: skip
+    return None
+
+
+def _ids(view: SeatView, name: str, row: int, want: str | None = None) -> str | None:
+    """Epoch card ids of a record field: -1 or a card the game has (`want`: a property every
+    card must have), revealed (R3.1), no card twice."""
+    cards, seen = view.rules.components.epoch_cards, np.asarray(view.revealed[row])
+    ids = np.asarray(view._record[row][name]).astype(np.int64).reshape(-1)  # noqa: SLF001
+    held = ids[ids != -1]
+    if ((held < 0) | (held >= len(cards))).any() or len(set(held.tolist())) != len(held):
+        return (f"{name} {ids.tolist()} are not distinct epoch card ids (0 to "
+                f"{len(cards) - 1}) or -1")  # fmt: skip
+    if not seen[held].all():
+        return f"{name} {ids.tolist()} holds an epoch card not yet revealed (R3.1)"
+    if want and not all(getattr(cards[i], want) for i in held.tolist()):
+        return f"{name} {ids.tolist()} holds a card that is not a {want[3:]} card (C3)"
+    return None
+
+
+def _record_problem(view: SeatView, row: int) -> str | None:
+    """The public record's other numbers in their ranges: the decks' positions, the bid
+    order, the bids, and the epoch cards on offer, held and built as boats."""
+    r, p = view.rules, view.rules.players
+    rec = view._record[row]  # noqa: SLF001
+    cards, epochs = sum(r.components.cards), len(r.components.epoch_cards)
+    pos, end = int(rec["deck_pos"]), int(rec["deck_len"])
+    if not 0 <= pos <= end <= cards or int(rec["reshuffles"]) < 0:
+        return (f"the Rapa Nui deck at {pos} of {end} after {int(rec['reshuffles'])} reshuffles "
+                f"(0 <= drawn <= its size <= the game's {cards} cards, R7.1)")  # fmt: skip
+    pos, end = int(rec["epoch_pos"]), int(rec["epoch_len"])
+    if not 0 <= pos <= end <= epochs:
+        return f"the epoch deck at {pos} of {end} (0 <= revealed <= its size <= {epochs}, C3)"
+    if sorted(np.asarray(rec["bid_order"]).tolist()) != list(range(p)):
+        return f"bid order {np.asarray(rec['bid_order']).tolist()} is not {p} seats (V2)"
+    bids = np.asarray(rec["bids"], dtype=np.int64)
+    most = 3 * cards  # R3.3: a bid is cards of a hand, each worth 1 to 3
+    if ((bids < -1) | (bids > most)).any():
+        return f"bids {bids.tolist()} (-1: not revealed, else 0 to {most}, R3.3)"
+    for name, want in (("offer", None), ("held", None), ("boats", "is_boat")):
+        problem = _ids(view, name, row, want)
+        if problem:
+            return problem
+    return _derived_problem(view, row)
+
+
+def _derived_problem(view: SeatView, row: int) -> str | None:
+    """The fields a view works out from others agree with them: the decks' sizes, the
+    boats built, the seat's turn position, and the epoch on the back of the epoch deck's top
+    card (R5.9: the deck is epoch 1 on 2 on 3, so it is the first epoch with cards left)."""
+    r, me = view.rules, view.seat
+    rec = view._record[row]  # noqa: SLF001
+    pairs = (("deck_size", int(rec["deck_len"]) - int(rec["deck_pos"])),
+             ("epoch_deck_size", int(rec["epoch_len"]) - int(rec["epoch_pos"])))  # fmt: skip
+    for name, value in pairs:
+        if int(getattr(view, name)[row]) != value:
+            return f"{name} {int(getattr(view, name)[row])} is not the deck's {value}"
+    built = np.asarray(rec["boats"]) >= 0
+    if not np.array_equal(np.asarray(view.boats[row], dtype=bool), built):
+        return f"boats {np.asarray(view.boats[row]).astype(int).tolist()} are not those built"
+    turn = np.asarray(rec["turn"])
+    if int(view.position[row]) != int(np.argmax(turn == me)):
+        return f"position {int(view.position[row])} is not seat {me}'s in the turn order"
+    epoch, seen = epoch_table(r).epoch[:-1], np.asarray(view.revealed[row], dtype=bool)
+    left = [int(((epoch == e) & ~seen).sum()) - r.removals[e - 1] for e in (1, 2, 3)]
+    top = next((e for e, k in zip((1, 2, 3), left, strict=True) if k > 0), 0)
+    if int(rec["next_epoch"]) != top:
+        return (f"the epoch deck's top card shows epoch {int(rec['next_epoch'])}, but its "
+                f"cards left by epoch ({left}) put epoch {top} on top (R5.9)")  # fmt: skip
+    return None
+
+
+def _pawn_problem(view: SeatView, row: int) -> str | None:
+    """R5.9: the seat's own pawns at codes of the board, in camp or in the reserve, and every
+    count a view gives of the pawns (on the board, in camp, in the reserve by strength, face
+    down per place, the manned boats, the free fields) what those pawns make; a boat holds
+    one pawn and only a boat that was built (R5.7)."""
+    r, p, me = view.rules, view.rules.players, view.seat
+    lay, strength = r.layout, strengths(r)
+
+    def at(name: str) -> np.ndarray:
+        return np.asarray(getattr(view, name)[row]).astype(np.int64)
+
+    loc, up, shown, hidden = at("own_loc"), at("own_up"), at("shown_loc"), at("hidden_count")
+    if ((loc < RESERVE) | (loc >= lay.size)).any():
+        return (f"own pawns at locations {sorted(set(loc.tolist()))} (reserve {RESERVE}, camp "
+                f"{CAMP}, the board 0 to {lay.size - 1})")  # fmt: skip
+    if (((shown < 0) & (shown != HIDDEN)) | (shown >= lay.size)).any():
+        return f"face-up pawns shown at locations outside the board (0 to {lay.size - 1})"
+    if (hidden < 0).any():
+        return "a negative count of face-down pawns"
+    mine = np.where((loc >= 0) & (up != 0), loc, HIDDEN)
+    down = np.bincount(loc[(loc >= 0) & (up == 0)], minlength=lay.size)
+    if not np.array_equal(shown[me], mine) or not np.array_equal(hidden[me], down):
+        return "the seat's own pawns are not shown as its locations and faces say (R5.9)"
+    board = (shown != HIDDEN).sum(axis=1) + hidden.sum(axis=1)
+    if not np.array_equal(at("on_board"), board):
+        return f"pawns on the board {at('on_board').tolist()}, the map shows {board.tolist()}"
+    if int(at("camp_size")[me]) != int((loc == CAMP).sum()):
+        return f"the seat's camp holds {int(at('camp_size')[me])} pawns, its pawns say otherwise"
+    own_reserve = np.bincount(strength[loc == RESERVE] - 1, minlength=3)
+    if not np.array_equal(at("reserve")[me], own_reserve):
+        return f"the seat's reserve {at('reserve')[me].tolist()} is not its pawns' {own_reserve}"
+    for q in range(p):
+        face_up = np.bincount(strength[shown[q] != HIDDEN] - 1, minlength=3)
+        if (face_up + at("reserve")[q] > lay.per_strength).any():
+            return (
+                f"clan {q} shows {face_up.tolist()} pawns face up and {at('reserve')[q]} "
+                f"in reserve by strength, more than its {lay.per_strength} of each (C1)"
+            )
+    at_code = hidden + np.stack([np.bincount(s[s >= 0], minlength=lay.size) for s in shown])
+    ocean = at_code[:, lay.ocean0 : lay.ocean0 + lay.boats]
+    built = np.asarray(view._record[row]["boats"]) >= 0  # noqa: SLF001
+    if (ocean > 1).any() or (ocean > built).any():
+        return f"pawns on the boats {ocean.tolist()} (one a boat, and only a boat built, R5.7)"
+    if not np.array_equal(at("boats_manned").astype(bool), ocean > 0):
+        return f"manned boats {at('boats_manned').astype(int).tolist()} are not the map's"
+    in_fields = int(at_code[:, lay.fields].sum())
+    free = int(free_fields.py_func(lay, int(view._record[row]["covered"]), in_fields))  # noqa: SLF001
+    if free < 0 or int(at("free_fields")) != free:
+        return (f"{int(at('free_fields'))} free fields with {in_fields} pawns and "
+                f"{int(view._record[row]['covered'])} disaster tokens on the fields (R5.5: "  # noqa: SLF001
+                f"{free})")  # fmt: skip
+    return None
+
+
+def _tile_problem(view: SeatView, row: int) -> str | None:
+    """C2, R6.5: a tile is in the supply, the seat's own, or a rival's or gone; the rivals'
+    counts fit the tiles that are neither."""
+    me = view.seat
+    supply = np.asarray(view.moai_supply[row], dtype=bool)
+    own = np.asarray(view.own_tiles[row], dtype=bool)
+    count = np.asarray(view.moai_count[row], dtype=np.int64)
+    if (supply & own).any():
+        return "a Moai tile both in the supply and the seat's own"
+    rivals = int(count.sum() - count[me])
+    if rivals > int((~supply & ~own).sum()):
+        return (f"rivals hold {rivals} Moai tiles, but only {int((~supply & ~own).sum())} are "
+                "neither in the supply nor the seat's (C2)")  # fmt: skip
+    return None
