@@ -127,6 +127,17 @@ def test_without_memory():
     assert "peak MiB" not in bench.markdown(df)
 
 
+def test_every_game_is_timed_and_its_uncounted_decisions_are_blank():
+    """`moaisim bench --game rapa-nui` stopped on an internal error (its forward model has no
+    decision counters): a game whose batch engine does not count them gets nan, shown '–'."""
+    df = bench.run(bench.Config(players=(3,), lineups=("greedy",), games=6, reference_games=1,
+                                memory=False, game="rapa-nui"))  # fmt: skip
+    row = df.iloc[0]
+    assert row["batch_games_per_s"] > 0 and row["state_bytes_per_game"] > 0
+    assert math.isnan(row["decisions_per_game"]) and row["ref_decisions_per_game"] > 0
+    assert "--game rapa-nui" in df.attrs["command"] and "–" in bench.markdown(df)
+
+
 def test_counters_agree_between_engines_on_the_same_games():
     rules, classes, names = bench._lineup(4, "greedy", "base")
     b = Games.new(rules, 9, np.arange(2)).play([c() for c in classes], names=names)

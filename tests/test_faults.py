@@ -110,9 +110,11 @@ def test_a_second_checkout_with_another_greedy_default_cannot_resume(tmp_path):
     assert '"moai_height": 7,' in text
     greedy.write_text(text.replace('"moai_height": 7,', '"moai_height": 8,'))
     env = {**os.environ, "PYTHONPATH": str(checkout)}
+    more = [*args]
+    more[more.index("-n") + 1] = "40"  # an option is given once
     cmd = [sys.executable, "-c", "import sys, moaisim.cli; print(moaisim.cli.__file__, "
-           "file=sys.stderr); sys.exit(moaisim.cli.main(sys.argv[1:]))", *args, "-n", "40",
-           "--resume", "-q"]  # fmt: skip
+           "file=sys.stderr); sys.exit(moaisim.cli.main(sys.argv[1:]))", *more, "--resume",
+           "-q"]  # fmt: skip
     proc = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True)
     first, *rest = proc.stderr.splitlines()
     assert first.startswith(str(checkout))  # the copy ran, not the installed package

@@ -358,9 +358,9 @@ def test_an_out_directory_with_another_run_is_refused_and_left_alone(tmp_path, c
     out = tmp_path / "run"
     assert main(["simulate", "-p", "3", "-n", "10", "-s", "1", "-o", str(out), "-q"]) == 0
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    for other in (["-s", "2"], ["-p", "4"], ["--strategies", "random"]):
-        code = main(["simulate", "-p", "3", "-n", "10", "-s", "1", "-o", str(out), "-q",
-                     "--resume", *other])  # fmt: skip
+    for other in (["-s", "2"], ["-s", "1", "-p", "4"], ["-s", "1", "--strategies", "random"]):
+        code = main(["simulate", "-p", "3", "-n", "10", "-o", str(out), "-q", "--resume",
+                     *other])  # fmt: skip
         assert code == 2
         assert "holds a different run" in capsys.readouterr().err
     (tmp_path / "junk").mkdir()

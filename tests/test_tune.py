@@ -151,7 +151,9 @@ def test_the_tune_command_runs_a_search_and_refuses_mistakes_in_one_line(tmp_pat
     doc = tomllib.loads((out / "tuned-2p.toml").read_text())
     assert doc["tuned"]["command"] == "moaisim " + " ".join(args)
     assert doc["tuned"]["generations"] == 1 and doc["tuned"]["held_out_games"] == 8
-    assert main([*args, "--generations", "2", "-q"]) == 0  # resumes: one more generation
+    again = [*args]
+    again[again.index("--generations") + 1] = "2"  # an option is given once
+    assert main([*again, "-q"]) == 0  # resumes: one more generation
     log = (out / "tuned-2p.log").read_text().splitlines()
     assert [line.split()[0] for line in log[2:4]] == ["1", "2"]
     assert capsys.readouterr().err == ""
@@ -164,7 +166,8 @@ def test_the_tune_command_runs_a_search_and_refuses_mistakes_in_one_line(tmp_pat
     ]
     for extra, message in bad:
         where = tmp_path / "bad"
-        assert main(["tune", "-p", "3", "--out", str(where), *extra]) == 2
+        players = [] if extra[0] == "--players" else ["-p", "3"]  # an option is given once
+        assert main(["tune", *players, "--out", str(where), *extra]) == 2
         err = capsys.readouterr().err
         assert err.startswith("moaisim: error: ") and message in err and err.count("\n") == 1
         assert not where.exists()

@@ -81,12 +81,30 @@ def luck(shares: np.ndarray, seed: int = 0) -> dict[str, float]:
     same, independent, deal = luck_measures(y)
     rng = np.random.default_rng([seed, 2])
     boot = np.array([luck_measures(y[rng.integers(0, d, d)]) for _ in range(BOOTSTRAP // 5)])
-    lo, hi = np.nanquantile(boot, [0.025, 0.975], axis=0)
+    lo, hi = np.array([percentile_interval(b) for b in boot.T]).T
     return {
         "deals": d, "replays": k, "same_winner": same, "same_winner_lo": lo[0],
         "same_winner_hi": hi[0], "independent": independent, "deal_share": deal,
         "deal_share_lo": lo[2], "deal_share_hi": hi[2],
     }  # fmt: skip
+
+
+#: The ends of a 95 % percentile interval, as `scipy.stats.bootstrap` computes them.
+SCIPY_ENDS = ((1 - 0.95) / 2, 1 - (1 - 0.95) / 2)
+
+
+def percentile_interval(boot: np.ndarray, quantile: Callable[..., np.ndarray] = np.quantile,
+                        ends: tuple[float, float] = (0.025, 0.975)
+                        ) -> tuple[float, float]:  # fmt: skip
+    """The 95 % percentile interval of bootstrap values (`quantile` at `ends`), over those
+    that could be computed (a resample of deals whose replays never differ has no share of
+    variance: nan); nan and nan when none could (too few games to say), instead of numpy's
+    or scipy's warning."""
+    finite = boot[np.isfinite(boot)]
+    if not len(finite):
+        return float("nan"), float("nan")
+    lo, hi = quantile(finite, np.array(ends))
+    return float(lo), float(hi)
 
 
 def luck_measures(y: np.ndarray) -> tuple[float, float, float]:
@@ -341,22 +359,24 @@ def paired_difference(
 ) -> dict[str, float]:
     """Measure `m` of set-up a and of set-up b on the same games (or deals), and a minus
     b with its 95 % interval: a paired t interval of the per-game differences for a mean
-    (`stats.paired_test`), else the percentile interval of scipy's bootstrap over the
-    pairs (one resample picks the same games of both)."""
+    (`stats.paired_test`), else the percentile interval of a bootstrap over the pairs (one
+    resample picks the same games of both; scipy's resamples and quantiles, over the
+    resamples where the measure can be computed). A measure that cannot be computed in
+    either set-up (nan: too few games to say) has no difference and no interval (nan)."""
     n = len(next(iter(a.values())))
     every = np.arange(n)
     va, vb = m.value(a, every), m.value(b, every)
     if m.column is not None:
         d = a[m.column] - b[m.column]
         diff, lo, hi, _ = stats.paired_test(n, d.sum(), (d**2).sum())
-    else:
+    elif not (np.isfinite(va) and np.isfinite(vb)):
+        diff = lo = hi = float("nan")
+    else:  # the resamples of `scipy.stats.bootstrap(method="percentile")`, drawn alike
         rng = np.random.default_rng([seed, 3, sum(map(ord, m.key))])
-        boot = scipy_stats.bootstrap(
-            (every,), lambda i: m.value(a, i) - m.value(b, i), vectorized=False,
-            n_resamples=BOOTSTRAP, method="percentile", rng=rng,
-        )  # fmt: skip
+        picks = rng.integers(0, n, (BOOTSTRAP, n))
+        boot = np.array([m.value(a, i) - m.value(b, i) for i in picks])
         diff = va - vb
-        lo, hi = boot.confidence_interval.low, boot.confidence_interval.high
+        lo, hi = percentile_interval(boot, scipy_stats.quantile, SCIPY_ENDS)
     return {"setup": va, "against": vb, "diff": float(diff), "lo": float(lo), "hi": float(hi),
             "n": n}  # fmt: skip
 

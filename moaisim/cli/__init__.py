@@ -4,7 +4,8 @@ Exit codes: 0 done; 2 a mistake in what was asked (`moaisim: error: ...`, one li
 name, bad rules file, bad option...); 1 a strategy failed during a game (`moaisim: strategy
 error: ...`, one line naming the strategy, decision, game and seed); 130 interrupted.
 `--debug`, anywhere on the line, prints the traceback as well. Every command that plays, reads
-or describes a game takes `--game NAME` (`moaisim games` lists them; default moai).
+or describes a game takes `--game NAME` (`moaisim games` lists them; default moai). An option
+of one value given twice is a mistake too (`_once`), not the last one kept silently.
 
 The commands live by what they do: `game` (games, play, replay, variants, rules, events,
 strategies), `runs` (simulate, report, experiment) and `studies` (versus, metagame, tune,
@@ -19,6 +20,7 @@ import signal
 import sys
 import traceback
 import warnings
+from typing import Any
 
 import typer
 from typer.models import CommandInfo
@@ -51,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write("moaisim: error: standard output is closed\n")
         return 2
     command = typer.main.get_command(app)
+    for sub in getattr(command, "commands", {}).values():
+        _once(sub)
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     args = [a for a in args if a != "--debug"]
@@ -79,6 +83,31 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
         warnings.showwarning = shown
     return code if isinstance(code, int) else 0
+
+
+def _once(command: Any) -> None:
+    """Make a command refuse an option of one value given twice (`--game moai --game
+    rapa-nui`), in one line naming it (a `UserError`), where the parser would keep the last
+    one silently. An option that takes several values (`-p 3 -p 4`) is repeated as before.
+    (`command` is a command of click's or of the copy typer ships: read by its fields.)"""
+    parse = command.parse_args
+    if getattr(parse, "once", False):  # wrapped by an earlier call of `main` already
+        return
+
+    def parse_args(ctx: Any, args: list[str]) -> list[str]:
+        _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+        seen: set[str] = set()
+        for param in order:  # each parameter in the order given, once per time it is given
+            if getattr(param, "param_type_name", "") != "option" or param.multiple or param.count:
+                continue
+            if param.name in seen:
+                name = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+                raise UserError(f"{name} is given twice: give it once")
+            seen.add(param.name)
+        return parse(ctx, args)
+
+    parse_args.once = True  # type: ignore[attr-defined]
+    command.parse_args = parse_args
 
 
 def _failed(exc: Exception, debug: bool) -> int:

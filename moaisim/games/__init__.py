@@ -52,6 +52,17 @@ def check_name(name: Any) -> str:
     raise UnknownGameError(f"unknown game {text!r} (games: {', '.join(known)})")
 
 
+def check_key(value: Any) -> str:
+    """A game's name as a study file gives it (its `game` key: an experiment or balance
+    file), or a one-line `UnknownGameError` in the file's words: the file and the key are
+    named by the caller, not the command line's --game (`check_name` speaks of that)."""
+    known = available()
+    if isinstance(value, str) and value.strip() in known:
+        return value.strip()
+    raise UnknownGameError(f"game must be a game's name, one of {', '.join(known)}, "
+                           f"got {value!r}")  # fmt: skip
+
+
 @cache
 def load_game(name: str = DEFAULT) -> GameSpec:
     """The game called `name` (`moaisim games` lists them): its `GameSpec`."""
@@ -74,4 +85,4 @@ def game_of(rules: Any) -> GameSpec:
 
 
 __all__ = ["BUILTIN", "DEFAULT", "GROUP", "GameSpec", "UnknownGameError", "available",
-           "check_name", "game_of", "load_game"]  # fmt: skip
+           "check_key", "check_name", "game_of", "load_game"]  # fmt: skip

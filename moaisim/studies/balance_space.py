@@ -28,14 +28,14 @@ import copy
 import dataclasses
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from moaisim.errors import UserError
 from moaisim.files import read_text
-from moaisim.games import DEFAULT, check_name, load_game
+from moaisim.games import DEFAULT, check_key, load_game
 from moaisim.registry import load_strategy
 from moaisim.studies.retune import default_popsize
 from moaisim.studies.sheet import MAX_DEALS, MAX_SEARCH_GAMES, SheetSettings, planned_games
@@ -499,7 +499,7 @@ def _space(path: Path, data: dict[str, Any]) -> Space:
     for key in data:
         if key not in TOP:
             raise UserError(f"unknown key {key!r} (expected one of {', '.join(sorted(TOP))})")
-    game = check_name(data.get("game", DEFAULT))
+    game = check_key(data.get("game", DEFAULT))
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip() or "/" in name:
         raise UserError(f"name must be a non-empty string without '/', got {name!r}")
@@ -738,6 +738,8 @@ def _objective(name: str, spec: Any, s: Settings, game: str = DEFAULT) -> Object
                 load_strategy(x, game)
             except UserError as exc:
                 raise UserError(f"objectives.{name}.library: {exc}") from None
+    for k in ("at_least", "at_most", "within"):
+        _check_target(name, measure, kind, k, nums[k], s.players, library)
     rnd = _whole(spec.get("round", 3), 1, f"objectives.{name}.round", 30)
     better, weaker = spec.get("better", "L3"), spec.get("weaker", "L1")
     if measure == "skill":
@@ -751,6 +753,51 @@ def _objective(name: str, spec: Any, s: Settings, game: str = DEFAULT) -> Object
         _whole(games, 2, f"objectives.{name}.games", MAX_BLOCK_GAMES)
     return Objective(name, measure, goal, nums["at_most"], nums["at_least"], nums["within"],
                      fld, rnd, better, weaker, tuple(library), games)  # fmt: skip
+
+
+def reach(kind: str, players: int, library: int = 0) -> tuple[float, float]:
+    """The values a measure of `MEASURES` (`kind`) can take at `players` players, in its
+    unit: a win share less the fair 1/P (`seat0`, `skill`), the root mean square of the
+    seats' gaps (0 to sqrt(P - 1) / P, one seat winning every game), a share (0 to 100 %),
+    rounds (a game lasts one at least), an effective number of the `library`'s strategies
+    (1 to its size)."""
+    if kind in ("seat0", "skill"):
+        return -100 / players, 100 - 100 / players
+    if kind == "seat_rms":
+        return 0.0, 100 * math.sqrt(players - 1) / players
+    if kind in (HEADLINE, "decisive"):
+        return 0.0, 100.0
+    if kind == "length":
+        return 1.0, math.inf
+    if kind == "diversity":
+        return 1.0, float(max(library, 1))
+    return -math.inf, math.inf  # length_change: a difference of rounds
+
+
+def _check_target(name: str, measure: str, kind: str, key: str, x: float | None,
+                  players: Sequence[int], library: Any) -> None:  # fmt: skip
+    """A hard bound within what its measure can be at the study's player counts (one line
+    naming the target and its range otherwise): `at_least` no higher than the measure can
+    reach at every player count, and no lower than it can be at some (else it binds
+    nowhere); `at_most` the other way round; `within` from 0 to the largest |value|."""
+    if x is None:
+        return
+    size = len(library) if isinstance(library, list) else 0
+    ends = [reach(kind, p, size) for p in players]
+    if key == "at_least":
+        lo, hi = min(e[0] for e in ends), min(e[1] for e in ends)
+    elif key == "at_most":
+        lo, hi = max(e[0] for e in ends), max(e[1] for e in ends)
+    else:
+        lo, hi = 0.0, max(max(abs(e[0]), abs(e[1])) for e in ends)
+    if lo <= x <= hi:
+        return
+    unit = MEASURES[kind][0]
+    said = f"at least {lo:.4g} {unit}" if math.isinf(hi) else f"{lo:.4g} to {hi:.4g} {unit}"
+    counts = " and ".join(str(p) for p in players)
+    at = f" at {counts} players" if kind in ("seat0", "skill", "seat_rms") else ""
+    raise UserError(f"objectives.{name}.{key} = {x:g} is outside what {measure} can be{at}: "
+                    f"{said}")  # fmt: skip
 
 
 def _check_ends(space: Space) -> None:

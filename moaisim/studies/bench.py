@@ -39,7 +39,7 @@ import pandas as pd
 from moaisim.analysis import text
 from moaisim.api import BATCH_SIZE
 from moaisim.errors import UserError
-from moaisim.files import check_writable_file, write_atomic
+from moaisim.files import GAME_KEY, check_writable_file, write_atomic
 from moaisim.games import DEFAULT, load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import parse_lineup, split_top, strategy_name
@@ -165,7 +165,8 @@ class Config:
             ]
         else:
             out.append("--no-memory")
-        return [*out, "--seed", str(self.seed)]
+        game = [] if self.game == DEFAULT else ["--game", self.game]  # the game benchmarked
+        return [*out, "--seed", str(self.seed), *game]
 
 
 def _not_int(x: object) -> bool:
@@ -232,9 +233,12 @@ def speed(
         for start in range(0, games, batch_size):
             chunk = np.arange(start, min(games, start + batch_size))
             g = Games.new(rules, seed, chunk).play([c() for c in classes], names=names)
-            assert g.seats is not None
-            asked, decided = asked + g.seats.asked, decided + g.seats.decided
-            nbytes = max(nbytes, g.state.nbytes() // len(chunk))
+            seats = getattr(g, "seats", None)  # a game whose machine counts its decisions
+            if seats is None:
+                asked = decided = -1
+            elif asked >= 0:
+                asked, decided = asked + seats.asked, decided + seats.decided
+            nbytes = max(nbytes, g.nbytes() // len(chunk))
             del g
         return time.process_time() - cpu, time.perf_counter() - wall, asked, decided, nbytes
 
@@ -267,10 +271,11 @@ def speed(
         "ref_wall_s": r_wall,
         "ref_games_per_s": r_rate,
         "ratio": b_rate / r_rate,
-        "batch_decisions_per_s": b_asked / b_cpu,
+        # nan where the game's batch engine does not count its decisions
+        "batch_decisions_per_s": b_asked / b_cpu if b_asked >= 0 else float("nan"),
         "ref_decisions_per_s": r_asked / r_cpu,
-        "decisions_per_game": b_asked / games,
-        "all_decisions_per_game": b_decided / games,
+        "decisions_per_game": b_asked / games if b_asked >= 0 else float("nan"),
+        "all_decisions_per_game": b_decided / games if b_decided >= 0 else float("nan"),
         "ref_decisions_per_game": r_asked / reference_games,
         "state_bytes_per_game": b_bytes,
         "batch_cpu_s_all": " ".join(f"{r[0]:.3f}" for r in batch_runs),
@@ -317,7 +322,7 @@ tracemalloc.start()
 cpu = time.process_time()
 g = Games.new(rules, a["seed"], np.arange(a["games"]))
 g.play([c() for c in classes], names=names)
-state = g.state.nbytes()
+state = g.nbytes()
 res = g.results()
 cpu = time.process_time() - cpu
 traced = tracemalloc.get_traced_memory()[1]
@@ -568,8 +573,9 @@ def report(
     text = markdown(df)
     if markdown_path:
         write_atomic(markdown_path, text.encode(), "Markdown table")
-    if csv_path:
-        write_atomic(csv_path, df.to_csv(index=False).encode(), "CSV table")
+    if csv_path:  # the table names its game (a column)
+        write_atomic(csv_path, df.assign(**{GAME_KEY: config.game}).to_csv(index=False).encode(),
+                     "CSV table")  # fmt: skip
     return text
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -80,9 +81,11 @@ def read_model(path: str, stamp: float) -> dict[str, Any]:
 
 def _tables(ens: dict[str, Any], features: int) -> tuple[np.ndarray, np.ndarray, float]:
     """An ensemble's trees as one nodes table ([n, 5]: feature, threshold, left, right,
-    value; children numbered in the table), each tree's root row, and its constant."""
+    value; children numbered in the table), each tree's root row, and its constant. A
+    threshold, value or constant that is not a finite number (JSON reads NaN and Infinity)
+    is refused: a comparison with NaN is always false, so it would send every row one way."""
     rows, roots = [], []
-    for tree in ens["trees"]:
+    for j, tree in enumerate(ens["trees"]):
         f = np.asarray(tree["feature"], dtype=np.int64)
         t = np.asarray(tree["threshold"], dtype=np.float64)
         left = np.asarray(tree["left"], dtype=np.int64)
@@ -91,6 +94,11 @@ def _tables(ens: dict[str, Any], features: int) -> tuple[np.ndarray, np.ndarray,
         n = len(f)
         if not n or any(len(x) != n for x in (t, left, right, v)):
             raise ValueError("a tree's node lists differ in length")
+        for name, x in (("threshold", t), ("value", v)):
+            bad = np.flatnonzero(~np.isfinite(x))
+            if len(bad):
+                raise ValueError(f"tree {j}'s {name} is not a finite number "
+                                 f"({float(x[bad[0]])} at node {bad[0]})")  # fmt: skip
         inner = f >= 0
         if (f >= features).any() or (inner & ((left <= np.arange(n)) | (right <= np.arange(n))
                                               | (left >= n) | (right >= n))).any():  # fmt: skip
@@ -100,7 +108,10 @@ def _tables(ens: dict[str, Any], features: int) -> tuple[np.ndarray, np.ndarray,
         rows.append(np.column_stack([f, t, np.where(inner, left + base, -1),
                                      np.where(inner, right + base, -1), v]))  # fmt: skip
     nodes = np.concatenate(rows) if rows else np.zeros((0, 5))
-    return nodes, np.asarray(roots, dtype=np.int64), float(ens["constant"])
+    constant = float(ens["constant"])
+    if not math.isfinite(constant):
+        raise ValueError(f"the constant is not a finite number ({constant})")
+    return nodes, np.asarray(roots, dtype=np.int64), constant
 
 
 class LearnedStrategy(Strategy):

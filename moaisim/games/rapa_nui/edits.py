@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from moaisim.errors import UserError
 from moaisim.games.rapa_nui.rules.codes import N_FOODS
-from moaisim.games.rapa_nui.rules.components import Components
+from moaisim.games.rapa_nui.rules.components import COUNTS, Components
 
 #: Component edits a search space may name, with their kind and meaning.
 COMPONENT_EDITS: dict[str, tuple[str, str]] = {
@@ -51,8 +51,9 @@ DECK_KEYS: dict[str, tuple[str, int]] = {
 DECK_NAMES: dict[str, str] = {"moai": "Moai", "priest": "priests", "hunter_gatherer": "H&G"}
 #: The most players a supply must give a starting stock to (R1.1, R1.4).
 MOST_PLAYERS = 4
-#: The highest value a stock card may be given by `sacrifice_value_scale` (R9.2).
-MAX_VALUE = 99
+#: The highest value a stock card may be given by `sacrifice_value_scale` (R9.2): the
+#: component file's own bound (`components.COUNTS`).
+MAX_VALUE = COUNTS["sacrifice.values"][1]
 
 
 def edit_default(components: Components, name: str) -> Any:

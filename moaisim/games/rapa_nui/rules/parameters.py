@@ -35,6 +35,17 @@ class Parameter:
         held = getattr(components, self.field or self.name)
         return int(held if self.index is None else held[self.index])
 
+    @property
+    def seat(self) -> int | None:
+        """The seat a parameter is of (`start.wood` holds one number a seat, C8), or None
+        for a parameter of every seat."""
+        return self.index if self.key == SEAT_KEY else None
+
+
+#: The component file's key that holds one number a seat (R1.6, C8: the starting wood).
+SEAT_KEY = ("start", "wood")
+#: The most players (R1.1: 2 to 4).
+MOST_PLAYERS = 4
 
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
@@ -74,6 +85,22 @@ def check_names(params: Iterable[str]) -> None:
                 f"unknown rule parameter {name!r} of rapa-nui (its parameters: "
                 f"{', '.join(PARAMETERS)})"
             )
+
+
+def check_players(params: Mapping[str, int], players: int, components: Any) -> None:
+    """Each parameter one that matters at `players` players: a seat's parameter set, where
+    that seat does not play, to another value than the component set's (`components`, before
+    the parameters) would change nothing but the set-up's label and digest, so it is refused
+    in one line naming the player counts it applies to (R1.1, R1.6). Given at the value it
+    has (a game log's header lists every parameter) it changes nothing, and is taken."""
+    for name, value in params.items():
+        p = PARAMETERS[name]
+        seat = p.seat
+        if seat is not None and players <= seat and value != p.value(components):
+            counts = " and ".join(str(n) for n in range(seat + 1, MOST_PLAYERS + 1))
+            raise RulesError(f"rule parameter {name} (seat {seat}'s starting wood) applies at "
+                             f"{counts} players only, not at {players}: seat {seat} does not "
+                             "play there")  # fmt: skip
 
 
 def check_value(name: str, value: object) -> int:
