@@ -5,10 +5,13 @@ thing that can go wrong, before any work starts."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import stat
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from moaisim.errors import UserError
 
@@ -129,3 +132,40 @@ def shown(text: str) -> str:
     for root in dict.fromkeys((Path.cwd(), CHECKOUT)):
         text = text.replace(f"{root}/", "")
     return text
+
+
+#: The key of a JSON or TOML document (and the column of a CSV table) that names the game
+#: (`moaisim games`) a study's file is of. Every file a study writes records it, and every
+#: reader checks it (`check_game`): nothing of one game is read as another's.
+GAME_KEY = "game"
+
+
+def named_game(doc: Any, legacy: str | None = None) -> str | None:
+    """The game a document names (its `GAME_KEY`), or `legacy` when it names none (a file
+    written before files named their game)."""
+    found = doc.get(GAME_KEY) if isinstance(doc, dict) else None
+    return found if isinstance(found, str) and found else legacy
+
+
+def game_in_file(path: str | Path) -> str | None:
+    """The game a small TOML or JSON file names at its top level (`GAME_KEY`); None when it
+    names none, or is not a readable TOML or JSON file (its own reader says why)."""
+    p = Path(path)
+    try:
+        text = read_text(p, "file")
+        doc = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+    except (UserError, ValueError):  # tomllib.TOMLDecodeError is a ValueError
+        return None
+    return named_game(doc)
+
+
+def check_game(found: str | None, wanted: str, path: str | Path, what: str,
+               error: type[UserError] = UserError) -> None:  # fmt: skip
+    """A file read for the game `wanted`: refused with one line that names the file and both
+    games when it is of another game (`found`; None: a file whose game is not known, read
+    as it is). Checked before anything is written."""
+    if found is not None and found != wanted:
+        raise error(
+            f"{path} is {what} of the game {found}, not {wanted} (one game's files are never "
+            "taken for another's)"
+        )

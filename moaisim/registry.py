@@ -20,11 +20,54 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
-from moaisim.errors import UnknownStrategyError
+from moaisim.errors import UnknownStrategyError, UserError
+from moaisim.files import check_game, game_in_file
 from moaisim.games import DEFAULT, load_game
+from moaisim.games import available as every_game
+
+
+@cache
+def weights_folder(game: str) -> Path | None:
+    """The folder of a game's shipped weights and mixture files (None: the game ships none,
+    or cannot be loaded)."""
+    try:
+        return Path(load_game(game).weights_path("x")).resolve().parent
+    except (UserError, AttributeError, ImportError):
+        return None
+
+
+def file_game(path: str | Path) -> str | None:
+    """The game a strategy's file (weights, mixture or model file) is of: the game its `game`
+    key names (`moaisim.files.GAME_KEY`: every file a study writes says it), else the game
+    whose shipped weights folder holds it (those were written before files named their
+    game), else None (not known: read as it is, its names checked by its reader)."""
+    named = game_in_file(path)
+    if named is not None:
+        return named
+    where = Path(path).resolve().parent
+    return next((g for g in every_game() if weights_folder(g) == where), None)
+
+
+def check_files(name: str, params: dict[str, Any], game: str) -> None:
+    """Each file a strategy's parameters name (a .toml or .json path: weights, a mixture, a
+    model) is of `game` (`file_game`), or an `UnknownStrategyError` naming the file and
+    both games."""
+    for key, value in params.items():
+        if not isinstance(value, str | Path) or Path(value).suffix not in (".toml", ".json"):
+            continue
+        try:
+            found = Path(value).is_file()
+        except OSError:
+            continue
+        if found:
+            check_game(file_game(value), game, value,
+                       f"a file (strategy {name!r}, parameter {key})",
+                       UnknownStrategyError)  # fmt: skip
 
 
 def level_spec(level: str, players: int, game: str = DEFAULT) -> str:
@@ -264,6 +307,7 @@ def _spec_of(cls: type, params: dict[str, Any], game: str = DEFAULT) -> Strategy
         given: dict[str, Any] = {}
     else:
         resolve(params, name)  # one clear line per mistake, before any game starts
+        check_files(name, params, game)  # another game's file is refused, not played
         defaults = getattr(cls, "params", {})
         given = {k: params[k] for k in defaults if k in params and params[k] != defaults[k]}
     label = name + (f"({', '.join(f'{k}={v!r}' for k, v in given.items())})" if given else "")

@@ -1,7 +1,7 @@
 """A run directory on disk: its manifest, its Parquet parts, their checksums and its lock.
 
 ```
-RUN/manifest.json       the study, the fingerprint of the code that plays it, totals
+RUN/manifest.json       the game, the study, the fingerprint of the code that plays it, totals
 RUN/parts.jsonl         one line per finished chunk: cell, games, rows, bytes, SHA-256
 RUN/parts/*.parquet     the results of each chunk (rounds/*.parquet: the per-round table)
 RUN/.lock               held by the run writing the directory (released if it dies)
@@ -38,7 +38,8 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from moaisim.errors import UserError
-from moaisim.files import write_atomic
+from moaisim.files import named_game, write_atomic
+from moaisim.games import DEFAULT
 
 #: Format of a run directory (2: parts recorded in parts.jsonl with their checksums).
 FORMAT = 2
@@ -494,6 +495,13 @@ def is_report(path: Path) -> bool:
 def is_run(path: Path) -> bool:
     """A directory that holds a run, or the parts of one."""
     return RunDir(path).exists() or (path / "parts.jsonl").exists() or (path / "parts").is_dir()
+
+
+def manifest_game(manifest: dict[str, Any]) -> str:
+    """The game a run's manifest records (its `game`, and its study's for a game other than
+    Moai); a run made before games had names is Moai's."""
+    study = manifest.get("study")
+    return named_game(manifest) or named_game(study) or DEFAULT
 
 
 def make_dir(path: Path) -> None:

@@ -45,6 +45,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from moaisim.errors import UserError
+from moaisim.files import GAME_KEY, check_game
 from moaisim.fingerprint import differences, fingerprint
 from moaisim.games import DEFAULT, GameSpec, check_name, game_of, load_game
 from moaisim.games.base import RulesLike
@@ -55,6 +56,7 @@ from moaisim.rundir import (
     LOCK,
     RunDir,
     SerializedPart,
+    manifest_game,
     now,
     serialize,
     study_digest,
@@ -1139,6 +1141,7 @@ def _new_manifest(study: Study, identity: dict[str, Any], prints: dict[str, Any]
     versions, when it started; no time spent yet."""
     return {
         "format": FORMAT,
+        GAME_KEY: study.game,
         "study": identity,
         "games": study.games,
         "seed": study.seed,
@@ -1175,6 +1178,7 @@ def _resumed(
     if not run.exists():
         raise UserError(f"{run.path} exists and is not a run directory: choose another {option}")
     manifest = run.read()
+    check_game(manifest_game(manifest), study.game, run.path, "a run")
     if not resume:
         raise UserError(
             f"{run.path} already holds a run: add --resume to continue or extend "
@@ -1313,7 +1317,7 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
         raise UserError(f"{run.path} was run without --rounds: it has no per-round table")
     key = "file" if table == "results" else "rounds_file"
     parts = [run.read_part(c, key, manifest=manifest) for c in run.parts(manifest) if key in c]
-    game = manifest["study"].get("game", DEFAULT)
+    game = manifest_game(manifest)
     if not parts:
         spec = load_game(game)
         return finish(_empty_cells(spec), game) if table == "results" else _empty_rounds(spec)

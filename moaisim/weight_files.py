@@ -13,17 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from moaisim.errors import UnknownStrategyError
+from moaisim.files import GAME_KEY
 
 
 def read_weights(table: dict[str, Any], source: str, names: Sequence[str]) -> dict[str, float]:
     """The weights of a TOML document or table: its `[weights]` table if it has one, else its
-    top-level numbers (other tables, such as `[tuned]`, are notes). A name not in `names`
-    or a value that is not a finite number is an error (one clear line)."""
+    top-level numbers (other tables, such as `[tuned]`, are notes, and so is the game the
+    file names, `GAME_KEY`: its strategy's registry checks it). A name not in `names` or a
+    value that is not a finite number is an error (one clear line)."""
     if "weights" in table and isinstance(table["weights"], dict):
         table = table["weights"]
     out: dict[str, float] = {}
     for key, value in table.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) or (key == GAME_KEY and isinstance(value, str)):
             continue
         if key not in names:
             raise UnknownStrategyError(f"{source}: unknown weight {key!r} (weights: "

@@ -454,6 +454,11 @@ def test_balance_writes_its_report(tmp_path, capsys):
     assert (verified["games"] == 60).all()
     finalist = (out / "finalists" / "finalist-1.toml").read_text()
     assert finalist.startswith("# tiny, finalist 1:")
+    # the report, its verification run and its sheets name their game
+    assert json.loads((out / "balance.json").read_text())["game"] == "moai"
+    assert json.loads((out / "verification" / "report.json").read_text())["game"] == "moai"
+    assert {json.loads(p.read_text())["game"] for p in (out / "sheets").glob("*/sheet.json")} == {
+        "moai"}  # fmt: skip
     assert (out / "verification" / "report.md").is_file()
     assert (out / "figures" / "pareto.png").stat().st_size > 0
     # each sheet's check field (L4 self-play on its first 2 deals), said beside its link

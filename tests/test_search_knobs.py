@@ -8,6 +8,7 @@ import math
 import tomllib
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from moaisim.cli import main
@@ -60,6 +61,9 @@ def test_tpe_finds_a_planted_optimum_and_trial_0_is_the_shipped_defaults(planted
     # not verified (--verify-games 0): the file recommends the defaults, never the luckiest
     assert {k: written[k] for k in sk.KNOBS} == sk.defaults()
     assert len((tmp_path / "trials.csv").read_text().splitlines()) == 41
+    # the knobs file and the trials name the game they were tuned in
+    assert tomllib.loads((tmp_path / "search-knobs.toml").read_text())["game"] == "moai"
+    assert set(pd.read_csv(tmp_path / "trials.csv")["game"]) == {"moai"}
 
 
 def test_a_trial_over_the_cpu_budget_is_kept_but_never_chosen(monkeypatch, tmp_path):

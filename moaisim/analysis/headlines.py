@@ -88,15 +88,14 @@ def field_headline(report: Path) -> str:
             g = pd.read_csv(gap).iloc[0]
             said += (f"; search (L4) against L3: {text.num(g['gap'], '+.3f')} "
                      f"{text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')} over fair")  # fmt: skip
-        for spec in verdicts.every_game():  # the strong-play table of the report's game
-            part = spec.VOCABULARY["headline_part"]
-            table = report / f"{part}-{players}p.csv"
-            if table.is_file():
-                st = pd.read_csv(table)
-                l4 = st[(st["who"] == "L4")]
-                if len(l4):
-                    said += f", {text.pct(l4[f'from_{part}'].iloc[0], 0)} of its points from {part}"
-                break
+        # the strong-play table of the report's game (its report.json says which)
+        part = load_game(verdicts.field_game(report)).VOCABULARY["headline_part"]
+        table = report / f"{part}-{players}p.csv"
+        if table.is_file():
+            st = pd.read_csv(table)
+            l4 = st[(st["who"] == "L4")]
+            if len(l4):
+                said += f", {text.pct(l4[f'from_{part}'].iloc[0], 0)} of its points from {part}"
         parts.append(said)
     return _sentence("; ".join(parts)) if parts else ""
 

@@ -45,6 +45,9 @@ from scipy.special import gammaln, logsumexp, softmax
 
 from moaisim.analysis import stats, text
 from moaisim.errors import UserError
+from moaisim.files import GAME_KEY, check_game
+from moaisim.games import DEFAULT
+from moaisim.registry import file_game
 
 #: The alphas of the sweep `alpha_sweep` reports by default.
 ALPHAS: tuple[float, ...] = (0.1, 1.0, 10.0, 100.0)
@@ -652,11 +655,24 @@ def mixture_table(game: MetaGame, x: np.ndarray, boot: np.ndarray | None = None)
 
 
 # --- mixtures as files --------------------------------------------------------------------
-def write_mixture(path: str | Path, names: Sequence[str], x: np.ndarray, players: int,
-                  source: str = "", gain: float | None = None) -> Path:  # fmt: skip
-    """Save a mixture as the TOML `mixture(file=...)` reads: a [mixture] table of
-    strategy spec = probability (zero weights left out), with its player count and source."""
+def check_mixture_file(path: str | Path, game: str = DEFAULT) -> None:
+    """A mixture file of `game` may be written at `path`: nothing is there, or a mixture file
+    that is not another game's (`registry.file_game`); a `UserError` naming both games
+    otherwise. Checked before the games that make it are played."""
     path = Path(path)
+    if path.is_file():
+        check_game(file_game(path), game, path, "a mixture file")
+
+
+def write_mixture(path: str | Path, names: Sequence[str], x: np.ndarray, players: int,
+                  source: str = "", gain: float | None = None, game: str = DEFAULT
+                  ) -> Path:  # fmt: skip
+    """Save a mixture as the TOML `mixture(file=...)` reads: a [mixture] table of
+    strategy spec = probability (zero weights left out), with its player count, its game
+    (`GAME_KEY`: another game's strategies refuse it) and source. A mixture file of another
+    game at `path` is refused (`check_mixture_file`), not replaced."""
+    path = Path(path)
+    check_mixture_file(path, game)
     x = np.asarray(x, dtype=float)
     keep = x > 1e-9
     weights = x[keep] / x[keep].sum()
@@ -664,7 +680,7 @@ def write_mixture(path: str | Path, names: Sequence[str], x: np.ndarray, players
     shown = [round(float(w), 12) for w in weights]
     shown[-1] = round(1.0 - sum(shown[:-1]), 12)
     lines = [f"# A mixture of strategies (moaisim metagame): {source}".rstrip(": "),
-             f"players = {players}"]  # fmt: skip
+             f'{GAME_KEY} = "{game}"', f"players = {players}"]  # fmt: skip
     if gain is not None:
         lines.append(f"nash_gain = {gain:.6g}")
     lines += ["", "[mixture]"]

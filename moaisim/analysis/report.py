@@ -27,6 +27,7 @@ from moaisim.analysis import check as checking
 from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source, game_of_table, spec_of_table
 from moaisim.errors import UserError
+from moaisim.files import GAME_KEY, check_game, named_game
 from moaisim.games import DEFAULT, GameSpec, load_game
 from moaisim.rundir import is_run, make_dir
 
@@ -447,24 +448,24 @@ def make_report(
     if checked is not None:
         check_run(src, checked, check_lineup)
     final = Path(out)
-    if field is not None:
-        field = verdicts.field_report(field)
+    if field is not None:  # a field study of the run's game
+        field = verdicts.field_report(field, src.game)
     seed, identity = _identity(src)
     if src.run is not None:
         apart(src.run.path, final)
-    check_report_dir(final, seed, identity)
+    check_report_dir(final, seed, identity, src.game)
     make_dir(final.parent)
     if not os.access(final.parent, os.W_OK | os.X_OK):
         raise UserError(f"cannot write a report into {final.parent} (permission denied)")
     with _report_lock(final):
-        check_report_dir(final, seed, identity)
+        check_report_dir(final, seed, identity, src.game)
         tmp = final.parent / f".{final.name}.tmp-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
             _write_report(src, tmp, title, command, question, seed, identity, margins, field,
                           metrics, retuned, say or (lambda _line: None), checked,
-                          check_lineup)  # fmt: skip
+                          check_lineup, src.game)  # fmt: skip
             swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -509,10 +510,11 @@ def held_output(out: Path, kind: str) -> bool:
     return True
 
 
-def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) -> None:
-    """A report may go to `out` if it is new, empty, or holds the report of the same study
-    (one clear line otherwise: another study's report, a run or anything else is never
-    overwritten)."""
+def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None,
+                     game: str | None = None) -> None:  # fmt: skip
+    """A report of `game` (default: the one its study names) may go to `out` if it is new,
+    empty, or holds the report of the same study (one clear line otherwise: another game's
+    report, another study's, a run or anything else is never overwritten)."""
     out = Path(out)
     if not held_output(out, "a report"):
         return
@@ -529,6 +531,9 @@ def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None) 
             break
     if mark is None:
         raise UserError(f"{out} exists and does not hold a moaisim report: choose another --out")
+    # a report (or study) that names no game is Moai's: made before games had names
+    held = named_game(mark) or named_game(mark.get("study")) or DEFAULT
+    check_game(held, game or named_game(study) or DEFAULT, out, "a report")
     want = json.loads(json.dumps({"seed": seed, "study": study}, default=str))
     if {"seed": mark.get("seed"), "study": mark.get("study")} != want:
         raise UserError(
@@ -584,8 +589,9 @@ def _write_report(
     say: Callable[[str], None] = lambda _line: None,
     check: Source | None = None,
     check_lineup: str = checking.CHECKED,
+    game: str = DEFAULT,
 ) -> None:
-    """Write every file of a report into the (new, empty) directory `out`."""
+    """Write every file of a report of `game` into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}  # every part checked first
     found = answer(sections, margins, field, retuned)
     spec = spec_of_table(sections["seat_balance"].table)
@@ -635,7 +641,7 @@ def _write_report(
                      check_lineup)  # fmt: skip
     (out / "report.md").write_text(page)
     (out / "report.html").write_text(text.html_page(title, page, out))
-    mark = {"seed": seed, "study": study, "title": title}
+    mark = {GAME_KEY: game, "seed": seed, "study": study, "title": title}
     (out / REPORT_MARK).write_text(json.dumps(mark, indent=1, default=str))
 
 
@@ -652,8 +658,11 @@ def _study_line(manifest: dict[str, Any] | None, games: int, cells: int) -> str:
 
 
 def check_run(src: Source, check: Source, lineup: str) -> None:
-    """Refuse a check run that is not one (before anything is computed): another root seed
-    than the study's (its games are other deals), or no `lineup` or L4 among its cells."""
+    """Refuse a check run that is not one (before anything is computed): another game's,
+    another root seed than the study's (its games are other deals), or no `lineup` or L4
+    among its cells."""
+    where = check.run.path if check.run else "the check run"
+    check_game(check.game, src.game, where, "a check run")
     mine, theirs = (x.manifest.get("seed") if x.manifest else None for x in (src, check))
     if mine is not None and theirs is not None and mine != theirs:
         where = f"the check run {check.run.path}" if check.run else "the check run"

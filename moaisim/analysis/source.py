@@ -20,7 +20,7 @@ import pandas as pd
 
 from moaisim.errors import UserError
 from moaisim.games import DEFAULT, GameSpec, check_name, load_game
-from moaisim.rundir import RunDir
+from moaisim.rundir import RunDir, manifest_game
 
 #: Games per block when the source is a DataFrame.
 BLOCK_GAMES = 5_000
@@ -88,7 +88,7 @@ class Source:
         had names is Moai's), a table's `game_of_table`."""
         if self.run is not None:
             assert self.manifest is not None
-            return check_name(self.manifest["study"].get("game", DEFAULT))
+            return check_name(manifest_game(self.manifest))
         return game_of_table(self.results) if self.results is not None else DEFAULT
 
     @property

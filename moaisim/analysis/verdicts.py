@@ -41,6 +41,7 @@ from moaisim.analysis import inference, text
 from moaisim.analysis.source import game_of_table
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
+from moaisim.files import check_game, game_in_file, named_game
 from moaisim.games import DEFAULT, GameSpec, available, load_game
 from moaisim.registry import split_top
 
@@ -292,12 +293,26 @@ class FieldStatus:
         return out
 
 
-def field_report(path: str | Path) -> Path:
+#: The file that marks a field study's report directory and names its game (`field_game`).
+FIELD_MARK = "report.json"
+
+
+def field_game(report: str | Path) -> str:
+    """The game a field study's report is of: the `game` its `report.json` names (a report
+    written before reports named their game is Moai's, the only game then)."""
+    mark = Path(report) / FIELD_MARK
+    return (game_in_file(mark) if mark.is_file() else None) or DEFAULT
+
+
+def field_report(path: str | Path, game: str | None = None) -> Path:
     """A field study's report directory (`moaisim experiment` of a [field] file): one with
-    its invasion tables, which `field_status` reads; a clear error otherwise."""
+    its invasion tables, which `field_status` reads, and of `game` when given
+    (`field_game`); a clear error otherwise."""
     found = Path(path)
     if not (found / "report.md").is_file() or not list(found.glob("invasion-*p.csv")):
         raise UserError(f"{found} is not a field study's report (no invasion-<P>p.csv)")
+    if game is not None:
+        check_game(field_game(found), game, found, "a field study's report")
     return found
 
 
@@ -346,6 +361,8 @@ def field_status(report: Path | None, players: int, lineup: str,
     if report is None:
         return FieldStatus()
     runs = field_runs(Path(report))
+    for run in runs:  # every run read is of the game judged
+        check_game(field_game(run), game, run, "a field study's report")
     recorded: list[FieldStatus] = []
     if field_name(lineup) == STRONGEST:
         current = _shipped_digest(players, game)
@@ -372,9 +389,12 @@ def _history_statuses(players: int, digest: str | None, game: str = DEFAULT) -> 
     if digest is None or not Path(path).is_file():
         return []
     try:
-        runs = json.loads(Path(path).read_text("utf-8")).get("runs", [])
-    except (OSError, ValueError):
+        doc = json.loads(Path(path).read_text("utf-8"))
+        runs = doc.get("runs", [])
+    except (OSError, ValueError, AttributeError):
         return []
+    # a history written before histories named their game is Moai's (the only game then)
+    check_game(named_game(doc, DEFAULT), game, path, "a certificate history")
     out = []
     for run in runs:
         held = [f for f in run.get("families", []) if f.get("held_out_games")]

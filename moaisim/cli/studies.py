@@ -39,7 +39,7 @@ from moaisim.cli.common import (
     stopped,
 )
 from moaisim.errors import UserError
-from moaisim.files import check_writable_dir, check_writable_file, write_atomic
+from moaisim.files import GAME_KEY, check_writable_dir, check_writable_file, write_atomic
 from moaisim.games import DEFAULT, load_game
 from moaisim.progress import bar as make_bar
 from moaisim.rundir import is_run, make_dir
@@ -98,8 +98,9 @@ def versus(
         if progress is not None:
             progress.close()
     typer.echo(versus_text(table))
-    if csv is not None:
-        write_atomic(csv, table.to_csv(index=False).encode(), "CSV table")
+    if csv is not None:  # the table names its game (a column)
+        write_atomic(csv, table.assign(**{GAME_KEY: game}).to_csv(index=False).encode(),
+                     "CSV table")  # fmt: skip
         typer.echo(f"table: {csv}")
 
 
@@ -301,7 +302,8 @@ def metagame(
     symmetric Nash mixture of the population game with its bootstrap spread, the invasion
     matrix (one copy of X among copies of Y), alpha-Rank over alphas and Nash averaging.
     With --out, writes each table as CSV, metagame.md, and each mixture as TOML for
-    `mixture(file=...)`."""
+    `mixture(file=...)`, each naming the game (another game's mixture there is refused)."""
+    from moaisim.analysis.metagame import check_mixture_file
 
     try:
         alpha_list = [float(a) for a in alphas.split(",") if a.strip()]
@@ -312,10 +314,12 @@ def metagame(
     options = rule_options(game, option)
     spec = load_game(game)  # the rules of each count, checked before any game is played
     rules = {p: spec.make_rules(p, variant, **options) if options else None for p in counts}
-    if out is not None:
+    if out is not None:  # another game's mixture is refused before any game is played
+        for p in counts:
+            check_mixture_file(out / f"nash-{p}p.toml", game)
         make_dir(out)
     parts = [f"# Meta-game of {len(names)} strategies\n",
-             f"Command: `{command_line('metagame')}`\n"]  # fmt: skip
+             f"Command: `{command_line('metagame')}`\n", f"Game: `{game}`\n"]  # fmt: skip
     for p in counts:
         parts.append(_metagame_of(names, p, games, seed, jobs, variant, bootstrap, alpha_list,
                                   out, game, rules[p]))  # fmt: skip
@@ -348,11 +352,13 @@ def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: in
     text = mg.markdown(an)
     typer.echo(text)
     if out is not None:
-        for name, table in an.tables.items():
-            write_atomic(out / f"{name}-{players}p.csv", table.to_csv(index=False).encode(),
+        for name, table in an.tables.items():  # each table names its game (a column)
+            write_atomic(out / f"{name}-{players}p.csv",
+                         table.assign(**{GAME_KEY: game}).to_csv(index=False).encode(),
                          "CSV table")  # fmt: skip
         path = mg.write_mixture(out / f"nash-{players}p.toml", meta.names, an.mixture, players,
-                                source=command_line("metagame"), gain=an.gain)  # fmt: skip
+                                source=command_line("metagame"), gain=an.gain,
+                                game=game)  # fmt: skip
         say(f"mixture: {path}")
     return text
 
@@ -870,7 +876,8 @@ def certify(
         str,
         typer.Option(
             help="The learned family: a glob of learned policies' model files, beside the "
-            "shipped ones (other player counts' and other games' are left out)."
+            "shipped ones (other player counts' and other games' are left out; a broken one "
+            "is named in one line)."
         ),
     ] = "reports/*/learned/*.json",
     record: Annotated[
@@ -915,7 +922,7 @@ def certify(
     from moaisim.studies.certify import markdown, record_run
 
     if record:  # a history that cannot be read or written is said before the run
-        history.check_recordable(mixture)
+        history.check_recordable(mixture, game)
     try:
         cert = run_certify(mixture, out, families.split(","), games, held_out_games, epsilon,
                            seed, step, random_starts, cma_generations, cma_games, None, jobs,
@@ -959,11 +966,11 @@ def certificate_history(
 
     players = shipped_mixture(mixture, game).players  # the game's, its members shipped
     if add:
-        history.check_recordable(mixture)
-        runs = [history.run_of(mixture, players, s) for s in add]  # all read, then written
-        path = history.write_page(mixture, history.add(mixture, players, *runs))
+        history.check_recordable(mixture, game)
+        runs = [history.run_of(mixture, players, s, game) for s in add]  # all read, then written
+        path = history.write_page(mixture, history.add(mixture, players, *runs, game=game))
         typer.echo(path.read_text("utf-8"))
         say(f"certificate history: {history.history_path(mixture)}; page: {path}")
         return
-    typer.echo(history.page(mixture, history.load(mixture, players),
+    typer.echo(history.page(mixture, history.load(mixture, players, game),
                             history.latest_section(mixture)))  # fmt: skip

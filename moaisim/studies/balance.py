@@ -51,7 +51,8 @@ from joblib import Parallel, delayed
 from moaisim.analysis import metagame as meta_analysis
 from moaisim.analysis import stats
 from moaisim.errors import UserError
-from moaisim.games import load_game
+from moaisim.files import check_game, named_game
+from moaisim.games import DEFAULT, load_game
 from moaisim.rundir import make_dir
 from moaisim.runner import make_study, run_in_memory
 from moaisim.studies import metagame
@@ -477,7 +478,10 @@ def open_study(space: Space, run: Path) -> optuna.Study:
     identity = json.loads(json.dumps(space.identity(), default=str))
     if STUDY in optuna.get_all_study_names(storage):
         study = optuna.load_study(study_name=STUDY, storage=storage, sampler=_sampler(space, 0))
-        if study.user_attrs.get("identity") != identity:
+        kept = study.user_attrs.get("identity")
+        if isinstance(kept, dict):  # a space that names no game is Moai's (made before names)
+            check_game(named_game(kept) or DEFAULT, space.game, run, "a balance search")
+        if kept != identity:
             raise UserError(f"{run} holds a balance search of another space or settings: "
                             "choose another --runs directory or remove it")  # fmt: skip
         return study

@@ -47,7 +47,7 @@ from moaisim.analysis.report import apart, make_report
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.verdicts import is_seat_metric, seat_metric
 from moaisim.errors import UserError
-from moaisim.files import check_writable_dir, swap_in
+from moaisim.files import GAME_KEY, check_game, check_writable_dir, named_game, swap_in
 from moaisim.games import DEFAULT, load_game
 from moaisim.games.base import RulesLike
 from moaisim.rundir import is_run
@@ -215,6 +215,8 @@ def check_places(space: Space, runs: Path, reports: Path) -> None:
             raise UserError(f"{run} holds something other than a balance search: choose "
                             "another --runs directory or remove it")  # fmt: skip
         kept = _json(run / "search" / "space.json")
+        if isinstance(kept, dict):  # a space that names no game is Moai's (made before names)
+            check_game(named_game(kept) or DEFAULT, space.game, run, "a balance search")
         if kept is not None and kept != want:
             raise UserError(f"{run} holds a balance search of another space or settings: "
                             "choose another --runs directory or remove it")  # fmt: skip
@@ -226,6 +228,9 @@ def check_places(space: Space, runs: Path, reports: Path) -> None:
             raise UserError(f"{out} holds something other than this balance study's report: "
                             "choose another --reports directory")  # fmt: skip
         doc = _json(out / "balance.json")
+        if isinstance(doc, dict):  # a report that names no game is Moai's (made before names)
+            held = named_game(doc) or named_game(doc.get("identity")) or DEFAULT
+            check_game(held, space.game, out, "a balance study's report")
         if not isinstance(doc, dict) or doc.get("identity") != want:
             raise UserError(f"{out} holds the report of another balance study (other space or "
                             "settings, a seed for one): choose another --reports directory "
@@ -490,7 +495,9 @@ def component_file(space: Space, candidate: Mapping[str, Any], label: str) -> st
     doc["name"] = f"{space.name}-{slug}"
     opts = {n: v for n, v in candidate.items() if n in load_game(space.game).OPTIONS}
     head = [f"# {space.name}, {label}: {describe(space, candidate)}",
-            f"# Play it: moaisim simulate --components {slug}.toml"
+            "# Play it: moaisim simulate"
+            + ("" if space.game == DEFAULT else f" --game {space.game}")
+            + f" --components {slug}.toml"
             + "".join(f" --{n.replace('_', '-')} {v}" for n, v in opts.items())
             + (f" --variant {candidate['variant']}" if "variant" in candidate else ""),
             ""]  # fmt: skip
@@ -582,7 +589,7 @@ def _write(space: Space, found: list[bal.Trial], finalists: list[bal.Trial], fea
     (tmp / "report.md").write_text(page)
     (tmp / "report.html").write_text(text.html_page(space.title, page, tmp))
     (tmp / "balance.json").write_text(json.dumps({
-        "name": space.name, "feasible": feasible,
+        GAME_KEY: space.game, "name": space.name, "feasible": feasible,
         "finalists": [t.candidate for t in finalists],
         "fixes": [{"finalist": fx.finalist, "changes": list(fx.changes), "meets": fx.meets,
                    "candidate": fx.candidate} for fx in fixes],

@@ -16,6 +16,12 @@ family's best with its held-out gain), written by `moaisim certify` as
 `certificate-<P>p.csv` and by a field study as `certificate_families-<P>p.csv`; the mixture
 file the run measured is named, with the first 16 hex digits of its SHA-256, in the Markdown
 beside the table (`certificate-<P>p.md`, the study's `report.md`).
+
+A history is of one game (its `game` key, `moaisim.files.GAME_KEY`; a history written before
+files named their game is Moai's), the game of its mixture file: a history beside a mixture of
+another game is refused when read, and so is a run of another game (its table's `game`
+column; for a table written before tables named their game, its certify state's or its field
+study's `report.json`), before anything is written.
 """
 
 from __future__ import annotations
@@ -32,7 +38,18 @@ import pandas as pd
 
 from moaisim.analysis import text
 from moaisim.errors import UserError
-from moaisim.files import check_writable_file, read_text, shown, write_atomic
+from moaisim.files import (
+    GAME_KEY,
+    check_game,
+    check_writable_file,
+    game_in_file,
+    named_game,
+    read_text,
+    shown,
+    write_atomic,
+)
+from moaisim.games import DEFAULT
+from moaisim.registry import file_game
 
 #: How a certificate's Markdown names the mixture file it measured: its path, then the first
 #: 16 hex digits of its SHA-256 (`certify.section`).
@@ -77,11 +94,14 @@ class Run:
 
 @dataclass
 class History:
-    """Every recorded run against one mixture file (by name; each run says its digest)."""
+    """Every recorded run against one mixture file (by name; each run says its digest), of
+    the mixture's game."""
 
     mixture: str
     players: int
     runs: list[Run] = field(default_factory=list)
+    #: the game of the mixture and of every run (`moaisim.files.GAME_KEY`)
+    game: str = DEFAULT
 
 
 def history_path(mixture: str | Path) -> Path:
@@ -105,18 +125,30 @@ def digest16(mixture: str | Path) -> str:
 
 
 # --- reading and writing ---------------------------------------------------------------------
-def load(mixture: str | Path, players: int) -> History:
-    """The mixture's history (empty when none is recorded yet)."""
+def check_mixture(mixture: str | Path, game: str = DEFAULT) -> None:
+    """The mixture file is of `game` (its `game` key, or the shipped weights folder it lies
+    in; a file that says neither is taken as it is), or a `UserError` naming both games."""
+    check_game(file_game(mixture), game, mixture, "a mixture file")
+
+
+def load(mixture: str | Path, players: int, game: str = DEFAULT) -> History:
+    """The `game` mixture's history (empty when none is recorded yet); a history of another
+    game (a file beside it written for another game's mixture of that name) or a mixture
+    file of another game is a `UserError` naming both games."""
+    check_mixture(mixture, game)
     path = history_path(mixture)
     if not path.exists():
-        return History(Path(mixture).name, players)
+        return History(Path(mixture).name, players, game=game)
     try:
         data = json.loads(read_text(path, "certificate history"))
         runs = [Run(**{**r, "families": [FamilyBest(**f) for f in r["families"]]})
                 for r in data["runs"]]  # fmt: skip
-        got = History(data["mixture"], int(data["players"]), runs)
-    except (ValueError, TypeError, KeyError) as exc:
+        # a history written before histories named their game is Moai's (the only one then)
+        got = History(data["mixture"], int(data["players"]), runs,
+                      named_game(data, DEFAULT) or DEFAULT)  # fmt: skip
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise UserError(f"{path}: not a certificate history ({exc})") from None
+    check_game(got.game, game, path, "a certificate history")
     if got.players != players:
         raise UserError(f"{path} is the history of a {got.players}-player mixture, not "
                         f"{players} players")  # fmt: skip
@@ -124,9 +156,10 @@ def load(mixture: str | Path, players: int) -> History:
 
 
 def save(mixture: str | Path, history: History) -> Path:
-    """Write the history file beside the mixture (atomically)."""
+    """Write the history file beside the mixture (atomically), its game first."""
     path = history_path(mixture)
-    data = json.dumps(asdict(history), indent=1, allow_nan=True) + "\n"
+    doc = asdict(history)
+    data = json.dumps({GAME_KEY: doc.pop(GAME_KEY), **doc}, indent=1, allow_nan=True) + "\n"
     write_atomic(path, data.encode(), "certificate history")
     return path
 
@@ -193,10 +226,10 @@ def measured_digest(md: Path, mixture_name: str) -> str:
     return found[mixture_name]
 
 
-def add(mixture: str | Path, players: int, *runs: Run) -> History:
-    """Record runs in the mixture's history (a run of the same source and digest is replaced:
-    recording a run again updates it) and save it."""
-    history = load(mixture, players)
+def add(mixture: str | Path, players: int, *runs: Run, game: str = DEFAULT) -> History:
+    """Record runs in the `game` mixture's history (a run of the same source and digest is
+    replaced: recording a run again updates it) and save it."""
+    history = load(mixture, players, game)
     for run in runs:
         history.runs = [r for r in history.runs
                         if (r.source, r.digest) != (run.source, run.digest)] + [run]  # fmt: skip
@@ -204,16 +237,35 @@ def add(mixture: str | Path, players: int, *runs: Run) -> History:
     return history
 
 
-def run_of(mixture: str | Path, players: int, source: str | Path) -> Run:
-    """The run kept at `source` (`tables_of`) against the mixture: its table, and the digest
-    its Markdown names."""
+def run_of(mixture: str | Path, players: int, source: str | Path, game: str = DEFAULT) -> Run:
+    """The run kept at `source` (`tables_of`) against the `game` mixture: its table, and the
+    digest its Markdown names; a run of another game (`table_game`) is a `UserError` naming
+    both games."""
     csv, md = tables_of(source, players)
-    digest = measured_digest(md, Path(mixture).name)
     try:
         table = pd.read_csv(csv)
     except (OSError, ValueError) as exc:
         raise UserError(f"{csv}: not a certificate table ({exc})") from None
+    check_game(table_game(table, csv), game, csv, "a certificate table")
+    digest = measured_digest(md, Path(mixture).name)
     return run_from_table(table, shown(str(csv.resolve())), digest)
+
+
+def table_game(table: pd.DataFrame, csv: Path) -> str:
+    """The game a certificate table is of: its `game` column; for a table written before
+    tables named their game, its certify state's (`certificate-<P>p.json` beside it) or
+    its field study's (`report.json` beside it), else Moai's (the only game then)."""
+    if GAME_KEY in table.columns:
+        names = sorted({str(x) for x in table[GAME_KEY].dropna()})
+        if len(names) > 1:
+            raise UserError(f"{csv}: a certificate table of several games ({', '.join(names)})")
+        if names:
+            return names[0]
+    for beside in (csv.with_suffix(".json"), csv.parent / "report.json"):
+        found = game_in_file(beside) if beside.is_file() else None
+        if found is not None:
+            return found
+    return DEFAULT
 
 
 def players_of(mixture: str | Path) -> int:
@@ -228,10 +280,10 @@ def players_of(mixture: str | Path) -> int:
     return players
 
 
-def check_recordable(mixture: str | Path) -> None:
-    """Before a run is recorded: the mixture file is readable, its history (if any) is one,
-    and the history and the page can be written beside it."""
-    load(mixture, players_of(mixture))
+def check_recordable(mixture: str | Path, game: str = DEFAULT) -> None:
+    """Before a run is recorded: the mixture file is readable and of `game`, its history (if
+    any) is one, of `game`, and the history and the page can be written beside it."""
+    load(mixture, players_of(mixture), game)
     for path in (history_path(mixture), page_path(mixture),
                  page_path(mixture).with_suffix(".csv")):  # fmt: skip
         check_writable_file(path, "certificate history")

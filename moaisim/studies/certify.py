@@ -35,6 +35,9 @@ Only shipped strategies can be certified (`shipped_mixture`): a member whose fil
 among the package's weights cannot be replayed by a user, so its certificate is refused.
 Every measured challenger is saved as it finishes (`certificate-<P>p.json` under `out`), so a
 stopped certificate resumes; the deviations' and the CMA runs' weights files are kept there.
+Every file records the game (`moaisim.files.GAME_KEY`: the state's key, the table's column,
+the weights files' key): a certificate of another game in `out` is refused, and so is a
+mixture file of another game.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import glob
 import hashlib
 import json
 import math
+import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -54,11 +58,11 @@ import pandas as pd
 from moaisim.analysis import text
 from moaisim.analysis.stats import LEVEL, wilson
 from moaisim.errors import UnknownStrategyError, UserError
-from moaisim.files import shown, write_atomic
+from moaisim.files import GAME_KEY, check_game, named_game, read_text, shown, write_atomic
 from moaisim.fingerprint import play_digest
 from moaisim.games import DEFAULT, load_game
-from moaisim.registry import load_strategy, strategy_class
-from moaisim.rundir import make_dir
+from moaisim.registry import file_game, load_strategy, strategy_class
+from moaisim.rundir import is_run, make_dir
 from moaisim.studies import certificate_history as history
 from moaisim.studies import tune
 from moaisim.weight_files import read_weights_file
@@ -72,6 +76,12 @@ FAMILIES: tuple[str, ...] = ("library", "weights", "files", "learned", "restrict
 CHALLENGER_FILES = "reports/*/challengers/*.toml"
 #: Where the `learned` family finds model files besides the shipped ones (a glob, as above).
 LEARNED_FILES = "reports/*/learned/*.json"
+#: What another command leaves in its directory (a report, a balance study, a balance sheet):
+#: a certificate is never written among them (`check_out`).
+OTHER_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
+#: What certify itself writes into its directory: each player count's certificate and the
+#: deviations' and CMA runs' folders (and the temporary files of an atomic write).
+OWN_FILES = re.compile(r"certificate-[2-9]p\.(json|csv|md)|deviations|cma|\..*")
 
 
 def built_in(game: str = DEFAULT) -> str:
@@ -128,6 +138,8 @@ class Certificate:
     #: `fingerprint.play_digest()`: the members' code and weights files (a shipped `tuned`
     #: file can change while the mixture file does not)
     strategies: str = ""
+    #: the game played (`moaisim.files.GAME_KEY`)
+    game: str = DEFAULT
 
     def table(self) -> pd.DataFrame:
         """One row per challenger: family, spec, screening gain with its interval adjusted
@@ -146,6 +158,7 @@ class Certificate:
                 "games": c.games, "held_out_gain": c.held_out_share - fair,
                 "held_out_lo": float(hlo) - fair, "held_out_hi": float(hhi) - fair,
                 "held_out_games": c.held_out_games, "epsilon": self.epsilon,
+                GAME_KEY: self.game,
             })  # fmt: skip
         return pd.DataFrame(rows)
 
@@ -194,6 +207,7 @@ def shipped_mixture(path: str | Path, game: str = DEFAULT) -> Mixture:
     package's weights), with its player count (its `players` key). Anything else is a
     `UserError` naming what cannot be replayed."""
     path = Path(path)
+    check_game(file_game(path) if path.is_file() else None, game, path, "a mixture file")
     try:
         raw = path.read_bytes()
         doc = tomllib.loads(raw.decode("utf-8"))
@@ -258,13 +272,14 @@ def weights_files(game: str = DEFAULT) -> list[Path]:
 
 def challenger_files(pattern: str = CHALLENGER_FILES, game: str = DEFAULT) -> list[Path]:
     """Every weights file matching `pattern` (a glob: relative to the working directory, or
-    absolute) that is the game's: its weights are all among the game's names (another game's
-    challengers, and files that are not weights, are left out)."""
+    absolute) that is the game's: it names no other game (`registry.file_game`) and its
+    weights are all among the game's names (another game's challengers, and files that are
+    not weights, are left out)."""
     names = load_game(game).WEIGHT_NAMES
     mine = []
     for p in sorted(Path(f).resolve() for f in glob.glob(pattern, recursive=True)):
         try:
-            if p.is_file() and read_weights_file(p, names):
+            if p.is_file() and file_game(p) in (None, game) and read_weights_file(p, names):
                 mine.append(p)
         except (UnknownStrategyError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             continue
@@ -275,10 +290,12 @@ def learned_files(players: int, pattern: str = LEARNED_FILES, game: str = DEFAUL
                   ) -> list[Path]:  # fmt: skip
     """Every learned policy's model file for `players` of the game: the shipped ones
     (`learned-*.json` among the weights) and those matching `pattern` (a glob, relative to the
-    working directory or absolute). A file the game's `learned` strategy does not read (no
-    such strategy, another format, another player count) is left out."""
+    working directory or absolute). What is no model of the game is left out (a game without
+    a `learned` strategy, a JSON document of another format, another game's model), and so is
+    a model of another player count; a broken model (one its strategy refuses, or a file
+    that is not JSON) is a one-line `UserError` naming it, never dropped unsaid."""
     try:
-        strategy_class("learned", game)
+        cls = strategy_class("learned", game)
     except UnknownStrategyError:
         return []
     home = tune.weights_home(game)
@@ -287,10 +304,21 @@ def learned_files(players: int, pattern: str = LEARNED_FILES, game: str = DEFAUL
     mine = []
     for p in sorted(found):
         try:
+            doc = json.loads(read_text(p, "model file"))
+        except (UserError, ValueError):
+            doc = None  # unreadable, or not JSON: the strategy says why, below
+        if doc is not None and (not isinstance(doc, dict) or doc.get("format") != cls.FORMAT
+                                or file_game(p) not in (None, game)):  # fmt: skip
+            continue
+        try:
             inst = load_strategy(f"learned(model={str(p)!r})", game)()
+        except UnknownStrategyError as exc:
+            raise UserError(f"learned family: {exc}; fix or remove it, or narrow "
+                            "--learned-files") from None  # fmt: skip
+        try:
             inst.check_players(players)
         except UnknownStrategyError:
-            continue
+            continue  # a model of another player count
         mine.append(p)
     return mine
 
@@ -361,13 +389,16 @@ def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
                                     else sign * step * spec.WEIGHT_SCALES[k])  # fmt: skip
                 path = folder / f"{slug}-{name}-{way}.toml"
                 made = f"{member} with {name} {base:.6g} -> {moved[name]:.6g}"
-                _write_weights(path, moved, f"A one-step deviation (moaisim certify): {made}")
+                _write_weights(path, moved, f"A one-step deviation (moaisim certify): {made}",
+                               mix.game)  # fmt: skip
                 out.append(Challenger("deviations", f"heuristic(weights={str(path)!r})", made))
     return out
 
 
-def _write_weights(path: Path, w: dict[str, float], note: str) -> None:
-    lines = [f"# {note}", "", "[weights]"] + [f"{k} = {float(v)!r}" for k, v in w.items()]
+def _write_weights(path: Path, w: dict[str, float], note: str, game: str = DEFAULT) -> None:
+    """A weights file of `game` (its `GAME_KEY`): a note, then `[weights]`."""
+    lines = [f"# {note}", "", f"{GAME_KEY} = {json.dumps(game)}", "", "[weights]"]
+    lines += [f"{k} = {float(v)!r}" for k, v in w.items()]
     write_atomic(path, ("\n".join(lines) + "\n").encode(), "weights")
 
 
@@ -394,7 +425,8 @@ def certify(
 ) -> Certificate:
     """Certify (or not) a shipped mixture file at epsilon (see the module's docstring):
     screen every challenger of `families`, measure each family's best on held-out games,
-    save everything under `out` (resumed when called again with the same settings).
+    save everything under `out` (resumed when called again with the same settings; a
+    directory holding anything else is refused before anything is written: `check_out`).
     `starts` names the CMA runs' start files (default: every shipped weights file, then
     `random_starts` random points); `files` the `files` family's glob, `learned` the
     `learned` family's (beside the shipped model files)."""
@@ -403,6 +435,16 @@ def certify(
                       cma_generations, cma_games)  # fmt: skip
     mix = shipped_mixture(mixture, game)
     out = Path(out)
+    check_out(out)
+    if "learned" in families:  # a broken model file is one line before anything is written
+        learned_files(mix.players, learned, mix.game)
+    state = out / f"certificate-{mix.players}p.json"
+    cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
+                       held_out_games, seed, list(families), strategies=play_digest(),
+                       game=mix.game)  # fmt: skip
+    # a certificate of another game or other settings in `out` is refused before anything
+    # is written there
+    cert = _resumed(state, cert)
     # `files` and `learned` may find nothing (the others never do) and write nothing: listed
     # before the directory is made, so that an empty run is refused with nothing written
     listed = set(families) <= {"files", "learned"}
@@ -414,10 +456,6 @@ def certify(
     make_dir(out)
     if found is None:  # the deviations write their weights files under `out`
         found = challengers(mix, families, out, step, files, learned)
-    state = out / f"certificate-{mix.players}p.json"
-    cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
-                       held_out_games, seed, list(families), strategies=play_digest())  # fmt: skip
-    cert = _resumed(state, cert)
     known = {c.spec for c in cert.challengers}
     for c in found:
         if c.spec not in known:
@@ -460,6 +498,22 @@ def certify(
     return cert
 
 
+def check_out(out: Path) -> None:
+    """A certificate may go into `out` if it is new, empty or holds only what certify writes
+    (`OWN_FILES`); a run, a report or anything else there is refused in one line, before
+    anything is written (as `moaisim tune-search` and `moaisim balance` refuse theirs)."""
+    if not out.is_dir() or not any(out.iterdir()):
+        return  # new, or not a directory (`make_dir` says so)
+    if is_run(out):
+        raise UserError(f"{out} holds a run of moaisim simulate, not a certificate: choose "
+                        "another --out")  # fmt: skip
+    if any((out / m).exists() for m in OTHER_MARKS):
+        raise UserError(f"{out} holds a report, not a certificate: choose another --out")
+    if not all(OWN_FILES.fullmatch(p.name) for p in out.iterdir()):
+        raise UserError(f"{out} holds something other than certificates: choose another --out "
+                        "or remove it")  # fmt: skip
+
+
 def _check(families: Sequence[str], games: int, held_out_games: int, epsilon: float,
            step: float, random_starts: int, cma_generations: int, cma_games: int
            ) -> list[str]:  # fmt: skip
@@ -494,6 +548,8 @@ def _resumed(state: Path, cert: Certificate) -> Certificate:
     except (OSError, ValueError, TypeError, KeyError) as exc:
         raise UserError(f"{state}: not a certificate state file ({exc}); remove it or choose "
                         "another --out") from None  # fmt: skip
+    # a state saved before states named their game is Moai's (the only game then)
+    check_game(named_game(data, DEFAULT), cert.game, state, "a certificate state")
     mine = {k: v for k, v in asdict(cert).items() if k != "challengers"}
     theirs = {k: v for k, v in asdict(saved).items() if k != "challengers"}
     if mine != theirs:
@@ -592,7 +648,7 @@ def record_run(cert: Certificate, out: str | Path) -> Path:
     run = history.run_from_table(
         table, relative(str((Path(out) / f"certificate-{cert.players}p.csv").resolve())),
         cert.digest[:16])  # fmt: skip
-    got = history.add(mixture, cert.players, run)
+    got = history.add(mixture, cert.players, run, game=cert.game)
     write_atomic(history.page_path(mixture).with_suffix(".csv"),
                  table.to_csv(index=False).encode(), "table")  # fmt: skip
     return history.write_page(mixture, got, section(cert))

@@ -410,7 +410,7 @@ def _write(path: Path, got: DistillResult, players: int, teacher: str, field_: s
         f"(start: {notes['start_held_out_agreement']}).{against}",
     ]
     tune.write_weights_file(path, f.weights, "distilled", notes, header,
-                            load_game(game).WEIGHTS)  # fmt: skip
+                            load_game(game).WEIGHTS, game)  # fmt: skip
 
 
 def summary(got: DistillResult) -> str:

@@ -44,10 +44,10 @@ from moaisim.analysis.report import apart, check_metrics, check_report_dir, make
 from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, read_text
-from moaisim.games import DEFAULT, check_name, load_game
+from moaisim.games import DEFAULT, check_key, load_game
 from moaisim.registry import local_code
 from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
-from moaisim.studies.field import check_field, run_field
+from moaisim.studies.field import check_field, check_field_dirs, run_field
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
 
 #: The keys of an experiment file and of its [study] table.
@@ -129,7 +129,7 @@ def load_experiment(path: str | Path) -> Experiment:
         if key not in TOP:
             raise bad(f"unknown key {key!r} (expected {', '.join(sorted(TOP))})")
     try:
-        game = check_name(data.get("game", DEFAULT))
+        game = check_key(data.get("game", DEFAULT))
     except UserError as exc:
         raise bad(str(exc)) from None
     name = data.get("name")
@@ -261,7 +261,9 @@ def _report_options(
             raise bad(f"report.field must be a directory name, got {field!r}")
 
         try:
-            field = field_report(Path(field) if Path(field).is_absolute() else path.parent / field)
+            field = field_report(
+                Path(field) if Path(field).is_absolute() else path.parent / field, game
+            )
         except UserError as exc:
             raise bad(f"report.field: {exc}") from None
     return margins, field, metrics
@@ -499,6 +501,7 @@ def _run_field(exp: Experiment, name: str, runs: Path, reports: Path, jobs: int 
     if held and not any(report_dir.glob("invasion-*p.csv")):
         raise UserError(f"{report_dir} holds something other than this field study's report: "
                         "choose another --reports directory")  # fmt: skip
+    check_field_dirs(run_dir, report_dir, exp.game)  # another game's: refused, not replaced
     check_writable_dir(run_dir, "--runs")  # now, not after the games
     check_writable_dir(report_dir.parent, "--reports")
     jobs = exp.jobs if jobs is None else jobs

@@ -15,7 +15,9 @@ At each player count it plays and reports, in this order:
 
 Everything played is kept under the run directory (the meta-games' tables, the population
 loop's state), so a stopped study resumes; the report directory gets report.md,
-report.html and a CSV per table.
+report.html, a CSV per table and report.json, which names the study's game (its readers,
+`analysis.verdicts.field_game`, refuse another game's report). What is kept is keyed by
+the game too.
 
     [field]
     players = [3, 4]
@@ -54,8 +56,9 @@ import pandas as pd
 from moaisim.analysis import metagame as mg
 from moaisim.analysis import text
 from moaisim.analysis.report import swap_dir
+from moaisim.analysis.verdicts import FIELD_MARK, field_game
 from moaisim.errors import UserError
-from moaisim.files import write_atomic
+from moaisim.files import GAME_KEY, check_game, game_in_file, write_atomic
 from moaisim.fingerprint import file_digest, play_digest, strategy_fingerprint
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import load_strategy
@@ -200,7 +203,8 @@ def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: i
     specs = [load_strategy(s, game) for s in lib]
     strategies = {s.label: strategy_fingerprint(s) for s in specs}  # a user's code too
     key = json.dumps({"library": lib, "players": players, "games": games, "seed": cfg["seed"],
-                      "code": play_digest(), "strategies": strategies}, sort_keys=True)  # fmt: skip
+                      "code": play_digest(), "strategies": strategies, **_game_key(game)},
+                     sort_keys=True)  # fmt: skip
     if path.exists():
         data = np.load(path, allow_pickle=False)
         if str(data["key"]) == key:
@@ -215,6 +219,33 @@ def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: i
                  per_game=meta.per_game, carved=meta.meta["carved"])  # fmt: skip
     tmp.replace(path)
     return meta
+
+
+#: The file that names the game of a field study's run directory (what it keeps).
+RUN_MARK = "field.json"
+
+
+def run_game(run: Path) -> str:
+    """The game of a field study's run directory: its `RUN_MARK`'s (a run directory written
+    before runs named their game is Moai's, the only game then)."""
+    mark = run / RUN_MARK
+    return (game_in_file(mark) if mark.is_file() else None) or DEFAULT
+
+
+def check_field_dirs(run: Path, report: Path, game: str) -> None:
+    """A field study of `game` may use its run directory and replace its report: each is
+    new, empty, or of `game` (`run_game`, `verdicts.field_game`); a `UserError` naming both
+    games otherwise, before anything is played or written."""
+    if run.is_dir() and any(run.iterdir()):
+        check_game(run_game(run), game, run, "a field study's run directory")
+    if report.is_dir() and any(report.iterdir()):
+        check_game(field_game(report), game, report, "a field study's report")
+
+
+def _game_key(game: str) -> dict[str, str]:
+    """The game in a key of what is kept (a Moai key made before games had names keeps its
+    games: it names none)."""
+    return {GAME_KEY: game} if game != DEFAULT else {}
 
 
 def carving(meta: mg.MetaGame, x: np.ndarray, game: str = DEFAULT) -> pd.DataFrame:
@@ -243,14 +274,16 @@ def run_field(
     game = getattr(exp, "game", DEFAULT)
     weights_path = load_game(game).weights_path
     lib = library_of(cfg["library"], game)
+    check_field_dirs(run, report, game)  # another game's study is refused before anything
     make_dir(run)
+    write_atomic(run / RUN_MARK, (json.dumps({GAME_KEY: game}) + "\n").encode(), "run mark")
     results = []
     for p in cfg["players"]:
         n = cfg["games"] if games is None else games
         meta = _meta(run, lib, p, cfg, n - n % p if n >= p else p, jobs, say, game)
         an = mg.analyse(meta, cfg["bootstrap"], cfg["alphas"], cfg["seed"])
         mix_file = mg.write_mixture(run / f"nash-{p}p.toml", meta.names, an.mixture, p,
-                                    f"the {exp.name} study", an.gain)  # fmt: skip
+                                    f"the {exp.name} study", an.gain, game)  # fmt: skip
         cert = None
         if cfg["population"] is not None:
             pc = dict(cfg["population"])
@@ -334,7 +367,7 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
     # new weights, a new L3 or new engine code: the games are played again
     code = play_digest() + file_digest(load_game(game).weights_path(f"nash-{players}p.toml"))
     key = {"what": "search", "players": players, "games": per, "seed": seed + 4, "search": search,
-           "code": code}  # fmt: skip
+           "code": code, **_game_key(game)}  # fmt: skip
     res, rnd = sp.kept(folder / "search", key,
                        lambda: sp.search_games(players, per, seed + 4, search, jobs,
                                                game))  # fmt: skip
@@ -347,7 +380,8 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
         where = None if comp is None else str(home / comp)
         say(f"field: {players} players, L3 self-play ({stem}, {selfs:,} games)")
         key = {"what": "self-play", "players": players, "games": selfs, "seed": seed + 5,
-               "components": None if comp is None else Path(comp).name, "code": code}  # fmt: skip
+               "components": None if comp is None else Path(comp).name, "code": code,
+               **_game_key(game)}  # fmt: skip
         play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs, game)  # noqa: E731
         res, rnd = sp.kept(folder / name, key, play)
         tables.append(sp.parts_table(res, rnd, game=game).assign(games="L3 self-play",
@@ -411,6 +445,8 @@ def write_report(exp: Any, results: list[FieldResult], out: Path, game: str = DE
     page = "\n".join(md)
     (tmp / "report.md").write_text(page, encoding="utf-8")
     (tmp / "report.html").write_text(text.html_page(exp.title, page, tmp), encoding="utf-8")
+    mark = {GAME_KEY: game, "title": exp.title, "kind": "field study"}
+    (tmp / FIELD_MARK).write_text(json.dumps(mark, indent=1) + "\n", encoding="utf-8")
     swap_dir(tmp, out)
     return out / "report.md"
 

@@ -42,7 +42,7 @@ import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier
 
 from moaisim.errors import UnknownStrategyError, UserError
-from moaisim.files import write_atomic
+from moaisim.files import GAME_KEY, write_atomic
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy, strategy_class
 from moaisim.rundir import make_dir
@@ -177,9 +177,10 @@ def gate(ensembles: Sequence[dict[str, Any]], x: np.ndarray) -> np.ndarray:
 
 def model_doc(players: int, experts: Sequence[str], ensembles: list[dict[str, Any]],
               made: dict[str, Any], game: str = DEFAULT) -> dict[str, Any]:  # fmt: skip
-    """A model file's document."""
+    """A model file's document, naming its game (`GAME_KEY`: another game's strategies
+    refuse it)."""
     cls = learned_class(game)
-    return {"format": cls.FORMAT, "players": players, "experts": list(experts),
+    return {"format": cls.FORMAT, GAME_KEY: game, "players": players, "experts": list(experts),
             "context": list(cls.CONTEXT), "made": made, "ensembles": ensembles}  # fmt: skip
 
 

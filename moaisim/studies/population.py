@@ -37,7 +37,7 @@ from typing import Any
 from moaisim.analysis import metagame as mg
 from moaisim.analysis import text
 from moaisim.errors import UserError
-from moaisim.files import write_atomic
+from moaisim.files import check_game, write_atomic
 from moaisim.games import DEFAULT
 from moaisim.registry import load_strategy
 from moaisim.rundir import make_dir
@@ -70,6 +70,8 @@ class PopulationResult:
     iterations: list[Iteration] = field(default_factory=list)
     certified: bool = False
     epsilon: float = 0.02
+    #: the game played (`moaisim.files.GAME_KEY`)
+    game: str = DEFAULT
 
     @property
     def certificate(self) -> Iteration | None:
@@ -84,16 +86,20 @@ def state_path(out: Path, players: int) -> Path:
     return out / f"population-{players}p.json"
 
 
-def _load(path: Path) -> PopulationResult | None:
+def _load(path: Path, game: str = DEFAULT) -> PopulationResult | None:
+    """The loop's saved state (None: none yet); a state of another game is a `UserError`
+    naming both games (a state saved before states named their game is Moai's)."""
     if not path.exists():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         its = [Iteration(**it) for it in data.pop("iterations")]
-        return PopulationResult(iterations=its, **data)
+        got = PopulationResult(iterations=its, **data)
     except (OSError, ValueError, TypeError, KeyError) as exc:
         raise UserError(f"{path}: not a population state file ({exc}); remove it or choose "
                         "another --out") from None  # fmt: skip
+    check_game(got.game, game, path, "a population loop's state")
+    return got
 
 
 def _save(path: Path, result: PopulationResult) -> None:
@@ -132,9 +138,10 @@ def population(
     starts = _starts(start, game)
     knowns = _known(known, game)
     out = Path(out)
-    make_dir(out)
     path = state_path(out, players)
-    result = _load(path) or PopulationResult(players, epsilon=float(epsilon))
+    loaded = _load(path, game)  # another game's loop is refused before anything is written
+    make_dir(out)
+    result = loaded or PopulationResult(players, epsilon=float(epsilon), game=game)
     if result.iterations and result.iterations[0].members[: len(labels)] != labels:
         others = ", ".join(result.iterations[0].members)
         raise UserError(f"{path} is a population loop from other strategies ({others}): "
@@ -217,7 +224,7 @@ def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int
     x = mg.nash(meta)
     gain = mg.Population(meta).gain(x)
     mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
-                                players, command or "", gain)  # fmt: skip
+                                players, command or "", gain, game)  # fmt: skip
     return Iteration(
         members=list(members),
         mixture={n: float(w) for n, w in zip(meta.names, x, strict=True) if w > 1e-9},

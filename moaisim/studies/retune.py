@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from moaisim.errors import UserError
-from moaisim.files import write_atomic
+from moaisim.files import GAME_KEY, write_atomic
 from moaisim.games import DEFAULT, game_of, load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import split_top
@@ -150,7 +150,8 @@ def retune(
         elif not final.is_file() or final.read_bytes() != got.path.read_bytes():
             shutil.copyfile(got.path, final)
         rows.append({
-            "players": p, "setup": rules.setup, "plays": final.name if better else "shipped",
+            GAME_KEY: rules.game, "players": p, "setup": rules.setup,
+            "plays": final.name if better else "shipped",
             "retuned": got.held_out.share, "retuned_lo": got.held_out.low,
             "retuned_hi": got.held_out.high, "shipped": got.start_held_out.share,
             "shipped_lo": got.start_held_out.low, "shipped_hi": got.start_held_out.high,

@@ -40,7 +40,7 @@ from scipy import stats
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.tables import win_shares
 from moaisim.errors import UserError
-from moaisim.files import write_atomic
+from moaisim.files import GAME_KEY, check_game, named_game, write_atomic
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rundir import is_run, make_dir
@@ -362,7 +362,9 @@ def tune_search(
     names = optuna.get_all_study_names(storage)
     if STUDY in names:
         study = optuna.load_study(study_name=STUDY, storage=storage)
-        if study.user_attrs.get("settings") != settings:
+        held = study.user_attrs.get("settings")  # a search that names no game is Moai's
+        check_game(named_game(held) or DEFAULT, game, out, "a knob search")
+        if held != settings:
             raise UserError(
                 f"{out} holds a knob search of other settings "
                 f"({json.dumps(study.user_attrs.get('settings'))}): choose another --out"
@@ -429,7 +431,9 @@ def tune_search(
         )
     result = KnobsResult(players, worlds, kept, best, checked, out / "search-knobs.toml", command,
                          game)  # fmt: skip
-    write_atomic(out / "trials.csv", table(kept).to_csv(index=False).encode(), "trials table")
+    write_atomic(out / "trials.csv",
+                 table(kept).assign(**{GAME_KEY: game}).to_csv(index=False).encode(),
+                 "trials table")  # fmt: skip
     write_atomic(result.path, _toml(result, max_seconds).encode(), "knobs file")
     return result
 
@@ -440,14 +444,14 @@ def _verified(path: Path, knobs: Mapping[str, Any], worlds: int, players: Sequen
     """`verify`, kept in `path` by its settings: a finished search run again says its
     result without playing the verification again."""
     key = {"knobs": dict(knobs), "worlds": worlds, "players": list(players), "games": games,
-           "seed": seed}  # fmt: skip
+           "seed": seed, **({GAME_KEY: game} if game != DEFAULT else {})}  # fmt: skip
     if path.is_file():
         kept = json.loads(path.read_text())
         if kept.get("key") == json.loads(json.dumps(key)):
             return [Verified(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
                     for d in kept["verified"]]  # fmt: skip
     got = verify(knobs, worlds, players, games, seed, n_jobs, game)
-    body = {"key": key, "verified": [asdict(v) for v in got]}
+    body = {GAME_KEY: game, "key": key, "verified": [asdict(v) for v in got]}
     write_atomic(path, json.dumps(body, indent=1).encode(), "verification")
     return got
 
@@ -494,6 +498,7 @@ def _toml(r: KnobsResult, max_seconds: float) -> str:
         )
     why = "the best trial" if r.adopted else "the defaults (the best trial is not verified better)"
     lines.append(f"# recommended: {why}")
+    lines.append(f'{GAME_KEY} = "{r.game}"')
     lines.append("[search]")
     lines.append(f"worlds = {r.worlds}")
     for k, v in r.recommended.items():

@@ -44,10 +44,10 @@ import pandas as pd
 from moaisim.analysis import plots, text
 from moaisim.analysis import sheet as measure
 from moaisim.analysis.report import held_output
-from moaisim.analysis.verdicts import FieldStatus, field_status
+from moaisim.analysis.verdicts import FieldStatus, field_game, field_status
 from moaisim.checks import SEEDS, check_count, check_seed
 from moaisim.errors import UserError
-from moaisim.files import swap_in
+from moaisim.files import GAME_KEY, check_game, swap_in
 from moaisim.games import DEFAULT, load_game
 from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
@@ -68,10 +68,10 @@ MAX_SEARCH_GAMES = 10_000
 MAX_DEALS = 100_000
 #: A sheet plays root seeds `seed` to `seed + SEED_SPAN - 1` (luck's replays the last).
 SEED_SPAN = 1052
-#: The settings a sheet's numbers depend on (all but the jobs): a sheet replaces only a
-#: sheet of the same ones.
-IDENTITY = ("players", "games", "skill_games", "search_games", "deals", "replays", "seed",
-            "field", "rules", "against", "check_games")  # fmt: skip
+#: The settings a sheet's numbers depend on (all but the jobs), its game first: a sheet
+#: replaces only a sheet of the same ones (never another game's).
+IDENTITY = ("game", "players", "games", "skill_games", "search_games", "deals", "replays",
+            "seed", "field", "rules", "against", "check_games")  # fmt: skip
 #: The luck replays' levels: the L2 pool (each seat draws its strategy per game) and L3.
 LUCK_LEVELS = ("L2", "L3")
 
@@ -129,6 +129,8 @@ class SheetSettings:
                             f"not {self.players}")  # fmt: skip
         if self.field is not None and not (Path(self.field) / "report.md").is_file():
             raise UserError(f"{self.field} is not a field study's report (no report.md)")
+        if self.field is not None:  # another game's field study: one line
+            check_game(field_game(self.field), self.game, self.field, "a field study's report")
         return self
 
     @property
@@ -348,6 +350,7 @@ def read_field(report: Path | None, players: int, game: str = DEFAULT) -> dict[s
     if report is None:
         return {}
     report = Path(report)
+    check_game(field_game(report), game, report, "a field study's report")
 
     def csv(name: str) -> pd.DataFrame | None:
         path = report / f"{name}-{players}p.csv"
@@ -357,7 +360,7 @@ def read_field(report: Path | None, players: int, game: str = DEFAULT) -> dict[s
     mixture = csv("mixture")
     if mixture is not None:
         out["diversity"] = measure.diversity(mixture, csv("alpha_rank"))
-    out["l3"] = field_status(report, players, "L3")
+    out["l3"] = field_status(report, players, "L3", game)
     restricted = csv("restricted")
     if restricted is not None:
         out["restricted"] = restricted[["strategy", "mechanism", "description", "delta", "lo",
@@ -451,6 +454,7 @@ def _identity(settings: dict[str, Any]) -> dict[str, Any]:
     against = out["against"]  # None: no comparison (and a sheet.json made before one could be)
     out["against"] = against.setup if _is_rules(against) else against
     out["check_games"] = out["check_games"] or 0  # None: a sheet.json made before the check field
+    out["game"] = out["game"] or DEFAULT  # None: a sheet.json made before games had names
     return out
 
 
@@ -469,6 +473,7 @@ def check_sheet_dir(out: Path, settings: SheetSettings) -> None:
         raise UserError(f"{out} exists and does not hold a balance sheet: choose another --out "
                         "or remove it") from None  # fmt: skip
     have, want = _identity(held), settings.identity()
+    check_game(have["game"], want["game"], out, "a balance sheet")  # never replaced by another's
     shown = {None: "none"}
     diff = [f"{k} {shown.get(have[k], have[k])} there, {shown.get(want[k], want[k])} here"
             for k in IDENTITY if have[k] != want[k]]  # fmt: skip
@@ -532,7 +537,9 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
     settings = {k: str(v) if isinstance(v, Path) else (v.setup if _is_rules(v) else v)
                 for k, v in s.__dict__.items()}  # fmt: skip
     (out / "sheet.json").write_text(
-        json.dumps({"players": p, "title": title(sh), "settings": settings}, indent=1)
+        json.dumps(
+            {GAME_KEY: s.game, "players": p, "title": title(sh), "settings": settings}, indent=1
+        )
     )
 
 

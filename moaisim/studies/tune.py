@@ -37,11 +37,19 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis.stats import wilson
 from moaisim.errors import UserError
-from moaisim.files import check_writable_file, read_text, shown, write_atomic
+from moaisim.files import (
+    GAME_KEY,
+    check_game,
+    check_writable_file,
+    named_game,
+    read_text,
+    shown,
+    write_atomic,
+)
 from moaisim.fingerprint import fingerprint
 from moaisim.games import DEFAULT, load_game
 from moaisim.games.base import RulesLike
-from moaisim.registry import StrategySpec, level_or_spec, load_strategy, split_top
+from moaisim.registry import StrategySpec, file_game, level_or_spec, load_strategy, split_top
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
 
@@ -438,7 +446,7 @@ def search(
         mean = _generation(plan, saved, evaluate, t0)
         saved["elapsed"] = time.perf_counter() - t0
         _write_atomic(files.state, pickle.dumps(saved))
-        _write_log(files.log, command, history, settings.objective)
+        _write_log(files.log, command, history, settings.objective, plan.game)
         report("search", mean)
     # the result: the search distribution's mean, rounded as it is written
     final = {k: rounded(v) for k, v in plan.weights(es.mean).items()}
@@ -560,13 +568,16 @@ class _Plan:
             "games": s.games, "popsize": s.popsize, "seed": s.seed, "sigma": s.sigma,
             "start": self.start, "names": self.names, "objective": s.objective,
             "rules": self.rules.digest(), **({"forbid": sorted(s.forbid)} if s.forbid else {}),
+            # a Moai search made before games had names resumes as one
+            **({"game": self.game} if self.game != DEFAULT else {}),
         }  # fmt: skip
         return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
 
     def command(self, out: Path) -> str:
         """The `moaisim tune` command of this search (recorded when none is given)."""
         s = self.settings
-        parts = ["moaisim", "tune", "--players", str(s.players), "--field",
+        parts = ["moaisim", "tune", *(["--game", self.game] if self.game != DEFAULT else []),
+                 "--players", str(s.players), "--field",
                  ",".join(spec.label for spec in self.field), "--games", str(s.games),
                  "--generations", str(s.generations), "--seed", str(s.seed),
                  "--held-out-games", str(s.held_out_games), "--out", str(out)]  # fmt: skip
@@ -603,6 +614,7 @@ def start_weights(start: str | Path | Mapping[str, float] | None, game: str = DE
             doc = tomllib.loads(read_text(start, "start weights file"))
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"start weights {str(start)!r}: {exc}") from None
+        check_game(file_game(start), game, start, "a weights file")
         given = spec.read_weights(doc, str(start))
     else:
         given = spec.read_weights(dict(start or {}), "start weights")
@@ -686,6 +698,8 @@ def _resumed(path: Path, plan: _Plan) -> dict[str, Any]:
     if not isinstance(saved, dict) or not keys <= set(saved):
         raise UserError(f"{str(path)!r} is not a tuner state: remove it, or start "
                         "again (moaisim tune --restart; resume=False in Python)")  # fmt: skip
+    # a state saved before files named their game is Moai's (the game it could be then)
+    check_game(named_game(saved, DEFAULT), plan.game, path, "a tuner state")
     if saved.get("fingerprint") != plan.search_id():
         raise UserError(
             f"{str(path)!r} holds another search (other players, field, games, seed, "
@@ -712,7 +726,7 @@ def _started(plan: _Plan) -> dict[str, Any]:
     x0 = plan.x0
     es = cma.CMAEvolutionStrategy(x0, s.sigma, cma_options(s.seed, s.popsize))
     return {"fingerprint": plan.search_id(), "es": es, "history": [], "evaluations": 0,
-            "best": math.inf, "best_x": x0, "elapsed": 0.0}  # fmt: skip
+            "best": math.inf, "best_x": x0, "elapsed": 0.0, GAME_KEY: plan.game}  # fmt: skip
 
 
 def _generation(
@@ -771,7 +785,7 @@ def _write_results(files: _Files, plan: _Plan, command: str, saved: dict[str, An
         "start_held_out_interval": [round(base.low, 4), round(base.high, 4)],
         "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
-    _write_weights(files.weights, final, notes, load_game(plan.game).WEIGHTS)
+    _write_weights(files.weights, final, notes, load_game(plan.game).WEIGHTS, plan.game)
     with files.log.open("a", encoding="utf-8") as f:
         f.write(f"# held-out (seed {plan.held_out_seed}, {held.games} games): tuned {held}; "
                 f"start {base}\n")  # fmt: skip
@@ -801,10 +815,13 @@ def _evaluator(
     return run
 
 
-def _write_log(path: Path, command: str, history: list[dict[str, float]], objective: str) -> None:
+def _write_log(path: Path, command: str, history: list[dict[str, float]], objective: str,
+               game: str = DEFAULT) -> None:  # fmt: skip
+    """The search's log: its command, its game, then a line per generation."""
     what = "win share" if objective == "win" else "mean rank"
-    lines = [f"# {command}", f"# generation: best candidate, median candidate, mean point "
-             f"({what} on the training games), sigma, evaluations, seconds"]  # fmt: skip
+    lines = [f"# {command}", f"# {GAME_KEY} {game}; each generation: best candidate, median "
+             f"candidate, mean point ({what} on the training games), sigma, evaluations, "
+             "seconds"]  # fmt: skip
     for row in history:
         lines.append(
             f"{row['generation']:4d}  best {row['best']:.4f}  median {row['median']:.4f}  "
@@ -815,7 +832,11 @@ def _write_log(path: Path, command: str, history: list[dict[str, float]], object
 
 
 def _write_weights(
-    path: Path, weights: dict[str, float], notes: dict[str, Any], docs: Sequence[tuple]
+    path: Path,
+    weights: dict[str, float],
+    notes: dict[str, Any],
+    docs: Sequence[tuple],
+    game: str = DEFAULT,
 ) -> None:
     """The weights file: a header, the `[tuned]` notes, then `[weights]` with each weight's
     meaning (`heuristic(weights=this file)` plays it)."""
@@ -826,16 +847,18 @@ def _write_weights(
         f"{notes['held_out_win_share']} {notes['held_out_interval']} over "
         f"{notes['held_out_games']} games (start: {notes['start_held_out_win_share']}).",
     ]
-    write_weights_file(path, weights, "tuned", notes, header, docs)
+    write_weights_file(path, weights, "tuned", notes, header, docs, game)
 
 
 def write_weights_file(path: Path, weights: Mapping[str, float], section: str,
                        notes: Mapping[str, Any], header: Sequence[str],
-                       docs: Sequence[tuple] | None = None) -> None:  # fmt: skip
-    """A weights file, whole or not at all: the `header` comment lines, the `[section]`
-    notes (how it was made), then `[weights]` with each weight's meaning (`docs`: the
-    game's `WEIGHTS`, default Moai's)."""
-    docs = load_game(DEFAULT).WEIGHTS if docs is None else docs
+                       docs: Sequence[tuple] | None = None, game: str = DEFAULT
+                       ) -> None:  # fmt: skip
+    """A weights file, whole or not at all: the `header` comment lines, the game it is of
+    (`GAME_KEY`: another game's strategies refuse it), the `[section]` notes (how it was
+    made), then `[weights]` with each weight's meaning (`docs`: the game's `WEIGHTS`,
+    default the game's)."""
+    docs = load_game(game).WEIGHTS if docs is None else docs
     meaning = {name: doc for name, _, doc in docs}
     # no path of this machine in a file that may be shipped (`files.shown`)
     header = [shown(x) for x in header]
@@ -844,6 +867,8 @@ def write_weights_file(path: Path, weights: Mapping[str, float], section: str,
              for k, v in notes.items()}  # fmt: skip
     lines = [
         *header,
+        "",
+        f"{GAME_KEY} = {_toml_value(game)}",
         "",
         f"[{section}]",
         *(f"{k} = {_toml_value(v)}" for k, v in notes.items()),
