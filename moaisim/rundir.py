@@ -497,6 +497,26 @@ def is_run(path: Path) -> bool:
     return RunDir(path).exists() or (path / "parts.jsonl").exists() or (path / "parts").is_dir()
 
 
+#: The files that mark a directory as another command's output (a report, a balance, a sheet).
+OTHER_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
+
+
+def check_own_dir(out: Path, what: str, owns: Callable[[Path], bool]) -> None:
+    """An output directory `out` for a `what` (a certificate, a knob search) may be new, empty
+    or hold what that command writes (`owns(out)`); a run, a report or anything else there is
+    refused in one line, before anything is written."""
+    out = Path(out)
+    if not out.is_dir() or not any(out.iterdir()):
+        return  # new, or not a directory (`make_dir` says so)
+    if is_run(out):
+        raise UserError(f"{out} holds a run of moaisim simulate, not {what}: choose another --out")
+    if any((out / m).exists() for m in OTHER_MARKS):
+        raise UserError(f"{out} holds a report, not {what}: choose another --out")
+    if not owns(out):
+        raise UserError(f"{out} holds something other than {what}: choose another --out or "
+                        "remove it")  # fmt: skip
+
+
 def manifest_game(manifest: dict[str, Any]) -> str:
     """The game a run's manifest records (its `game`, and its study's for a game other than
     Moai); a run made before games had names is Moai's."""

@@ -62,7 +62,7 @@ def test_certify_refuses_an_out_that_holds_another_kind_of_output(tmp_path, caps
         run_dir: f"{run_dir} holds a run of moaisim simulate, not a certificate: choose "
         "another --out",
         report: f"{report} holds a report, not a certificate: choose another --out",
-        other: f"{other} holds something other than certificates: choose another --out or "
+        other: f"{other} holds something other than a certificate: choose another --out or "
         "remove it",
     }
     for out, said in cases.items():

@@ -62,7 +62,7 @@ from moaisim.files import GAME_KEY, check_game, named_game, read_text, shown, wr
 from moaisim.fingerprint import play_digest
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import file_game, load_strategy, strategy_class
-from moaisim.rundir import is_run, make_dir
+from moaisim.rundir import check_own_dir, make_dir
 from moaisim.studies import certificate_history as history
 from moaisim.studies import tune
 from moaisim.weight_files import read_weights_file
@@ -78,7 +78,6 @@ CHALLENGER_FILES = "reports/*/challengers/*.toml"
 LEARNED_FILES = "reports/*/learned/*.json"
 #: What another command leaves in its directory (a report, a balance study, a balance sheet):
 #: a certificate is never written among them (`check_out`).
-OTHER_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
 #: What certify itself writes into its directory: each player count's certificate and the
 #: deviations' and CMA runs' folders (and the temporary files of an atomic write).
 OWN_FILES = re.compile(r"certificate-[2-9]p\.(json|csv|md)|deviations|cma|\..*")
@@ -502,16 +501,8 @@ def check_out(out: Path) -> None:
     """A certificate may go into `out` if it is new, empty or holds only what certify writes
     (`OWN_FILES`); a run, a report or anything else there is refused in one line, before
     anything is written (as `moaisim tune-search` and `moaisim balance` refuse theirs)."""
-    if not out.is_dir() or not any(out.iterdir()):
-        return  # new, or not a directory (`make_dir` says so)
-    if is_run(out):
-        raise UserError(f"{out} holds a run of moaisim simulate, not a certificate: choose "
-                        "another --out")  # fmt: skip
-    if any((out / m).exists() for m in OTHER_MARKS):
-        raise UserError(f"{out} holds a report, not a certificate: choose another --out")
-    if not all(OWN_FILES.fullmatch(p.name) for p in out.iterdir()):
-        raise UserError(f"{out} holds something other than certificates: choose another --out "
-                        "or remove it")  # fmt: skip
+    check_own_dir(out, "a certificate",
+                  lambda d: all(OWN_FILES.fullmatch(p.name) for p in d.iterdir()))  # fmt: skip
 
 
 def _check(families: Sequence[str], games: int, held_out_games: int, epsilon: float,

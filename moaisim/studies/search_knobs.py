@@ -43,7 +43,7 @@ from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_game, named_game, write_atomic
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import level_spec, load_strategy
-from moaisim.rundir import is_run, make_dir
+from moaisim.rundir import check_own_dir, make_dir
 from moaisim.runner import check_jobs
 
 #: The knobs tuned and their ranges: (kind, choices) or (kind, low, high).
@@ -63,7 +63,6 @@ MAX_TRIALS = 10_000
 MAX_GAMES = 10_000
 SEEDS = 2**32
 #: Files that mark a directory as another kind of study's (a report, a sheet).
-OTHER_MARKS = ("report.json", "report.md", "balance.json", "sheet.json")
 
 
 @dataclass
@@ -315,17 +314,7 @@ def _check(
 def check_out(out: Path) -> None:
     """A search may go into `out` if it is new, empty or holds a knob search (its journal);
     a run, a report or anything else there is refused (one line), before it is written."""
-    out = Path(out)
-    if not out.is_dir() or not any(out.iterdir()):
-        return  # new, or not a directory (`make_dir` says so)
-    if is_run(out):
-        raise UserError(f"{out} holds a run of moaisim simulate, not a knob search: choose "
-                        "another --out")  # fmt: skip
-    if any((out / m).exists() for m in OTHER_MARKS):
-        raise UserError(f"{out} holds a report, not a knob search: choose another --out")
-    if not (out / "journal.log").is_file():
-        raise UserError(f"{out} holds something other than a knob search: choose another "
-                        "--out or remove it")  # fmt: skip
+    check_own_dir(out, "a knob search", lambda d: (d / "journal.log").is_file())
 
 
 def tune_search(
