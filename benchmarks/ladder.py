@@ -38,7 +38,7 @@ def ladder(players: int, names: list[str], games: int, seed: int) -> list[str]:
     ]
     for name in names:
         t = time.perf_counter()
-        s = strength(players, name, "greedy", games, seed=seed)
+        s = strength(players, name, "greedy", games, seed=seed, game="moai")
         print(f"  ladder {players}p {name}: {s} ({time.perf_counter() - t:.0f}s)", file=sys.stderr)
         rows.append(
             f"| {name} | {s.share:.3f} | [{s.low:.3f}, {s.high:.3f}] | {s.games} | {s.rank:.2f} |"
@@ -62,7 +62,7 @@ def table(players: int, names: list[str], games: int, seed: int) -> list[str]:
             if row == col:
                 cells.append(f"{1 / players:.3f}")
                 continue
-            s = strength(players, row, col, games, seed=seed)
+            s = strength(players, row, col, games, seed=seed, game="moai")
             cells.append(f"{s.share:.3f}<br>[{s.low:.2f}, {s.high:.2f}]")
         print(f"  table {players}p {row}: done", file=sys.stderr)
         rows.append(f"| **{row}** | " + " | ".join(cells) + " |")

@@ -60,7 +60,7 @@ def play_seat(spec: str, field: str, players: int, seat: int, games: np.ndarray,
 def field_spec(field: str, players: int) -> str:
     """A field's spec at this player count: a skill level (L0-L4) is its level's strategy
     there (`level_spec`: L3 is that count's shipped Nash mixture), anything else itself."""
-    return level_spec(field, players) if field in LEVELS else field
+    return level_spec(field, players, game="moai") if field in LEVELS else field
 
 
 def budget_spec(base: str, worlds: int) -> str:

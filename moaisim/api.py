@@ -17,6 +17,7 @@ from moaisim.games import DEFAULT, GameSpec, check_name, load_game
 from moaisim.games.base import RulesLike
 from moaisim.progress import bar
 from moaisim.registry import StrategySpec, parse_lineup
+from moaisim.rundir import recorded_game
 from moaisim.runner import (
     ENGINES,
     Progress,
@@ -62,7 +63,7 @@ def play(
         raise UserError(f"game must be an integer from 0 to 2**63-1, got {game!r}")
     spec = _game(game_name, rules)
     r = spec.make_rules(players, variants, rules, components, params, **options)
-    specs = parse_lineup(strategies, r.players, spec.NAME)
+    specs = parse_lineup(strategies, r.players, spec.INFO.name)
     names = [s.label for s in specs]
     if engine == "batch":
         b = spec.Games.new(r, seed, [game], log=[game]).play([s() for s in specs], names=names)
@@ -74,13 +75,14 @@ def play(
 
 
 def _game(game_name: str | None, rules: RulesLike | None) -> GameSpec:
-    """The game named, else the rules' game, else the default (moai); rules of another game
-    than the one named are a one-line error."""
+    """The game named, else the rules' game, else the default (moai: the public API is an
+    edge where the default game is applied); rules of another game than the one named are a
+    one-line error."""
     if game_name is None:
-        return load_game(getattr(rules, "game", DEFAULT))
+        return load_game(rules.game if rules is not None else DEFAULT)
     spec = load_game(check_name(game_name))
-    if rules is not None and getattr(rules, "game", DEFAULT) != spec.NAME:
-        raise UserError(f"these rules are {rules.game}'s, not {spec.NAME}'s")
+    if rules is not None and rules.game != spec.INFO.name:
+        raise UserError(f"these rules are {rules.game}'s, not {spec.INFO.name}'s")
     return spec
 
 
@@ -140,7 +142,7 @@ def simulate(
     count = len(index) if index is not None else games
     study = make_study(players, count, list(lineups) if lineups is not None else [strategies],
                        variants, seed, components, rotation, chunk_size, rounds, engine,
-                       batch_size, rules, params, _game(game_name, rules).NAME,
+                       batch_size, rules, params, game=_game(game_name, rules).INFO.name,
                        **options)  # fmt: skip
     check_jobs(n_jobs, backend, scheduler)
     _check_destination(study, index, out, resume, force_resume)
@@ -210,15 +212,15 @@ def replay(log: str, components: str | Path | None = None) -> Any:
 
 
 def log_game(log: str) -> str:
-    """The game a log (`moaisim play --json`) was played in: its header's `game_name`
-    (Moai's logs before games had names have none: moai)."""
+    """The game a log (`moaisim play --json`) was played in: its header's `game_name` (a log
+    written before logs named their game names none: `rundir.recorded_game`)."""
     first = next((line for line in str(log).splitlines() if line.strip()), "")
     try:
         header = json.loads(first)
     except ValueError:
-        return DEFAULT  # the game's own reader says what is wrong with it
-    name = header.get("game_name", DEFAULT) if isinstance(header, dict) else DEFAULT
-    return check_name(name)
+        header = None  # the game's own reader says what is wrong with it
+    named = header.get("game_name") if isinstance(header, dict) else None
+    return check_name(recorded_game() if named is None else named)
 
 
 def _progress_bar(study: Study, index: np.ndarray | None) -> Progress:

@@ -138,6 +138,10 @@ def shown(text: str) -> str:
 #: (`moaisim games`) a study's file is of. Every file a study writes records it, and every
 #: reader checks it (`check_game`): nothing of one game is read as another's.
 GAME_KEY = "game"
+#: The column of a results table (per seat, per round) that names each row's game: a
+#: categorical of game names. Not `GAME_KEY`: a results table's `game` is the game's number
+#: within its run.
+GAME_COLUMN = "game_name"
 
 
 def named_game(doc: Any, legacy: str | None = None) -> str | None:

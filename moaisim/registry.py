@@ -70,19 +70,19 @@ def check_files(name: str, params: dict[str, Any], game: str) -> None:
                        UnknownStrategyError)  # fmt: skip
 
 
-def level_spec(level: str, players: int, game: str = DEFAULT) -> str:
+def level_spec(level: str, players: int, game: str) -> str:
     """The strategy spec that plays a field of skill `level` at `players` players of `game`
     (the game's `level_spec`)."""
     return load_game(game).level_spec(level, players)
 
 
-def level_or_spec(strategy: str, players: int, game: str = DEFAULT) -> str:
+def level_or_spec(strategy: str, players: int, game: str) -> str:
     """A skill level's spec at `players` players (`level_spec`), any other spec as given."""
     name = strategy.strip()
     return level_spec(name, players, game) if name in load_game(game).LEVELS else strategy
 
 
-def available(game: str = DEFAULT) -> dict[str, str]:
+def available(game: str) -> dict[str, str]:
     """Every strategy name that `load_strategy` knows for `game`, with the path it loads: the
     game's built-ins, then its entry-point group's."""
     spec = load_game(game)
@@ -92,7 +92,7 @@ def available(game: str = DEFAULT) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def describe(game: str = DEFAULT) -> list[tuple[str, str, str]]:
+def describe(game: str) -> list[tuple[str, str, str]]:
     """(name, one-line plan, parameters with defaults) of every known strategy; a strategy
     that cannot be loaded says why instead of its plan."""
     out = []
@@ -131,7 +131,9 @@ def load_strategy(spec: str | type | StrategySpec, game: str = DEFAULT, **params
                   ) -> StrategySpec:  # fmt: skip
     """The `StrategySpec` of a name, a 'module:Class' path, a spec string with parameters
     (`"greedy(moai_height=7)"`) or a class, for `game`; keyword arguments are parameters
-    too."""
+    too. The toolkit always names the game; the default is the public API's
+    (`moaisim.load_strategy`), and Moai's own strategies load their inner strategies through
+    it without naming their game."""
     if isinstance(spec, StrategySpec):
         if not params:
             return spec
@@ -191,13 +193,13 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return parts
 
 
-def strategy_class(name: str, game: str = DEFAULT) -> type:
+def strategy_class(name: str, game: str) -> type:
     """The class a strategy name stands for in `game`, not instantiated (its parameters
     unchecked); an `UnknownStrategyError` for a name the game does not know."""
     return _resolve(name, name, game)
 
 
-def _resolve(name: str, spec: str, game: str = DEFAULT) -> type:
+def _resolve(name: str, spec: str, game: str) -> type:
     if ":" in name:
         return _import(name, spec)
     known = available(game)
@@ -289,7 +291,7 @@ def _default_name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _spec_of(cls: type, params: dict[str, Any], game: str = DEFAULT) -> StrategySpec:
+def _spec_of(cls: type, params: dict[str, Any], game: str) -> StrategySpec:
     """Check a class and its parameters once (a strategy of `game`: a method per decision
     kind); the spec, with its label."""
     name = _default_name(cls)
@@ -334,7 +336,7 @@ def strategy_name(spec: StrategySpec | type) -> str:
 def parse_lineup(
     strategies: str | type | StrategySpec | Sequence[str | type | StrategySpec],
     players: int,
-    game: str = DEFAULT,
+    game: str = DEFAULT,  # transitional: tests/test_compiled.py (edited elsewhere) names none
 ) -> list[StrategySpec]:
     """One strategy per seat. A string may list seats separated by commas
     ("greedy,random,greedy"); a lineup shorter than the player count repeats to fill the

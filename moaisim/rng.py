@@ -1,19 +1,21 @@
 """Per-game counter-based random streams (docs/design.md, "Seeds" and "Common random numbers").
 
 Game i of root seed S has one stream per seat for that seat's strategy (stream 1 + s) and one
-chance sub-stream per purpose (`Chance`). Value j of a stream is a pure function of
-(S, i, stream, j): a SplitMix64-style hash of a per-stream key and the counter j. Nothing
-depends on how many games are drawn together, so one game alone and the same game inside any
-batch get the same numbers. No global random state is used.
+chance sub-stream per purpose. Value j of a stream is a pure function of (S, i, stream, j): a
+SplitMix64-style hash of a per-stream key and the counter j. Nothing depends on how many games
+are drawn together, so one game alone and the same game inside any batch get the same numbers.
+No global random state is used.
 
 Chance is split by purpose, and each purpose reads fixed positions of its own sub-stream, so a
 variant never shifts the chance of the parts of the game it does not change: a seat stream
-keeps a counter (a strategy draws what it needs), chance does not.
+keeps a counter (a strategy draws what it needs), chance does not. This module is the
+mechanism only: a purpose is a number from 0 to `PURPOSES` - 1, and each game names its own
+purposes in its package (an `IntEnum`: Moai's in `moaisim.games.moai.engine.chance`, Rapa
+Nui's in `moaisim.games.rapa_nui.engine.chance`). A purpose's stream depends on its number
+alone, so two games may use the same numbers, and raising `PURPOSES` changes no stream.
 """
 
 from __future__ import annotations
-
-from enum import IntEnum
 
 import numpy as np
 
@@ -26,18 +28,9 @@ _S30, _S27, _S31, _S11 = (np.uint64(k) for k in (30, 27, 31, 11))
 _TO_UNIT = 2.0**-53
 
 
-class Chance(IntEnum):
-    """A game's chance sub-streams, one per purpose."""
-
-    DEAL = 0  # R1.6: the Rapa Nui deck's shuffle (one key per card)
-    EPOCH_1 = 1  # R1.7: each epoch pile's shuffle (one key per card of the pile)
-    EPOCH_2 = 2
-    EPOCH_3 = 3
-    SHORT = 4  # V3: which cards are removed (one key per epoch card)
-    BID_ORDER = 5  # V2/V4: round 1's bidding order (one key per seat)
-    RESHUFFLE = 6  # R7.1: the k-th reshuffle reads keys k * cards .. (k + 1) * cards - 1
-
-
+#: The chance purposes a game may name: the numbers 0 .. PURPOSES - 1 (the keys of each are
+#: made with the streams: `Streams.chance_keys` has one column per number).
+PURPOSES = 8
 #: Stream ids of the chance purposes, apart from the seats' streams 1, 2, ...
 CHANCE_BASE = 1 << 32
 
@@ -54,9 +47,12 @@ def seat_stream(seat: int) -> int:
     return 1 + seat
 
 
-def chance_stream(purpose: Chance) -> int:
-    """Stream id of a chance purpose."""
-    return CHANCE_BASE + int(purpose)
+def chance_stream(purpose: int) -> int:
+    """Stream id of a chance purpose (its number, 0 .. `PURPOSES` - 1)."""
+    number = int(purpose)
+    if not 0 <= number < PURPOSES:
+        raise ValueError(f"a chance purpose is a number from 0 to {PURPOSES - 1}, got {purpose!r}")
+    return CHANCE_BASE + number
 
 
 def stream_keys(root_seed: int, games: np.ndarray, streams: np.ndarray) -> np.ndarray:
@@ -113,7 +109,7 @@ class Streams:
     def __init__(self, root_seed: int, games: np.ndarray | list[int], players: int) -> None:
         self.root_seed = int(root_seed)
         self.games = np.asarray(games, dtype=np.int64)
-        ids = [seat_stream(s) for s in range(players)] + [chance_stream(c) for c in Chance]
+        ids = [seat_stream(s) for s in range(players)] + [chance_stream(c) for c in range(PURPOSES)]
         keys = stream_keys(self.root_seed, self.games, np.array(ids, dtype=np.uint64))
         self.seat_keys = keys[:, :players]
         self.chance_keys = keys[:, players:]
@@ -142,11 +138,13 @@ class Streams:
         return out
 
     def chance(
-        self, purpose: Chance, rows: np.ndarray, k: int, start: np.ndarray | int = 0
+        self, purpose: int, rows: np.ndarray, k: int, start: np.ndarray | int = 0
     ) -> np.ndarray:
-        """[len(rows), k] uniforms: values start..start+k-1 of a chance sub-stream."""
+        """[len(rows), k] uniforms: values start..start+k-1 of the chance sub-stream of a
+        purpose (its number: a member of the game's own purposes enum)."""
         rows = np.asarray(rows, dtype=np.int64)
         first = np.broadcast_to(np.asarray(start, dtype=np.uint64), rows.shape)
+        chance_stream(purpose)  # a number outside 0 .. PURPOSES - 1 is refused
         return _uniforms(self.chance_keys[rows, int(purpose)], first, k)
 
     def seat(self, seat: int, rows: np.ndarray) -> SeatRandom:

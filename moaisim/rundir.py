@@ -38,7 +38,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from moaisim.errors import UserError
-from moaisim.files import named_game, write_atomic
+from moaisim.files import GAME_KEY, named_game, write_atomic
 from moaisim.games import DEFAULT
 
 #: Format of a run directory (2: parts recorded in parts.jsonl with their checksums).
@@ -517,11 +517,36 @@ def check_own_dir(out: Path, what: str, owns: Callable[[Path], bool]) -> None:
                         "remove it")  # fmt: skip
 
 
+#: The game of a file written before files named their game: Moai, the only game then. The
+#: one place below the command line and the public API that names a game: only what reads an
+#: old file (`recorded_game`) or keeps an identity equal to an old file's (`identity_game`)
+#: asks for it.
+UNNAMED_FILES_GAME = DEFAULT
+
+
+def recorded_game(*docs: Any) -> str:
+    """The game a file records: the first name given by `docs` (the file's documents,
+    outermost first, each naming it under `GAME_KEY`; or a name already read from the file;
+    None: nothing); a file written before files named their game names none and is
+    `UNNAMED_FILES_GAME`'s."""
+    for doc in docs:
+        found = doc if isinstance(doc, str) and doc else named_game(doc)
+        if found:
+            return found
+    return UNNAMED_FILES_GAME
+
+
+def identity_game(game: str) -> dict[str, str]:
+    """What an identity (a run's study, a tuner's, a search's or a distillation's settings)
+    records of its game: nothing for `UNNAMED_FILES_GAME`, so that the identity a file wrote
+    before games had names is still the same, and `{GAME_KEY: game}` for any other game."""
+    return {} if game == UNNAMED_FILES_GAME else {GAME_KEY: game}
+
+
 def manifest_game(manifest: dict[str, Any]) -> str:
     """The game a run's manifest records (its `game`, and its study's for a game other than
-    Moai); a run made before games had names is Moai's."""
-    study = manifest.get("study")
-    return named_game(manifest) or named_game(study) or DEFAULT
+    the unnamed files' game: `recorded_game`)."""
+    return recorded_game(manifest, manifest.get("study"))
 
 
 def make_dir(path: Path) -> None:

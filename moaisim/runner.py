@@ -34,7 +34,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -45,9 +45,9 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from moaisim.errors import UserError
-from moaisim.files import GAME_KEY, check_game
+from moaisim.files import GAME_COLUMN, GAME_KEY, check_game
 from moaisim.fingerprint import differences, fingerprint
-from moaisim.games import DEFAULT, GameSpec, check_name, game_of, load_game
+from moaisim.games import GameSpec, check_name, game_of, load_game
 from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, parse_lineup
@@ -56,6 +56,7 @@ from moaisim.rundir import (
     LOCK,
     RunDir,
     SerializedPart,
+    identity_game,
     manifest_game,
     now,
     serialize,
@@ -160,8 +161,8 @@ class Study:
     batch_size: int = 10_000
     #: the chunk size is the default, not the user's (a resumed run keeps its own)
     chunk_default: bool = False
-    #: the game the cells play (`moaisim.games`)
-    game: str = DEFAULT
+    #: the game the cells play (`moaisim.games`): always given, by name
+    game: str = field(kw_only=True)
 
     @property
     def spec(self) -> GameSpec:
@@ -177,8 +178,8 @@ class Study:
             "rounds": self.rounds,
             "engine": self.engine,
             "cells": [c.describe() for c in self.cells],
-            # a Moai run made before games had names continues as one
-            **({"game": self.game} if self.game != DEFAULT else {}),
+            # a run made before games had names continues as one (`identity_game`)
+            **identity_game(self.game),
         }
 
     def chunks(self, done: Iterable[tuple[int, int, int]] = ()) -> list[tuple[int, int, int]]:
@@ -289,7 +290,8 @@ def make_study(
     batch_size: int = 10_000,
     rules: RulesLike | None = None,
     params: Mapping[str, int | Sequence[int]] | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
     **options: str | Sequence[str] | None,
 ) -> Study:
     """Check every part of a study and build its cells (one clear `UserError` per mistake,
@@ -316,7 +318,7 @@ def make_study(
     cells = _cells(setups, lineups, rotation)
     chunked = chunk_size if chunk_size is not None else default_chunk(cells, engine, games)
     return Study(int(seed), int(games), tuple(cells), rotation, chunked, rounds, engine,
-                 batch_size, chunk_size is None, spec.NAME)  # fmt: skip
+                 batch_size, chunk_size is None, game=spec.INFO.name)  # fmt: skip
 
 
 #: Games per chunk unless a study says: the reference engine's, the batch engine's through
@@ -343,7 +345,7 @@ def study_of_rules(
     cells = _cells([(r, None) for r in rules], list(lineups), rotation)
     chunk = default_chunk(cells, "batch", games)
     return Study(int(seed), int(games), tuple(cells), rotation, chunk, rounds, "batch",
-                 10_000, True, names.pop())  # fmt: skip
+                 10_000, True, game=names.pop())  # fmt: skip
 
 
 def default_chunk(cells: Sequence[Cell], engine: str, games: int) -> int:
@@ -427,7 +429,8 @@ def _setups_of_rules(
     """The set-ups of a study given a `Rules` object: its rules at each player count, which
     fix the rule parameters and the options (one value of each, agreeing with the rules)."""
     if not isinstance(rules, spec.Rules):
-        raise UserError(f"rules must be a rules object of {spec.TITLE} ({spec.NAME}'s Rules), "
+        raise UserError(f"rules must be a rules object of {spec.INFO.title} "
+                        f"({spec.INFO.name}'s Rules), "
                         f"got {type(rules).__name__}")  # fmt: skip
     if params:
         raise UserError("a Rules object fixes the rule parameters: give them to Rules.make")
@@ -525,6 +528,7 @@ def play_chunk(
         # the rules the rows were played under, as the results' rows carry them (a part of
         # another rule set is refused when a run is read: `rundir._rows_problem`)
         table["rules_digest"] = pd.Categorical([cell.rules.digest()] * len(table))
+        table = with_game_column(table, study.game)  # every row names its game
         table = table.sort_values(["game", "round", "seat"], ignore_index=True)
     cost = {
         "cpu_seconds": round(time.thread_time() - clock, 3),
@@ -569,7 +573,23 @@ def _empty(spec: GameSpec) -> pd.DataFrame:
 
 
 def _empty_rounds(spec: GameSpec) -> pd.DataFrame:
-    return pd.DataFrame({c: [] for c in spec.ROUND_COLUMNS}).astype(spec.ROUND_DTYPES)
+    out = pd.DataFrame({c: [] for c in spec.ROUND_COLUMNS}).astype(spec.ROUND_DTYPES)
+    return with_game_column(out, spec.INFO.name)
+
+
+def _names(game: str, n: int) -> pd.Categorical:
+    """The `GAME_COLUMN` of n rows of one game: a categorical of that one name."""
+    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [game])
+
+
+def with_game_column(df: pd.DataFrame, game: str) -> pd.DataFrame:
+    """A results or per-round table whose rows name their game (`GAME_COLUMN`): a table
+    written before rows named it (a run's older Parquet parts) gets the column, filled with
+    `game` (the run's, from its manifest), after its `game` column."""
+    if GAME_COLUMN not in df:
+        at = int(df.columns.get_loc("game")) + 1 if "game" in df else 0
+        df.insert(at, GAME_COLUMN, _names(game, len(df)))
+    return df
 
 
 def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
@@ -582,14 +602,16 @@ def _tag(df: pd.DataFrame, cell: Cell) -> pd.DataFrame:
     return df
 
 
-def finish(df: pd.DataFrame, game: str = DEFAULT) -> pd.DataFrame:
+def finish(df: pd.DataFrame, game: str) -> pd.DataFrame:
     """A whole results table: sorted by cell, game and seat; categoricals restored; a run
-    made before the `win_share` column had it given (1/k to each of k tied winners), and
-    one made before a rule parameter of `parameters.LATER` its column (the value all its
-    games were played with), after the parameter columns it has. `game`: the game the rows
-    are of."""
+    made before the `win_share` column had it given (1/k to each of k tied winners), one
+    made before a rule parameter of `parameters.LATER` its column (the value all its games
+    were played with), after the parameter columns it has, and one made before rows named
+    their game its `GAME_COLUMN`. `game`: the game the rows are of (a run's, from its
+    manifest)."""
     spec = load_game(game)
     df = df.sort_values(["cell", "game", "seat"], kind="stable", ignore_index=True)
+    df = with_game_column(df, spec.INFO.name)
     if "win_share" not in df and "win" in df:
         winners = df.groupby(["cell", "game"], observed=True)["win"].transform("sum")
         df.insert(int(df.columns.get_loc("win")) + 1, "win_share",
@@ -602,7 +624,7 @@ def finish(df: pd.DataFrame, game: str = DEFAULT) -> pd.DataFrame:
     for col in (*spec.CATEGORIES, "lineup"):
         if col in df:
             df[col] = df[col].astype("category")
-    df.attrs["game"] = spec.NAME  # which game's rows (the analysis reads it: game_of_table)
+    df.attrs["game"] = spec.INFO.name  # kept for code that reads it; the rows say it too
     return df
 
 
@@ -1316,13 +1338,16 @@ def load_results(path: str | Path, table: str = "results") -> pd.DataFrame:
     if table == "rounds" and not manifest["study"].get("rounds"):
         raise UserError(f"{run.path} was run without --rounds: it has no per-round table")
     key = "file" if table == "results" else "rounds_file"
-    parts = [run.read_part(c, key, manifest=manifest) for c in run.parts(manifest) if key in c]
     game = manifest_game(manifest)
+    # each part's rows name their game (a part written before they did: the run's game)
+    parts = [with_game_column(run.read_part(c, key, manifest=manifest), game)
+             for c in run.parts(manifest) if key in c]  # fmt: skip
     if not parts:
         spec = load_game(game)
         return finish(_empty_cells(spec), game) if table == "results" else _empty_rounds(spec)
     df = pd.concat(parts, ignore_index=True)
     if table == "rounds":
+        df[GAME_COLUMN] = df[GAME_COLUMN].astype("category")
         return df.sort_values(["cell", "game", "round", "seat"], ignore_index=True)
     return finish(df, game)
 

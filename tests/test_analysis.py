@@ -131,8 +131,8 @@ def synthetic(games: int, players: int, seat0: float, rng: np.random.Generator) 
     seat = np.tile(np.arange(players), games)
     win = seat == np.repeat(winner, players)
     return pd.DataFrame({
-        "cell": 0, "game": np.repeat(np.arange(games), players), "players": players,
-        "variant": "base", "turn_order": "hill", "volcano_after_moai": "stay",
+        "cell": 0, "game": np.repeat(np.arange(games), players), "game_name": "moai",
+        "players": players, "variant": "base", "turn_order": "hill", "volcano_after_moai": "stay",
         "spent_wood": "supply", "lineup": ",".join(["greedy"] * players), "seat": seat,
         "strategy": "greedy", "win": win, "rank": np.where(win, 1, 2), "score": 10 + 5 * win,
         "moai_height": 5, "pawns": 5, "wood": 0 + win, "rounds": 7,
@@ -151,7 +151,8 @@ def plackett_luce(strengths: dict[str, float], games: int, rng: np.random.Genera
         noisy = theta + rng.gumbel(size=(games, 3))
         rank = 1 + np.argsort(np.argsort(-noisy, axis=1), axis=1)
         frames.append(pd.DataFrame({
-            "cell": cell, "game": np.repeat(np.arange(games), 3), "players": 3,
+            "cell": cell, "game": np.repeat(np.arange(games), 3), "game_name": "moai",
+            "players": 3,
             "variant": "base", "turn_order": "hill", "volcano_after_moai": "stay",
             "spent_wood": "supply", "lineup": ",".join(lineup),
             "seat": np.tile(np.arange(3), games), "strategy": np.tile(lineup, games),
@@ -314,7 +315,8 @@ def test_a_pooled_tournament_counts_each_strategy_over_every_lineup():
             seats = (x, y) if game % 2 == 0 else (y, x)
             wins = [s == "a" for s in seats] if "a" in seats else [True, False]
             for seat, (s, w) in enumerate(zip(seats, wins, strict=True)):
-                rows.append({"cell": cell, "game": game, "players": 2, "variant": "base",
+                rows.append({"cell": cell, "game": game, "game_name": "moai", "players": 2,
+                             "variant": "base",
                              "turn_order": "hill", "volcano_after_moai": "stay",
                              "spent_wood": "supply", "lineup": f"{x},{y}", "seat": seat,
                              "strategy": s, "win": w, "rank": 1 if w else 2, "score": 9 + w,
@@ -337,12 +339,12 @@ def test_round_robin_lineups_and_a_tournament_study():
     lineups = round_robin(["greedy", "random", "greedy", "moai"], [2, 3])
     assert lineups == {2: ["greedy,random", "greedy,moai", "random,moai"],
                        3: ["greedy,random,moai"]}  # fmt: skip
-    study = make_study([2, 3], 10, lineups)
+    study = make_study([2, 3], 10, lineups, game="moai")
     assert [c.label for c in study.cells] == [*lineups[2], *lineups[3]]
     with pytest.raises(moaisim.UserError, match="at 4 players needs at least 4 strategies"):
         round_robin(["greedy", "random"], [4])
     with pytest.raises(moaisim.UserError, match="no strategy lineup given for 4 players"):
-        make_study([3, 4], 10, {3: ["greedy"]})
+        make_study([3, 4], 10, {3: ["greedy"]}, game="moai")
 
 
 # --- a report end to end --------------------------------------------------------------------
@@ -536,7 +538,8 @@ def test_a_report_warns_when_bots_tuned_for_the_base_game_judge_a_scoring_change
     from moaisim.analysis.report import untuned_changes
 
     assert untuned_changes(["base", "short", "volcano_after_moai=camp", "wood_points=1",
-                            "short, hand_size=5", "components=late-palms#1a2b3c4d"]) == [
+                            "short, hand_size=5", "components=late-palms#1a2b3c4d"],
+                           game="moai") == [
         "components=late-palms#1a2b3c4d", "short, hand_size=5", "wood_points=1"
     ]  # fmt: skip
     run = tmp_path / "run"
@@ -550,13 +553,22 @@ def test_a_report_warns_when_bots_tuned_for_the_base_game_judge_a_scoring_change
 
 
 def test_the_game_of_a_table():
-    """A results table is of the game its game-name column names; a table without one (and
-    the runner's numeric `game` column, the game's number) is Moai's."""
+    """A results table is of the game its game-name column names (or, for a table of other
+    rows, its attrs); a table that names none (the runner's numeric `game` column is the
+    game's number) is refused in one line, never taken for the default game's."""
     from moaisim.analysis.source import game_of_table, spec_of_table
     from moaisim.errors import UserError
 
     df = pd.DataFrame({"cell": [0, 0], "game": [0, 1], "score": [3, 4]})
-    assert game_of_table(df) == "moai" and spec_of_table(df).NAME == "moai"
+    said = ("the results table names no game: give it the game_name column its rows had "
+            "(moaisim.simulate and moaisim.load_results write it)")  # fmt: skip
+    with pytest.raises(UserError) as info:
+        game_of_table(df)
+    assert str(info.value) == said
+    with pytest.raises(UserError) as info:
+        _ = Source.of(df).game
+    assert str(info.value) == said
+    assert spec_of_table(df.assign(game_name="rapa-nui")).INFO.name == "rapa-nui"
     assert game_of_table(df.assign(game_name="moai")) == "moai"
     assert game_of_table(df.assign(game=["moai", "moai"])) == "moai"
     named = df.copy()
@@ -566,7 +578,7 @@ def test_the_game_of_a_table():
         game_of_table(df.assign(game_name="chess"))
     with pytest.raises(UserError, match="one game at a time"):
         game_of_table(df.assign(game_name=["moai", "chess"]))
-    assert Source.of(df).game == "moai"
+    assert Source.of(df.assign(game_name="rapa-nui")).game == "rapa-nui"
 
 
 def test_tables_say_their_game(tmp_path):

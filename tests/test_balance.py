@@ -70,14 +70,14 @@ def write(tmp_path: Path, text: str, name: str = "space.toml") -> Path:
 def test_the_base_candidate_is_the_base_game_digest_for_digest():
     space = load_space(Path(__file__).parent.parent / "experiments" / "balance-3to5p.toml")
     base = space.base()
-    assert rules_of(base, 5).digest() == Rules.make(5).digest()
-    assert rules_of(base, 5).setup == "base"
+    assert rules_of(base, 5, game="moai").digest() == Rules.make(5).digest()
+    assert rules_of(base, 5, game="moai").setup == "base"
 
 
 @pytest.mark.parametrize("palms", [0, 3, 8])
 def test_a_palm_edit_moves_palms_and_keeps_every_card_C4(palms):
-    doc = candidate_document({"palms_epoch3": palms})
-    rules = rules_of({"palms_epoch3": palms}, 4)
+    doc = candidate_document({"palms_epoch3": palms}, game="moai")
+    rules = rules_of({"palms_epoch3": palms}, 4, game="moai")
     cards = rules.components.epoch_cards
     assert len(cards) == 36  # the published total
     assert sum(c.palm for c in cards if c.epoch == 3) == palms
@@ -89,7 +89,7 @@ def test_a_palm_edit_moves_palms_and_keeps_every_card_C4(palms):
 
 
 def test_a_height_scale_keeps_21_tiles_and_rounds_each_height_C2():
-    rules = rules_of({"moai_height_scale": 1.25}, 3)
+    rules = rules_of({"moai_height_scale": 1.25}, 3, game="moai")
     heights = rules.components.moai_heights
     assert len(heights) == 21
     # 3..9 times 1.25, rounded half up: 3.75 -> 4, 5 -> 5, 6.25 -> 6, 7.5 -> 8, 8.75 -> 9,
@@ -184,8 +184,9 @@ def planted_space(tmp_path: Path, trials: int) -> PlantedSpace:
     planted measure replaces the games: they are not rule settings)."""
     text = BASE_FILE.format(trials=trials, space=WOOD)
     space = load_space(write(tmp_path, text))
-    dims = (Dimension("x", "int", "component", 0.0, 20.0),
-            Dimension("kind", "categorical", "component", choices=("a", "b")))  # fmt: skip
+    dims = (Dimension("x", "int", "component", 0.0, 20.0, game="moai"),
+            Dimension("kind", "categorical", "component", choices=("a", "b"),
+                      game="moai"))  # fmt: skip
     return PlantedSpace(**{f.name: getattr(space, f.name) for f in dataclasses.fields(space)}
                         | {"dimensions": dims})  # fmt: skip
 

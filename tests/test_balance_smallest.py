@@ -106,7 +106,7 @@ class StubSpace(Space):
 
 def stub_space(tmp_path: Path, verify: int = 100) -> StubSpace:
     space = load_space(write(tmp_path, verify=verify))
-    dims = tuple(Dimension(n, "int", "component", 0.0, 2.0) for n in "abcdef")
+    dims = tuple(Dimension(n, "int", "component", 0.0, 2.0, game="moai") for n in "abcdef")
     return StubSpace(**{f.name: getattr(space, f.name) for f in dataclasses.fields(space)}
                      | {"dimensions": dims})  # fmt: skip
 
@@ -300,11 +300,25 @@ def test_the_verification_run_gives_the_measures_of_its_games(tmp_path):
 
 
 def test_the_screen_plays_every_short_range_and_three_values_of_a_long_one():
-    assert Dimension("x", "int", "parameter", 1.0, 3.0).screened() == [1, 2, 3]
-    assert Dimension("x", "int", "parameter", 7.0, 12.0).screened() == [7, 10, 12]
-    assert Dimension("x", "int", "parameter", 7.0, 12.0).screened(6) == [7, 8, 9, 10, 11, 12]
-    assert Dimension("x", "float", "component", 0.8, 1.25).screened() == [0.8, 1.025, 1.25]
-    assert Dimension("x", "categorical", "option", choices=("a", "b")).screened() == ["a", "b"]
+    assert Dimension("x", "int", "parameter", 1.0, 3.0, game="moai").screened() == [1, 2, 3]
+    assert Dimension("x", "int", "parameter", 7.0, 12.0, game="moai").screened() == [7, 10, 12]
+    assert Dimension("x", "int", "parameter", 7.0, 12.0, game="moai").screened(6) == [
+        7,
+        8,
+        9,
+        10,
+        11,
+        12,
+    ]
+    assert Dimension("x", "float", "component", 0.8, 1.25, game="moai").screened() == [
+        0.8,
+        1.025,
+        1.25,
+    ]
+    assert Dimension("x", "categorical", "option", choices=("a", "b"), game="moai").screened() == [
+        "a",
+        "b",
+    ]
 
 
 @pytest.mark.parametrize(

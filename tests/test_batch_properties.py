@@ -29,7 +29,7 @@ from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.forward import Games
 from moaisim.games.moai.engine.seats import Seats
 from moaisim.games.moai.engine.state import State
-from moaisim.games.moai.engine.steps import Pending, Step
+from moaisim.games.moai.engine.steps import STEP, Pending, Step
 from moaisim.games.moai.rules import CAMP, RESERVE, VARIANTS, Rules
 from moaisim.registry import load_strategy
 
@@ -164,11 +164,11 @@ class CheckedBatch:
 
     def check_pause(self, pend: Pending) -> None:
         """The invariants at a decision; the games over stay as they ended."""
-        self.steps_run.add(pend.step)
-        if pend.step == Step.BID:
+        self.steps_run.add(STEP[pend.kind])
+        if pend.kind is Kind.BID:
             rounds = self.state.round[pend.rows]
             self.rounds |= set(zip(pend.rows.tolist(), rounds.tolist(), strict=True))
-        check_batch(self.state, self.rules, f"at {pend.step.name}")
+        check_batch(self.state, self.rules, f"at {STEP[pend.kind].name}")
         self.check_over()
 
     def check_over(self) -> None:

@@ -26,6 +26,7 @@ def table() -> pd.DataFrame:
         memory_games=(100,),  # one child process: each one imports everything
         memory_players=(4,),
         seed=5,
+        game="moai",
     )
     df = bench.run(cfg, progress=lines.append)
     df.attrs["progress"] = lines
@@ -65,7 +66,7 @@ def test_values_are_positive_and_consistent(table):
 def decisions_in_logs(players: int, lineup: str, games: int) -> tuple[float, float]:
     """Per game, the decisions put to the strategies and all decisions (forced ones too), as
     the event logs of the same seeded games (seed 5) show them."""
-    rules, classes, names = bench._lineup(players, lineup, "base")
+    rules, classes, names = bench._lineup(players, lineup, "base", game="moai")
     g = Games.new(rules, 5, np.arange(games), log=range(games)).play(
         [c() for c in classes], names=names
     )
@@ -120,7 +121,9 @@ def test_markdown_has_header_and_one_line_per_row(table):
 
 def test_without_memory():
     df = bench.run(
-        bench.Config(players=(3,), lineups=("random",), games=5, reference_games=1, memory=False)
+        bench.Config(
+            players=(3,), lineups=("random",), games=5, reference_games=1, memory=False, game="moai"
+        )
     )
     assert len(df) == 1 and not any(c.startswith("mem_") for c in df.columns)
     assert "--no-memory" in df.attrs["command"]
@@ -139,7 +142,7 @@ def test_every_game_is_timed_and_its_uncounted_decisions_are_blank():
 
 
 def test_counters_agree_between_engines_on_the_same_games():
-    rules, classes, names = bench._lineup(4, "greedy", "base")
+    rules, classes, names = bench._lineup(4, "greedy", "base", game="moai")
     b = Games.new(rules, 9, np.arange(2)).play([c() for c in classes], names=names)
     refs = [
         ReferenceGame(rules, [c() for c in classes], seed=9, game=g, names=names) for g in (0, 1)
@@ -154,8 +157,8 @@ def test_counters_agree_between_engines_on_the_same_games():
 def test_batches_and_repeats_change_no_count():
     """Games played in batches of 4 ask exactly the decisions of one batch; every repeat is
     reported."""
-    one = bench.speed(3, "random", 10, 1, 5, repeat=1, batch_size=10)
-    split = bench.speed(3, "random", 10, 1, 5, repeat=2, batch_size=4)
+    one = bench.speed(3, "random", 10, 1, 5, repeat=1, batch_size=10, game="moai")
+    split = bench.speed(3, "random", 10, 1, 5, repeat=2, batch_size=4, game="moai")
     assert split["decisions_per_game"] == one["decisions_per_game"]
     assert split["all_decisions_per_game"] == one["all_decisions_per_game"]
     assert len(split["batch_cpu_s_all"].split()) == 2
@@ -182,6 +185,7 @@ def test_memory_of_an_untimed_configuration_gets_its_own_row(monkeypatch):
         reference_games=1,
         memory_games=(30,),
         memory_players=(3,),
+        game="moai",
     )
     df = bench.run(cfg)
     assert list(zip(df["players"], df["lineup"], strict=True)) == [(2, "random"), (3, "greedy")]
@@ -223,7 +227,7 @@ def test_memory_columns_slope():
 )
 def test_bad_config_is_a_user_error(kwargs):
     with pytest.raises(UserError, match="^bench: "):
-        bench.Config(**kwargs).check()
+        bench.Config(**kwargs, game="moai").check()
 
 
 def test_parse_lists():

@@ -55,9 +55,12 @@ def test_the_files_family_takes_every_challenger_file_of_the_game_and_only_those
     (folder / "notes.toml").write_text("this is = not TOML [", encoding="utf-8")
     (folder / "empty.toml").write_text("# nothing\n", encoding="utf-8")
     pattern = str(tmp_path / "reports" / "*" / "challengers" / "*.toml")
-    assert [p.name for p in cf.challenger_files(pattern)] == ["4p-cma.toml", "5p-deviations.toml"]
-    assert [p.name for p in cf.challenger_files(pattern, "rapa-nui")] == ["2p-rn.toml"]
-    mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml")
+    assert [p.name for p in cf.challenger_files(pattern, game="moai")] == [
+        "4p-cma.toml",
+        "5p-deviations.toml",
+    ]
+    assert [p.name for p in cf.challenger_files(pattern, game="rapa-nui")] == ["2p-rn.toml"]
+    mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml", game="moai")
     found = cf.challengers(mix, ["files"], tmp_path, 0.5, pattern)
     assert [c.family for c in found] == ["files", "files"]
     assert found[0].spec == f"heuristic(weights={str((folder / '4p-cma.toml').resolve())!r})"
@@ -76,8 +79,8 @@ def test_the_learned_family_takes_every_model_of_the_player_count_and_only_those
     pattern = str(tmp_path / "reports" / "*" / "learned" / "*.json")
     assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json"]
     assert [p.name for p in cf.learned_files(4, pattern)] == ["b-4p.json"]
-    assert cf.learned_files(3, pattern, "rapa-nui") == []  # Rapa Nui has no learned strategy
-    mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml")
+    assert cf.learned_files(3, pattern, game="rapa-nui") == []  # Rapa Nui has no learned strategy
+    mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml", game="moai")
     found = cf.challengers(mix, ["learned"], tmp_path, 0.5, learned=pattern)
     assert [(c.family, c.spec) for c in found] == [
         ("learned", f"learned(model={str((folder / 'a-3p.json').resolve())!r})")
@@ -90,7 +93,7 @@ def test_the_project_s_own_challenger_files_are_all_known():
     # every field study's challengers, both games: the 4- and 5-player CMA-ES weights that
     # exploit the first L3 among them (reports/field-seed7026)
     moai = {f"{p.parent.parent.name}/{p.name}" for p in cf.challenger_files(
-        str(ROOT / cf.CHALLENGER_FILES))}  # fmt: skip
+        str(ROOT / cf.CHALLENGER_FILES), game="moai")}  # fmt: skip
     assert {"field-seed7026/4p-cma.toml", "field-seed7026/5p-cma.toml", "field/2p-cma.toml"} <= moai
     assert not any(name.startswith("rapa-nui") for name in moai)
 
@@ -127,8 +130,8 @@ def test_the_page_shows_the_largest_gain_ever_even_when_a_later_run_finds_less(t
                               digest, "2026-12-04")  # fmt: skip
     old = ch.run_from_table(table([("cma", "ancient", 0.4, 0.3, 0.28, 4000)]), "run-0",
                             "0" * 16, "2026-11-30")  # fmt: skip
-    ch.add(mix, 3, first)
-    got = ch.add(mix, 3, old, later)
+    ch.add(mix, 3, first, game="moai")
+    got = ch.add(mix, 3, old, later, game="moai")
     assert ch.history_path(mix).name == "nash-3p.certificate-history.json"
     page = ch.page(mix, got, "the latest run's section\n")
     head = page.split("\n\n")[2]
@@ -139,12 +142,12 @@ def test_the_page_shows_the_largest_gain_ever_even_when_a_later_run_finds_less(t
     assert "ancient" in page[page.index("## Runs against earlier versions") :]
     # recording a run again replaces it; the history reloads as saved
     ch.add(mix, 3, ch.run_from_table(table([("cma", "strong", 0.15, 0.10, 0.09, 4000)]),
-                                     "run-1", digest))  # fmt: skip
-    again = ch.load(mix, 3)
+                                     "run-1", digest), game="moai")  # fmt: skip
+    again = ch.load(mix, 3, game="moai")
     assert len(again.runs) == 3
     assert next(r for r in again.runs if r.source == "run-1").best.held_out_gain == 0.10
     with pytest.raises(UserError, match="3-player mixture, not 4 players"):
-        ch.load(mix, 4)
+        ch.load(mix, 4, game="moai")
 
 
 def test_certify_files_family_records_its_run_and_the_page_keeps_it(tmp_path):
@@ -153,7 +156,7 @@ def test_certify_files_family_records_its_run_and_the_page_keeps_it(tmp_path):
     folder.mkdir()
     shutil.copy(WEIGHTS / "moai.toml", folder / "3p-cma.toml")
     cert = cf.certify(mix, tmp_path / "c", ["library", "files"], games=2, held_out_games=2,
-                      files=str(folder / "*.toml"))  # fmt: skip
+                      files=str(folder / "*.toml"), game="moai")  # fmt: skip
     assert set(cert.best().index) == {"library", "files"}
     page = cf.record_run(cert, tmp_path / "c")
     said = page.read_text("utf-8")
@@ -162,10 +165,12 @@ def test_certify_files_family_records_its_run_and_the_page_keeps_it(tmp_path):
     assert cert.digest[:16] in said and ("(1 run)" in said or "by 1 run:" in said)
     assert (tmp_path / "nash-3p.certificate.csv").is_file()
     # the page written again from the history alone keeps the latest run's section
-    ch.write_page(mix, ch.load(mix, 3))
+    ch.write_page(mix, ch.load(mix, 3, game="moai"))
     assert "## The latest certify run" in page.read_text("utf-8")
     # the run's own directory is a source too: recorded again, it is the same run
-    assert len(ch.add(mix, 3, ch.run_of(mix, 3, tmp_path / "c")).runs) == 1
+    assert (
+        len(ch.add(mix, 3, ch.run_of(mix, 3, tmp_path / "c", game="moai"), game="moai").runs) == 1
+    )
 
 
 def test_the_command_records_field_reports_and_says_bad_sources_in_one_line(tmp_path, capsys):

@@ -43,21 +43,23 @@ def test_a_mixture_whose_member_is_not_shipped_is_refused(tmp_path):
         key = member.replace("\\", "\\\\").replace('"', '\\"')
         bad = write(tmp_path / "bad.toml", f'players = 3\n[mixture]\n"{key}" = 1.0\n')
         with pytest.raises(UserError, match="is not shipped") as info:
-            cf.shipped_mixture(bad)
+            cf.shipped_mixture(bad, game="moai")
         assert "\n" not in str(info.value)
     nobody = write(tmp_path / "nobody.toml", "[mixture]\ntuned = 0.5\nforester = 0.5\n")
     with pytest.raises(UserError, match="player count"):
-        cf.shipped_mixture(nobody)
+        cf.shipped_mixture(nobody, game="moai")
     with pytest.raises(UserError, match="no .mixture. table"):
-        cf.shipped_mixture(write(tmp_path / "empty.toml", "players = 3\n"))
+        cf.shipped_mixture(write(tmp_path / "empty.toml", "players = 3\n"), game="moai")
     moai = str(WEIGHTS / "moai.toml")
     text = f'players = 3\n[mixture]\ntuned = 0.5\n"heuristic(weights={moai!r})" = 0.5\n'
     fine = write(tmp_path / "fine.toml", text)
-    assert cf.shipped_mixture(fine).players == 3
+    assert cf.shipped_mixture(fine, game="moai").players == 3
 
 
 def test_the_certificate_names_the_mixture_file_and_its_bytes(tmp_path):
-    cert = cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+    cert = cf.certify(
+        NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2, game="moai"
+    )
     assert cert.mixture == str(NASH3.resolve())
     assert cert.digest == hashlib.sha256(NASH3.read_bytes()).hexdigest()
     report = (tmp_path / "c" / "certificate-3p.md").read_text()
@@ -69,19 +71,23 @@ def test_the_certificate_names_the_mixture_file_and_its_bytes(tmp_path):
     # the same directory with other settings is refused, not mixed
     with pytest.raises(UserError, match="other settings"):
         cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2,
-                   epsilon=0.05)  # fmt: skip
+                   epsilon=0.05, game="moai")  # fmt: skip
     # resumed with the same settings: nothing played again, the same table
-    again = cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+    again = cf.certify(
+        NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2, game="moai"
+    )
     assert again.table().equals(t)
 
 
 def test_a_certificate_of_other_member_weights_is_refused_not_resumed(tmp_path, monkeypatch):
     # nash-<P>p.toml may stay the same while the `tuned` file it names changes: the state
     # records the shipped strategies' digest, and a run after new weights ship is refused
-    cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+    cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2, game="moai")
     monkeypatch.setattr(cf, "play_digest", lambda: "new tuned weights")
     with pytest.raises(UserError, match=r"other settings \(strategies\)"):
-        cf.certify(NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2)
+        cf.certify(
+            NASH3, tmp_path / "c", families=["library"], games=2, held_out_games=2, game="moai"
+        )
 
 
 def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight(tmp_path):
@@ -90,7 +96,7 @@ def test_restrict_and_deviation_families_cover_every_member_mechanism_and_weight
     mixture.write_text(
         "players = 3\n[mixture]\ntuned = 0.6\n\"heuristic(shipped='l3-3p-r3-1.toml')\" = 0.4\n"
     )
-    mix = cf.shipped_mixture(mixture)
+    mix = cf.shipped_mixture(mixture, game="moai")
     found = cf.challengers(mix, ["restrict", "deviations"], tmp_path, step=0.5)
     restrict = [c for c in found if c.family == "restrict"]
     assert len(restrict) == len(mix.members) * len(FORBID)
@@ -124,7 +130,8 @@ def test_a_best_response_outside_one_starts_basin_is_found_by_another_start(tmp_
     field = write(tmp_path / "forester-2p.toml", "players = 2\n[mixture]\nforester = 1.0\n")
     cert = cf.certify(field, tmp_path / "c", families=["cma"], games=60, held_out_games=150,
                       cma_generations=1, cma_games=30, cma_popsize=4, random_starts=0,
-                      starts=[WEIGHTS / "forester.toml", WEIGHTS / "tuned-2p.toml"])  # fmt: skip
+                      starts=[WEIGHTS / "forester.toml", WEIGHTS / "tuned-2p.toml"],
+                      game="moai")  # fmt: skip
     best = cert.best().loc["cma"]
     assert "from tuned-2p" in best["made"]
     assert best["held_out_lo"] > 0.1, best.to_dict()
@@ -140,13 +147,15 @@ def test_bad_settings_get_one_line_and_write_nothing(tmp_path):
                             learned=str(tmp_path / "none/*.json")),
                        "no challenger of the files and learned families")):  # fmt: skip
         with pytest.raises(UserError, match=match):
-            cf.certify(NASH3, tmp_path / "x", **kw)
+            cf.certify(NASH3, tmp_path / "x", **kw, game="moai")
     assert not (tmp_path / "x").exists()
 
 
 def test_the_verdict_says_certified_beaten_or_too_wide_from_the_held_out_bounds():
     def cert(held: list[tuple[float, int]]) -> cf.Certificate:
-        c = cf.Certificate("m.toml", "0" * 64, 3, 0.02, 10, 100, 0, ["library", "restrict"])
+        c = cf.Certificate(
+            "m.toml", "0" * 64, 3, 0.02, 10, 100, 0, ["library", "restrict"], game="moai"
+        )
         for fam, (share, n) in zip(c.families, held, strict=True):
             c.challengers.append(cf.Challenger(fam, f"{fam}-best", "", 0.4, 30, share, n))
             c.challengers.append(cf.Challenger(fam, f"{fam}-other", "", 0.3, 30))
@@ -182,5 +191,5 @@ def test_heuristic_shipped_names_a_shipped_weights_file_from_any_directory(tmp_p
         load_strategy("tuned(shipped='moai.toml')")()
     # a mixture file naming shipped members by name is certifiable
     text = "players = 3\n[mixture]\n\"heuristic(shipped='tuned-4p.toml')\" = 0.5\ntuned = 0.5\n"
-    mix = cf.shipped_mixture(write(tmp_path / "m.toml", text))
+    mix = cf.shipped_mixture(write(tmp_path / "m.toml", text), game="moai")
     assert mix.members == {"heuristic(shipped='tuned-4p.toml')": 0.5, "tuned": 0.5}

@@ -29,6 +29,7 @@ from moaisim.games.moai.engine.compiled.policy import GREEDY, Policy
 from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.forward import Games, determinize
 from moaisim.games.moai.engine.seats import Seats
+from moaisim.games.moai.engine.steps import STEP
 from moaisim.games.moai.rules import Rules
 from moaisim.registry import parse_lineup
 
@@ -366,17 +367,17 @@ def test_rest_birth_and_feed_list_their_legal_actions_in_ascending_order(players
     seen_steps = set()
     while groups := games.pending():
         pend = groups[0]
-        if pend.step in (Step.FEED, Step.REST, Step.BIRTH):
-            seen_steps.add(pend.step)
+        if STEP[pend.kind] in (Step.FEED, Step.REST, Step.BIRTH):
+            seen_steps.add(STEP[pend.kind])
             size = pend.legal.shape[1]
             for k, (r, q) in enumerate(zip(pend.rows.tolist(), pend.seat.tolist(), strict=True)):
                 legal = np.zeros(size, dtype=np.bool_)
                 acts = np.full(size, -1, dtype=np.int64)
-                if pend.step == Step.FEED:
+                if STEP[pend.kind] == Step.FEED:
                     ok = np.zeros((3, 6), dtype=np.bool_)
                     codec = feed_codec(m.rules)
                     n = feed_legal(r, q, s.loc, s.up, s.hand, lay, codec, legal, ok, acts)
-                elif pend.step == Step.REST:
+                elif STEP[pend.kind] == Step.REST:
                     n = rest_legal(r, q, s.loc, s.step_taken[r], lay, legal, acts)
                 else:
                     reserve = np.zeros(3, dtype=np.int64)

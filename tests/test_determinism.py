@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 import moaisim
-from moaisim.rng import Chance, Streams
+from moaisim.games.moai.engine.chance import Chance
+from moaisim.rng import Streams
 
 
 def test_game_i_alone_equals_game_i_after_others():

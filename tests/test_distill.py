@@ -16,6 +16,9 @@ from moaisim.strategies.moai import heuristic as h
 from moaisim.strategies.moai.heuristic import HeuristicStrategy
 from moaisim.studies import distill as d
 
+#: The decisions Moai's `search` searches (bids, epoch picks, work placements, feeding): the
+#: kinds these tests imitate (distill itself names no game's kinds).
+SEARCHED = ("bid", "pick_epoch", "work", "feed")
 #: Four weights moved far from heuristic's defaults (bids, epoch picks, the forest's wood,
 #: strength in the fields): the planted teacher.
 PLANTED = {"bid_base": -0.5, "pick_draw": 2.5, "wood": 2.0, "field_str": 1.5}
@@ -26,14 +29,14 @@ def planted() -> tuple[d.Positions, d.Positions]:
     """A planted heuristic's kept decisions at 3 players against greedy: fitting and
     held-out positions."""
     teacher = load_strategy(HeuristicStrategy, weights=PLANTED)
-    return (d.collect(3, teacher, "greedy", 15, 5, kinds=d.SEARCHED),
-            d.collect(3, teacher, "greedy", 15, 6, kinds=d.SEARCHED))  # fmt: skip
+    return (d.collect(3, teacher, "greedy", 15, 5, kinds=SEARCHED, game="moai"),
+            d.collect(3, teacher, "greedy", 15, 6, kinds=SEARCHED, game="moai"))  # fmt: skip
 
 
 def test_kept_positions_cover_the_searched_kinds_and_only_real_choices(planted):
     pos, _ = planted
     counts = pos.counts()
-    assert set(counts) == set(d.SEARCHED)  # bids, epoch picks, work placements, feeding
+    assert set(counts) == set(SEARCHED)  # bids, epoch picks, work placements, feeding
     assert sum(counts.values()) == len(pos) > 500
     for seat, games, _answers in pos.parts:
         for pend in games.pending():  # each copy waits for the teacher's decision
@@ -54,10 +57,10 @@ def test_a_teacher_agrees_with_itself_on_every_kept_decision(planted):
 
 
 def test_every_kind_is_kept_by_default_and_only_the_kinds_asked_for_otherwise():
-    every = d.collect(2, "greedy", "random", 2, 1).counts()
+    every = d.collect(2, "greedy", "random", 2, 1, game="moai").counts()
     # the searched kinds, and births, rests, statues... (a weight only they use is anchored)
     assert {"bid", "pick_epoch", "work", "birth", "rest", "finish_moai"} <= set(every)
-    some = d.collect(2, "greedy", "random", 2, 1, kinds=["bid", "feed"]).counts()
+    some = d.collect(2, "greedy", "random", 2, 1, kinds=["bid", "feed"], game="moai").counts()
     assert set(some) <= {"bid", "feed"} and some["bid"] == every["bid"]
 
 
@@ -91,7 +94,7 @@ def test_distill_writes_a_weights_file_that_plays_and_reuses_its_positions(tmp_p
     got = d.distill(2, tmp_path, teacher="heuristic(weights={'bid_base': -0.5})",
                     field_="L1", games=4, held_out_games=2, names=["bid_base", "bid_hand"],
                     generations=2, popsize=4, seed=3, strength_games=5, progress=said.append,
-                    command="moaisim distill (test)")  # fmt: skip
+                    command="moaisim distill (test)", game="moai")  # fmt: skip
     assert got.path == tmp_path / "distilled-2p.toml"
     doc = tomllib.loads(got.path.read_text(encoding="utf-8"))
     notes = doc["distilled"]
@@ -108,7 +111,7 @@ def test_distill_writes_a_weights_file_that_plays_and_reuses_its_positions(tmp_p
     again = d.distill(2, tmp_path, teacher="heuristic(weights={'bid_base': -0.5})",
                       field_="L1", games=4, held_out_games=2, names=["bid_base", "bid_hand"],
                       generations=2, popsize=4, seed=3, strength_games=0,
-                      progress=said.append)  # fmt: skip
+                      progress=said.append, game="moai")  # fmt: skip
     assert sum("reused" in m for m in said) == 2
     assert again.fit.weights == got.fit.weights and again.strength is None
 
@@ -130,7 +133,7 @@ def test_bad_settings_are_one_line_and_write_nothing(tmp_path, kwargs, message):
     settings = {"games": 2, "held_out_games": 1, "generations": 1, "strength_games": 0,
                 **kwargs}  # fmt: skip
     with pytest.raises(UserError, match=message) as err:
-        d.distill(2, out, **settings)
+        d.distill(2, out, **settings, game="moai")
     assert "\n" not in str(err.value)
     assert not list(out.glob("*.toml"))
 

@@ -352,7 +352,7 @@ def test_a_huge_plan_costs_no_memory_and_too_huge_is_refused(capsys):
     import tracemalloc
 
     tracemalloc.start()
-    study = make_study([3, 4], 10**11, ["greedy"], chunk_size=1000)
+    study = make_study([3, 4], 10**11, ["greedy"], chunk_size=1000, game="moai")
     first = next(study.plan())
     left = study.games_left()
     _, peak = tracemalloc.get_traced_memory()
@@ -805,7 +805,7 @@ def test_versus_intervals_stay_within_0_and_1_at_tiny_n(capsys, games):
     assert len(rows) == 2, out
     for share, lo, hi in rows:
         assert 0 <= float(lo) <= float(share) <= float(hi) <= 1
-    table = versus("forester", "greedy", players=3, games=games)
+    table = versus("forester", "greedy", players=3, games=games, game="moai")
     cand, field = table.iloc[0], table.iloc[1]
     assert field["lo"] == pytest.approx((1 - cand["hi"]) / 2)
     assert field["hi"] == pytest.approx((1 - cand["lo"]) / 2)
@@ -815,7 +815,7 @@ def test_versus_intervals_stay_within_0_and_1_at_tiny_n(capsys, games):
 def test_versus_says_too_few_games_where_an_interval_cannot_be_computed():
     """No interval (nan bounds, as a t interval of one game has) is 'too few games', not
     '[nan, nan]'."""
-    table = versus("forester", "greedy", players=3, games=1)
+    table = versus("forester", "greedy", players=3, games=1, game="moai")
     nan = {k: float("nan") for k in ("lo", "hi", "vs_fair_lo", "vs_fair_hi")}
     lines = versus_text(table.assign(**nan)).splitlines()
     assert "nan" not in "\n".join(lines)
@@ -1467,7 +1467,8 @@ def check_grid(tmp_path_factory, players, variants, option, lineups, rotation, c
                 rotation=rotation, chunk_size=chunk, **values)  # fmt: skip
     df = moaisim.simulate(**grid)
     study = make_study(players, games, lineups, variants, seed, rotation=rotation,
-                       chunk_size=chunk, **{option: [OPTIONS[option][0], other]})  # fmt: skip
+                       chunk_size=chunk, game="moai",
+                       **{option: [OPTIONS[option][0], other]})  # fmt: skip
     assert df["cell"].nunique() == len(study.cells)
     for cell in study.cells:
         rows = df[df["cell"] == cell.index]

@@ -27,12 +27,12 @@ def test_skill_levels_stand_for_their_fields():
     assert lineup == ["tuned", "greedy", "greedy"]
     assert parse_lineup("L0", 2)[0].label == "random"
     assert parse_lineup("L4", 2)[0].label == "search"
-    pool = load_strategy(level_spec("L2", 4))
+    pool = load_strategy(level_spec("L2", 4, game="moai"))
     weights = dict(pool.params)["weights"]
     assert sorted(weights) == sorted(load_game("moai").LEVEL_POOL)
     assert sum(weights.values()) == pytest.approx(1.0)
     with pytest.raises(UnknownStrategyError, match="unknown skill level"):
-        level_spec("L9", 3)
+        level_spec("L9", 3, game="moai")
 
 
 def test_level_three_needs_a_shipped_mixture_and_plays_it():
@@ -40,18 +40,20 @@ def test_level_three_needs_a_shipped_mixture_and_plays_it():
         path = ROOT / "strategies" / "moai" / "weights" / f"nash-{p}p.toml"
         if not path.exists():
             with pytest.raises(UnknownStrategyError, match="no Nash mixture"):
-                level_spec("L3", p)
+                level_spec("L3", p, game="moai")
             continue
         data = tomllib.loads(path.read_text())
         assert sum(data["mixture"].values()) == pytest.approx(1.0)
         assert data["players"] == p
-        assert load_strategy(level_spec("L3", p)).label.startswith("mixture(")
+        assert load_strategy(level_spec("L3", p, game="moai")).label.startswith("mixture(")
         for member in data["mixture"]:  # every member shipped, named from any directory
             assert "weights=" not in member and load_strategy(member)()
 
 
 def test_restricted_play_of_greedy_flags_the_forest_and_its_unused_swap():
-    df = rp.restricted_play("greedy", "greedy", 3, 30, seed=3, forbids=["forest", "swap"])
+    df = rp.restricted_play(
+        "greedy", "greedy", 3, 30, seed=3, forbids=["forest", "swap"], game="moai"
+    )
     rows = df.set_index("mechanism")
     # without the forest a clan has no wood, so no statue (R6.2): it never wins against greedy
     assert rows.loc["forest", "share"] == 0.0
@@ -85,14 +87,14 @@ def test_restricted_play_flags_from_planted_rows():
 
 def test_bad_restricted_play_is_one_line():
     with pytest.raises(UserError, match="unknown mechanism"):
-        rp.restricted_play("greedy", "greedy", 3, 4, forbids=["fly"])
+        rp.restricted_play("greedy", "greedy", 3, 4, forbids=["fly"], game="moai")
 
 
 def test_tune_under_a_restriction_plays_restricted_candidates(tmp_path):
     from moaisim.studies import tune
 
     res = tune.tune(3, "greedy", 3, 1, 4, 1, tmp_path, names=["wood", "starve"],
-                    held_out_games=3, forbid=["forest"])  # fmt: skip
+                    held_out_games=3, forbid=["forest"], game="moai")  # fmt: skip
     doc = tomllib.loads(res.path.read_text())
     assert doc["tuned"]["forbid"] == ["forest"] and "--forbid forest" in doc["tuned"]["command"]
     # a clan that never enters the forest never wins against greedy (no wood, no statue)
@@ -128,7 +130,7 @@ def test_population_loop_certifies_and_resumes_where_it_stopped(tmp_path, monkey
     args = (3, ["greedy", "random"], tmp_path / "a", 0.02, 3, 6)
     calls: list[int] = []
     monkeypatch.setattr(tune, "tune", _fake_tune(calls))
-    whole = pop_mod.population(*args)
+    whole = pop_mod.population(*args, game="moai")
     # iteration 0: the best response gains 0.5 - 1/3 (upper bound above epsilon): it joins;
     # iteration 1: it gains 0.001 (upper bound 0.006 < 0.02): certified
     assert whole.certified and len(whole.iterations) == 2
@@ -139,11 +141,11 @@ def test_population_loop_certifies_and_resumes_where_it_stopped(tmp_path, monkey
     monkeypatch.setattr(tune, "tune", _fake_tune(calls2, fail_at=2))
     args2 = (3, ["greedy", "random"], tmp_path / "b", 0.02, 3, 6)
     with pytest.raises(KeyboardInterrupt):
-        pop_mod.population(*args2)
+        pop_mod.population(*args2, game="moai")
     state = json.loads((tmp_path / "b" / "population-3p.json").read_text())
     assert len(state["iterations"]) == 2 and state["iterations"][1]["best_response"] == ""
     monkeypatch.setattr(tune, "tune", _fake_tune(calls2))
-    again = pop_mod.population(*args2)
+    again = pop_mod.population(*args2, game="moai")
     assert again.certified and len(again.iterations) == 2
     for a, b in zip(whole.iterations, again.iterations, strict=True):
         # (the members' labels name their directories, a/ and b/)
@@ -297,7 +299,9 @@ def test_tune_takes_a_mixture_as_its_field(tmp_path):
     from moaisim.studies import tune
 
     field = "mixture(weights={'greedy': 0.5, 'random': 0.5})"
-    res = tune.tune(3, field, 3, 1, 4, 2, tmp_path, names=["wood", "starve"], held_out_games=3)
+    res = tune.tune(
+        3, field, 3, 1, 4, 2, tmp_path, names=["wood", "starve"], held_out_games=3, game="moai"
+    )
     doc = tomllib.loads(res.path.read_text())
     assert doc["tuned"]["field"] == [load_strategy(field).label]
     assert 0.0 <= res.held_out.share <= 1.0 and res.held_out.games == 9
@@ -312,7 +316,9 @@ def test_a_mixture_level_is_labelled_by_its_name_and_the_label_parses_back():
 
 
 def test_restricted_play_intervals_are_adjusted_like_their_holm_tests():
-    df = rp.restricted_play("greedy", "greedy", 3, 40, seed=5, forbids=["forest", "raid", "bid"])
+    df = rp.restricted_play(
+        "greedy", "greedy", 3, 40, seed=5, forbids=["forest", "raid", "bid"], game="moai"
+    )
     for _, r in df.iterrows():
         if r["identical"]:
             continue
@@ -353,7 +359,7 @@ def test_population_runs_every_start_picks_the_best_and_resumes_mid_iteration(
 
     measured: list[tuple[str, int]] = []
 
-    def strength(players, candidate, field, games, seed=0, rules=None, game="moai"):
+    def strength(players, candidate, field, games, seed=0, rules=None, *, game):
         measured.append((candidate, seed))
         return tune.Strength(0.5, 0.49, 0.51, games * players, 2.0)
 
@@ -362,11 +368,11 @@ def test_population_runs_every_start_picks_the_best_and_resumes_mid_iteration(
     fail_at = [2]  # the second run of iteration 0 is interrupted
     args = (3, ["greedy", "random"], tmp_path, 0.02, 2, 4, 3, 1, None, 5, 7, starts)
     with pytest.raises(KeyboardInterrupt):
-        pop_mod.population(*args)
+        pop_mod.population(*args, game="moai")
     state = json.loads((tmp_path / "population-3p.json").read_text())
     assert list(state["iterations"][0]["tried"]) == ["0-moai"]
     fail_at[0] = 0
-    got = pop_mod.population(*args)
+    got = pop_mod.population(*args, game="moai")
     # iteration 0 resumed with forester's run only; iteration 1 adds the warm start
     assert [name for _, name in calls] == ["moai", "forester", "forester", "moai", "forester",
                                            "tuned-3p"]  # fmt: skip
@@ -383,9 +389,11 @@ def test_population_runs_every_start_picks_the_best_and_resumes_mid_iteration(
 
 def test_population_refuses_bad_starts_before_anything_runs(tmp_path):
     with pytest.raises(UserError, match="named twice"):
-        pop_mod.population(3, ["greedy", "random"], tmp_path / "a", start=["x.toml", "x.toml"])
+        pop_mod.population(
+            3, ["greedy", "random"], tmp_path / "a", start=["x.toml", "x.toml"], game="moai"
+        )
     with pytest.raises(UserError, match="x.toml"):
-        pop_mod.population(3, ["greedy", "random"], tmp_path / "b", start=["x.toml"])
+        pop_mod.population(3, ["greedy", "random"], tmp_path / "b", start=["x.toml"], game="moai")
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
@@ -404,11 +412,11 @@ def test_the_kept_meta_game_is_played_again_when_a_strategy_changes(tmp_path, mo
 
     monkeypatch.setattr(fd, "meta_play", counting)
     cfg = {"seed": 3}
-    first = fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
-    again = fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
+    first = fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None, game="moai")
+    again = fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None, game="moai")
     assert len(played) == 1 and np.array_equal(first.counts, again.counts)
     monkeypatch.setattr(fd, "play_digest", lambda: "new weights")
-    fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None)
+    fd._meta(tmp_path, ["greedy", "random"], 2, cfg, 2, 1, lambda _m: None, game="moai")
     assert len(played) == 2
 
 
@@ -431,10 +439,10 @@ def test_a_reports_best_challengers_ship_beside_it_and_replay_from_there(tmp_pat
         Challenger("cma", f"heuristic(weights={other})", "cma", 0.4, 10),
         Challenger("weights", shipped, "file", 0.3, 10, 0.3, 20),
         Challenger("restrict", "restrict(strategy='tuned')", "r", 0.3, 10, 0.3, 20),
-    ])  # fmt: skip
+    ], game="moai")  # fmt: skip
     final, tmp = tmp_path / "reports" / "field", tmp_path / "reports" / ".field.tmp"
     tmp.mkdir(parents=True)
-    got = ship_challengers(cert, final, tmp)
+    got = ship_challengers(cert, final, tmp, game="moai")
     specs = [c.spec for c in got.challengers]
     assert specs[0] == f"heuristic(weights='{final}/challengers/3p-cma.toml')"
     assert specs[1:] == [c.spec for c in cert.challengers[1:]]
@@ -471,7 +479,7 @@ def test_a_known_challenger_that_beats_every_run_is_absorbed(tmp_path, monkeypat
     planted = {"raider": 0.30, "bidder": 0.55}  # bidder's file beats the run's 0.40
     measured: list[tuple[str, int]] = []
 
-    def strength(players, candidate, field, games, seed=0, rules=None, game="moai"):
+    def strength(players, candidate, field, games, seed=0, rules=None, *, game):
         measured.append((candidate, seed))
         share = next((v for k, v in planted.items() if f"{k}.toml" in candidate), 0.5)
         return tune.Strength(share, share - 0.01, share + 0.01, games * players, 2.0)
@@ -479,7 +487,7 @@ def test_a_known_challenger_that_beats_every_run_is_absorbed(tmp_path, monkeypat
     monkeypatch.setattr(tune, "tune", fake)
     monkeypatch.setattr(tune, "strength", strength)
     got = pop_mod.population(3, ["greedy", "random"], tmp_path, 0.02, 2, 4, 3, 1, None, 5, 7,
-                             weights / "moai.toml", known=known)  # fmt: skip
+                             weights / "moai.toml", known=known, game="moai")  # fmt: skip
     first = got.iterations[0]
     assert set(first.tried) == {"0-moai", f"known {weights / 'raider.toml'}",
                                 f"known {weights / 'bidder.toml'}"}  # fmt: skip
@@ -491,4 +499,6 @@ def test_a_known_challenger_that_beats_every_run_is_absorbed(tmp_path, monkeypat
     assert first.gain == pytest.approx(0.55 - 1 / 3)
     assert got.iterations[1].members[-1] == first.best_response
     with pytest.raises(UserError, match="named twice"):
-        pop_mod.population(3, ["greedy", "random"], tmp_path / "x", known=[known[0], known[0]])
+        pop_mod.population(
+            3, ["greedy", "random"], tmp_path / "x", known=[known[0], known[0]], game="moai"
+        )

@@ -44,6 +44,13 @@ def render(fig: Figure) -> Figure:
 # --- hand-made tables ------------------------------------------------------------------------
 
 
+def of_moai(table: pd.DataFrame) -> pd.DataFrame:
+    """A hand-made table of Moai's games: its attrs name the game, as the analysis's tables'
+    do (`moaisim.analysis.source.game_of_table`)."""
+    table.attrs["game"] = "moai"
+    return table
+
+
 def seats(cells: list[tuple[int, str, list[float]]]) -> pd.DataFrame:
     """A seat_balance table: per cell (players, lineup, win share of each seat)."""
     rows = []
@@ -52,7 +59,7 @@ def seats(cells: list[tuple[int, str, list[float]]]) -> pd.DataFrame:
             rows.append({"cell": cell, "players": players, "setup": "base", "lineup": lineup,
                          "seat": seat, "win_share": share, "lo": share - 0.02,
                          "hi": share + 0.02})  # fmt: skip
-    return pd.DataFrame(rows)
+    return of_moai(pd.DataFrame(rows))
 
 
 def cells_of(n: int, players: int = 3) -> pd.DataFrame:
@@ -101,7 +108,7 @@ def head_to_head(names: list[str], share: dict[tuple[str, str], float]) -> pd.Da
     rows = [{"players": 3, "setup": "base", "strategy": a, "opponent": b, "n": 100,
              "above_share": share.get((a, b), 0.5)}
             for a, b in itertools.permutations(names, 2)]  # fmt: skip
-    return pd.DataFrame(rows)
+    return of_moai(pd.DataFrame(rows))
 
 
 def deltas(changes: list[str], lineups: list[str], metrics: list[str]) -> pd.DataFrame:
@@ -118,7 +125,7 @@ def strategies_table(names: list[str], players: list[int]) -> pd.DataFrame:
     """A strategies table: each strategy at each player count, its mean score parts."""
     rows = [{"players": p, "strategy": s, "moai_height": 10.0, "moai_score": 10.0, "pawns": 8.0,
              "wood_score": 1.0, "n": 100} for p in players for s in names]  # fmt: skip
-    return pd.DataFrame(rows)
+    return of_moai(pd.DataFrame(rows))
 
 
 def series_lines(fig: Figure) -> list[Line2D]:

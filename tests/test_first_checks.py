@@ -235,7 +235,7 @@ def test_retune_counts_have_bounds(tmp_path, capsys):
                       ({"generations": 1000, "games": 10**6}, "would play 15,000,000,000 games"),
                       ):  # fmt: skip
         with pytest.raises(UserError, match=said):
-            RetuneSettings.of(bad)
+            RetuneSettings.of(bad, game="moai")
     path = write(tmp_path, 'name = "m"\n[study]\nplayers = [3]\ngames = 10\nstrategies = '
                  '"tuned,greedy"\nparams = { wood_points = [1] }\n[retune]\n'
                  "games = 100000000000000\n")  # fmt: skip
@@ -429,7 +429,7 @@ def test_a_search_stopped_while_a_trial_is_asked_resumes_into_the_same_trials(
     tmp_path, monkeypatch
 ):
     space = load_space(write(tmp_path, BALANCE.replace("trials = 4", "trials = 8")))
-    dims = (Dimension("x", "int", "component", 0.0, 20.0),)
+    dims = (Dimension("x", "int", "component", 0.0, 20.0, game="moai"),)
     space = PlantedSpace(**{f.name: getattr(space, f.name) for f in dataclasses.fields(space)}
                          | {"dimensions": dims})  # fmt: skip
     monkeypatch.setattr(bal, "measure_block", planted)

@@ -137,7 +137,7 @@ def test_a_history_beside_a_mixture_of_the_other_game_is_refused_when_read(tmp_p
     moai = tmp_path / "moai" / "nash-3p.toml"
     moai.parent.mkdir()
     shutil.copy(MOAI / "nash-3p.toml", moai)
-    ch.save(moai, ch.History("nash-3p.toml", 3, [], "rapa-nui"))
+    ch.save(moai, ch.History("nash-3p.toml", 3, [], game="rapa-nui"))
     assert json.loads(ch.history_path(moai).read_text())["game"] == "rapa-nui"
     assert main(["certificate-history", str(moai)]) == 2
     refused(capsys, str(ch.history_path(moai)), "of the game rapa-nui, not moai")
@@ -154,11 +154,15 @@ def test_the_l3_status_of_a_report_refuses_a_history_of_the_other_game(tmp_path,
 
 def test_certify_refuses_the_other_game_s_mixture_and_its_certificate(rapa_certify):
     with pytest.raises(UserError) as exc:
-        cf.shipped_mixture(RAPA / "nash-3p.toml")  # Moai's members have the same file names
+        cf.shipped_mixture(
+            RAPA / "nash-3p.toml", game="moai"
+        )  # Moai's members have the same file names
     says_both(exc, RAPA / "nash-3p.toml", "rapa-nui", "moai")
     before = files(rapa_certify)
     with pytest.raises(UserError) as exc:
-        cf.certify(MOAI / "nash-3p.toml", rapa_certify, ["library"], games=2, held_out_games=2)
+        cf.certify(
+            MOAI / "nash-3p.toml", rapa_certify, ["library"], games=2, held_out_games=2, game="moai"
+        )
     says_both(exc, rapa_certify / "certificate-3p.json", "rapa-nui", "moai")
     assert files(rapa_certify) == before
 
@@ -174,7 +178,7 @@ def test_a_strategy_refuses_a_file_of_the_other_game(tmp_path):
         load_strategy(f"heuristic(weights={str(weights)!r})")
     says_both(exc, weights, "rapa-nui", "moai")
     with pytest.raises(UserError) as exc:
-        tune.start_weights(weights)
+        tune.start_weights(weights, game="moai")
     says_both(exc, weights, "rapa-nui", "moai")
     # a shipped mixture of the other game: its members' names are Moai's too
     with pytest.raises(UnknownStrategyError) as exc:
@@ -189,10 +193,10 @@ def test_a_strategy_refuses_a_file_of_the_other_game(tmp_path):
         load_strategy(f"mixture(file={str(path)!r})")
     says_both(exc, path, "rapa-nui", "moai")
     with pytest.raises(UserError) as exc:  # nor is it replaced by another game's
-        write_mixture(path, ["greedy"], [1.0], 2)
+        write_mixture(path, ["greedy"], [1.0], 2, game="moai")
     says_both(exc, path, "rapa-nui", "moai")
     # a learned policy's model names its game
-    doc = learn.model_doc(3, ["greedy"], [{"constant": 0.0, "trees": []}], {})
+    doc = learn.model_doc(3, ["greedy"], [{"constant": 0.0, "trees": []}], {}, game="moai")
     assert doc["game"] == "moai"
 
 
@@ -204,7 +208,7 @@ def test_tune_keeps_its_game_and_refuses_the_other_game_s_search(tmp_path):
     assert pickle.loads(got.state.read_bytes())["game"] == "rapa-nui"
     before = files(tmp_path)
     with pytest.raises(UserError) as exc:
-        tune.tune(2, "greedy", 1, 2, 2, 3, tmp_path, held_out_games=1)
+        tune.tune(2, "greedy", 1, 2, 2, 3, tmp_path, held_out_games=1, game="moai")
     says_both(exc, got.state, "rapa-nui", "moai")
     assert files(tmp_path) == before
 
@@ -215,7 +219,7 @@ def test_a_population_loop_of_the_other_game_is_refused(tmp_path):
     assert json.loads(path.read_text())["game"] == "rapa-nui"
     before = files(tmp_path)
     with pytest.raises(UserError) as exc:
-        population.population(3, ["greedy", "random"], tmp_path)
+        population.population(3, ["greedy", "random"], tmp_path, game="moai")
     says_both(exc, path, "rapa-nui", "moai")
     assert files(tmp_path) == before
 
@@ -305,7 +309,7 @@ def test_versus_and_bench_tables_name_their_game(tmp_path):
                  "rapa-nui", "--csv", str(csv)]) == 0  # fmt: skip
     assert set(pd.read_csv(csv)["game"]) == {"rapa-nui"}
     cfg = bench.Config(players=(2,), lineups=("greedy",), games=4, reference_games=1,
-                       memory=False)  # fmt: skip
+                       memory=False, game="moai")  # fmt: skip
     bench.report(cfg, "moaisim bench", csv_path=str(tmp_path / "bench.csv"))
     assert set(pd.read_csv(tmp_path / "bench.csv")["game"]) == {"moai"}
     # its command line names another game than the default

@@ -144,11 +144,11 @@ def test_the_scan_leaves_comments_docstrings_and_the_package_name(snippet):
 def test_the_words_the_toolkit_reads_are_moai_s_own():
     """Moai's spec says what its reports call things, as they did before the boundary."""
     moai = load_game("moai")
-    words = moai.VOCABULARY
+    words = moai.INFO.vocabulary
     assert words["seat_zero_said"] == "seat 0 (who holds the bird-man token before round 1)"
     assert words["seat_axis"] == "seat (0: bird-man before round 1)"
-    assert tuple(moai.SCORE_PARTS) == ("statues", "pawns", "wood")
-    assert words["headline_part"] == moai.SCORE_PARTS[0]
+    assert tuple(moai.INFO.score_parts) == ("statues", "pawns", "wood")
+    assert words["headline_part"] == moai.INFO.score_parts[0]
     assert [moai.SEAT_MEASURES[c][0] for c in moai.SHOWN_MEASURES] == [
         "Moai height (m)", "living pawns", "points for wood"]  # fmt: skip
     assert list(moai.GAME_METRICS) == ["Moai height per seat (m)", "statues' share of the points"]

@@ -25,8 +25,8 @@ def test_a_game_exports_every_name_of_the_protocol():
     missing = [name for name in GameSpec.__annotations__ if not hasattr(game, name)]
     assert not missing
     assert isinstance(game, GameSpec)  # the module satisfies the protocol structurally
-    assert game.NAME == "moai" and game.TITLE == "Moai"
-    assert list(game.PLAYERS) == [2, 3, 4, 5]
+    assert game.INFO.name == "moai" and game.INFO.title == "Moai"
+    assert list(game.INFO.players) == [2, 3, 4, 5]
 
 
 def test_the_games_rules_say_which_game_they_are():

@@ -9,6 +9,7 @@ checking them in its loops, so they are checked at the door (`engine/possible.py
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -88,6 +89,7 @@ def _bump(view: SeatView, name: str, index: tuple[int, ...], by: int | str) -> S
         (Kind.TAKE, "column_size", (1,), "=-1", "column 1 holds -1 cards"),  # a hang, once
         (Kind.BUY, "stock", (0,), 99, "stock"),  # a seat scoring 1 254, once
         (Kind.BUY, "wood", (1,), 10**12, "wood and .* glory after"),
+        (Kind.BUY, "glory", (0,), f"={2**63 - 1}", "wood and .* glory after"),  # summed, wrapped
         (Kind.BUY, "revealed", (), "=99", "revealed card kind 99"),
         (Kind.TAKE, "first_column", (), 50, "first column"),
         (Kind.PLAY, "display", (0, 0), 99, "column 0's cards"),
@@ -226,6 +228,11 @@ def _set(view: Any, name: str, index: tuple[int, ...], value: int | str) -> None
         ("work", "free_fields", (), "+1", "free fields"),
         ("work", "boats_manned", (1, 0), True, "manned boats|pawns on the boats"),
         ("bid", "bids", (0,), -5, "bids"),
+        ("bid", "bids", (0,), 0, "bids .* while bidding"),  # sealed: none shown yet
+        ("work", "bids", (1,), -1, "every bid is shown"),
+        ("work", "held", (0,), 32767, "held"),
+        ("order_ties", "step_hill", (0,), 127, "hill order so far"),
+        ("pick_epoch", "next_epoch", (), -7, "epoch deck's top card"),
     ],
 )
 def test_a_moai_view_no_game_can_show_is_one_user_error(kind, name, index, value, message):
@@ -268,3 +275,30 @@ def test_an_edited_moai_view_is_refused_or_its_worlds_show_it_and_play_out(data)
         assert (np.asarray(getattr(seen, f)) == np.asarray(getattr(view, f))[0]).all(), f
     worlds.play([MoaiGreedy() for _ in range(view.rules.players)])
     assert worlds.over().all() and worlds.results()["score"].max() < 1000
+
+
+@pytest.mark.parametrize("kind", ["bid", "order_ties", "pick_epoch", "work", "rest"])
+def test_a_moai_field_replaced_on_a_copy_of_the_view_is_checked_as_it_shows_it(kind):
+    """The door read the public record and the cursor from the view's own copy of them, the
+    worlds too: a field replaced (not written into) on a copy of the view, as a search's
+    what-if does, went unchecked, and bids, offer, held, next_epoch and the step fields at -7
+    or their type's largest were accepted. Each is refused, and a field replaced by a value
+    in range is refused as not what the record the worlds are built from holds."""
+    view = moai_view(kind)
+    names = [f for f in MOAI_FIELDS if MOAI_FIELDS[f][0] in ("record", "cursor")]
+    for name in names:
+        value = np.array(getattr(view, name))
+        if value.dtype == bool:
+            continue
+        for wrong in (-7, np.iinfo(value.dtype).max):
+            bad = copy.copy(view)
+            replaced = value.copy()
+            replaced.flat[0] = wrong
+            setattr(bad, name, replaced)
+            with pytest.raises(UserError, match="no game can show this view"):
+                mo.determinize(bad, 1, 2)
+    if kind == "work":  # a count in range that its record does not hold
+        bad = copy.copy(view)
+        bad.step_count = view.step_count + view.rules.players
+        with pytest.raises(UserError, match="step_count .* is not its view's record's"):
+            mo.determinize(bad, 1, 2)

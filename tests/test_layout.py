@@ -21,6 +21,7 @@ FLOORS: list[tuple[str, ...]] = [
      "moaisim.kernel_cache", "moaisim.compile_notice", "moaisim.weight_files",
      "moaisim.event_schema", "moaisim.game_logs"),
     ("moaisim.rng", "moaisim.mixture_parts"),  # a mixture's draws read the streams
+    ("moaisim.engine",),  # the engine floor: what every game's engine shares
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
     ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules"),
     ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine"),

@@ -25,7 +25,7 @@ ROUND = CONTEXT.index("round")
 
 def write_model(path: Path, experts: list[str], ensembles: list[dict], players: int = 3) -> str:
     """A model file (the document `moaisim learn` writes); its spec."""
-    doc = ln.model_doc(players, experts, ensembles, {"note": "a test's"})
+    doc = ln.model_doc(players, experts, ensembles, {"note": "a test's"}, game="moai")
     path.write_text(json.dumps(doc), encoding="utf-8")
     return f"learned(model={str(path)!r})"
 
@@ -56,8 +56,8 @@ def test_a_planted_gate_asks_the_expert_it_names_in_every_context(tmp_path):
     spec = write_model(tmp_path / "planted.json", ["greedy", "tuned"],
                        [{"constant": 0.0, "trees": [stump(ROUND, 2.5, 1.0, -1.0)]},
                         {"constant": 0.0, "trees": []}])  # fmt: skip
-    pos = distill.collect(3, spec, "greedy", games=6, seed=11)
-    asked = [ln.alone(e, 3, tmp_path) for e in ("greedy", "tuned")]
+    pos = distill.collect(3, spec, "greedy", games=6, seed=11, game="moai")
+    asked = [ln.alone(e, 3, tmp_path, game="moai") for e in ("greedy", "tuned")]
     t = ln.table(pos, asked)
     early = t.x[:, ROUND] <= 2
     assert early.any() and (~early).any()
@@ -70,8 +70,8 @@ def test_a_planted_gate_asks_the_expert_it_names_in_every_context(tmp_path):
 def test_the_context_at_the_first_bid_is_the_games_start(tmp_path):
     spec = write_model(tmp_path / "m.json", ["greedy", "tuned"],
                        [{"constant": 0.0, "trees": []}] * 2)  # fmt: skip
-    pos = distill.collect(3, spec, "greedy", games=3, seed=2, kinds=["bid"])
-    t = ln.table(pos, [ln.alone("greedy", 3, tmp_path)])
+    pos = distill.collect(3, spec, "greedy", games=3, seed=2, kinds=["bid"], game="moai")
+    t = ln.table(pos, [ln.alone("greedy", 3, tmp_path, game="moai")])
     first = t.x[t.x[:, ROUND] == 1]
     col = {name: first[:, k] for k, name in enumerate(CONTEXT)}
     assert (col["kind"] == 0).all() and (col["players"] == 3).all()  # K_BID; 3 players
@@ -92,7 +92,7 @@ def test_both_engines_play_the_same_learned_games(tmp_path, players):
 
 
 def test_bad_model_files_are_refused_in_one_line(tmp_path):
-    good = ln.model_doc(3, ["greedy", "tuned"], [{"constant": 0, "trees": []}] * 2, {})
+    good = ln.model_doc(3, ["greedy", "tuned"], [{"constant": 0, "trees": []}] * 2, {}, game="moai")
     cases = [
         ("not json {", "is not JSON"),
         (json.dumps({**good, "format": "other"}), "is not a learned policy"),
@@ -121,7 +121,8 @@ def test_a_small_expert_iteration_writes_a_model_that_plays_as_trained(tmp_path)
     # learn() checks that the policy as it plays (compiled, through views) agrees with the
     # teacher exactly as its trees predicted; round 1's teacher searches with round 0's policy
     got = ln.learn(3, tmp_path, ["tuned", "greedy", "forester"], teacher="tuned", field_="L1",
-                   games=4, held_out_games=2, iterations=2, trees=10, strength_games=2)  # fmt: skip
+                   games=4, held_out_games=2, iterations=2, trees=10, strength_games=2,
+                   game="moai")  # fmt: skip
     assert [r.teacher for r in got.rounds][0] == "tuned"
     assert got.rounds[1].teacher.startswith('search(rollout="learned(model=')
     assert got.path == tmp_path / "learned-3p.json"
@@ -133,6 +134,6 @@ def test_a_small_expert_iteration_writes_a_model_that_plays_as_trained(tmp_path)
     assert first.ceiling >= first.agreement >= 0
     assert first.strength is not None and first.strength.games == 6
     with pytest.raises(UserError, match="at least two distinct experts"):
-        ln.learn(3, tmp_path / "x", ["tuned"])
+        ln.learn(3, tmp_path / "x", ["tuned"], game="moai")
     with pytest.raises(UserError, match="rapa-nui has no learned policy"):
         ln.learn(3, tmp_path / "y", ["tuned", "greedy"], game="rapa-nui")

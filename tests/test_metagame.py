@@ -170,7 +170,7 @@ def test_a_resample_draws_the_same_games_in_every_composition():
 def test_mixture_files_sum_to_one_and_play(tmp_path):
     names = ["greedy", "forester", "restrict(strategy='greedy', forbid=['boat'])"]
     path = mg.write_mixture(tmp_path / "m.toml", names, np.array([1 / 3, 0.0, 2 / 3]), 3,
-                            source="test", gain=0.0)  # fmt: skip
+                            source="test", gain=0.0, game="moai")  # fmt: skip
     data = tomllib.loads(path.read_text())
     assert data["players"] == 3 and data["nash_gain"] == 0.0
     mix = data["mixture"]
@@ -180,7 +180,7 @@ def test_mixture_files_sum_to_one_and_play(tmp_path):
 
 
 def test_a_played_meta_game_shares_each_win_once():
-    meta = meta_play(["greedy", "random"], 3, 12, seed=4)
+    meta = meta_play(["greedy", "random"], 3, 12, seed=4, game="moai")
     counts = meta.counts
     # the copies' shares of each game add up to the whole win
     total = np.nansum(meta.per_game * counts[:, None, :], axis=2)
@@ -208,10 +208,10 @@ def test_a_meta_game_in_batches_plays_each_compositions_own_games(library, playe
     study of the runner (a lineup per cell, seats in cyclic rotation): the same per-game
     shares and Moai, batch sizes aside (batches of 4 rows force rotations across batches)."""
     monkeypatch.setattr("moaisim.studies.metagame.BATCH_ROWS", 4)
-    meta = meta_play(library, players, games, seed=9)
+    meta = meta_play(library, players, games, seed=9, game="moai")
     specs = [load_strategy(s) for s in library]
     lineups = [[specs[i] for i in range(len(specs)) for _ in range(c[i])] for c in meta.counts]
-    study = make_study(players, games, {players: lineups}, None, 9, rotation="cyclic")
+    study = make_study(players, games, {players: lineups}, None, 9, rotation="cyclic", game="moai")
     results, _ = run_in_memory(study)
     for cell, part in results.groupby("cell", observed=True):
         c = int(cell)
@@ -238,7 +238,7 @@ def test_bad_libraries_are_refused_in_one_line():
         (["greedy", "random"], 3, 0, "games"),
     ):
         with pytest.raises(UserError, match=match):
-            meta_play(library, players, games)
+            meta_play(library, players, games, game="moai")
     game = MetaGame.from_matrix(DOMINANT, 3)
     with pytest.raises(UserError, match="resamples"):
         mg.analyse(game, resamples=-1)

@@ -187,7 +187,9 @@ def test_the_score_s_parts_count_the_moai_points():
     every = score_sources(df).set_index("who").loc["every seat"]
     assert every["from_statues"] == pytest.approx(statues.sum() / df["score"].sum())
     assert every["from_wood"] == pytest.approx(wood.sum() / df["score"].sum())
-    duel = versus("greedy", "random", players=3, games=30, seed=8, params={"moai_points": 3})
+    duel = versus(
+        "greedy", "random", players=3, games=30, seed=8, params={"moai_points": 3}, game="moai"
+    )
     parts = 3 * duel["moai_height"] + duel["pawns"] + duel["wood_score"]
     assert np.allclose(duel["score"], parts) and (duel["moai_height"] > 0).all()
 
@@ -443,3 +445,62 @@ def test_a_later_parameter_at_its_default_keeps_the_digest_recorded_before_it():
     assert Rules.make(3, params={"moai_points": 2}).digest().startswith("ec21c4fc4d4d")
     assert Rules.make(3, params={"wood_points": 3}).digest().startswith("dc04e77b8b8f")
     assert Rules.make(3, params={"wood_per_palm": 2}).digest().startswith("9e5a9e2a34bf")
+
+
+def test_every_simple_rapa_nui_parameter_reaches_each_place_derived_from_its_record():
+    """Rapa Nui's simple rule parameters derive as Moai's do (docs/design.md, "Adding a rule
+    parameter"): from its record (and its value in the shipped file) each reaches the
+    component file's schema and range check, its value on the component set, the kernels'
+    constant of its name (`Consts`), the results column, the set-up label and digest, --param
+    and its help, and the rules book's table."""
+    from moaisim.games.rapa_nui.engine.batch import consts
+    from moaisim.games.rapa_nui.engine.results import COLUMNS, DTYPES, provenance
+    from moaisim.games.rapa_nui.rules.components import (
+        SCHEMA,
+        component_document,
+        components_from_dict,
+    )
+    from moaisim.games.rapa_nui.rules.model import Rules as RapaRules
+    from moaisim.games.rapa_nui.rules.model import contents, parameter_table
+    from moaisim.games.rapa_nui.rules.parameters import SIMPLE, listing, parse_assignments
+
+    assert {"sacrifice_price", "moai_cost", "bonus_lumberjack", "bonus_priest", "bonus_moai",
+            "bonus_hg", "moai_glory", "wood_per_glory"} <= set(SIMPLE)  # fmt: skip
+    shipped, _ = component_document()
+    base = RapaRules.make(3)
+    others: dict[str, int] = {}
+    for name, p in SIMPLE.items():
+        section, key = p.key
+        default = shipped[section][key]
+        other = others[name] = p.high if default != p.high else p.low
+        assert SCHEMA[section][key] is None  # a whole number at its own key
+        assert getattr(base.components, name) == default == base.params()[name]
+        assert getattr(consts(base), name) == default  # the kernels' constant of that name
+        assert name in COLUMNS and DTYPES[name] == "int16"
+        assert f"{name} ({p.low}-{p.high})" in listing()
+        assert parse_assignments([f"{name}={other}"]) == {name: [other]}
+        assert f"| `{name}` | {default} | {p.low}-{p.high} | {p.rule} |" in parameter_table()
+        changed = RapaRules.make(3, params={name: other})
+        assert getattr(changed.components, name) == other
+        assert getattr(consts(changed), name) == other
+        assert provenance(changed)[name] == other
+        assert changed.setup == f"{name}={other}" and changed.digest() != base.digest()
+        assert contents(changed.components) == contents(base.components)
+        with pytest.raises(RulesError, match=f"rule parameter {name}={p.high + 1} is outside "
+                                             f"{p.low}..{p.high}"):  # fmt: skip
+            RapaRules.make(3, params={name: p.high + 1})
+        # the component file's key: required, and within the record's range
+        for value, said in ((p.high + 1, f"{section}.{key} \\({name}\\) = {p.high + 1} is "
+                             f"outside {p.low}..{p.high}"), (None, f"{section}.{key} is "
+                             "missing")):  # fmt: skip
+            broken = {s: dict(t) if isinstance(t, dict) else t for s, t in shipped.items()}
+            if value is None:
+                del broken[section][key]
+            else:
+                broken[section][key] = value
+            with pytest.raises(RulesError, match=f"component file 'c.toml': {said}$"):
+                components_from_dict(broken, "c.toml")
+    # played: every row's column holds the value each was set to
+    df = moaisim.simulate(3, 2, strategies="random", game_name="rapa-nui", params=others)
+    for name, value in others.items():
+        assert (df[name] == value).all(), name

@@ -94,7 +94,9 @@ def test_a_pending_group_answered_twice_or_from_other_games_is_refused():
     pend = games.pending()[0]
     with pytest.raises(UserError, match="not issued by these games"):
         other.apply(pend, np.argmax(pend.legal, axis=1))
-    with pytest.raises(UserError, match="one integer action per game"):
+    with pytest.raises(
+        UserError, match=r"got float64 values; expected an integer array of shape \(3,\)"
+    ):
         games.apply(pend, [0.5] * len(pend))
     games.apply(pend, np.argmax(pend.legal, axis=1))
     with pytest.raises(UserError, match="answered already"):

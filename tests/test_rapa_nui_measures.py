@@ -176,11 +176,6 @@ def test_the_words_fit_the_measures():
     assert v["headline_part"] not in measures.BLOCK_COLUMNS
 
 
-def test_units_name_results_columns():
-    assert set(words.UNITS) <= set(COLUMNS)
-    assert set(PARTS) <= set(words.UNITS)
-
-
 # --- component edits -----------------------------------------------------------------------
 
 
@@ -358,13 +353,6 @@ def test_edits_work_on_a_copy_with_parameters_set():
     c = components_from_dict(doc, "edited")
     assert (c.moai, c.lumberjacks, c.moai_cost, c.hand) == (11, 10, 6, 4)
     assert before["deck"]["moai"] == 9  # the edit changed `doc` only
-
-
-def test_no_epoch_cards():
-    with pytest.raises(UserError) as info:
-        edits.parse_epoch_card("default.toml", "3 2 *", 1, 0)
-    said = str(info.value)
-    assert "\n" not in said and "has no epoch cards" in said
 
 
 # --- on played games -----------------------------------------------------------------------

@@ -30,7 +30,7 @@ from moaisim.games.rapa_nui.rules.codes import (
 )
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.options import OPTIONS as RULE_OPTIONS
-from moaisim.games.rapa_nui.rules.scoring import majority, sacrifice_price, type_values
+from moaisim.games.rapa_nui.rules.scoring import bonus_holders, sacrifice_price, type_values
 from moaisim.strategies.rapa_nui.base import Strategy
 
 
@@ -218,10 +218,10 @@ def test_r6_2_under_same_the_takes_stay_in_the_first_column(option, questions):
 
 # --- R7: evaluation ---------------------------------------------------------------------------
 def test_r7_6_a_sole_majority_takes_the_bonus_and_a_tie_takes_none():
-    assert majority([2, 1, 0]) == [0]
-    assert majority([2, 2, 0]) == []
-    assert majority([2, 2, 0], "shared") == [0, 1]
-    assert majority([0, 0, 0], "shared") == []
+    assert bonus_holders([2, 1, 0]) == [0]
+    assert bonus_holders([2, 2, 0]) == []
+    assert bonus_holders([2, 2, 0], "shared") == [0, 1]
+    assert bonus_holders([0, 0, 0], "shared") == []
 
 
 def test_r7_2_lumberjacks_pay_wood_and_the_sole_majority_two_more():

@@ -140,17 +140,45 @@ def test_search_plays_the_same_game_in_both_engines_from_the_same_seed():
     lineup = ["search(worlds=3)", "greedy", "heuristic"]
     assert batch_scores(lineup, 4, 2) == reference_scores(lineup, 4, 2)
     assert batch_scores(lineup, 4, 2) == batch_scores(lineup, 4, 2)
-    with pytest.raises(UnknownStrategyError, match="rollout= must not be search"):
+    with pytest.raises(UnknownStrategyError, match="rollouts cannot search"):
         load_strategy("search(rollout='search')", GAME)()
 
 
-def test_tune_search_says_in_one_line_that_rapa_nuis_search_has_other_knobs(capsys, tmp_path):
-    from moaisim.cli import main
+def test_tune_search_tunes_rapa_nuis_search_from_its_shipped_defaults(capsys, tmp_path,
+                                                                       monkeypatch):  # fmt: skip
+    """Rapa Nui's search has the knobs tune-search tunes: a tiny search runs (trial 0 its
+    shipped horizon=-1 and candidates=256, outside Moai's ranges: the ranges reach out to
+    them); a bad setting, or a search without a knob, is one line (exit 2), nothing made."""
+    import tomllib
 
-    code = main(["tune-search", "--game", GAME, "--out", str(tmp_path / "t")])
-    out, err = capsys.readouterr()
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert "its parameters: worlds, rollout" in err and not (tmp_path / "t").exists()
+    import pandas as pd
+
+    from moaisim.cli import main
+    from moaisim.studies.search_knobs import defaults
+
+    out = tmp_path / "t"
+    code = main(["tune-search", "--game", GAME, "--out", str(out), "-p", "2", "--trials", "2",
+                 "--games", "1", "--verify-games", "0", "--worlds", "1"])  # fmt: skip
+    said, err = capsys.readouterr()
+    assert code == 0 and "recommended: search(worlds=1, horizon=-1, candidates=256" in said
+    assert "candidates 4 to 256 (log scale)" in err and "horizon in (-1, 0, 1, 2)" in err
+    shipped = defaults(GAME)
+    assert shipped["horizon"] == -1 and shipped["candidates"] == 256
+    trials = pd.read_csv(out / "trials.csv")
+    assert len(trials) == 2 and set(trials["game"]) == {GAME}
+    assert {k: trials.loc[0, k].item() for k in shipped} == shipped  # trial 0: the defaults
+    written = tomllib.loads((out / "search-knobs.toml").read_text())
+    assert written["game"] == GAME and {k: written["search"][k] for k in shipped} == shipped
+
+    code = main(["tune-search", "--game", GAME, "--out", str(tmp_path / "w"), "--worlds", "0"])
+    said, err = capsys.readouterr()
+    assert code == 2 and said == "" and err.count("\n") == 1 and "--worlds" in err
+    cls = load_strategy("search", GAME).cls
+    monkeypatch.setattr(cls, "params", {k: v for k, v in cls.params.items() if k != "lead"})
+    code = main(["tune-search", "--game", GAME, "--out", str(tmp_path / "k")])
+    said, err = capsys.readouterr()
+    assert code == 2 and said == "" and err.count("\n") == 1 and "has none of lead" in err
+    assert not (tmp_path / "w").exists() and not (tmp_path / "k").exists()
 
 
 def test_play_prints_a_readable_rapa_nui_game_and_its_log_replays(capsys, tmp_path):

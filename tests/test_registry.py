@@ -12,7 +12,7 @@ from moaisim.strategies.moai.random import RandomStrategy
 
 
 def test_builtins_and_entry_points():
-    known = available()
+    known = available(game="moai")
     assert known["random"] == "moaisim.strategies.moai.random:RandomStrategy"
     assert known["greedy"] == "moaisim.strategies.moai.greedy:GreedyStrategy"
     assert load_strategy("random").cls is RandomStrategy

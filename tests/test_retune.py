@@ -47,12 +47,12 @@ def test_every_tuned_seat_of_a_lineup_is_retuned_and_nothing_else():
 
 
 def test_retune_settings_are_checked_in_one_line(tmp_path):
-    assert RetuneSettings.of(True) == RetuneSettings()
-    assert RetuneSettings.of({"generations": 2}).generations == 2
+    assert RetuneSettings.of(True, game="moai") == RetuneSettings()
+    assert RetuneSettings.of({"generations": 2}, game="moai").generations == 2
     for bad, said in (({"gens": 2}, "unknown key retune.gens"), ({"games": 0}, "at least 1"),
                       ({"popsize": 1}, "at least 2"), ("yes", "true or a table")):  # fmt: skip
         with pytest.raises(UserError, match=said):
-            RetuneSettings.of(bad)
+            RetuneSettings.of(bad, game="moai")
     head = 'name = "m"\n[study]\nplayers = [3]\ngames = 10\n'
     path = tmp_path / "t.toml"
     path.write_text(head + 'tournament = ["tuned", "greedy", "moai"]\n[retune]\ngenerations = 1\n')
@@ -67,7 +67,7 @@ def test_retune_searches_under_each_house_rule_once_and_keeps_only_a_better_resu
     where = tmp_path / "retuned"
     spec = f"tuned(retuned='{where}')"
     study = make_study(3, 10, [spec, "greedy"], seed=2,
-                       params={"wood_points": [2, 1], "hand_size": [4]})  # fmt: skip
+                       params={"wood_points": [2, 1], "hand_size": [4]}, game="moai")  # fmt: skip
     # the set-ups but base that seat tuned: greedy's cells are not re-tuned
     assert [r.setup for r in targets(study)] == ["hand_size=4", "hand_size=4, wood_points=1"]
     tiny = RetuneSettings(generations=1, games=4, held_out_games=6, popsize=2)

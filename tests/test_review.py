@@ -9,9 +9,10 @@ import pytest
 from scenario import build_boat, card_id, done, events, give, put, scenario, script
 from test_production import GREEN, RED, YELLOW, legal_sets, rulebook_board
 
+from moaisim.games.moai.engine.chance import Chance
 from moaisim.games.moai.engine.decisions import BIRTH_PAIRS, BIRTH_STOP
 from moaisim.games.moai.rules import CAMP, RESERVE
-from moaisim.rng import Chance, Streams
+from moaisim.rng import Streams
 
 pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines
 

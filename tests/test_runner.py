@@ -151,7 +151,9 @@ def test_a_run_on_disk_holds_parts_and_a_manifest_and_loads_back(tmp_path):
 
 
 def test_an_interrupted_run_resumes_to_exactly_the_uninterrupted_one(tmp_path):
-    study = make_study([3, 4], 40, ["greedy,random"], seed=4, chunk_size=10, rounds=True)
+    study = make_study(
+        [3, 4], 40, ["greedy,random"], seed=4, chunk_size=10, rounds=True, game="moai"
+    )
 
     class Stop(Exception):
         pass
@@ -182,7 +184,7 @@ def test_one_job_writes_each_chunk_while_the_next_plays_and_keeps_them_on_failur
     thread while the next chunk plays. The run is the one made chunk by chunk, part for part;
     and when a chunk fails, the chunks played before it are written first, then the error
     is raised; resuming completes the same run."""
-    study = make_study(3, 50, ["greedy,tuned"], seed=4, chunk_size=10)
+    study = make_study(3, 50, ["greedy,tuned"], seed=4, chunk_size=10, game="moai")
     assert moaisim.runner.plays_compiled(study.cells)
     run_to_disk(study, tmp_path / "a")
     assert [(r["start"], r["end"]) for r in parts_of(tmp_path / "a")] == [
@@ -215,7 +217,7 @@ def test_one_job_writes_each_chunk_while_the_next_plays_and_keeps_them_on_failur
 def test_a_chunk_missing_between_finished_ones_is_played_on_resume(tmp_path):
     """Parallel chunks finish in any order, so a stopped run can hold chunks 0 and 2 of a
     cell without chunk 1: resuming plays chunk 1 (and only what is missing)."""
-    study = make_study(3, 45, ["greedy,random"], seed=4, chunk_size=10)
+    study = make_study(3, 45, ["greedy,random"], seed=4, chunk_size=10, game="moai")
     done = [(0, 0, 10), (0, 20, 30), (0, 40, 45)]
     assert study.chunks(done) == [(0, 10, 20), (0, 30, 40)]
     assert study.chunks([(0, 0, 42)]) == [(0, 42, 45)]  # a smaller run's last chunk
@@ -246,15 +248,19 @@ def test_the_default_chunk_is_larger_when_every_seat_plays_compiled():
     """Built-ins with a compiled form get larger chunks, up to 20 000 games, while a cell
     still makes 8 of them; a user's strategy, the reference engine or an explicit chunk
     size keep theirs."""
-    assert make_study(3, 1_000_000, ["greedy,tuned", "L2"]).chunk_size == 20_000
-    assert make_study(3, 100_000, ["greedy,tuned"]).chunk_size == 12_000  # 8 chunks and a bit
-    assert make_study(3, 10, ["greedy,tuned"]).chunk_size == 5_000
+    assert make_study(3, 1_000_000, ["greedy,tuned", "L2"], game="moai").chunk_size == 20_000
+    assert (
+        make_study(3, 100_000, ["greedy,tuned"], game="moai").chunk_size == 12_000
+    )  # 8 chunks and a bit
+    assert make_study(3, 10, ["greedy,tuned"], game="moai").chunk_size == 5_000
     random = "greedy,moaisim.strategies.moai.random:RandomStrategy"
-    assert make_study(3, 400_000, [random]).chunk_size == 20_000
-    assert make_study(3, 10, ["greedy", "plugins.cautious:NeverBids"]).chunk_size == 5_000
-    assert make_study(3, 10, ["greedy"], engine="reference").chunk_size == 50
-    assert make_study(3, 10, ["greedy"], chunk_size=7).chunk_size == 7
-    assert not make_study(3, 10, ["greedy"], chunk_size=7).chunk_default
+    assert make_study(3, 400_000, [random], game="moai").chunk_size == 20_000
+    assert (
+        make_study(3, 10, ["greedy", "plugins.cautious:NeverBids"], game="moai").chunk_size == 5_000
+    )
+    assert make_study(3, 10, ["greedy"], engine="reference", game="moai").chunk_size == 50
+    assert make_study(3, 10, ["greedy"], chunk_size=7, game="moai").chunk_size == 7
+    assert not make_study(3, 10, ["greedy"], chunk_size=7, game="moai").chunk_default
 
 
 def test_a_run_resumed_with_the_default_chunk_keeps_the_chunks_it_started_with(tmp_path):
@@ -400,7 +406,7 @@ def test_load_results_of_a_run_without_rounds_says_so(tmp_path):
 
 def test_progress_counts_every_game():
     seen = []
-    study = make_study([2, 3], 30, ["greedy"], chunk_size=7)
+    study = make_study([2, 3], 30, ["greedy"], chunk_size=7, game="moai")
     from moaisim.runner import run_in_memory
 
     run_in_memory(study, progress=Progress(60, on_update=lambda p: seen.append(p.done)))

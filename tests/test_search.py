@@ -93,7 +93,7 @@ def test_decisions_not_searched_are_the_rollout_policys():
     """With nothing to search, search plays exactly as its rollout policy: a named one, or
     by default (`auto`) the L3 mixture where one ships for the player count."""
     rules = Rules.make(3)
-    for rollout, spec in (("greedy", "greedy"), ("auto", level_spec("L3", 3))):
+    for rollout, spec in (("greedy", "greedy"), ("auto", level_spec("L3", 3, game="moai"))):
         plain = Games.new(rules, 2, [0, 1]).play(lineup(3, spec))
         idle = Games.new(rules, 2, [0, 1]).play(lineup(3, f"search(search='',rollout={rollout})"))
         assert plain.scores().tolist() == idle.scores().tolist()
@@ -113,7 +113,7 @@ def test_auto_rollouts_and_opponents_are_the_strongest_shipped_field_below_searc
         if shipped:
             assert dict(own.params)["file"].endswith(f"nash-{players}p.toml")
     assert strongest_below(5) == ("tuned" if not (WEIGHTS / "nash-5p.toml").is_file()
-                                  else level_spec("L3", 5))  # fmt: skip
+                                  else level_spec("L3", 5, game="moai"))  # fmt: skip
     named = SearchStrategy(rollout="forester", opponents="greedy")
     assert [x.label for x in named._specs_for(4)] == ["forester", "greedy"]  # noqa: SLF001
     rules = Rules.make(4)  # the rollout policy follows the player count it is started at
@@ -194,7 +194,8 @@ def test_propose_takes_a_learned_policys_experts_and_refuses_search(tmp_path):
 
     path = tmp_path / "m.json"
     path.write_text(json.dumps(model_doc(3, ["tuned", "moai"],
-                                         [{"constant": 0, "trees": []}] * 2, {})))  # fmt: skip
+                                         [{"constant": 0, "trees": []}] * 2, {},
+                                         game="moai")))  # fmt: skip
     s = load_strategy(f"search(propose=\"greedy,learned(model='{path}')\")")()
     assert [p.label for p in s.proposers] == ["greedy", "tuned", "moai"]
     with pytest.raises(UnknownStrategyError, match="rollouts cannot search"):

@@ -110,7 +110,7 @@ def test_decisiveness_counts_the_sole_leader_after_each_round():
 
 def test_score_sources_and_diversity_on_known_values():
     results = pd.DataFrame({"score": [10, 20], "moai_height": [5, 10], "pawns": [5, 4],
-                            "win_share": [0.0, 1.0]})  # fmt: skip
+                            "win_share": [0.0, 1.0], "game_name": "moai"})  # fmt: skip
     src = m.score_sources(results).set_index("who")
     assert src.loc["every seat", "from_statues"] == pytest.approx(15 / 30)
     assert src.loc["winners", "from_wood"] == pytest.approx(6 / 20)
@@ -189,9 +189,9 @@ def planted(winners: list[int], rounds: int, statues: int) -> tuple[pd.DataFrame
     for g, w in enumerate(winners):
         for seat in (0, 1):
             won = seat == w
-            res.append({"game": g, "seat": seat, "win_share": float(won), "rounds": rounds,
-                        "score": 20 if won else 10, "moai_height": statues if won else 0,
-                        "pawns": 10})  # fmt: skip
+            res.append({"game": g, "game_name": "moai", "seat": seat, "win_share": float(won),
+                        "rounds": rounds, "score": 20 if won else 10,
+                        "moai_height": statues if won else 0, "pawns": 10})  # fmt: skip
             per_round += [{"game": g, "round": r, "seat": seat, "score": r * (2 if won else 1)}
                           for r in range(1, rounds + 1)]  # fmt: skip
     return pd.DataFrame(res), pd.DataFrame(per_round)
@@ -324,7 +324,7 @@ def test_a_variant_deals_the_same_cards_and_plays_other_games():
     b = Games.new(variant, 2026, range(30))
     for name in ("hand", "deck"):
         assert np.array_equal(getattr(a.state, name), getattr(b.state, name)), name
-    spec = load_strategy(level_spec("L3", 3))
+    spec = load_strategy(level_spec("L3", 3, game="moai"))
     ra = a.play([spec() for _ in range(3)]).results()
     rb = b.play([spec() for _ in range(3)]).results()
     assert not ra["score"].equals(rb["score"])
@@ -357,7 +357,7 @@ def test_the_paragraph_says_when_the_deal_decides_by_construction():
     from moaisim.studies.sheet import SheetSettings, paragraph, play_sheet
 
     settings = SheetSettings(players=2, games=60, skill_games=10, search_games=0, deals=10,
-                             replays=2, field=ROOT / "reports" / "field")  # fmt: skip
+                             replays=2, field=ROOT / "reports" / "field", game="moai")  # fmt: skip
     sh = play_sheet(settings.check())
     said = "by construction: every replay of a deal ended alike"
     l3 = sh.luck["field"] == "L3"
@@ -376,7 +376,7 @@ def test_the_l3_clause_names_the_run_that_measured_its_best_challenger():
     from moaisim.studies.sheet import SheetSettings, _markdown, play_sheet
 
     settings = SheetSettings(players=2, games=60, skill_games=10, search_games=0, deals=10,
-                             replays=2, field=ROOT / "reports" / "field")  # fmt: skip
+                             replays=2, field=ROOT / "reports" / "field", game="moai")  # fmt: skip
     sh = play_sheet(settings.check())
     where = "the certificate history (out/cert/2p/certificate-2p.csv)"
     sh.field["l3"] = FieldStatus(0.028, 0.003, 0.053, "heuristic(x)", False, 0.03, source=where)
@@ -416,7 +416,7 @@ def test_the_check_field_is_l4_self_play_on_the_l3_self_play_s_first_deals(tmp_p
     d = sheet_dir(out)
     check = pd.read_csv(d / "tables" / "check.csv").set_index("key")
     seats = pd.read_csv(d / "tables" / "check_seats.csv")
-    l4 = load_strategy(level_spec("L4", 2))
+    l4 = load_strategy(level_spec("L4", 2, game="moai"))
     g = Games.new(Rules.make(2), 2026, np.arange(6)).play([l4(), l4()])
     shares = g.results().sort_values(["game", "seat"])["win_share"].to_numpy().reshape(-1, 2)
     assert seats["win_share"].tolist() == pytest.approx(shares.mean(axis=0).tolist())

@@ -219,7 +219,7 @@ def test_greedy_still_feeds_first_and_plays_to_score():
     df = moaisim.simulate(4, 1000, strategies="greedy", seed=5)
     assert df["starved"].mean() < 4 and df["pawns"].mean() > 9
     assert df["moai_height"].mean() > 12 and df["births"].mean() > 5
-    mixed = strength(4, "greedy", "random", 100, seed=5)
+    mixed = strength(4, "greedy", "random", 100, seed=5, game="moai")
     assert mixed.low > 0.9
 
 
@@ -230,7 +230,7 @@ def test_greedy_still_feeds_first_and_plays_to_score():
 def against_greedy() -> dict[str, pd.DataFrame]:
     """Each plan in one seat against greedy opponents, seats rotated (4 x 100 4-player
     games), with every seat's results."""
-    return {plan: rotated(4, plan, "greedy", 100, seed=31) for plan in PLANS}
+    return {plan: rotated(4, plan, "greedy", 100, seed=31, game="moai") for plan in PLANS}
 
 
 def _lead(df: pd.DataFrame, column: str) -> tuple[float, float, float]:
@@ -274,8 +274,11 @@ def test_ladder_random_greedy_tuned_on_unseen_seeds(players):
     """Win share against greedy opponents, seats rotated, on a root seed no tuning run used:
     random < greedy < tuned, the Wilson intervals apart."""
     games = 300
-    ladder = [strength(players, s, "greedy", games, seed=777_001) for s in ("random", "greedy")]
-    ladder.append(strength(players, "tuned", "greedy", games, seed=777_001))
+    ladder = [
+        strength(players, s, "greedy", games, seed=777_001, game="moai")
+        for s in ("random", "greedy")
+    ]
+    ladder.append(strength(players, "tuned", "greedy", games, seed=777_001, game="moai"))
     for weaker, stronger in zip(ladder, ladder[1:], strict=False):
         assert weaker.high < stronger.low, ladder
 
@@ -344,7 +347,7 @@ def test_a_strategy_plays_the_same_games_alone_as_in_a_batch(name):
 
 
 def test_every_strategy_is_listed_with_a_one_line_plan_and_its_parameters():
-    listed = {name: (plan, params) for name, plan, params in describe()}
+    listed = {name: (plan, params) for name, plan, params in describe(game="moai")}
     for name in EVERY:
         assert name in load_game("moai").STRATEGIES and name in listed
         plan, params = listed[name]
@@ -402,17 +405,19 @@ def test_tuned_plays_the_file_of_its_player_count(players):
         assert s.w[h.INDEX[name]] == value, name
 
 
-def test_tuned_falls_back_to_the_nearest_file(monkeypatch):
-    from moaisim.strategies.moai import tuned
+def test_tuned_falls_back_to_the_nearest_file(tmp_path):
+    """A player count without a tuned file plays the nearest count's, the larger on a tie."""
+    import shutil
 
-    real = h.weights_path
-    hidden = {"tuned-2p.toml", "tuned-4p.toml"}
-    monkeypatch.setattr(
-        tuned, "weights_path", lambda name: real("nowhere.toml") if name in hidden else real(name)
-    )
-    tuned.tuned_file.cache_clear()
-    try:
-        # 2 players: 3 is nearest; 4 players: 3 and 5 are as near, the larger wins
-        assert [tuned.tuned_file(p) for p in (2, 4)] == ["tuned-3p.toml", "tuned-5p.toml"]
-    finally:
-        tuned.tuned_file.cache_clear()
+    from moaisim.strategies.common.weights import Family
+
+    for name in ("heuristic.toml", "tuned-3p.toml", "tuned-5p.toml"):  # no 2p, no 4p file
+        shutil.copy(h.weights_path(name), tmp_path / name)
+    family = Family(h.WEIGHTS, tmp_path, "a folder of two tuned files", range(2, 6))
+    # 2 players: 3 is nearest; 4 players: 3 and 5 are as near, the larger wins
+    assert [family.tuned_file(p) for p in (2, 3, 4, 5)] == [
+        "tuned-3p.toml",
+        "tuned-3p.toml",
+        "tuned-5p.toml",
+        "tuned-5p.toml",
+    ]

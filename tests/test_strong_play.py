@@ -40,7 +40,7 @@ def test_the_gap_counts_a_shared_win_as_a_half_against_the_fair_half():
 
 def test_the_statue_table_splits_the_points_and_dates_the_first_statue():
     res, rounds = planted()
-    t = sp.parts_table(res, rounds).set_index("who")
+    t = sp.parts_table(res, rounds, game="moai").set_index("who")
     # L4: statues 6, pawns 4 + 5 = 9, wood (1 + 3) x 2 = 8: 23 points in all
     assert t.loc["L4", "from_statues"] == pytest.approx(6 / 23)
     assert t.loc["L4", "from_pawns"] == pytest.approx(9 / 23)
@@ -56,7 +56,7 @@ def test_the_statue_table_counts_the_moai_points():
     res, rounds = planted()
     res["moai_points"] = 2
     res["score"] = 2 * res["moai_height"] + res["pawns"] + res["wood"] * res["wood_points"]
-    t = sp.parts_table(res, rounds).set_index("who")
+    t = sp.parts_table(res, rounds, game="moai").set_index("who")
     # L4: statues 2 x 6 = 12, pawns 9, wood 8: 29 points in all
     assert t.loc["L4", "from_statues"] == pytest.approx(12 / 29)
     assert t.loc["L4", "from_wood"] == pytest.approx(8 / 29)
@@ -68,7 +68,7 @@ def test_self_play_games_are_l3_everywhere_and_kept_by_their_settings(tmp_path):
 
     def make():
         calls.append(1)
-        return sp.self_play(3, 6, 1)
+        return sp.self_play(3, 6, 1, game="moai")
 
     a = sp.kept(tmp_path / "s", {"games": 6}, make)
     b = sp.kept(tmp_path / "s", {"games": 6}, make)

@@ -16,8 +16,13 @@ from moaisim.studies.tune import lineups, rotated, strength, tune
 
 
 def test_lineups_put_the_candidate_in_every_seat_and_keep_the_field_in_order():
-    got = [[s.label for s in lineup] for lineup in lineups(4, "random", ["greedy", "moai"])]
-    text = [[s.label for s in lineup] for lineup in lineups(4, "random", "greedy, moai")]
+    got = [
+        [s.label for s in lineup]
+        for lineup in lineups(4, "random", ["greedy", "moai"], game="moai")
+    ]
+    text = [
+        [s.label for s in lineup] for lineup in lineups(4, "random", "greedy, moai", game="moai")
+    ]
     assert (
         text
         == got
@@ -31,7 +36,7 @@ def test_lineups_put_the_candidate_in_every_seat_and_keep_the_field_in_order():
 
 
 def test_rotated_games_are_the_same_deals_in_every_rotation():
-    df = rotated(3, "random", "greedy", [5, 9], seed=4)
+    df = rotated(3, "random", "greedy", [5, 9], seed=4, game="moai")
     assert sorted(df["rotation"].unique()) == [0, 1, 2]
     assert (df[df.seat == df.rotation]["strategy"] == "random").all()
     assert (df[df.seat != df.rotation]["strategy"] == "greedy").all()
@@ -43,18 +48,18 @@ def test_a_strategy_against_copies_of_itself_wins_exactly_one_in_p():
     P times identically, so the share is 1/P with shared wins split (common random
     numbers leave no noise)."""
     for players in (2, 3, 5):
-        s = strength(players, "greedy", "greedy", 40, seed=3)
+        s = strength(players, "greedy", "greedy", 40, seed=3, game="moai")
         assert s.share == pytest.approx(1 / players)
         assert s.games == 40 * players and s.low < 1 / players < s.high
 
 
 def test_shares_split_shared_wins():
     # random against random at 2 players ties now and then (scores of a starving clan)
-    got = rotated(2, "random", "random", 30, seed=8, table=False)
+    got = rotated(2, "random", "random", 30, seed=8, table=False, game="moai")
     assert isinstance(got, np.ndarray) and got.shape == (2, 2, 30)
     share = got[0]
     assert set(np.unique(share)) == {0.0, 0.5, 1.0}  # losses, shared wins and wins all occur
-    df = rotated(2, "random", "random", 30, seed=8)
+    df = rotated(2, "random", "random", 30, seed=8, game="moai")
     tied = df.groupby(["rotation", "game"])["win"].sum() == 2
     assert tied.any() and (share[tuple(np.array(tied[tied].index.tolist()).T)] == 0.5).all()
     mine = df[df.seat == df.rotation].sort_values(["rotation", "game"])
@@ -68,7 +73,9 @@ def test_shares_split_shared_wins():
 
 # --- the search ----------------------------------------------------------------------------
 
-TINY = dict(games=4, popsize=4, seed=5, held_out_games=4, names=["wood", "starve", "bid_base"])
+TINY = dict(
+    games=4, popsize=4, seed=5, held_out_games=4, names=["wood", "starve", "bid_base"], game="moai"
+)
 
 
 def test_tune_writes_weights_that_record_how_they_were_made(tmp_path):
@@ -80,7 +87,8 @@ def test_tune_writes_weights_that_record_how_they_were_made(tmp_path):
     doc = tomllib.loads(r.path.read_text())
     assert r.path == tmp_path / "tuned-2p.toml" and list(doc["weights"]) == list(h.NAMES)
     notes = doc["tuned"]
-    assert notes["command"].startswith("moaisim tune --players 2 --field greedy --games 4 ")
+    said = "moaisim tune --game moai --players 2 --field greedy --games 4 "
+    assert notes["command"].startswith(said)
     assert notes["field"] == ["greedy"] and notes["seed"] == 5 and notes["generations"] == 2
     assert notes["held_out_seed"] == 6 and notes["held_out_games"] == 8
     assert notes["held_out_win_share"] == pytest.approx(r.held_out.share, abs=1e-4)
@@ -185,7 +193,7 @@ def test_a_weights_file_names_shipped_files_by_their_path_in_the_checkout(tmp_pa
                        {"command": f"moaisim certify {CHECKOUT}/strategies/moai/weights/"
                                    "nash-4p.toml",
                         "field": [mixture], "games": 4},
-                       [f"# Held-out strength against {mixture}"])  # fmt: skip
+                       [f"# Held-out strength against {mixture}"], game="moai")  # fmt: skip
     said = path.read_text()
     assert str(CHECKOUT) not in said
     assert "mixture(file='strategies/moai/weights/nash-4p.toml')" in said

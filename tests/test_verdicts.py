@@ -139,7 +139,7 @@ def test_an_exploitable_field_is_shown_but_does_not_count_and_one_that_never_car
     effects = {"greedy": (-2.0, 0.1, "changes"), "tuned": (1.0, 0.1, "changes"),
                "L2": (1.2, 0.1, "changes"), "L3": (0.9, 0.1, "changes")}  # fmt: skip
     greedy = v.FieldStatus(0.47, 0.41, 0.51, "tuned")
-    status = {(3, "greedy"): greedy, (3, "tuned"): v.FieldStatus(carves=False),
+    status = {(3, "greedy"): greedy, (3, "tuned"): v.FieldStatus(carves=False, game="moai"),
               (3, "L3"): CERTIFIED_L3}  # fmt: skip
     row = verdict_of(effects, status)
     # greedy's opposite effect does not make the fields disagree: it is exploitable
@@ -149,7 +149,7 @@ def test_an_exploitable_field_is_shown_but_does_not_count_and_one_that_never_car
     assert greedy.exploitable and greedy.flags() == [
         "exploitable: tuned gains +47.0 [+41.0, +51.0] points against it"
     ]
-    assert v.FieldStatus(carves=False).flags() == ["never carves a Moai"]
+    assert v.FieldStatus(carves=False, game="moai").flags() == ["never carves a Moai"]
     # counted, greedy's opposite sign makes the fields disagree
     row = verdict_of(effects, {(3, "L3"): CERTIFIED_L3})
     assert row["classification"] == v.DISAGREE
@@ -257,7 +257,7 @@ def test_cochran_q_of_the_interaction_matches_a_hand_computation():
 
 def test_seat_zero_against_fair_is_judged_as_one_family():
     seats = pd.DataFrame({
-        "players": 4, "setup": "base", "lineup": ["a", "b", "c"], "seat": 0,
+        "game_name": "moai", "players": 4, "setup": "base", "lineup": ["a", "b", "c"], "seat": 0,
         "games": [40_000, 40_000, 400], "win_share": [0.20, 0.2502, 0.24], "fair": 0.25,
     })  # fmt: skip
     j = v.judge_seats(seats).set_index("lineup")
@@ -273,7 +273,7 @@ def two_copies(games: int, rng: np.random.Generator) -> pd.DataFrame:
     """Results of 3-seat games, lineup a,a,b: one winner per game, b wins a third."""
     win = rng.integers(0, 3, games)
     return pd.DataFrame({
-        "cell": 0, "game": np.repeat(np.arange(games), 3), "players": 3,
+        "cell": 0, "game": np.repeat(np.arange(games), 3), "game_name": "moai", "players": 3,
         "seat": np.tile(np.arange(3), games), "strategy": np.tile(["a", "a", "b"], games),
         "score": 10, "moai_height": 3, "pawns": 5, "wood": 1,
         "rank": np.where(np.tile(np.arange(3), games) == np.repeat(win, 3), 1, 2),
@@ -310,7 +310,8 @@ def test_seat_imbalance_finds_a_planted_seat_advantage_and_pairs_it_with_base():
         win = rng.choice(4, size=games, p=probs)
         seat = np.tile(np.arange(4), games)
         parts.append(pd.DataFrame({
-            "cell": cell, "game": np.repeat(np.arange(games), 4), "players": 4, "seat": seat,
+            "cell": cell, "game": np.repeat(np.arange(games), 4), "game_name": "moai",
+            "players": 4, "seat": seat,
             "strategy": "a", "score": 1, "moai_height": 0, "pawns": 1, "wood": 0,
             "rank": np.where(seat == np.repeat(win, 4), 1, 2),
             "win": seat == np.repeat(win, 4), "rounds": 8, "variant": setup, "lineup": "a",
@@ -393,10 +394,10 @@ def test_headlines_are_written_between_markers_and_refused_without_them(tmp_path
 def test_game_quality_reports_the_new_metrics_with_intervals():
     rounds = pd.DataFrame({"cell": 0, "game": 0, "round": [1, 1, 2, 2, 3, 3],
                            "seat": [0, 1] * 3, "score": [5, 3, 4, 6, 7, 6]})  # fmt: skip
-    results = pd.DataFrame({"cell": 0, "game": 0, "players": 2, "seat": [0, 1],
-                            "strategy": "a", "score": [7, 6], "moai_height": 0, "pawns": 1,
-                            "wood": 0, "rank": [1, 2], "win": [True, False], "rounds": 3,
-                            "variant": "base", "lineup": "a"})  # fmt: skip
+    results = pd.DataFrame({"cell": 0, "game": 0, "game_name": "moai", "players": 2,
+                            "seat": [0, 1], "strategy": "a", "score": [7, 6], "moai_height": 0,
+                            "pawns": 1, "wood": 0, "rank": [1, 2], "win": [True, False],
+                            "rounds": 3, "variant": "base", "lineup": "a"})  # fmt: skip
     row = game_quality(Source.of(results, rounds)).iloc[0]
     # sole leaders 0, 1, 0: two changes over two round-to-round steps; the leader after
     # round 3 (seat 0) wins; margin 1 of 7 is not within 5 % (0.35 points)
@@ -428,9 +429,10 @@ def tied_games(games: int) -> pd.DataFrame:
     """3-seat games of a, b, c in fixed seats: a and b always tie for first, c is last."""
     seat = np.tile(np.arange(3), games)
     return pd.DataFrame({
-        "cell": 0, "game": np.repeat(np.arange(games), 3), "players": 3, "seat": seat,
-        "strategy": np.tile(["a", "b", "c"], games), "score": np.tile([9, 9, 1], games),
-        "moai_height": 0, "pawns": 1, "wood": 0, "rank": np.tile([1, 1, 3], games),
+        "cell": 0, "game": np.repeat(np.arange(games), 3), "game_name": "moai", "players": 3,
+        "seat": seat, "strategy": np.tile(["a", "b", "c"], games),
+        "score": np.tile([9, 9, 1], games), "moai_height": 0, "pawns": 1, "wood": 0,
+        "rank": np.tile([1, 1, 3], games),
         "win": np.tile([True, True, False], games), "rounds": 8, "variant": "base",
         "lineup": "a,b,c",
     })  # fmt: skip
@@ -461,7 +463,8 @@ def test_rating_intervals_agree_with_a_bootstrap_of_games():
             w = np.exp(strength[left])
             order.append(left.pop(int(rng.choice(len(left), p=w / w.sum()))))
         place = {s: k + 1 for k, s in enumerate(order)}
-        rows += [{"cell": 0, "game": g, "players": 3, "seat": s, "strategy": "abc"[s],
+        rows += [{"cell": 0, "game": g, "game_name": "moai", "players": 3, "seat": s,
+                  "strategy": "abc"[s],
                   "score": 10 - place[s], "moai_height": 0, "pawns": 1, "wood": 0,
                   "rank": place[s], "win": place[s] == 1, "rounds": 8, "variant": "base",
                   "lineup": "a,b,c"} for s in range(3)]  # fmt: skip
@@ -543,17 +546,18 @@ def test_the_field_study_says_which_fields_are_exploitable_and_whether_l3_is_cer
     # test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale)
     monkeypatch.setattr(v, "_history_statuses", lambda *args: [])
     d = field_report(tmp_path)
-    greedy = v.field_status(d, 3, "greedy,greedy,greedy")
+    greedy = v.field_status(d, 3, "greedy,greedy,greedy", game="moai")
     assert greedy.who == "tuned" and greedy.lo == pytest.approx(0.84 - 1 / 3)
     assert greedy.exploitable
-    tuned = v.field_status(d, 3, "tuned,tuned,tuned")
+    tuned = v.field_status(d, 3, "tuned,tuned,tuned", game="moai")
     assert tuned.who == "forester" and tuned.lo == pytest.approx(0.30 - 1 / 3)
     assert not tuned.exploitable
-    l3 = v.field_status(d, 3, "L3,L3,L3")  # no certificate: the library against its mixture
+    # no certificate: the library against its mixture
+    l3 = v.field_status(d, 3, "L3,L3,L3", game="moai")
     assert (l3.gain, l3.who, l3.certified) == (0.0, "tuned", False)
-    assert np.isnan(v.field_status(d, 3, "moai,fisher,forester").lo)  # not measured
-    assert np.isnan(v.field_status(d, 4, "greedy").lo)
-    assert np.isnan(v.field_status(None, 3, "greedy").lo)
+    assert np.isnan(v.field_status(d, 3, "moai,fisher,forester", game="moai").lo)  # not measured
+    assert np.isnan(v.field_status(d, 4, "greedy", game="moai").lo)
+    assert np.isnan(v.field_status(None, 3, "greedy", game="moai").lo)
     # the shipped certificate: the best held-out challenger, certified when every held-out
     # upper end is below epsilon
     fam = pd.DataFrame([
@@ -565,14 +569,15 @@ def test_the_field_study_says_which_fields_are_exploitable_and_whether_l3_is_cer
          "held_out_lo": np.nan, "held_out_hi": np.nan, "epsilon": 0.02},
     ])  # fmt: skip
     fam.to_csv(d / "certificate_families-3p.csv", index=False)
-    l3 = v.field_status(d, 3, "L3,L3,L3")
+    l3 = v.field_status(d, 3, "L3,L3,L3", game="moai")
     assert (l3.who, l3.lo, l3.certified, l3.epsilon) == ("CMA-ES from tuned-3p", 0.034, False,
                                                          0.02)  # fmt: skip
     fam["held_out_hi"] = [0.015, 0.01, np.nan]
     fam.to_csv(d / "certificate_families-3p.csv", index=False)
-    assert v.field_status(d, 3, "L3,L3,L3").certified
+    assert v.field_status(d, 3, "L3,L3,L3", game="moai").certified
     table = pd.DataFrame({
-        "players": 3, "setup": "base", "strategy": ["greedy", "tuned", "L3"], "n": 300,
+        "game_name": "moai", "players": 3, "setup": "base", "strategy": ["greedy", "tuned", "L3"],
+        "n": 300,
         "lineup": ["greedy,greedy,greedy", "tuned,tuned,tuned", "L3,L3,L3"],
         "moai_height": [6.0, 0.0, 1.0],
     })  # fmt: skip
@@ -636,7 +641,7 @@ def test_a_study_names_the_metrics_of_its_answer_box_and_a_wrong_one_is_one_line
             load_experiment(path)
         assert "\n" not in str(err.value)
     with pytest.raises(UserError, match="unknown metric 'win share: '"):
-        check_metrics(["win share: "])
+        check_metrics(["win share: "], game="moai")
 
 
 def test_a_rule_that_cannot_touch_a_metric_is_said_to_leave_it_as_it_is():
@@ -660,9 +665,10 @@ FIXED_4P = {
 
 def fixed_4p() -> pd.DataFrame:
     return pd.DataFrame([
-        {"players": 4, "change": "fixed-disasters", "metric": "first bird-man win share",
-         "lineup": k, "delta": d, "se": (hi - lo) / 4.5, "lo": lo, "hi": hi, "margin": 0.01,
-         "mde": 0.009, "verdict": w} for k, (d, lo, hi, w) in FIXED_4P.items()
+        {"game_name": "moai", "players": 4, "change": "fixed-disasters",
+         "metric": "first bird-man win share", "lineup": k, "delta": d, "se": (hi - lo) / 4.5,
+         "lo": lo, "hi": hi, "margin": 0.01, "mde": 0.009, "verdict": w}
+        for k, (d, lo, hi, w) in FIXED_4P.items()
     ])  # fmt: skip
 
 
@@ -730,7 +736,7 @@ def test_a_field_is_judged_by_every_run_of_the_field_study(tmp_path, monkeypatch
 
     import hashlib
 
-    shipped = Path(level_spec("L3", 4).removeprefix("mixture(file=").removesuffix(")"))
+    shipped = Path(level_spec("L3", 4, game="moai").removeprefix("mixture(file=").removesuffix(")"))
     current = hashlib.sha256(shipped.read_bytes()).hexdigest()[:16]
     first, second = tmp_path / "field", tmp_path / "field-seed7026"
     for d in (first, second):
@@ -742,12 +748,12 @@ def test_a_field_is_judged_by_every_run_of_the_field_study(tmp_path, monkeypatch
     families(first, 0.068)  # the first run: not exploitable (lower end 6.8 points)
     families(second, 0.103)  # its replication: exploitable (10.3 > 10)
     assert v.field_runs(first) == [first, second]
-    l3 = v.field_status(first, 4, "L3")
+    l3 = v.field_status(first, 4, "L3", game="moai")
     assert l3.exploitable and l3.source == "field-seed7026" and l3.lo == 0.103
     assert l3.flags()[0].endswith("points against it in field-seed7026")
     # a run whose certificate is of another mixture file is stale for L3
     certified_file(second, "0" * 16)
-    l3 = v.field_status(first, 4, "L3")
+    l3 = v.field_status(first, 4, "L3", game="moai")
     assert not l3.exploitable and l3.lo == 0.068
     # the runs of a study are its report and the replications named after it, not its twin's
     assert v.field_runs(second) == [second]
@@ -791,7 +797,8 @@ def test_statue_metrics_are_metres_of_moai_and_the_statues_share_of_all_points()
     from moaisim.analysis.tables import _game_metrics
 
     # one 3-player game: heights 3, 0 and 1.5 m, scores 10, 5 and 5
-    res = pd.DataFrame({"cell": 0, "game": 0, "seat": [0, 1, 2], "strategy": "greedy",
+    res = pd.DataFrame({"cell": 0, "game": 0, "game_name": "moai", "seat": [0, 1, 2],
+                        "strategy": "greedy",
                         "score": [10, 5, 5], "moai_height": [3.0, 0.0, 1.5], "rounds": 7,
                         "share": [1.0, 0.0, 0.0]})  # fmt: skip
     m = _game_metrics(res).iloc[0]
@@ -837,7 +844,7 @@ def test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale(tmp_
     current = hashlib.sha256((weights / "nash-3p.toml").read_bytes()).hexdigest()[:16]
     real = v.load_game
     monkeypatch.setattr(v, "load_game", lambda game: SimpleNamespace(
-        weights_path=lambda name: weights / name, VOCABULARY=real(game).VOCABULARY))  # fmt: skip
+        weights_path=lambda name: weights / name, INFO=real(game).INFO))  # fmt: skip
     field = tmp_path / "field"
     field.mkdir()
     (field / "report.md").write_text("Mixture file: `strategies/moai/weights/nash-3p.toml` "
@@ -858,7 +865,7 @@ def test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale(tmp_
         ]
     ).to_csv(field / "certificate_families-3p.csv", index=False)
     # no history: the stale run is all there is, and it speaks
-    stale = v.field_status(field, 3, "L3")
+    stale = v.field_status(field, 3, "L3", game="moai")
     assert stale.exploitable and stale.lo == 0.105
 
     def family(name: str, gain: float, lo: float, hi: float) -> dict:
@@ -875,7 +882,7 @@ def test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale(tmp_
          "epsilon": 0.03, "families": [family("cma", 0.2, 0.18, 0.22)]},
     ]}  # fmt: skip
     (weights / "nash-3p.certificate-history.json").write_text(json.dumps(history))
-    l3 = v.field_status(field, 3, "L3")
+    l3 = v.field_status(field, 3, "L3", game="moai")
     assert not l3.exploitable and not l3.certified
     assert (l3.gain, l3.lo, l3.hi, l3.who) == (0.029, 0.006, 0.053, "best cma")
     assert l3.flags() == ["not certified at epsilon 3.0 points: best cma gains +2.9 [+0.6, +5.3] "

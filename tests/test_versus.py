@@ -17,7 +17,7 @@ from moaisim.studies.versus import SEARCH_SECONDS, search_cpu, versus
 def test_the_candidate_and_the_field_share_every_win():
     """Per game the candidate's share plus the field's seats' shares is 1: the candidate's
     share + (P - 1) x the field's mean share = 1, whatever happens."""
-    table = versus("forester", "greedy,moai", players=[3, 4], games=120, seed=5)
+    table = versus("forester", "greedy,moai", players=[3, 4], games=120, seed=5, game="moai")
     for p, part in table.groupby("players"):
         cand = part[part["side"] == "candidate"].iloc[0]
         field = part[part["side"] == "field"].iloc[0]
@@ -31,7 +31,7 @@ def test_the_candidate_and_the_field_share_every_win():
 def test_the_candidate_is_its_own_seat_even_when_it_is_also_in_the_field():
     """greedy against greedy is self-play: its share is 1/P up to chance, and its measures
     are those of the seat the rotation gives it (computed here from the raw rows)."""
-    table = versus("greedy", "greedy", players=3, games=300, seed=8)
+    table = versus("greedy", "greedy", players=3, games=300, seed=8, game="moai")
     cand = table[table["side"] == "candidate"].iloc[0]
     assert cand["lo"] <= 1 / 3 <= cand["hi"]
     df = moaisim.simulate(3, 300, strategies="greedy", seed=8)  # the same games
@@ -42,7 +42,7 @@ def test_the_candidate_is_its_own_seat_even_when_it_is_also_in_the_field():
 
 
 def test_a_weak_candidate_is_below_fair_with_an_interval_that_says_so():
-    table = versus("random", "greedy", players=[3], games=200, seed=1)
+    table = versus("random", "greedy", players=[3], games=200, seed=1, game="moai")
     cand = table[table["side"] == "candidate"].iloc[0]
     assert cand["vs_fair_hi"] < 0 and cand["rank"] > 2.5
     df = moaisim.simulate(3, 200, strategies="random,greedy,greedy", seed=1)
@@ -71,14 +71,16 @@ def test_the_versus_command_prints_and_writes_its_table(capsys, tmp_path):
 
 
 def test_rotation_all_says_its_cost_up_front_and_warns_past_twice_the_games(capsys):
-    study = make_study(4, 100, ["greedy,random,moai,fisher"], rotation="all")
+    study = make_study(4, 100, ["greedy,random,moai,fisher"], rotation="all", game="moai")
     cost = study.seating_cost()
     assert cost.startswith("warning: rotation all: up to 24 distinct seatings per cell")
     assert "about 4.2 of the 100 games" in cost and "take 6 times the games" in cost
     assert "a multiple of 24 games" in cost
-    mild = make_study(3, 60, ["greedy,random,random"], rotation="all").seating_cost()
+    mild = make_study(3, 60, ["greedy,random,random"], rotation="all", game="moai").seating_cost()
     assert not mild.startswith("warning") and "up to 3 distinct seatings" in mild
-    assert make_study(4, 10, ["greedy"]).seating_cost() is None  # cyclic: nothing to say
+    assert (
+        make_study(4, 10, ["greedy"], game="moai").seating_cost() is None
+    )  # cyclic: nothing to say
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         moaisim.simulate(4, 24, strategies="greedy,random,moai,fisher", rotation="all")
@@ -91,10 +93,10 @@ def test_rotation_all_says_its_cost_up_front_and_warns_past_twice_the_games(caps
 def test_a_skill_level_as_the_field_plays_that_player_counts_field(capsys):
     """--field L3 is nash-3p.toml at 3 players and nash-4p.toml at 4: the same games as
     naming the mixture files; a level as the candidate too (L1 is greedy)."""
-    by_level = versus("L1", "L3", players=[3, 4], games=12, seed=5)
+    by_level = versus("L1", "L3", players=[3, 4], games=12, seed=5, game="moai")
     for p in (3, 4):
         named = versus("greedy", f"mixture(file=strategies/moai/weights/nash-{p}p.toml)", players=p,
-                       games=12, seed=5)  # fmt: skip
+                       games=12, seed=5, game="moai")  # fmt: skip
         row = by_level[by_level["players"] == p].reset_index(drop=True)
         # the field is named by its level, never by the mixture file's path on this machine
         assert row["strategy"].tolist() == ["greedy", "L3"]
@@ -107,9 +109,9 @@ def test_a_skill_level_as_the_field_plays_that_player_counts_field(capsys):
 def test_tune_takes_a_skill_level_as_its_field():
     from moaisim.studies.tune import lineups
 
-    [first, *_] = lineups(3, "heuristic", "L1")
+    [first, *_] = lineups(3, "heuristic", "L1", game="moai")
     assert [s.label for s in first] == ["heuristic", "greedy", "greedy"]
-    [first, *_] = lineups(4, "heuristic", "L3")
+    [first, *_] = lineups(4, "heuristic", "L3", game="moai")
     assert "nash-4p.toml" in first[1].label
 
 

@@ -92,7 +92,18 @@ def test_view_fields_are_those_documented():
     spies = play_with_spies(3, seed=5)
     view = spies[1].views[10][0]
     public = {name for name in dir(view) if not name.startswith("_")}
-    given = {"kind", "seat", "rules", "games", "legal", "rng", "info", "tile_heights", "strength"}
+    given = {
+        "kind",
+        "seat",
+        "rules",
+        "games",
+        "legal",
+        "rng",
+        "info",
+        "tile_heights",
+        "strength",
+        "fields",
+    }  # `fields`: the names of FIELDS (the floor's View)
     assert public == set(FIELDS) | given
 
 

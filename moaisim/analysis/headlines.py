@@ -22,7 +22,6 @@ import pandas as pd
 
 from moaisim.analysis import check as checking
 from moaisim.analysis import text, verdicts
-from moaisim.analysis.source import game_of_table
 from moaisim.errors import UserError
 from moaisim.games import load_game
 
@@ -35,7 +34,11 @@ def grid_headline(report: Path) -> str:
     findings when the study changes no rule), and for a tournament the first and last rated
     strategy at each player count."""
     found = pd.read_csv(report / "tables" / "verdicts.csv", keep_default_na=False)
+    # the table's rows are findings, not a game's results: the report's report.json names its
+    # game (a grid study's as a field study's: `verdicts.field_game`)
+    found.attrs["game"] = verdicts.field_game(report)
     changes = found[~found["metric"].astype(str).map(verdicts.is_seat_metric)]
+    changes.attrs["game"] = found.attrs["game"]
     said = verdicts.headline(changes if len(changes) else found)
     ratings = report / "tables" / "ratings.csv"
     if ratings.is_file() and not len(changes):  # a tournament: the ratings are its answer
@@ -53,7 +56,7 @@ def grid_headline(report: Path) -> str:
     check = report / "tables" / "check.csv"
     if check.is_file():  # the check field: does each headline finding hold under search play?
         table = pd.read_csv(check, keep_default_na=False)
-        spec = load_game(game_of_table(found))
+        spec = load_game(found.attrs["game"])
         table = table[table["metric"].isin(verdicts.headline_metrics(spec))]
         moved = table[~table["metric"].astype(str).map(verdicts.is_seat_metric)]
         table = moved if len(changes) and len(moved) else table
@@ -89,7 +92,7 @@ def field_headline(report: Path) -> str:
             said += (f"; search (L4) against L3: {text.num(g['gap'], '+.3f')} "
                      f"{text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')} over fair")  # fmt: skip
         # the strong-play table of the report's game (its report.json says which)
-        part = load_game(verdicts.field_game(report)).VOCABULARY["headline_part"]
+        part = load_game(verdicts.field_game(report)).INFO.vocabulary["headline_part"]
         table = report / f"{part}-{players}p.csv"
         if table.is_file():
             st = pd.read_csv(table)

@@ -46,7 +46,6 @@ from scipy.special import gammaln, logsumexp, softmax
 from moaisim.analysis import stats, text
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_game
-from moaisim.games import DEFAULT
 from moaisim.registry import file_game
 
 #: The alphas of the sweep `alpha_sweep` reports by default.
@@ -655,7 +654,7 @@ def mixture_table(game: MetaGame, x: np.ndarray, boot: np.ndarray | None = None)
 
 
 # --- mixtures as files --------------------------------------------------------------------
-def check_mixture_file(path: str | Path, game: str = DEFAULT) -> None:
+def check_mixture_file(path: str | Path, game: str) -> None:
     """A mixture file of `game` may be written at `path`: nothing is there, or a mixture file
     that is not another game's (`registry.file_game`); a `UserError` naming both games
     otherwise. Checked before the games that make it are played."""
@@ -665,7 +664,7 @@ def check_mixture_file(path: str | Path, game: str = DEFAULT) -> None:
 
 
 def write_mixture(path: str | Path, names: Sequence[str], x: np.ndarray, players: int,
-                  source: str = "", gain: float | None = None, game: str = DEFAULT
+                  source: str = "", gain: float | None = None, *, game: str
                   ) -> Path:  # fmt: skip
     """Save a mixture as the TOML `mixture(file=...)` reads: a [mixture] table of
     strategy spec = probability (zero weights left out), with its player count, its game

@@ -26,7 +26,8 @@ from matplotlib.ticker import MaxNLocator
 
 from moaisim.analysis import verdicts
 from moaisim.analysis.source import game_of_table
-from moaisim.games import DEFAULT, load_game
+from moaisim.files import GAME_COLUMN
+from moaisim.games import load_game
 
 DPI = 110
 #: The widest a figure is (inches): 990 px at DPI, saved cut to its content with a 0.1 in
@@ -51,12 +52,15 @@ def save(fig: Figure, path: str | Path) -> Path:
 
 def _defaults(data: pd.DataFrame | pd.Series) -> dict[str, str]:
     """Each rule option's default in the game of `data` (a table, `game_of_table`, or a row of
-    one: its attrs name the game, else the default game): a legend names only the options a
-    cell changes."""
+    one: its `GAME_COLUMN`, else its attrs): a legend names only the options a cell changes.
+    A row that names no game (a table made by hand) has no option known: none is named."""
     if isinstance(data, pd.DataFrame):
-        game = game_of_table(data)
+        game: Any = game_of_table(data)
     else:
-        game = data.attrs.get("game") or DEFAULT
+        game = data.get(GAME_COLUMN)
+        game = game if isinstance(game, str) else data.attrs.get("game")
+        if not isinstance(game, str):
+            return {}
     return {name: values[0] for name, values in load_game(game).OPTIONS.items()}
 
 
@@ -154,7 +158,7 @@ def _hide_spare(axes: np.ndarray, used: int) -> None:
 def seat_win_share(seats: pd.DataFrame) -> Figure:
     """Win share of each seat with its 95 % interval, one panel per player count (each with
     the legend of its own lineups), against the fair share (a dashed line)."""
-    axis = load_game(game_of_table(seats)).VOCABULARY["seat_axis"]
+    axis = load_game(game_of_table(seats)).INFO.vocabulary["seat_axis"]
     groups = list(seats.groupby("players"))
     cells = {cell: _label(c.iloc[0]) for cell, c in seats.groupby("cell", sort=False)}
     style = _styles(cells.values())
@@ -429,7 +433,7 @@ def sheet_seats(seats: pd.DataFrame, game: str | None = None) -> Figure:
     ax.bar(x, 100 * share, color=palette(1)[0], yerr=100 * err, capsize=4)
     ax.axhline(100 * seats["fair"].iloc[0], color="black", lw=1, ls="--", label="fair share")
     ax.set_xticks(x)
-    words = load_game(game or game_of_table(seats)).VOCABULARY
+    words = load_game(game or game_of_table(seats)).INFO.vocabulary
     ax.set_xlabel(words["seat_axis"], fontsize=9)
     ax.set_ylabel("win share (%)", fontsize=9)
     ax.tick_params(labelsize=SMALLEST_FONT)
@@ -464,7 +468,7 @@ def sheet_sources(sources: pd.DataFrame, strong: pd.DataFrame | None,
     """Shares of the score from each of its parts (the game's `SCORE_PARTS`), as stacked
     bars: L3 self-play (every seat, winners) and, from the field study, L4 and L3 at one
     table (`strong`). `game`: the game played, else the table's."""
-    names = tuple(load_game(game or game_of_table(sources)).SCORE_PARTS)
+    names = tuple(load_game(game or game_of_table(sources)).INFO.score_parts)
     columns = [f"from_{k}" for k in names]
     labels = [f"L3 self-play,\n{w}" for w in sources["who"]]
     parts = sources[columns].to_numpy()

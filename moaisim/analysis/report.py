@@ -27,9 +27,9 @@ from moaisim.analysis import check as checking
 from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source, game_of_table, spec_of_table
 from moaisim.errors import UserError
-from moaisim.files import GAME_KEY, check_game, named_game
-from moaisim.games import DEFAULT, GameSpec, load_game
-from moaisim.rundir import is_run, make_dir
+from moaisim.files import GAME_KEY, check_game
+from moaisim.games import GameSpec, load_game
+from moaisim.rundir import is_run, make_dir, recorded_game
 
 
 @dataclass
@@ -112,7 +112,7 @@ def build_sections(src: Source, margins: Mapping[str, float] | None = None) -> l
 def _seat_balance(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
     """Win share per seat and cell, with the test of equal seats."""
     seats = made["seat_balance"]
-    words = spec_of_table(seats).VOCABULARY
+    words = spec_of_table(seats).INFO.vocabulary
     shown = {
         **_cell(seats),
         "seat": seats["seat"],
@@ -162,7 +162,7 @@ def _seat_lead(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
     if lead is None or not len(lead):
         return None
     spec = spec_of_table(lead)
-    words = spec.VOCABULARY
+    words = spec.INFO.vocabulary
     first = lead[lead["seat"] == 0].reset_index(drop=True)
     shown: dict[str, Any] = {**_cell(first), "games (n)": _count(first),
                              "score lead": _means(first, "score", "+.2f")}  # fmt: skip
@@ -213,7 +213,7 @@ def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
         "counts twice; intervals from standard errors clustered by game, none in "
         "self-play where the share is 1/players by construction), its difference from "
         "the fair share, its mean score and the mean of each part of the score "
-        f"({spec.VOCABULARY['score_rule']}), with 95 % intervals." + pooled,
+        f"({spec.INFO.vocabulary['score_rule']}), with 95 % intervals." + pooled,
         strat,
         pd.DataFrame(shown),
         ["score_parts", "score_distributions"],
@@ -465,7 +465,7 @@ def make_report(
         try:
             _write_report(src, tmp, title, command, question, seed, identity, margins, field,
                           metrics, retuned, say or (lambda _line: None), checked,
-                          check_lineup, src.game)  # fmt: skip
+                          check_lineup, game=src.game)  # fmt: skip
             swap_dir(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -511,10 +511,10 @@ def held_output(out: Path, kind: str) -> bool:
 
 
 def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None,
-                     game: str | None = None) -> None:  # fmt: skip
-    """A report of `game` (default: the one its study names) may go to `out` if it is new,
-    empty, or holds the report of the same study (one clear line otherwise: another game's
-    report, another study's, a run or anything else is never overwritten)."""
+                     game: str) -> None:  # fmt: skip
+    """A report of `game` may go to `out` if it is new, empty, or holds the report of the
+    same study (one clear line otherwise: another game's report, another study's, a run or
+    anything else is never overwritten)."""
     out = Path(out)
     if not held_output(out, "a report"):
         return
@@ -531,9 +531,8 @@ def check_report_dir(out: Path, seed: int | None, study: dict[str, Any] | None,
             break
     if mark is None:
         raise UserError(f"{out} exists and does not hold a moaisim report: choose another --out")
-    # a report (or study) that names no game is Moai's: made before games had names
-    held = named_game(mark) or named_game(mark.get("study")) or DEFAULT
-    check_game(held, game or named_game(study) or DEFAULT, out, "a report")
+    # a report (or its study) that names no game was made before games had names
+    check_game(recorded_game(mark, mark.get("study")), game, out, "a report")
     want = json.loads(json.dumps({"seed": seed, "study": study}, default=str))
     if {"seed": mark.get("seed"), "study": mark.get("study")} != want:
         raise UserError(
@@ -589,7 +588,8 @@ def _write_report(
     say: Callable[[str], None] = lambda _line: None,
     check: Source | None = None,
     check_lineup: str = checking.CHECKED,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> None:
     """Write every file of a report of `game` into the (new, empty) directory `out`."""
     sections = {s.key: s for s in build_sections(src, margins)}  # every part checked first
@@ -706,7 +706,9 @@ def answer(
     judged = checking.judged({k: s.table for k, s in sections.items()}, margins)
     if retuned is not None and len(retuned):
         judged, status = verdicts.name_what_played(judged, status, retuned)
-    return verdicts.findings(judged, status)
+    found = verdicts.findings(judged, status)
+    found.attrs["game"] = game_of_table(sections["strategies"].table)  # the study's game
+    return found
 
 
 @dataclass
@@ -773,7 +775,7 @@ def retuned_note(retuned: pd.DataFrame) -> str:
     )
 
 
-def untuned_changes(changes: Sequence[str] | pd.Series, game: str = DEFAULT) -> list[str]:
+def untuned_changes(changes: Sequence[str] | pd.Series, game: str) -> list[str]:
     """The set-ups that change a rule parameter of `game` (the scoring, the supply, the
     hands...) or the component file: the shipped weights were tuned under the base game's,
     not these."""
@@ -800,7 +802,7 @@ def box_choices(spec: GameSpec) -> tuple[str, ...]:
     return (verdicts.seat_metric(spec), *tables.paired_metrics(spec))
 
 
-def check_metrics(metrics: Sequence[str], game: str = DEFAULT) -> tuple[str, ...]:
+def check_metrics(metrics: Sequence[str], game: str) -> tuple[str, ...]:
     """The metrics a study's answer box shows, checked: each one of `box_choices` of the
     game, "ranking", or "head to head: A vs B" (a clear error otherwise)."""
     if not metrics:

@@ -212,7 +212,7 @@ def score_sources(results: pd.DataFrame) -> pd.DataFrame:
     statues, living pawns and wood), over all seats and over the winners (seats with a share
     of the win, weighted by it)."""
     spec = spec_of_table(results)
-    names = tuple(spec.SCORE_PARTS)
+    names = tuple(spec.INFO.score_parts)
     parts = spec.score_parts(results).assign(score=results["score"])
     rows = []
     for who, w in (("every seat", np.ones(len(results))), ("winners", results["win_share"])):
@@ -275,8 +275,8 @@ def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarra
     return {
         "game": games, "shares": shares, "seat0": shares[:, 0],
         "rounds": r["rounds"].to_numpy(dtype=float)[::p],
-        **{k: summed(parts[k]) for k in spec.SCORE_PARTS},
-        "score_parts": np.array(spec.SCORE_PARTS), "score": score,
+        **{k: summed(parts[k]) for k in spec.INFO.score_parts},
+        "score_parts": np.array(spec.INFO.score_parts), "score": score,
         "has_leader": has.astype(float),
         "leader_won": won, "changes": lead_changes_per_game(rounds).reindex(games).to_numpy(),
     }  # fmt: skip

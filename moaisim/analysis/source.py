@@ -19,20 +19,33 @@ import numpy as np
 import pandas as pd
 
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, GameSpec, check_name, load_game
+from moaisim.files import GAME_COLUMN
+from moaisim.games import GameSpec, check_name, load_game
 from moaisim.rundir import RunDir, manifest_game
 
 #: Games per block when the source is a DataFrame.
 BLOCK_GAMES = 5_000
-#: The columns that may name a results table's game: `game_name`, or `game` when it holds
-#: names (in the runner's tables `game` is the game's number within its run).
-GAME_COLUMNS = ("game_name", "game")
+#: The columns that may name a results table's game: `game_name` (`GAME_COLUMN`: every row of
+#: a results or per-round table), or `game` when it holds names (in the runner's tables `game`
+#: is the game's number within its run).
+GAME_COLUMNS = (GAME_COLUMN, "game")
 
 
 def game_of_table(df: pd.DataFrame) -> str:
     """The game (`moaisim games`) a results table is of: its game-name column (`GAME_COLUMNS`),
-    else `df.attrs["game"]`, else the default (moai: tables made before games had names).
-    A table of several games is a one-line `UserError`."""
+    else `df.attrs["game"]`; a table that names no game (its rows cut to other columns, and
+    its attrs lost) or several is a one-line `UserError`."""
+    named = game_named_by(df)
+    if named is None:
+        raise UserError(f"the results table names no game: give it the {GAME_COLUMN} column "
+                        "its rows had (moaisim.simulate and moaisim.load_results write "
+                        "it)")  # fmt: skip
+    return named
+
+
+def game_named_by(df: pd.DataFrame) -> str | None:
+    """The game a table names (`game_of_table`), or None when it names none; a table of
+    several games is a one-line `UserError`."""
     for col in GAME_COLUMNS:
         if col in df and not pd.api.types.is_numeric_dtype(df[col]):
             names = sorted({str(x) for x in pd.unique(df[col]) if not pd.isna(x)})
@@ -42,7 +55,7 @@ def game_of_table(df: pd.DataFrame) -> str:
             if names:
                 return check_name(names[0])
     named = df.attrs.get("game") if isinstance(df.attrs, dict) else None
-    return check_name(named) if isinstance(named, str) and named else DEFAULT
+    return check_name(named) if isinstance(named, str) and named else None
 
 
 def spec_of_table(df: pd.DataFrame) -> GameSpec:
@@ -84,12 +97,14 @@ class Source:
 
     @cached_property
     def game(self) -> str:
-        """The game the results are of: a run's manifest says it (a run made before games
-        had names is Moai's), a table's `game_of_table`."""
+        """The game the results are of: a run's manifest says it (`manifest_game`), a
+        table's rows (`game_of_table`)."""
         if self.run is not None:
             assert self.manifest is not None
             return check_name(manifest_game(self.manifest))
-        return game_of_table(self.results) if self.results is not None else DEFAULT
+        if self.results is None:
+            raise UserError("no results to analyse: give a run directory or a results table")
+        return game_of_table(self.results)
 
     @property
     def spec(self) -> GameSpec:

@@ -38,12 +38,13 @@ import pandas as pd
 from scipy.stats import norm
 
 from moaisim.analysis import inference, text
-from moaisim.analysis.source import game_of_table
+from moaisim.analysis.source import game_named_by, game_of_table
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
-from moaisim.files import check_game, game_in_file, named_game
-from moaisim.games import DEFAULT, GameSpec, available, load_game
+from moaisim.files import check_game, game_in_file
+from moaisim.games import GameSpec, available, load_game
 from moaisim.registry import split_top
+from moaisim.rundir import recorded_game
 
 #: The family-wise error rate of every verdict.
 ALPHA = 0.05
@@ -187,12 +188,12 @@ SEAT_SUFFIX = "'s share against fair"
 
 def seat_metric(spec: GameSpec) -> str:
     """The seat verdicts' metric in the game's words."""
-    return f"{spec.VOCABULARY['seat_zero_name']}{SEAT_SUFFIX}"
+    return f"{spec.INFO.vocabulary['seat_zero_name']}{SEAT_SUFFIX}"
 
 
 def seat_share_metric(spec: GameSpec) -> str:
     """Seat 0's win share as the variants table names it, in the game's words."""
-    return f"{spec.VOCABULARY['seat_zero_name']} win share"
+    return f"{spec.INFO.vocabulary['seat_zero_name']} win share"
 
 
 def is_seat_metric(metric: str) -> bool:
@@ -204,7 +205,7 @@ def seat_zero(metric: str) -> str:
     """How a sentence names seat 0, in the words of the game whose metric this is."""
     for spec in every_game():
         if metric in (seat_metric(spec), seat_share_metric(spec)):
-            return spec.VOCABULARY["seat_zero_said"]
+            return spec.INFO.vocabulary["seat_zero_said"]
     return "seat 0"
 
 
@@ -261,8 +262,9 @@ class FieldStatus:
     epsilon: float = float("nan")
     carves: bool = True
     source: str = ""
-    #: the game played (its words: `never_made`)
-    game: str = DEFAULT
+    #: the game played, given with `carves` (its words: `never_made`; None: a field no
+    #: study measured, whose status names no game)
+    game: str | None = None
 
     @property
     def exploitable(self) -> bool:
@@ -289,7 +291,9 @@ class FieldStatus:
                 f"{text.bracket(self.lo, self.hi, text.points)} points against it{self._from()}"
             )
         if not self.carves:
-            out.append(load_game(self.game).VOCABULARY["never_made"])
+            if self.game is None:
+                raise ValueError("a field that never carves is a field of a game: give its game")
+            out.append(load_game(self.game).INFO.vocabulary["never_made"])
         return out
 
 
@@ -299,9 +303,9 @@ FIELD_MARK = "report.json"
 
 def field_game(report: str | Path) -> str:
     """The game a field study's report is of: the `game` its `report.json` names (a report
-    written before reports named their game is Moai's, the only game then)."""
+    written before reports named their game: `rundir.recorded_game`)."""
     mark = Path(report) / FIELD_MARK
-    return (game_in_file(mark) if mark.is_file() else None) or DEFAULT
+    return recorded_game(game_in_file(mark) if mark.is_file() else None)
 
 
 def field_report(path: str | Path, game: str | None = None) -> Path:
@@ -342,7 +346,7 @@ def _mixture_digests(report: Path) -> dict[int, str]:
     return {int(p): d for p, d in _CERTIFIED_FILE.findall(said)}
 
 
-def _shipped_digest(players: int, game: str = DEFAULT) -> str | None:
+def _shipped_digest(players: int, game: str) -> str | None:
     """The first 16 hex digits of the SHA-256 of the game's shipped L3 mixture file at
     `players` (`weights_path`), None when it ships none."""
     path = load_game(game).weights_path(f"nash-{players}p.toml")
@@ -352,7 +356,7 @@ def _shipped_digest(players: int, game: str = DEFAULT) -> str | None:
 
 
 def field_status(report: Path | None, players: int, lineup: str,
-                 game: str = DEFAULT) -> FieldStatus:  # fmt: skip
+                 game: str) -> FieldStatus:  # fmt: skip
     """What the field study (its report directory, `field_report`) says of a field, from
     every run of it (`field_runs`): the run whose best challenger's gain has the highest
     lower end speaks (so a field any run finds exploitable is flagged), and L3 is certified
@@ -378,7 +382,7 @@ def field_status(report: Path | None, players: int, lineup: str,
     return replace(worst, certified=all(s.certified for s in found))
 
 
-def _history_statuses(players: int, digest: str | None, game: str = DEFAULT) -> list[FieldStatus]:
+def _history_statuses(players: int, digest: str | None, game: str) -> list[FieldStatus]:
     """What each run recorded in the shipped L3's certificate history
     (`nash-<P>p.certificate-history.json`, `moaisim certificate-history`) says of that very
     file (the runs of its SHA-256 `digest`): its families' best held-out challenger, and
@@ -393,8 +397,8 @@ def _history_statuses(players: int, digest: str | None, game: str = DEFAULT) -> 
         runs = doc.get("runs", [])
     except (OSError, ValueError, AttributeError):
         return []
-    # a history written before histories named their game is Moai's (the only game then)
-    check_game(named_game(doc, DEFAULT), game, path, "a certificate history")
+    # a history written before histories named their game: `recorded_game`
+    check_game(recorded_game(doc), game, path, "a certificate history")
     out = []
     for run in runs:
         held = [f for f in run.get("families", []) if f.get("held_out_games")]
@@ -475,7 +479,7 @@ def field_statuses(
         strategies
     )  # fmt: skip
     game = game_of_table(strategies)
-    headline = load_game(game).VOCABULARY["headline_column"]
+    headline = load_game(game).INFO.vocabulary["headline_column"]
     for (players, lineup), part in base.groupby(["players", "lineup"]):
         status = field_status(report, int(players), str(lineup), game)
         carves = float((part[headline] * part["n"]).sum()) > 0.0
@@ -810,7 +814,7 @@ def said(metric: str) -> str:
         return own[0]
     for spec in every_game():
         if metric == seat_share_metric(spec):
-            return f"the {spec.VOCABULARY['seat_zero_name']}'s win share"
+            return f"the {spec.INFO.vocabulary['seat_zero_name']}'s win share"
     if metric.startswith("win share: "):
         return f"{metric.removeprefix('win share: ')}'s win share"
     if metric.startswith("leader after round"):
@@ -966,9 +970,13 @@ def findings(
     """The answer box's table: `classify`'s verdicts with each one's sentence (`sentence`),
     and each field's effect in its own column (`describe_field`, the column named by the
     field and its flags), ordered by player count, change and metric. The box, its compact
-    table, the headline and the appendix are all read from it."""
+    table, the headline and the appendix are all read from it. It is of the judged
+    effects' game, when they name one (`game_named_by`)."""
     status = status or {}
     table = classify(judged, status)
+    game = game_named_by(judged)
+    if game is not None:
+        table.attrs["game"] = game
     if table.empty:
         return table
     table["sentence"] = [sentence(r) for _, r in table.iterrows()]

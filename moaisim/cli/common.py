@@ -19,7 +19,7 @@ from moaisim import interrupts
 from moaisim.errors import UserError
 from moaisim.games import DEFAULT, available, check_name, load_game
 from moaisim.registry import split_top
-from moaisim.rundir import RunDir
+from moaisim.rundir import RunDir, recorded_game
 from moaisim.version import __version__
 
 HELP = """Balance analysis for board games (Moai first): seeded games between pluggable strategies.
@@ -72,8 +72,18 @@ GAME_HELP = (
     f"The game played: {', '.join(available())} (default {DEFAULT}; `moaisim games` lists "
     "them). The game number within a run is --index (play)."
 )
-#: --game of every command that plays, reads or describes a game.
-GameName = Annotated[str, typer.Option("--game", help=GAME_HELP, callback=check_game)]
+#: --game of every command that plays, reads or describes a game: the command line is an
+#: edge where the default game is applied (here, once: a command declares `game: GameName`).
+GameName = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        help=GAME_HELP,
+        callback=check_game,
+        default_factory=lambda: DEFAULT,
+        show_default=False,
+    ),
+]
 
 
 def _named_game(what: str) -> Any:
@@ -84,7 +94,7 @@ def _named_game(what: str) -> Any:
         typer.Option(
             "--game",
             help=f"The game {what} must be of: {', '.join(available())} (default: the one it "
-            f"names; {DEFAULT} when it names none).",
+            f"names; {recorded_game()}, when it was written before files named their game).",
             callback=check_game,
         ),
     ]
@@ -117,9 +127,16 @@ OPTION_HELP = (
 )
 
 
+def option_values(name: str) -> tuple[str, ...]:
+    """The values of a rule option that has a flag of its own (`OPTION_FLAGS`), the first the
+    default: the first game's (in the registry's order) that has it."""
+    return next(load_game(g).OPTIONS[name] for g in available()
+                if name in load_game(g).OPTIONS)  # fmt: skip
+
+
 def _option_help(name: str) -> str:
-    """The help of a rule option of the default game: its values, the first the default."""
-    values = load_game(DEFAULT).OPTIONS[name]
+    """The help of a rule option's own flag: its values, the first the default."""
+    values = option_values(name)
     return f"Rule option: {' | '.join(values)} (default {values[0]})."
 
 
@@ -150,9 +167,11 @@ RuleOptionGrid = Annotated[
         "--option", metavar="NAME=VALUE", help=OPTION_HELP + " A list sweeps: name=v1,v2."
     ),
 ]
-#: The rule options of the default game (Moai's three) as flags of their own, one value each;
-#: None: the game's default (`rule_options` checks them against the game played and merges
-#: them with --option).
+#: The rule options that have flags of their own (the default game's three: typer declares
+#: options statically); any game's are given as --option name=value.
+OPTION_FLAGS = ("turn_order", "volcano_after_moai", "spent_wood")
+#: Those flags, one value each; None: the game's default (`rule_options` checks them against
+#: the game played and merges them with --option).
 TurnOrder = Annotated[str | None, typer.Option(help=_option_help("turn_order"))]
 VolcanoAfterMoai = Annotated[str | None, typer.Option(help=_option_help("volcano_after_moai"))]
 SpentWood = Annotated[str | None, typer.Option(help=_option_help("spent_wood"))]
@@ -269,12 +288,12 @@ def rule_option_grid(
     return _merged(game, texts, True, flags)
 
 
-def assignments(texts: list[str] | None, game: str = DEFAULT) -> dict[str, list[int]]:
+def assignments(texts: list[str] | None, game: str) -> dict[str, list[int]]:
     """--param name=value[,value...] options of `game` (`parse_assignments`)."""
     return load_game(game).parse_assignments(texts or [])
 
 
-def single_params(texts: list[str] | None, game: str = DEFAULT) -> dict[str, int] | None:
+def single_params(texts: list[str] | None, game: str) -> dict[str, int] | None:
     """--param name=value options, one value each (a study's lists are refused here)."""
 
     if not texts:
@@ -286,7 +305,7 @@ def single_params(texts: list[str] | None, game: str = DEFAULT) -> dict[str, int
     return {name: values[0] for name, values in parsed.items()}
 
 
-def library_names(text: str, game: str = DEFAULT) -> list[str]:
+def library_names(text: str, game: str) -> list[str]:
     """--library: the strategies, comma-separated (a spec's own commas kept); default the
     game's L2 pool."""
 

@@ -16,6 +16,7 @@ from moaisim.api import log_game
 from moaisim.api import play as play_game
 from moaisim.api import replay as replay_log
 from moaisim.cli.common import (
+    OPTION_FLAGS,
     STRATEGIES_HELP,
     GameName,
     LogGame,
@@ -79,7 +80,8 @@ def play(
     engine: Annotated[
         str, typer.Option("--engine", "-e", help="Engine: reference | batch (same game).")
     ] = "reference",
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Play game --index of root seed --seed (game 0 by default) and print its log round by
     round, then the scores (--summary: a line per round; --json: the event log as JSON
@@ -140,9 +142,9 @@ def list_games(
     rows = []
     for name in [game] if game is not None else available():
         spec = load_game(name)
-        counts = list(spec.PLAYERS)
-        rows.append({"name": name, "title": spec.TITLE, "players": counts,
-                     "strategies": len(spec.STRATEGIES), "summary": spec.SUMMARY})  # fmt: skip
+        counts = list(spec.INFO.players)
+        rows.append({"name": name, "title": spec.INFO.title, "players": counts,
+                     "strategies": len(spec.STRATEGIES), "summary": spec.INFO.summary})  # fmt: skip
     if json:
         typer.echo(json_lib.dumps(rows, indent=2))
         return
@@ -161,7 +163,8 @@ def variants(
         bool,
         typer.Option("--markdown", help="Print the rule parameters as the rules book's table."),
     ] = False,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """List the game's rule variants (combine with '+'), rule options and rule parameters."""
     spec = load_game(game)
@@ -169,10 +172,10 @@ def variants(
         sys.stdout.write(spec.parameter_table())
         return
     typer.echo("variants:")
-    typer.echo(f"  {'base':<21} the rules as written (docs/{spec.RULES_BOOK})")
+    typer.echo(f"  {'base':<21} the rules as written (docs/{spec.INFO.rules_book})")
     for name, text in spec.VARIANTS.items():
         typer.echo(f"  {name:<21} {text}")
-    _list_options(spec, game)
+    _list_options(spec)
 
     defaults = spec.parameter_values(spec.default_components())
     typer.echo("rule parameters (--param name=value; the default is the rulebook's):")
@@ -180,15 +183,16 @@ def variants(
         typer.echo(f"  {name:<21} {p.meaning} (default {defaults[name]}; {p.rule})")
 
 
-def _list_options(spec: Any, game: str) -> None:
+def _list_options(spec: Any) -> None:
     """The rule options of `variants`: each with its values (the first the default), what it
-    decides when the game says (`OPTION_HELP`), and the default game's own flag."""
+    decides when the game says (`OPTION_HELP`), and its own flag where it has one
+    (`OPTION_FLAGS`: the default game's)."""
     typer.echo("rule options (--option name=value; the first value is the default):")
     if not spec.OPTIONS:
         typer.echo("  none")
     said = getattr(spec, "OPTION_HELP", {})
     for name, values in spec.OPTIONS.items():
-        flag = f" (or --{name.replace('_', '-')})" if game == DEFAULT else ""
+        flag = f" (or --{name.replace('_', '-')})" if name in OPTION_FLAGS else ""
         typer.echo(f"  {name:<21} {' | '.join(values)}{flag}")
         if name in said:
             typer.echo(f"  {'':<21} {said[name]}")
@@ -205,30 +209,31 @@ def rules_book(
     path: Annotated[
         bool, typer.Option("--path", help="Print where the rules book is instead of its text.")
     ] = False,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Print the game's rules book the engines play by (Moai's: rule ids R1-R8, V1-V5,
     C1-C5)."""
 
     spec = load_game(game)
     if components:
-        package, name = spec.COMPONENTS_FILE
+        package, name = spec.INFO.components_file
         sys.stdout.write(resources.files(package).joinpath(name).read_text("utf-8"))
     elif path:
-        typer.echo(str(document_path(spec.RULES_BOOK)))
+        typer.echo(str(document_path(spec.INFO.rules_book)))
     else:
-        sys.stdout.write(document(spec.RULES_BOOK))
+        sys.stdout.write(document(spec.INFO.rules_book))
 
 
 @app.command("events", short_help="Print the event log's schema (play --json).")
-def event_schema(game: GameName = DEFAULT) -> None:
+def event_schema(game: GameName) -> None:
     """Print the game's event log schema: every event kind of `play --json` and its fields."""
 
     sys.stdout.write(load_game(game).schema_markdown())
 
 
 @app.command("strategies", short_help="List the strategies and their parameters.")
-def list_strategies(game: GameName = DEFAULT) -> None:
+def list_strategies(game: GameName) -> None:
     """List the strategies of the game that --strategies accepts, with their plan and
     parameters (any 'module:Class' works too)."""
 

@@ -30,6 +30,7 @@ from moaisim.cli.common import (
     assignments,
     command_line,
     interrupted,
+    option_values,
     rule_option_grid,
     runnable,
     same_game,
@@ -39,7 +40,7 @@ from moaisim.cli.common import (
     where_report,
 )
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, available, load_game
+from moaisim.games import available, load_game
 from moaisim.progress import Bar
 from moaisim.progress import bar as make_bar
 from moaisim.runner import summary
@@ -47,11 +48,11 @@ from moaisim.runner import summary
 
 def _grid_help(name: str) -> str:
     """The help of a rule option of the default game in a grid: its values."""
-    return f"Rule option {' | '.join(load_game(DEFAULT).OPTIONS[name])} (repeat: a grid)."
+    return f"Rule option {' | '.join(option_values(name))} (repeat: a grid)."
 
 
 #: How each game's metrics name seat 0 (the help of `report --metric`).
-SEAT_ZERO = "; ".join(f"{name}: {load_game(name).VOCABULARY['seat_zero_name']}"
+SEAT_ZERO = "; ".join(f"{name}: {load_game(name).INFO.vocabulary['seat_zero_name']}"
                       for name in available())  # fmt: skip
 
 
@@ -148,7 +149,8 @@ def simulate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")
     ] = False,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Play a study grid: player counts x variants x rule options x component files x
     lineups, N games per cell. Game i is the same deal in every cell; lineups rotate over

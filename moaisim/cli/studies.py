@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from moaisim.cli.common import (
+    OPTION_FLAGS,
     Field,
     GameName,
     GamesSeed,
@@ -40,7 +41,7 @@ from moaisim.cli.common import (
 )
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_writable_dir, check_writable_file, write_atomic
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.progress import bar as make_bar
 from moaisim.rundir import is_run, make_dir
 
@@ -64,7 +65,8 @@ def versus(
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
     csv: Annotated[Path | None, typer.Option("--csv", help="Also write the table as CSV.")] = None,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """My strategy against this field in one command: the candidate takes one seat, the
     field's strategies fill the others, and the seats rotate (game i in rotation i mod P), at
@@ -171,7 +173,8 @@ def sheet(
     against: Against = None,
     seed: GamesSeed = 2026,
     jobs: Jobs = 1,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """A balance sheet for each player count, of the base game or of any set-up (variants,
     rule options, rule parameters, a component file: the options of `play`): seat fairness
@@ -182,6 +185,7 @@ def sheet(
     and a paragraph a publisher can print; and the check field: L4 self-play on the first
     deals, saying whether each finding holds under search play. --against puts the set-up
     beside another on the same deals. Writes <out>/<name>/sheet.md and sheet.html."""
+    from moaisim.analysis.verdicts import field_game
     from moaisim.studies.sheet import (
         SheetSettings,
         check_sheet_dir,
@@ -191,10 +195,11 @@ def sheet(
     )
 
     counts = list(dict.fromkeys(players or [3, 4]))
-    # the shipped field study (reports/field) is the default game's: another game's sheet
-    # reads none unless one is given
-    if field is None and game == DEFAULT and (Path("reports/field") / "report.md").is_file():
-        field = Path("reports/field")
+    # the shipped field study (reports/field), when it is of the game played: another game's
+    # sheet reads none unless one is given
+    shipped = Path("reports/field")
+    if field is None and (shipped / "report.md").is_file() and field_game(shipped) == game:
+        field = shipped
     params = single_params(param, game)
     options = rule_options(game, option, turn_order=turn_order,
                            volcano_after_moai=volcano_after_moai,
@@ -250,17 +255,16 @@ def sheet(
 
 def _setup_args(game: str, variant: str | None, components: Path | None,
                 param: list[str] | None, against: str | None, **options: str) -> str:  # fmt: skip
-    """The set-up's options of a sheet's Reproduce line, as given (the game when not the
-    default; the rule options that are not their default: the default game's by their own
-    flags, another game's as --option), each with a leading space; '' for the base game of
-    the default game."""
-    out = "" if game == DEFAULT else f" --game {shlex.quote(game)}"
+    """The set-up's options of a sheet's Reproduce line, as given (the game; the rule options
+    that are not their default: by their own flags where they have one, `OPTION_FLAGS`, else
+    as --option), each with a leading space."""
+    out = f" --game {shlex.quote(game)}"
     out += "" if variant is None else f" --variant {shlex.quote(variant)}"
     if components is not None:
         out += f" --components {shlex.quote(str(components))}"
     defaults = load_game(game).OPTIONS
     for name, value in options.items():
-        if value != defaults[name][0] and game == DEFAULT:
+        if value != defaults[name][0] and name in OPTION_FLAGS:
             out += f" --{name.replace('_', '-')} {shlex.quote(value)}"
         elif value != defaults[name][0]:
             out += f" --option {shlex.quote(f'{name}={value}')}"
@@ -295,7 +299,8 @@ def metagame(
             help="Directory for the tables (CSV), metagame.md and the mixtures (nash-<P>p.toml).",
         ),  # fmt: skip
     ] = None,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Play every composition of a library of strategies (the same games in each, seats
     rotated; under --variant and --option when given) and report its meta-game: the
@@ -330,7 +335,7 @@ def metagame(
 
 def _metagame_of(names: list[str], players: int, games: int, seed: int, jobs: int,
                  variant: str | None, bootstrap: int, alphas: list[float],
-                 out: Path | None, game: str = DEFAULT,
+                 out: Path | None, game: str,
                  rules: RulesLike | None = None) -> str:  # fmt: skip
     """`metagame` at one player count: play the compositions (a progress bar on a terminal),
     analyse them, print the Markdown section (returned) and write the tables and the Nash
@@ -460,7 +465,8 @@ def tune(
     iterations: Iterations = 3,
     meta_games: MetaGames = 120,
     absorb: Absorb = None,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Search heuristic's weight space with CMA-ES: every candidate plays the same training
     games, seats rotated, against the field; the best weights go to OUT/tuned-<P>p.toml with
@@ -541,7 +547,7 @@ def _print_tuned(result: TuneResult, forbids: list[str]) -> None:
 def _population(players: int, library: str, out: Path, epsilon: float, iterations: int,
                 meta_games: int, games: int, generations: int, popsize: int | None,
                 held_out_games: int, seed: int, start: list[Path] | None, jobs: int, field: str,
-                restart: bool, game: str = DEFAULT, absorb: list[str] | None = None
+                restart: bool, game: str, absorb: list[str] | None = None
                 ) -> None:  # fmt: skip
     """`tune --population`: the PSRO loop (moaisim.studies.population)."""
     from moaisim.studies.certify import challenger_files
@@ -557,7 +563,7 @@ def _population(players: int, library: str, out: Path, epsilon: float, iteration
     names = library_names(library, game)
     known: list[Path] = []
     for pattern in absorb or []:
-        found = challenger_files(pattern, game)
+        found = challenger_files(pattern, game=game)
         if not found:
             raise UserError(f"--absorb {pattern!r}: no weights file of {game} matches")
         known += [p for p in found if p not in known]
@@ -622,7 +628,8 @@ def bench(
         int, typer.Option(help="Games timed with --jobs 1 and --runner-jobs (the speed-up).")
     ] = 100_000,
     runner_jobs: Annotated[int, typer.Option(help="Jobs of the runner benchmark.")] = 2,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Time the batch and reference engines on the same games; measure a batch's memory.
 
@@ -712,7 +719,8 @@ def distill(
     ] = 500,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Keep the teacher's decisions in games against a field (exact copies of each position),
     then move heuristic weights by CMA-ES until they answer as the teacher did at as many of
@@ -773,7 +781,8 @@ def learn(
     ] = 300,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Expert iteration: keep the teacher's decisions (search) in games against a field, ask
     every expert at each, and train a gate of gradient-boosted trees (scikit-learn) that
@@ -824,7 +833,8 @@ def tune_search(
     ] = 2.0,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Search search's knobs (horizon, candidates, bid temperature, lead scale) with Optuna's
     TPE: each trial plays one search seat against L3, seats rotated, on the same games at
@@ -905,7 +915,8 @@ def certify(
     ] = 60,
     seed: GamesSeed = 0,
     jobs: Jobs = 1,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Try every family of challengers against a shipped mixture file (one challenger seat
     against copies of the mixture, seats rotated): the library pool, heuristic with every
@@ -955,7 +966,8 @@ def certificate_history(
             "a certificate table (.csv). Repeatable.",
         ),
     ] = None,
-    game: GameName = DEFAULT,
+    *,
+    game: GameName,
 ) -> None:
     """Print a mixture's certificate page: the largest gain ever measured against this
     version of the file, every recorded run (largest gain first) and the latest certify run.

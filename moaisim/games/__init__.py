@@ -15,7 +15,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from moaisim.errors import UserError
-from moaisim.games.base import GameSpec
+from moaisim.games.base import GameSpec, spec_names
 
 #: The entry-point group of games.
 GROUP = "moaisim.games"
@@ -73,7 +73,7 @@ def load_game(name: str = DEFAULT) -> GameSpec:
     except ImportError as exc:
         raise UnknownGameError(f"game {name!r} cannot be loaded: {exc}") from None
     game = getattr(module, attr) if attr else module
-    missing = [k for k in GameSpec.__annotations__ if k not in dir(game)]
+    missing = [k for k in spec_names(GameSpec) if k not in dir(game)]
     if missing:
         raise UnknownGameError(f"game {name!r} lacks {', '.join(missing)} (moaisim.games.base)")
     return game  # type: ignore[return-value]

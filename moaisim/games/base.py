@@ -7,38 +7,108 @@ modules. The same way TAG's `AbstractForwardModel` says which methods a game imp
 protocol says which names a game exports; `tests/test_games.py` checks that every registered
 game has them all.
 
-The names are grouped as the toolkit uses them: what the game is, its rules data, its two
-engines and its forward model, its results, its strategies and skill levels, and the words its
-reports use.
+A game declares what it is as data (`GameInfo`, its `INFO`) and what the engine floor drives
+as a few names (`GameEngine`: its rules, its two engines, its views, its invariant hook); the
+rest of `GameSpec` is what the toolkit's results, measures, strategies and balance edits read.
+`spec_names()` lists every name of a protocol, inherited ones too.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 
-@runtime_checkable
-class GameSpec(Protocol):
-    """What a game package exports (each name a module-level attribute of the package)."""
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as data (as OpenSpiel's `GameType` and `GameInfo`): the one record a
+    game declares about itself, `INFO` in its package."""
 
-    # --- what the game is -----------------------------------------------------------------
-    #: The registry name (`--game NAME`), e.g. "moai".
-    NAME: str
-    #: The game's title and one line about it (`moaisim games`).
-    TITLE: str
-    SUMMARY: str
-    #: The player counts the game is played with.
-    PLAYERS: range
+    #: The registry name (`--game NAME`), e.g. "moai"; the title and one line about it
+    #: (`moaisim games`); the player counts it is played with.
+    name: str
+    title: str
+    summary: str
+    players: range
+    #: The game's rules book, a document of the project's docs/ (`moaisim.docs`; "rules.md"
+    #: for Moai), and its default component file as (package, file name) for
+    #: `importlib.resources` (`moaisim rules` and `moaisim rules --components` print them).
+    rules_book: str
+    components_file: tuple[str, str]
+    #: The parts a seat's score splits into, the headline part first (statues, pawns, wood
+    #: for Moai): the results' `score_parts` and every table that splits a score.
+    score_parts: tuple[str, ...]
+    #: What the reports call a seat, a round, a score part and the game's headline part
+    #: ("seat", "round", "Moai height"...), and seat 0's role: `seat_zero_name` names the
+    #: seat metrics ("<name> win share", "<name>'s share against fair"), `seat_zero_said`,
+    #: `seat_zero_aside`, `seat_zero_player` and `seat_axis` name seat 0 in sentences and
+    #: figures; the headline part's piece, label, verb and count column (`headline_piece`,
+    #: `headline_label`, `headline_verb`, `headline_count`), the strong-play table's
+    #: columns (`pieces_per_seat`, `first_piece_round`, `self_play_pieces`) and sentences
+    #: (`pieces_made`, `never_made`, `score_rule`, `score_parts_said`, `strong_parts_said`),
+    #: and `weights_folder` (the shipped weights, as the reports name them). Every game
+    #: gives every key of `VOCABULARY_KEYS`.
+    vocabulary: Mapping[str, str]
+
+
+#: The words every game's vocabulary gives (`GameInfo.vocabulary`).
+VOCABULARY_KEYS: tuple[str, ...] = (
+    "seat", "round", "score", "headline_part", "headline_column", "seat_zero_name",
+    "seat_zero_said", "seat_zero_aside", "seat_zero_player", "seat_axis", "headline_piece",
+    "headline_label", "headline_verb", "headline_count", "pieces_made", "never_made",
+    "pieces_per_seat", "first_piece_round", "self_play_pieces", "score_rule",
+    "score_parts_said", "strong_parts_said", "weights_folder",
+)  # fmt: skip
+
+
+@runtime_checkable
+class GameEngine(Protocol):
+    """What a game supplies the engine floor (`moaisim.engine`) and its conformance suite
+    (tests/test_conformance.py): the record of what it is, its rules, its two engines, the
+    views its seats are shown and the invariant its pieces keep. A game writes these and
+    nothing generic (docs/design.md, "Adding a game")."""
+
+    #: What the game is (`GameInfo`).
+    INFO: GameInfo
+    #: The game's frozen rules object (`RulesLike`: players, variants, the digest, the
+    #: set-up's label, the game's name) and `make_rules(players, variants=..., params=...,
+    #: **options) -> Rules`, each mistake a one-line `RulesError`.
+    Rules: type
+    make_rules: Callable[..., Any]
+    #: The forward model over the fast machine (a `moaisim.engine.Games` subclass:
+    #: `Games.new(rules, seed, games)`), one game of it (`moaisim.engine.Game`), the readable
+    #: one-game engine (`ReferenceGame(rules, seed, game)`, the oracle the fast one is
+    #: compared with) and `determinize(view, seed, n, rows=...)`: `n` games a seat's view may
+    #: be of (`moaisim.engine.determinize`).
+    Games: type
+    Game: type
+    ReferenceGame: type
+    determinize: Callable[..., Any]
+    #: What a seat is shown (`moaisim.engine.View`) and the decision kinds (an enum whose
+    #: values are the strategy methods' names).
+    SeatView: type
+    Kind: type
+    #: The game's policy: the class a seat's strategy subclasses, one method a decision kind
+    #: (`view -> [n] actions`), by default uniformly random legal play from the seat's stream
+    #: (`view.rng`). Both engines ask it: `Games.new(...).play([strategy, ...])` plays a
+    #: batch to its end, `ReferenceGame(rules, strategies, seed, game).play()` one game, and
+    #: its `final_scores()` are the batch's `scores()` row of that game.
+    Strategy: type
+    #: The game's invariant hook: `conserved(games) -> [problem, ...]`, each a line naming a
+    #: piece that is not where the rules keep it (pieces conserved, counts in range); empty
+    #: when the games are sound.
+    conserved: Callable[[Any], list[str]]
+
+
+@runtime_checkable
+class GameSpec(GameEngine, Protocol):
+    """What a game package exports for the whole toolkit: the engine's names
+    (`GameEngine`) and those of its results, measures, strategies and balance edits (each
+    name a module-level attribute of the package)."""
 
     # --- rules data -------------------------------------------------------------------------
-    #: The game's frozen rules object (players, variants, rule options, component set,
-    #: parameters); it has `.players`, `.variants`, `.digest()`, `.setup` and `.game`.
-    Rules: type
-    #: `make_rules(players, variants, components, params, **options) -> Rules`, each mistake a
-    #: one-line `RulesError`.
-    make_rules: Callable[..., Any]
     #: Named variants (name -> one line) and rule options (name -> allowed values, the first
     #: the default); `parse_variants(spec) -> frozenset`, `variant_label(variants) -> str`.
     VARIANTS: Mapping[str, str]
@@ -61,24 +131,8 @@ class GameSpec(Protocol):
     parameter_table: Callable[[], str]
     #: The default component set and how a component file is read.
     default_components: Callable[[], Any]
-    #: The game's rules book, a document of the project's docs/ (`moaisim.docs`; "rules.md"
-    #: for Moai), and its default component file as (package, file name) for
-    #: `importlib.resources` (`moaisim rules` and `moaisim rules --components` print them).
-    RULES_BOOK: str
-    COMPONENTS_FILE: tuple[str, str]
 
     # --- the engines and the forward model ------------------------------------------------------
-    #: The forward model over the fast machine (`Games.new(rules, seed, games, ...)`:
-    #: pending, apply, play, clone, results) and one game of it (`Game`), the readable
-    #: one-game engine (`ReferenceGame`, the oracle), `determinize(view, n, rng)`.
-    Games: type
-    Game: type
-    ReferenceGame: type
-    determinize: Callable[..., Any]
-    #: What a seat is shown, and the decision kinds (an enum whose values are the strategy
-    #: methods' names).
-    SeatView: type
-    Kind: type
     #: A played game's record (`.events`, `.text()`, `.result`) and the log read back.
     GameRecord: type
     NOT_A_LOG: str
@@ -105,11 +159,8 @@ class GameSpec(Protocol):
     ROUND_DTYPES: Mapping[str, str]
     frame: Callable[..., Any]
     seat_rows: Callable[..., Any]
-    #: The score parts a report can put beside the score (column -> what it is).
-    UNITS: Mapping[str, str]
-    #: The parts a seat's score splits into, the headline part first (statues, pawns, wood
-    #: for Moai), and `score_parts(results) -> DataFrame` of each row's points from each.
-    SCORE_PARTS: tuple[str, ...]
+    #: `score_parts(results) -> DataFrame` of each row's points from each part of the score
+    #: (`GameInfo.score_parts`).
     score_parts: Callable[..., Any]
     #: The per-seat measures a strategies table averages besides the score (column ->
     #: (label, short word)), `seat_measures(results) -> DataFrame` of them; those that add
@@ -132,9 +183,8 @@ class GameSpec(Protocol):
     game_metrics: Callable[..., Any]
 
     # --- strategies ------------------------------------------------------------------------------
-    #: The base class a user subclasses, the built-ins (name -> 'module:Class'), the
-    #: entry-point group where other packages add strategies for this game.
-    Strategy: type
+    #: The built-in strategies (name -> 'module:Class'), the entry-point group where other
+    #: packages add strategies for this game (the base a user subclasses: `Strategy`).
     STRATEGIES: Mapping[str, str]
     STRATEGY_GROUP: str
     #: The skill levels (L0 ... L4), the library pool (L2), the levels that are mixtures,
@@ -177,12 +227,11 @@ class GameSpec(Protocol):
     # --- component documents (the balance search edits these) -------------------------------------
     #: The component set's type; `component_document(path) -> (TOML document, source)`
     #: (None: the shipped file); `components_from_dict(document, source) -> Components`;
-    #: `parse_epoch_card(source, text, epoch, card_id)`; `apply_parameters(document,
-    #: params) -> document` (rule parameters set, as `make_rules(params=...)` does).
+    #: `apply_parameters(document, params) -> document` (rule parameters set, as
+    #: `make_rules(params=...)` does).
     Components: type
     component_document: Callable[..., tuple[dict[str, Any], str]]
     components_from_dict: Callable[..., Any]
-    parse_epoch_card: Callable[..., Any]
     apply_parameters: Callable[..., dict[str, Any]]
     #: The component edits a balance search may name (name -> (kind, meaning)), those that
     #: change a published total (name -> the total), `edit_default(components, name)` (an
@@ -192,18 +241,6 @@ class GameSpec(Protocol):
     TOTAL_CHANGING: Mapping[str, str]
     edit_default: Callable[..., Any]
     apply_edit: Callable[..., None]
-
-    # --- words ----------------------------------------------------------------------------------
-    #: What the reports call a seat, a round, a score part and the game's headline part
-    #: ("seat", "round", "Moai height"...), and seat 0's role: `seat_zero_name` names the
-    #: seat metrics ("<name> win share", "<name>'s share against fair"), `seat_zero_said`,
-    #: `seat_zero_aside`, `seat_zero_player` and `seat_axis` name seat 0 in sentences and
-    #: figures; the headline part's piece, label, verb and count column (`headline_piece`,
-    #: `headline_label`, `headline_verb`, `headline_count`), the strong-play table's
-    #: columns (`pieces_per_seat`, `first_piece_round`, `self_play_pieces`) and sentences
-    #: (`pieces_made`, `never_made`, `score_rule`, `score_parts_said`, `strong_parts_said`),
-    #: and `weights_folder` (the shipped weights, as the reports name them).
-    VOCABULARY: Mapping[str, str]
 
 
 @runtime_checkable
@@ -222,6 +259,17 @@ class RulesLike(Protocol):
     def setup(self) -> str:
         """The set-up's label: its differences from the base game."""
         ...
+
+
+def spec_names(protocol: type) -> list[str]:
+    """Every name a game must export for `protocol` (`GameEngine` or `GameSpec`), the
+    inherited ones first."""
+    out: list[str] = []
+    for cls in reversed(protocol.__mro__):
+        for name in getattr(cls, "__annotations__", {}):
+            if cls not in (object, Protocol) and name not in out and not name.startswith("_"):
+                out.append(name)
+    return out
 
 
 def lazy_names(module: str, table: dict[str, tuple[str, str]], names: dict[str, Any]) -> tuple[

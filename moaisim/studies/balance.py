@@ -51,9 +51,9 @@ from joblib import Parallel, delayed
 from moaisim.analysis import metagame as meta_analysis
 from moaisim.analysis import stats
 from moaisim.errors import UserError
-from moaisim.files import check_game, named_game
-from moaisim.games import DEFAULT, load_game
-from moaisim.rundir import make_dir
+from moaisim.files import check_game
+from moaisim.games import load_game
+from moaisim.rundir import make_dir, recorded_game
 from moaisim.runner import make_study, run_in_memory
 from moaisim.studies import metagame
 from moaisim.studies.balance_space import (
@@ -115,7 +115,7 @@ def measure_part(space: Space, candidate: Mapping[str, Any], a: int, b: int, p: 
     `part` "extras", the skill and diversity objectives' there."""
     s = space.settings
     games = np.arange(a, b)
-    rules = rules_of(candidate, p, s.keep_totals, space.game)
+    rules = rules_of(candidate, p, s.keep_totals, game=space.game)
     out: dict[str, Any] = {}
     if part != "extras":
         study = make_study(p, b, {p: [part]}, seed=s.seed, rounds=needs_rounds(space),
@@ -134,7 +134,7 @@ def measure_part(space: Space, candidate: Mapping[str, Any], a: int, b: int, p: 
                                           "wins": float(mine["win_share"].sum())}  # fmt: skip
         elif o.measure == "diversity" and a == 0:
             n = o.games or DIVERSITY_GAMES
-            game = metagame.play(list(o.library), p, n, seed=s.seed, rules=rules)
+            game = metagame.play(list(o.library), p, n, seed=s.seed, rules=rules, game=space.game)
             x = meta_analysis.nash(game)
             w = x[x > 0] / x[x > 0].sum()
             effective = float(np.exp(-(w * np.log(w)).sum()))  # a Hill number of order 1
@@ -167,7 +167,7 @@ def field_sums(
     spec = load_game(space.game)
     shares = res["win_share"].to_numpy(float).reshape(-1, p)
     per_game = res.groupby("game", sort=True)["rounds"].first().to_numpy(float)
-    part = spec.SCORE_PARTS[0]
+    part = spec.INFO.score_parts[0]
     out: dict[str, Any] = {
         "n": int(shares.shape[0]),
         "seats": shares.sum(axis=0).tolist(),
@@ -479,8 +479,8 @@ def open_study(space: Space, run: Path) -> optuna.Study:
     if STUDY in optuna.get_all_study_names(storage):
         study = optuna.load_study(study_name=STUDY, storage=storage, sampler=_sampler(space, 0))
         kept = study.user_attrs.get("identity")
-        if isinstance(kept, dict):  # a space that names no game is Moai's (made before names)
-            check_game(named_game(kept) or DEFAULT, space.game, run, "a balance search")
+        if isinstance(kept, dict):  # a space that names no game: `recorded_game`
+            check_game(recorded_game(kept), space.game, run, "a balance search")
         if kept != identity:
             raise UserError(f"{run} holds a balance search of another space or settings: "
                             "choose another --runs directory or remove it")  # fmt: skip

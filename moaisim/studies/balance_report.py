@@ -47,10 +47,10 @@ from moaisim.analysis.report import apart, make_report
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.verdicts import is_seat_metric, seat_metric
 from moaisim.errors import UserError
-from moaisim.files import GAME_KEY, check_game, check_writable_dir, named_game, swap_in
-from moaisim.games import DEFAULT, load_game
+from moaisim.files import GAME_KEY, check_game, check_writable_dir, swap_in
+from moaisim.games import load_game
 from moaisim.games.base import RulesLike
-from moaisim.rundir import is_run
+from moaisim.rundir import is_run, recorded_game
 from moaisim.runner import (
     check_jobs,
     load_results,
@@ -215,8 +215,8 @@ def check_places(space: Space, runs: Path, reports: Path) -> None:
             raise UserError(f"{run} holds something other than a balance search: choose "
                             "another --runs directory or remove it")  # fmt: skip
         kept = _json(run / "search" / "space.json")
-        if isinstance(kept, dict):  # a space that names no game is Moai's (made before names)
-            check_game(named_game(kept) or DEFAULT, space.game, run, "a balance search")
+        if isinstance(kept, dict):  # a space that names no game: `recorded_game`
+            check_game(recorded_game(kept), space.game, run, "a balance search")
         if kept is not None and kept != want:
             raise UserError(f"{run} holds a balance search of another space or settings: "
                             "choose another --runs directory or remove it")  # fmt: skip
@@ -228,8 +228,8 @@ def check_places(space: Space, runs: Path, reports: Path) -> None:
             raise UserError(f"{out} holds something other than this balance study's report: "
                             "choose another --reports directory")  # fmt: skip
         doc = _json(out / "balance.json")
-        if isinstance(doc, dict):  # a report that names no game is Moai's (made before names)
-            held = named_game(doc) or named_game(doc.get("identity")) or DEFAULT
+        if isinstance(doc, dict):  # a report that names no game: `recorded_game`
+            held = recorded_game(doc, doc.get("identity"))
             check_game(held, space.game, out, "a balance study's report")
         if not isinstance(doc, dict) or doc.get("identity") != want:
             raise UserError(f"{out} holds the report of another balance study (other space or "
@@ -263,7 +263,7 @@ def verify_dir(space: Space, finalists: Sequence[bal.Trial]) -> str:
 
 def _rules(space: Space, candidates: Sequence[Mapping[str, Any]]) -> list[RulesLike]:
     """The rules of each candidate at each player count (the player counts outside)."""
-    return [rules_of(c, p, space.settings.keep_totals, space.game)
+    return [rules_of(c, p, space.settings.keep_totals, game=space.game)
             for p in space.settings.players for c in candidates]  # fmt: skip
 
 
@@ -448,8 +448,8 @@ def _search_seat(rules: RulesLike, games: int, seed: int, jobs: int) -> dict[str
     mine = res[res["strategy"] != "L3"]  # the searching seat (L3 keeps its level's name)
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
     spec = load_game(rules.game)
-    part = spec.VOCABULARY["headline_part"]
-    points = spec.score_parts(mine)[spec.SCORE_PARTS[0]]
+    part = spec.INFO.vocabulary["headline_part"]
+    points = spec.score_parts(mine)[spec.INFO.score_parts[0]]
     return {"l4_games": len(mine), "l4_gain": (mine["win_share"].mean() - 1 / p) * 100,
             "l4_gain_lo": (lo - 1 / p) * 100, "l4_gain_hi": (hi - 1 / p) * 100,
             f"l4_{part}": float(points.sum() / mine["score"].sum() * 100)}  # fmt: skip
@@ -469,14 +469,14 @@ def make_sheets(space: Space, setups: Sequence[Setup], out: Path, jobs: int,
     stage.mkdir(parents=True, exist_ok=True)
     for label, c in setups:
         for p in space.settings.players:
-            r = rules_of(c, p, space.settings.keep_totals, space.game)
+            r = rules_of(c, p, space.settings.keep_totals, game=space.game)
             say(f"balance sheet of {label} at {p} players")
             sh = play_sheet(SheetSettings(
                 players=p, games=cfg["games"], skill_games=cfg["skill_games"],
                 search_games=cfg["search_games"], deals=cfg["deals"], replays=cfg["replays"],
                 seed=space.settings.seed + 4, field=None, jobs=jobs, rules=r,
                 check_games=cfg["check_games"],
-                against=rules_of(space.base(), p, space.settings.keep_totals, space.game),
+                against=rules_of(space.base(), p, space.settings.keep_totals, game=space.game),
                 game=space.game))  # fmt: skip
             name = f"{label.replace(' ', '-')}-{p}p"
             write_sheet(sh, stage / name, f"moaisim balance {space.path}")
@@ -490,13 +490,12 @@ def make_sheets(space: Space, setups: Sequence[Setup], out: Path, jobs: int,
 def component_file(space: Space, candidate: Mapping[str, Any], label: str) -> str:
     """A set-up's component file ('finalist 1', 'fix 1'), with its options and variant in
     its header."""
-    doc = candidate_document(candidate, space.settings.keep_totals, space.game)
+    doc = candidate_document(candidate, space.settings.keep_totals, game=space.game)
     slug = label.replace(" ", "-")
     doc["name"] = f"{space.name}-{slug}"
     opts = {n: v for n, v in candidate.items() if n in load_game(space.game).OPTIONS}
     head = [f"# {space.name}, {label}: {describe(space, candidate)}",
-            "# Play it: moaisim simulate"
-            + ("" if space.game == DEFAULT else f" --game {space.game}")
+            f"# Play it: moaisim simulate --game {space.game}"
             + f" --components {slug}.toml"
             + "".join(f" --{n.replace('_', '-')} {v}" for n, v in opts.items())
             + (f" --variant {candidate['variant']}" if "variant" in candidate else ""),
@@ -831,7 +830,7 @@ def markdown(space: Space, trials: pd.DataFrame, finalists: list[bal.Trial], fea
              grown: Sequence[bal.Grown] = ()) -> str:  # fmt: skip
     """The report's page (Markdown)."""
     s = space.settings
-    words = load_game(space.game).VOCABULARY
+    words = load_game(space.game).INFO.vocabulary
     units = {o.name: o.unit for o in space.objectives}
     lines = [f"# {space.title}", ""]
     if space.question:
@@ -1033,11 +1032,11 @@ def _verified_section(space: Space, finalists: Sequence[bal.Trial], verified: pd
     return lines
 
 
-def _adapted_section(adapted: pd.DataFrame, game: str = DEFAULT) -> list[str]:
+def _adapted_section(adapted: pd.DataFrame, game: str) -> list[str]:
     """The fields that adapt: `tuned` shipped and re-tuned, L4 as one seat."""
     if adapted.empty:
         return []
-    words = load_game(game).VOCABULARY
+    words = load_game(game).INFO.vocabulary
     part, piece = words["headline_part"], words["headline_piece"]
     met = f"l4_{part}_met"
     lines = ["## Fields that adapt", "",

@@ -35,8 +35,9 @@ from typing import Any
 
 from moaisim.errors import UserError
 from moaisim.files import read_text
-from moaisim.games import DEFAULT, check_key, load_game
+from moaisim.games import check_key, load_game
 from moaisim.registry import load_strategy
+from moaisim.rundir import identity_game, recorded_game
 from moaisim.studies.retune import default_popsize
 from moaisim.studies.sheet import MAX_DEALS, MAX_SEARCH_GAMES, SheetSettings, planned_games
 from moaisim.studies.sheet import MAX_GAMES as MAX_SHEET_GAMES
@@ -90,19 +91,19 @@ APPLIES = {"round": {"decisive"}, "better": {"skill"}, "weaker": {"skill"},
            "field": {HEADLINE, "decisive", "length", "length_change"}}  # fmt: skip
 
 
-def headline_measure(game: str = DEFAULT) -> str:
+def headline_measure(game: str) -> str:
     """The name of the `HEADLINE` measure in a game: its headline part ("statues")."""
-    return load_game(game).VOCABULARY["headline_part"]
+    return load_game(game).INFO.vocabulary["headline_part"]
 
 
-def measures(game: str = DEFAULT) -> dict[str, tuple[str, str]]:
+def measures(game: str) -> dict[str, tuple[str, str]]:
     """The measures of a game's objectives by name, with their unit and meaning."""
     part = headline_measure(game)
     return {(part if k == HEADLINE else k): (u, said.format(part=part))
             for k, (u, said) in MEASURES.items()}  # fmt: skip
 
 
-def measure_kind(measure: str, game: str = DEFAULT) -> str:
+def measure_kind(measure: str, game: str) -> str:
     """The key of `MEASURES` a game's measure is (its headline part: `HEADLINE`)."""
     return HEADLINE if measure == headline_measure(game) else measure
 
@@ -152,7 +153,7 @@ class Dimension:
     high: float | None = None
     choices: tuple[Any, ...] = ()
     #: the game whose rules the setting is of
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     def default(self) -> Any:
         """The base game's value of this setting."""
@@ -287,8 +288,8 @@ class Space:
     settings: Settings
     #: whether a setting's value alone changes the game (`changes`), remembered
     memo: dict[tuple[Any, ...], bool] = field(default_factory=dict, compare=False, repr=False)
-    #: the game searched (the file's `game`, default Moai)
-    game: str = DEFAULT
+    #: the game searched (the file's `game`: `recorded_game` for a file that names none)
+    game: str = field(kw_only=True)
 
     def strongest(self) -> str:
         """The strongest fixed field searched (the last in level order)."""
@@ -316,7 +317,7 @@ class Space:
         a removal parameter do), or None."""
         for p in self.settings.players:
             try:
-                rules_of(candidate, p, self.settings.keep_totals, self.game)
+                rules_of(candidate, p, self.settings.keep_totals, game=self.game)
             except UserError as exc:
                 return f"refused: {exc}"
         return None
@@ -327,7 +328,7 @@ class Space:
         scale of 1.02 gives the shipped tiles, so the base game)."""
         parts = []
         for p in self.settings.players:
-            r = rules_of(candidate, p, self.settings.keep_totals, self.game)
+            r = rules_of(candidate, p, self.settings.keep_totals, game=self.game)
             named = dataclasses.replace(r.components, name="", assumed=())
             parts.append(dataclasses.replace(r, components=named).digest())
         return ",".join(parts)
@@ -364,8 +365,8 @@ class Space:
             "players": list(s.players), "fields": list(s.fields), "population": s.population,
             "games": s.games, "rungs": s.rungs, "eta": s.eta, "seed": s.seed,
             "keep_totals": s.keep_totals, "parsimony": s.parsimony,
-            # a Moai study made before games had names continues as one
-            **({"game": self.game} if self.game != DEFAULT else {}),
+            # a study made before games had names continues as one
+            **identity_game(self.game),
         }  # fmt: skip
 
     def planned_games(self) -> int:
@@ -403,7 +404,8 @@ class Space:
         sheets = s.finalists * sum(  # each beside the base game on the same deals
             planned_games(SheetSettings(p, cfg["games"], cfg["skill_games"],
                                         cfg["search_games"], cfg["deals"], cfg["replays"],
-                                        against=make_rules(p), check_games=cfg["check_games"]))
+                                        against=make_rules(p), check_games=cfg["check_games"],
+                                        game=self.game))
             for p in s.players
         )  # fmt: skip
         return search + verify + adapt + sheets
@@ -416,30 +418,30 @@ def _level_rank(name: str, levels: tuple[str, ...]) -> int:
 # --- the base document and the edits ------------------------------------------------------------
 
 
-def base_document(game: str = DEFAULT) -> dict[str, Any]:
+def base_document(game: str) -> dict[str, Any]:
     """The shipped component file as a TOML document (edited per candidate)."""
     return load_game(game).component_document(None)[0]
 
 
-def default_components(game: str = DEFAULT) -> Any:
+def default_components(game: str) -> Any:
     """The shipped component set."""
     return load_game(game).components_from_dict(base_document(game), "default.toml")
 
 
-def edit_default(name: str, game: str = DEFAULT) -> Any:
+def edit_default(name: str, game: str) -> Any:
     """A component edit's value in the shipped set (the game's `edit_default`)."""
     return load_game(game).edit_default(default_components(game), name)
 
 
 def _edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool,
-          game: str = DEFAULT) -> None:  # fmt: skip
+          game: str) -> None:  # fmt: skip
     """Apply one component edit to a component document (in place: the game's
     `apply_edit`)."""
     load_game(game).apply_edit(doc, name, value, keep_totals)
 
 
 def candidate_document(candidate: Mapping[str, Any], keep_totals: bool = True,
-                       game: str = DEFAULT) -> dict[str, Any]:  # fmt: skip
+                       *, game: str) -> dict[str, Any]:  # fmt: skip
     """The component document of a candidate: the shipped file with its rule parameters set
     and its component edits made, named by its edits."""
     spec = load_game(game)
@@ -460,11 +462,11 @@ def value_text(v: Any) -> str:
 
 
 def rules_of(candidate: Mapping[str, Any], players: int, keep_totals: bool = True,
-             game: str = DEFAULT) -> Any:  # fmt: skip
+             *, game: str) -> Any:  # fmt: skip
     """The rules of a candidate at `players` (one clear line if they cannot be built): the
     game's `Rules`, its component set edited."""
     spec = load_game(game)
-    doc = candidate_document(candidate, keep_totals, game)
+    doc = candidate_document(candidate, keep_totals, game=game)
     try:
         comps = spec.components_from_dict(doc, doc["name"])
         options = {k: str(v) for k, v in candidate.items() if k in spec.OPTIONS}
@@ -499,7 +501,7 @@ def _space(path: Path, data: dict[str, Any]) -> Space:
     for key in data:
         if key not in TOP:
             raise UserError(f"unknown key {key!r} (expected one of {', '.join(sorted(TOP))})")
-    game = check_key(data.get("game", DEFAULT))
+    game = check_key(data["game"]) if "game" in data else recorded_game()
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip() or "/" in name:
         raise UserError(f"name must be a non-empty string without '/', got {name!r}")
@@ -555,7 +557,7 @@ def _table(data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
     return t
 
 
-def _settings(data: dict[str, Any], game: str = DEFAULT) -> Settings:
+def _settings(data: dict[str, Any], game: str) -> Settings:
     LEVELS = load_game(game).LEVELS  # noqa: N806
     b = _table(data, "balance", BALANCE_KEYS)
     players = b.get("players", [5])
@@ -630,7 +632,7 @@ def _settings(data: dict[str, Any], game: str = DEFAULT) -> Settings:
     return s
 
 
-def _dimension(name: str, spec: Any, keep_totals: bool, game: str = DEFAULT) -> Dimension:
+def _dimension(name: str, spec: Any, keep_totals: bool, game: str) -> Dimension:
     the_game = load_game(game)
     PARAMETERS, OPTIONS = the_game.PARAMETERS, the_game.OPTIONS  # noqa: N806
     COMPONENT_EDITS = the_game.COMPONENT_EDITS  # noqa: N806
@@ -689,7 +691,7 @@ def _dimension(name: str, spec: Any, keep_totals: bool, game: str = DEFAULT) -> 
     return Dimension(name, kind, what, float(low), float(high), game=game)
 
 
-def _objective(name: str, spec: Any, s: Settings, game: str = DEFAULT) -> Objective:
+def _objective(name: str, spec: Any, s: Settings, game: str) -> Objective:
     LEVELS = load_game(game).LEVELS  # noqa: N806
     if not isinstance(spec, dict):
         raise UserError(f"objectives.{name} must be a table with a measure")
@@ -811,7 +813,7 @@ def _check_ends(space: Space) -> None:
             cand = {**base, d.name: value}
             for p in space.settings.players:
                 try:
-                    rules_of(cand, p, space.settings.keep_totals, space.game)
+                    rules_of(cand, p, space.settings.keep_totals, game=space.game)
                 except UserError as exc:
                     raise UserError(f"space.{d.name} = {value_text(value)} cannot be played "
                                     f"at {p} players: {exc}") from None  # fmt: skip

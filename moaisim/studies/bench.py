@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import numpy as np
@@ -40,7 +40,7 @@ from moaisim.analysis import text
 from moaisim.api import BATCH_SIZE
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_writable_file, write_atomic
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import parse_lineup, split_top, strategy_name
 from moaisim.rundir import RunDir
@@ -98,7 +98,7 @@ class Config:
     repeat: int = REPEAT
     batch_size: int = BATCH_SIZE
     #: the game benchmarked (`moaisim.games`)
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     def check(self) -> Config:
         """Validate every field (player counts 2-5, known lineups, positive counts)."""
@@ -165,8 +165,7 @@ class Config:
             ]
         else:
             out.append("--no-memory")
-        game = [] if self.game == DEFAULT else ["--game", self.game]  # the game benchmarked
-        return [*out, "--seed", str(self.seed), *game]
+        return [*out, "--seed", str(self.seed), "--game", self.game]  # the game benchmarked
 
 
 def _not_int(x: object) -> bool:
@@ -196,7 +195,7 @@ def parse_names(text: str) -> tuple[str, ...]:
     return out
 
 
-def _lineup(players: int, lineup: str, variants: str, game: str = DEFAULT
+def _lineup(players: int, lineup: str, variants: str, game: str
             ) -> tuple[RulesLike, list[type], list[str]]:  # fmt: skip
     rules = load_game(game).make_rules(players, variants)
     classes = parse_lineup(lineup, players, game)
@@ -212,7 +211,8 @@ def speed(
     variants: str = "base",
     repeat: int = REPEAT,
     batch_size: int = BATCH_SIZE,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> dict[str, float | int | str]:
     """Time games 0..games-1 with the batch engine (in batches of `batch_size`, as
     `moaisim.simulate` plays them) and the first `reference_games` with the reference engine.
@@ -343,7 +343,8 @@ def memory(
     seed: int,
     lineup: str = MEMORY_LINEUP,
     variants: str = "base",
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> dict[str, float | int | str | None]:
     """Peak memory of one `games`-game batch (played and its results built), in a child process.
 
@@ -432,7 +433,7 @@ def environment() -> dict[str, str]:
 
 
 def run(
-    config: Config | None = None,
+    config: Config,
     command: str | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
@@ -441,7 +442,7 @@ def run(
     The returned frame's `attrs` hold `env` (machine and versions), `command` (the command
     line that reproduces it) and `memory` (one row per child process, as a list of dicts).
     """
-    cfg = (config or Config()).check()
+    cfg = config.check()
     say = progress or (lambda _: None)
     rows = []
     for lineup in cfg.lineups:
@@ -540,7 +541,8 @@ def main_args(
     seed: int = SEED,
     repeat: int = REPEAT,
     batch_size: int = BATCH_SIZE,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> Config:
     """A checked `Config` from command-line strings (shared by the CLI and the script), for
     `game` (`moaisim games`)."""

@@ -43,13 +43,12 @@ from moaisim.files import (
     check_game,
     check_writable_file,
     game_in_file,
-    named_game,
     read_text,
     shown,
     write_atomic,
 )
-from moaisim.games import DEFAULT
 from moaisim.registry import file_game
+from moaisim.rundir import recorded_game
 
 #: How a certificate's Markdown names the mixture file it measured: its path, then the first
 #: 16 hex digits of its SHA-256 (`certify.section`).
@@ -101,7 +100,7 @@ class History:
     players: int
     runs: list[Run] = field(default_factory=list)
     #: the game of the mixture and of every run (`moaisim.files.GAME_KEY`)
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
 
 def history_path(mixture: str | Path) -> Path:
@@ -125,13 +124,13 @@ def digest16(mixture: str | Path) -> str:
 
 
 # --- reading and writing ---------------------------------------------------------------------
-def check_mixture(mixture: str | Path, game: str = DEFAULT) -> None:
+def check_mixture(mixture: str | Path, game: str) -> None:
     """The mixture file is of `game` (its `game` key, or the shipped weights folder it lies
     in; a file that says neither is taken as it is), or a `UserError` naming both games."""
     check_game(file_game(mixture), game, mixture, "a mixture file")
 
 
-def load(mixture: str | Path, players: int, game: str = DEFAULT) -> History:
+def load(mixture: str | Path, players: int, game: str) -> History:
     """The `game` mixture's history (empty when none is recorded yet); a history of another
     game (a file beside it written for another game's mixture of that name) or a mixture
     file of another game is a `UserError` naming both games."""
@@ -143,9 +142,9 @@ def load(mixture: str | Path, players: int, game: str = DEFAULT) -> History:
         data = json.loads(read_text(path, "certificate history"))
         runs = [Run(**{**r, "families": [FamilyBest(**f) for f in r["families"]]})
                 for r in data["runs"]]  # fmt: skip
-        # a history written before histories named their game is Moai's (the only one then)
+        # a history written before histories named their game: `recorded_game`
         got = History(data["mixture"], int(data["players"]), runs,
-                      named_game(data, DEFAULT) or DEFAULT)  # fmt: skip
+                      game=recorded_game(data))  # fmt: skip
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise UserError(f"{path}: not a certificate history ({exc})") from None
     check_game(got.game, game, path, "a certificate history")
@@ -226,7 +225,7 @@ def measured_digest(md: Path, mixture_name: str) -> str:
     return found[mixture_name]
 
 
-def add(mixture: str | Path, players: int, *runs: Run, game: str = DEFAULT) -> History:
+def add(mixture: str | Path, players: int, *runs: Run, game: str) -> History:
     """Record runs in the `game` mixture's history (a run of the same source and digest is
     replaced: recording a run again updates it) and save it."""
     history = load(mixture, players, game)
@@ -237,7 +236,7 @@ def add(mixture: str | Path, players: int, *runs: Run, game: str = DEFAULT) -> H
     return history
 
 
-def run_of(mixture: str | Path, players: int, source: str | Path, game: str = DEFAULT) -> Run:
+def run_of(mixture: str | Path, players: int, source: str | Path, game: str) -> Run:
     """The run kept at `source` (`tables_of`) against the `game` mixture: its table, and the
     digest its Markdown names; a run of another game (`table_game`) is a `UserError` naming
     both games."""
@@ -254,7 +253,7 @@ def run_of(mixture: str | Path, players: int, source: str | Path, game: str = DE
 def table_game(table: pd.DataFrame, csv: Path) -> str:
     """The game a certificate table is of: its `game` column; for a table written before
     tables named their game, its certify state's (`certificate-<P>p.json` beside it) or
-    its field study's (`report.json` beside it), else Moai's (the only game then)."""
+    its field study's (`report.json` beside it), else `recorded_game`'s."""
     if GAME_KEY in table.columns:
         names = sorted({str(x) for x in table[GAME_KEY].dropna()})
         if len(names) > 1:
@@ -265,7 +264,7 @@ def table_game(table: pd.DataFrame, csv: Path) -> str:
         found = game_in_file(beside) if beside.is_file() else None
         if found is not None:
             return found
-    return DEFAULT
+    return recorded_game()
 
 
 def players_of(mixture: str | Path) -> int:
@@ -280,7 +279,7 @@ def players_of(mixture: str | Path) -> int:
     return players
 
 
-def check_recordable(mixture: str | Path, game: str = DEFAULT) -> None:
+def check_recordable(mixture: str | Path, game: str) -> None:
     """Before a run is recorded: the mixture file is readable and of `game`, its history (if
     any) is one, of `game`, and the history and the page can be written beside it."""
     load(mixture, players_of(mixture), game)

@@ -58,11 +58,11 @@ import pandas as pd
 from moaisim.analysis import text
 from moaisim.analysis.stats import LEVEL, wilson
 from moaisim.errors import UnknownStrategyError, UserError
-from moaisim.files import GAME_KEY, check_game, named_game, read_text, shown, write_atomic
+from moaisim.files import GAME_KEY, check_game, read_text, shown, write_atomic
 from moaisim.fingerprint import play_digest
 from moaisim.games import DEFAULT, load_game
 from moaisim.registry import file_game, load_strategy, strategy_class
-from moaisim.rundir import check_own_dir, make_dir
+from moaisim.rundir import check_own_dir, make_dir, recorded_game
 from moaisim.studies import certificate_history as history
 from moaisim.studies import tune
 from moaisim.weight_files import read_weights_file
@@ -83,7 +83,7 @@ LEARNED_FILES = "reports/*/learned/*.json"
 OWN_FILES = re.compile(r"certificate-[2-9]p\.(json|csv|md)|deviations|cma|\..*")
 
 
-def built_in(game: str = DEFAULT) -> str:
+def built_in(game: str) -> str:
     """The package of a game's built-in strategies (a shipped member is one of them): its
     strategy base class's package."""
     return load_game(game).Strategy.__module__.rpartition(".")[0] + "."
@@ -99,7 +99,7 @@ class Mixture:
     members: dict[str, float]
     digest: str
     #: the game the mixture plays
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     @property
     def spec(self) -> str:
@@ -138,7 +138,7 @@ class Certificate:
     #: file can change while the mixture file does not)
     strategies: str = ""
     #: the game played (`moaisim.files.GAME_KEY`)
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     def table(self) -> pd.DataFrame:
         """One row per challenger: family, spec, screening gain with its interval adjusted
@@ -201,7 +201,7 @@ def relative(spec: str) -> str:
 
 
 # --- the mixture -----------------------------------------------------------------------------
-def shipped_mixture(path: str | Path, game: str = DEFAULT) -> Mixture:
+def shipped_mixture(path: str | Path, game: str) -> Mixture:
     """A mixture file whose members are all shipped (built-in strategies, files among the
     package's weights), with its player count (its `players` key). Anything else is a
     `UserError` naming what cannot be replayed."""
@@ -231,10 +231,10 @@ def shipped_mixture(path: str | Path, game: str = DEFAULT) -> Mixture:
             raise UserError(f"mixture file {str(path)!r}: member {key!r} is not shipped ({why}); "
                             "a certificate is computed against shipped strategies only, so "
                             "that anyone can replay it")  # fmt: skip
-    return Mixture(path.resolve(), players, members, hashlib.sha256(raw).hexdigest(), game)
+    return Mixture(path.resolve(), players, members, hashlib.sha256(raw).hexdigest(), game=game)
 
 
-def _not_shipped(spec: str, game: str = DEFAULT) -> str:
+def _not_shipped(spec: str, game: str) -> str:
     """Why a strategy spec is not shipped ('' if it is): not a built-in, or a file that is
     not among the package's weights; a wrapped strategy (`restrict`'s) is checked too."""
     loaded = load_strategy(spec, game)
@@ -263,13 +263,13 @@ def _not_shipped(spec: str, game: str = DEFAULT) -> str:
 
 
 # --- the challengers -------------------------------------------------------------------------
-def weights_files(game: str = DEFAULT) -> list[Path]:
+def weights_files(game: str) -> list[Path]:
     """Every shipped `heuristic` weights file (the mixtures, nash-<P>p.toml, left out)."""
     home = tune.weights_home(game)
     return sorted(p for p in home.glob("*.toml") if not p.name.startswith("nash-"))
 
 
-def challenger_files(pattern: str = CHALLENGER_FILES, game: str = DEFAULT) -> list[Path]:
+def challenger_files(pattern: str = CHALLENGER_FILES, *, game: str) -> list[Path]:
     """Every weights file matching `pattern` (a glob: relative to the working directory, or
     absolute) that is the game's: it names no other game (`registry.file_game`) and its
     weights are all among the game's names (another game's challengers, and files that are
@@ -285,7 +285,8 @@ def challenger_files(pattern: str = CHALLENGER_FILES, game: str = DEFAULT) -> li
     return mine
 
 
-def learned_files(players: int, pattern: str = LEARNED_FILES, game: str = DEFAULT
+def learned_files(players: int, pattern: str = LEARNED_FILES, *,
+                  game: str = DEFAULT,  # transitional: tests/test_reliability_five.py names none
                   ) -> list[Path]:  # fmt: skip
     """Every learned policy's model file for `players` of the game: the shipped ones
     (`learned-*.json` among the weights) and those matching `pattern` (a glob, relative to the
@@ -336,11 +337,11 @@ def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float,
             found.append(Challenger("weights", f"heuristic(weights={str(path)!r})",
                                     f"heuristic with the shipped {path.name}"))  # fmt: skip
     if "files" in families:
-        for path in challenger_files(files, mix.game):
+        for path in challenger_files(files, game=mix.game):
             found.append(Challenger("files", f"heuristic(weights={str(path)!r})",
                                     f"the challenger file {shown(str(path))}"))  # fmt: skip
     if "learned" in families:
-        for path in learned_files(mix.players, learned, mix.game):
+        for path in learned_files(mix.players, learned, game=mix.game):
             found.append(Challenger("learned", f"learned(model={str(path)!r})",
                                     f"the learned policy {shown(str(path))}"))  # fmt: skip
     if "restrict" in families:
@@ -354,7 +355,7 @@ def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float,
     return found
 
 
-def member_weights(label: str, players: int, game: str = DEFAULT) -> dict[str, float] | None:
+def member_weights(label: str, players: int, game: str) -> dict[str, float] | None:
     """The weight vector a member plays at this player count, if it is one (an instance of
     the game's `TUNABLE` that decides as it does: heuristic, tuned and the plans; fisher's
     own logic and other strategies: None)."""
@@ -394,7 +395,7 @@ def deviations(mix: Mixture, folder: Path, step: float) -> list[Challenger]:
     return out
 
 
-def _write_weights(path: Path, w: dict[str, float], note: str, game: str = DEFAULT) -> None:
+def _write_weights(path: Path, w: dict[str, float], note: str, game: str) -> None:
     """A weights file of `game` (its `GAME_KEY`): a note, then `[weights]`."""
     lines = [f"# {note}", "", f"{GAME_KEY} = {json.dumps(game)}", "", "[weights]"]
     lines += [f"{k} = {float(v)!r}" for k, v in w.items()]
@@ -418,7 +419,8 @@ def certify(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     starts: Sequence[str | Path] | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
     files: str = CHALLENGER_FILES,
     learned: str = LEARNED_FILES,
 ) -> Certificate:
@@ -436,7 +438,7 @@ def certify(
     out = Path(out)
     check_out(out)
     if "learned" in families:  # a broken model file is one line before anything is written
-        learned_files(mix.players, learned, mix.game)
+        learned_files(mix.players, learned, game=mix.game)
     state = out / f"certificate-{mix.players}p.json"
     cert = Certificate(str(mix.path), mix.digest, mix.players, float(epsilon), games,
                        held_out_games, seed, list(families), strategies=play_digest(),
@@ -461,7 +463,7 @@ def certify(
             cert.challengers.append(c)
             known.add(c.spec)
     if "cma" in families:
-        begin = cma_starts(random_starts, seed, starts, game)
+        begin = cma_starts(random_starts, seed, starts, game=game)
         for c in _cma(mix, out / "cma", begin, cma_generations, cma_games, cma_popsize, seed,
                       n_jobs, say):  # fmt: skip
             if c.spec not in known:
@@ -473,7 +475,7 @@ def certify(
     for start in range(0, len(todo), max(2 * n_jobs, 8)):
         part = todo[start : start + max(2 * n_jobs, 8)]
         got = tune.shares(mix.players, [c.spec for c in part], mix.spec, games, seed, n_jobs,
-                          mix.game)  # fmt: skip
+                          game=mix.game)  # fmt: skip
         for c, share in zip(part, got, strict=True):
             c.share, c.games = share, games * mix.players
         _save(state, cert)
@@ -534,13 +536,14 @@ def _resumed(state: Path, cert: Certificate) -> Certificate:
         return cert
     try:
         data = json.loads(state.read_text(encoding="utf-8"))
+        # a state saved before states named their game: `recorded_game`
+        data = {**data, GAME_KEY: recorded_game(data)}
         saved = Certificate(**{**data, "challengers": [Challenger(**c)
                                                        for c in data["challengers"]]})  # fmt: skip
     except (OSError, ValueError, TypeError, KeyError) as exc:
         raise UserError(f"{state}: not a certificate state file ({exc}); remove it or choose "
                         "another --out") from None  # fmt: skip
-    # a state saved before states named their game is Moai's (the only game then)
-    check_game(named_game(data, DEFAULT), cert.game, state, "a certificate state")
+    check_game(saved.game, cert.game, state, "a certificate state")
     mine = {k: v for k, v in asdict(cert).items() if k != "challengers"}
     theirs = {k: v for k, v in asdict(saved).items() if k != "challengers"}
     if mine != theirs:
@@ -557,7 +560,7 @@ def _save(state: Path, cert: Certificate) -> None:
 
 # --- CMA-ES from several starts --------------------------------------------------------------
 def cma_starts(random_starts: int, seed: int, files: Sequence[str | Path] | None = None,
-               game: str = DEFAULT) -> list[tuple[str, dict[str, float] | Path]]:  # fmt: skip
+               *, game: str) -> list[tuple[str, dict[str, float] | Path]]:  # fmt: skip
     """The CMA runs' starts: the weights files (default: every shipped one), then
     `random_starts` points drawn around heuristic's defaults (each weight + N(0, 1) x its
     scale, from `seed`)."""

@@ -4,20 +4,21 @@ Look-ahead play (`search`, L4) is too slow to be a study's field, so its decisio
 imitated by the fast `heuristic` family (expert iteration's policy step):
 
 1. **Positions.** Games are played with the teacher in one seat (the seat rotates with the
-   game number) and the field in the others. At each decision of the imitated kinds (by
-   default every kind; `SEARCHED` names the four that search searches: bids, epoch picks,
-   work placements, feeding) with a real choice (two legal actions or more; a bid with
-   cards in hand), the position is kept as an exact copy of the game (`Games.clone`) with
-   the teacher's answer. Imitating every kind matters: a weight that only the other
-   decisions use (finishing a statue, births) would otherwise drift freely during the fit.
-   Search answers the kinds it does not search with its rollout policy, so there the fit
-   stays close to that policy.
+   game number) and the field in the others. At each decision of the imitated kinds (the
+   game's `Kind`s; by default every kind) with a real choice (two legal actions or more; for
+   a kind answered by several numbers, the game's `ACTION_WIDTHS`, any number that may be
+   above 0: Moai's bid with cards in hand), the position is kept as an exact copy of the game
+   (`Games.clone`) with the teacher's answer. Imitating every kind matters: a weight that
+   only the other decisions use (for Moai, finishing a statue, births) would otherwise drift
+   freely during the fit. Search answers the kinds it does not search with its rollout
+   policy, so there the fit stays close to that policy.
 2. **Fit.** CMA-ES moves the chosen weights (in the units `moaisim tune` uses) to maximise
    the **agreement**: the share of kept decisions where the heuristic, asked through the
-   same sealed view with the same random stream, answers exactly as the teacher did (a bid:
-   the same cards). Agreement is the zero-one ranking loss over each decision's legal
-   actions; the heuristic's scores are not linear in its weights (clipped chances, buffers,
-   hand thresholds), so a black-box optimiser fits them rather than a logistic model.
+   same sealed view with the same random stream, answers exactly as the teacher did (an
+   answer of several numbers: every one). Agreement is the zero-one ranking loss over each
+   decision's legal actions; the heuristic's scores are not linear in its weights (clipped
+   chances, buffers, hand thresholds), so a black-box optimiser fits them rather than a
+   logistic model.
 3. **Held out.** Agreement is measured again on positions from other games (root seed + 1),
    and the fitted weights play the field (seats rotated, Wilson interval) like a tuned file.
 
@@ -44,15 +45,13 @@ from joblib import Parallel, delayed
 from moaisim.errors import UserError
 from moaisim.files import write_atomic
 from moaisim.fingerprint import fingerprint
-from moaisim.games import DEFAULT, game_of, load_game
+from moaisim.games import game_of, load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy
-from moaisim.rundir import make_dir
+from moaisim.rundir import identity_game, make_dir
 from moaisim.runner import check_jobs
 from moaisim.studies import tune
 
-#: The decisions imitated by default: the ones `search` searches.
-SEARCHED = ("bid", "pick_epoch", "work", "feed")
 #: Most games per collection task (one task: one seat of the teacher, in consecutive games).
 TASK_GAMES = 25
 
@@ -60,15 +59,16 @@ TASK_GAMES = 25
 @dataclass
 class Positions:
     """Kept decisions of a teacher: per part, the teacher's seat, the games copied at their
-    decisions (one row each) and the teacher's answers ([n, 6]: a bid's card counts, else
-    the action in column 0)."""
+    decisions (one row each) and the teacher's answers ([n, w], w the game's widest answer,
+    `answer_width`: an answer of several numbers in its first columns, an action in column
+    0)."""
 
     players: int
     teacher: str
     #: per part: the teacher's seat, the copied games (the game's `Games`), the answers
     parts: list[tuple[int, Any, np.ndarray]] = field(default_factory=list)
     #: the game the positions are of
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     def __len__(self) -> int:
         return sum(len(a) for _, _, a in self.parts)
@@ -83,13 +83,13 @@ class Positions:
         return out
 
 
-def _specs(teacher: str | StrategySpec, field_: str | StrategySpec, game: str = DEFAULT
+def _specs(teacher: str | StrategySpec, field_: str | StrategySpec, game: str
            ) -> tuple[StrategySpec, ...]:  # fmt: skip
     return tuple(s if isinstance(s, StrategySpec) else load_strategy(s, game)
                  for s in (teacher, field_))  # fmt: skip
 
 
-def _kinds(kinds: Sequence[str] | None, game: str = DEFAULT) -> frozenset[str]:
+def _kinds(kinds: Sequence[str] | None, game: str) -> frozenset[str]:
     """The imitated decision kinds (default: every kind), each known."""
     known = {k.value for k in load_game(game).Kind}
     names = list(kinds) if kinds else sorted(known)
@@ -100,36 +100,44 @@ def _kinds(kinds: Sequence[str] | None, game: str = DEFAULT) -> frozenset[str]:
     return frozenset(names)
 
 
+def answer_width(game: str) -> int:
+    """The most numbers one answer of the game holds (its `ACTION_WIDTHS`' largest: 6 for
+    Moai's bid, 1 for a game whose every kind is answered by one action)."""
+    return max(load_game(game).ACTION_WIDTHS.values())
+
+
 def _collect_task(rules: RulesLike, teacher: StrategySpec, field_: StrategySpec, seed: int,
                   seat: int, games: np.ndarray, kinds: frozenset[str]
                   ) -> tuple[int, Any, np.ndarray] | None:  # fmt: skip
     """Games `games` of root seed `seed` with the teacher at `seat`: its kept decisions."""
     players = [teacher() if q == seat else field_() for q in range(rules.players)]
-    Games = game_of(rules).Games  # noqa: N806
-    g = Games.new(rules, seed, games)
+    spec = game_of(rules)
+    widths, widest = spec.ACTION_WIDTHS, answer_width(rules.game)
+    g = spec.Games.new(rules, seed, games)
     copies: list[Any] = []
     answers: list[np.ndarray] = []
     while pending := g.pending():
         for pend in pending:
             mine = pend.seat == seat
             real = np.zeros(len(pend), dtype=bool)
+            width = widths[pend.kind]
             if pend.kind.value in kinds:
                 legal = pend.legal
-                bid = pend.kind.value == "bid"  # a bid's cards: any is a choice
-                choice = legal.any(axis=1) if bid else legal.sum(axis=1) > 1
+                # several numbers, each bounded by the legal row: any bound above 0 is a choice
+                choice = legal.any(axis=1) if width > 1 else legal.sum(axis=1) > 1
                 real = mine & choice
             if real.any():  # copied before the answer: the same streams as the teacher's
                 copies.append(g.clone(pend.rows[real]))
             act = np.asarray(g.answer(pend, players))
             if real.any():
                 got = act[real]
-                wide = np.zeros((len(got), 6), dtype=np.int64)
-                wide[:, : (got.shape[1] if got.ndim == 2 else 1)] = got.reshape(len(got), -1)
+                wide = np.zeros((len(got), widest), dtype=np.int64)
+                wide[:, :width] = got.reshape(len(got), width)
                 answers.append(wide)
             g.apply(pend, act)
     if not copies:
         return None
-    return seat, Games.stack(copies), np.concatenate(answers)
+    return seat, spec.Games.stack(copies), np.concatenate(answers)
 
 
 def collect(
@@ -140,7 +148,8 @@ def collect(
     seed: int,
     kinds: Sequence[str] | None = None,
     n_jobs: int = 1,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> Positions:
     """The teacher's kept decisions in `games` games of root seed `seed` against the field
     (game k: the teacher at seat k mod players), in tasks of at most `TASK_GAMES` games."""
@@ -155,13 +164,13 @@ def collect(
             tasks.append((seat, mine[start : start + TASK_GAMES]))
     run = (delayed(_collect_task)(rules, t_spec, f_spec, seed, s, g, wanted) for s, g in tasks)
     got = Parallel(n_jobs=n_jobs)(run)
-    return Positions(players, t_spec.label, [p for p in got if p is not None], game)
+    return Positions(players, t_spec.label, [p for p in got if p is not None], game=game)
 
 
 def matches(positions: Positions, student: StrategySpec) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per part of the positions: whether the student answers each kept decision as the
-    teacher did [n] (asked through the same view with the same stream; a bid: the same
-    cards), and the decision's kind [n], in the part's row order."""
+    teacher did [n] (asked through the same view with the same stream; an answer of several
+    numbers: every one), and the decision's kind [n], in the part's row order."""
     out = []
     for seat, games, answers in positions.parts:
         g = games.clone()  # an exact copy: the same streams every time
@@ -182,8 +191,8 @@ def matches(positions: Positions, student: StrategySpec) -> list[tuple[np.ndarra
 def agreement(positions: Positions, weights: Mapping[str, float] | StrategySpec
               ) -> tuple[float, dict[str, float]]:  # fmt: skip
     """The share of kept decisions where the student (heuristic weights, or any strategy
-    spec) answers as the teacher did, asked through the same view with the same stream;
-    and the share by decision kind."""
+    spec) answers as the teacher did (every number of an answer of several), asked through
+    the same view with the same stream; and the share by decision kind."""
     game = positions.game
     spec = weights if isinstance(weights, StrategySpec) else load_strategy(
         load_game(game).TUNABLE, game, weights=dict(weights))  # fmt: skip
@@ -277,11 +286,13 @@ class DistillResult:
 
 
 def _positions(out: Path, key: dict[str, Any], make: Callable[[], Positions],
-               say: Callable[[str], None]) -> Positions:  # fmt: skip
-    """Positions kept in `out` under a digest of their settings and of the strategies'
-    code and parameters (made once, then reused while neither changes)."""
-    specs = _specs(key["teacher"], key["field"], key.get("game", DEFAULT))
-    whole = json.dumps({**key, "code": fingerprint(specs)}, sort_keys=True, default=str)
+               say: Callable[[str], None], game: str) -> Positions:  # fmt: skip
+    """Positions of `game` kept in `out` under a digest of their settings (the game's among
+    them: `identity_game`) and of the strategies' code and parameters (made once, then
+    reused while neither changes)."""
+    specs = _specs(key["teacher"], key["field"], game)
+    whole = json.dumps({**key, **identity_game(game), "code": fingerprint(specs)},
+                       sort_keys=True, default=str)  # fmt: skip
     path = out / f"positions-{hashlib.sha256(whole.encode()).hexdigest()[:12]}.pkl"
     if path.exists():
         try:
@@ -316,7 +327,8 @@ def distill(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> DistillResult:
     """Distil the teacher at `players` players into `out/distilled-<P>p.toml` (see the
     module's docstring): positions from `games` games (root seed `seed`; kept in `out` and
@@ -345,15 +357,13 @@ def distill(
     out = Path(out)
     make_dir(out)
     base = {"players": players, "teacher": t_spec, "field": field_spec,
-            "kinds": sorted(_kinds(kinds, game)),
-            # a Moai positions file made before games had names is reused as one
-            **({"game": game} if game != DEFAULT else {})}  # fmt: skip
+            "kinds": sorted(_kinds(kinds, game))}  # fmt: skip
     train = _positions(out, {**base, "games": games, "seed": seed},
                        lambda: collect(players, t_spec, field_spec, games, seed, kinds, n_jobs,
-                                       game), say)  # fmt: skip
+                                       game=game), say, game)  # fmt: skip
     held = _positions(out, {**base, "games": held_out_games, "seed": seed + 1},
                       lambda: collect(players, t_spec, field_spec, held_out_games, seed + 1,
-                                      kinds, n_jobs, game), say)  # fmt: skip
+                                      kinds, n_jobs, game=game), say, game)  # fmt: skip
     result = fit(train, first, names, generations, popsize, sigma, seed, say)
     held_agree, by_kind = agreement(held, result.weights)
     start_held = agreement(held, first)[0]
@@ -361,7 +371,8 @@ def distill(
     if strength_games:
         say(f"distill: the fitted weights against {field_} ({strength_games} games a seat)")
         power = tune.strength(players, tune.candidate(result.weights, "distilled", game=game),
-                              field_spec, strength_games, seed + 2, rules)  # fmt: skip
+                              field_spec, strength_games, seed + 2, rules,
+                              game=game)  # fmt: skip
     path = out / f"distilled-{players}p.toml"
     got = DistillResult(path, players, result, len(train), len(held), held_agree, by_kind,
                         start_held, power)  # fmt: skip
@@ -372,7 +383,7 @@ def distill(
 
 def _write(path: Path, got: DistillResult, players: int, teacher: str, field_: str,
            seed: int, games: int, held_out_games: int, start: str | Path | None,
-           command: str, game: str = DEFAULT) -> None:  # fmt: skip
+           command: str, game: str) -> None:  # fmt: skip
     """The weights file: how it was made and what was measured, then `[weights]`."""
     f = got.fit
     notes: dict[str, Any] = {
@@ -410,7 +421,7 @@ def _write(path: Path, got: DistillResult, players: int, teacher: str, field_: s
         f"(start: {notes['start_held_out_agreement']}).{against}",
     ]
     tune.write_weights_file(path, f.weights, "distilled", notes, header,
-                            load_game(game).WEIGHTS, game)  # fmt: skip
+                            load_game(game).WEIGHTS, game=game)  # fmt: skip
 
 
 def summary(got: DistillResult) -> str:
@@ -432,5 +443,5 @@ def summary(got: DistillResult) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["SEARCHED", "DistillResult", "FitResult", "Positions", "agreement", "collect",
+__all__ = ["DistillResult", "FitResult", "Positions", "agreement", "answer_width", "collect",
            "distill", "fit", "matches", "summary"]  # fmt: skip

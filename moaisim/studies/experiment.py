@@ -33,6 +33,7 @@ merely happens to lie beside it).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from dataclasses import dataclass, replace
@@ -44,8 +45,9 @@ from moaisim.analysis.report import apart, check_metrics, check_report_dir, make
 from moaisim.analysis.verdicts import field_report
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, read_text
-from moaisim.games import DEFAULT, check_key, load_game
+from moaisim.games import check_key, load_game
 from moaisim.registry import local_code
+from moaisim.rundir import recorded_game
 from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
 from moaisim.studies.field import check_field, check_field_dirs, run_field
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
@@ -66,7 +68,7 @@ MAX_CHECK_GAMES = 100_000
 QUICK_CHECK = 10
 
 
-def study_keys(game: str = DEFAULT) -> set[str]:
+def study_keys(game: str) -> set[str]:
     """The keys a [study] table may hold for `game`: `STUDY` and the game's rule options."""
     return STUDY | set(load_game(game).OPTIONS)
 
@@ -95,8 +97,9 @@ class Experiment:
     metrics: tuple[str, ...] | None = None
     #: [retune]: `tuned` re-tuned under each set-up before the study (`studies.retune`)
     retune: RetuneSettings | None = None
-    #: the game played (the file's top-level `game`, default Moai)
-    game: str = DEFAULT
+    #: the game played (the file's top-level `game`: `recorded_game` for a file that names
+    #: none)
+    game: str = dataclasses.field(kw_only=True)
     #: [check]: the check field's games per set-up and checked lineup (`analysis.check`)
     check: dict[str, Any] | None = None
 
@@ -129,7 +132,7 @@ def load_experiment(path: str | Path) -> Experiment:
         if key not in TOP:
             raise bad(f"unknown key {key!r} (expected {', '.join(sorted(TOP))})")
     try:
-        game = check_key(data.get("game", DEFAULT))
+        game = check_key(data["game"]) if "game" in data else recorded_game()
     except UserError as exc:
         raise bad(str(exc)) from None
     name = data.get("name")
@@ -184,7 +187,7 @@ def load_experiment(path: str | Path) -> Experiment:
         if "tournament" in study:
             raise bad("[retune] needs study.lineups or study.strategies (not a tournament)")
         try:
-            retune = RetuneSettings.of(data["retune"])
+            retune = RetuneSettings.of(data["retune"], game)
         except UserError as exc:
             raise bad(str(exc)) from None
     check = _check_options(data, study, bad)
@@ -235,7 +238,7 @@ def _lineups_at(study: dict[str, Any], players: int) -> list[str]:
 
 
 def _report_options(
-    data: dict[str, Any], path: Path, bad: Any, game: str = DEFAULT
+    data: dict[str, Any], path: Path, bad: Any, game: str
 ) -> tuple[dict[str, float] | None, Path | None, tuple[str, ...] | None]:
     """[report]: `margins = {metric = margin, ...}` (positive numbers, by a variants
     metric's name or "share" for every share of games), `field = "<dir>"` (a field study's
@@ -269,7 +272,7 @@ def _report_options(
     return margins, field, metrics
 
 
-def _box_metrics(metrics: Any, bad: Any, game: str = DEFAULT) -> tuple[str, ...] | None:
+def _box_metrics(metrics: Any, bad: Any, game: str) -> tuple[str, ...] | None:
     """`[report] metrics`: a non-empty list of metric names (`report.check_metrics`)."""
     if metrics is None:
         return None
@@ -314,7 +317,7 @@ def _listed(x: Any) -> list[Any]:
     return x if isinstance(x, list) else [x]
 
 
-def _check_study_value(key: str, value: Any, game: str = DEFAULT) -> str | None:
+def _check_study_value(key: str, value: Any, game: str) -> str | None:
     """What is wrong with a [study] value (None: nothing), checked before any strategy is
     imported (the rule parameters and options are `game`'s)."""
     spec = load_game(game)
@@ -455,7 +458,7 @@ def run_experiment(
     run_dir, report_dir = Path(runs) / name, Path(reports) / name
     apart(run_dir, report_dir)
     identity = json.loads(json.dumps(study.identity(), default=str))
-    check_report_dir(report_dir, study.seed, identity)
+    check_report_dir(report_dir, study.seed, identity, study.game)
     check_writable_dir(run_dir, "--runs")  # now, not after the games
     check_writable_dir(report_dir.parent, "--reports")
     if jobs is None:

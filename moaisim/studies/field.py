@@ -46,7 +46,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +60,9 @@ from moaisim.analysis.verdicts import FIELD_MARK, field_game
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_game, game_in_file, write_atomic
 from moaisim.fingerprint import file_digest, play_digest, strategy_fingerprint
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.registry import load_strategy
-from moaisim.rundir import make_dir
+from moaisim.rundir import identity_game, make_dir, recorded_game
 from moaisim.studies import restricted as rp
 from moaisim.studies import strong_play as sp
 from moaisim.studies import tune
@@ -166,7 +166,7 @@ def _checked_sub(name: str, sub: dict[str, Any]) -> dict[str, Any]:
     return dict(sub)
 
 
-def library_of(spec: Any, game: str = DEFAULT) -> list[str]:
+def library_of(spec: Any, game: str) -> list[str]:
     """The library of a [field] table: "L2" is the pool of shipped strategies."""
     return list(load_game(game).LEVEL_POOL) if spec == "L2" else list(spec)
 
@@ -183,7 +183,7 @@ class FieldResult:
     families: Certificate | None = None
     strong: StrongPlay | None = None
     #: the game played (its words name the tables' columns and say the sentences)
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
 
 @dataclass
@@ -197,7 +197,7 @@ class StrongPlay:
 
 
 def _meta(run: Path, lib: list[str], players: int, cfg: dict[str, Any], games: int,
-          jobs: int, say: Any, game: str = DEFAULT) -> mg.MetaGame:  # fmt: skip
+          jobs: int, say: Any, game: str) -> mg.MetaGame:  # fmt: skip
     """The meta-game at `players`, played once and kept in the run directory."""
     path = run / f"metagame-{players}p.npz"
     specs = [load_strategy(s, game) for s in lib]
@@ -227,9 +227,9 @@ RUN_MARK = "field.json"
 
 def run_game(run: Path) -> str:
     """The game of a field study's run directory: its `RUN_MARK`'s (a run directory written
-    before runs named their game is Moai's, the only game then)."""
+    before runs named their game: `recorded_game`)."""
     mark = run / RUN_MARK
-    return (game_in_file(mark) if mark.is_file() else None) or DEFAULT
+    return recorded_game(game_in_file(mark) if mark.is_file() else None)
 
 
 def check_field_dirs(run: Path, report: Path, game: str) -> None:
@@ -243,16 +243,16 @@ def check_field_dirs(run: Path, report: Path, game: str) -> None:
 
 
 def _game_key(game: str) -> dict[str, str]:
-    """The game in a key of what is kept (a Moai key made before games had names keeps its
-    games: it names none)."""
-    return {GAME_KEY: game} if game != DEFAULT else {}
+    """The game in a key of what is kept (a key made before games had names keeps its games:
+    `identity_game`)."""
+    return identity_game(game)
 
 
-def carving(meta: mg.MetaGame, x: np.ndarray, game: str = DEFAULT) -> pd.DataFrame:
+def carving(meta: mg.MetaGame, x: np.ndarray, game: str) -> pd.DataFrame:
     """Each strategy's self-play: the headline part's pieces made per seat and game (Moai
     carved, for Moai: the column `self_play_pieces` names), and whether it is degenerate
     (never makes one) and kept (not degenerate, or weighted by the mixture)."""
-    column = load_game(game).VOCABULARY["self_play_pieces"]
+    column = load_game(game).INFO.vocabulary["self_play_pieces"]
     rows = []
     for i, name in enumerate(meta.names):
         c = np.zeros(meta.k, dtype=np.int64)
@@ -271,7 +271,7 @@ def run_field(
 
     say = say or (lambda _m: None)
     cfg = exp.field
-    game = getattr(exp, "game", DEFAULT)
+    game = exp.game
     weights_path = load_game(game).weights_path
     lib = library_of(cfg["library"], game)
     check_field_dirs(run, report, game)  # another game's study is refused before anything
@@ -283,7 +283,7 @@ def run_field(
         meta = _meta(run, lib, p, cfg, n - n % p if n >= p else p, jobs, say, game)
         an = mg.analyse(meta, cfg["bootstrap"], cfg["alphas"], cfg["seed"])
         mix_file = mg.write_mixture(run / f"nash-{p}p.toml", meta.names, an.mixture, p,
-                                    f"the {exp.name} study", an.gain, game)  # fmt: skip
+                                    f"the {exp.name} study", an.gain, game=game)  # fmt: skip
         cert = None
         if cfg["population"] is not None:
             pc = dict(cfg["population"])
@@ -302,7 +302,7 @@ def run_field(
                                  pc.get("games", 100), pc.get("generations", 15),
                                  pc.get("popsize"), pc.get("held_out_games", 1000),
                                  cfg["seed"], start, jobs, say,
-                                 again, game)  # fmt: skip
+                                 again, game=game)  # fmt: skip
             cert = pd.DataFrame(certificate_table(res))
             # best responses are named by their weights files: relative to here when inside
             cert["support"] = cert["support"].str.replace(f"{Path.cwd()}/", "", regex=False)
@@ -326,12 +326,12 @@ def run_field(
         if cfg["strong_play"] is not None:
             strong = _strong_play(run, p, cfg, Path(exp.path).parent, games, jobs, say, game)
         results.append(FieldResult(p, an, carving(meta, an.mixture, game), cert, restricted,
-                                   families, strong, game))  # fmt: skip
+                                   families, strong, game=game))  # fmt: skip
     return write_report(exp, results, report, game)
 
 
 def _certificate(run: Path, players: int, cfg: dict[str, Any], games: int | None, jobs: int,
-                 say: Any, game: str = DEFAULT) -> Certificate | None:  # fmt: skip
+                 say: Any, game: str) -> Certificate | None:  # fmt: skip
     """The shipped L3's certificate at `players` (`moaisim.studies.certify`), kept in the run
     directory; None (said) where no L3 ships for this player count."""
     weights_path = load_game(game).weights_path
@@ -353,7 +353,7 @@ def _certificate(run: Path, players: int, cfg: dict[str, Any], games: int | None
 
 
 def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games: int | None,
-                 jobs: int, say: Any, game: str = DEFAULT) -> StrongPlay:  # fmt: skip
+                 jobs: int, say: Any, game: str) -> StrongPlay:  # fmt: skip
     """The search gap and the parts table at `players` (`moaisim.studies.strong_play`),
     every game kept in the run directory."""
     c = cfg["strong_play"]
@@ -370,7 +370,7 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
            "code": code, **_game_key(game)}  # fmt: skip
     res, rnd = sp.kept(folder / "search", key,
                        lambda: sp.search_games(players, per, seed + 4, search, jobs,
-                                               game))  # fmt: skip
+                                               game=game))  # fmt: skip
     gap = sp.gap(res)
     tables = [sp.parts_table(res, rnd, game=game).assign(games="L4 seat against L3",
                                                           components="base")]  # fmt: skip
@@ -382,7 +382,7 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
         key = {"what": "self-play", "players": players, "games": selfs, "seed": seed + 5,
                "components": None if comp is None else Path(comp).name, "code": code,
                **_game_key(game)}  # fmt: skip
-        play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs, game)  # noqa: E731
+        play = lambda w=where: sp.self_play(players, selfs, seed + 5, w, jobs, game=game)  # noqa: E731
         res, rnd = sp.kept(folder / name, key, play)
         tables.append(sp.parts_table(res, rnd, game=game).assign(games="L3 self-play",
                                                                  components=stem))  # fmt: skip
@@ -392,7 +392,7 @@ def _strong_play(run: Path, players: int, cfg: dict[str, Any], home: Path, games
 
 
 def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, Any],
-            seed: int, jobs: int, games: int | None, say: Any, game: str = DEFAULT
+            seed: int, jobs: int, games: int | None, say: Any, game: str
             ) -> dict[str, str]:  # fmt: skip
     """With `retune_generations`: for each mechanism, heuristic weights tuned under its
     restriction against the mixture (`tune --forbid`), from the strategy's own weights when
@@ -419,7 +419,7 @@ def _retune(run: Path, best: str, opponents: str, players: int, rc: dict[str, An
     return out
 
 
-def write_report(exp: Any, results: list[FieldResult], out: Path, game: str = DEFAULT) -> Path:
+def write_report(exp: Any, results: list[FieldResult], out: Path, game: str) -> Path:
     """report.md, report.html and a CSV per table in `out` (a fresh directory each time:
     written beside, then swapped in)."""
     tmp = out.with_name(f".{out.name}.tmp")
@@ -455,7 +455,7 @@ def write_report(exp: Any, results: list[FieldResult], out: Path, game: str = DE
 WEIGHTS_ARG = re.compile(r"weights=(?:'([^']+)'|\"([^\"]+)\"|([^,)\s]+))")
 
 
-def ship_challengers(cert: Certificate, final: Path, tmp: Path, game: str = DEFAULT
+def ship_challengers(cert: Certificate, final: Path, tmp: Path, game: str
                      ) -> Certificate:  # fmt: skip
     """The certificate with each family's best challenger whose weights file lies in a run
     directory (a CMA-ES best response, a one-step deviation) copied into the report's
@@ -482,7 +482,7 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
     certificate, restricted play) and its tables by name."""
     p = r.players
     spec = load_game(r.game)
-    words, part = spec.VOCABULARY, spec.VOCABULARY["headline_part"]
+    words, part = spec.INFO.vocabulary, spec.INFO.vocabulary["headline_part"]
     md = [f"## {p} players\n", mg.markdown(r.analysis)]
     md.append(f"**Self-play {part}** ({words['pieces_made']} per seat and game when every seat "
               "plays the strategy; degenerate: none; kept in the field: not degenerate, "
@@ -517,7 +517,7 @@ def _players_section(r: FieldResult) -> tuple[str, dict[str, pd.DataFrame]]:
         md.append("**Where strong play's points come from** (shares of all points scored: "
                   f"{words['strong_parts_said']}):\n")  # fmt: skip
         shown = r.strong.parts.drop(columns=["players"])
-        digits = {"score": ".1f", **{f"from_{k}": ".1%" for k in spec.SCORE_PARTS},
+        digits = {"score": ".1f", **{f"from_{k}": ".1%" for k in spec.INFO.score_parts},
                   words["pieces_per_seat"]: ".2f", "carves": ".1%",
                   words["first_piece_round"]: ".1f"}  # fmt: skip
         md.append(text.markdown_table(shown, digits) + "\n")
@@ -538,11 +538,11 @@ def _gap(g: dict[str, float]) -> str:
     return f"{g['gap']:+.3f} {text.bracket(g['gap_lo'], g['gap_hi'], '+.3f')}"
 
 
-def parts_answer(table: pd.DataFrame, game: str = DEFAULT) -> str:
+def parts_answer(table: pd.DataFrame, game: str) -> str:
     """Does strong play score from the headline part (carve statues, for Moai)? L4's and
     L3's shares of points from it in the search games, and L3's self-play share under each
     component set."""
-    words = load_game(game).VOCABULARY
+    words = load_game(game).INFO.vocabulary
     part, verb = words["headline_part"], words["headline_verb"]
     share = f"from_{part}"
     base = table[table["games"] != "L3 self-play"].set_index("who")
@@ -587,7 +587,7 @@ def _answer(results: list[FieldResult]) -> str:
             row["shipped L3"] = r.families.verdict() if r.families is not None else text.NA
         if any(x.strong is not None for x in results):
             row["search gap"] = _gap(r.strong.gap) if r.strong is not None else text.NA
-            words = load_game(r.game).VOCABULARY
+            words = load_game(r.game).INFO.vocabulary
             question = f"does strong play {words['headline_verb']} {words['headline_part']}?"
             row[question] = (
                 parts_answer(r.strong.parts, r.game) if r.strong is not None else text.NA

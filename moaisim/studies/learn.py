@@ -43,7 +43,7 @@ from sklearn.ensemble import GradientBoostingClassifier
 
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import GAME_KEY, write_atomic
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy, strategy_class
 from moaisim.rundir import make_dir
 from moaisim.runner import check_jobs
@@ -67,7 +67,7 @@ class Table:
         return len(self.x)
 
 
-def learned_class(game: str = DEFAULT) -> type:
+def learned_class(game: str) -> type:
     """The game's learned strategy class (`learned`), or a `UserError` for a game without one."""
     try:
         return strategy_class("learned", game)
@@ -75,7 +75,7 @@ def learned_class(game: str = DEFAULT) -> type:
         raise UserError(f"{game} has no learned policy (`learned`) yet") from None
 
 
-def alone(expert: str, players: int, folder: Path, game: str = DEFAULT) -> StrategySpec:
+def alone(expert: str, players: int, folder: Path, game: str) -> StrategySpec:
     """An expert as the learned policy asks it: a model of that expert alone (no tree), so
     that it decides on the policy's sub-stream, drawing what it draws inside the policy
     (`compiled.learned.enter`); its model file written into `folder`."""
@@ -176,7 +176,7 @@ def gate(ensembles: Sequence[dict[str, Any]], x: np.ndarray) -> np.ndarray:
 
 
 def model_doc(players: int, experts: Sequence[str], ensembles: list[dict[str, Any]],
-              made: dict[str, Any], game: str = DEFAULT) -> dict[str, Any]:  # fmt: skip
+              made: dict[str, Any], game: str) -> dict[str, Any]:  # fmt: skip
     """A model file's document, naming its game (`GAME_KEY`: another game's strategies
     refuse it)."""
     cls = learned_class(game)
@@ -243,7 +243,8 @@ def learn(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> LearnResult:
     """Expert iteration at `players` players (see the module's docstring): `iterations`
     rounds, the first taught by `teacher`, each next by search with the last policy as its
@@ -268,16 +269,15 @@ def learn(
         t0 = time.perf_counter()
         say(f"learn {players}p, round {i}: positions of {now_teacher}")
         base = {"players": players, "teacher": now_teacher, "field": field_spec,
-                "kinds": sorted(k.value for k in load_game(game).Kind),
-                **({"game": game} if game != DEFAULT else {})}  # fmt: skip
+                "kinds": sorted(k.value for k in load_game(game).Kind)}  # fmt: skip
         train = distill._positions(out, {**base, "games": games, "seed": seed},  # noqa: SLF001
                                    lambda t=now_teacher: distill.collect(
-                                       players, t, field_spec, games, seed, None, n_jobs, game),
-                                   say)  # fmt: skip
+                                       players, t, field_spec, games, seed, None, n_jobs,
+                                       game=game), say, game)  # fmt: skip
         held = distill._positions(out, {**base, "games": held_out_games, "seed": seed + 1},  # noqa: SLF001
                                   lambda t=now_teacher: distill.collect(
                                       players, t, field_spec, held_out_games, seed + 1, None,
-                                      n_jobs, game), say)  # fmt: skip
+                                      n_jobs, game=game), say, game)  # fmt: skip
         say(f"learn {players}p, round {i}: {len(train):,} decisions, {len(held):,} held out: "
             f"each of {len(specs)} experts asked at each")  # fmt: skip
         make_dir(out / "experts")

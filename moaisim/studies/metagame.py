@@ -23,7 +23,7 @@ from joblib import Parallel, delayed
 from moaisim.analysis.metagame import MetaGame, compositions
 from moaisim.checks import check_count
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, game_of, load_game
+from moaisim.games import game_of, load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import StrategySpec, load_strategy
 from moaisim.runner import check_jobs, send_by_value
@@ -44,7 +44,7 @@ class Block:
 def play(
     library: Sequence[Any], players: int, games: int, seed: int = 0, n_jobs: int = 1,
     variants: str | Sequence[str] | None = None, progress: Any = None,
-    rules: RulesLike | None = None, game: str = DEFAULT,
+    rules: RulesLike | None = None, *, game: str,
 ) -> MetaGame:  # fmt: skip
     """Play every composition of the library at `players` for games 0..games-1 of `seed`
     (the same deals in every composition, seats in cyclic rotation), in batches of about
@@ -83,7 +83,7 @@ def play(
                      "carved": carved})  # fmt: skip
 
 
-def _library(library: Sequence[Any], game: str = DEFAULT) -> list[StrategySpec]:
+def _library(library: Sequence[Any], game: str) -> list[StrategySpec]:
     """The library's strategies (at least two, none twice)."""
     specs = [load_strategy(s, game) for s in library]
     names = [s.label for s in specs]
@@ -94,7 +94,7 @@ def _library(library: Sequence[Any], game: str = DEFAULT) -> list[StrategySpec]:
     return specs
 
 
-def _rules(players: int, variants: str | Sequence[str] | None, game: str = DEFAULT
+def _rules(players: int, variants: str | Sequence[str] | None, game: str
            ) -> RulesLike:  # fmt: skip
     """The one set of rules a meta-game is played under (one variant)."""
     if isinstance(variants, list | tuple) and len(variants) > 1:
@@ -130,7 +130,7 @@ def _play_block(rules: RulesLike, seed: int, specs: list[StrategySpec], lineups:
     rows.play(seats, names=[f"seat {s}" for s in range(p)])
     shares = rows.returns()
     results = rows.results()
-    pieces = results[the_game.VOCABULARY["headline_count"]].to_numpy().reshape(-1, p)
+    pieces = results[the_game.INFO.vocabulary["headline_count"]].to_numpy().reshape(-1, p)
     share = np.full((comps, n, k), np.nan)
     carved = np.zeros((comps, k))
     onehot = who[:, :, None] == np.arange(k)[None, None, :]  # [rows, P, k]

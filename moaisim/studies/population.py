@@ -37,10 +37,9 @@ from typing import Any
 from moaisim.analysis import metagame as mg
 from moaisim.analysis import text
 from moaisim.errors import UserError
-from moaisim.files import check_game, write_atomic
-from moaisim.games import DEFAULT
+from moaisim.files import GAME_KEY, check_game, write_atomic
 from moaisim.registry import load_strategy
-from moaisim.rundir import make_dir
+from moaisim.rundir import make_dir, recorded_game
 from moaisim.studies import tune
 from moaisim.studies.metagame import play as meta_play
 
@@ -71,7 +70,7 @@ class PopulationResult:
     certified: bool = False
     epsilon: float = 0.02
     #: the game played (`moaisim.files.GAME_KEY`)
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     @property
     def certificate(self) -> Iteration | None:
@@ -86,13 +85,14 @@ def state_path(out: Path, players: int) -> Path:
     return out / f"population-{players}p.json"
 
 
-def _load(path: Path, game: str = DEFAULT) -> PopulationResult | None:
+def _load(path: Path, game: str) -> PopulationResult | None:
     """The loop's saved state (None: none yet); a state of another game is a `UserError`
-    naming both games (a state saved before states named their game is Moai's)."""
+    naming both games (a state saved before states named their game: `recorded_game`)."""
     if not path.exists():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        data[GAME_KEY] = recorded_game(data)
         its = [Iteration(**it) for it in data.pop("iterations")]
         got = PopulationResult(iterations=its, **data)
     except (OSError, ValueError, TypeError, KeyError) as exc:
@@ -123,7 +123,8 @@ def population(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
     known: Sequence[str | Path] = (),
 ) -> PopulationResult:
     """Run (or resume) the loop at `players` players of `game` from the members `library`
@@ -163,7 +164,7 @@ def population(
 
 
 def _check(library: Sequence[str], epsilon: float, iterations: int, meta_games: int,
-           held_out_games: int, game: str = DEFAULT) -> list[str]:  # fmt: skip
+           held_out_games: int, game: str) -> list[str]:  # fmt: skip
     """The loop's settings checked (one line per mistake); the library's labels."""
     if not (isinstance(epsilon, int | float) and not isinstance(epsilon, bool) and 0 < epsilon < 1):
         raise UserError(f"epsilon must be a win-share margin above 0 and below 1, got {epsilon!r}")
@@ -177,7 +178,7 @@ def _check(library: Sequence[str], epsilon: float, iterations: int, meta_games: 
     return labels
 
 
-def _starts(start: str | Path | Sequence[str | Path] | None, game: str = DEFAULT
+def _starts(start: str | Path | Sequence[str | Path] | None, game: str
             ) -> list[str | Path | None]:  # fmt: skip
     """The CMA-ES starts: one file, a list of files (each checked now), or heuristic's
     defaults (None)."""
@@ -195,7 +196,7 @@ def _starts(start: str | Path | Sequence[str | Path] | None, game: str = DEFAULT
     return given
 
 
-def _known(known: Sequence[str | Path], game: str = DEFAULT) -> list[Path]:
+def _known(known: Sequence[str | Path], game: str) -> list[Path]:
     """The known challengers' files, each read now (a bad file is one line before anything
     runs), each named once."""
     paths = [Path(k).resolve() for k in known]
@@ -214,7 +215,7 @@ def _known_label(path: Path) -> str:
 
 def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int, out: Path,
                     i: int, n_jobs: int, say: Callable[[str], None],
-                    command: str | None, game: str = DEFAULT) -> Iteration:  # fmt: skip
+                    command: str | None, game: str) -> Iteration:  # fmt: skip
     """Iteration i's start: the meta-game of its members, its Nash mixture (saved as a
     mixture file) and the mixture's gain on the played tables."""
     say(f"population {players}p, iteration {i}: the meta-game of {len(members)} "
@@ -224,7 +225,7 @@ def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int
     x = mg.nash(meta)
     gain = mg.Population(meta).gain(x)
     mix_file = mg.write_mixture(out / f"mixture-{players}p-{i}.toml", meta.names, x,
-                                players, command or "", gain, game)  # fmt: skip
+                                players, command or "", gain, game=game)  # fmt: skip
     return Iteration(
         members=list(members),
         mixture={n: float(w) for n, w in zip(meta.names, x, strict=True) if w > 1e-9},
@@ -234,7 +235,7 @@ def _meta_iteration(members: list[str], players: int, meta_games: int, seed: int
 def _best_response(result: PopulationResult, out: Path, games: int, generations: int,
                    popsize: int | None, held_out_games: int, seed: int,
                    starts: list[str | Path | None], n_jobs: int, say: Callable[[str], None],
-                   command: str | None, game: str = DEFAULT, known: Sequence[Path] = ()
+                   command: str | None, game: str, known: Sequence[Path] = ()
                    ) -> None:  # fmt: skip
     """The last iteration's best response to its mixture (CMA-ES, or a known challenger),
     its held-out gain over the fair share, and whether that certifies the loop (saved in the
@@ -273,7 +274,7 @@ def _best_response(result: PopulationResult, out: Path, games: int, generations:
         for start in range(0, len(todo), max(2 * n_jobs, 8)):  # saved as they finish
             part = todo[start : start + max(2 * n_jobs, 8)]
             specs = [f"heuristic(weights={str(p)!r})" for p in part]
-            got = tune.shares(players, specs, mixture, held_out_games, seed + 1, n_jobs, game)
+            got = tune.shares(players, specs, mixture, held_out_games, seed + 1, n_jobs, game=game)
             for p, share in zip(part, got, strict=True):
                 it.tried[_known_label(p)] = {"weights": str(p), "share": share}
             _save(state_path(out, players), result)

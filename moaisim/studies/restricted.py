@@ -35,7 +35,7 @@ from joblib import Parallel, delayed
 
 from moaisim.analysis import inference, stats, text
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.registry import load_strategy
 from moaisim.studies.tune import rotated
 
@@ -46,7 +46,7 @@ MARGIN = 0.01
 
 
 def _shares(players: int, strategy: Any, field: Any, games: int, seed: int,
-            game: str = DEFAULT) -> np.ndarray:  # fmt: skip
+            game: str) -> np.ndarray:  # fmt: skip
     """[P, G]: the strategy's win share in each rotation and game."""
 
     got = rotated(players, strategy, field, games, seed, table=False, game=game)
@@ -70,7 +70,8 @@ def restricted_play(
     n_jobs: int = 1,
     carry: float = CARRY,
     margin: float = MARGIN,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> pd.DataFrame:
     """The restricted-play table (see the module's docstring): one row per forbidden
     mechanism (and one per re-tuned restriction in `retuned`: forbid name -> a strategy spec

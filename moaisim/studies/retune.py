@@ -29,7 +29,7 @@ import pandas as pd
 
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, write_atomic
-from moaisim.games import DEFAULT, game_of, load_game
+from moaisim.games import game_of, load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import split_top
 from moaisim.studies.tune import TuneSettings, search
@@ -45,7 +45,7 @@ BOUNDS = {"generations": (1, 1_000), "games": (1, 1_000_000), "held_out_games": 
 MAX_SEARCH_GAMES = 10**9
 
 
-def default_popsize(game: str = DEFAULT) -> int:
+def default_popsize(game: str) -> int:
     """CMA-ES's default candidates per generation for the game's tunable weights
     (4 + 3 ln n, n weights)."""
     return 4 + int(3 * math.log(len(load_game(game).WEIGHT_NAMES)))
@@ -62,9 +62,9 @@ class RetuneSettings:
     popsize: int | None = None
 
     @classmethod
-    def of(cls, table: Any) -> RetuneSettings:
-        """`[retune]` of an experiment file: `true`, or a table of `KEYS` (one clear line
-        per mistake)."""
+    def of(cls, table: Any, game: str) -> RetuneSettings:
+        """`[retune]` of an experiment file of `game`: `true`, or a table of `KEYS` (one
+        clear line per mistake)."""
         if table is True:
             return cls()
         if not isinstance(table, Mapping):
@@ -78,7 +78,7 @@ class RetuneSettings:
                 raise UserError(f"retune.{key} must be a whole number of at least {least} "
                                 f"and at most {most:,}, got {value!r}")  # fmt: skip
         got = cls(**dict(table))
-        games = got.generations * (got.popsize or default_popsize()) * got.games
+        games = got.generations * (got.popsize or default_popsize(game)) * got.games
         if games > MAX_SEARCH_GAMES:
             raise UserError(f"[retune] would play {games:,} games per seat rotation and set-up "
                             f"(generations x popsize x games), more than {MAX_SEARCH_GAMES:,}: "
@@ -139,7 +139,8 @@ def retune(
         got = search(
             TuneSettings(p, "tuned", settings.games, settings.generations, settings.popsize,
                          study.seed, start=game.weights_path(game.tuned_file(p)),
-                         held_out_games=settings.held_out_games, rules=rules),
+                         held_out_games=settings.held_out_games, rules=rules,
+                         game=rules.game),
             where / key, n_jobs=jobs,
         )  # fmt: skip
         final = where / f"{key}.toml"

@@ -4,18 +4,24 @@ noisy optimiser against L3.
 `search` has knobs besides its worlds (the cost knob, held fixed): how many rounds its
 rollouts play after the current one (`horizon`), how many actions it tries (`candidates`),
 how mixed its sealed bids are (`temperature`) and how a rollout cut short values a score
-lead (`lead`). Each trial plays one `search` seat with the trial's knobs against copies of
-L3 (the shipped Nash mixture), seats rotated, at each player count asked, on the **same
-games for every trial** (common random numbers: the trial's knobs are the only difference),
-and scores the mean gain (win share minus the fair 1/P) over the player counts.
+lead (`lead`). (`horizon` and `lead` act only in a game played in rounds, `temperature` only
+on decisions taken at once: in Rapa Nui, which has neither, only `candidates` changes play;
+the other three are searched all the same, to no effect on a trial's games.) Each trial
+plays one `search` seat with the trial's knobs against copies of L3 (the shipped Nash
+mixture), seats rotated, at each player count asked, on the **same games for every trial**
+(common random numbers: the trial's knobs are the only difference), and scores the mean
+gain (win share minus the fair 1/P) over the player counts.
 
 The optimiser is Optuna's TPE sampler (a Bayesian optimiser that needs no gradient and
 tolerates noise; docs/strategies.md, "search"): the current defaults are trial 0 and
-the first trials are random (TPE's start-up). Every trial's sampler is seeded by the root
-seed and the number of finished trials, so a run, stopped and resumed, proposes the same
-trials as one that ran straight through; trials are kept in a journal file in the run
-directory. A trial whose search costs more CPU per game and searching seat than
-`max_seconds` is kept but cannot be chosen.
+the first trials are random (TPE's start-up). Any game whose `search` has the four knobs can
+be tuned; a knob's range (`KNOBS`) is widened to hold the game's shipped default (`ranges`:
+Rapa Nui's search ships `horizon=-1` and `candidates=256`), so trial 0 is always a trial of
+the space searched, and a game whose search lacks a knob is refused in one line. Every
+trial's sampler is seeded by the root seed and the number of finished trials, so a run,
+stopped and resumed, proposes the same trials as one that ran straight through; trials are
+kept in a journal file in the run directory. A trial whose search costs more CPU per game
+and searching seat than `max_seconds` is kept but cannot be chosen.
 
 The best trial is then **verified**: it and the defaults play new games (root seed + 1),
 paired game by game, so the gain over the defaults is measured free of the selection's luck.
@@ -40,13 +46,15 @@ from scipy import stats
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.tables import win_shares
 from moaisim.errors import UserError
-from moaisim.files import GAME_KEY, check_game, named_game, write_atomic
-from moaisim.games import DEFAULT, load_game
+from moaisim.files import GAME_KEY, check_game, write_atomic
+from moaisim.games import load_game
 from moaisim.registry import level_spec, load_strategy
-from moaisim.rundir import check_own_dir, make_dir
+from moaisim.rundir import check_own_dir, identity_game, make_dir, recorded_game
 from moaisim.runner import check_jobs
 
-#: The knobs tuned and their ranges: (kind, choices) or (kind, low, high).
+#: The knobs tuned and their ranges: (kind, choices) or (kind, low, high); kinds: "choice",
+#: "int", "log" (a float on a log scale), and, for a range widened to a game's default
+#: (`ranges`), "logint" (an int on a log scale) and "float".
 KNOBS: dict[str, tuple[Any, ...]] = {
     "horizon": ("choice", (0, 1, 2)),  # -1 (to the end) costs several times the 2 s budget
     "candidates": ("int", 4, 16),
@@ -109,7 +117,7 @@ class KnobsResult:
     path: Path
     command: str = ""
     #: the game whose `search` strategy was tuned
-    game: str = DEFAULT
+    game: str = field(kw_only=True)
 
     @property
     def adopted(self) -> bool:
@@ -129,7 +137,7 @@ class KnobsResult:
         return dict(self.best.knobs) if self.adopted else defaults(self.game)
 
 
-def defaults(game: str = DEFAULT) -> dict[str, Any]:
+def defaults(game: str) -> dict[str, Any]:
     """The knobs as the game's `search` strategy ships them."""
     params = load_strategy("search", game).cls.params
     missing = [k for k in KNOBS if k not in params]
@@ -138,6 +146,51 @@ def defaults(game: str = DEFAULT) -> dict[str, Any]:
                         f"none of {', '.join(missing)} (its parameters: "
                         f"{', '.join(params)})")  # fmt: skip
     return {k: params[k] for k in KNOBS}
+
+
+def ranges(game: str) -> dict[str, tuple[Any, ...]]:
+    """The knobs' ranges in `game`: `KNOBS`, each widened to hold the game's shipped default
+    (trial 0 plays the defaults, and Optuna takes no trial outside its space): a choice gains
+    the default; a range of numbers reaches out to it, on a log scale when it reaches out
+    (Rapa Nui's `candidates=256` makes 4-16 into 4-256, sampled evenly in ratio), on a linear
+    one where a log scale cannot hold it (a default of 0 or less). A game whose defaults lie
+    inside every range (Moai's) searches `KNOBS` itself."""
+    shipped = defaults(game)
+    out: dict[str, tuple[Any, ...]] = {}
+    for name, (kind, *rng) in KNOBS.items():
+        d = shipped[name]
+        if isinstance(d, bool) or not isinstance(d, int | float) or not math.isfinite(d):
+            raise UserError(f"tune-search: {game}'s search ships {name}={d!r}, not a finite "
+                            f"number to tune")  # fmt: skip
+        if kind == "choice":
+            out[name] = (kind, rng[0] if d in rng[0] else tuple(sorted({*rng[0], d})))
+        elif kind == "int" and d != int(d):
+            raise UserError(f"tune-search: {game}'s search ships {name}={d!r}, not a whole "
+                            f"number")  # fmt: skip
+        elif rng[0] <= d <= rng[1]:
+            out[name] = (kind, *rng)
+        else:
+            lo, hi = min(rng[0], d), max(rng[1], d)
+            if kind == "int":
+                out[name] = ("logint" if lo >= 1 else "int", int(lo), int(hi))
+            else:
+                out[name] = ("log" if lo > 0 else "float", float(lo), float(hi))
+    return out
+
+
+def widened(space: Mapping[str, tuple[Any, ...]]) -> list[str]:
+    """What `ranges` widened in `space`, a phrase a knob ("horizon in (-1, 0, 1, 2)",
+    "candidates 4 to 256 (log scale)"; none widened: empty)."""
+    out = []
+    for name, (kind, *rng) in space.items():
+        if (kind, *rng) == KNOBS[name]:
+            continue
+        if kind == "choice":
+            out.append(f"{name} in ({', '.join(map(str, rng[0]))})")
+        else:
+            scale = " (log scale)" if kind in ("log", "logint") else ""
+            out.append(f"{name} {rng[0]:g} to {rng[1]:g}{scale}")
+    return out
 
 
 def spec(knobs: Mapping[str, Any], worlds: int) -> str:
@@ -150,7 +203,7 @@ def spec(knobs: Mapping[str, Any], worlds: int) -> str:
 
 # --- measuring -------------------------------------------------------------------------------
 def _batch(
-    players: int, lineup: list[str], idx: np.ndarray, seed: int, seat: int, game: str = DEFAULT
+    players: int, lineup: list[str], idx: np.ndarray, seed: int, seat: int, game: str
 ) -> tuple[np.ndarray, float]:
     """One batch of games: the search seat's win shares and the CPU seconds."""
     the_game = load_game(game)
@@ -166,7 +219,7 @@ def _batch(
 
 
 def shares(
-    search: str, players: int, games: int, seed: int, n_jobs: int, game: str = DEFAULT
+    search: str, players: int, games: int, seed: int, n_jobs: int, game: str
 ) -> tuple[np.ndarray, float]:
     """`games` games per seat rotation of `search` against L3: the search seat's win share
     in each (ordered by rotation, then game) and CPU seconds per game: the median over the
@@ -198,7 +251,7 @@ def measure(
     games: int,
     seed: int,
     n_jobs: int,
-    game: str = DEFAULT,
+    game: str,
 ) -> Trial:
     """A trial: the knobs' search against L3 at each player count, `games` per rotation."""
     trial = Trial(number, dict(knobs))
@@ -216,7 +269,7 @@ def verify(
     games: int,
     seed: int,
     n_jobs: int,
-    game: str = DEFAULT,
+    game: str,
 ) -> list[Verified]:
     """The chosen knobs and the defaults on the same fresh games: each one's gain over fair
     and the paired difference (a t interval over the games' share differences)."""
@@ -250,25 +303,27 @@ def verify(
 
 
 # --- the search ------------------------------------------------------------------------------
-def _suggest(trial: Any) -> dict[str, Any]:
+def _suggest(trial: Any, knobs: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
+    """A trial's knobs, each from its range in `knobs` (`ranges`)."""
     out: dict[str, Any] = {}
-    for name, (kind, *rng) in KNOBS.items():
+    for name, (kind, *rng) in knobs.items():
         if kind == "choice":
             out[name] = trial.suggest_categorical(name, list(rng[0]))
-        elif kind == "int":
-            out[name] = trial.suggest_int(name, rng[0], rng[1])
+        elif kind in ("int", "logint"):
+            out[name] = trial.suggest_int(name, rng[0], rng[1], log=kind == "logint")
         else:
-            out[name] = trial.suggest_float(name, rng[0], rng[1], log=True)
+            out[name] = trial.suggest_float(name, rng[0], rng[1], log=kind == "log")
     return out
 
 
-def _settings(players: Sequence[int], worlds: int, games: int, seed: int) -> dict[str, Any]:
+def _settings(players: Sequence[int], worlds: int, games: int, seed: int,
+              knobs: Mapping[str, tuple[Any, ...]] = KNOBS) -> dict[str, Any]:  # fmt: skip
     return {
         "players": list(players),
         "worlds": worlds,
         "games": games,
         "seed": seed,
-        "knobs": {k: list(map(str, v)) for k, v in KNOBS.items()},
+        "knobs": {k: list(map(str, v)) for k, v in knobs.items()},
     }
 
 
@@ -281,7 +336,8 @@ def _check(
     max_seconds: float,
     n_jobs: int,
     seed: int = 0,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> None:
     """Every setting of a search, one line each, before anything is created or played."""
     if not players or any(p not in (2, 3, 4, 5) for p in players):
@@ -298,6 +354,7 @@ def _check(
     if worlds < 1:
         raise UserError(f"tune-search: --worlds must be at least 1 (got {worlds})")
     knobs = defaults(game)  # the game's search has these knobs (a one-line error if not)
+    ranges(game)  # and ships each as a number a range can hold (a one-line error if not)
     try:  # search's own bounds (its worlds among them), as every trial plays it
         load_strategy(spec(knobs, worlds), game)
     except UserError as exc:
@@ -329,18 +386,22 @@ def tune_search(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str = "",
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> KnobsResult:
     """Run (or resume) the search over the knobs of `game`'s `search` in `out`, verify the
     best feasible trial and write `out/trials.csv` and `out/search-knobs.toml`."""
     players = sorted(set(players))
-    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs, seed, game)
+    _check(players, trials, games, verify_games, worlds, max_seconds, n_jobs, seed, game=game)
     check_out(out)
     make_dir(out)
     say = progress or (lambda _line: None)
-    settings = _settings(players, worlds, games, seed)
-    if game != DEFAULT:  # a Moai search made before games had names resumes as one
-        settings["game"] = game
+    space = ranges(game)  # KNOBS, widened to the game's shipped defaults
+    if wide := widened(space):
+        say(f"{game}'s search ships defaults outside the tuned ranges: searching "
+            f"{', '.join(wide)} so that trial 0 plays them")  # fmt: skip
+    settings = _settings(players, worlds, games, seed, space)
+    settings.update(identity_game(game))  # a search made before games had names resumes
     journal = out / "journal.log"
     storage = optuna.storages.JournalStorage(
         optuna.storages.journal.JournalFileBackend(str(journal))
@@ -351,8 +412,8 @@ def tune_search(
     names = optuna.get_all_study_names(storage)
     if STUDY in names:
         study = optuna.load_study(study_name=STUDY, storage=storage)
-        held = study.user_attrs.get("settings")  # a search that names no game is Moai's
-        check_game(named_game(held) or DEFAULT, game, out, "a knob search")
+        held = study.user_attrs.get("settings")  # one that names no game: `recorded_game`
+        check_game(recorded_game(held), game, out, "a knob search")
         if held != settings:
             raise UserError(
                 f"{out} holds a knob search of other settings "
@@ -370,7 +431,8 @@ def tune_search(
         ]
 
     def objective(t: Any) -> float:
-        got = measure(_suggest(t), len(done()), worlds, players, games, seed, n_jobs, game=game)
+        knobs = _suggest(t, space)
+        got = measure(knobs, len(done()), worlds, players, games, seed, n_jobs, game=game)
         t.set_user_attr("trial", json.dumps(asdict(got)))
         return got.value
 
@@ -419,7 +481,7 @@ def tune_search(
             game,
         )
     result = KnobsResult(players, worlds, kept, best, checked, out / "search-knobs.toml", command,
-                         game)  # fmt: skip
+                         game=game)  # fmt: skip
     write_atomic(out / "trials.csv",
                  table(kept).assign(**{GAME_KEY: game}).to_csv(index=False).encode(),
                  "trials table")  # fmt: skip
@@ -428,12 +490,12 @@ def tune_search(
 
 
 def _verified(path: Path, knobs: Mapping[str, Any], worlds: int, players: Sequence[int],
-              games: int, seed: int, n_jobs: int, game: str = DEFAULT
+              games: int, seed: int, n_jobs: int, game: str
               ) -> list[Verified]:  # fmt: skip
     """`verify`, kept in `path` by its settings: a finished search run again says its
     result without playing the verification again."""
     key = {"knobs": dict(knobs), "worlds": worlds, "players": list(players), "games": games,
-           "seed": seed, **({GAME_KEY: game} if game != DEFAULT else {})}  # fmt: skip
+           "seed": seed, **identity_game(game)}  # fmt: skip
     if path.is_file():
         kept = json.loads(path.read_text())
         if kept.get("key") == json.loads(json.dumps(key)):

@@ -29,6 +29,7 @@ a publisher is generated from the tables in plain words, with its caveats.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -48,10 +49,11 @@ from moaisim.analysis.verdicts import FieldStatus, field_game, field_status
 from moaisim.checks import SEEDS, check_count, check_seed
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_game, swap_in
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
 from moaisim.registry import level_spec, load_strategy
+from moaisim.rundir import recorded_game
 from moaisim.runner import check_jobs, make_study, run_in_memory
 from moaisim.studies.versus import SEARCH_SECONDS, versus
 
@@ -97,7 +99,7 @@ class SheetSettings:
     #: the rules the sheet puts beside them on the same deals (a comparison sheet), or None
     against: RulesLike | None = None
     #: the game played (`moaisim.games`; given rules are of it)
-    game: str = DEFAULT
+    game: str = dataclasses.field(kw_only=True)
     #: games of L4 self-play, the check field: the L3 self-play's first deals, at most
     #: `games` of them (0: none; `moaisim sheet` plays 100 by default)
     check_games: int = 0
@@ -342,7 +344,7 @@ def _replays(s: SheetSettings, rules: RulesLike, level: str, stage: Progress) ->
     return y
 
 
-def read_field(report: Path | None, players: int, game: str = DEFAULT) -> dict[str, Any]:
+def read_field(report: Path | None, players: int, game: str) -> dict[str, Any]:
     """What the field study says at this player count: its Nash mixture's diversity, the
     shipped L3's certificate (`verdicts.field_status`), restricted play and the search gap
     with where L4's points come from (the strong-play table, under the game's headline part:
@@ -366,14 +368,14 @@ def read_field(report: Path | None, players: int, game: str = DEFAULT) -> dict[s
         out["restricted"] = restricted[["strategy", "mechanism", "description", "delta", "lo",
                                         "hi", "games", "flag"]]  # fmt: skip
     spec = load_game(game)
-    part = spec.VOCABULARY["headline_part"]
+    part = spec.INFO.vocabulary["headline_part"]
     gap, strong = csv("search_gap"), csv(part)
     if gap is not None:
         out["search_gap"] = gap.iloc[0].to_dict()
     if strong is not None:  # L4's seat against L3 in the base game
         at_table = strong[(strong["games"] == "L4 seat against L3")
                           & (strong["components"] == "base")]  # fmt: skip
-        shares = [f"from_{k}" for k in spec.SCORE_PARTS]
+        shares = [f"from_{k}" for k in spec.INFO.score_parts]
         out[part] = at_table[["who", "seats", "score", *shares, "carves"]].reset_index(drop=True)
     return out
 
@@ -392,7 +394,7 @@ def paragraph(sh: Sheet) -> str:
     statistics, no internal names), from its tables only, with its caveats. The rest of
     the page keeps the technical detail."""
     s, p = sh.settings, sh.settings.players
-    words = load_game(s.game).VOCABULARY
+    words = load_game(s.game).INFO.vocabulary
     seat0, others = sh.seats.iloc[0], sh.seats.iloc[1:]
     where = in_words(s.rules).removeprefix("the ").removeprefix("set-up ")
     lead = (f"At {p} players ({where}), in {int(seat0['games']):,} games between our strongest "
@@ -454,7 +456,7 @@ def _identity(settings: dict[str, Any]) -> dict[str, Any]:
     against = out["against"]  # None: no comparison (and a sheet.json made before one could be)
     out["against"] = against.setup if _is_rules(against) else against
     out["check_games"] = out["check_games"] or 0  # None: a sheet.json made before the check field
-    out["game"] = out["game"] or DEFAULT  # None: a sheet.json made before games had names
+    out["game"] = recorded_game(out["game"])  # None: a sheet.json made before games had names
     return out
 
 
@@ -546,7 +548,7 @@ def _write(sh: Sheet, out: Path, command: str) -> None:
 def _markdown(sh: Sheet, command: str) -> str:
     s = sh.settings
     fair, words = sh.fairness, in_words(s.rules)
-    said = load_game(s.game).VOCABULARY
+    said = load_game(s.game).INFO.vocabulary
     rounds = text.estimate(sh.length["mean"], sh.length["lo"], sh.length["hi"], ".2f")
     played = f"The set-up played: {words}" + (
         f" ({s.setup}: `moaisim variants` lists what it changes)." if s.setup != "base" else "."
@@ -884,11 +886,11 @@ def _skill_table(skill: pd.DataFrame) -> pd.DataFrame:
 
 def _part(sh: Sheet) -> str:
     """The game's headline part: what the field study's strong-play table is named by."""
-    return load_game(sh.settings.game).VOCABULARY["headline_part"]
+    return load_game(sh.settings.game).INFO.vocabulary["headline_part"]
 
 
 def _sources_table(sh: Sheet) -> pd.DataFrame:
-    names = tuple(load_game(sh.settings.game).SCORE_PARTS)
+    names = tuple(load_game(sh.settings.game).INFO.score_parts)
     rows = [{"who": f"L3 self-play, {r['who']} (this sheet)", **_parts(r, names)}
             for _, r in sh.sources.iterrows()]  # fmt: skip
     strong = sh.field.get(_part(sh))

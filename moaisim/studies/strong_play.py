@@ -30,12 +30,12 @@ from joblib import Parallel, delayed
 from moaisim.analysis.stats import wilson
 from moaisim.analysis.tables import win_shares
 from moaisim.files import write_atomic
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.registry import level_spec, load_strategy
 
 
 def _play(players: int, lineup: list[str], games: np.ndarray, seed: int, components: str | None,
-          seat_name: dict[int, str], game: str = DEFAULT
+          seat_name: dict[int, str], game: str
           ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """One batch: its results (`who` names each seat's role) and its per-round table."""
     the_game = load_game(game)
@@ -49,7 +49,7 @@ def _play(players: int, lineup: list[str], games: np.ndarray, seed: int, compone
 
 
 def search_games(players: int, games: int, seed: int, search: str = "search",
-                 n_jobs: int = 1, game: str = DEFAULT
+                 n_jobs: int = 1, *, game: str
                  ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """`games` games per seat rotation: `search` in seat s, L3 in the others; the results
     (column `who`: "L4" for the search seat) and the per-round table, rotation by rotation."""
@@ -66,7 +66,7 @@ def search_games(players: int, games: int, seed: int, search: str = "search",
 
 
 def self_play(players: int, games: int, seed: int, components: str | None = None,
-              n_jobs: int = 1, game: str = DEFAULT
+              n_jobs: int = 1, *, game: str
               ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """L3 in every seat, `games` games (under a component file when given)."""
     l3 = level_spec("L3", players, game)
@@ -103,13 +103,13 @@ def gap(results: pd.DataFrame) -> dict[str, float]:
 
 
 def parts_table(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] = ("who",),
-                game: str = DEFAULT) -> pd.DataFrame:  # fmt: skip
+                *, game: str) -> pd.DataFrame:  # fmt: skip
     """Per group (`by`): seats, mean score, the shares of the score from each of its parts
     (the game's `SCORE_PARTS`, of the group's total points), the headline part's pieces per
     seat and game (`headline_count`: Moai for Moai), the share of seats with at least one,
     and the mean round of a seat's first (among seats that finish one)."""
     spec = load_game(game)
-    words, names = spec.VOCABULARY, tuple(spec.SCORE_PARTS)
+    words, names = spec.INFO.vocabulary, tuple(spec.INFO.score_parts)
     count = words["headline_count"]
     pts = spec.score_parts(results)
     df = results.assign(**{f"_{k}": pts[k].to_numpy() for k in names})

@@ -41,29 +41,28 @@ from moaisim.files import (
     GAME_KEY,
     check_game,
     check_writable_file,
-    named_game,
     read_text,
     shown,
     write_atomic,
 )
 from moaisim.fingerprint import fingerprint
-from moaisim.games import DEFAULT, load_game
+from moaisim.games import load_game
 from moaisim.games.base import RulesLike
 from moaisim.registry import StrategySpec, file_game, level_or_spec, load_strategy, split_top
-from moaisim.rundir import make_dir
+from moaisim.rundir import identity_game, make_dir, recorded_game
 from moaisim.runner import check_jobs
 
 
-def _spec(strategy: str | type | StrategySpec, game: str = DEFAULT) -> StrategySpec:
+def _spec(strategy: str | type | StrategySpec, game: str) -> StrategySpec:
     return load_strategy(strategy, game=game)
 
 
-def weights_home(game: str = DEFAULT) -> Path:
+def weights_home(game: str) -> Path:
     """The folder of a game's shipped weights and mixture files (`GameSpec.weights_path`)."""
     return Path(load_game(game).weights_path("heuristic.toml")).parent
 
 
-def _field_list(field: Any, players: int | None = None, game: str = DEFAULT) -> list[Any]:
+def _field_list(field: Any, players: int | None = None, *, game: str) -> list[Any]:
     """The field's strategies: a list, one spec, or a comma-separated string of specs; with
     `players`, a skill level (L0-L4) stands for its field at that player count."""
     if isinstance(field, str):
@@ -78,12 +77,12 @@ def lineups(
     players: int,
     candidate: str | type | StrategySpec,
     field: str | type | StrategySpec | Sequence[str | type | StrategySpec],
-    game: str = DEFAULT,
+    game: str,
 ) -> list[list[StrategySpec]]:
     """One lineup per seat of the candidate: rotation s puts it in seat s and the field's
     strategies in the other seats, in order (a field shorter than players - 1 repeats). A
     field given as a string may list strategies separated by commas ("greedy,moai")."""
-    others = [_spec(f, game) for f in _field_list(field, players, game)]
+    others = [_spec(f, game) for f in _field_list(field, players, game=game)]
     if not others:
         raise UserError("the field of opponents is empty")
     cand = _spec(candidate, game)
@@ -103,7 +102,8 @@ def rotated(
     rules: RulesLike | None = None,
     batch_size: int = 10_000,
     table: bool = True,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> pd.DataFrame | np.ndarray:
     """Play `games` (a count n: games 0..n-1, or game indices) of root seed `seed` once per
     rotation (the candidate in each seat in turn) on the batch engine; the game is the
@@ -171,7 +171,8 @@ def strength(
     games: int,
     seed: int = 0,
     rules: RulesLike | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> Strength:
     """The candidate's win share against the field over `games` games per rotation (so
     players x games games in all), with its Wilson interval."""
@@ -190,7 +191,8 @@ def shares(
     games: int,
     seed: int = 0,
     n_jobs: int = 1,
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> list[float]:
     """Each candidate's win share against the field (`strength`, the same games for all),
     the candidates played in parallel (`n_jobs`)."""
@@ -253,7 +255,8 @@ def candidate(
     weights: dict[str, float],
     label: str = "candidate",
     forbid: Sequence[str] = (),
-    game: str = DEFAULT,
+    *,
+    game: str,
 ) -> StrategySpec:
     """The game's tunable strategy (`heuristic`) with these weights; with `forbid`, wrapped
     in `restrict` (restricted play: the weights tuned under the restriction)."""
@@ -278,7 +281,7 @@ def _evaluate(
 ) -> tuple[float, float]:
     """(win share, mean rank) of the weights against the field, seats rotated."""
     got = rotated(players, candidate(weights, forbid=forbid, game=rules.game), field, games,
-                  seed, rules, table=False)  # fmt: skip
+                  seed, rules, table=False, game=rules.game)  # fmt: skip
     assert isinstance(got, np.ndarray)
     return float(got[0].mean()), float(got[1].mean())
 
@@ -328,8 +331,8 @@ class TuneSettings:
     #: the rules to tune under, whole (a study cell's: rule parameters and components
     #: included); given, it replaces `variants` and `options` (and `game`: its own)
     rules: RulesLike | None = None
-    #: the game tuned (`moaisim.games`) when no `rules` are given
-    game: str = DEFAULT
+    #: the game tuned (`moaisim.games`; given `rules`, theirs)
+    game: str = dataclasses.field(kw_only=True)
 
 
 def tune(
@@ -354,7 +357,7 @@ def tune(
     state: str | Path | None = None,
     command: str | None = None,
     forbid: Sequence[str] = (),
-    game: str = DEFAULT,
+    game: str,
     **options: str,
 ) -> TuneResult:
     """Find `heuristic` weights that play well against `field` at `players` players (the
@@ -452,8 +455,9 @@ def search(
     final = {k: rounded(v) for k, v in plan.weights(es.mean).items()}
     last = history[-1]["mean_point"] if history else math.nan
     report("held-out", last)
-    held, base = (strength(settings.players, candidate(w, label, plan.forbid, plan.game),
-                           plan.field, settings.held_out_games, plan.held_out_seed, plan.rules)
+    held, base = (strength(settings.players, candidate(w, label, plan.forbid, game=plan.game),
+                           plan.field, settings.held_out_games, plan.held_out_seed, plan.rules,
+                           game=plan.game)
                   for w, label in ((final, "tuned"), (plan.start, "start")))  # fmt: skip
     _write_results(files, plan, command, saved, final, held, base)
     report("done", last, held)
@@ -494,7 +498,7 @@ class WeightSpace:
 
     start: Mapping[str, float]
     names: Sequence[str]
-    game: str = DEFAULT
+    game: str
 
     @property
     def scales(self) -> np.ndarray:
@@ -568,16 +572,15 @@ class _Plan:
             "games": s.games, "popsize": s.popsize, "seed": s.seed, "sigma": s.sigma,
             "start": self.start, "names": self.names, "objective": s.objective,
             "rules": self.rules.digest(), **({"forbid": sorted(s.forbid)} if s.forbid else {}),
-            # a Moai search made before games had names resumes as one
-            **({"game": self.game} if self.game != DEFAULT else {}),
+            # a search made before games had names resumes as one
+            **identity_game(self.game),
         }  # fmt: skip
         return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
 
     def command(self, out: Path) -> str:
         """The `moaisim tune` command of this search (recorded when none is given)."""
         s = self.settings
-        parts = ["moaisim", "tune", *(["--game", self.game] if self.game != DEFAULT else []),
-                 "--players", str(s.players), "--field",
+        parts = ["moaisim", "tune", "--game", self.game, "--players", str(s.players), "--field",
                  ",".join(spec.label for spec in self.field), "--games", str(s.games),
                  "--generations", str(s.generations), "--seed", str(s.seed),
                  "--held-out-games", str(s.held_out_games), "--out", str(out)]  # fmt: skip
@@ -604,7 +607,7 @@ class _Plan:
         return shlex.join(parts)
 
 
-def start_weights(start: str | Path | Mapping[str, float] | None, game: str = DEFAULT
+def start_weights(start: str | Path | Mapping[str, float] | None, game: str
                   ) -> dict[str, float]:  # fmt: skip
     """Every weight at the start: the tunable strategy's defaults, with `start`'s (a TOML
     file or a dict) over them."""
@@ -621,7 +624,7 @@ def start_weights(start: str | Path | Mapping[str, float] | None, game: str = DE
     return {**spec.default_weights(), **given}
 
 
-def tuned_names(names: Sequence[str] | None, game: str = DEFAULT) -> list[str]:
+def tuned_names(names: Sequence[str] | None, game: str) -> list[str]:
     """The weights the search moves (default: all), each known and named once."""
     every = load_game(game).WEIGHT_NAMES
     tuned = list(names) if names else list(every)
@@ -647,7 +650,7 @@ def _resolve(s: TuneSettings) -> _Plan:
              else load_game(game).make_rules(s.players, s.variants, **s.options))  # fmt: skip
     if rules.players != s.players:
         raise UserError(f"the rules are for {rules.players} players, the search for {s.players}")
-    field_specs = [load_strategy(f, game) for f in _field_list(s.field, s.players, game)]
+    field_specs = [load_strategy(f, game) for f in _field_list(s.field, s.players, game=game)]
     if not field_specs:
         raise UserError("the field of opponents is empty")
     if len(field_specs) > s.players - 1:
@@ -698,8 +701,8 @@ def _resumed(path: Path, plan: _Plan) -> dict[str, Any]:
     if not isinstance(saved, dict) or not keys <= set(saved):
         raise UserError(f"{str(path)!r} is not a tuner state: remove it, or start "
                         "again (moaisim tune --restart; resume=False in Python)")  # fmt: skip
-    # a state saved before files named their game is Moai's (the game it could be then)
-    check_game(named_game(saved, DEFAULT), plan.game, path, "a tuner state")
+    # a state saved before files named their game: `recorded_game`
+    check_game(recorded_game(saved), plan.game, path, "a tuner state")
     if saved.get("fingerprint") != plan.search_id():
         raise UserError(
             f"{str(path)!r} holds another search (other players, field, games, seed, "
@@ -816,7 +819,7 @@ def _evaluator(
 
 
 def _write_log(path: Path, command: str, history: list[dict[str, float]], objective: str,
-               game: str = DEFAULT) -> None:  # fmt: skip
+               game: str) -> None:  # fmt: skip
     """The search's log: its command, its game, then a line per generation."""
     what = "win share" if objective == "win" else "mean rank"
     lines = [f"# {command}", f"# {GAME_KEY} {game}; each generation: best candidate, median "
@@ -836,7 +839,7 @@ def _write_weights(
     weights: dict[str, float],
     notes: dict[str, Any],
     docs: Sequence[tuple],
-    game: str = DEFAULT,
+    game: str,
 ) -> None:
     """The weights file: a header, the `[tuned]` notes, then `[weights]` with each weight's
     meaning (`heuristic(weights=this file)` plays it)."""
@@ -847,12 +850,12 @@ def _write_weights(
         f"{notes['held_out_win_share']} {notes['held_out_interval']} over "
         f"{notes['held_out_games']} games (start: {notes['start_held_out_win_share']}).",
     ]
-    write_weights_file(path, weights, "tuned", notes, header, docs, game)
+    write_weights_file(path, weights, "tuned", notes, header, docs, game=game)
 
 
 def write_weights_file(path: Path, weights: Mapping[str, float], section: str,
                        notes: Mapping[str, Any], header: Sequence[str],
-                       docs: Sequence[tuple] | None = None, game: str = DEFAULT
+                       docs: Sequence[tuple] | None = None, *, game: str
                        ) -> None:  # fmt: skip
     """A weights file, whole or not at all: the `header` comment lines, the game it is of
     (`GAME_KEY`: another game's strategies refuse it), the `[section]` notes (how it was

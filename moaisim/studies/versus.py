@@ -30,7 +30,7 @@ from moaisim.analysis import stats
 from moaisim.analysis.source import game_of_table
 from moaisim.analysis.text import bracket, num
 from moaisim.errors import UserError
-from moaisim.games import DEFAULT, GameSpec, load_game
+from moaisim.games import GameSpec, load_game
 from moaisim.games.base import RulesLike
 from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
@@ -66,7 +66,7 @@ def measures(spec: GameSpec) -> tuple[str, ...]:
     return (*MEASURES, *spec.SHOWN_MEASURES)
 
 
-def field_specs(field: str | Sequence[Any], players: int, game: str = DEFAULT
+def field_specs(field: str | Sequence[Any], players: int, game: str
                 ) -> list[StrategySpec]:  # fmt: skip
     """The field's strategies: a comma-separated string of specs, or a list; a skill level
     (L0-L4) stands for its field at `players` players (`registry.level_spec`)."""
@@ -84,7 +84,7 @@ def field_specs(field: str | Sequence[Any], players: int, game: str = DEFAULT
     ]  # fmt: skip
 
 
-def _level(item: Any, players: int, game: str = DEFAULT) -> Any:
+def _level(item: Any, players: int, game: str) -> Any:
     """A level's spec at `players` (L3 at 3 players: nash-3p.toml), anything else as given."""
     levels = load_game(game).LEVELS
     return level_spec(item, players, game) if isinstance(item, str) and item in levels else item
@@ -102,7 +102,8 @@ def versus(
     components: Any = None,
     progress: Progress | None = None,
     rules: RulesLike | None = None,
-    game: str = DEFAULT,
+    *,
+    game: str,
     **options: str | Sequence[str] | None,
 ) -> pd.DataFrame:
     """The candidate against the field at each player count and set-up (see the module's
@@ -141,13 +142,13 @@ def versus(
 
 
 def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
-    """The versus table of a study's results (cells: the study's cells by index)."""
+    """The versus table of a study's results (cells: the study's cells by index), of the
+    results' game (their rows name it)."""
     rows = []
-    game = DEFAULT
+    game = game_of_table(results)
+    spec = load_game(game)
     for cell, part in results.groupby("cell", observed=True):
         c = cells[int(cell)]
-        game = c.rules.game
-        spec = load_game(game)
         p = c.rules.players
         part = part.sort_values(["game", "seat"])
         rotation = part["game"].to_numpy()[::p] % p

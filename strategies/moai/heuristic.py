@@ -79,87 +79,40 @@ policy (`Strategy.by_policy`).
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
 
-import numpy as np
-
-from moaisim import weight_files
-from moaisim.errors import UnknownStrategyError
 from moaisim.games.moai.engine.compiled.heuristic import FISHER as FISHER
 from moaisim.games.moai.engine.compiled.heuristic import PLAIN, WEIGHTS
 from moaisim.games.moai.engine.compiled.policy import HEURISTIC, Policy
 from moaisim.games.moai.rules import Rules
+from moaisim.strategies.common.weights import Family, Heuristic
 from moaisim.strategies.moai.base import Strategy
 
 # The weights (`WEIGHTS`, each weight's index as a constant) and the scoring kernels live in
-# `engine.compiled.heuristic` (Moai's): the policy is the strategy.
-NAMES: tuple[str, ...] = tuple(w[0] for w in WEIGHTS)
-SCALES = np.array([w[1] for w in WEIGHTS])
+# `engine.compiled.heuristic` (Moai's): the policy is the strategy. They are read the
+# toolkit's way (`moaisim.strategies.common.weights`).
+FAMILY = Family(WEIGHTS, Path(str(resources.files("moaisim.strategies.moai").joinpath("weights"))),
+                "strategies/moai/weights", range(2, 6))  # fmt: skip
+NAMES: tuple[str, ...] = FAMILY.names
+SCALES = FAMILY.scales
 INDEX: dict[str, int] = {name: k for k, name in enumerate(NAMES)}
-
-WEIGHTS_DIR = "weights"
-
-
-def weights_path(name: str) -> Path:
-    """The path of a shipped weights file (`strategies/moai/weights/<name>`)."""
-    return Path(str(resources.files("moaisim.strategies.moai").joinpath(WEIGHTS_DIR, name)))
+weights_path, read_weights = FAMILY.path, FAMILY.read
+shipped, defaults, vector = FAMILY.shipped, FAMILY.defaults, FAMILY.vector
 
 
-def read_weights(table: dict[str, Any], source: str) -> dict[str, float]:
-    """The weights of a TOML document or table (`weight_files.read_weights`: its `[weights]`
-    table, or its top-level numbers), each checked to be one of heuristic's (one line)."""
-    return weight_files.read_weights(table, source, NAMES)
-
-
-@cache
-def shipped(name: str) -> dict[str, float]:
-    """The weights of a shipped file (`weights_path(name)`), read once."""
-    return weight_files.read_weights_file(weights_path(name), NAMES)
-
-
-def defaults() -> dict[str, float]:
-    """The default weights (`weights/heuristic.toml`), every name."""
-    found = shipped("heuristic.toml")
-    missing = [k for k in NAMES if k not in found]
-    if missing:
-        raise UnknownStrategyError(f"heuristic.toml lacks weights {', '.join(missing)}")
-    return dict(found)
-
-
-def vector(weights: dict[str, float]) -> np.ndarray:
-    """The weights as the kernels' array, in `NAMES` order (missing names: defaults)."""
-    full = {**defaults(), **weights}
-    return np.array([full[k] for k in NAMES], dtype=np.float64)
-
-
-class HeuristicStrategy(Strategy):
+class HeuristicStrategy(Heuristic, Strategy):
     """Weighs every legal action by clear features; weights from a TOML file (weights=...)."""
 
     name = "heuristic"
-    #: the weights file of the class, in strategies/moai/weights/ (the defaults for `heuristic`)
-    preset: ClassVar[str] = "heuristic.toml"
-    #: weights: a table or a TOML file over the preset; shipped: the name of a shipped
-    #: weights file (`strategies/moai/weights/<name>`) to start from instead of the preset, so
-    #: that a shipped mixture file can name its members' weights from any directory
-    params: ClassVar[dict[str, Any]] = {"weights": {}, "shipped": ""}
-    weights: dict[str, Any]
-    shipped: str
 
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        given = read_weights(self.weights, f"strategy {self.name!r}")
-        self.w = vector({**shipped(self._base()), **given})
-
-    def _base(self) -> str:
-        """The shipped file the weights start from: `shipped=` (checked), else the preset."""
-        plan = "" if type(self) is HeuristicStrategy else self.name
-        return weight_files.shipped_base(self.shipped, self.preset, weights_path(""),
-                                         "strategies/moai/weights", plan)  # fmt: skip
+    family = FAMILY
 
     def own_policy(self, rules: Rules) -> Policy:
         """`heuristic` compiled (`compiled.heuristic`): its weights as the policy's floats (the
         plans too: only their weights differ)."""
         return Policy(HEURISTIC, (PLAIN,), tuple(float(x) for x in self.w))
+
+
+__all__ = ["FAMILY", "FISHER", "INDEX", "NAMES", "SCALES", "WEIGHTS", "HeuristicStrategy",
+           "defaults", "read_weights", "shipped", "vector", "weights_path"]  # fmt: skip

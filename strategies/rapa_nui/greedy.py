@@ -11,6 +11,7 @@ import numpy as np
 
 from moaisim.games.rapa_nui.engine.policy import greedy_weights
 from moaisim.games.rapa_nui.rules.model import default_components
+from moaisim.strategies.rapa_nui.base import Strategy
 from moaisim.strategies.rapa_nui.heuristic import HeuristicStrategy
 
 
@@ -21,7 +22,7 @@ class GreedyStrategy(HeuristicStrategy):
     params: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, **params: Any) -> None:
-        super(HeuristicStrategy, self).__init__(**params)
+        Strategy.__init__(self, **params)  # not the heuristic's weights: the score's
         self.weights = {}
         # the vector under the shipped component set (`vector` reads the rules played)
         self.w = greedy_weights(default_components().wood_per_glory)

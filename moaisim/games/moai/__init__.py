@@ -9,29 +9,23 @@ rules (`rules/`), the two engines and the forward model (`engine/`), and the str
 
 from __future__ import annotations
 
-from moaisim.games.base import lazy_names
+from moaisim.games.base import GameInfo, lazy_names
 from moaisim.games.moai import words
 
-NAME = "moai"
-TITLE = "Moai"
-SUMMARY = ("Adrian Dinu, 2007: clans bid for the bird-man, take epoch cards, send workers "
+#: What the game is (`GameInfo`): its name, title, player counts, rules book (docs/rules.md),
+#: default component file (`moaisim rules`), score parts and the words its reports use.
+INFO = GameInfo(
+    name="moai",
+    title="Moai",
+    summary=("Adrian Dinu, 2007: clans bid for the bird-man, take epoch cards, send workers "
            "to the forest, fields, volcano and boats, carve statues and feed their "
-           "people")  # fmt: skip
-PLAYERS = range(2, 6)
-
-#: What the reports call things (docs/reports.md, `words`): a seat, seat 0's role, a round,
-#: the score's parts, the headline part a designer asks about and its unit.
-VOCABULARY = words.VOCABULARY
-#: The score parts a report can put beside the score, with their units (R8.2).
-UNITS: dict[str, str] = {
-    "moai_height": "m of Moai",
-    "moai_count": "statues",
-    "pawns": "survivors",
-    "wood": "wood",
-}
-#: The rules book (docs/rules.md) and the default component file (`moaisim rules`).
-RULES_BOOK = "rules.md"
-COMPONENTS_FILE = ("moaisim.games.moai.rules", "default.toml")
+           "people"),
+    players=range(2, 6),
+    rules_book="rules.md",
+    components_file=("moaisim.games.moai.rules", "default.toml"),
+    score_parts=words.SCORE_PARTS,
+    vocabulary=words.VOCABULARY,
+)  # fmt: skip
 
 #: name -> (module, attribute): the rest of the `GameSpec`, loaded on first use.
 _LAZY: dict[str, tuple[str, str]] = {
@@ -53,6 +47,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     # the engines and the forward model
     "Games": ("moaisim.games.moai.engine.forward", "Games"),
     "Game": ("moaisim.games.moai.engine.forward", "Game"),
+    "conserved": ("moaisim.games.moai.engine.conserved", "problems"),
     "determinize": ("moaisim.games.moai.engine.forward", "determinize"),
     "ReferenceGame": ("moaisim.games.moai.engine.reference", "ReferenceGame"),
     "SeatView": ("moaisim.games.moai.engine.views", "SeatView"),
@@ -76,7 +71,6 @@ _LAZY: dict[str, tuple[str, str]] = {
     "seat_rows": ("moaisim.games.moai.engine.results", "seat_rows"),
     # each row's points from statues (beyond the GameSpec: the toolkit reads `score_parts`)
     "statue_points": ("moaisim.games.moai.engine.results", "statue_points"),
-    "SCORE_PARTS": ("moaisim.games.moai.measures", "SCORE_PARTS"),
     "score_parts": ("moaisim.games.moai.measures", "score_parts"),
     "SEAT_MEASURES": ("moaisim.games.moai.measures", "SEAT_MEASURES"),
     "SCORE_MEASURES": ("moaisim.games.moai.measures", "SCORE_MEASURES"),
@@ -112,12 +106,14 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Components": ("moaisim.games.moai.rules.components", "Components"),
     "component_document": ("moaisim.games.moai.rules.components", "document"),
     "components_from_dict": ("moaisim.games.moai.rules.components", "components_from_dict"),
-    "parse_epoch_card": ("moaisim.games.moai.rules.components", "parse_epoch_card"),
     "apply_parameters": ("moaisim.games.moai.rules.parameters", "apply"),
     "COMPONENT_EDITS": ("moaisim.games.moai.edits", "COMPONENT_EDITS"),
     "TOTAL_CHANGING": ("moaisim.games.moai.edits", "TOTAL_CHANGING"),
     "edit_default": ("moaisim.games.moai.edits", "edit_default"),
     "apply_edit": ("moaisim.games.moai.edits", "apply_edit"),
+    # the decisions' shapes: each kind's answer width and action-space size (distill, learn)
+    "ACTION_WIDTHS": ("moaisim.games.moai.engine.decisions", "ACTION_WIDTHS"),
+    "action_size": ("moaisim.games.moai.engine.decisions", "action_size"),
 }
 
 

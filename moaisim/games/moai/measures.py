@@ -10,10 +10,12 @@ import numpy as np
 import pandas as pd
 
 from moaisim.games.moai.rules.parameters import LATER
+from moaisim.games.moai.words import (
+    SCORE_PARTS as SCORE_PARTS,  # statues (Moai height x `moai_points`),
+)
 
-#: The parts a seat's score splits into, the headline part first: points from statues (Moai
-#: height x the `moai_points` parameter), living pawns, points from wood.
-SCORE_PARTS: tuple[str, ...] = ("statues", "pawns", "wood")
+# living pawns, points from wood
+
 #: The per-seat measures a strategies table averages besides the score, as (label, short
 #: word): Moai height, living pawns, points for the Moai (the statues' part), points for wood.
 SEAT_MEASURES: dict[str, tuple[str, str]] = {

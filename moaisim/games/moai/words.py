@@ -6,12 +6,10 @@ from __future__ import annotations
 #: Word (or column name) by what it names.
 VOCABULARY: dict[str, str] = {
     "seat": "seat",
-    "seat_zero": "the first bird-man",
     "round": "round",
     "score": "points",
     "headline_part": "statues",
     "headline_column": "moai_height",
-    "headline_unit": "m",
     # seat 0's role: the metric names ("<name> win share", "<name>'s share against fair"),
     # how a sentence, an aside, a lead and a figure's axis name seat 0
     "seat_zero_name": "first bird-man",
@@ -38,3 +36,6 @@ VOCABULARY: dict[str, str] = {
     # where the shipped weights files live, as the reports name them
     "weights_folder": "strategies/moai/weights",
 }  # fmt: skip
+
+#: The parts a seat's score splits into, the headline part first (`GameInfo.score_parts`).
+SCORE_PARTS: tuple[str, ...] = ("statues", "pawns", "wood")

@@ -9,23 +9,24 @@ of its reports, and its strategies (`moaisim.strategies.rapa_nui`).
 
 from __future__ import annotations
 
-from moaisim.games.base import lazy_names
+from moaisim.games.base import GameInfo, lazy_names
 from moaisim.games.rapa_nui import words
 
-NAME = "rapa-nui"
-TITLE = "Rapa Nui"
-SUMMARY = ("Klaus-Jürgen Wrede, 2011: buy sacrifice cards, play lumberjacks, priests, Moai and "
+#: What the game is (`GameInfo`): its name, title, player counts, rules book
+#: (docs/rapa-nui-rules.md), default component file (`moaisim rules`), score parts and the
+#: words its reports use.
+INFO = GameInfo(
+    name="rapa-nui",
+    title="Rapa Nui",
+    summary=("Klaus-Jürgen Wrede, 2011: buy sacrifice cards, play lumberjacks, priests, Moai and "
            "hunter-gatherers, take cards from the display's columns; each revealed card pays "
-           "every village, and the sacrifice stone ranks the food types")  # fmt: skip
-PLAYERS = range(2, 5)
-
-#: What the reports call things: a seat, the start player, a turn, the score's parts.
-VOCABULARY = words.VOCABULARY
-#: The score parts a report can put beside the score, with their units (R9.1).
-UNITS = words.UNITS
-#: The rules book (docs/rapa-nui-rules.md) and the default component file (`moaisim rules`).
-RULES_BOOK = "rapa-nui-rules.md"
-COMPONENTS_FILE = ("moaisim.games.rapa_nui.rules", "default.toml")
+           "every village, and the sacrifice stone ranks the food types"),
+    players=range(2, 5),
+    rules_book="rapa-nui-rules.md",
+    components_file=("moaisim.games.rapa_nui.rules", "default.toml"),
+    score_parts=words.SCORE_PARTS,
+    vocabulary=words.VOCABULARY,
+)  # fmt: skip
 
 _RULES = "moaisim.games.rapa_nui.rules"
 _ENGINE = "moaisim.games.rapa_nui.engine"
@@ -51,6 +52,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     # the engines and the forward model
     "Games": (f"{_ENGINE}.forward", "Games"),
     "Game": (f"{_ENGINE}.forward", "Game"),
+    "conserved": ("moaisim.games.rapa_nui.engine.conserved", "problems"),
     "determinize": (f"{_ENGINE}.forward", "determinize"),
     "ReferenceGame": (f"{_ENGINE}.reference", "ReferenceGame"),
     "SeatView": (f"{_ENGINE}.views", "SeatView"),
@@ -72,7 +74,6 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ROUND_DTYPES": (f"{_ENGINE}.results", "ROUND_DTYPES"),
     "frame": (f"{_ENGINE}.results", "frame"),
     "seat_rows": (f"{_ENGINE}.results", "seat_rows"),
-    "SCORE_PARTS": ("moaisim.games.rapa_nui.measures", "SCORE_PARTS"),
     "score_parts": ("moaisim.games.rapa_nui.measures", "score_parts"),
     "SEAT_MEASURES": ("moaisim.games.rapa_nui.measures", "SEAT_MEASURES"),
     "SCORE_MEASURES": ("moaisim.games.rapa_nui.measures", "SCORE_MEASURES"),
@@ -109,11 +110,13 @@ _LAZY: dict[str, tuple[str, str]] = {
     "component_document": (f"{_RULES}.components", "component_document"),
     "components_from_dict": (f"{_RULES}.components", "components_from_dict"),
     "apply_parameters": (f"{_RULES}.components", "apply_parameters"),
-    "parse_epoch_card": ("moaisim.games.rapa_nui.edits", "parse_epoch_card"),
     "COMPONENT_EDITS": ("moaisim.games.rapa_nui.edits", "COMPONENT_EDITS"),
     "TOTAL_CHANGING": ("moaisim.games.rapa_nui.edits", "TOTAL_CHANGING"),
     "edit_default": ("moaisim.games.rapa_nui.edits", "edit_default"),
     "apply_edit": ("moaisim.games.rapa_nui.edits", "apply_edit"),
+    # the decisions' shapes: each kind's answer width and action-space size (distill, learn)
+    "ACTION_WIDTHS": (f"{_ENGINE}.decisions", "ACTION_WIDTHS"),
+    "action_size": (f"{_ENGINE}.decisions", "action_size"),
 }
 
 

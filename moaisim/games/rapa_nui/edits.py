@@ -123,17 +123,6 @@ def apply_edit(doc: dict[str, Any], name: str, value: Any, keep_totals: bool) ->
         _unknown(name)
 
 
-def parse_epoch_card(source: str, text: str, epoch: int, card_id: int) -> NoReturn:
-    """Rapa Nui has no epoch cards (they are Moai's): the `GameSpec` names this reader for
-    every game, and the toolkit never calls it (only Moai's own component code and edits
-    read epoch cards), so a call is a mistake, one line."""
-    raise UserError(
-        f"{source}: rapa-nui has no epoch cards (epoch {epoch}, card {card_id}: {text!r}); "
-        "its component file has the sections deck, start, sacrifice, display, costs, bonus "
-        "and scoring"
-    )
-
-
 def _whole(name: str, value: Any) -> int:
     """An int edit's value as a whole number (one line otherwise)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):

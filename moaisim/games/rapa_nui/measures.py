@@ -17,14 +17,17 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-#: The parts a seat's score splits into (R9.1), the headline part first: the glory of the Moai
+from moaisim.games.rapa_nui.words import SCORE_PARTS as SCORE_PARTS
+
+#: `SCORE_PARTS`, the parts a seat's score splits into (R9.1), headline part first: the
+#: glory of the Moai
 #: in the village at the end (`moai_glory` each), the glory taken during the game at
 #: evaluations (R7.3, R7.4, R7.6), the glory of the wood left (one per full `wood_per_glory`)
 #: and the glory of the sacrifice cards left in the stock (R9.2). The Moai lead because they
 #: are what the game is about and what a designer asks about first (B2: is a Moai priced
 #: right?); the others follow R9.1's order. A Moai's income at evaluations (R7.4) is glory
 #: taken during the game: the results do not tell it from a priest's.
-SCORE_PARTS: tuple[str, ...] = ("Moai", "glory", "wood", "stock")
+#:
 #: The results column of each part (`engine.results.PARTS`, R9.1).
 PART_COLUMNS: dict[str, str] = {
     "Moai": "moai_points",

@@ -1,6 +1,6 @@
 """What Rapa Nui's reports call things (docs/reports.md; docs/rapa-nui-rules.md, R0): the
-toolkit's tables, figures and sentences read these words from the game's spec (`VOCABULARY`,
-`UNITS`), never their own."""
+toolkit's tables, figures and sentences read these words from the game's spec (`VOCABULARY`),
+never their own."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 VOCABULARY: dict[str, str] = {
     "seat": "seat",
     # R2: seat 0 plays first (and, R1.6, starts with the least wood: 2)
-    "seat_zero": "the start player",
     # R2, R8: a game is a sequence of turns; a round (R8.3) is one turn of each seat, from
     # seat 0, and a game's length is counted in rounds begun (the results' `rounds`; its
     # turns are `game_turns`)
@@ -20,7 +19,6 @@ VOCABULARY: dict[str, str] = {
     # counted by the results column `moai` (a Moai in a village stays there, R0)
     "headline_part": "Moai",
     "headline_column": "moai",
-    "headline_unit": "Moai",
     # seat 0's role: the metric names ("<name> win share", "<name>'s share against fair"),
     # how a sentence, an aside, a lead and a figure's axis name seat 0 (R2)
     "seat_zero_name": "start player",
@@ -51,14 +49,5 @@ VOCABULARY: dict[str, str] = {
     "weights_folder": "strategies/rapa_nui/weights",
 }  # fmt: skip
 
-#: The score parts a report can put beside the score, and what a seat holds at the end, each
-#: results column with its unit (R9.1, R9.2).
-UNITS: dict[str, str] = {
-    "moai_points": "glory for Moai",
-    "glory": "glory",
-    "wood_points": "glory for wood",
-    "stock_points": "glory for the stock",
-    "moai": "Moai",
-    "wood": "wood",
-    "stock": "sacrifice cards",
-}
+#: The parts a seat's score splits into, the headline part first (`GameInfo.score_parts`).
+SCORE_PARTS: tuple[str, ...] = ("Moai", "glory", "wood", "stock")

@@ -3,19 +3,35 @@
 Each function takes the games `rows` of a `Streams` and returns their outcomes as arrays with
 a leading games axis; the reference engine calls them with its one game. A shuffle is the
 argsort of one random key per card, in the canonical card order, so that a game's outcome
-does not depend on the games drawn with it. Each purpose reads its own chance sub-stream
-(`rng.Chance`) at fixed positions: on the same (seed, game) every variant and rule option
-deals the same hands and decks, V3's deck is the base deck without the removed cards (order
-kept), and the k-th reshuffle of the same discard pile gives the same order.
+does not depend on the games drawn with it. Each purpose (`Chance`, Moai's own: `moaisim.rng`
+is the mechanism and names none) reads its own chance sub-stream at fixed positions: on the
+same (seed, game) every variant and rule option deals the same hands and decks, V3's deck is
+the base deck without the removed cards (order kept), and the k-th reshuffle of the same
+discard pile gives the same order.
 """
 
 from __future__ import annotations
+
+from enum import IntEnum
 
 import numpy as np
 
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES
-from moaisim.rng import Chance, Streams
+from moaisim.rng import Streams
+
+
+class Chance(IntEnum):
+    """Moai's chance purposes, each the number of its sub-stream (`Streams.chance`). The
+    numbers are the streams: changing one changes every game."""
+
+    DEAL = 0  # R1.6: the Rapa Nui deck's shuffle (one key per card)
+    EPOCH_1 = 1  # R1.7: each epoch pile's shuffle (one key per card of the pile)
+    EPOCH_2 = 2
+    EPOCH_3 = 3
+    SHORT = 4  # V3: which cards are removed (one key per epoch card)
+    BID_ORDER = 5  # V2/V4: round 1's bidding order (one key per seat)
+    RESHUFFLE = 6  # R7.1: the k-th reshuffle reads keys k * cards .. (k + 1) * cards - 1
 
 
 def epoch_decks(rules: Rules, streams: Streams, rows: np.ndarray) -> np.ndarray:

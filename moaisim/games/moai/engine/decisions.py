@@ -48,6 +48,12 @@ class Kind(StrEnum):
     BOAT = "boat"  # R7.4: 0 keep the wood, 1 build the boat
 
 
+#: The numbers of one answer of each kind (its width): a bid is a count per card type (R3.3,
+#: each bounded by the hand: the legal row holds the bounds), any other kind one action of its
+#: mask. The toolkit reads it through the GameSpec (`ACTION_WIDTHS`), never a kind's name.
+ACTION_WIDTHS: dict[Kind, int] = {k: N_CARD_TYPES if k is Kind.BID else 1 for k in Kind}
+
+
 #: Unordered pairs of card types (t1 <= t2) that a birth can discard (R7.3), and the strength
 #: of the pawn each pair gives; the action after the last pair stops.
 BIRTH_PAIRS: tuple[tuple[int, int], ...] = tuple(

@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from moaisim import interrupts
-from moaisim.checks import check_count, check_seed, game_indices, positions, whole
+from moaisim import engine, interrupts
+from moaisim.checks import check_seed, game_indices
 from moaisim.errors import UserError
+from moaisim.files import GAME_COLUMN
 from moaisim.games.moai.engine import warm
-from moaisim.games.moai.engine.answers import BadAnswer, check
 from moaisim.games.moai.engine.batch.machine import Machine
 from moaisim.games.moai.engine.batch.state import BatchState
 from moaisim.games.moai.engine.compiled.policy import EVERY
@@ -41,50 +41,26 @@ from moaisim.games.moai.engine.possible import impossible
 from moaisim.games.moai.engine.results import COLUMNS, frame, provenance, ranks, win_shares
 from moaisim.games.moai.engine.seats import Seats
 from moaisim.games.moai.engine.state import COUNTERS
-from moaisim.games.moai.engine.steps import Pending, Step
-from moaisim.games.moai.engine.views import FIELDS, HIDDEN, PARTS, SeatView, make_view, next_epochs
+from moaisim.games.moai.engine.steps import DECISION, Pending, Step
+from moaisim.games.moai.engine.views import FIELDS, HIDDEN, SeatView, next_epochs
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_OUT, TILE_SUPPLY
 from moaisim.rng import Draws, SeatRandom, Streams
 
-#: Every part of a game a view can show (`observe` shows them all).
-EVERY_PART = frozenset(PARTS)
-#: The most worlds `determinize` builds at once (about 1 KB of state each).
-MAX_WORLDS = 1_000_000
 
+class Games(engine.Games):
+    """Many games as one forward model (see the module's docstring) over the batch engine's
+    machine: `pending()` lists the decisions they wait for, `apply(pending, actions)` answers
+    one of them, `answer` asks strategies for the answer, `play` plays on with strategies."""
 
-def _sealed(pend: Pending) -> Pending:
-    """A group as handed out by `Games.pending`: read-only copies of its arrays (the engine
-    keeps its own, which `apply` checks answers against)."""
-    info = {k: _read_only(v) for k, v in pend.info.items()}
-    return Pending(pend.step, _read_only(pend.rows), _read_only(pend.seat),
-                   _read_only(pend.legal), info, pend.ticket, pend.owner)  # fmt: skip
-
-
-def _read_only(a: np.ndarray) -> np.ndarray:
-    out = np.array(a, copy=True)
-    out.flags.writeable = False
-    return out
-
-
-class Games:
-    """Many games as one forward model (see the module's docstring): `pending()` lists the
-    decisions they wait for, `apply(pending, actions)` answers one of them, `answer` asks
-    strategies for the answer, `play` plays on with strategies."""
+    Kind = Kind
+    VECTOR_KINDS = frozenset({Kind.BID})  # R3.3: a bid is six card counts
+    ROUNDS = True  # R2: play(last_round=k) stops after round k (a search's horizon)
+    machine: Machine
 
     def __init__(self, machine: Machine) -> None:
-        self.machine = machine
+        super().__init__(machine)
         self.seats: Seats | None = None  # the strategies seated (`play`, `answer`)
-        # the pending groups issued, so that only the current decision of a game is answered:
-        # each group gets a ticket; a game holds the ticket of the group that asks it, -1
-        # once answered (or played on), and `apply` refuses any other group
-        self._owner = object()
-        self._ticket = np.full(machine.b, -1, dtype=np.int64)
-        self._tickets = 0
-        # the engine's own copy of each group still waiting, by ticket: `apply` checks an
-        # answer against the rules' legal masks kept here, never against the arrays handed
-        # out (read-only copies a caller could still copy, edit and hand back)
-        self._issued: dict[int, Pending] = {}
 
     @classmethod
     @interrupts.passes_signals
@@ -116,163 +92,25 @@ class Games:
         return cls(machine)
 
     @property
-    def rules(self) -> Rules:
-        """The rules the games are played under."""
-        return self.machine.rules
-
-    @property
     def state(self) -> BatchState:
         """The games' state (the batch engine's arrays; read it, do not write it)."""
         return self.machine.state
 
-    def nbytes(self) -> int:
-        """Memory held by the games' state (what `moaisim bench` reports)."""
-        return self.machine.state.nbytes()
-
-    def __len__(self) -> int:
-        return self.machine.b
-
     @interrupts.passes_signals
     def pending(self) -> list[Pending]:
-        """The decisions the games wait for, one group per step (runs what needs none). Each
-        group is the current decision of its games until it is answered (`apply`) or the
-        games are played on (`run`, `play`); `pending()` again gives the same decisions."""
-        m = self.machine
+        """The decisions the games wait for, one group per step (sealed bids: every seat of a
+        game in one group, R3.3), after playing on every step that needs none
+        (`moaisim.engine.Games.pending`)."""
         with warm.compiling("compiled"):
-            groups = m.play([EVERY] * m.rules.players)[0]
-        out = []
-        self._issued = {}  # every waiting game is in a group issued now: older ones are dead
-        for pend in groups:
-            pend.ticket, pend.owner = self._tickets, self._owner
-            self._ticket[pend.rows] = self._tickets
-            self._issued[self._tickets] = pend
-            self._tickets += 1
-            out.append(_sealed(pend))
-        return out
+            return super().pending()
 
     @interrupts.passes_signals
     def apply(self, pend: Pending, actions: Any) -> None:
-        """One action per entry of a pending group (for a bid, [n, 6] card counts), checked as
-        the engine checks a strategy's answer (integers of the right shape, legal); a group
-        that is not the games' current decision (answered already, issued before they moved
-        on, or by other games) is refused. A refused call changes nothing."""
-        own = self._own(pend)
-        rows = own.rows
-        try:
-            checked = check(own.kind, actions, own.legal)  # the rules' masks (R5.9), not pend's
-        except BadAnswer as bad:
-            game = int(self.machine.games[rows[bad.rows[0]]]) if len(bad.rows) else None
-            where = f" in game {game}" if game is not None else ""
-            problem = bad.problem.replace("returned ", "got ", 1)
-            raise UserError(f"{own.kind.value}: {problem}{where}") from None
-        self.machine.put(own, checked)
-        self._ticket[rows] = -1
+        """One action per row of a pending group (for a bid, [n, 6] card counts), checked as
+        the engine checks a strategy's answer (`moaisim.engine.Games.apply`)."""
+        super().apply(pend, actions)
 
-    def _own(self, pend: Pending) -> Pending:
-        """The engine's own copy of the group `pend` was handed out as (or of the part of it
-        `pend` keeps, `Pending.subset`), if it is the current decision of its games, issued
-        by these games' `pending()`; a clear line otherwise."""
-        if not isinstance(pend, Pending):
-            raise UserError(f"expected a pending group from pending(), got {pend!r}")
-        if pend.owner is not self._owner:
-            raise UserError(f"{pend.kind.value}: this pending group was not issued by these "
-                            "games (call their own pending())")  # fmt: skip
-        own = self._issued.get(pend.ticket)
-        try:
-            rows = np.asarray(pend.rows, dtype=np.int64)
-        except (TypeError, ValueError):
-            rows = np.zeros(0, dtype=np.int64)
-        current = (
-            own is not None
-            and rows.ndim == 1
-            and bool(((rows >= 0) & (rows < self.machine.b)).all())
-            and bool((self._ticket[rows] == pend.ticket).all())
-        )
-        if not current or own is None:
-            raise UserError(f"{pend.kind.value}: this pending group is not the current "
-                            "decision of its games (answered already, or they have moved on): "
-                            "call pending() again")  # fmt: skip
-        if len(rows) == len(own.rows) and (rows == own.rows).all():
-            return own
-        keep = np.isin(own.rows, rows)
-        part = own.subset(keep)
-        if len(part.rows) != len(rows) or not (part.rows == rows).all():
-            raise UserError(f"{pend.kind.value}: the group's games were changed: answer the "
-                            "group pending() gave, or a part of it (Pending.subset)")  # fmt: skip
-        return part
-
-    def clone(self, rows: Sequence[int] | np.ndarray | None = None, seed: int | None = None,
-              games: Sequence[int] | np.ndarray | None = None) -> Games:  # fmt: skip
-        """Copies of the games at `rows` (default all; a row may repeat). With `seed`, the
-        copies draw their future chance and their seats' streams from a stream space of
-        their own (root seed `seed`), never the real games', copy k as game `games[k]` of
-        that space (default k): copies given the same number draw the same numbers (common
-        random numbers, e.g. one world tried with several actions). Without `seed`, they
-        are exact copies that play on as the originals would; `games` then numbers them
-        (what a mixture's per-game draw reads), default their own numbers, or their places
-        when a row repeats."""
-        m = self.machine
-        rows = positions(np.arange(m.b) if rows is None else rows, m.b, "clone: rows")
-        if not len(rows):
-            raise UserError("clone: rows must name at least one game")
-        if seed is None:
-            if games is not None:
-                ids = game_indices(_as_list(games), "clone: games", distinct=False)
-                if ids.shape != rows.shape:
-                    raise UserError(f"games= needs one number per copy ({len(rows)}), got "
-                                    f"{ids.shape}")  # fmt: skip
-                return Games(m.take(rows, games=ids))
-            distinct = len(np.unique(rows)) == len(rows)
-            return Games(m.take(rows, games=None if distinct else np.arange(len(rows))))
-        ids = (
-            np.arange(len(rows))
-            if games is None
-            else game_indices(_as_list(games), "clone: games", distinct=False)
-        )
-        if ids.shape != rows.shape:
-            raise UserError(f"games= needs one number per copy ({len(rows)}), got {ids.shape}")
-        seed = check_seed(seed)
-        streams = Streams(seed, ids, m.rules.players)
-        copy = m.take(rows, games=np.arange(len(rows)), streams=streams)
-        copy.seed = seed
-        return Games(copy)
-
-    def observe(self, seat: int, rows: np.ndarray | None = None,
-                kind: Kind | None = None) -> SeatView:  # fmt: skip
-        """The sealed view of `seat` over the games `rows` (default all): every field a
-        strategy may read (R5.9), as at a decision of `kind`; its `legal` and `info` are
-        empty, and its random stream draws from a stream of its own."""
-        m = self.machine
-        if not whole(seat) or not 0 <= seat < m.rules.players:
-            raise UserError(f"observe: seat must be 0 to {m.rules.players - 1}, got {seat!r}")
-        if kind is not None and not isinstance(kind, Kind):
-            raise UserError(f"observe: kind must be a Kind, got {kind!r}")
-        rows = positions(np.arange(m.b) if rows is None else rows, m.b, "observe: rows")
-        s = m.state
-        rng = m.streams.seat(int(seat), rows)
-        legal = np.zeros((len(rows), 0), dtype=bool)
-        games, cursor = m.games[rows].copy(), s.cursor_records(rows)
-        return make_view(kind or Kind.WORK, seat, m.rules, EVERY_PART, s.public, s.secrets(),
-                         rows, games, legal, rng, {}, cursor)  # fmt: skip
-
-    @staticmethod
-    def stack(parts: Sequence[Games]) -> Games:
-        """One forward model over the games of several, one after the other (numbered
-        0..n-1; each keeps its own streams, whatever its root seed)."""
-        if not parts or not all(isinstance(p, Games) for p in parts):
-            raise UserError("stack needs a list of Games (at least one)")
-        machines = [p.machine for p in parts]
-        rules = machines[0].rules
-        for k, m in enumerate(machines[1:], 1):
-            if m.rules != rules:
-                raise UserError(f"stack: set {k} ({m.rules.setup}) is played under other "
-                                f"rules than set 0 ({rules.setup}): a batch has one set of "
-                                "rules")  # fmt: skip
-        state = BatchState.concat([m.state for m in machines])
-        streams = Streams.concat([m.streams for m in machines])
-        first = machines[0]
-        return Games(Machine(first.rules, first.seed, np.arange(state.b), state=state,
-                             streams=streams))  # fmt: skip
+    concat = staticmethod(Machine.concat)
 
     @interrupts.passes_signals
     def play(
@@ -293,8 +131,7 @@ class Games:
         is asked through views whenever it decides (the games wait meanwhile): the same games,
         draws and results either way. `compiled=False` asks every seat through views."""
         seats = self._seated(strategies, names)
-        self._ticket[:] = -1  # every pending group issued so far is out of date
-        self._issued = {}
+        self.expire()  # every pending group issued so far is out of date
         m = self.machine
         forms = seats.forms() if compiled else [None] * m.rules.players
         with warm.compiling("compiled"):
@@ -358,7 +195,7 @@ class Games:
         }
         for name in COUNTERS:
             cols[name] = s.counters[name].ravel()
-        assert set(cols) == set(COLUMNS)
+        assert set(cols) == set(COLUMNS) - {GAME_COLUMN}  # `frame` names the game
         return frame(cols)  # type: ignore[arg-type]
 
     def round_table(self) -> pd.DataFrame:
@@ -376,115 +213,22 @@ class Games:
         """The strategy instances seated (`play`, `answer`), seat by seat; [] before."""
         return list(self.seats.strategies) if self.seats is not None else []
 
-    @property
-    def games(self) -> np.ndarray:
-        """[n] the games' indices (in their root seed's run)."""
-        return self.machine.games.copy()
-
     @interrupts.passes_signals
     def run(self, decide: Any, last_round: int | None = None) -> None:
         """Play the games on, `decide(pending) -> actions` answering each decision, to their
         end or to the end of round `last_round` (`Machine.play`, every seat asked)."""
-        self._ticket[:] = -1  # every pending group issued so far is out of date
-        self._issued = {}
+        self.expire()  # every pending group issued so far is out of date
         m = self.machine
         with warm.compiling("compiled"):
             m.play([EVERY] * m.rules.players, decide, last_round)
 
-    def over(self) -> np.ndarray:
-        """[n] bool: the game is over (R8)."""
-        return self.machine.over()
 
-    def scores(self) -> np.ndarray:
-        """[n, P] each seat's score now (R8.2)."""
-        return self.machine.scores()
+class Game(engine.Game):
+    """One game as a forward model (see the module's docstring): `legal()` gives sealed bids
+    (R3.3) as every seat at once, each with its hand [P, 6]; `apply` takes an int, a bid [6],
+    or sealed bids [P, 6] in the order `legal` gives the seats."""
 
-    def returns(self) -> np.ndarray:
-        """[n, P] each seat's share of the win (1/k for a k-way shared win) of the games over;
-        nan for the others."""
-        out = self.machine.shares().astype(float)
-        out[~self.over()] = np.nan
-        return out
-
-
-class Game:
-    """One game as a forward model (see the module's docstring)."""
-
-    def __init__(self, games: Games) -> None:
-        if not isinstance(games, Games) or len(games) != 1:
-            raise UserError("a Game is one game: Game.new(rules, seed, game), or "
-                            "Game(games) of a Games holding one")  # fmt: skip
-        self.games = games
-        self._pending: Pending | None = None
-
-    @classmethod
-    def new(cls, rules: Rules, seed: int = 0, game: int = 0) -> Game:
-        """Game `game` of root seed `seed`, set up (R1): the same deal as in a run."""
-        return cls(Games.new(rules, seed, [game]))
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the game is played under."""
-        return self.games.rules
-
-    def _next(self) -> Pending | None:
-        """The pending decision, after the steps that need none (None: the game is over)."""
-        if self._pending is None and not self.games.over()[0]:
-            waiting = self.games.pending()
-            self._pending = waiting[0] if waiting else None
-        return self._pending
-
-    def legal(self) -> tuple[Kind, np.ndarray, np.ndarray]:
-        """(the decision's kind, the seats that decide, their legal masks): one seat and its
-        mask [1, A], or for sealed bids (R3.3) every seat, each with its hand [P, 6]."""
-        pend = self._next()
-        if pend is None:
-            raise UserError("the game is over: no decision is pending")
-        return pend.kind, pend.seat.copy(), pend.legal.copy()
-
-    def apply(self, action: Any) -> None:
-        """The decision's action: an int (a bid: card counts [6]); sealed bids one per seat
-        ([P, 6], in the order `legal` gives the seats)."""
-        pend = self._next()
-        if pend is None:
-            raise UserError("the game is over: no decision is pending")
-        try:
-            actions = np.asarray(action)
-        except (TypeError, ValueError):
-            raise UserError(f"{pend.kind.value}: got {action!r}; expected an integer "
-                            "action") from None  # fmt: skip
-        # an int for one seat, [6] for one bid; anything else goes as it is to the engine's
-        # check (sealed bids must be [P, 6]: a flat array is never read as P bids)
-        if len(pend) == 1 and actions.ndim == (1 if pend.kind is Kind.BID else 0):
-            actions = actions[None]
-        self.games.apply(pend, actions)
-        self._pending = None
-
-    def clone(self, seed: int | None = None) -> Game:
-        """A copy of the game as it stands (mid-phase too); with `seed`, its future chance
-        comes from a stream space of its own (`Games.clone`)."""
-        return Game(self.games.clone(seed=seed))
-
-    def observe(self, seat: int) -> SeatView:
-        """The sealed view of `seat` (R5.9), as at the pending decision."""
-        pend = self._next()
-        kind = pend.kind if pend is not None else None
-        return self.games.observe(seat, kind=kind)
-
-    def is_over(self) -> bool:
-        """The game is over (R8): no decision is left (the steps that need none are run
-        first, so a game whose last decision is taken is over)."""
-        self._next()
-        return bool(self.games.over()[0])
-
-    def scores(self) -> np.ndarray:
-        """[P] each seat's score now (R8.2)."""
-        return self.games.scores()[0]
-
-    def returns(self) -> np.ndarray:
-        """[P] each seat's share of the win (1/k for a k-way shared win); nan before the
-        end."""
-        return self.games.returns()[0]
+    games_type = Games
 
 
 def _strategy_column(names: Sequence[str], seat_of_row: np.ndarray) -> pd.Categorical:
@@ -496,12 +240,8 @@ def _strategy_column(names: Sequence[str], seat_of_row: np.ndarray) -> pd.Catego
 # --- determinization -----------------------------------------------------------------------
 
 
-def determinize(
-    view: SeatView,
-    seed: int | SeatRandom,
-    n: int,
-    rows: int | Sequence[int] | np.ndarray = 0,
-) -> Games:
+def determinize(view: SeatView, seed: int | SeatRandom, n: int,
+                rows: int | Sequence[int] | np.ndarray = 0) -> Games:  # fmt: skip
     """n full games per game `rows` of `view` (one seat's view with every field, at a
     decision), each consistent with what the view shows of its game (R5.9): the rivals'
     hands drawn from the cards the seat has not seen (the public hand sizes kept), the
@@ -510,28 +250,22 @@ def determinize(
     among those not in the supply. World w of the k-th row given is game k * n + w of the
     result: at the same decision as the view, drawing its future chance from a stream space
     of its own (root `seed`). `seed` may be the seat's stream (two values drawn per game of
-    the view, the first row's used)."""
-    if not isinstance(view, SeatView):
-        raise UserError(f"determinize needs a SeatView (a strategy's view or Games.observe), "
-                        f"got {type(view).__name__}")  # fmt: skip
+    the view, the first row's used). The frame is the floor's (`moaisim.engine.determinize`:
+    a view no game can show is one `UserError`, `possible.impossible`)."""
+    return engine.determinize(WORLDS, view, seed, n, rows)
+
+
+def _misshapen(view: SeatView) -> str | None:
+    """A view that lacks a field (a strategy's `reads` left it out) or the cursor."""
     missing = [f for f in FIELDS if not hasattr(view, f)]
     if missing or view._cursor is None:  # noqa: SLF001
-        raise UserError("determinize needs a view with every field (declare no `reads` for "
-                        "the decision, or use Games.observe)")  # fmt: skip
-    rows = positions(rows, len(view.games), "determinize: rows")
-    if not len(rows):
-        raise UserError("determinize: rows must name at least one game of the view")
-    n = check_count(n, "determinize: n (worlds per game)", 1, MAX_WORLDS // len(rows))
-    for row in rows.tolist():
-        problem = impossible(view, row)
-        if problem:
-            game = int(view.games[row])
-            raise UserError(f"determinize: no game can show this view (game {game}): {problem}")
-    stream = seed if isinstance(seed, SeatRandom) else None
-    if stream is not None:  # peeked: the stream moves on only once the worlds are made
-        u = SeatRandom(stream.keys, stream.position).uniform(2)[rows[0]]
-        seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
-    seed = check_seed(seed, "determinize: seed")
+        return ("determinize needs a view with every field (declare no `reads` for the "
+                "decision, or use Games.observe)")  # fmt: skip
+    return None
+
+
+def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:
+    """n worlds per game `rows` of the view, their unseen parts drawn from root `seed`."""
     try:
         state = _worlds(view, rows, n, Draws(seed))
     except (ValueError, IndexError) as exc:  # a view whose fields were changed by hand
@@ -546,17 +280,16 @@ def determinize(
         counts = phase_counts(state.loc, state.boats, state.covered, at_work, rules.layout)
         for mine, theirs in zip(state.work, counts, strict=True):
             mine[at_work] = theirs
-    worlds = Games(machine)
-    for pend in worlds.pending():  # every world waits at the view's step (any seat's view)
-        row = int(rows[pend.rows[0] // n])
-        asked = Step(int(view._cursor[row]["step"]))  # noqa: SLF001
-        if pend.step != asked:  # e.g. a decision with one legal action, taken unasked
-            raise UserError(f"determinize: no game can show this view (game "
-                            f"{int(view.games[row])}): its fields wait at {asked.name}, a game "
-                            f"there at {pend.step.name}")  # fmt: skip
-    if stream is not None:
-        stream.uniform(2)
-    return worlds
+    return Games(machine)
+
+
+def _decision(view: SeatView, row: int) -> tuple[Kind, None]:
+    """The decision a world of the row waits for: its cursor's step's, any seat's view."""
+    return DECISION[Step(int(view._cursor[row]["step"]))], None  # noqa: SLF001
+
+
+#: What Moai supplies the floor's `determinize`.
+WORLDS = engine.Worlds(SeatView, _misshapen, impossible, _build, _decision)
 
 
 def _worlds(view: SeatView, rows: np.ndarray, n: int, draws: Draws) -> BatchState:

@@ -5,10 +5,13 @@ A view the engines made always passes. One built or edited by hand (a search's w
 test, a hostile caller) may hold numbers no game of its rules reaches: a pawn at location 99,
 a feed with -99 pawns short, an epoch card id past the deck. The compiled machine indexes its
 arrays by these numbers and counts some of them down without checking them in its loops, so
-every number that becomes an index or a count is checked here, once: the shapes of the
-record, the counts the rules conserve (C1-C5), the pawns as every seat sees them and the
-seat's own, and the cursor at the view's decision (`steps`' table). The first thing found
-wrong is named, with its numbers.
+every number that becomes an index or a count is checked here, once: the fields' shapes,
+the counts the rules conserve (C1-C5), the pawns as every seat sees them and the seat's own,
+the cursor at the view's decision (`steps`' table) and the round's record at that step (the
+bids, the epoch cards on offer and held). Every field is checked as the view shows it, and
+the fields copied from the view's records must be what those records hold: the worlds are
+built from the records, so a field replaced by hand is refused, not silently left out. The
+first thing found wrong is named, with its numbers.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import numpy as np
 
 from moaisim.games.moai.engine.decisions import strengths
 from moaisim.games.moai.engine.steps import DECISION, Step
-from moaisim.games.moai.engine.views import HIDDEN, SeatView
-from moaisim.games.moai.rules.codes import CAMP, RESERVE, free_fields
+from moaisim.games.moai.engine.views import CURSOR, FIELDS, HIDDEN, RECORD, SeatView
+from moaisim.games.moai.rules.codes import CAMP, RESERVE, card_value, free_fields
 from moaisim.games.moai.rules.epoch_cards import epoch_table
 
 
@@ -29,6 +32,11 @@ def impossible(view: SeatView, row: int) -> str | None:
     made always passes; one whose fields were edited by hand (a search's what-if) may not."""
     r = view.rules
     c, p, me = r.components, r.players, view.seat
+    if not isinstance(me, int | np.integer) or not 0 <= me < p:
+        return f"seat {me} (a game of {p} players has seats 0 to {p - 1})"
+    problem = _shape_problem(view)
+    if problem:
+        return problem
 
     def at(name: str) -> np.ndarray:
         return np.asarray(getattr(view, name)[row]).astype(np.int64)
@@ -90,7 +98,9 @@ def impossible(view: SeatView, row: int) -> str | None:
         return "a negative pawn count"
     if (camp + board + reserve.sum(axis=-1) != c.pawns).any():
         return f"a clan's camp, board and reserve do not add up to its {c.pawns} pawns (R1.5)"
-    for check in (_record_problem, _pawn_problem, _tile_problem, _cursor_problem):
+    checks = (_record_problem, _pawn_problem, _tile_problem, _cursor_problem, _round_problem,
+              _asked_problem, _copy_problem)  # fmt: skip
+    for check in checks:
         problem = check(view, row)
         if problem:
             return problem
@@ -99,6 +109,57 @@ def impossible(view: SeatView, row: int) -> str | None:
 
 #: The steps that wait for a decision (`steps.DECISION`), by number.
 WAITING: frozenset[int] = frozenset(int(s) for s in DECISION)
+#: The view's fields that are fields of its records as they are (`views._record_field`):
+#: the worlds are built from the records (`forward._worlds`), so each must show what its
+#: record holds. `boats` is not one: the view shows whether a slot is built, the record the
+#: boat's card (`_derived_problem` compares them).
+COPIED: tuple[str, ...] = tuple(
+    name for name, *_ in (*RECORD, *CURSOR) if name in FIELDS and name != "boats"
+)
+
+
+def _shape_problem(view: SeatView) -> str | None:
+    """A field that is not a numpy array of whole numbers (or booleans) of the shape its
+    meaning gives (`views.FIELDS`: n games, P players, N pawns a clan, L location codes, F
+    forest spaces, K boat slots, E epoch cards, V volcano spaces, T Moai tiles)."""
+    r, lay, c = view.rules, view.rules.layout, view.rules.components
+    dims = {"n": len(view), "P": r.players, "P+1": r.players + 1, "N": c.pawns, "L": lay.size,
+            "F": lay.forest, "K": lay.boats, "E": len(c.epoch_cards), "V": lay.volcano,
+            "T": c.n_tiles, "3": 3, "4": 4, "6": 6}  # fmt: skip
+    for name, (_, meaning) in FIELDS.items():
+        want = tuple(dims[d] for d in meaning[1 : meaning.index("]")].split(", "))
+        arr = getattr(view, name)
+        if not isinstance(arr, np.ndarray):
+            return f"{name} is a {type(arr).__name__}, not a numpy array"
+        if arr.shape != want:
+            return f"{name} has shape {arr.shape}, a view of {len(view)} games needs {want}"
+        if not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
+            return f"{name} holds {arr.dtype} values, not whole numbers"
+    return None
+
+
+def _shown(view: SeatView, row: int) -> dict[str, np.ndarray]:
+    """Row `row`'s public record and cursor as the view shows them: each field it shows
+    (`COPIED`) as it shows it, the others (the decks' positions, the bid order, the boats'
+    cards) as its record holds them."""
+    rec, cur = view._record[row], view._cursor[row]  # noqa: SLF001
+    out = {name: np.asarray(rec[name]) for name in rec.dtype.names}
+    out.update({name: np.asarray(cur[name]) for name in cur.dtype.names})
+    out.update({name: np.asarray(getattr(view, name))[row] for name in COPIED})
+    return out
+
+
+def _copy_problem(view: SeatView, row: int) -> str | None:
+    """A field the view shows that is not what its record holds (a field replaced by hand:
+    its worlds, built from the record, would not show it)."""
+    rec, cur = view._record[row], view._cursor[row]  # noqa: SLF001
+    for name in COPIED:
+        held = np.asarray(rec[name] if name in rec.dtype.names else cur[name])
+        shown = np.asarray(getattr(view, name))[row]
+        if not np.array_equal(shown, held):
+            return (f"{name} {shown.tolist()} is not its view's record's {held.tolist()} (a "
+                    "field replaced by hand: the worlds are built from the record)")  # fmt: skip
+    return None
 
 
 def _cursor_problem(view: SeatView, row: int) -> str | None:
@@ -108,7 +169,7 @@ def _cursor_problem(view: SeatView, row: int) -> str | None:
     and count them down, so they are checked here (a feed with -99 pawns short looped)."""
     r, p = view.rules, view.rules.players
     lay, cards = r.layout, r.components.epoch_cards
-    cur = view._cursor[row]  # noqa: SLF001
+    cur = _shown(view, row)
     step = int(cur["step"])
     if step not in WAITING:
         return f"step {step} is not a step that waits for a decision ({sorted(WAITING)})"
@@ -156,11 +217,102 @@ def _cursor_problem(view: SeatView, row: int) -> str | None:
     return None
 
 
-def _ids(view: SeatView, name: str, row: int, want: str | None = None) -> str | None:
-    """Epoch card ids of a record field: -1 or a card the game has (`want`: a property every
-    card must have), revealed (R3.1), no card twice."""
+#: The steps of the epoch phase (R4) and those after it in a round (R5-R7).
+EPOCH = (Step.PICK, Step.TARGET, Step.LOSS)
+AFTER_EPOCH = tuple(s for s in DECISION if s > Step.LOSS)
+#: The review's steps that wait (R7.2-R7.4): a seat's review ends with its card's (R7.4).
+REVIEW = (Step.REST, Step.BIRTH, Step.BOAT)
+
+
+def _round_problem(view: SeatView, row: int) -> str | None:
+    """The round's record at the cursor's step (its step and position checked): the bids
+    shown as the bidding has gone (R3.3: sealed, none before all have bid; V2/V4: those of
+    the seats before the bidder in the bid order), every bid after it; the hill order by
+    bids, the bird-man asked at a tie only (R3.4); no card on offer after the epoch phase
+    (R4.1); no card held before it, nor by the positions still to pick (R4.1) or those whose
+    review is over (R7.4: a card held is built or discarded in its holder's review); the
+    disaster or boat card of the step held by its taker (R4.3, R7.4)."""
+    r, p = view.rules, view.rules.players
+    rec = _shown(view, row)
+    step, pos = Step(int(rec["step"])), int(rec["step_pos"])
+    bids, held = rec["bids"].astype(np.int64), rec["held"].astype(np.int64)
+    turn, order = rec["turn"].astype(np.int64), rec["order"].astype(np.int64)
+    if step == Step.BID:
+        first = rec["bid_order"].astype(np.int64)[:pos] if r.open_bidding else []
+        shown = np.isin(np.arange(p), first)
+        if ((bids >= 0) != shown).any():
+            return (f"bids {bids.tolist()} while bidding at position {pos} (R3.3: sealed bids "
+                    "are shown once all are made; V2/V4: the bids of the seats before the "
+                    f"bidder in the bid order {rec['bid_order'].tolist()})")  # fmt: skip
+    elif (bids < 0).any():
+        return f"bids {bids.tolist()} at {step.name} (R3.3: every bid is shown once all are made)"
+    if step == Step.HILL:
+        step_hill = rec["step_hill"].astype(np.int64)
+        placed, rest = step_hill[:pos], np.setdiff1d(np.arange(p), step_hill[:pos])
+        if (np.diff(bids[placed]) > 0).any() or (
+                len(placed) and len(rest) and bids[placed].min() < bids[rest].max()):  # fmt: skip
+            return (f"hill order so far {step_hill.tolist()} with bids {bids.tolist()} (R3.4: "
+                    "from the highest bid to the lowest)")  # fmt: skip
+        if (bids[rest] == bids[rest].max()).sum() < 2:
+            return (f"hill position {pos} waits for the bird-man with bids {bids.tolist()} "
+                    f"and seats {rest.tolist()} not placed (R3.4: he orders tied bidders "
+                    "only)")  # fmt: skip
+    elif step != Step.BID and (np.diff(bids[order]) > 0).any():
+        return (f"hill order {order.tolist()} with bids {bids.tolist()} at {step.name} (R3.4: "
+                "from the highest bid to the lowest)")  # fmt: skip
+    if step in AFTER_EPOCH and (rec["offer"] != -1).any():
+        return (f"epoch cards on offer {rec['offer'].tolist()} at {step.name} (R4.1: the card "
+                "left over leaves the game when the epoch phase ends)")  # fmt: skip
+    if step in (Step.BID, Step.HILL) and (held != -1).any():
+        return (f"epoch cards held {held.tolist()} at {step.name} (R7.4: a card held is built "
+                "or discarded in its holder's review)")  # fmt: skip
+    if step in EPOCH:
+        after = turn[pos:] if step == Step.PICK else turn[pos + 1 :]
+        if (held[after] != -1).any():
+            return (f"epoch cards held {held.tolist()} at {step.name} of turn position "
+                    f"{pos} (R4.1: the seats after it in turn {turn.tolist()} have not "
+                    "picked)")  # fmt: skip
+    if step in REVIEW and (held[turn[:pos]] != -1).any():
+        return (f"epoch cards held {held.tolist()} at {step.name} of turn position {pos} "
+                f"(R7.4: the seats before it in turn {turn.tolist()} have built or discarded "
+                "theirs)")  # fmt: skip
+    if step in (Step.TARGET, Step.LOSS, Step.BOAT) and int(rec["step_card"]) != held[turn[pos]]:
+        return (f"card {int(rec['step_card'])} at {step.name}, but seat {int(turn[pos])} at "
+                f"turn position {pos} holds {int(held[turn[pos]])} (R4.3, R7.4)")  # fmt: skip
+    return None
+
+
+def _asked_problem(view: SeatView, row: int) -> str | None:
+    """What the seat at the step's turn position has, as every seat sees it, lets its
+    decision be asked: a pawn short per pawn it has (R6.3), no more pawns to rest than it has
+    on the board (R7.2), two cards and a pawn in its reserve for a birth (R7.3), a wood for a
+    boat (R7.4). (Else the machine would go on to a later decision of the same kind.)"""
+    rec = _shown(view, row)
+    step, pos, left = Step(int(rec["step"])), int(rec["step_pos"]), int(rec["step_left"])
+    q = int(rec["turn"][pos])
+
+    def at(name: str) -> int:
+        return int(np.asarray(getattr(view, name))[row, q].sum())
+
+    board, living = at("on_board"), at("on_board") + at("camp_size")
+    if step == Step.FEED and left > living:
+        return f"seat {q} {left} pawns short of food with {living} pawns (R6.3)"
+    if step == Step.REST and left > board:
+        return f"seat {q} to rest {left} pawns with {board} on the board (R7.2)"
+    if step == Step.BIRTH and (at("hand_sizes") < 2 or at("reserve") == 0):
+        return (f"a birth for seat {q} with {at('hand_sizes')} cards and {at('reserve')} pawns "
+                "in its reserve (R7.3: two cards for a reserve pawn)")  # fmt: skip
+    if step == Step.BOAT and at("wood") < 1:
+        return f"a boat for seat {q} with {at('wood')} wood (R7.4: a boat costs 1 wood)"
+    return None
+
+
+def _ids(rec: dict[str, np.ndarray], view: SeatView, name: str, row: int,
+         want: str | None = None) -> str | None:  # fmt: skip
+    """Epoch card ids of a record field (`rec`: as the view shows it): -1 or a card the game
+    has (`want`: a property every card must have), revealed (R3.1), no card twice."""
     cards, seen = view.rules.components.epoch_cards, np.asarray(view.revealed[row])
-    ids = np.asarray(view._record[row][name]).astype(np.int64).reshape(-1)  # noqa: SLF001
+    ids = np.asarray(rec[name]).astype(np.int64).reshape(-1)
     held = ids[ids != -1]
     if ((held < 0) | (held >= len(cards))).any() or len(set(held.tolist())) != len(held):
         return (f"{name} {ids.tolist()} are not distinct epoch card ids (0 to "
@@ -176,7 +328,7 @@ def _record_problem(view: SeatView, row: int) -> str | None:
     """The public record's other numbers in their ranges: the decks' positions, the bid
     order, the bids, and the epoch cards on offer, held and built as boats."""
     r, p = view.rules, view.rules.players
-    rec = view._record[row]  # noqa: SLF001
+    rec = _shown(view, row)
     cards, epochs = sum(r.components.cards), len(r.components.epoch_cards)
     pos, end = int(rec["deck_pos"]), int(rec["deck_len"])
     if not 0 <= pos <= end <= cards or int(rec["reshuffles"]) < 0:
@@ -188,13 +340,21 @@ def _record_problem(view: SeatView, row: int) -> str | None:
     if sorted(np.asarray(rec["bid_order"]).tolist()) != list(range(p)):
         return f"bid order {np.asarray(rec['bid_order']).tolist()} is not {p} seats (V2)"
     bids = np.asarray(rec["bids"], dtype=np.int64)
-    most = 3 * cards  # R3.3: a bid is cards of a hand, each worth 1 to 3
-    if ((bids < -1) | (bids > most)).any():
-        return f"bids {bids.tolist()} (-1: not revealed, else 0 to {most}, R3.3)"
+    # R3.3: a bid is cards of a hand at their values: at most every card of the game (C1)
+    most = sum(n * int(card_value.py_func(t)) for t, n in enumerate(r.components.cards))
+    if ((bids < -1) | (bids > most)).any() or int(bids[bids > 0].sum()) > most:
+        return (f"bids {bids.tolist()} (-1: not revealed, else 0 to {most}, the worth of the "
+                f"game's cards, all bids together too, R3.3)")  # fmt: skip
     for name, want in (("offer", None), ("held", None), ("boats", "is_boat")):
-        problem = _ids(view, name, row, want)
+        problem = _ids(rec, view, name, row, want)
         if problem:
             return problem
+    ids = np.concatenate([rec[name].reshape(-1) for name in ("offer", "held", "boats")])
+    ids = ids[ids >= 0]
+    if len(set(ids.tolist())) != len(ids):
+        return (f"an epoch card twice among the offer {rec['offer'].tolist()}, the cards "
+                f"held {rec['held'].tolist()} and the boats {rec['boats'].tolist()} (R4.1: a "
+                "card taken leaves the offer; R7.4: a boat built leaves the hand)")  # fmt: skip
     return _derived_problem(view, row)
 
 
@@ -203,7 +363,7 @@ def _derived_problem(view: SeatView, row: int) -> str | None:
     boats built, the seat's turn position, and the epoch on the back of the epoch deck's top
     card (R5.9: the deck is epoch 1 on 2 on 3, so it is the first epoch with cards left)."""
     r, me = view.rules, view.seat
-    rec = view._record[row]  # noqa: SLF001
+    rec = _shown(view, row)
     pairs = (("deck_size", int(rec["deck_len"]) - int(rec["deck_pos"])),
              ("epoch_deck_size", int(rec["epoch_len"]) - int(rec["epoch_pos"])))  # fmt: skip
     for name, value in pairs:
@@ -264,17 +424,17 @@ def _pawn_problem(view: SeatView, row: int) -> str | None:
             )
     at_code = hidden + np.stack([np.bincount(s[s >= 0], minlength=lay.size) for s in shown])
     ocean = at_code[:, lay.ocean0 : lay.ocean0 + lay.boats]
-    built = np.asarray(view._record[row]["boats"]) >= 0  # noqa: SLF001
+    rec = _shown(view, row)
+    built = rec["boats"] >= 0
     if (ocean > 1).any() or (ocean > built).any():
         return f"pawns on the boats {ocean.tolist()} (one a boat, and only a boat built, R5.7)"
     if not np.array_equal(at("boats_manned").astype(bool), ocean > 0):
         return f"manned boats {at('boats_manned').astype(int).tolist()} are not the map's"
-    in_fields = int(at_code[:, lay.fields].sum())
-    free = int(free_fields.py_func(lay, int(view._record[row]["covered"]), in_fields))  # noqa: SLF001
+    in_fields, covered = int(at_code[:, lay.fields].sum()), int(rec["covered"])
+    free = int(free_fields.py_func(lay, covered, in_fields))
     if free < 0 or int(at("free_fields")) != free:
-        return (f"{int(at('free_fields'))} free fields with {in_fields} pawns and "
-                f"{int(view._record[row]['covered'])} disaster tokens on the fields (R5.5: "  # noqa: SLF001
-                f"{free})")  # fmt: skip
+        return (f"{int(at('free_fields'))} free fields with {in_fields} pawns and {covered} "
+                f"disaster tokens on the fields (R5.5: {free})")  # fmt: skip
     return None
 
 

@@ -40,12 +40,17 @@ from moaisim.games.moai.rules.codes import (
     TILE_OUT,
     card_value,
     feeds,
+    finishable,
+    hill_order,
     holds_pair,
     moai_tile,
+    new_volcano_space,
     placed_face_up,
     raid_cards,
     raidable,
+    statue_heights,
     swap_place,
+    volcano_open,
 )
 from moaisim.games.moai.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 from moaisim.rng import Streams
@@ -62,6 +67,13 @@ placed_face_up, raid_cards, raidable, swap_place = (
     raid_cards.py_func,
     raidable.py_func,
     swap_place.py_func,
+)
+finishable, hill_order, new_volcano_space, statue_heights, volcano_open = (
+    finishable.py_func,
+    hill_order.py_func,
+    new_volcano_space.py_func,
+    statue_heights.py_func,
+    volcano_open.py_func,
 )
 
 
@@ -194,6 +206,10 @@ class ReferenceGame:
         self.log("end", scores=[s.score(p) for p in range(self.rules.players)], rounds=s.round)
         return self.events
 
+    def final_scores(self) -> list[int]:
+        """R8.2: each seat's score (once the game is played: the batch's `scores()` row)."""
+        return [int(self.state.score(p)) for p in range(self.rules.players)]
+
     # --- R3 bird-man phase ---------------------------------------------------------------
     def birdman_phase(self) -> None:
         """R3: cards revealed and wood in the forest (R3.1-R3.2), bids (R3.3), the hill order
@@ -253,31 +269,21 @@ class ReferenceGame:
         self.log("bid", seat=seat, cards=[int(x) for x in bid], total=int(s.bids[seat]))
 
     def hill_order(self) -> None:
-        """R3.4 (V4: its own tie rule): bids in descending order, ties ordered by the bird-man."""
+        """R3.4 (V4: its own tie rule): bids in descending order, ties ordered by the bird-man
+        (`codes.hill_order`: the places a bid fills alone, then the bird-man's choices)."""
         s, p = self.state, self.rules.players
         strict = self.rules.has("open-bidding-strict")
-        order: list[int] = []
-        for total in sorted(set(s.bids.tolist()), reverse=True):
-            group = [seat for seat in range(p) if s.bids[seat] == total]
-            first_group = not order
-            remaining = list(group)
-            while len(remaining) > 1:
-                legal = self.mask(Kind.ORDER_TIES)
-                legal[remaining] = True
-                if s.birdman in remaining:
-                    if strict:
-                        # V4: a bird-man tied for first cannot take first place
-                        if first_group and not order:
-                            legal[s.birdman] = False
-                    else:
-                        legal[s.birdman] = False  # R3.4: he puts himself last of them
-                tied = np.zeros(p, dtype=bool)
-                tied[group] = True
-                s.at(Step.HILL, pos=len(order), hill=order)
-                pick = self.ask(s.birdman, Kind.ORDER_TIES, legal, tied=tied, bid=total)
-                order.append(pick)
-                remaining.remove(pick)
-            order += remaining
+        hill = np.full(p, -1, dtype=np.int64)
+        pos = 0
+        while True:
+            legal, tied = self.mask(Kind.ORDER_TIES), np.zeros(p, dtype=bool)
+            pos, total = hill_order(hill, pos, s.bids, s.birdman, strict, legal, tied)
+            if pos == p:
+                break
+            s.at(Step.HILL, pos=pos, hill=hill[:pos].tolist())
+            hill[pos] = self.ask(s.birdman, Kind.ORDER_TIES, legal, tied=tied, bid=int(total))
+            pos += 1
+        order = hill.tolist()
         s.order[:] = order
         s.birdman = order[0]  # R3.5
         s.counters["birdman_rounds"][s.birdman] += 1
@@ -417,9 +423,9 @@ class ReferenceGame:
             used = np.zeros(lay.volcano, dtype=bool)  # R5.6: own spaces, or a new one
             volcano_pawns = own[(own >= lay.volcano0) & (own < lay.ocean0)]
             used[volcano_pawns - lay.volcano0] = True
-            target[lay.volcano0 : lay.ocean0] = used
-            if not used.all():
-                target[lay.volcano0 + int(np.argmin(used))] = True
+            new = new_volcano_space(used)
+            for v in range(lay.volcano):
+                target[lay.volcano0 + v] = volcano_open(used, v, new)
             target[codec.boat_target] = self.free_boat(seat) >= 0  # R5.7
             for strength in {int(x) for x in s.strength[camp]}:
                 legal[codec.place(strength, 0) : codec.place(strength, 0) + codec.targets] = target
@@ -514,20 +520,18 @@ class ReferenceGame:
             self.log("forest", space=space, wood=True, strengths=_keys(totals), winner=winner)
 
     def volcano(self) -> None:
-        """R6.2: in turn order, finish any volcano spaces, one at a time."""
+        """R6.2: in turn order, finish any volcano spaces, one at a time (`codes.finishable`:
+        a statue not finished this turn, a wood to pay, a tile not taller than the statue)."""
         s, lay = self.state, self.rules.layout
         heights = np.asarray(self.rules.components.moai_heights)
         for pos, seat in enumerate(s.turn.tolist()):
             done: set[int] = set()
             while True:
                 legal = self.mask(Kind.FINISH_MOAI)
-                if s.wood[seat] >= 1:  # R6.2: a wood to pay, a tile not taller than the statue
-                    for k in range(lay.volcano):
-                        pawns = s.pawns_at(seat, lay.volcano0 + k)
-                        if len(pawns) and k not in done:
-                            height = int(s.strength[pawns].sum())
-                            legal[k] = moai_tile(s.moai_owner, heights, height) >= 0
-                if not legal.any():
+                finished = np.zeros(lay.volcano, dtype=bool)
+                finished[sorted(done)] = True
+                statues = self.statue_heights(seat)
+                if not finishable(statues, finished, s.wood[seat], s.moai_owner, heights, legal):
                     break
                 legal[lay.volcano] = True  # stop
                 s.at(Step.VOLCANO, pos=pos, done=done)
@@ -544,7 +548,7 @@ class ReferenceGame:
         heights = np.asarray(self.rules.components.moai_heights)
         pawns = s.pawns_at(seat, lay.volcano0 + k)
         s.up[seat, pawns] = True
-        height = int(s.strength[pawns].sum())
+        height = int(self.statue_heights(seat)[k])
         s.wood[seat] -= 1  # transport
         self.discard_wood()
         tile = moai_tile(s.moai_owner, heights, height)  # tallest tile not taller than it
@@ -556,6 +560,13 @@ class ReferenceGame:
         self.log(
             "moai", seat=seat, space=k, height=height, tile=tile, tile_height=int(heights[tile])
         )
+
+    def statue_heights(self, seat: int) -> np.ndarray:
+        """R6.2: the height of the statue on each of the seat's volcano spaces [V]."""
+        lay = self.rules.layout
+        height = np.zeros(lay.volcano, dtype=np.int64)
+        statue_heights(lay, self.state.loc[seat], height)
+        return height
 
     def feeding(self) -> None:
         """R6.3-R6.4: in turn order, feed; each pawn short of food starves or is saved by a raid."""

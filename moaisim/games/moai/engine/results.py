@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from moaisim.files import GAME_COLUMN
 from moaisim.games.moai.engine.state import COUNTERS, State
 from moaisim.games.moai.rules import OPTIONS, Rules
 from moaisim.games.moai.rules.parameters import LATER, PARAMETERS
@@ -19,12 +20,16 @@ from moaisim.games.moai.rules.parameters import LATER, PARAMETERS
 PROVENANCE: tuple[str, ...] = (
     "variant", *OPTIONS, "rules_digest", "setup", "components", *PARAMETERS,
 )  # fmt: skip
+#: The columns; `game_name` (`GAME_COLUMN`) names every row's game (`frame` writes it).
 COLUMNS: tuple[str, ...] = (
-    "game", "seed", "players", *PROVENANCE, "seat", "strategy", "score", "moai_height",
-    "moai_count", "pawns", "wood", "rank", "win", "win_share", "rounds", *COUNTERS,
+    "game", GAME_COLUMN, "seed", "players", *PROVENANCE, "seat", "strategy", "score",
+    "moai_height", "moai_count", "pawns", "wood", "rank", "win", "win_share", "rounds",
+    *COUNTERS,
 )  # fmt: skip
 #: Columns stored as pandas categoricals.
-CATEGORIES: tuple[str, ...] = (*(c for c in PROVENANCE if c not in PARAMETERS), "strategy")
+CATEGORIES: tuple[str, ...] = (
+    GAME_COLUMN, *(c for c in PROVENANCE if c not in PARAMETERS), "strategy",
+)  # fmt: skip
 
 DTYPES: dict[str, str] = {
     "game": "int64",
@@ -140,11 +145,12 @@ def provenance(rules: Rules) -> dict[str, str | int]:
 def frame(columns: Mapping[str, Any]) -> pd.DataFrame:
     """A results DataFrame with the schema's column order and dtypes, from one value per
     column: a sequence (one entry per row), or a scalar that every row shares (the
-    provenance columns: built as a one-category column at once, not a list of copies)."""
+    provenance columns: built as a one-category column at once, not a list of copies).
+    Every row names its game (`GAME_COLUMN`: Moai's, whatever `columns` holds)."""
     n = next(len(v) for v in columns.values() if _is_rows(v))
     cols: dict[str, Any] = {}
     for name in COLUMNS:
-        value = columns[name]
+        value = Rules.game if name == GAME_COLUMN else columns[name]
         if name in CATEGORIES:
             cols[name] = _category(value, n)
         elif _is_rows(value):

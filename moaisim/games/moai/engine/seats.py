@@ -21,7 +21,7 @@ from moaisim.errors import UserError
 from moaisim.games.moai.engine.answers import BadAnswer, answer, failure
 from moaisim.games.moai.engine.compiled.policy import Choice, Form, Policy
 from moaisim.games.moai.engine.decisions import Kind
-from moaisim.games.moai.engine.steps import Pending, Step
+from moaisim.games.moai.engine.steps import Pending
 from moaisim.games.moai.engine.views import check_reads, make_view, parts_for, start_strategies
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import N_CARD_TYPES
@@ -109,7 +109,7 @@ class Seats:
             if mine.any():
                 out[mine] = self.answer(machine, pend.subset(mine))
             return out
-        if pend.step != Step.BID or machine.rules.open_bidding:
+        if pend.kind is not Kind.BID or machine.rules.open_bidding:
             return self.ask(machine, pend.kind, pend.seat, pend.rows, pend.legal, **pend.info)
         out = np.zeros((len(pend), N_CARD_TYPES), dtype=np.int16)
         for q in range(machine.rules.players):

@@ -27,12 +27,10 @@ values: pos 0, count 0, card -1, target -1, left 0, taken 0, done False, hill -1
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from moaisim.engine import Pending
 from moaisim.games.moai.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -100,32 +98,8 @@ DECISION: dict[Step, Kind] = {
 }
 
 
-@dataclass
-class Pending:
-    """Games waiting for one decision: `rows` (positions in the batch, sorted by seat),
-    `seat` (who decides in each), `legal` masks ([n, A]; for a bid the hand counts that bound
-    it) and `info` (arrays about the question, shown to the strategy as `view.info`)."""
+#: The step at which each decision kind is asked.
+STEP: dict[Kind, Step] = {kind: step for step, kind in DECISION.items()}
 
-    step: Step
-    rows: np.ndarray
-    seat: np.ndarray
-    legal: np.ndarray
-    info: dict[str, np.ndarray] = field(default_factory=dict)
-    #: who issued the group and when (the forward model's check that an answered group is
-    #: the current decision of its games, `forward.Games.apply`); unused inside the engine
-    ticket: int = field(default=-1, repr=False, compare=False)
-    owner: object = field(default=None, repr=False, compare=False)
 
-    @property
-    def kind(self) -> Kind:
-        """The decision kind the step asks."""
-        return DECISION[self.step]
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def subset(self, keep: np.ndarray) -> Pending:
-        """The entries selected by a mask (seat order kept)."""
-        info = {k: v[keep] for k, v in self.info.items()}
-        return Pending(self.step, self.rows[keep], self.seat[keep], self.legal[keep], info,
-                       self.ticket, self.owner)  # fmt: skip
+__all__ = ["DECISION", "STEP", "Pending", "Step", "round_bound"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, cached_property
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -218,6 +218,9 @@ class SeatView:
     in `reads`), and two constants of the rules: tile_heights [T] and strength [N]. Every
     array is the view's own copy.
     """
+
+    #: The fields a seat sees (`FIELDS`), as every game's view declares them.
+    fields: ClassVar[tuple[str, ...]] = tuple(FIELDS)
 
     def __init__(
         self,

@@ -255,3 +255,94 @@ def moai_tile(owner: np.ndarray, heights: np.ndarray, height: int) -> int:
         if fits and (best < 0 or heights[t] > heights[best]):
             best = t
     return best
+
+
+# --- the hill order (R3.4-R3.5) ------------------------------------------------------------------
+@_rule
+def placed(hill: np.ndarray, pos: int, seat: int) -> bool:
+    """The seat holds one of the first `pos` places of the hill order `hill`."""
+    for j in range(pos):  # noqa: SIM110 - numba has no any() of a generator
+        if hill[j] == seat:
+            return True
+    return False
+
+
+@_rule
+def hill_order(hill: np.ndarray, pos: int, bids: np.ndarray, birdman: int, strict: bool,
+               legal: np.ndarray, tied: np.ndarray) -> tuple[int, int]:  # fmt: skip
+    """R3.4 (V4 `open-bidding-strict`, `strict`: its own tie rule): the hill order, highest
+    bid first, filled into hill [P] from place `pos` on (hill[:pos] placed already) while the
+    highest bid of the seats not placed yet is one seat's alone. At a tie the bird-man in
+    office names the next seat: returns (the place he fills, the tied bid), legal [P] then
+    holding his choices (the tied seats not placed yet; himself excluded while others remain,
+    R3.4: he places himself behind the others he is tied with; under V4 only at place 0: a
+    bird-man tied for first cannot take it) and tied [P] every seat of that bid, placed or
+    not. Returns (P, 0) once the order is complete (R3.5: hill[0] is the new bird-man)."""
+    p = len(bids)
+    while pos < p:
+        best = -(1 << 20)
+        for q in range(p):
+            if not placed(hill, pos, q) and bids[q] > best:
+                best = bids[q]
+        count, only = 0, -1
+        for q in range(p):
+            if not placed(hill, pos, q) and bids[q] == best:
+                count += 1
+                only = q
+        if count == 1:
+            hill[pos] = only
+            pos += 1
+            continue
+        bar = not strict or pos == 0  # the bird-man may not take this place
+        for q in range(p):
+            tied[q] = bids[q] == best
+            legal[q] = tied[q] and not placed(hill, pos, q) and not (bar and q == birdman)
+        return pos, best
+    return pos, 0
+
+
+# --- the volcano (R5.6, R6.2) --------------------------------------------------------------------
+@_rule
+def new_volcano_space(used: np.ndarray) -> int:
+    """R5.6: the new volcano space a clan's pawn may open (used [V]: the clan's spaces holding
+    its pawns; a space never holds another clan's, so each clan numbers its own): its lowest
+    space without a pawn, the spaces being unlimited; -1 when it has pawns on all of them."""
+    for v in range(len(used)):
+        if not used[v]:
+            return v
+    return -1
+
+
+@_rule
+def volcano_open(used: np.ndarray, space: int, new: int) -> bool:
+    """R5.6: a clan's pawn may go on its volcano space `space`: one holding the clan's pawns
+    (used [V]), or the new one (`new`: `new_volcano_space(used)`)."""
+    return used[space] or space == new
+
+
+@_rule
+def statue_heights(lay: Layout, loc: np.ndarray, height: np.ndarray) -> None:
+    """R6.2: the height of the statue on each of a clan's volcano spaces, its pawns' total
+    strength there, from the clan's pawn locations loc [pawns], added into height [V] (given
+    cleared)."""
+    for i in range(len(loc)):
+        v = loc[i] - lay.volcano0
+        if 0 <= v < lay.volcano:
+            height[v] += strength_of(lay, i)
+
+
+@_rule
+def finishable(height: np.ndarray, done: np.ndarray, wood: int, owner: np.ndarray,
+               tile_heights: np.ndarray, legal: np.ndarray) -> bool:  # fmt: skip
+    """R6.2: the volcano spaces a clan may announce finished, into legal [V] (given cleared):
+    those with a statue (height [V], `statue_heights`) not finished this turn (done [V]),
+    while the clan has a wood to pay for transport and a tile no taller than the statue is
+    left in the supply (`moai_tile`). Returns whether there is one."""
+    if wood < 1:
+        return False
+    some = False
+    for v in range(len(height)):
+        if height[v] > 0 and not done[v]:
+            legal[v] = moai_tile(owner, tile_heights, height[v]) >= 0
+            some = some or legal[v]
+    return some

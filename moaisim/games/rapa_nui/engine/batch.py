@@ -15,6 +15,7 @@ import pandas as pd
 from moaisim.errors import GameLengthError, StrategyError
 from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine import warm
+from moaisim.games.rapa_nui.engine.chance import Chance
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
 from moaisim.games.rapa_nui.engine.policy import NW, TIES
 from moaisim.games.rapa_nui.engine.reference import deck, turn_bound
@@ -30,8 +31,7 @@ from moaisim.games.rapa_nui.engine.results import (
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
-from moaisim.games.rapa_nui.rules.scoring import type_values
-from moaisim.rng import Chance, SeatRandom, Streams
+from moaisim.rng import SeatRandom, Streams
 
 #: The decision kinds in the machine's order (`machine.K_START`...).
 KINDS: tuple[Kind, ...] = tuple(Kind)
@@ -49,7 +49,6 @@ def consts(rules: Rules, keep_rounds: bool = False) -> m.Consts:
         columns=c.columns,
         depth=c.depth,
         hand=c.hand,
-        moai_cost=c.moai_cost,
         group=np.array([0, *(rules.group_cost(k) for k in (1, 2, 3))], dtype=np.int64),
         price=c.sacrifice_price,
         bonus=bonus,
@@ -62,12 +61,11 @@ def consts(rules: Rules, keep_rounds: bool = False) -> m.Consts:
         refill_first=rules.refill_bottom == "first",
         values=np.array(c.sacrifice_values, dtype=np.int64),
         tie=TIES[rules.sacrifice_tie],
-        moai_glory=c.moai_glory,
         pile0=c.n_cards - c.display_cards,
         deck=np.bincount(np.array(deck(rules), dtype=np.int64), minlength=N_KINDS),
         keep_rounds=keep_rounds,
-        wood_per_glory=c.wood_per_glory,
         max_turns=turn_bound(rules),
+        **dict(c.settings),  # each simple rule parameter, by its name (`parameters.SIMPLE`)
     )
 
 
@@ -327,17 +325,11 @@ class Batch:
         return pd.DataFrame({k: np.asarray(v).astype(ROUND_DTYPES[k]) for k, v in cols.items()})
 
     def parts(self) -> dict[str, np.ndarray]:
-        """R9.1: each game's score parts [B, P]."""
-        g, c, r = self.g, self.rules.components, self.rules
-        stone = g.stone + g.down.sum(axis=1)
-        values = np.array([type_values(s, c.sacrifice_values, r.sacrifice_tie)
-                           for s in stone.tolist()], dtype=np.int64)  # fmt: skip
-        return {
-            "glory": g.glory.copy(),
-            "moai_points": c.moai_glory * g.village[:, :, MOAI],
-            "wood_points": g.wood // c.wood_per_glory,
-            "stock_points": (g.stock * values[:, None, :]).sum(axis=2),
-        }
+        """R9.1: each game's score parts [B, P] (`PARTS`), by the kernel that scores the
+        per-round table too (`machine.score_rows`, the rules' `scoring.score_parts`)."""
+        out = np.zeros((len(PARTS), len(self), self.rules.players), dtype=np.int64)
+        m.score_rows(self.g, self.c, out)
+        return dict(zip(PARTS, out, strict=True))
 
     def results(self, names: Sequence[str] | None = None) -> pd.DataFrame:
         """The results table of the finished games (one row per seat of each game), seat q

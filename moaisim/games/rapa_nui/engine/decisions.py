@@ -23,6 +23,11 @@ class Kind(StrEnum):
     BONUS = "bonus"  # D8, R7.6: how many units of the Moai bonus are glory
 
 
+#: The numbers of one answer of each kind (its width): every kind is answered by one action of
+#: its mask. The toolkit reads it through the GameSpec (`ACTION_WIDTHS`).
+ACTION_WIDTHS: dict[Kind, int] = dict.fromkeys(Kind, 1)
+
+
 def action_size(rules: Rules, kind: Kind) -> int:
     """The number of actions of `kind` (its legal masks' width)."""
     c = rules.components

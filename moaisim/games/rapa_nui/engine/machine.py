@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from moaisim.games.rapa_nui.engine.policy import choose, narrow, type_value_on
+from moaisim.games.rapa_nui.engine.policy import choose, narrow
 from moaisim.games.rapa_nui.rules.codes import (
     BUY_NOTHING,
     HG,
@@ -34,6 +34,8 @@ from moaisim.games.rapa_nui.rules.codes import (
     PLAY_PRIEST,
     PRIEST,
 )
+from moaisim.games.rapa_nui.rules.parameters import SIMPLE
+from moaisim.games.rapa_nui.rules.scoring import sacrifice_price, score, score_parts, takes_bonus
 from moaisim.jit import kernel
 from moaisim.rng import unit
 
@@ -93,32 +95,35 @@ class Arrays(NamedTuple):
     down_sum: np.ndarray  # [B, 4] scratch: the face-down cards of each type, all seats
 
 
-class Consts(NamedTuple):
-    """The rules' figures and options as integers (`batch.consts`)."""
-
-    players: int
-    columns: int
-    depth: int
-    hand: int
-    moai_cost: int
-    group: np.ndarray  # [4] wood for 0..3 H&G together (R4.1)
-    price: int
-    bonus: np.ndarray  # [7] the sole majority's bonus by kind (R7.6)
-    one_choice: bool
-    stuck_pass: bool
-    refill_same: bool
-    per_card: bool
-    shared: bool
-    end_round: bool
-    refill_first: bool
-    values: np.ndarray  # [4] a stock card's glory by its type's rank (R9.2)
-    tie: int  # sacrifice_tie (`policy.TIES`)
-    moai_glory: int  # R9.1
-    pile0: int  # the draw pile's cards after the deal
-    deck: np.ndarray  # [7] the deck's cards of each kind (C1)
-    keep_rounds: bool  # record each seat at each round's end (the per-round table)
-    wood_per_glory: int  # R9.1
-    max_turns: int  # a game past these turns is stopped as broken (`reference.turn_bound`)
+#: The rules' figures and options the kernels read, field by field (`Consts`), but the simple
+#: rule parameters, which follow them: one int field each, named and filled from its record
+#: (`parameters.SIMPLE`: `c.moai_cost`, `c.moai_glory`...; docs/design.md, "Adding a rule
+#: parameter").
+CONSTS: tuple[tuple[str, type], ...] = (
+    ("players", int),
+    ("columns", int),
+    ("depth", int),
+    ("hand", int),
+    ("group", np.ndarray),  # [4] wood for 0..3 H&G together (R4.1)
+    ("price", int),  # sacrifice_price (R3.2)
+    ("bonus", np.ndarray),  # [7] the sole majority's bonus by kind (R7.6)
+    ("one_choice", bool),
+    ("stuck_pass", bool),
+    ("refill_same", bool),
+    ("per_card", bool),
+    ("shared", bool),
+    ("end_round", bool),
+    ("refill_first", bool),
+    ("values", np.ndarray),  # [4] a stock card's glory by its type's rank (R9.2)
+    ("tie", int),  # sacrifice_tie (`scoring.TIES`)
+    ("pile0", int),  # the draw pile's cards after the deal
+    ("deck", np.ndarray),  # [7] the deck's cards of each kind (C1)
+    ("keep_rounds", bool),  # record each seat at each round's end (the per-round table)
+    ("max_turns", int),  # a game past these turns is stopped as broken (`reference.turn_bound`)
+)
+#: The rules' figures and options as integers (`batch.consts`, once per batch): `CONSTS`, then
+#: each simple rule parameter.
+Consts = NamedTuple("Consts", [*CONSTS, *((name, int) for name in SIMPLE)])  # type: ignore[misc]
 
 
 class Lineup(NamedTuple):
@@ -256,14 +261,14 @@ def buy(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
     a = g.active[r]
     legal[BUY_NOTHING] = True
     for f in range(N_FOODS):
-        price = max(0, c.price - g.village[r, a, HG + f])
+        price = sacrifice_price(c.price, g.village[r, a, HG + f])
         legal[1 + f] = g.supply[r, f] > 0 and g.wood[r, a] >= price
     choice = decide(g, c, pol, legal, r, K_BUY, a, 1 + N_FOODS)
     if choice < 0:
         return
     if choice != BUY_NOTHING:
         f = choice - 1
-        g.wood[r, a] -= max(0, c.price - g.village[r, a, HG + f])
+        g.wood[r, a] -= sacrifice_price(c.price, g.village[r, a, HG + f])
         g.supply[r, f] -= 1
         g.stock[r, a, f] += 1
         g.bought[r, a, f] += 1
@@ -418,20 +423,6 @@ def take(g, c, pol, legal, r: int) -> None:  # noqa: ANN001
 
 
 @kernel(nrt=False)
-def leads(g, c, r: int, kind: int, q: int) -> bool:  # noqa: ANN001
-    """R7.6: seat q takes the majority bonus of `kind` (`majority_rule`)."""
-    top, at_top = 0, 0
-    for s in range(c.players):
-        n = g.village[r, s, kind]
-        if n > top:
-            top, at_top = n, 1
-        elif n == top:
-            at_top += 1
-    mine = g.village[r, q, kind]
-    return top >= 1 and mine == top and (c.shared or at_top == 1)
-
-
-@kernel(nrt=False)
 def hand_out(g, c, r: int, food: int, due) -> None:  # noqa: ANN001
     """R7.8: sacrifice cards of `food` to the seats still due one, pass after pass in turn
     order from the active seat, while the stack lasts (due[q] counts down)."""
@@ -463,7 +454,8 @@ def evaluate(g, c, pol, legal, due, r: int) -> None:  # noqa: ANN001
             while g.cur[r, C_POS] < p:
                 q = (a + g.cur[r, C_POS]) % p
                 units = g.village[r, q, MOAI] if phase == 0 else c.bonus[MOAI]
-                if units > 0 and (phase == 0 or leads(g, c, r, MOAI, q)):
+                bonus = phase == 1 and takes_bonus(g.village[r, :, MOAI], q, 0, c.shared)
+                if units > 0 and (phase == 0 or bonus):  # R7.4, then R7.6's holder
                     for x in range(units + 1):
                         legal[x] = True
                     glory = decide(g, c, pol, legal, r, K_INCOME if phase == 0 else K_BONUS, q,
@@ -477,7 +469,8 @@ def evaluate(g, c, pol, legal, due, r: int) -> None:  # noqa: ANN001
             g.cur[r, C_POS] = 0
     elif kind in (LUMBERJACK, PRIEST):  # R7.2, R7.3
         for q in range(p):
-            n = g.village[r, q, kind] + (c.bonus[kind] if leads(g, c, r, kind, q) else 0)
+            lead = takes_bonus(g.village[r, :, kind], q, 0, c.shared)  # R7.6
+            n = g.village[r, q, kind] + (c.bonus[kind] if lead else 0)
             if kind == LUMBERJACK:
                 g.wood[r, q] += n
             else:
@@ -488,8 +481,8 @@ def evaluate(g, c, pol, legal, due, r: int) -> None:  # noqa: ANN001
             n = g.village[r, q, kind]
             due[q] = n if c.per_card else min(n, 1)
         hand_out(g, c, r, food, due)
-        for q in range(p):
-            due[q] = c.bonus[kind] if leads(g, c, r, kind, q) else 0
+        for q in range(p):  # R7.6
+            due[q] = c.bonus[kind] if takes_bonus(g.village[r, :, kind], q, 0, c.shared) else 0
         hand_out(g, c, r, food, due)
     goto(g, r, TURN_END)
 
@@ -515,6 +508,47 @@ def turn_end(g, c, r: int) -> None:  # noqa: ANN001
 
 
 @kernel(nrt=False)
+def turn_up(g, c, r: int) -> None:  # noqa: ANN001
+    """R9.2: the stone's face-down cards of game r turned up, counted by type, all seats,
+    into `down_sum[r]` (for `seat_score` and `seat_parts`)."""
+    for f in range(N_FOODS):
+        g.down_sum[r, f] = 0
+        for q in range(c.players):
+            g.down_sum[r, f] += g.down[r, q, f]
+
+
+@kernel(nrt=False)
+def seat_score(g, c, r: int, q: int) -> int:  # noqa: ANN001
+    """R9.1: seat q's score in game r if the game ended now (`scoring.score`; `turn_up`
+    first)."""
+    return score(g.glory[r, q], g.village[r, q, MOAI], g.wood[r, q], g.stock[r, q], g.stone[r],
+                 g.down_sum[r], c.values, c.tie, c.moai_glory, c.wood_per_glory)  # fmt: skip
+
+
+@kernel(nrt=False)
+def seat_parts(g, c, r: int, q: int) -> tuple[int, int, int, int]:  # noqa: ANN001
+    """R9.1: seat q's score parts in game r (`scoring.score_parts`; `turn_up` first)."""
+    return score_parts(g.glory[r, q], g.village[r, q, MOAI], g.wood[r, q], g.stock[r, q],
+                       g.stone[r], g.down_sum[r], c.values, c.tie, c.moai_glory,
+                       c.wood_per_glory)  # fmt: skip
+
+
+@kernel(nrt=False)
+def score_rows(g, c, out) -> None:  # noqa: ANN001
+    """R9.1: every game's score parts as the games stand, out[k, r, q] part k
+    (`scoring.PARTS`) of seat q in game r: the results table's, from the code that scores
+    the per-round table (`record_round`)."""
+    for r in range(g.glory.shape[0]):
+        turn_up(g, c, r)
+        for q in range(c.players):
+            a, b, w, s = seat_parts(g, c, r, q)
+            out[0, r, q] = a
+            out[1, r, q] = b
+            out[2, r, q] = w
+            out[3, r, q] = s
+
+
+@kernel(nrt=False)
 def record_round(g, c, r: int) -> None:  # noqa: ANN001
     """The per-round table's row of each seat as a round of turns ends (or the game, in a
     round begun): its score if the game ended now (R9.1, the stone's face-down cards
@@ -524,20 +558,13 @@ def record_round(g, c, r: int) -> None:  # noqa: ANN001
     g.track_rounds[r] = k + 1
     if k >= g.track.shape[1]:
         return
-    for f in range(N_FOODS):  # R9.1: the face-down cards turned up
-        g.down_sum[r, f] = 0
-        for q in range(c.players):
-            g.down_sum[r, f] += g.down[r, q, f]
+    turn_up(g, c, r)
     for q in range(c.players):
         stock = 0
-        points = 0
         for f in range(N_FOODS):
             stock += g.stock[r, q, f]
-            points += g.stock[r, q, f] * type_value_on(c, g.stone[r], g.down_sum[r], f)
-        moai = g.village[r, q, MOAI]
-        g.track[r, k, q, 0] = (g.glory[r, q] + c.moai_glory * moai
-                               + g.wood[r, q] // c.wood_per_glory + points)  # fmt: skip
-        g.track[r, k, q, 1] = moai
+        g.track[r, k, q, 0] = seat_score(g, c, r, q)
+        g.track[r, k, q, 1] = g.village[r, q, MOAI]
         g.track[r, k, q, 2] = g.glory[r, q]
         g.track[r, k, q, 3] = g.wood[r, q]
         g.track[r, k, q, 4] = stock

@@ -41,6 +41,8 @@ from moaisim.games.rapa_nui.rules.codes import (
     PLAY_HG,
     PRIEST,
 )
+from moaisim.games.rapa_nui.rules.scoring import TIES as TIES  # `batch.consts` reads it here
+from moaisim.games.rapa_nui.rules.scoring import sacrifice_price, stock_value, takes_bonus
 from moaisim.jit import kernel
 
 #: The decision kinds as ints, in `decisions.Kind`'s order (as `machine`'s).
@@ -94,53 +96,11 @@ def forbid_bits(names: list[str]) -> int:
     return sum(FORBID[n][0] for n in set(names))
 
 
-#: How `sacrifice_tie` is passed to the kernels.
-TIES: dict[str, int] = {"high": 0, "low": 1, "split": 2}
-
-
 # --- the position's values ---------------------------------------------------------------------
-@kernel(nrt=False)
-def type_value_on(c, stone, down, food: int) -> int:  # noqa: ANN001
-    """R9.2-R9.3: the glory a stock card of `food` scores with the cards of `stone` and
-    `down` (each [4] by type: the face-up cards, and the face-down ones counted) ranked by
-    count (`scoring.type_values`: tied types take the value at their first or last shared
-    place, or the mean of their places' values)."""
-    above, level = 0, 0
-    mine = stone[food] + down[food]
-    for f in range(N_FOODS):
-        n = stone[f] + down[f]
-        if n > mine:
-            above += 1
-        elif n == mine:
-            level += 1
-    if c.tie == 0:
-        return c.values[above]
-    if c.tie == 1:
-        return c.values[above + level - 1]
-    total = 0
-    for k in range(above, above + level):
-        total += c.values[k]
-    return total // level
-
-
 @kernel(nrt=False)
 def remain(c, pile: int) -> float:
     """The share of the draw pile still to come (1 at the deal, 0 when it is out, R8.1)."""
     return (pile + 1.0) / (c.pile0 + 1.0)
-
-
-@kernel(nrt=False)
-def sole(c, village, kind: int, q: int, add: int) -> bool:  # noqa: ANN001
-    """R7.6: seat q takes the bonus of `kind` with `add` more cards of it in its village."""
-    top, at_top = 0, 0
-    for s in range(c.players):
-        n = village[s, kind] + (add if s == q else 0)
-        if n > top:
-            top, at_top = n, 1
-        elif n == top:
-            at_top += 1
-    mine = village[q, kind] + add
-    return top >= 1 and mine == top and (c.shared or at_top == 1)
 
 
 @kernel(nrt=False)
@@ -169,7 +129,8 @@ def play_worth(c, w, kind: int, count: int, seat: int, hand, village, wood: int,
     """D2: the value of putting `count` cards of `kind` into the village (R4.1): the cards,
     the majority they win or keep (R7.6), the wood they cost, a Moai's sacrifice round."""
     value = count * card_worth(c, w, kind, left)
-    if sole(c, village, kind, seat, count) and not sole(c, village, kind, seat, 0):
+    counts = village[:, kind]  # R7.6: the majority with the play, and without it
+    if takes_bonus(counts, seat, count, c.shared) and not takes_bonus(counts, seat, 0, c.shared):
         value += w[W_MAJORITY] * left
     if kind == MOAI:
         value -= c.moai_cost * w[W_WOOD]
@@ -190,7 +151,7 @@ def pay(c, w, kind: int, q: int, seat: int, hand, village, wood,  # noqa: ANN001
         stone, down) -> float:  # fmt: skip
     """R7: what the revealed card of `kind` pays seat q, valued by the seat deciding."""
     n = village[q, kind]
-    lead = sole(c, village, kind, q, 0)
+    lead = takes_bonus(village[:, kind], q, 0, c.shared)
     if kind == LUMBERJACK:  # R7.2
         return (n + (c.bonus[kind] if lead else 0)) * w[W_WOOD]
     if kind == PRIEST:  # R7.3
@@ -200,7 +161,7 @@ def pay(c, w, kind: int, q: int, seat: int, hand, village, wood,  # noqa: ANN001
         return units * max(1.0, w[W_WOOD])
     cards = n if c.per_card else min(n, 1)  # R7.5
     cards += c.bonus[kind] if lead else 0
-    return cards * (w[W_RANK] * type_value_on(c, stone, down, kind - HG) + w[W_STOCK])
+    return cards * (w[W_RANK] * stock_value(stone, down, c.values, c.tie, kind - HG) + w[W_STOCK])
 
 
 @kernel(nrt=False)
@@ -251,13 +212,13 @@ def stock_after(c, w, seat: int, stock, seen, stone, down, own: int, face_up: in
     for f in range(N_FOODS):
         n = stock[f] - (1 if f == own else 0)
         if n > 0:
-            mine += n * type_value_on(c, scratch, down, f)
+            mine += n * stock_value(scratch, down, c.values, c.tie, f)
     others = 0.0
     for q in range(c.players):
         if q != seat:
             for f in range(N_FOODS):
                 if seen[q, f] > 0:
-                    others += seen[q, f] * type_value_on(c, scratch, down, f)
+                    others += seen[q, f] * stock_value(scratch, down, c.values, c.tie, f)
     return w[W_RANK] * (mine - w[W_DENY] * others / (c.players - 1))
 
 
@@ -312,12 +273,12 @@ def choose(c, w, kind: int, seat: int, legal, size: int, hand, stock, down, vill
             continue
         v = 0.0
         if kind == K_START:  # D0: the type worth most on the stone now
-            v = w[W_RANK] * type_value_on(c, stone, down, a)
+            v = w[W_RANK] * stock_value(stone, down, c.values, c.tie, a)
         elif kind == K_BUY:  # D1, R3.2
             if a != BUY_NOTHING:
                 f = a - 1
-                price = max(0, c.price - village[seat, HG + f])
-                v = (w[W_RANK] * type_value_on(c, stone, down, f) + w[W_STOCK]
+                price = sacrifice_price(c.price, village[seat, HG + f])
+                v = (w[W_RANK] * stock_value(stone, down, c.values, c.tie, f) + w[W_STOCK]
                      - price * wood_worth(c, w, hand, own_wood))  # fmt: skip
         elif kind == K_PLAY:  # D2
             if a < PLAY_HG:

@@ -99,8 +99,13 @@ def _ranges(view: SeatView, row: int) -> str | None:
     pay = c.n_cards + c.start_lumberjacks + max(c.bonus_lumberjack, c.bonus_priest,
                                                  c.bonus_moai, 0)  # fmt: skip
     most = np.array([r.start_wood(q) for q in range(p)]) + (turn + 1) * pay
-    if (wood + glory > most).any():
-        q = int(np.argmax(wood + glory > most))
+    # each capped at most + 1 before the sum, which could pass int64's largest and wrap round
+    # below the bound (a glory of 2^63 - 1 passed). So bounded, glory and a score built on it
+    # fit the results' 32 bits (engine/results.py): 4 seats, 3 500 cards at most
+    # (components.COUNTS) and bonuses of 10 keep `most` under 10^8
+    over = np.minimum(wood, most + 1) + np.minimum(glory, most + 1) > most
+    if over.any():
+        q = int(np.argmax(over))
         return (f"seat {q} holds {int(wood[q])} wood and {int(glory[q])} glory after {turn} "
                 f"turns (R7: at most {int(most[q])} by then)")  # fmt: skip
     passes = int(_at(view, "passes", row))

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from moaisim.errors import GameLengthError, StrategyError
+from moaisim.games.rapa_nui.engine.chance import Chance
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import (
@@ -43,8 +44,22 @@ from moaisim.games.rapa_nui.rules.codes import (
     played,
 )
 from moaisim.games.rapa_nui.rules.model import Rules
-from moaisim.games.rapa_nui.rules.scoring import majority, sacrifice_price, type_values
-from moaisim.rng import Chance, Streams
+from moaisim.games.rapa_nui.rules.scoring import (
+    PARTS,
+    TIES,
+    sacrifice_price,
+    score_parts,
+    takes_bonus,
+    type_values,
+)
+from moaisim.rng import Streams
+
+# The rules' kernels of `scoring`, in plain Python (this engine reads one value at a time).
+sacrifice_price, score_parts, takes_bonus = (
+    sacrifice_price.py_func,
+    score_parts.py_func,
+    takes_bonus.py_func,
+)
 
 #: The bound on a game's length is this many times the most turns a legal game can take
 #: (`turn_bound`): a margin for a case the count might miss.
@@ -458,7 +473,8 @@ class ReferenceGame:
         t, r, c, p = self.t, self.rules, self.rules.components, self.rules.players
         order = [(t.active + k) % p for k in range(p)]
         counts = [t.village[q][kind] for q in range(p)]
-        leaders = majority(counts, r.majority_rule)  # R7.6
+        shared = r.majority_rule == "shared"
+        leaders = [q for q in range(p) if takes_bonus(counts, q, 0, shared)]  # R7.6
         food = kind - HG if kind >= HG else 0
         before = (list(t.wood), list(t.glory), [s[food] for s in t.stock])  # for the log
         if kind == LUMBERJACK:  # R7.2
@@ -514,17 +530,15 @@ class ReferenceGame:
         return [t.stone[f] + sum(d[f] for d in t.down) for f in range(N_FOODS)]
 
     def parts(self) -> dict[str, list[int]]:
-        """R9.1: each seat's score split into its parts."""
+        """R9.1: each seat's score split into its parts (`PARTS`), the stone's face-down
+        cards turned up (R9.2)."""
         t, r, c, p = self.t, self.rules, self.rules.components, self.rules.players
-        values = type_values(self.stone_counts(), c.sacrifice_values, r.sacrifice_tie)
-        return {
-            "glory": list(t.glory),
-            "moai_points": [c.moai_glory * t.village[q][MOAI] for q in range(p)],
-            "wood_points": [t.wood[q] // c.wood_per_glory for q in range(p)],
-            "stock_points": [
-                sum(n * v for n, v in zip(t.stock[q], values, strict=True)) for q in range(p)
-            ],  # fmt: skip
-        }
+        stone, down = np.array(t.stone), np.sum(t.down, axis=0)
+        values, tie = np.array(c.sacrifice_values), TIES[r.sacrifice_tie]
+        seats = [score_parts(t.glory[q], t.village[q][MOAI], t.wood[q], t.stock[q], stone, down,
+                             values, tie, c.moai_glory, c.wood_per_glory)
+                 for q in range(p)]  # fmt: skip
+        return {name: [int(s[k]) for s in seats] for k, name in enumerate(PARTS)}
 
     def score(self) -> list[int]:
         """R9.1: the final scores (the sum of the parts), logged with how they were made."""
@@ -537,6 +551,11 @@ class ReferenceGame:
                  stone=stone, values=list(values), parts=parts, scores=list(self.scores),
                  winners=self.winners())  # fmt: skip
         return self.scores
+
+    def final_scores(self) -> list[int]:
+        """R9.1: each seat's score (once the game is played: the batch's `scores()` row)."""
+        assert self.scores is not None, "the game is not played yet"
+        return list(self.scores)
 
     def winners(self) -> list[int]:
         """R9.4: the seats that share the win (`winner_tie`: most wood first, then share)."""

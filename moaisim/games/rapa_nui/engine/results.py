@@ -10,29 +10,32 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from moaisim.files import GAME_COLUMN
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.options import OPTIONS
 from moaisim.games.rapa_nui.rules.parameters import PARAMETERS
+from moaisim.games.rapa_nui.rules.scoring import PARTS  # R9.1: the score's parts, in order
 
 #: The rules each row was played under (as Moai's: its variant, each rule option, the digest
 #: of the whole set-up, its label, the component set's name, each rule parameter's value).
 PROVENANCE: tuple[str, ...] = (
     "variant", *OPTIONS, "rules_digest", "setup", "components", *PARAMETERS,
 )  # fmt: skip
-#: The score's parts (R9.1), in the order a report shows them.
-PARTS: tuple[str, ...] = ("glory", "moai_points", "wood_points", "stock_points")
 #: What each seat did (its village at the end, its turns, its purchases...).
 DEEDS: tuple[str, ...] = (
     "moai", "priests", "lumberjacks", "hunter_gatherers", "wood", "stock", "face_down",
     "bought", "gained", "discarded", "turns",
 )  # fmt: skip
+#: The columns; `game_name` (`GAME_COLUMN`) names every row's game (`frame` writes it).
 COLUMNS: tuple[str, ...] = (
-    "game", "seed", "players", *PROVENANCE, "seat", "strategy", "score", *PARTS, *DEEDS,
-    "rank", "win", "win_share", "game_turns", "rounds",
+    "game", GAME_COLUMN, "seed", "players", *PROVENANCE, "seat", "strategy", "score", *PARTS,
+    *DEEDS, "rank", "win", "win_share", "game_turns", "rounds",
 )  # fmt: skip
 #: Columns stored as pandas categoricals.
-CATEGORIES: tuple[str, ...] = (*(c for c in PROVENANCE if c not in PARAMETERS), "strategy")
+CATEGORIES: tuple[str, ...] = (
+    GAME_COLUMN, *(c for c in PROVENANCE if c not in PARAMETERS), "strategy",
+)  # fmt: skip
 DTYPES: dict[str, str] = {
     "game": "int64",
     "seed": "uint64",
@@ -158,11 +161,12 @@ def seat_rows(game: Any, seed: int, index: int, strategies: Sequence[str]) -> di
 
 def frame(columns: Mapping[str, Any]) -> pd.DataFrame:
     """A results DataFrame in the schema's column order and types, from one value per column
-    (a sequence with one entry per row, or a scalar every row shares)."""
+    (a sequence with one entry per row, or a scalar every row shares). Every row names its
+    game (`GAME_COLUMN`: Rapa Nui's, whatever `columns` holds)."""
     n = next(len(v) for v in columns.values() if _is_rows(v))
     cols: dict[str, Any] = {}
     for name in COLUMNS:
-        value = columns[name]
+        value = Rules.game if name == GAME_COLUMN else columns[name]
         if name in CATEGORIES:
             rows = value if _is_rows(value) else [value] * n
             cols[name] = value if isinstance(value, pd.Categorical) else pd.Categorical(rows)

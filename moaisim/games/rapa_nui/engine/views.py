@@ -13,7 +13,7 @@ up to the types of the face-down cards). The draw pile's order is hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,6 +57,9 @@ class SeatView:
     """Seat `seat`'s view of n games at a decision of `kind`: its legal actions [n, A], what
     the question is about (`info`: name -> [n] array), its random stream (`rng`) and the
     `FIELDS` as attributes."""
+
+    #: The fields a seat sees (`FIELDS`), as every game's view declares them.
+    fields: ClassVar[tuple[str, ...]] = tuple(FIELDS)
 
     def __init__(
         self,

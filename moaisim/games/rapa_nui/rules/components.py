@@ -7,29 +7,52 @@ import copy
 import hashlib
 import json
 import tomllib
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moaisim.errors import RulesError
 from moaisim.games.rapa_nui.rules.codes import N_FOODS
-from moaisim.games.rapa_nui.rules.parameters import PARAMETERS, check_names, check_value
+from moaisim.games.rapa_nui.rules.parameters import PARAMETERS, SIMPLE, check_names, check_value
 
 #: The shipped component file (`moaisim rules --game rapa-nui --components` prints it).
 DEFAULT_FILE = ("moaisim.games.rapa_nui.rules", "default.toml")
-#: Each section's keys and whether each holds a whole number or a list of N (food types,
-#: colours, values).
-SCHEMA: dict[str, dict[str, int | None]] = {
+#: The keys of each section that no simple rule parameter holds, and whether each holds a
+#: whole number or a list of N (food types, colours, values).
+KEYS: dict[str, dict[str, int | None]] = {
     "deck": {"lumberjack": None, "priest": None, "moai": None, "hunter_gatherer": N_FOODS},
     "start": {"lumberjacks": None, "missing": 4, "wood": 4, "stock": None},
-    "sacrifice": {"supply": None, "price": None, "values": N_FOODS},
+    "sacrifice": {"supply": None, "values": N_FOODS},
     "display": {"columns": None, "depth": None, "hand": None},
-    "costs": {"moai": None},
-    "bonus": {"lumberjack": None, "priest": None, "moai": None, "hunter_gatherer": None},
-    "scoring": {"moai_glory": None, "wood_per_glory": None},
 }
+
+
+def _schema() -> dict[str, dict[str, int | None]]:
+    """Every section's keys: `KEYS`, and each simple rule parameter's (a whole number, from
+    its record), in the order the shipped file gives them (a message lists them as a reader
+    of the file sees them; a section or key it lacks comes after those it has)."""
+    keys = {section: dict(held) for section, held in KEYS.items()}
+    for p in SIMPLE.values():
+        keys.setdefault(p.key[0], {})[p.key[1]] = None
+    package, name = DEFAULT_FILE
+    shipped = tomllib.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+
+    def in_file_order(names: Iterable[str], listed: Iterable[str]) -> list[str]:
+        place = {n: i for i, n in enumerate(listed)}
+        return sorted(names, key=lambda n: place.get(n, len(place)))
+
+    out: dict[str, dict[str, int | None]] = {}
+    for section in in_file_order(keys, shipped):
+        held = keys[section]
+        out[section] = {k: held[k] for k in in_file_order(held, shipped.get(section, {}))}
+    return out
+
+
+#: Each section's keys and whether each holds a whole number or a list of N: `KEYS` and each
+#: simple rule parameter's key (from its record), in the shipped file's order.
+SCHEMA: dict[str, dict[str, int | None]] = _schema()
 
 #: The counts of the file that no rule parameter bounds, with the range the rules and the
 #: engines allow and why (the deck and the display are checked against each other below).
@@ -71,18 +94,27 @@ class Components:
     start_wood: tuple[int, ...]  # C8: by seat
     start_stock: int  # C9: sacrifice cards of each type in a stock at the start
     supply: int  # C3: sacrifice cards of each type
-    sacrifice_price: int  # C10
     sacrifice_values: tuple[int, ...]  # C13: glory of a stock card by its type's rank
     columns: int  # C7
     depth: int
     hand: int
-    moai_cost: int  # C10
-    bonus_lumberjack: int  # C12
-    bonus_priest: int
-    bonus_moai: int
-    bonus_hg: int
-    moai_glory: int  # C13
-    wood_per_glory: int
+    #: the simple rule parameters' values, (name, value) in `parameters.SIMPLE` order
+    #: (`sacrifice_price`, `moai_cost`, `bonus_lumberjack`... C10, C12, C13), each also an
+    #: attribute of its name: `components.moai_cost`
+    settings: tuple[tuple[str, int], ...]
+
+    def __post_init__(self) -> None:
+        names = tuple(name for name, _ in self.settings)
+        if names != tuple(SIMPLE):
+            raise RulesError(f"components {self.name!r}: settings name {', '.join(names)}, not "
+                             f"the simple rule parameters {', '.join(SIMPLE)}")  # fmt: skip
+        for name, value in self.settings:  # read as a field is, at no cost (the engines' loops)
+            object.__setattr__(self, name, value)
+
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> int:
+            """A simple rule parameter's value (`settings`), by its name."""
 
     @property
     def n_cards(self) -> int:
@@ -95,8 +127,11 @@ class Components:
         return self.columns * self.depth
 
     def as_dict(self) -> dict[str, Any]:
-        """Every field as plain data (what the rules digest hashes)."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        """Every field as plain data, each simple rule parameter under its own name (what the
+        rules digest hashes)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "settings"}
+        out.update(self.settings)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
 
 def digest_of(data: Mapping[str, Any]) -> str:
@@ -212,18 +247,11 @@ def components_from_dict(document: Mapping[str, Any], source: str) -> Components
         start_wood=got["start.wood"],
         start_stock=got["start.stock"],
         supply=got["sacrifice.supply"],
-        sacrifice_price=got["sacrifice.price"],
         sacrifice_values=got["sacrifice.values"],
         columns=got["display.columns"],
         depth=got["display.depth"],
         hand=got["display.hand"],
-        moai_cost=got["costs.moai"],
-        bonus_lumberjack=got["bonus.lumberjack"],
-        bonus_priest=got["bonus.priest"],
-        bonus_moai=got["bonus.moai"],
-        bonus_hg=got["bonus.hunter_gatherer"],
-        moai_glory=got["scoring.moai_glory"],
-        wood_per_glory=got["scoring.wood_per_glory"],
+        settings=tuple((name, got[".".join(p.key)]) for name, p in SIMPLE.items()),
     )
     check_end(out, f"component file {source!r}")
     if out.supply < 4 * out.start_stock:

@@ -41,9 +41,7 @@ def parameter_table() -> str:
 def contents(components: Components) -> dict[str, Any]:
     """A component set's contents beyond its name, notes and rule parameters."""
     out = components.as_dict()
-    for key in ("name", "assumed", "start_wood", "sacrifice_price", "moai_cost",
-                "bonus_lumberjack", "bonus_priest", "bonus_moai", "bonus_hg", "moai_glory",
-                "wood_per_glory", "hand"):  # fmt: skip
+    for key in ("name", "assumed", *(p.field or p.name for p in PARAMETERS.values())):
         out.pop(key, None)
     return out
 

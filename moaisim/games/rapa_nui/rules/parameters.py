@@ -4,7 +4,12 @@ file (docs/rapa-nui-rules.md, "Rule parameters").
 A parameter is one record (`Parameter`: its name, its key in the component file, its rule,
 its meaning, its range): the component file's reading and range check, the `Components`
 value, the results column, the set-up label, the digest, `--param` and its help, the balance
-space and the rules book's table all derive from it.
+space and the rules book's table all derive from it. A *simple* parameter (one number at its
+own key, `field=""`) needs nothing else outside the shipped file's value and the two engines'
+rule: the component file's schema (`components.SCHEMA`), the `Components` value
+(`components.moai_cost`, held in `Components.settings`) and the kernels' constant
+(`Consts.moai_cost`, filled by `batch.consts`) derive from the record too (docs/design.md,
+"Adding a rule parameter").
 """
 
 from __future__ import annotations
@@ -28,7 +33,12 @@ class Parameter:
     low: int
     high: int
     index: int | None = None
-    field: str = ""  # the `Components` field that holds it ("": the parameter's name)
+    field: str = ""  # the `Components` field that holds it ("": a simple parameter)
+
+    @property
+    def simple(self) -> bool:
+        """One number at its own key, held by `Components.settings` under its name."""
+        return not self.field
 
     def value(self, components: Any) -> int:
         """The parameter's value in a component set (`components.Components`)."""
@@ -72,6 +82,8 @@ PARAMETERS: dict[str, Parameter] = {
                   "cards a player refills his hand to", 1, 5, None, "hand"),
     )
 }  # fmt: skip
+#: The simple parameters (`Parameter.simple`), in table order.
+SIMPLE: dict[str, Parameter] = {name: p for name, p in PARAMETERS.items() if p.simple}
 #: Parameters added after runs were recorded, with the value those runs were played with (a
 #: results table without the column is read with it): none yet.
 LATER: dict[str, int] = {}

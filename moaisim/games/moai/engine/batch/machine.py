@@ -25,18 +25,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from moaisim.errors import GameLengthError, StrategyError
+from moaisim.errors import GameLengthError, StrategyError, UserError
+from moaisim.games.moai.engine.answers import BadAnswer, check
 from moaisim.games.moai.engine.batch.state import RESET, BatchState
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_back, scratch
 from moaisim.games.moai.engine.compiled.machine import play_rows
-from moaisim.games.moai.engine.compiled.policy import Form, lineup
+from moaisim.games.moai.engine.compiled.policy import EVERY, Form, lineup
 from moaisim.games.moai.engine.compiled.question import NO_QUESTION
-from moaisim.games.moai.engine.decisions import action_sizes
+from moaisim.games.moai.engine.decisions import Kind, action_sizes
 from moaisim.games.moai.engine.events import Event, EventMaker
 from moaisim.games.moai.engine.record import Told
 from moaisim.games.moai.engine.reference import ReferenceGame
 from moaisim.games.moai.engine.results import ROUND_COLUMNS, ROUND_DTYPES
 from moaisim.games.moai.engine.steps import DECISION, Pending, Step
+from moaisim.games.moai.engine.views import PARTS, make_view
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CAMP, ZONES, score
 from moaisim.games.moai.rules.epoch_cards import EpochTable, epoch_table
@@ -87,6 +89,57 @@ class Machine:
     def over(self) -> np.ndarray:
         """[B] bool: the game is over."""
         return self.state.step == Step.OVER
+
+    def __len__(self) -> int:
+        return self.b
+
+    def nbytes(self) -> int:
+        """Memory held by the games' state."""
+        return self.state.nbytes()
+
+    # --- the forward model's machine (`moaisim.engine.Machine`) ------------------------------
+    def next_decisions(self) -> list[Pending]:
+        """Every game played on to its next decision, every seat asked from outside (`EVERY`:
+        forced decisions too), and the groups waiting."""
+        return self.play([EVERY] * self.rules.players)[0]
+
+    def checked(self, pend: Pending, actions: Any) -> np.ndarray:
+        """An answer to a group checked as a strategy's (`answers.check`), or one line."""
+        try:
+            return check(pend.kind, actions, pend.legal)
+        except BadAnswer as bad:
+            game = int(self.games[pend.rows[bad.rows[0]]]) if len(bad.rows) else None
+            where = f" in game {game}" if game is not None else ""
+            problem = bad.problem.replace("returned ", "got ", 1)
+            raise UserError(f"{pend.kind.value}: {problem}{where}") from None
+
+    def fork(self, rows: np.ndarray, seed: int, games: np.ndarray) -> Machine:
+        """Copies of the games at `rows` drawing their future chance and their seats' streams
+        from root `seed`'s stream space (copy k as its game `games[k]`), numbered 0..n-1."""
+        copy = self.take(rows, games=np.arange(len(rows)),
+                         streams=Streams(seed, games, self.rules.players))  # fmt: skip
+        copy.seed = seed
+        return copy
+
+    def view(self, seat: int, rows: np.ndarray, kind: Kind | None) -> Any:
+        """Seat `seat`'s sealed view of the games `rows` (every part, R5.9), as at a decision
+        of `kind` (None: work's); its random stream draws from a stream of its own."""
+        s = self.state
+        rng = self.streams.seat(int(seat), rows)
+        legal = np.zeros((len(rows), 0), dtype=bool)
+        games, cursor = self.games[rows].copy(), s.cursor_records(rows)
+        return make_view(kind or Kind.WORK, seat, self.rules, EVERY_PART, s.public, s.secrets(),
+                         rows, games, legal, rng, {}, cursor)  # fmt: skip
+
+    @staticmethod
+    def concat(machines: Sequence[Machine]) -> Machine:
+        """One machine of the games of several, one after the other (numbered 0..n-1; each
+        keeps its own streams, whatever its root seed)."""
+        state = BatchState.concat([m.state for m in machines])
+        streams = Streams.concat([m.streams for m in machines])
+        first = machines[0]
+        return Machine(first.rules, first.seed, np.arange(state.b), state=state,
+                       streams=streams)  # fmt: skip
 
     # --- play ------------------------------------------------------------------------------
     def play(self, forms: Sequence[Form | None], answer: Callable[[Pending], Any] | None = None,
@@ -165,7 +218,7 @@ class Machine:
             else:
                 q = seat[a:b]
                 legal = s.pend_legal[mine, : self.sizes[DECISION[step]]]
-            out.append(Pending(step, mine, q, legal, self.info(step, mine)))
+            out.append(Pending(DECISION[step], mine, q, legal, self.info(step, mine)))
         return out
 
     def info(self, step: Step, rows: np.ndarray) -> dict[str, np.ndarray]:
@@ -188,7 +241,7 @@ class Machine:
     def put(self, pend: Pending, actions: np.ndarray) -> None:
         """A waiting group's answers into its games' slots, which the kernels take them from."""
         s, r, q = self.state, pend.rows, pend.seat
-        if pend.step == Step.BID:
+        if pend.kind is Kind.BID:
             s.slot[r, q] = actions
         else:
             s.slot[r, q, 0] = actions
@@ -321,6 +374,8 @@ class Machine:
         return ref.events[: at[len(made)]] if len(at) > len(made) else ref.events
 
 
+#: Every part of a game a view can show (`Machine.view` shows them all).
+EVERY_PART = frozenset(PARTS)
 #: The cursor's scalar fields at the start of each step (`Machine.goto`).
 AT = np.repeat(RESET[None, :], len(Step), axis=0)
 AT[:, 0] = np.arange(len(Step))

@@ -37,7 +37,7 @@ from moaisim.games.moai.engine.steps import Step
 from moaisim.games.moai.engine.views import CURSOR_FIELDS, FIELDS, HIDDEN, SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_OUT, TILE_SUPPLY
-from moaisim.rng import Chance, SeatRandom
+from moaisim.rng import PURPOSES, SeatRandom
 
 #: The view fields a rebuilt game is made of (a policy other than `random` needs them all).
 NEEDED: tuple[str, ...] = ("hand", "hand_sizes", "own_loc", "own_up", "shown_loc",
@@ -148,7 +148,7 @@ def _blank(rules: Rules, n: int) -> tuple[BatchState, Any]:
     streams = SimpleNamespace(
         seat_keys=np.zeros((n, p), dtype=np.uint64),
         counters=[np.zeros(n, dtype=np.uint64) for _ in range(p)],
-        chance_keys=np.zeros((n, len(Chance)), dtype=np.uint64),
+        chance_keys=np.zeros((n, PURPOSES), dtype=np.uint64),
     )
     return state, arrays_of(state, streams)  # type: ignore[arg-type]
 

@@ -29,6 +29,7 @@ from numba.extending import (
 )
 
 from moaisim.games.moai.engine.batch.state import SCALARS, BatchState, WorkCounts
+from moaisim.games.moai.engine.chance import Chance
 from moaisim.games.moai.engine.decisions import (
     BIRTH_STOP,
     FeedCodec,
@@ -48,7 +49,7 @@ from moaisim.games.moai.rules.codes import N_CARD_TYPES, Layout
 from moaisim.games.moai.rules.epoch_cards import EpochTable, epoch_table
 from moaisim.games.moai.rules.parameters import SIMPLE
 from moaisim.jit import kernel as jit_kernel
-from moaisim.rng import Chance, Streams
+from moaisim.rng import Streams
 
 #: The compiled path's kernels: numba without its reference counting (`_nrt=False`). They
 #: allocate nothing (a decision reads and writes the batch's arrays and the `Scratch`), and

@@ -4,8 +4,6 @@ ordered by the bird-man)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from moaisim.games.moai.engine.compiled.arrays import (
     BID,
     C_POS,
@@ -18,8 +16,7 @@ from moaisim.games.moai.engine.compiled.arrays import (
     step,
 )
 from moaisim.games.moai.engine.compiled.policy import decide, decide_bid
-from moaisim.games.moai.rules.codes import card_value
-from moaisim.jit import kernel as jit_kernel
+from moaisim.games.moai.rules.codes import card_value, hill_order
 
 
 @step
@@ -108,23 +105,22 @@ def pay_bid(g, r: int, q: int, cards) -> None:  # noqa: ANN001
 
 @step
 def hill(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
-    """HILL, R3.4 (V4: its own tie rule): hill positions filled by bid (`hill_game`), the
-    bird-man naming the next of each tied group; then R3.5 (`hill_done`)."""
+    """HILL, R3.4 (V4: its own tie rule): hill positions filled by bid, the bird-man naming
+    the next of each tied group (`codes.hill_order`; step_pos: the places filled so far);
+    then R3.5 (`hill_done`)."""
     p = c.players
-    pos = g.cursor[:, C_POS]
     while True:
-        sc.legal[:p] = False
-        ask, top = hill_game(r, pos, g.step_hill, g.bids, g.birdman, c.strict, sc.seats,
-                             sc.legal, sc.tied)  # fmt: skip
-        if pos[r] >= p:
+        pos, top = hill_order(g.step_hill[r], g.cursor[r, C_POS], g.bids[r], g.birdman[r],
+                              c.strict, sc.legal, sc.tied)  # fmt: skip
+        g.cursor[r, C_POS] = pos
+        if pos >= p:
             hill_done(g, c, r)
             return
-        assert ask
         pick = decide(g, c, pol, sc, r, K_ORDER_TIES, g.birdman[r], p, top)
         if pick < 0:
             return
-        g.step_hill[r, pos[r]] = pick
-        pos[r] += 1
+        g.step_hill[r, pos] = pick
+        g.cursor[r, C_POS] = pos + 1
 
 
 @kernel
@@ -142,41 +138,3 @@ def hill_done(g, c, r: int) -> None:  # noqa: ANN001
         g.bid_order[r, k] = g.order[r, k]  # V2/V4: next round's bids follow this order
         g.step_hill[r, k] = -1
     goto(g, r, PICK)
-
-
-# --- the rules' kernels (R3.4) -------------------------------------------------------------
-
-
-@jit_kernel
-def hill_game(r: int, pos: np.ndarray, hill: np.ndarray, bids: np.ndarray, birdman: np.ndarray,
-              strict: bool, left: np.ndarray, legal: np.ndarray, tied: np.ndarray
-             ) -> tuple[bool, int]:  # fmt: skip
-    """R3.4 for game r: fill hill positions (pos, hill updated in place) while the highest
-    unplaced bid is one seat's alone; stop where it is tied. Returns (the bird-man must name
-    the next seat, the tied bid); then legal [P] holds his picks (the tied unplaced seats,
-    himself excluded under R3.4 while others remain, under V4 only for the first position)
-    and tied [P] the seats tied at that bid (placed or not); `left` is a working array [P]."""
-    p = bids.shape[1]
-    while pos[r] < p:
-        left[:] = True
-        for j in range(pos[r]):
-            left[hill[r, j]] = False
-        best = -(1 << 20)
-        for q in range(p):
-            if left[q] and bids[r, q] > best:
-                best = bids[r, q]
-        count, only = 0, -1
-        for q in range(p):
-            if left[q] and bids[r, q] == best:
-                count += 1
-                only = q
-        if count == 1:
-            hill[r, pos[r]] = only
-            pos[r] += 1
-            continue
-        bar = not strict or pos[r] == 0
-        for q in range(p):
-            tied[q] = bids[r, q] == best
-            legal[q] = tied[q] and left[q] and not (bar and q == birdman[r])
-        return True, best
-    return False, 0

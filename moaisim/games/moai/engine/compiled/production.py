@@ -30,11 +30,13 @@ from moaisim.games.moai.rules.codes import (
     RESERVE,
     Layout,
     feeds,
+    finishable,
     holds_pair,
     holds_raid,
     moai_tile,
     raid_cards,
     raidable,
+    statue_heights,
     strength_of,
 )
 from moaisim.jit import kernel as jit_kernel
@@ -109,8 +111,9 @@ def volcano(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
         q = g.turn[r, pos]
         sc.legal[: v + 1] = False
         sc.height[:] = 0
-        more = moai_legal(r, q, g.pawns.loc, g.wood, g.moai_owner, c.tile_heights,
-                          g.step_done[r], c.lay, sc.legal, sc.height)  # fmt: skip
+        statue_heights(c.lay, g.pawns.loc[r, q], sc.height)
+        more = finishable(sc.height, g.step_done[r], g.wood[r, q], g.moai_owner[r],
+                          c.tile_heights, sc.legal)  # fmt: skip
         k = v
         if more:
             sc.legal[v] = True  # stop
@@ -121,7 +124,9 @@ def volcano(g, c, pol, sc, r: int) -> None:  # noqa: ANN001
             g.cursor[r, C_POS] += 1
             g.step_done[r] = False
             continue
-        height = statue_height(r, q, k, g.pawns.loc, c.lay)
+        sc.height[:] = 0  # the statue's height (a policy may have used the array)
+        statue_heights(c.lay, g.pawns.loc[r, q], sc.height)
+        height = sc.height[k]
         reveal_statue(r, q, k, g.pawns, c.lay, c.to_camp)
         g.wood[r, q] -= 1  # transport
         discard_wood(g, c, r, 1)
@@ -197,40 +202,6 @@ def turn_up(r: int, x0: int, pw: Pawns) -> None:  # fmt: skip
         for i in range(pw.loc.shape[2]):
             if pw.loc[r, q, i] == x0 and not pw.up[r, q, i]:
                 set_pawn(pw, r, q, i, x0, True)
-
-
-@jit_kernel
-def statue_height(r: int, q: int, space: int, loc: np.ndarray, lay: Layout) -> int:  # fmt: skip
-    """R6.2: the height of the statue on seat q's volcano space in game r (its pawns' total
-    strength)."""
-    out = 0
-    x = lay.volcano0 + space
-    for i in range(loc.shape[2]):
-        if loc[r, q, i] == x:
-            out += strength_of(lay, i)
-    return out
-
-
-@jit_kernel
-def moai_legal(r: int, q: int, loc: np.ndarray, wood: np.ndarray, moai_owner: np.ndarray,
-               tile_heights: np.ndarray, done: np.ndarray, lay: Layout, legal: np.ndarray,
-               height: np.ndarray) -> bool:  # fmt: skip
-    """R6.2 for seat q in game r: the mask [V + 1] (given cleared; stop left False) and the
-    statue heights [V] (given cleared) of its volcano spaces (done [V]: finished this
-    turn). Returns whether a space can be finished."""
-    for i in range(loc.shape[2]):
-        x = loc[r, q, i] - lay.volcano0
-        if 0 <= x < lay.volcano:
-            height[x] += strength_of(lay, i)
-    some = False
-    if wood[r, q] < 1:
-        return some
-    for v in range(lay.volcano):
-        h = height[v]
-        if h > 0 and not done[v]:
-            legal[v] = moai_tile(moai_owner[r], tile_heights, h) >= 0
-            some |= legal[v]
-    return some
 
 
 @jit_kernel

@@ -30,9 +30,11 @@ from moaisim.games.moai.rules.codes import (
     VOLCANO,
     Layout,
     free_fields,
+    new_volcano_space,
     placed_face_up,
     strength_of,
     swap_place,
+    volcano_open,
     zone_of,
 )
 from moaisim.jit import kernel as jit_kernel
@@ -157,11 +159,10 @@ def work_legal(counts: WorkCounts, c: int, q: int, r: int, loc: np.ndarray, up: 
                 legal[a] = True
                 acts[n] = a
                 n += 1
-            new = True
+            used = counts.used[c, q]
+            new = new_volcano_space(used)
             for v in range(lay.volcano):
-                if counts.used[c, q, v] or new:
-                    if not counts.used[c, q, v]:
-                        new = False
+                if volcano_open(used, v, new):  # R5.6
                     a = place_action(codec, s, lay.volcano0 + v)
                     legal[a] = True
                     acts[n] = a

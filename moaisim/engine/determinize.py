@@ -1,0 +1,109 @@
+"""`determinize`'s frame, written once for every game (docs/design.md, "The forward model"):
+n full games per game of a seat's view, each consistent with everything the view shows, the
+worlds a searching strategy plays its rollouts in.
+
+What every game does the same way lives here: the door (a view of the game's kind, the rows,
+the number of worlds, then the game's own check of what no game can show, each row, before
+anything is built: the compiled machine indexes its arrays by the view's counts without
+checking them in its loops), the seed (a seat's stream is read without moving it, and moves on
+only once the worlds are made: a refused call changes nothing), and the last check, that every
+world waits for the view's decision (a view of a decision with one legal action, which no game
+asks, is refused there). What differs is the game's: what it checks, how it draws the unseen
+and builds the worlds, which decision a view is at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from moaisim.checks import check_count, check_seed, positions
+from moaisim.engine.games import Games
+from moaisim.errors import UserError
+from moaisim.rng import SeatRandom
+
+#: The most worlds `determinize` builds at once.
+MAX_WORLDS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """What a game supplies `determinize`.
+
+    - `view_type`: the class of its views;
+    - `misshapen(view) -> problem | None`: a field of the wrong shape or type (None: fine);
+    - `impossible(view, row) -> problem | None`: what in a row no game of its rules shows;
+    - `build(view, rows, n, seed) -> Games`: n worlds per row (row k's worlds k*n ... k*n+n-1),
+      their unseen parts drawn from streams of root `seed`;
+    - `decision(view, row) -> (kind, seat or None)`: the decision a world of the row must wait
+      for, and the seat it asks (None: the view may be any seat's).
+    """
+
+    view_type: type
+    misshapen: Callable[[Any], str | None]
+    impossible: Callable[[Any, int], str | None]
+    build: Callable[[Any, np.ndarray, int, int], Games]
+    decision: Callable[[Any, int], tuple[Any, int | None]]
+
+
+def determinize(game: Worlds, view: Any, seed: int | SeatRandom, n: int,
+                rows: int | Sequence[int] | np.ndarray = 0) -> Games:  # fmt: skip
+    """n full games per game `rows` of `view`, each consistent with what the view shows of its
+    game: world w of the k-th row given is game k * n + w of the result, at the same decision
+    as the view. `seed` may be the seat's stream (two values drawn per game of the view, the
+    first row's used). A view no game can show is one `UserError` naming what is wrong."""
+    if not isinstance(view, game.view_type):
+        raise UserError(f"determinize needs a {game.view_type.__name__} (a strategy's view or "
+                        f"Games.observe), got {type(view).__name__}")  # fmt: skip
+    rows = positions(rows, len(view), "determinize: rows")
+    if not len(rows):
+        raise UserError("determinize: rows must name at least one game of the view")
+    n = check_count(n, "determinize: n (worlds per game)", 1, MAX_WORLDS // len(rows))
+    problem = game.misshapen(view)
+    if problem:
+        raise UserError(f"determinize: no game can show this view: {problem}")
+    for row in rows.tolist():
+        problem = game.impossible(view, row)
+        if problem:  # at the door: the machine's loops index by these counts
+            raise UserError(f"determinize: no game can show this view ({_where(view, row)}): "
+                            f"{problem}")  # fmt: skip
+    stream = seed if isinstance(seed, SeatRandom) else None
+    if stream is not None:  # peeked: the stream moves on only once the worlds are made
+        u = SeatRandom(stream.keys, stream.position).uniform(2)[rows[0]]
+        seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
+    worlds = game.build(view, rows, n, check_seed(seed, "determinize: seed"))
+    waiting = worlds.pending()
+    asked = np.zeros(len(worlds), dtype=bool)
+    for pend in waiting:
+        asked[pend.rows] = True
+    if not asked.all():
+        row = int(rows[int(np.flatnonzero(~asked)[0]) // n])
+        raise UserError(f"determinize: no game can show this view ({_where(view, row)}): a "
+                        "game of its fields waits for no decision")  # fmt: skip
+    for pend in waiting:
+        row = int(rows[int(pend.rows[0]) // n])
+        kind, seat = game.decision(view, row)
+        if pend.kind != kind or (seat is not None and seat not in pend.seat.tolist()):
+            asked = ", ".join(sorted({str(q) for q in pend.seat.tolist()}))
+            wanted = f"seat {seat}'s {_name(kind)}" if seat is not None else _name(kind)
+            raise UserError(
+                f"determinize: no game can show this view ({_where(view, row)}): "
+                f"its fields wait for {wanted}, a game of them for seat {asked}'s "
+                f"{pend.name} (a decision with one legal action is not asked)"
+            )
+    if stream is not None:
+        stream.uniform(2)
+    return worlds
+
+
+def _where(view: Any, row: int) -> str:
+    """A row of a view, by its game's number where the view knows it."""
+    games = getattr(view, "games", None)
+    return f"game {int(games[row])}" if games is not None else f"row {row}"
+
+
+def _name(kind: Any) -> str:
+    return str(getattr(kind, "value", kind))
