@@ -225,11 +225,10 @@ class GameSpec(GameEngine, Protocol):
     DISPATCH: type
 
     # --- component documents (the balance search edits these) -------------------------------------
-    #: The component set's type; `component_document(path) -> (TOML document, source)`
-    #: (None: the shipped file); `components_from_dict(document, source) -> Components`;
+    #: `component_document(path) -> (TOML document, source)` (None: the shipped file),
+    #: `components_from_dict(document, source)` (the game's component set) and
     #: `apply_parameters(document, params) -> document` (rule parameters set, as
     #: `make_rules(params=...)` does).
-    Components: type
     component_document: Callable[..., tuple[dict[str, Any], str]]
     components_from_dict: Callable[..., Any]
     apply_parameters: Callable[..., dict[str, Any]]

@@ -103,7 +103,6 @@ _LAZY: dict[str, tuple[str, str]] = {
     "FORBID": ("moaisim.strategies.moai.restrict", "FORBID"),
     "DISPATCH": ("moaisim.strategies.moai.mixture", "DispatchStrategy"),
     # component documents (the balance search edits these)
-    "Components": ("moaisim.games.moai.rules.components", "Components"),
     "component_document": ("moaisim.games.moai.rules.components", "document"),
     "components_from_dict": ("moaisim.games.moai.rules.components", "components_from_dict"),
     "apply_parameters": ("moaisim.games.moai.rules.parameters", "apply"),

@@ -106,7 +106,6 @@ _LAZY: dict[str, tuple[str, str]] = {
     "FORBID": (f"{_STRATEGIES}.restrict", "FORBID"),
     "DISPATCH": (f"{_STRATEGIES}.mixture", "DispatchStrategy"),
     # component documents (the balance search edits these)
-    "Components": (f"{_RULES}.components", "Components"),
     "component_document": (f"{_RULES}.components", "component_document"),
     "components_from_dict": (f"{_RULES}.components", "components_from_dict"),
     "apply_parameters": (f"{_RULES}.components", "apply_parameters"),
