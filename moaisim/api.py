@@ -70,7 +70,7 @@ def play(
         return spec.GameRecord(r, seed, game, names, b.events[game], b.results())
     g = spec.ReferenceGame(r, [s() for s in specs], seed=seed, game=game, names=names)
     events = g.play()
-    result = spec.frame(spec.seat_rows(g.state, seed, game, names))
+    result = spec.RESULTS.frame(spec.RESULTS.seat_rows(g.state, seed, game, names))
     return spec.GameRecord(r, seed, game, names, events, result)
 
 

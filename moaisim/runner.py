@@ -563,17 +563,19 @@ def _reference_game(
     spec = game_of(cell.rules)
     g = spec.ReferenceGame(cell.rules, [s() for s in specs], seed=seed, game=game, names=names)
     g.play()
-    return spec.frame(spec.seat_rows(g.state, seed, game, names))
+    return spec.RESULTS.frame(spec.RESULTS.seat_rows(g.state, seed, game, names))
 
 
 def _empty(spec: GameSpec) -> pd.DataFrame:
-    out = spec.frame({c: [] for c in spec.COLUMNS})
+    out = spec.RESULTS.frame({c: [] for c in spec.RESULTS.columns})
     out["rotation"] = np.zeros(0, dtype=np.int8)
     return out
 
 
 def _empty_rounds(spec: GameSpec) -> pd.DataFrame:
-    out = pd.DataFrame({c: [] for c in spec.ROUND_COLUMNS}).astype(spec.ROUND_DTYPES)
+    out = pd.DataFrame({c: [] for c in spec.RESULTS.round_columns}).astype(
+        spec.RESULTS.round_dtypes
+    )
     return with_game_column(out, spec.INFO.name)
 
 
@@ -620,8 +622,8 @@ def finish(df: pd.DataFrame, game: str) -> pd.DataFrame:
         have = [p for p in spec.PARAMETERS if p in df]
         if name not in df and have:
             at = int(df.columns.get_loc(have[-1])) + 1
-            df.insert(at, name, np.full(len(df), value, dtype=spec.DTYPES[name]))
-    for col in (*spec.CATEGORIES, "lineup"):
+            df.insert(at, name, np.full(len(df), value, dtype=spec.RESULTS.dtypes[name]))
+    for col in (*spec.RESULTS.categories, "lineup"):
         if col in df:
             df[col] = df[col].astype("category")
     df.attrs["game"] = spec.INFO.name  # kept for code that reads it; the rows say it too

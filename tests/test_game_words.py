@@ -149,7 +149,10 @@ def test_the_words_the_toolkit_reads_are_moai_s_own():
     assert words["seat_axis"] == "seat (0: bird-man before round 1)"
     assert tuple(moai.INFO.score_parts) == ("statues", "pawns", "wood")
     assert words["headline_part"] == moai.INFO.score_parts[0]
-    assert [moai.SEAT_MEASURES[c][0] for c in moai.SHOWN_MEASURES] == [
+    assert [moai.MEASURES.seat[c][0] for c in moai.MEASURES.shown] == [
         "Moai height (m)", "living pawns", "points for wood"]  # fmt: skip
-    assert list(moai.GAME_METRICS) == ["Moai height per seat (m)", "statues' share of the points"]
+    assert list(moai.MEASURES.metrics) == [
+        "Moai height per seat (m)",
+        "statues' share of the points",
+    ]
     assert "palms_epoch1" in moai.COMPONENT_EDITS

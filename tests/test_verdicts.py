@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Moai's words and its own paired metrics (the Moai height a seat carves, the statues' share).
 MOAI = load_game("moai")
 SEAT_METRIC = v.seat_metric(MOAI)
-MOAI_HEIGHT, STATUE_SHARE = MOAI.GAME_METRICS
+MOAI_HEIGHT, STATUE_SHARE = MOAI.MEASURES.metrics
 
 
 def sums(d: np.ndarray) -> tuple[int, float, float]:

@@ -242,14 +242,14 @@ def score_parts(table: pd.DataFrame) -> Figure:
     """The mean score of each strategy split into its parts (the game's `SCORE_MEASURES`),
     by player count: every cell of the run pooled, weighted by seats."""
     spec = load_game(game_of_table(table))
-    parts = tuple(spec.SCORE_MEASURES)
+    parts = tuple(spec.MEASURES.score)
     agg = table.groupby(["players", "strategy"])[[*parts, "n"]]
     rows = agg.apply(lambda g: pd.Series({c: np.average(g[c], weights=g["n"]) for c in parts}))
     labels = [f"{s} ({p}p)" for p, s in rows.index]
     fig, ax = _subplots(figsize=(min(PAGE_WIDTH, max(4.5, 0.42 * len(labels) + 2.6)), 4.2))
     bottom = np.zeros(len(rows))
     for col in parts:
-        name = spec.SEAT_MEASURES[col][0]
+        name = spec.MEASURES.seat[col][0]
         ax.bar(labels, rows[col], bottom=bottom, label=name)
         bottom += rows[col].to_numpy()
     ax.set_ylabel("mean points", fontsize=9)

@@ -166,8 +166,8 @@ def _seat_lead(made: Mapping[str, pd.DataFrame], pooled: str) -> Section | None:
     first = lead[lead["seat"] == 0].reset_index(drop=True)
     shown: dict[str, Any] = {**_cell(first), "games (n)": _count(first),
                              "score lead": _means(first, "score", "+.2f")}  # fmt: skip
-    for part in spec.SCORE_MEASURES:
-        shown[f"from {spec.SEAT_MEASURES[part][1]}"] = _means(first, part, "+.2f")
+    for part in spec.MEASURES.score:
+        shown[f"from {spec.MEASURES.seat[part][1]}"] = _means(first, part, "+.2f")
     stages = [s for s in tables.LEAD_STAGES if f"at_{s}" in first]
     for stage in stages:
         shown[f"at {stage} %"] = first[f"at_{stage}"].map(lambda x: text.num(x, "+.2f"))
@@ -204,7 +204,7 @@ def _strategies(made: Mapping[str, pd.DataFrame], pooled: str) -> Section:
             lambda r: "-" if r["by_construction"] else _points(r, "vs_fair"), axis=1
         ),
         "mean score": _means(strat, "score"),
-        **{spec.SEAT_MEASURES[c][0]: _means(strat, c) for c in spec.SHOWN_MEASURES},
+        **{spec.MEASURES.seat[c][0]: _means(strat, c) for c in spec.MEASURES.shown},
     }
     return Section(
         "strategies",

@@ -213,7 +213,7 @@ def score_sources(results: pd.DataFrame) -> pd.DataFrame:
     of the win, weighted by it)."""
     spec = spec_of_table(results)
     names = tuple(spec.INFO.score_parts)
-    parts = spec.score_parts(results).assign(score=results["score"])
+    parts = spec.MEASURES.score_parts(results).assign(score=results["score"])
     rows = []
     for who, w in (("every seat", np.ones(len(results))), ("winners", results["win_share"])):
         total = float((parts["score"] * w).sum())
@@ -265,7 +265,7 @@ def per_game(results: pd.DataFrame, rounds: pd.DataFrame) -> dict[str, np.ndarra
 
     shares = r["win_share"].to_numpy(dtype=float).reshape(-1, p)
     spec = spec_of_table(r)
-    parts = spec.score_parts(r)
+    parts = spec.MEASURES.score_parts(r)
     score = summed(r["score"])
     lead = sole_leaders(rounds)
     at = lead[lead["round"] == LEADER_ROUND].set_index("game")["leader"]

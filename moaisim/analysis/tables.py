@@ -39,7 +39,7 @@ def option_defaults(spec: GameSpec) -> dict[str, str]:
 def result_columns(spec: GameSpec) -> tuple[str, ...]:
     """The results columns the tables read (a run's Parquet parts are read for these only):
     the game's own are those its measures read (`MEASURE_COLUMNS`)."""
-    return ("cell", "game", "players", "seat", "strategy", "score", *spec.MEASURE_COLUMNS,
+    return ("cell", "game", "players", "seat", "strategy", "score", *spec.MEASURES.columns,
             "rank", "win", "rounds")  # fmt: skip
 
 
@@ -272,14 +272,14 @@ class _SeatLead(_Table):
     def __init__(self, src: Source) -> None:
         super().__init__(src)
         self.rounds = src.has_rounds
-        self.parts = ("score", *src.spec.SCORE_MEASURES)
+        self.parts = ("score", *src.spec.MEASURES.score)
         self.acc: pd.DataFrame | None = None
 
     def add(self, res: pd.DataFrame, table: pd.DataFrame | None, quality: Quality) -> None:
         frame = pd.DataFrame({"cell": res["cell"].to_numpy(), "game": res["game"].to_numpy(),
                               "seat": res["seat"].to_numpy(),
                               "score": res["score"].to_numpy(dtype=float)})  # fmt: skip
-        measures = self.src.spec.seat_measures(res)
+        measures = self.src.spec.MEASURES.seat_measures(res)
         for c in self.parts[1:]:
             frame[c] = measures[c].to_numpy(dtype=float)
         lead = _leads(frame, ["cell", "game"], self.parts)
@@ -334,13 +334,13 @@ def seat_parts(spec: GameSpec) -> tuple[str, ...]:
     """The score and the game's per-seat measures (`SEAT_MEASURES`: for Moai its height,
     living pawns and the points from statues and from wood, R8.2), each averaged per
     strategy."""
-    return ("score", *spec.SEAT_MEASURES)
+    return ("score", *spec.MEASURES.seat)
 
 
 def _cell_parameters(src: Source, res: pd.DataFrame) -> dict[str, pd.Series]:
     """The rule parameters the game's measures read (`MEASURE_PARAMETERS`) that the results
     lack (a run's parts are read without them), by cell, where the cells say."""
-    missing = [p for p in src.spec.MEASURE_PARAMETERS if p not in res]
+    missing = [p for p in src.spec.MEASURES.parameters if p not in res]
     if not missing:
         return {}
     cells = src.cells()
@@ -370,7 +370,7 @@ class _Strategies(_Table):
                 "score": res["score"].to_numpy(dtype=float),
             }
         )
-        measures = self.src.spec.seat_measures(res)
+        measures = self.src.spec.MEASURES.seat_measures(res)
         for c in self.parts[1:]:
             frame[c] = measures[c].to_numpy(dtype=float)
         for c in self.parts:
@@ -670,8 +670,8 @@ def _game_metrics(res: pd.DataFrame, spec: GameSpec | None = None) -> pd.DataFra
             verdicts.seat_share_metric(spec): seat0,
         }
     )
-    own = spec.game_metrics(res, ("cell", "game"))
-    for name in spec.GAME_METRICS:
+    own = spec.MEASURES.game_metrics(res, ("cell", "game"))
+    for name in spec.MEASURES.metrics:
         out[name] = own[name]
     per = res.groupby(["cell", "game", "strategy"], observed=True)["share"].mean().unstack()
     # a strategy's win share is a finding only where it meets another (in self-play it is 1/p)
@@ -848,7 +848,7 @@ def paired_metrics(spec: GameSpec) -> tuple[str, ...]:
     """Every metric the variants table compares paired, besides each strategy's own win
     share: the game's own (`GAME_METRICS`) among them."""
     return ("mean score", "score spread (sd over seats)", "rounds",
-            verdicts.seat_share_metric(spec), *spec.GAME_METRICS, *QUALITY_PAIRED)  # fmt: skip
+            verdicts.seat_share_metric(spec), *spec.MEASURES.metrics, *QUALITY_PAIRED)  # fmt: skip
 
 
 def _quality_metrics(quality: list[tuple[int, pd.DataFrame, pd.DataFrame]]) -> pd.DataFrame:

@@ -92,8 +92,8 @@ def own_metric(metric: str) -> tuple[str, str, float | None] | None:
     """A game's own paired metric (`GAME_METRICS`: how a sentence names it, its unit, its
     margin), or None."""
     for spec in every_game():
-        if metric in spec.GAME_METRICS:
-            return tuple(spec.GAME_METRICS[metric])  # type: ignore[return-value]
+        if metric in spec.MEASURES.metrics:
+            return tuple(spec.MEASURES.metrics[metric])  # type: ignore[return-value]
     return None
 
 

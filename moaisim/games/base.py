@@ -53,6 +53,52 @@ class GameInfo:
     vocabulary: Mapping[str, str]
 
 
+@dataclass(frozen=True)
+class ResultsInfo:
+    """A game's results tables (docs/design.md, "Results schema"): the per-seat table's
+    columns, their types and categoricals, the per-round table's, `frame(columns) ->
+    DataFrame` and `seat_rows(state, seed, game, names) -> columns`."""
+
+    columns: tuple[str, ...]
+    dtypes: Mapping[str, str]
+    categories: tuple[str, ...]
+    round_columns: Mapping[str, str]
+    round_dtypes: Mapping[str, str]
+    frame: Callable[..., Any]
+    seat_rows: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class MeasuresInfo:
+    """What a game's tables, reports and studies compute from its results.
+
+    - `score_parts(results) -> DataFrame`: each row's points from each part of the score
+      (`GameInfo.score_parts`);
+    - `seat`: the per-seat measures a strategies table averages besides the score (column ->
+      (label, short word)), `seat_measures(results) -> DataFrame` of them; `score`: those
+      that add up to the score (in `score_parts` order); `shown`: those a report and a
+      versus table show;
+    - `columns`, `parameters`: the results columns and the rule parameters (added from a
+      run's cells when its results lack them) these read;
+    - `block_columns`: what a balance search's block sums keep besides the score and the
+      headline part's points (its cache, `blocks.jsonl`);
+    - `metrics`: the game's own per-game metrics of the paired comparison of set-ups (name
+      -> (how a sentence names it, the unit of an effect, its equivalence margin or None)),
+      `game_metrics(results, by=("cell", "game")) -> DataFrame` of them, one row a game.
+    """
+
+    score_parts: Callable[..., Any]
+    seat: Mapping[str, tuple[str, str]]
+    seat_measures: Callable[..., Any]
+    score: tuple[str, ...]
+    shown: tuple[str, ...]
+    columns: tuple[str, ...]
+    parameters: tuple[str, ...]
+    block_columns: tuple[str, ...]
+    metrics: Mapping[str, tuple[str, str, float | None]]
+    game_metrics: Callable[..., Any]
+
+
 #: The words every game's vocabulary gives (`GameInfo.vocabulary`).
 VOCABULARY_KEYS: tuple[str, ...] = (
     "seat", "round", "score", "headline_part", "headline_column", "seat_zero_name",
@@ -149,38 +195,11 @@ class GameSpec(GameEngine, Protocol):
     compiled_forms: Callable[..., Any]
     warm: Any
 
-    # --- results -------------------------------------------------------------------------------
-    #: The per-seat results table (columns, types, categoricals) and the per-round table;
-    #: `frame(columns) -> DataFrame`, `seat_rows(state, seed, game, names) -> columns`.
-    COLUMNS: tuple[str, ...]
-    DTYPES: Mapping[str, str]
-    CATEGORIES: tuple[str, ...]
-    ROUND_COLUMNS: Mapping[str, str]
-    ROUND_DTYPES: Mapping[str, str]
-    frame: Callable[..., Any]
-    seat_rows: Callable[..., Any]
-    #: `score_parts(results) -> DataFrame` of each row's points from each part of the score
-    #: (`GameInfo.score_parts`).
-    score_parts: Callable[..., Any]
-    #: The per-seat measures a strategies table averages besides the score (column ->
-    #: (label, short word)), `seat_measures(results) -> DataFrame` of them; those that add
-    #: up to the score (in `SCORE_PARTS` order) and those a report and a versus table show.
-    SEAT_MEASURES: Mapping[str, tuple[str, str]]
-    seat_measures: Callable[..., Any]
-    SCORE_MEASURES: tuple[str, ...]
-    SHOWN_MEASURES: tuple[str, ...]
-    #: The results columns and the rule parameters (added from a run's cells when its
-    #: results lack them) that `score_parts`, `seat_measures` and `game_metrics` read.
-    MEASURE_COLUMNS: tuple[str, ...]
-    MEASURE_PARAMETERS: tuple[str, ...]
-    #: The results columns a balance search's block sums keep besides the score and the
-    #: headline part's points (its cache, `blocks.jsonl`).
-    BLOCK_COLUMNS: tuple[str, ...]
-    #: The game's own per-game metrics of the paired comparison of set-ups (name -> (how a
-    #: sentence names it, the unit of an effect, its equivalence margin or None)) and
-    #: `game_metrics(results, by=("cell", "game")) -> DataFrame` of them, one row a game.
-    GAME_METRICS: Mapping[str, tuple[str, str, float | None]]
-    game_metrics: Callable[..., Any]
+    # --- results and measures -------------------------------------------------------------------
+    #: The results tables (`ResultsInfo`) and what the tables, reports and studies compute from
+    #: them in the game's own terms (`MeasuresInfo`).
+    RESULTS: ResultsInfo
+    MEASURES: MeasuresInfo
 
     # --- strategies ------------------------------------------------------------------------------
     #: The built-in strategies (name -> 'module:Class'), the entry-point group where other

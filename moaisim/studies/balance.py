@@ -173,8 +173,8 @@ def field_sums(
         "seats": shares.sum(axis=0).tolist(),
         "seats2": (shares**2).sum(axis=0).tolist(),
         "score": float(res["score"].sum()),
-        headline_measure(space.game): float(spec.score_parts(res)[part].sum()),
-        **{c: float(res[c].sum()) for c in spec.BLOCK_COLUMNS},
+        headline_measure(space.game): float(spec.MEASURES.score_parts(res)[part].sum()),
+        **{c: float(res[c].sum()) for c in spec.MEASURES.block_columns},
         "rounds": float(per_game.sum()),
         "rounds2": float((per_game**2).sum()),
     }

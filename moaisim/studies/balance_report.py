@@ -449,7 +449,7 @@ def _search_seat(rules: RulesLike, games: int, seed: int, jobs: int) -> dict[str
     lo, hi = wilson(float(mine["win_share"].sum()), len(mine))
     spec = load_game(rules.game)
     part = spec.INFO.vocabulary["headline_part"]
-    points = spec.score_parts(mine)[spec.INFO.score_parts[0]]
+    points = spec.MEASURES.score_parts(mine)[spec.INFO.score_parts[0]]
     return {"l4_games": len(mine), "l4_gain": (mine["win_share"].mean() - 1 / p) * 100,
             "l4_gain_lo": (lo - 1 / p) * 100, "l4_gain_hi": (hi - 1 / p) * 100,
             f"l4_{part}": float(points.sum() / mine["score"].sum() * 100)}  # fmt: skip

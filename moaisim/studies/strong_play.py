@@ -111,7 +111,7 @@ def parts_table(results: pd.DataFrame, rounds: pd.DataFrame, by: Sequence[str] =
     spec = load_game(game)
     words, names = spec.INFO.vocabulary, tuple(spec.INFO.score_parts)
     count = words["headline_count"]
-    pts = spec.score_parts(results)
+    pts = spec.MEASURES.score_parts(results)
     df = results.assign(**{f"_{k}": pts[k].to_numpy() for k in names})
     first = (rounds[rounds[count] > 0].groupby(["rotation", "game", "seat"])["round"]
              .min().rename("_first"))  # fmt: skip

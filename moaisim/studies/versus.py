@@ -63,7 +63,7 @@ MEASURES = ("rank", "score")
 def measures(spec: GameSpec) -> tuple[str, ...]:
     """What the table reports of each side: rank, score and the game's `SHOWN_MEASURES`
     (for Moai its height, living pawns and points for wood)."""
-    return (*MEASURES, *spec.SHOWN_MEASURES)
+    return (*MEASURES, *spec.MEASURES.shown)
 
 
 def field_specs(field: str | Sequence[Any], players: int, game: str
@@ -163,9 +163,9 @@ def summarise(results: pd.DataFrame, cells: Mapping[int, Any]) -> pd.DataFrame:
             "rank": part["rank"].to_numpy().reshape(-1, p).astype(float),
             "score": scores.astype(float),
         }
-        own = spec.seat_measures(part)
+        own = spec.MEASURES.seat_measures(part)
         values.update({k: own[k].to_numpy(dtype=float).reshape(-1, p)
-                       for k in spec.SHOWN_MEASURES})  # fmt: skip
+                       for k in spec.MEASURES.shown})  # fmt: skip
         games = np.arange(len(scores))
         mine = np.zeros_like(scores, dtype=bool)
         mine[games, cand_seat] = True
@@ -228,6 +228,6 @@ def _measures(r: pd.Series, spec: GameSpec) -> str:
         f"vs fair {num(r['vs_fair'], '+.3f')} "
         f"{bracket(r['vs_fair_lo'], r['vs_fair_hi'], '+.3f')}  rank {num(r['rank'])}  "
         f"score {num(r['score'], '.1f')} ("
-        + ", ".join(f"{spec.SEAT_MEASURES[k][1]} {num(r[k], '.1f')}" for k in spec.SHOWN_MEASURES)
+        + ", ".join(f"{spec.MEASURES.seat[k][1]} {num(r[k], '.1f')}" for k in spec.MEASURES.shown)
         + ")"
     )

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from moaisim.games.base import MeasuresInfo
 from moaisim.games.moai.rules.parameters import LATER
 from moaisim.games.moai.words import (
     SCORE_PARTS as SCORE_PARTS,  # statues (Moai height x `moai_points`),
@@ -91,3 +92,9 @@ def game_metrics(results: pd.DataFrame, by: Sequence[str] = ("cell", "game")) ->
             STATUE_SHARE: g["_statues"].sum() / total.where(total > 0),
         }
     )
+
+
+#: The measures as the toolkit reads them (`GameSpec.MEASURES`).
+MEASURES = MeasuresInfo(score_parts, SEAT_MEASURES, seat_measures, SCORE_MEASURES, SHOWN_MEASURES,
+                        MEASURE_COLUMNS, MEASURE_PARAMETERS, BLOCK_COLUMNS, GAME_METRICS,
+                        game_metrics)  # fmt: skip

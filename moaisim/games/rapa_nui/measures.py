@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from moaisim.games.base import MeasuresInfo
 from moaisim.games.rapa_nui.words import SCORE_PARTS as SCORE_PARTS
 
 #: `SCORE_PARTS`, the parts a seat's score splits into (R9.1), headline part first: the
@@ -101,3 +102,9 @@ def game_metrics(results: pd.DataFrame, by: Sequence[str] = ("cell", "game")) ->
             MOAI_SHARE: g["moai_points"].sum() / total.where(total > 0),
         }
     )
+
+
+#: The measures as the toolkit reads them (`GameSpec.MEASURES`).
+MEASURES = MeasuresInfo(score_parts, SEAT_MEASURES, seat_measures, SCORE_MEASURES, SHOWN_MEASURES,
+                        MEASURE_COLUMNS, MEASURE_PARAMETERS, BLOCK_COLUMNS, GAME_METRICS,
+                        game_metrics)  # fmt: skip

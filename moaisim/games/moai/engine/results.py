@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.files import GAME_COLUMN
+from moaisim.games.base import ResultsInfo
 from moaisim.games.moai.engine.state import COUNTERS, State
 from moaisim.games.moai.rules import OPTIONS, Rules
 from moaisim.games.moai.rules.parameters import LATER, PARAMETERS
@@ -172,3 +173,7 @@ def _category(value: Any, n: int) -> pd.Categorical:
     if _is_rows(value):
         return pd.Categorical(value)
     return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
+
+
+#: The results tables as the toolkit reads them (`GameSpec.RESULTS`).
+RESULTS = ResultsInfo(COLUMNS, DTYPES, CATEGORIES, ROUND_COLUMNS, ROUND_DTYPES, frame, seat_rows)

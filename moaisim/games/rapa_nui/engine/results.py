@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.files import GAME_COLUMN
+from moaisim.games.base import ResultsInfo
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.options import OPTIONS
@@ -180,3 +181,7 @@ def frame(columns: Mapping[str, Any]) -> pd.DataFrame:
 def _is_rows(value: Any) -> bool:
     """One value per row (a sequence), not a constant of every row."""
     return isinstance(value, list | tuple | np.ndarray | pd.Categorical | pd.Series)
+
+
+#: The results tables as the toolkit reads them (`GameSpec.RESULTS`).
+RESULTS = ResultsInfo(COLUMNS, DTYPES, CATEGORIES, ROUND_COLUMNS, ROUND_DTYPES, frame, seat_rows)
