@@ -179,12 +179,8 @@ class GameSpec(GameEngine, Protocol):
     default_components: Callable[[], Any]
 
     # --- the engines and the forward model ------------------------------------------------------
-    #: A played game's record (`.events`, `.text()`, `.result`) and the log read back.
+    #: A played game's record (`.events`, `.text()`, `.result`), as `moaisim.play` returns it.
     GameRecord: type
-    NOT_A_LOG: str
-    read_log: Callable[..., Any]
-    logged_rules: Callable[..., Any]
-    compare_events: Callable[..., None]
     #: `replay(log, components) -> GameRecord`: a log of `moaisim play --json` played again
     #: (its header names the game: `game_name`).
     replay: Callable[..., Any]
