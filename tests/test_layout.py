@@ -25,7 +25,9 @@ FLOORS: list[tuple[str, ...]] = [
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
     ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules"),
     ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine"),
-    ("moaisim.registry", "moaisim.strategies"),
+    # search, the floor's look-ahead for every game: it loads its rollout and proposer
+    # strategies by name, so it stands with the registry (moaisim.engine imports it not)
+    ("moaisim.registry", "moaisim.strategies", "moaisim.engine.search"),
     # each game's GameSpec (its names imported when first read)
     ("moaisim.games.moai", "moaisim.games.rapa_nui"),
     ("moaisim.fingerprint", "moaisim.rundir", "moaisim.runner"),

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from moaisim.engine.search import halving, proposer_stream, strongest_below
 from moaisim.errors import UnknownStrategyError
 from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.forward import Games
@@ -19,12 +20,7 @@ from moaisim.mixture_parts import sub_view
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rng import Draws
 from moaisim.strategies.moai.mixture import MixtureStrategy
-from moaisim.strategies.moai.search import (
-    SearchStrategy,
-    halving,
-    proposer_stream,
-    strongest_below,
-)
+from moaisim.strategies.moai.search import SearchStrategy
 from moaisim.strategies.moai.tuned import TunedStrategy
 
 WEIGHTS = Path(__file__).resolve().parents[1] / "strategies" / "moai" / "weights"
@@ -112,7 +108,7 @@ def test_auto_rollouts_and_opponents_are_the_strongest_shipped_field_below_searc
         assert own.cls is rivals.cls is want, players
         if shipped:
             assert dict(own.params)["file"].endswith(f"nash-{players}p.toml")
-    assert strongest_below(5) == ("tuned" if not (WEIGHTS / "nash-5p.toml").is_file()
+    assert strongest_below(5, "moai") == ("tuned" if not (WEIGHTS / "nash-5p.toml").is_file()
                                   else level_spec("L3", 5, game="moai"))  # fmt: skip
     named = SearchStrategy(rollout="forester", opponents="greedy")
     assert [x.label for x in named._specs_for(4)] == ["forester", "greedy"]  # noqa: SLF001

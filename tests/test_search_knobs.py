@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 from moaisim.cli import main
+from moaisim.engine.search import rollout_values
 from moaisim.errors import UserError
 from moaisim.games.moai.engine.forward import Games
 from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy
-from moaisim.strategies.moai.search import rollout_values
 from moaisim.studies import search_knobs as sk
 
 

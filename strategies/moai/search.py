@@ -1,5 +1,5 @@
 """Moai's `search` (docs/strategies.md, "search"): the toolkit's look-ahead by determinized
-rollouts (`moaisim.strategies.common.search`) with Moai's own: sealed bids (R3.3) are six card
+rollouts (`moaisim.engine.search`) with Moai's own: sealed bids (R3.3) are six card
 counts taken by every seat at once (a softmax over the values, the rivals bidding as the
 opponent model says), a rollout plays the rest of the round and `horizon` more, and the
 decisions searched by default are bids, epoch picks, work placements and feeding.
@@ -19,18 +19,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from moaisim.engine.search import PARAMS, Search
 from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules.codes import N_CARD_TYPES, card_value, is_raid
-from moaisim.strategies.common.search import (
-    LEAD_SCALE,
-    PARAMS,
-    Search,
-    halving,
-    proposer_stream,
-    rollout_values,
-)
-from moaisim.strategies.common.search import strongest_below as _strongest
 from moaisim.strategies.moai.base import Strategy
 
 #: Card types in the order a bid spends them: the lowest value first, Raid cards last.
@@ -78,10 +70,4 @@ class SearchStrategy(Search, Strategy):
     work = forest_tie = finish_moai = feed = rest = birth = boat = Search._decide
 
 
-def strongest_below(players: int) -> str:
-    """What `auto` plays at this player count: Moai's L3 where one ships, else `tuned`."""
-    return _strongest(players, "moai")
-
-
-__all__ = ["LEAD_SCALE", "PROPOSERS", "SPEND_ORDER", "SearchStrategy", "halving",
-           "proposer_stream", "rollout_values", "strongest_below"]  # fmt: skip
+__all__ = ["PROPOSERS", "SPEND_ORDER", "SearchStrategy"]

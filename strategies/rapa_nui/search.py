@@ -1,5 +1,5 @@
 """Rapa Nui's `search` (skill level L4): the toolkit's look-ahead by determinized rollouts
-(`moaisim.strategies.common.search`) on Rapa Nui's forward model. Its worlds draw the draw
+(`moaisim.engine.search`) on Rapa Nui's forward model. Its worlds draw the draw
 pile's order and the rivals' face-down sacrifice types (R10); every decision kind is searched;
 a rollout plays on to the end of the game (Rapa Nui has no rounds to stop at, R8), every seat
 by `rollout` (compiled, so thousands of rollouts cost little); the candidates are the rollout
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from moaisim.strategies.common.search import PARAMS, Search
+from moaisim.engine.search import PARAMS, Search
 from moaisim.strategies.rapa_nui.base import Strategy
 
 

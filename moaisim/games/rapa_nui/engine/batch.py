@@ -17,7 +17,7 @@ from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine import warm
 from moaisim.games.rapa_nui.engine.chance import Chance
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
-from moaisim.games.rapa_nui.engine.policy import NW, TIES
+from moaisim.games.rapa_nui.engine.policy import NW
 from moaisim.games.rapa_nui.engine.reference import deck, turn_bound
 from moaisim.games.rapa_nui.engine.results import (
     PARTS,
@@ -31,6 +31,7 @@ from moaisim.games.rapa_nui.engine.results import (
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
+from moaisim.games.rapa_nui.rules.scoring import TIES
 from moaisim.rng import SeatRandom, Streams
 
 #: The decision kinds in the machine's order (`machine.K_START`...).

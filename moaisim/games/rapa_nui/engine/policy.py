@@ -41,7 +41,6 @@ from moaisim.games.rapa_nui.rules.codes import (
     PLAY_HG,
     PRIEST,
 )
-from moaisim.games.rapa_nui.rules.scoring import TIES as TIES  # `batch.consts` reads it here
 from moaisim.games.rapa_nui.rules.scoring import sacrifice_price, stock_value, takes_bonus
 from moaisim.jit import kernel
 

@@ -47,19 +47,15 @@ from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.scoring import (
     PARTS,
     TIES,
+    bonus_holders,
     sacrifice_price,
     score_parts,
-    takes_bonus,
     type_values,
 )
 from moaisim.rng import Streams
 
 # The rules' kernels of `scoring`, in plain Python (this engine reads one value at a time).
-sacrifice_price, score_parts, takes_bonus = (
-    sacrifice_price.py_func,
-    score_parts.py_func,
-    takes_bonus.py_func,
-)
+sacrifice_price, score_parts = sacrifice_price.py_func, score_parts.py_func
 
 #: The bound on a game's length is this many times the most turns a legal game can take
 #: (`turn_bound`): a margin for a case the count might miss.
@@ -473,8 +469,7 @@ class ReferenceGame:
         t, r, c, p = self.t, self.rules, self.rules.components, self.rules.players
         order = [(t.active + k) % p for k in range(p)]
         counts = [t.village[q][kind] for q in range(p)]
-        shared = r.majority_rule == "shared"
-        leaders = [q for q in range(p) if takes_bonus(counts, q, 0, shared)]  # R7.6
+        leaders = bonus_holders(counts, r.majority_rule)  # R7.6
         food = kind - HG if kind >= HG else 0
         before = (list(t.wood), list(t.glory), [s[food] for s in t.stock])  # for the log
         if kind == LUMBERJACK:  # R7.2
