@@ -1,10 +1,12 @@
-"""What every game's mixture strategy (`strategies/<game>/mixture.py`) shares: the uniform
-each seat draws its component with, game by game, and the view of some of a view's games,
-handed to the component that plays them."""
+"""What every game's composite strategies (`moaisim.engine.mixture`, `.restrict`) and its
+fast machine share: the uniform each seat draws its mixture component with, game by game; the
+view of some of a view's games, handed to the component that plays them; a view with a field
+replaced; and `Choice`, the compiled form of a seat that plays one form per game."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -39,3 +41,25 @@ def sub_view(view: View, rows: np.ndarray, rng: SeatRandom) -> View:
         out.__dict__[key] = value
     out.__dict__["rng"] = rng
     return out
+
+
+def view_with(view: View, **changes: Any) -> View:
+    """A view like `view` with some attributes replaced (`legal`, `rng`): a shallow copy that
+    shares the rest of its arrays, which are the view's own (docs/design.md, "Sealed views"),
+    so the game is no more reachable from it than from `view`."""
+    out: Any = object.__new__(type(view))
+    out.__dict__.update(view.__dict__)
+    out.__dict__.update(changes)
+    return out
+
+
+class Choice(NamedTuple):
+    """A seat that plays, game by game, one of several compiled forms (a mixture, a dispatch:
+    `moaisim.engine.mixture.PerGame`), in every game's fast machine: `forms` by component
+    number (each the game's own compiled form of that component), and `pick(games, keys)`,
+    which given the games' numbers and the seat's stream keys in them [n] returns the
+    component each game plays [n] and the values of the seat's stream that component has
+    drawn in it already through views (its stream goes on from there) [n] (uint64)."""
+
+    forms: dict[int, Any]
+    pick: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]

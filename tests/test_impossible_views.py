@@ -105,7 +105,7 @@ def test_a_rapa_nui_view_no_game_can_show_is_one_user_error(kind, name, index, b
     view = first(kind)
     bad = _bump(view, name, index, by)
     before = bad.rng.position.copy()
-    with pytest.raises(UserError, match=rf"no game can show this view \(row 0\): .*{message}"):
+    with pytest.raises(UserError, match=rf"no game can show this view \(game 0\): .*{message}"):
         rn.determinize(bad, 1, 2)
     with pytest.raises(UserError, match="no game can show"):
         rn.determinize(bad, bad.rng, 2)  # seeded from the seat's stream: the stream unmoved

@@ -25,9 +25,11 @@ FLOORS: list[tuple[str, ...]] = [
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
     ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules"),
     ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine"),
-    # search, the floor's look-ahead for every game: it loads its rollout and proposer
-    # strategies by name, so it stands with the registry (moaisim.engine imports it not)
-    ("moaisim.registry", "moaisim.strategies", "moaisim.engine.search"),
+    # search, mixture and restrict, the floor's strategies for every game: they load their
+    # inner strategies by name, so they stand with the registry (moaisim.engine imports
+    # them not)
+    ("moaisim.registry", "moaisim.strategies", "moaisim.engine.search", "moaisim.engine.mixture",
+     "moaisim.engine.restrict"),
     # each game's GameSpec (its names imported when first read)
     ("moaisim.games.moai", "moaisim.games.rapa_nui"),
     ("moaisim.fingerprint", "moaisim.rundir", "moaisim.runner"),
@@ -219,3 +221,24 @@ def test_imports_sit_at_module_level():
         and not (is_cli(m) and t.startswith(CLI_LOCAL))
     ]
     assert not lazy, "\n".join(lazy)
+
+
+def test_every_package_of_the_source_is_installed_by_pyproject():
+    """A wheel holds the packages pyproject.toml lists: each folder of moaisim/ and
+    strategies/ with an `__init__.py` is one of them (an editable install would not notice)."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        module_name(p.parent / "__init__.py")
+        for p in [
+            *(ROOT / "moaisim").rglob("__init__.py"),
+            *(ROOT / "strategies").rglob("__init__.py"),
+        ]
+    }
+    assert found - listed == set()
+    assert "moaisim.engine" in listed and "moaisim.strategies.moai" in listed

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import moaisim
 from moaisim.cli import main
+from moaisim.engine.mixture import drawn_components, seat_keys, stream_of
 from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.games.moai.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
 from moaisim.games.moai.engine.forward import Games
@@ -25,17 +26,12 @@ from moaisim.games.moai.engine.views import FIELDS
 from moaisim.games.moai.rules import Rules, epoch_table
 from moaisim.games.moai.rules.codes import FOREST, OCEAN
 from moaisim.games.moai.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
+from moaisim.mixture_parts import sub_view, view_with
 from moaisim.registry import load_strategy
 from moaisim.rng import SeatRandom
 from moaisim.strategies.moai.base import Strategy
-from moaisim.strategies.moai.mixture import (
-    MixtureStrategy,
-    drawn_components,
-    seat_keys,
-    stream_of,
-    sub_view,
-)
-from moaisim.strategies.moai.restrict import FORBID, RestrictStrategy, view_with
+from moaisim.strategies.moai.mixture import MixtureStrategy
+from moaisim.strategies.moai.restrict import FORBID, RestrictStrategy
 
 ROOT = Path(__file__).parents[1]
 MIX = "mixture(weights={'greedy': 0.5, 'forester': 0.3, 'random': 0.2})"
@@ -448,7 +444,7 @@ def test_mixture_and_restrict_play_the_same_games_in_both_engines_and_any_batch(
         for seat in (0, 2):
             assert game.strategies[seat].drawn == {g: m_draw(MIX, 17, g, seat)}
     # what each row's seat played, from the results alone
-    played = drawn_components(ref)
+    played = drawn_components(ref, "moai")
     mixed = ref.strategy == MIX
     assert (played[~mixed] == ref.strategy[~mixed].astype(str)).all()
     want = [m_draw(MIX, 17, g, s) for g, s in zip(ref.game[mixed], ref.seat[mixed], strict=True)]

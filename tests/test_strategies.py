@@ -409,7 +409,7 @@ def test_tuned_falls_back_to_the_nearest_file(tmp_path):
     """A player count without a tuned file plays the nearest count's, the larger on a tie."""
     import shutil
 
-    from moaisim.strategies.common.weights import Family
+    from moaisim.weight_files import Family
 
     for name in ("heuristic.toml", "tuned-3p.toml", "tuned-5p.toml"):  # no 2p, no 4p file
         shutil.copy(h.weights_path(name), tmp_path / name)

@@ -15,13 +15,14 @@ from moaisim.rng import SeatRandom
 class View(Protocol):
     """Seat `seat`'s view of n games at a decision of `kind` under `rules`: the legal actions
     [n, A] (for an answer of several numbers, what bounds it), what the question is about
-    (`info`: name -> [n]), the seat's own stream (`rng`) and the arrays of what it sees of its
-    games (`fields`)."""
+    (`info`: name -> [n]), the games' numbers (`games` [n]), the seat's own stream (`rng`) and
+    the arrays of what it sees of its games (`fields`)."""
 
     #: The names of the arrays the seat sees of its games (each an attribute [n, ...]).
     fields: ClassVar[tuple[str, ...]]
     rules: Any
     seat: int
+    games: np.ndarray
     kind: Any
     legal: np.ndarray
     info: dict[str, np.ndarray]

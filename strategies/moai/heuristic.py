@@ -86,12 +86,12 @@ from moaisim.games.moai.engine.compiled.heuristic import FISHER as FISHER
 from moaisim.games.moai.engine.compiled.heuristic import PLAIN, WEIGHTS
 from moaisim.games.moai.engine.compiled.policy import HEURISTIC, Policy
 from moaisim.games.moai.rules import Rules
-from moaisim.strategies.common.weights import Family, Heuristic
 from moaisim.strategies.moai.base import Strategy
+from moaisim.weight_files import Family, Heuristic
 
 # The weights (`WEIGHTS`, each weight's index as a constant) and the scoring kernels live in
 # `engine.compiled.heuristic` (Moai's): the policy is the strategy. They are read the
-# toolkit's way (`moaisim.strategies.common.weights`).
+# toolkit's way (`moaisim.weight_files`).
 FAMILY = Family(WEIGHTS, Path(str(resources.files("moaisim.strategies.moai").joinpath("weights"))),
                 "strategies/moai/weights", range(2, 6))  # fmt: skip
 NAMES: tuple[str, ...] = FAMILY.names

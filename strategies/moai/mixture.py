@@ -1,10 +1,10 @@
-"""`mixture`: each seat plays, game by game, a strategy drawn from a mixture (docs/strategies.md,
-"mixture").
+"""`mixture` and the meta-game's `dispatch` for Moai (docs/strategies.md, "mixture"): the
+toolkit's (`moaisim.engine.mixture`: the draw, the play, `components`, `drawn`) over Moai's
+strategies, each seat compiled as a `Choice` of its components' policies when every one has a
+policy (the batch machine plays each game's own, `compiled.policy`).
 
 `mixture(weights={'greedy': 0.5, 'forester': 0.5})`, or a TOML file given as `weights=` or
-`file=`: a `[mixture]` table of `"strategy spec" = probability` lines, beside optional
-metadata keys (`players`, the player count(s) it is meant for, checked when a game starts;
-`source`, or anything else, kept as it is):
+`file=`:
 
 ```toml
 players = 4
@@ -14,388 +14,37 @@ greedy = 0.25
 forester = 0.5
 "greedy(moai_height=8)" = 0.25
 ```
-
-Probabilities are at least 0 and sum to 1 within 1e-9; a mistake is one clear line.
-
-**The draw.** In each game, each seat that plays the mixture draws one component, once, from
-a uniform of a stream of its own: a pure function of the run's root seed, the game number and
-the seat (the key of the seat's stream, docs/design.md "Seeds and per-game streams", hashed
-with the purpose tag `DRAW_SEED`). It reads neither the game's chance nor the seat's stream,
-and nothing of the cell, the other seats or the batch: game i of a root seed draws the same
-component for the same seat in every cell of a study (pairing kept), in both engines and at
-any batch size. Components are ordered by their labels before the draw, so a file that lists
-them in another order draws the same; mixtures over the same components with other
-probabilities draw monotonically coupled components from the same uniform.
-
-**The play.** Each component with a positive probability has one instance per seat per batch
-(its `start` hook gets every game of the batch, as it would alone), and at each decision it
-is asked about the games that drew it, through a view of just those games that draws from
-that seat's own stream where the component left it. So a game in which a seat drew C is
-exactly the game with C in that seat (the engines' streams, tie-breaks and all): a mixture
-with weight 1 on C plays C's games, and a mixture's game can be paired with the pure ones.
-
-**What was drawn.** The results' `strategy` column holds the mixture's label; the component
-of each game is `MixtureStrategy.components(seed, games, seat)` (no game needs to be played)
-and, after play, the instance's `drawn` (game -> component label).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-import numpy as np
-import pandas as pd
-
-from moaisim.errors import UnknownStrategyError
-from moaisim.games.moai.engine.answers import BadAnswer, check
+from moaisim.engine import mixture
 from moaisim.games.moai.engine.compiled.policy import Choice, Form, Policy
 from moaisim.games.moai.engine.decisions import Kind
-from moaisim.games.moai.engine.views import SeatView
-from moaisim.games.moai.rules import Rules
-from moaisim.games.moai.rules.codes import N_CARD_TYPES
-from moaisim.mixture_parts import draw_uniforms, sub_view
-from moaisim.registry import load_strategy
-from moaisim.rng import SeatRandom, seat_stream, stream_keys
 from moaisim.strategies.moai.base import Strategy
-from moaisim.strategies.moai.restrict import view_with
-
-#: Largest distance of the probabilities' sum from 1.
-TOLERANCE = 1e-9
-#: How deep mixtures may nest (a mixture of mixtures...), and the mixtures being made now,
-#: by their entries: a mixture that lists itself is found, not followed forever.
-MAX_DEPTH = 8
-_LOADING: list[str] = []
 
 
-def seat_keys(seed: int, games: np.ndarray | list[int], seat: int) -> np.ndarray:
-    """[n] the keys of seat `seat`'s stream in games `games` of root seed `seed` (what a
-    view's `rng` draws from in a run)."""
-    ids = np.array([seat_stream(seat)], dtype=np.uint64)
-    return stream_keys(int(seed), np.asarray(games, dtype=np.int64), ids)[:, 0]
+class PerGame(mixture.PerGame, Strategy):
+    """Moai's seat that plays one strategy per game: its components' compiled forms are
+    policies (or choices of them)."""
+
+    game, kinds = "moai", Kind
+
+    def component_form(self, inst: Any, rules: Any) -> Form | None:
+        """The component's compiled form, when it is one the batch machine plays."""
+        form = super().component_form(inst, rules)
+        return form if isinstance(form, Policy | Choice) else None
 
 
-def stream_of(rng: SeatRandom) -> tuple[np.ndarray, np.ndarray]:
-    """The keys and the current positions [n] of a view's seat stream (copies: a strategy
-    cannot move them); the mixture hands each component a handle on the same stream, over
-    its own games, where that component left it."""
-    if not isinstance(rng, SeatRandom):
-        raise TypeError("mixture needs its view's seat stream (a moaisim.rng.SeatRandom)")
-    return rng.keys, rng.position
-
-
-def read_mixture(table: dict[str, Any]) -> tuple[dict[str, float], dict[str, Any]]:
-    """(the `[mixture]` entries, the metadata) of a mixture table: a file's whole TOML
-    (entries under `[mixture]`, other keys metadata), or an inline table of entries."""
-    if "mixture" in table:
-        entries = table["mixture"]
-        meta = {k: v for k, v in table.items() if k != "mixture"}
-        if not isinstance(entries, dict):
-            raise UnknownStrategyError(
-                "strategy 'mixture': [mixture] must be a table of 'strategy spec = probability'"
-            )
-        return entries, meta
-    return dict(table), {}
-
-
-class PerGame(Strategy):
-    """A seat that plays, game by game, one of several strategies (its components): which
-    one is `_assign`'s choice, made the first time a game is seen. Each component has one
-    instance per seat per batch and is asked about the games it plays, through a view of
-    just those games drawing from the seat's stream where that component left it (see the
-    module's docstring, "The play"): a game in which the seat plays C is exactly the game
-    with C in that seat."""
-
-    #: the components' labels, their instances (by index; only those that can play), and
-    #: game number -> the label of the component played (games seen so far)
-    labels: tuple[str, ...]
-    instances: dict[int, Any]
-    drawn: dict[int, str]
-
-    def _assign(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """[n] the component each game plays (its number, its seat stream key)."""
-        raise NotImplementedError
-
-    def check_players(self, players: int) -> None:
-        """Each component's own player counts (`Strategy.check_players`)."""
-        for inst in self.instances.values():
-            inst.check_players(players)
-
-    def _union_reads(self) -> dict[str, tuple[str, ...]]:
-        """Per kind, the fields any component reads (a kind some component leaves
-        undeclared: every field)."""
-        out: dict[str, tuple[str, ...]] = {}
-        for kind in Kind:
-            fields: list[str] = []
-            for inst in self.instances.values():
-                reads = getattr(inst, "reads", None) or {}
-                if kind.value not in reads:
-                    break
-                fields.extend(reads[kind.value])
-            else:
-                out[kind.value] = tuple(dict.fromkeys(fields))
-        return out
-
-    # --- lifetime ------------------------------------------------------------------------
-    def _reset(self) -> None:
-        """Forget the games: each entry is a game number, its seat stream key, the
-        component it drew and the values that component has drawn from the stream."""
-        self._games = np.zeros(0, dtype=np.int64)
-        self._keys = np.zeros(0, dtype=np.uint64)
-        self._known = np.zeros(0, dtype=bool)
-        self._comp = np.zeros(0, dtype=np.int64)
-        self._used = np.zeros(0, dtype=np.uint64)
-
-    def start(self, rules: Rules, seat: int, games: np.ndarray) -> None:
-        """Check the player count, forget the games of an earlier batch and start every
-        component."""
-        self.check_players(rules.players)
-        self._reset()  # a new batch (a search's rollouts reuse an instance batch after batch)
-        self.drawn = {}
-        for inst in self.instances.values():
-            hook = getattr(inst, "start", None)
-            if hook is not None:
-                hook(rules, seat, games)
-
-    def _slots(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """The entries of games `games` (adding new ones), each game's component drawn the
-        first time it is seen with these stream keys."""
-        g = np.asarray(games, dtype=np.int64)
-        pos = np.minimum(np.searchsorted(self._games, g), max(len(self._games) - 1, 0))
-        if not len(self._games) or (self._games[pos] != g).any():
-            new = np.setdiff1d(g, self._games)
-            order = np.argsort(np.concatenate([self._games, new]), kind="stable")
-            grow = len(new)
-            self._games = np.concatenate([self._games, new])[order]
-            self._keys = np.concatenate([self._keys, np.zeros(grow, dtype=np.uint64)])[order]
-            self._known = np.concatenate([self._known, np.zeros(grow, dtype=bool)])[order]
-            self._comp = np.concatenate([self._comp, np.zeros(grow, dtype=np.int64)])[order]
-            self._used = np.concatenate([self._used, np.zeros(grow, dtype=np.uint64)])[order]
-            pos = np.searchsorted(self._games, g)
-        fresh = ~self._known[pos] | (self._keys[pos] != keys)
-        if fresh.any():
-            p = pos[fresh]
-            self._keys[p], self._known[p], self._used[p] = keys[fresh], True, 0
-            self._comp[p] = self._assign(g[fresh], keys[fresh])
-            for game, k in zip(g[fresh].tolist(), self._comp[p].tolist(), strict=True):
-                self.drawn[game] = self.labels[k]
-        return pos
-
-    # --- compiled ------------------------------------------------------------------------
-    #: The methods besides the decisions that the compiled form plays as written here.
-    HELPERS: ClassVar[tuple[str, ...]] = ("_decide", "_slots")
-
-    def compiled(self, rules: Rules) -> Form | None:
-        """The compiled form (`compiled.policy.Choice`): each component's own, and `_pick`,
-        which assigns each game its component as `_decide` does (`_slots`, the same draws);
-        None unless every component has one, or for a subclass with overrides of its own."""
-        if not self.plays_as(PerGame):
-            return None
-        for name in self.HELPERS:
-            mine = getattr(getattr(self, name, None), "__func__", None)
-            if mine is not getattr(PerGame, name, object()):
-                return None
-        forms: dict[int, Form] = {}
-        for k, inst in self.instances.items():
-            make = getattr(inst, "compiled", None)
-            form = make(rules) if make is not None else None
-            if not isinstance(form, Policy | Choice):
-                return None
-            forms[k] = form
-        return Choice(forms, self._pick)
-
-    def _pick(self, games: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`Choice.pick`: the component of each game (its number, its seat stream key), and
-        the values that component has drawn in it by views (the stream's positions go on
-        from there when the games are played compiled; here they start again at 0)."""
-        slots = self._slots(games, keys)
-        used = self._used[slots].copy()
-        self._used[slots] = 0
-        return self._comp[slots].copy(), used
-
-    # --- one decision --------------------------------------------------------------------
-    def _decide(self, view: SeatView) -> np.ndarray:
-        kind, n = view.kind, len(view)
-        legal = np.array(view.legal, copy=True)
-        keys, start = stream_of(view.rng)
-        slots = self._slots(view.games, keys)
-        comp = self._comp[slots]
-        shape = (n, N_CARD_TYPES) if kind is Kind.BID else (n,)
-        out = np.zeros(shape, dtype=np.int64)
-        for k in np.unique(comp).tolist():
-            rows = np.flatnonzero(comp == k)
-            at = slots[rows]
-            handle = SeatRandom(keys[rows].copy(), start[rows] + self._used[at])
-            # every game drew it: the view itself, with the handle; else those games' view
-            sub = view_with(view, rng=handle) if len(rows) == n else sub_view(view, rows, handle)
-            given = getattr(self.instances[k], kind.value)(sub)
-            try:
-                out[rows] = check(kind, given, legal[rows])
-            except BadAnswer as bad:
-                raise ValueError(f"component {self.labels[k]!r} {bad.problem}") from None
-            self._used[at] += np.uint64(handle.drawn)
-        return out
-
-    bid = order_ties = pick_epoch = disaster_target = disaster_loss = _decide
-    work = forest_tie = finish_moai = feed = rest = birth = boat = _decide
-
-
-class MixtureStrategy(PerGame):
+class MixtureStrategy(mixture.Mixture, PerGame):
     """Each game, a strategy drawn from a mixture (per seat, paired across cells)."""
 
     name = "mixture"
-    params: ClassVar[dict[str, Any]] = {
-        "weights": {},  # {spec: probability}, or a TOML file with a [mixture] table
-        "file": {},  # the same, for a TOML file: mixture(file=sigma.toml)
-    }
-    weights: dict[str, Any]
-    file: dict[str, Any]
-
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        if bool(self.weights) == bool(self.file):
-            raise UnknownStrategyError(
-                "strategy 'mixture': give weights={spec: probability, ...} or file=FILE.toml"
-                + (" (not both)" if self.weights else "")
-            )
-        entries, self.meta = read_mixture(self.weights or self.file)
-        if not entries:
-            raise UnknownStrategyError("strategy 'mixture': the mixture has no strategy")
-        identity = repr(sorted(entries.items(), key=repr))
-        if identity in _LOADING or len(_LOADING) >= MAX_DEPTH:
-            raise UnknownStrategyError(
-                "strategy 'mixture': the mixture lists itself (a mixture file naming its own "
-                f"file, or mixtures nested more than {MAX_DEPTH} deep)"
-            )
-        _LOADING.append(identity)
-        try:
-            self._load(entries)
-        finally:
-            _LOADING.pop()
-
-    def _load(self, entries: dict[str, Any]) -> None:
-        """The components and their probabilities (`__init__`)."""
-
-        specs: dict[str, Any] = {}
-        probs: dict[str, float] = {}
-        for key, p in entries.items():
-            if isinstance(p, bool) or not isinstance(p, int | float) or not math.isfinite(p):
-                raise UnknownStrategyError(
-                    f"strategy 'mixture': the probability of {key!r} must be a finite number, "
-                    f"got {p!r}"
-                )
-            if p < 0:
-                raise UnknownStrategyError(
-                    f"strategy 'mixture': the probability of {key!r} is {p!r}, below 0"
-                )
-            try:
-                spec = load_strategy(key)
-            except UnknownStrategyError as exc:
-                said = str(exc)  # a nested mixture's error already names the strategy
-                prefix = "" if said.startswith("strategy 'mixture': ") else "strategy 'mixture': "
-                raise UnknownStrategyError(prefix + said) from None
-            if spec.label in specs:
-                raise UnknownStrategyError(
-                    f"strategy 'mixture': {spec.label!r} is listed twice ({key!r})"
-                )
-            specs[spec.label], probs[spec.label] = spec, float(p)
-        total = math.fsum(probs.values())
-        if abs(total - 1.0) > TOLERANCE:
-            raise UnknownStrategyError(
-                f"strategy 'mixture': the probabilities sum to {total!r}, not 1 "
-                f"(within {TOLERANCE:g})"
-            )
-        self._check_players_meta()
-        #: the components' labels, sorted (the order of the draw), and their probabilities
-        self.labels: tuple[str, ...] = tuple(sorted(specs))
-        self.probs = np.array([probs[x] for x in self.labels]) / total
-        self.specs = [specs[x] for x in self.labels]
-        self._cum = np.cumsum(self.probs)
-        self._last = int(np.flatnonzero(self.probs > 0)[-1])
-        #: one instance per component that can be drawn
-        self.instances: dict[int, Any] = {
-            k: self.specs[k]() for k in range(len(self.labels)) if self.probs[k] > 0
-        }
-        self.reads = self._union_reads()
-        #: game number -> the label of the component this seat drew (games seen so far)
-        self.drawn: dict[int, str] = {}
-        self._reset()
-
-    def _check_players_meta(self) -> None:
-        players = self.meta.get("players")
-        counts = players if isinstance(players, list) else [players]
-        if players is not None and not all(
-            isinstance(p, int) and not isinstance(p, bool) and 2 <= p <= 5 for p in counts
-        ):
-            raise UnknownStrategyError(
-                f"strategy 'mixture': players must be a player count (2-5) or a list of "
-                f"them, got {players!r}"
-            )
-        self.players = None if players is None else [int(p) for p in counts]
-
-    # --- the draw ------------------------------------------------------------------------
-    def draw(self, keys: np.ndarray) -> np.ndarray:
-        """[n] the component index each seat stream key draws (see the module docstring)."""
-        k = np.searchsorted(self._cum, draw_uniforms(keys), side="right")
-        return np.minimum(k, self._last)
-
-    def components(self, seed: int, games: np.ndarray | list[int], seat: int) -> list[str]:
-        """The component label seat `seat` draws in each game `games` of root seed `seed`,
-        in any cell, engine or batch (without playing)."""
-        return [self.labels[k] for k in self.draw(seat_keys(seed, games, seat))]
-
-    def _assign(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """The component each game draws from its seat stream key (`draw`)."""
-        return self.draw(keys)
-
-    def check_players(self, players: int) -> None:
-        """The file's `players` (`Strategy.check_players`), and each component's own."""
-        if self.players is not None and players not in self.players:
-            raise UnknownStrategyError(
-                f"strategy 'mixture': the mixture is for {' or '.join(map(str, self.players))} "
-                f"players, this game has {players}"
-            )
-        super().check_players(players)
 
 
-class DispatchStrategy(PerGame):
-    """Each game, the strategy a table names (game number -> component): the seat of a
-    batch that holds many lineups at once (a meta-game's compositions side by side, each
-    row its own composition's game), playing in each game exactly as that component would
-    alone."""
+class DispatchStrategy(mixture.Dispatch, PerGame):
+    """Each game, the strategy a table names (the meta-game's compositions side by side)."""
 
     name = "dispatch"
-
-    def __init__(self, specs: Sequence[Any], table: np.ndarray) -> None:
-        super().__init__()
-        self.labels = tuple(spec.label for spec in specs)
-        self.table = np.asarray(table, dtype=np.int64)
-        used = np.unique(self.table).tolist()
-        if used and not 0 <= used[0] <= used[-1] < len(specs):
-            raise UnknownStrategyError("strategy 'dispatch': the table names no component")
-        self.instances = {k: specs[k]() for k in used}
-        self.reads = self._union_reads()
-        self.drawn = {}
-        self._reset()
-
-    def _assign(self, games: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """The component the table names for each game (by its number in the batch)."""
-        return self.table[games]
-
-
-def drawn_components(results: Any) -> Any:
-    """The strategy each row of a results table played: for a row of a mixture, the
-    component its seat drew in its game (from its root seed, game and seat), else the
-    row's own strategy. A pandas Series aligned with `results`."""
-
-    out = results["strategy"].astype(str).copy()
-    for label in out.unique().tolist():
-        if not label.startswith(f"{MixtureStrategy.name}("):
-            continue
-        mix = load_strategy(label)()
-        rows = results.index[out == label]
-        part = results.loc[rows, ["seed", "game", "seat"]]
-        for (seed, seat), group in part.groupby(["seed", "seat"]):
-            out.loc[group.index] = mix.components(int(seed), group["game"].to_numpy(), int(seat))
-    return pd.Series(out, index=results.index, name="component")

@@ -4,7 +4,7 @@ The files are `strategies/moai/weights/tuned-<P>p.toml`; each records in its `[t
 command that made it, its seeds, its field of opponents, its generations and its strength on
 held-out games. A player count without a file of its own plays the file of the nearest player
 count that has one (the larger on a tie): the toolkit's `tuned`
-(`moaisim.strategies.common.weights.Tuned`) over Moai's heuristic.
+(`moaisim.weight_files.Tuned`) over Moai's heuristic.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from moaisim.games.moai.engine.compiled.policy import HEURISTIC, Policy
 from moaisim.games.moai.rules import Rules
-from moaisim.strategies.common.weights import Tuned, retuned_key
 from moaisim.strategies.moai.heuristic import FAMILY, PLAIN, HeuristicStrategy
+from moaisim.weight_files import Tuned, retuned_key
 
 tuned_file = FAMILY.tuned_file
 

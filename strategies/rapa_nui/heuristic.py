@@ -2,7 +2,7 @@
 legal action valued in glory by a weight vector, the best one taken. Its weights come from a
 TOML file or a table (`heuristic(weights=my.toml)`), over the shipped defaults
 (strategies/rapa_nui/weights/heuristic.toml); `moaisim tune --game rapa-nui` searches them.
-The weights are read the toolkit's way (`moaisim.strategies.common.weights`)."""
+The weights are read the toolkit's way (`moaisim.weight_files`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import numpy as np
 from moaisim.games.rapa_nui.engine.answers import heuristic_answers
 from moaisim.games.rapa_nui.engine.policy import NAMES, SCALES, WEIGHTS
 from moaisim.games.rapa_nui.engine.views import SeatView
-from moaisim.strategies.common.weights import Family, Heuristic
 from moaisim.strategies.rapa_nui.base import Strategy
+from moaisim.weight_files import Family, Heuristic
 
 #: Rapa Nui's weight-vector family: the policy's weights, strategies/rapa_nui/weights/.
 FAMILY = Family(WEIGHTS, Path(__file__).resolve().parent / "weights",

@@ -2,7 +2,7 @@
 player count (strategies/rapa_nui/weights/tuned-<P>p.toml, each recording in its `[tuned]`
 table the command, seeds, field and held-out strength that made it). A player count without
 a file of its own plays the nearest count's (the larger on a tie): the toolkit's `tuned`
-(`moaisim.strategies.common.weights.Tuned`) over Rapa Nui's heuristic."""
+(`moaisim.weight_files.Tuned`) over Rapa Nui's heuristic."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from moaisim.strategies.common.weights import Tuned, retuned_key
 from moaisim.strategies.rapa_nui.heuristic import FAMILY, HeuristicStrategy
+from moaisim.weight_files import Tuned, retuned_key
 
 tuned_file = FAMILY.tuned_file
 

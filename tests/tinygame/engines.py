@@ -42,6 +42,7 @@ class SeatView:
         legal: np.ndarray,
         info: dict[str, np.ndarray],
         rng: SeatRandom,
+        games: np.ndarray,
         **fields: np.ndarray,
     ) -> None:
         self.rules, self.seat, self.kind, self.legal, self.info, self.rng = (
@@ -52,6 +53,7 @@ class SeatView:
             info,
             rng,
         )
+        self.games = np.asarray(games)
         for name in FIELDS:
             value = np.array(fields[name], copy=True)
             value.flags.writeable = False
@@ -169,6 +171,7 @@ class Machine:
             legal,
             {},
             self.streams.seat(seat, rows),
+            self.games[rows],
             hand=holder == seat,
             laid=laid,
             wager=s["wager"][rows],
@@ -234,9 +237,10 @@ class ReferenceGame:
         seed: int = 0,
         game: int = 0,
     ) -> None:
-        self.rules, self.strategies, self.streams = (
+        self.rules, self.strategies, self.game, self.streams = (
             rules,
             strategies,
+            int(game),
             Streams(seed, [game], rules.players),
         )
         holder = deal(rules, self.streams, np.arange(1))[0]
@@ -252,6 +256,7 @@ class ReferenceGame:
             np.array([legal]),
             {},
             self.streams.seat(seat, np.arange(1)),
+            np.array([self.game]),
             hand=[[c in self.hands[seat] for c in range(CARDS)]],
             laid=[self.laid_by],
             wager=[self.wagers],

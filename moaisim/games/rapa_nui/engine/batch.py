@@ -7,7 +7,7 @@ read back as the results table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -32,6 +32,7 @@ from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.scoring import TIES
+from moaisim.mixture_parts import Choice
 from moaisim.rng import SeatRandom, Streams
 
 #: The decision kinds in the machine's order (`machine.K_START`...).
@@ -140,36 +141,52 @@ def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[str] | None:
     return None if any(f is None for f in forms) else forms
 
 
-def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray]:
-    """The machine's policy family of a strategy and its weights: its compiled form's
-    (`Strategy.compiled`; a "heuristic" form plays the strategy's `vector(rules)`), or
-    `PAUSE` (its answers come from Python) when it has none."""
+class Forbid(NamedTuple):
+    """A restriction's compiled form (`restrict`): the inner strategy's form, and the forbid
+    bits (`policy.FORBID`) the machine narrows its legal masks by (`policy.narrow`)."""
+
+    form: Any
+    bits: int
+
+
+def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray, int]:
+    """The machine's policy family of a strategy, its weights and its forbid bits: its
+    compiled form's (`Strategy.compiled`; a "heuristic" form plays the strategy's
+    `vector(rules)`; a `Forbid` its inner form's, narrowed), or `PAUSE` (its answers come
+    from Python) when it has none, or one the machine plays game by game (a `Choice`)."""
     form = getattr(strategy, "compiled", lambda rules: None)(rules)
-    family = FAMILIES.get(form, m.PAUSE) if form is not None else m.PAUSE
+    bits = 0
+    if isinstance(form, Forbid):
+        form, bits = form.form, form.bits
+    family = FAMILIES.get(form, m.PAUSE) if isinstance(form, str) else m.PAUSE
     weights = np.zeros(NW, dtype=np.float64)
     if family == m.HEURISTIC:
         weights[:] = strategy.vector(rules)
-    return family, weights
+    return family, weights, bits if family != m.PAUSE else 0
 
 
-def lineup(rules: Rules, strategies: Sequence[Any], seat_keys: np.ndarray) -> m.Lineup:
-    """The machine's `Lineup` of `strategies` (seat q plays strategies[q]) in the games whose
-    seats' stream keys are `seat_keys` [B, P]: a strategy compiled game by game ("rows": a
-    mixture) gives each game's family and weights (`compiled_rows`)."""
+def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
+           seat_keys: np.ndarray) -> m.Lineup:  # fmt: skip
+    """The machine's `Lineup` of `strategies` (seat q plays strategies[q]) in the games
+    `games` whose seats' stream keys are `seat_keys` [B, P]: a seat compiled game by game (a
+    `Choice`: a mixture, a dispatch) gets each game's component's family, weights and bits;
+    a restriction's bits narrow the compiled choices (a seat asked through views narrows its
+    own answers)."""
     p, b = rules.players, len(seat_keys)
     family = np.zeros((b, p), dtype=np.int64)
     weights = np.zeros((b, p, NW), dtype=np.float64)
     forbid = np.zeros((b, p), dtype=np.int64)
     for q, s in enumerate(strategies):
         form = getattr(s, "compiled", lambda rules: None)(rules)
-        if form == "rows":
-            family[:, q], weights[:, q] = s.compiled_rows(rules, np.arange(b), seat_keys[:, q])
+        outer = form.bits if isinstance(form, Forbid) else 0
+        form = form.form if isinstance(form, Forbid) else form
+        if isinstance(form, Choice):
+            comp, _ = form.pick(games, seat_keys[:, q])
+            for k, (f, w, bits) in form.forms.items():
+                at = comp == k
+                family[at, q], weights[at, q], forbid[at, q] = f, w, bits | outer
         else:
-            family[:, q], weights[:, q] = compiled_family(s, rules)
-        # a restriction narrows the compiled policy's choices (a seat asked through views
-        # narrows its own answers)
-        compiled = form == "rows" or FAMILIES.get(form, m.PAUSE) != m.PAUSE
-        forbid[:, q] = getattr(s, "forbid_bits", 0) if compiled else 0
+            family[:, q], weights[:, q], forbid[:, q] = compiled_family(s, rules)
     return m.Lineup(family=family, weights=weights, forbid=forbid,
                     seen=np.zeros((p, N_FOODS), dtype=np.int64),
                     scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip
@@ -211,7 +228,7 @@ class Batch:
             hook = getattr(s, "start", None)
             if hook is not None:
                 hook(self.rules, q, self.games)
-        pol = lineup(self.rules, strategies, g.seat_keys)
+        pol = lineup(self.rules, strategies, self.games, g.seat_keys)
         path = "compiled" if (pol.family != m.PAUSE).all() else "view"
         todo = np.flatnonzero(~self.over())
         with warm.compiling(path):
@@ -251,8 +268,7 @@ class Batch:
         legal = g.pend_legal[rows, :size].copy()
         rng = SeatRandom(g.seat_keys[rows, seat].copy(), g.seat_pos[rows, seat].copy())
         view = SeatView(self.rules, seat, kind, legal, self.info(rows, kind),
-                        rng, self.fields(rows, seat))  # fmt: skip
-        view.rows = rows  # the games' positions in the batch (the meta-game's dispatch)
+                        rng, self.fields(rows, seat), self.games[rows])  # fmt: skip
         strategy = self.strategies[seat]
         name = getattr(strategy, "name", type(strategy).__name__)
         try:

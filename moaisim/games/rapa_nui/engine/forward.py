@@ -74,7 +74,7 @@ class Machine(Batch):
         g = self.g
         todo = np.flatnonzero(~self.over() & ~g.paused)
         if len(todo):  # every seat asked from outside (no strategy: `PAUSE`)
-            pol = lineup(self.rules, [None] * self.rules.players, g.seat_keys)
+            pol = lineup(self.rules, [None] * self.rules.players, self.games, g.seat_keys)
             m.play_rows(g, self.c, pol, todo, self.legal, self.due)
         out = []
         for rows, seat, kind in self.groups(np.flatnonzero(g.paused)):
@@ -141,7 +141,7 @@ class Machine(Batch):
         rng = SeatRandom(g.seat_keys[rows, seat].copy(), g.seat_pos[rows, seat].copy())
         legal = np.zeros((len(rows), 0), dtype=bool)
         return SeatView(self.rules, seat, kind or Kind.PLAY, legal, {}, rng,
-                        self.fields(rows, seat))  # fmt: skip
+                        self.fields(rows, seat), self.games[rows])  # fmt: skip
 
     def scores(self) -> np.ndarray:
         """[B, P] each seat's score now (R9.1, the stock at the stone's values now)."""
@@ -265,8 +265,7 @@ class Games(engine.Games):
         g, rows = self.g, own.rows
         rng = SeatRandom(g.seat_keys[rows, seat].copy(), g.seat_pos[rows, seat].copy())
         view = SeatView(self.rules, seat, own.kind, own.legal.copy(), own.info, rng,
-                        self.fields(rows, seat))  # fmt: skip
-        view.rows = rows
+                        self.fields(rows, seat), self.games[rows])  # fmt: skip
         strategy = strategies[seat]
         name = (names[seat] if names is not None
                 else getattr(strategy, "name", type(strategy).__name__))  # fmt: skip

@@ -259,7 +259,8 @@ class ReferenceGame:
         }  # fmt: skip
         rng = self.streams.seat(seat, np.array([0]))
         info_arrays = {k: one(v) for k, v in info.items()}
-        return SeatView(self.rules, seat, kind, legal[None], info_arrays, rng, fields)
+        return SeatView(self.rules, seat, kind, legal[None], info_arrays, rng, fields,
+                        np.array([self.game]))  # fmt: skip
 
     def ask(self, seat: int, kind: Kind, legal: Sequence[bool], **info: Any) -> int:
         """Seat `seat`'s action at a decision of `kind` (its legal mask `legal`): the only

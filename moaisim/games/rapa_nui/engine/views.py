@@ -56,7 +56,7 @@ FIELDS: dict[str, str] = {
 class SeatView:
     """Seat `seat`'s view of n games at a decision of `kind`: its legal actions [n, A], what
     the question is about (`info`: name -> [n] array), its random stream (`rng`) and the
-    `FIELDS` as attributes."""
+    `FIELDS` as attributes, and the games' numbers (`games`)."""
 
     #: The fields a seat sees (`FIELDS`), as every game's view declares them.
     fields: ClassVar[tuple[str, ...]] = tuple(FIELDS)
@@ -70,9 +70,12 @@ class SeatView:
         info: dict[str, np.ndarray],
         rng: SeatRandom,
         fields: dict[str, Any],
+        games: np.ndarray | None = None,
     ) -> None:
         self.rules, self.seat, self.kind = rules, int(seat), kind
         self.legal = np.asarray(legal, dtype=bool)
+        #: the games' numbers [n] (a hand-made view's: 0..n-1)
+        self.games = np.arange(len(self.legal)) if games is None else np.asarray(games)
         self.info = info
         self.rng = rng
         missing = sorted(set(FIELDS) - set(fields))

@@ -46,7 +46,7 @@ overrides some decisions plays the others compiled (`Strategy.partly`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple, Union
 
 import numpy as np
@@ -76,6 +76,7 @@ from moaisim.games.moai.engine.decisions import BIRTH_STOP
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import FOREST, OCEAN, zone_of
 from moaisim.jit import kernel as jit_kernel
+from moaisim.mixture_parts import Choice
 
 #: The decision kinds whose legal actions their phase also lists, ascending, in
 #: sc.acts[:sc.n_acts[0]] (`work_legal`, `feed_legal`, `rest_legal`, `birth_legal`).
@@ -107,17 +108,6 @@ class Policy(NamedTuple):
     asks: int = 0
     #: `LEARNED`: the model (`learned.Model`: its experts and trees); None otherwise
     model: learned.Model | None = None
-
-
-class Choice(NamedTuple):
-    """A seat that plays, game by game, one of several compiled forms (a mixture, a
-    dispatch: `mixture.PerGame`): `forms` by component number, and `pick(games, keys)`,
-    given the games' numbers and the seat's stream keys in them [n], returns the component
-    each game plays [n] and the values of the seat's stream that component has drawn in it
-    already (by views: its stream starts there) [n] (uint64)."""
-
-    forms: dict[int, Form]
-    pick: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 #: What `Strategy.compiled` returns (None: not compiled).
