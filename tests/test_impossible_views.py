@@ -302,3 +302,28 @@ def test_a_moai_field_replaced_on_a_copy_of_the_view_is_checked_as_it_shows_it(k
         bad.step_count = view.step_count + view.rules.players
         with pytest.raises(UserError, match="step_count .* is not its view's record's"):
             mo.determinize(bad, 1, 2)
+
+
+def test_a_moai_view_whose_turn_position_seat_has_no_choice_is_refused():
+    """R6.2: a finish-Moai view edited to an earlier turn position, whose seat has nothing to
+    finish: the machine would go on to the next seat that has, so no game shows the view (its
+    worlds would wait for another seat's decision)."""
+    shown = 0
+    for games, seat, kind in MOAI_POSITIONS:
+        if kind != "finish_moai" or seat != 0:
+            continue
+        copy = games.clone(rows=[0])
+        copy.pending()
+        view = copy.observe(seat)
+        if int(view.step_pos[0]) < 2:
+            continue
+        view.step_pos[0] -= 2
+        mo_seat = int(view.turn[0, int(view.step_pos[0])])
+        try:
+            worlds = mo.determinize(view, 3, 2)
+        except UserError as err:
+            assert "no game can show this view" in str(err)
+            shown += 1
+            continue
+        assert all(set(p.seat.tolist()) == {mo_seat} for p in worlds.pending())
+    assert shown >= 1

@@ -283,9 +283,24 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:
     return Games(machine)
 
 
-def _decision(view: SeatView, row: int) -> tuple[Kind, None]:
-    """The decision a world of the row waits for: its cursor's step's, any seat's view."""
-    return DECISION[Step(int(view._cursor[row]["step"]))], None  # noqa: SLF001
+#: The steps whose decision the seat at the step's turn position makes (R4.1, R4.3, R5, R6.2,
+#: R6.3, R7.2-R7.4), and the one the disaster's victim makes (R4.4); the others ask every
+#: seat (R3.3's sealed bid) or the bird-man (R3.4, R6.1).
+BY_POSITION = frozenset({Step.PICK, Step.TARGET, Step.WORK, Step.VOLCANO, Step.FEED,
+                         Step.REST, Step.BIRTH, Step.BOAT})  # fmt: skip
+
+
+def _decision(view: SeatView, row: int) -> tuple[Kind, int | None]:
+    """The decision a world of the row waits for (its cursor's step's) and the seat it asks:
+    a world whose machine went on past the cursor to the same kind of decision of another
+    seat (the seat at the cursor had no choice) shows another game than the view."""
+    cur = view._cursor[row]  # noqa: SLF001
+    step = Step(int(cur["step"]))
+    if step in BY_POSITION:
+        return DECISION[step], int(np.asarray(view.turn)[row, int(cur["step_pos"])])
+    if step == Step.LOSS:
+        return DECISION[step], int(cur["step_target"])
+    return DECISION[step], None
 
 
 #: What Moai supplies the floor's `determinize`.

@@ -90,11 +90,6 @@ FORBID: dict[str, tuple[int, str]] = {
 }
 
 
-def forbid_bits(names: list[str]) -> int:
-    """The bits of forbid names (each checked by the caller)."""
-    return sum(FORBID[n][0] for n in set(names))
-
-
 # --- the position's values ---------------------------------------------------------------------
 @kernel(nrt=False)
 def remain(c, pile: int) -> float:

@@ -5,9 +5,9 @@ holds the weights and the features' documentation, and answers views through the
 Three parts:
 
 - the weights (`WEIGHTS`, and each weight's index as a constant the kernels compile in);
-- the scoring kernels, one game at a time over plain arrays and scalars (`work_row`,
-  `losses_row`, `feed_row`, `bid_row`, `finish_row` and their helpers), on what `seen` shows
-  the seat;
+- the scoring kernels, one game at a time over plain arrays and scalars (`place_scores`,
+  `swap_scores`, `losses_row`, `feed_row`, `bid_row`, `finish_row` and their helpers), on
+  what `seen` shows the seat;
 - the compiled decisions (`decides`, `bid`), for seat `me` of game r, its legal mask in
   `sc.legal[:size]`: each fills a `Scratch` with the seat's view of the game (`context`,
   read through `seen` and `features` only) and calls the scoring kernels, drawing one value of
@@ -53,7 +53,6 @@ from moaisim.games.moai.engine.decisions import (
     PAIR_B,
     PAIR_STRENGTH,
     FeedCodec,
-    WorkCodec,
     largest_action,
     raid_action,
     work_codec,
@@ -223,25 +222,6 @@ def tile_values(supply: np.ndarray, heights: np.ndarray, tv: np.ndarray) -> None
         tv[h] = top
 
 
-@kernel
-def count_own(r: int, own_loc: np.ndarray, strength: np.ndarray, lay: Layout,
-              by_place: np.ndarray) -> tuple[float, float]:  # fmt: skip
-    """Game r's own strength per location (into by_place); returns (living pawns, food: the
-    strength in the fields and on boats, R6.3)."""
-    by_place[:] = 0
-    living = 0.0
-    for i in range(own_loc.shape[1]):
-        x = own_loc[r, i]
-        if x >= CAMP:
-            living += 1
-        if x >= 0:
-            by_place[x] += strength[i]
-    food = float(by_place[lay.fields])
-    for x in range(lay.ocean0, lay.size):
-        food += by_place[x]
-    return living, food
-
-
 @jit(inline="always")
 def local_value(
     code: int, by: int, wood: np.ndarray, riv: np.ndarray, future: np.ndarray, thr: float,
@@ -381,32 +361,6 @@ def swap_scores(
         scores[a] = swap_value(r, pair_i[k], pair_j[k], own_loc, own_up, strength,
                                by_place, food, living, f0, wood, riv, fut, thr, bird, nd, tv,
                                hmax, last, lay, w)  # fmt: skip
-
-
-@kernel
-def work_row(
-    r: int, legal: np.ndarray, scores: np.ndarray, base: np.ndarray, own_loc: np.ndarray,
-    own_up: np.ndarray, by_place: np.ndarray, riv: np.ndarray, tv: np.ndarray, wood: np.ndarray,
-    fut: np.ndarray, living: float, food: float, thr: float, bird: bool, last: bool, nd: float,
-    strength: np.ndarray, lay: Layout, codec: WorkCodec, hmax: int, open_pawns: bool,
-    w: np.ndarray, u: float,
-) -> int:  # fmt: skip
-    """R5: game r's work action (strategies/moai/heuristic.py's docstring, "Position value"): the
-    best placement (`place_scores`) or, once every pawn is placed, the best of passing (0)
-    and the swaps (`swap_scores`); ties at random by u."""
-    pass_action = codec.pass_action
-    f0 = food_value(food, living, w)
-    place_scores(r, legal, scores, base, by_place, food, living, f0, wood, riv, fut, thr, bird, nd,
-                 tv, hmax, last, lay, codec.targets, codec.boat_target, open_pawns,
-                 w)  # fmt: skip
-    if legal[r, pass_action]:
-        scores[pass_action] = 0.0
-        swap_scores(r, legal, scores, own_loc, own_up, strength, by_place, food, living, f0, wood,
-                    riv, fut, thr, bird, nd, tv, hmax, last, lay, codec.swap0, codec.pair_i,
-                    codec.pair_j, w)  # fmt: skip
-        return pick_row(scores, legal[r], u)
-    # placing: the other actions are illegal
-    return pick_row(scores[:pass_action], legal[r, :pass_action], u)
 
 
 @kernel
@@ -694,8 +648,9 @@ def own(g, hs, r: int, me: int) -> None:  # noqa: ANN001
 
 @kernel
 def own_counted(g, c, hs, r: int, me: int) -> tuple[float, float]:  # noqa: ANN001
-    """`own` and `count_own` in one pass: seat me's pawns into hs.own_loc[0], hs.own_up[0],
-    its strength per place into hs.by_place; returns (living pawns, food)."""
+    """Seat me's pawns into hs.own_loc[0], hs.own_up[0] and its strength per place into
+    hs.by_place, in one pass; returns (living pawns, food: the strength in the fields and on
+    boats, R6.3)."""
     lay, by_place = c.lay, hs.by_place
     by_place[:] = 0
     living = 0.0
@@ -872,9 +827,9 @@ def disaster_loss(g, c, hs, sc, r: int, me: int, size: int, what: int, w) -> int
 # --- R5 ---------------------------------------------------------------------------------------
 @kernel
 def work(g, c, hs, sc, r: int, me: int, size: int, w) -> int:  # noqa: ANN001
-    """R5: the placement, pass or swap of best value (`work_row`'s scores), over the
-    listed legal actions (`work_legal`'s sc.acts, ascending; a restriction may have made
-    some of them illegal since): the same pick as `work_row`'s over the whole mask."""
+    """R5: the placement, pass or swap of best value (`place_scores`, `swap_scores`), over
+    the listed legal actions (`work_legal`'s sc.acts, ascending; a restriction may have made
+    some of them illegal since); ties at random by one uniform."""
     u = seen.uniform(g, r, me)
     living, food, thr, bird, last, nd = context(g, c, hs, sc, r, me, w)
     lay, codec, hmax = c.lay, c.work, c.top_tile
