@@ -212,3 +212,23 @@ def test_distill_fits_heuristic_weights_to_rapa_nuis_search(capsys, tmp_path):
 
     weights = read_weights(tomllib.loads((out / "distilled-3p.toml").read_text()), "distilled")
     assert weights and set(weights) <= set(load_game(GAME).WEIGHT_NAMES)
+
+
+def test_drawn_components_reads_each_rows_game_from_the_table():
+    import moaisim
+    from moaisim.engine.mixture import drawn_components
+
+    spec = "mixture(weights={'greedy': 0.5, 'priest': 0.5})"
+    df = moaisim.simulate(3, 12, strategies=[spec, "greedy", "random"], seed=4, game_name=GAME)
+    played = drawn_components(df)
+    mine = df[df["strategy"] == spec]
+    want = []
+    for seat, group in mine.groupby("seat"):
+        drawn = MixtureStrategy(weights={"greedy": 0.5, "priest": 0.5}).components(
+            4, group["game"].to_numpy(), int(seat)
+        )
+        want += list(zip(group.index, drawn, strict=True))
+    assert {played[i] for i, _ in want} == {"greedy", "priest"}
+    assert all(played[i] == label for i, label in want)
+    others = df["strategy"] != spec
+    assert (played[others] == df.loc[others, "strategy"].astype(str)).all()

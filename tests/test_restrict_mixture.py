@@ -444,7 +444,7 @@ def test_mixture_and_restrict_play_the_same_games_in_both_engines_and_any_batch(
         for seat in (0, 2):
             assert game.strategies[seat].drawn == {g: m_draw(MIX, 17, g, seat)}
     # what each row's seat played, from the results alone
-    played = drawn_components(ref, "moai")
+    played = drawn_components(ref)
     mixed = ref.strategy == MIX
     assert (played[~mixed] == ref.strategy[~mixed].astype(str)).all()
     want = [m_draw(MIX, 17, g, s) for g, s in zip(ref.game[mixed], ref.seat[mixed], strict=True)]

@@ -39,6 +39,7 @@ import pandas as pd
 
 from moaisim.engine.answers import BadAnswer, check
 from moaisim.errors import UnknownStrategyError
+from moaisim.files import GAME_COLUMN
 from moaisim.games import load_game
 from moaisim.mixture_parts import Choice, draw_uniforms, sub_view, view_with
 from moaisim.registry import load_strategy
@@ -375,17 +376,16 @@ class Dispatch(PerGame):
         return self.table[games]
 
 
-def drawn_components(results: Any, game: str) -> Any:
-    """The strategy each row of a results table of `game` played: for a row of a mixture,
-    the component its seat drew in its game (from its root seed, game and seat), else the
-    row's own strategy. A pandas Series aligned with `results`."""
+def drawn_components(results: Any) -> Any:
+    """The strategy each row of a results table played: for a row of a mixture, the
+    component its seat drew in its game (from its game's name, root seed, game number and
+    seat), else the row's own strategy. A pandas Series aligned with `results`."""
     out = results["strategy"].astype(str).copy()
-    for label in out.unique().tolist():
-        if not label.startswith(f"{Mixture.name}("):
-            continue
-        mix = load_strategy(label, game)()
-        rows = results.index[out == label]
-        part = results.loc[rows, ["seed", "game", "seat"]]
-        for (seed, seat), group in part.groupby(["seed", "seat"]):
-            out.loc[group.index] = mix.components(int(seed), group["game"].to_numpy(), int(seat))
+    mixed = out.str.startswith(f"{Mixture.name}(")
+    part = results.loc[mixed, [GAME_COLUMN, "strategy", "seed", "game", "seat"]]
+    for (game, label, seed, seat), group in part.groupby(
+        [GAME_COLUMN, "strategy", "seed", "seat"], observed=True
+    ):
+        mix = load_strategy(str(label), str(game))()
+        out.loc[group.index] = mix.components(int(seed), group["game"].to_numpy(), int(seat))
     return pd.Series(out, index=results.index, name="component")

@@ -24,8 +24,8 @@ legal keeps them), and the wrapper's own answers are given here (`bid`: the empt
 
 `mixture(...)` and `dispatch` are `Choice`s: a policy per component and the function that
 says which component each game plays (`Choice.pick`, on the games' numbers and the seat
-streams' keys, as `mixture.PerGame` assigns them). `lineup` resolves every seat's choice
-before play into `Lineup.who`, the policy of each seat in each game.
+streams' keys, as `moaisim.engine.mixture.PerGame` assigns them). `lineup` resolves every
+seat's choice before play into `Lineup.who`, the policy of each seat in each game.
 
 `decide` is the one door: the legal mask of the decision is in `sc.legal[:size]`; a
 decision with a single legal action is taken without asking and draws nothing (as the
