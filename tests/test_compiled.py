@@ -411,3 +411,19 @@ def test_the_game_a_view_is_answered_in_shows_what_the_real_game_shows(
                 want = seen_values(fn, real, c, range(1), args)
                 got = seen_values(fn, rebuilt, c, range(1), args)
                 assert got == want, f"seat {me}: {fn.__name__}{args} is {got}, not {want}"
+
+
+def test_an_observers_worlds_keep_the_deciders_choice_the_view_shows():
+    """R7.3, A4: seat 0 watches seat 1 decide a birth in the last round (compulsory), which
+    shows that seat 1's hand allows two births at least; a world drawing seat 1's hidden hand
+    with one pair only would not ask it (a decision with one legal action is not asked) and
+    is drawn again: every world waits for seat 1's birth (this position, from a hypothesis
+    example, was refused before)."""
+    games = _played_to(5, 1079104, 264)
+    (pend,) = games.pending()
+    assert pend.kind.value == "birth" and pend.seat.tolist() == [1]
+    worlds = determinize(games.observe(0), 1079104, 30)
+    waiting = worlds.pending()
+    assert [(p.kind.value, sorted(set(p.seat.tolist())), len(p)) for p in waiting] == [
+        ("birth", [1], 30)
+    ]

@@ -27,6 +27,9 @@ from moaisim.rng import SeatRandom
 
 #: The most worlds `determinize` builds at once.
 MAX_WORLDS = 1_000_000
+#: How many times the worlds that wait for another decision than the view's are drawn again
+#: before the view is refused (`_redrawn`).
+REDRAWS = 20
 
 
 @dataclass(frozen=True)
@@ -74,29 +77,69 @@ def determinize(game: Worlds, view: Any, seed: int | SeatRandom, n: int,
     if stream is not None:  # peeked: the stream moves on only once the worlds are made
         u = SeatRandom(stream.keys, stream.position).uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
-    worlds = game.build(view, rows, n, check_seed(seed, "determinize: seed"))
-    waiting = worlds.pending()
-    asked = np.zeros(len(worlds), dtype=bool)
-    for pend in waiting:
-        asked[pend.rows] = True
-    if not asked.all():
-        row = int(rows[int(np.flatnonzero(~asked)[0]) // n])
-        raise UserError(f"determinize: no game can show this view ({_where(view, row)}): a "
-                        "game of its fields waits for no decision")  # fmt: skip
-    for pend in waiting:
-        row = int(rows[int(pend.rows[0]) // n])
+    seed = check_seed(seed, "determinize: seed")
+    worlds = game.build(view, rows, n, seed)
+    ok = _asked(game, view, rows, n, worlds)
+    for attempt in range(1, REDRAWS + 1):
+        if ok.all():
+            break
+        worlds, ok = _redrawn(game, view, rows, n, worlds, ok, _seed_of(seed, attempt))
+    if not ok.all():
+        bad = int(np.flatnonzero(~ok)[0])
+        row = int(rows[bad // n])
         kind, seat = game.decision(view, row)
-        if pend.kind != kind or (seat is not None and seat not in pend.seat.tolist()):
-            asked = ", ".join(sorted({str(q) for q in pend.seat.tolist()}))
-            wanted = f"seat {seat}'s {_name(kind)}" if seat is not None else _name(kind)
-            raise UserError(
-                f"determinize: no game can show this view ({_where(view, row)}): "
-                f"its fields wait for {wanted}, a game of them for seat {asked}'s "
-                f"{pend.name} (a decision with one legal action is not asked)"
-            )
+        wanted = f"seat {seat}'s {_name(kind)}" if seat is not None else _name(kind)
+        found = [f"seat {int(pend.seat[i])}'s {pend.name}" for pend in worlds.pending()
+                 for i in np.flatnonzero(pend.rows == bad)[:1]]  # fmt: skip
+        raise UserError(
+            f"determinize: no game can show this view ({_where(view, row)}): its fields wait "
+            f"for {wanted}, a game of them for "
+            + (found[0] if found else "no decision")
+            + " (a decision with one legal action is not asked)"
+        )
     if stream is not None:
         stream.uniform(2)
     return worlds
+
+
+def _asked(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games) -> np.ndarray:
+    """[worlds] each world waits for its row's decision (`Worlds.decision`: its kind, and
+    its seat where the game names it)."""
+    ok = np.zeros(len(worlds), dtype=bool)
+    for pend in worlds.pending():
+        for row in np.unique(pend.rows // n).tolist():
+            kind, seat = game.decision(view, int(rows[row]))
+            mine = pend.rows // n == row
+            if pend.kind == kind:
+                mine &= True if seat is None else pend.seat == seat
+                ok[pend.rows[mine]] = True
+    return ok
+
+
+def _redrawn(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games,
+             ok: np.ndarray, seed: int) -> tuple[Games, np.ndarray]:  # fmt: skip
+    """The worlds with those that wait for another decision than their row's replaced by
+    worlds drawn again from another stream space (`seed`) that do: the view shows that its
+    decision is asked (a seat that sees another's decision knows it has a choice), which a
+    world drawing that seat's hidden part may deny (Moai's birth forced by the hand drawn)."""
+    bad = np.flatnonzero(~ok)
+    again = np.unique(bad // n)
+    extra = game.build(view, rows[again], n, seed)
+    good = _asked(game, view, rows[again], n, extra)
+    order, filled = np.arange(len(worlds)), ok.copy()
+    for k, row in enumerate(again.tolist()):
+        slots = bad[bad // n == row]
+        spare = k * n + np.flatnonzero(good[k * n : (k + 1) * n])[: len(slots)]
+        order[slots[: len(spare)]] = len(worlds) + spare
+        filled[slots[: len(spare)]] = True
+    if filled.sum() == ok.sum():
+        return worlds, ok
+    return type(worlds).stack([worlds, extra]).clone(rows=order), filled
+
+
+def _seed_of(seed: int, attempt: int) -> int:
+    """The root seed of the `attempt`-th redraw of a call's worlds (a stream space apart)."""
+    return (seed * 0x9E3779B1 + attempt * 0x85EBCA77) % 2**63
 
 
 def _where(view: Any, row: int) -> str:

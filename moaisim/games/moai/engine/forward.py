@@ -37,7 +37,7 @@ from moaisim.games.moai.engine.compiled.policy import EVERY
 from moaisim.games.moai.engine.compiled.work import phase_counts
 from moaisim.games.moai.engine.decisions import Kind, strengths
 from moaisim.games.moai.engine.events import Event
-from moaisim.games.moai.engine.possible import impossible
+from moaisim.games.moai.engine.possible import impossible, shape_problem
 from moaisim.games.moai.engine.results import COLUMNS, frame, provenance, ranks, win_shares
 from moaisim.games.moai.engine.seats import Seats
 from moaisim.games.moai.engine.state import COUNTERS
@@ -256,12 +256,13 @@ def determinize(view: SeatView, seed: int | SeatRandom, n: int,
 
 
 def _misshapen(view: SeatView) -> str | None:
-    """A view that lacks a field (a strategy's `reads` left it out) or the cursor."""
+    """A view that lacks a field (a strategy's `reads` left it out) or the cursor, or one
+    whose field is not an array of whole numbers of the shape its meaning gives."""
     missing = [f for f in FIELDS if not hasattr(view, f)]
     if missing or view._cursor is None:  # noqa: SLF001
         return ("determinize needs a view with every field (declare no `reads` for the "
                 "decision, or use Games.observe)")  # fmt: skip
-    return None
+    return shape_problem(view)
 
 
 def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:

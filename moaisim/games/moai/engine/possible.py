@@ -28,15 +28,13 @@ from moaisim.games.moai.rules.epoch_cards import epoch_table
 def impossible(view: SeatView, row: int) -> str | None:
     """What in row `row` of a full view no game of its rules can show (None: nothing): the
     counts the rules conserve (C1-C5: 15 wood, 40 Rapa Nui cards, 21 Moai tiles, the disaster
-    tokens, 18 pawns a clan), the decks' sizes, the round and the seats. A view the engine
-    made always passes; one whose fields were edited by hand (a search's what-if) may not."""
+    tokens, 18 pawns a clan), the decks' sizes, the round and the seats, in a view whose fields
+    have their shapes (`shape_problem`, checked first). A view the engine made always passes;
+    one whose fields were edited by hand (a search's what-if) may not."""
     r = view.rules
     c, p, me = r.components, r.players, view.seat
     if not isinstance(me, int | np.integer) or not 0 <= me < p:
         return f"seat {me} (a game of {p} players has seats 0 to {p - 1})"
-    problem = _shape_problem(view)
-    if problem:
-        return problem
 
     def at(name: str) -> np.ndarray:
         return np.asarray(getattr(view, name)[row]).astype(np.int64)
@@ -100,8 +98,9 @@ def impossible(view: SeatView, row: int) -> str | None:
         return f"a clan's camp, board and reserve do not add up to its {c.pawns} pawns (R1.5)"
     checks = (_record_problem, _pawn_problem, _tile_problem, _cursor_problem, _round_problem,
               _asked_problem, _copy_problem)  # fmt: skip
+    record = _shown(view, row)  # the row's record and cursor as the view shows them, once
     for check in checks:
-        problem = check(view, row)
+        problem = check(view, row, record)
         if problem:
             return problem
     return None
@@ -118,7 +117,7 @@ COPIED: tuple[str, ...] = tuple(
 )
 
 
-def _shape_problem(view: SeatView) -> str | None:
+def shape_problem(view: SeatView) -> str | None:
     """A field that is not a numpy array of whole numbers (or booleans) of the shape its
     meaning gives (`views.FIELDS`: n games, P players, N pawns a clan, L location codes, F
     forest spaces, K boat slots, E epoch cards, V volcano spaces, T Moai tiles)."""
@@ -149,7 +148,7 @@ def _shown(view: SeatView, row: int) -> dict[str, np.ndarray]:
     return out
 
 
-def _copy_problem(view: SeatView, row: int) -> str | None:
+def _copy_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """A field the view shows that is not what its record holds (a field replaced by hand:
     its worlds, built from the record, would not show it)."""
     rec, cur = view._record[row], view._cursor[row]  # noqa: SLF001
@@ -162,14 +161,14 @@ def _copy_problem(view: SeatView, row: int) -> str | None:
     return None
 
 
-def _cursor_problem(view: SeatView, row: int) -> str | None:
+def _cursor_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """What in the cursor of row `row` no game shows at a decision (`steps`' table): a step
     that waits for one, a turn position among the seats, and each counter in its range at
     that step, at its reset value at the others. The machine's loops index by these numbers
     and count them down, so they are checked here (a feed with -99 pawns short looped)."""
     r, p = view.rules, view.rules.players
     lay, cards = r.layout, r.components.epoch_cards
-    cur = _shown(view, row)
+    cur = record
     step = int(cur["step"])
     if step not in WAITING:
         return f"step {step} is not a step that waits for a decision ({sorted(WAITING)})"
@@ -224,7 +223,7 @@ AFTER_EPOCH = tuple(s for s in DECISION if s > Step.LOSS)
 REVIEW = (Step.REST, Step.BIRTH, Step.BOAT)
 
 
-def _round_problem(view: SeatView, row: int) -> str | None:
+def _round_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """The round's record at the cursor's step (its step and position checked): the bids
     shown as the bidding has gone (R3.3: sealed, none before all have bid; V2/V4: those of
     the seats before the bidder in the bid order), every bid after it; the hill order by
@@ -233,7 +232,7 @@ def _round_problem(view: SeatView, row: int) -> str | None:
     review is over (R7.4: a card held is built or discarded in its holder's review); the
     disaster or boat card of the step held by its taker (R4.3, R7.4)."""
     r, p = view.rules, view.rules.players
-    rec = _shown(view, row)
+    rec = record
     step, pos = Step(int(rec["step"])), int(rec["step_pos"])
     bids, held = rec["bids"].astype(np.int64), rec["held"].astype(np.int64)
     turn, order = rec["turn"].astype(np.int64), rec["order"].astype(np.int64)
@@ -282,12 +281,12 @@ def _round_problem(view: SeatView, row: int) -> str | None:
     return None
 
 
-def _asked_problem(view: SeatView, row: int) -> str | None:
+def _asked_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """What the seat at the step's turn position has, as every seat sees it, lets its
     decision be asked: a pawn short per pawn it has (R6.3), no more pawns to rest than it has
     on the board (R7.2), two cards and a pawn in its reserve for a birth (R7.3), a wood for a
     boat (R7.4). (Else the machine would go on to a later decision of the same kind.)"""
-    rec = _shown(view, row)
+    rec = record
     step, pos, left = Step(int(rec["step"])), int(rec["step_pos"]), int(rec["step_left"])
     q = int(rec["turn"][pos])
 
@@ -324,11 +323,11 @@ def _ids(rec: dict[str, np.ndarray], view: SeatView, name: str, row: int,
     return None
 
 
-def _record_problem(view: SeatView, row: int) -> str | None:
+def _record_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """The public record's other numbers in their ranges: the decks' positions, the bid
     order, the bids, and the epoch cards on offer, held and built as boats."""
     r, p = view.rules, view.rules.players
-    rec = _shown(view, row)
+    rec = record
     cards, epochs = sum(r.components.cards), len(r.components.epoch_cards)
     pos, end = int(rec["deck_pos"]), int(rec["deck_len"])
     if not 0 <= pos <= end <= cards or int(rec["reshuffles"]) < 0:
@@ -355,15 +354,15 @@ def _record_problem(view: SeatView, row: int) -> str | None:
         return (f"an epoch card twice among the offer {rec['offer'].tolist()}, the cards "
                 f"held {rec['held'].tolist()} and the boats {rec['boats'].tolist()} (R4.1: a "
                 "card taken leaves the offer; R7.4: a boat built leaves the hand)")  # fmt: skip
-    return _derived_problem(view, row)
+    return _derived_problem(view, row, record)
 
 
-def _derived_problem(view: SeatView, row: int) -> str | None:
+def _derived_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """The fields a view works out from others agree with them: the decks' sizes, the
     boats built, the seat's turn position, and the epoch on the back of the epoch deck's top
     card (R5.9: the deck is epoch 1 on 2 on 3, so it is the first epoch with cards left)."""
     r, me = view.rules, view.seat
-    rec = _shown(view, row)
+    rec = record
     pairs = (("deck_size", int(rec["deck_len"]) - int(rec["deck_pos"])),
              ("epoch_deck_size", int(rec["epoch_len"]) - int(rec["epoch_pos"])))  # fmt: skip
     for name, value in pairs:
@@ -384,7 +383,7 @@ def _derived_problem(view: SeatView, row: int) -> str | None:
     return None
 
 
-def _pawn_problem(view: SeatView, row: int) -> str | None:
+def _pawn_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """R5.9: the seat's own pawns at codes of the board, in camp or in the reserve, and every
     count a view gives of the pawns (on the board, in camp, in the reserve by strength, face
     down per place, the manned boats, the free fields) what those pawns make; a boat holds
@@ -424,7 +423,7 @@ def _pawn_problem(view: SeatView, row: int) -> str | None:
             )
     at_code = hidden + np.stack([np.bincount(s[s >= 0], minlength=lay.size) for s in shown])
     ocean = at_code[:, lay.ocean0 : lay.ocean0 + lay.boats]
-    rec = _shown(view, row)
+    rec = record
     built = rec["boats"] >= 0
     if (ocean > 1).any() or (ocean > built).any():
         return f"pawns on the boats {ocean.tolist()} (one a boat, and only a boat built, R5.7)"
@@ -438,7 +437,7 @@ def _pawn_problem(view: SeatView, row: int) -> str | None:
     return None
 
 
-def _tile_problem(view: SeatView, row: int) -> str | None:
+def _tile_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> str | None:
     """C2, R6.5: a tile is in the supply, the seat's own, or a rival's or gone; the rivals'
     counts fit the tiles that are neither."""
     me = view.seat
