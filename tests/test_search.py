@@ -207,3 +207,42 @@ def test_each_game_plays_the_same_alone_whatever_its_batch_s_candidate_counts():
     for k in range(5):
         alone = Games.new(rules, 12, [k]).play(lineup(3, spec, seat=2))
         assert alone.scores()[0].tolist() == batch.scores()[k].tolist(), k
+
+
+def test_a_recording_search_keeps_each_searched_decision_and_plays_the_same_games():
+    """`Search.record`: one `Searched` per game-decision searched, the candidate played the
+    one that survived every halving round (the most worlds), candidate 0 the rollout
+    policy's and every candidate proposed by someone; recording changes no game."""
+    rules = Rules.make(3)
+    spec = "search(worlds=4,candidates=4,propose='tuned,greedy')"
+    plain = lineup(3, spec, seat=1)
+    Games.new(rules, 5, [0, 1]).play(plain)
+    recorded = lineup(3, spec, seat=1)
+    recorded[1].record = []
+    scores = Games.new(rules, 5, [0, 1]).play(recorded).results()["score"]
+    assert (
+        scores.tolist()
+        == Games.new(rules, 5, [0, 1]).play(lineup(3, spec, seat=1)).results()["score"].tolist()
+    )
+    got = recorded[1].record
+    assert len(got) == recorded[1].searched == plain[1].searched > 10
+    kinds = {k.value for k in Kind}
+    for d in got:
+        n = len(d.candidates)
+        assert d.game in (0, 1) and d.kind in kinds and 2 <= n <= 4
+        assert d.worlds[d.chosen] == d.worlds.max() and d.worlds.min() >= 1
+        assert d.worlds.sum() >= 4 * 2  # halving: every candidate in the first round's worlds
+        assert [b & 1 for b in d.proposed_by] == [1] + [0] * (n - 1)
+        assert all(b > 0 for b in d.proposed_by) and all(b < 8 for b in d.proposed_by)
+        assert len(set(map(tuple, d.candidates))) == n and np.isfinite(d.means).all()
+
+
+def test_a_search_without_proposers_records_its_rollout_policys_candidate_first():
+    rules = Rules.make(3)
+    seats = lineup(3, "search(worlds=2,candidates=3,search='work',propose='')", seat=0)
+    seats[0].record = []
+    Games.new(rules, 8, [0]).play(seats)
+    assert seats[0].record and all(
+        d.kind == "work" and d.proposed_by == [1] + [0] * (len(d.candidates) - 1)
+        for d in seats[0].record
+    )

@@ -28,7 +28,7 @@ in (for `horizon`), and candidates of a row of numbers when there are no propose
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -67,6 +67,22 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "temperature": (0, None),
     "lead": (0.1, 1000),
 }
+
+
+class Searched(NamedTuple):
+    """One searched game-decision (`Search.record`): the game's number, the decision's kind,
+    the candidates (each as a list of numbers: an action, or a row of numbers), who proposed
+    each (bit 0: the rollout policy; bit 1 + k: proposer k), each candidate's mean rollout
+    value over the worlds it was tried in and how many (successive halving tries the
+    survivors in more), and the candidate chosen."""
+
+    game: int
+    kind: str
+    candidates: list[list[int]]
+    proposed_by: list[int]
+    means: np.ndarray
+    worlds: np.ndarray
+    chosen: int
 
 
 class Search:
@@ -117,6 +133,11 @@ class Search:
         self.searched = 0  # game-decisions searched so far
         self.agreed = 0  # game-decisions not searched: every proposal was the rollout policy's
         self._asked: list[Any] | None = None  # the proposers' instances
+        #: when a list: each searched game-decision appended as a `Searched` (what a learned
+        #: policy is trained on: the candidates, who proposed them, their values)
+        self.record: list[Searched] | None = None
+        self._who: dict[int, list[int]] = {}
+        self._means: list[tuple[np.ndarray, np.ndarray]] = []
 
     # the game's own: the round a view's game is in (games played in rounds), and candidates
     # of a kind answered by a row of numbers where there are no proposers
@@ -178,8 +199,16 @@ class Search:
         out = base.copy()
         if tasks:
             chosen = self._search(view, tasks, [int(seeds[t[0]]) for t in tasks])
-            for (row, cands, draws), values in zip(tasks, chosen, strict=True):
-                out[row] = cands[self._choose(kind.value, values, draws)]
+            for k, ((row, cands, draws), values) in enumerate(zip(tasks, chosen, strict=True)):
+                pick = self._choose(kind.value, values, draws)
+                out[row] = cands[pick]
+                if self.record is not None:
+                    means, worlds = self._means[k]
+                    who = self._who.get(row, [1] + [0] * (len(cands) - 1))
+                    listed = [np.ravel(c).tolist() for c in cands]
+                    self.record.append(
+                        Searched(int(view.games[row]), kind.value, listed, who, means, worlds, pick)
+                    )
         return out
 
     def _drawn(self, view: Any, base: np.ndarray, seeds: np.ndarray) -> list:
@@ -201,6 +230,7 @@ class Search:
         proposed = self._proposals(view)
         vector = view.kind.value in self.VECTOR_KINDS
         tasks = []
+        self._who = {}
         for row in range(len(view)):
             cands = [np.asarray(base[row])]
             seen = {tuple(np.ravel(cands[0]).tolist())}
@@ -213,6 +243,13 @@ class Search:
                 if not vector:
                     cands[0] = int(cands[0])
                 tasks.append((row, cands, Draws(int(seeds[row]))))
+                if self.record is not None:  # bit 0: the rollout policy's; 1 + k: proposer k's
+                    keys = [tuple(np.ravel(a).tolist()) for a in proposed[row]]
+                    self._who[row] = [
+                        (j == 0) | sum(2 << k for k, key in enumerate(keys)
+                                       if key == tuple(np.ravel(c).tolist()))
+                        for j, c in enumerate(cands)
+                    ]  # fmt: skip
             else:
                 self.agreed += 1
         return tasks
@@ -287,6 +324,9 @@ class Search:
             mean = np.full(len(sums[k]), -np.inf)
             mean[alive[k]] = sums[k][alive[k]] / counts[k][alive[k]]
             out.append(mean)
+        if self.record is not None:  # every candidate's mean over the worlds it was tried in
+            self._means = [(s / np.maximum(c, 1), c.astype(np.int64))
+                           for s, c in zip(sums, counts, strict=True)]  # fmt: skip
         self.searched += len(tasks)
         return out
 
