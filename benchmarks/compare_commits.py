@@ -12,6 +12,7 @@ fails instead of reporting a ratio.
     .venv/bin/python benchmarks/compare_commits.py 4ef01d0 HEAD
     .venv/bin/python benchmarks/compare_commits.py 4ef01d0 HEAD --lineup tuned --players 4
     .venv/bin/python benchmarks/compare_commits.py d7a0ca2 HEAD --lineup tuned --user
+    .venv/bin/python benchmarks/compare_commits.py fdc5acd HEAD --lineup L3 --game rapa-nui
 
 `--user` seats a user's plain-Python strategy (it overrides `work` only) at seat 0 and the
 lineup at the others; `--user every` one that overrides every decision.
@@ -47,16 +48,18 @@ import os
 # editable install's finder from the main checkout (its `moaisim.games`), mixing two commits
 if os.path.isdir(os.path.join(a["tree"], "moaisim", "games")):  # the game boundary
     from moaisim.games import load_game
-    game = load_game("moai")
+    game = load_game(a["game"])
     Rules, Games = game.Rules, game.Games
 else:
+    assert a["game"] == "moai", "a commit from before the game boundary plays Moai only"
     from moaisim.rules import Rules
     if os.path.isfile(os.path.join(a["tree"], "moaisim", "engine", "forward.py")):
         from moaisim.engine.forward import Games
     else:
         Games = None
 rules = Rules.make(a["players"])
-specs = parse_lineup(a["lineup"], a["players"])
+specs = (parse_lineup(a["lineup"], a["players"], a["game"]) if a["game"] != "moai"
+         else parse_lineup(a["lineup"], a["players"]))
 
 
 class User(moaisim.Strategy):
@@ -113,7 +116,8 @@ def worktree(commit: str, base: Path) -> Path:
 def time_once(tree: Path, args: argparse.Namespace) -> dict[str, float | str]:
     """One timing of the engine in `tree`, in a fresh process."""
     config = {"tree": str(tree), "players": args.players, "lineup": args.lineup,
-              "games": args.games, "batch": args.batch, "user": args.user}  # fmt: skip
+              "games": args.games, "batch": args.batch, "user": args.user,
+              "game": args.game}  # fmt: skip
     # each commit compiles into a numba cache of its own (beside its worktree): another
     # commit's index files name modules this one may not have
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(tree) + "-numba")
@@ -126,6 +130,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("commits", nargs="+", help="commits to compare; the first is the base")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--game", default="moai", help="the game played (commits since the game boundary)"
+    )
     parser.add_argument("--lineup", default="greedy")
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--batch", type=int, default=10_000)
