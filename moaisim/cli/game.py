@@ -185,17 +185,15 @@ def variants(
 
 def _list_options(spec: Any) -> None:
     """The rule options of `variants`: each with its values (the first the default), what it
-    decides when the game says (`OPTION_HELP`), and its own flag where it has one
-    (`OPTION_FLAGS`: the default game's)."""
+    decides (`OPTION_HELP`), and its own flag where it has one (`OPTION_FLAGS`: the default
+    game's)."""
     typer.echo("rule options (--option name=value; the first value is the default):")
     if not spec.OPTIONS:
         typer.echo("  none")
-    said = getattr(spec, "OPTION_HELP", {})
     for name, values in spec.OPTIONS.items():
         flag = f" (or --{name.replace('_', '-')})" if name in OPTION_FLAGS else ""
         typer.echo(f"  {name:<21} {' | '.join(values)}{flag}")
-        if name in said:
-            typer.echo(f"  {'':<21} {said[name]}")
+        typer.echo(f"  {'':<21} {spec.OPTION_HELP[name]}")
 
 
 @app.command("rules", short_help="Print the rules book, or the default component set.")

@@ -159,6 +159,8 @@ class GameSpec(GameEngine, Protocol):
     #: the default); `parse_variants(spec) -> frozenset`, `variant_label(variants) -> str`.
     VARIANTS: Mapping[str, str]
     OPTIONS: Mapping[str, tuple[str, ...]]
+    #: Each rule option's one line: the rule it settles and what its values do.
+    OPTION_HELP: Mapping[str, str]
     parse_variants: Callable[..., frozenset[str]]
     variant_label: Callable[..., str]
     #: Rule parameters, one record each (`Parameter`: key, rule id, meaning, range, default):

@@ -35,6 +35,7 @@ def shares(games: pd.DataFrame, seed: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     out: dict[str, float] = {"games": len(g)}
     for key, (top, bottom) in {"from_statues": (0, 1), "carves": (2, 3)}.items():
+
         def ratio(*cols: np.ndarray, axis: int = -1, t: int = top, b: int = bottom) -> np.ndarray:
             return cols[t].sum(axis=axis) / cols[b].sum(axis=axis)
 
@@ -69,8 +70,10 @@ def main() -> None:
     print("| players | level | games | points from statues | seats that carve |")
     print("| ---: | --- | --- | --- | --- |")
     for _, r in table.iterrows():
-        print(f"| {r['players']} | {r['level']} | {int(r['games']):,} ({r['games_of']}) | "
-              f"{show(r, 'from_statues')} | {show(r, 'carves')} |")
+        print(
+            f"| {r['players']} | {r['level']} | {int(r['games']):,} ({r['games_of']}) | "
+            f"{show(r, 'from_statues')} | {show(r, 'carves')} |"
+        )
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "default_components": ("moaisim.games.moai.rules.model", "default_components"),
     "VARIANTS": ("moaisim.games.moai.rules.variants", "VARIANTS"),
     "OPTIONS": ("moaisim.games.moai.rules.variants", "OPTIONS"),
+    "OPTION_HELP": ("moaisim.games.moai.rules.variants", "OPTION_HELP"),
     "parse_variants": ("moaisim.games.moai.rules.variants", "parse_variants"),
     "variant_label": ("moaisim.games.moai.rules.variants", "variant_label"),
     "PARAMETERS": ("moaisim.games.moai.rules.parameters", "PARAMETERS"),

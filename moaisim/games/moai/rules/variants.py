@@ -22,6 +22,14 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "volcano_after_moai": ("stay", "camp"),  # R6.2
     "spent_wood": ("supply", "out"),  # R3.1 (A1)
 }
+#: What each option decides, in a line (`moaisim variants`).
+OPTION_HELP: dict[str, str] = {
+    "turn_order": "R2: the phases after the bird-man's go in hill order, or clockwise from the "
+    "bird-man",
+    "volcano_after_moai": "R6.2: a finished statue's pawns stay on its space, or go back to camp",
+    "spent_wood": "R3.1: wood discarded or spent returns to the supply, or leaves the game",
+}
+assert set(OPTION_HELP) == set(OPTIONS)
 
 
 def parse_variants(spec: str | Iterable[str] | None) -> frozenset[str]:
