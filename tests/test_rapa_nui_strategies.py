@@ -232,3 +232,26 @@ def test_drawn_components_reads_each_rows_game_from_the_table():
     assert all(played[i] == label for i, label in want)
     others = df["strategy"] != spec
     assert (played[others] == df.loc[others, "strategy"].astype(str)).all()
+
+
+def test_a_mixture_plays_the_same_games_when_play_goes_on_from_decisions_answered_outside():
+    """A game in which a seat drew C is C's game however it is driven: the first decisions
+    answered from outside (`answer`, `apply`) or left paused by `pending()`, then `play`.
+    The mixture's component draws through views are counted before it plays on compiled, and
+    a play that goes on keeps the seating (the start hooks are not called again)."""
+    spec = "mixture(weights={'greedy': 0.5, 'random': 0.5})"
+
+    def scores(answered: int, paused: bool) -> list[int]:
+        seats = [load_strategy(spec, GAME)() for _ in range(3)]
+        g = Games.new(RULES, 3, np.arange(20))
+        for _ in range(answered):
+            for pend in g.pending():
+                g.apply(pend, g.answer(pend, seats))
+        if paused:
+            g.pending()
+        return g.play(seats).results()["score"].tolist()
+
+    whole = scores(0, False)
+    assert scores(0, True) == whole
+    assert scores(1, False) == whole
+    assert scores(3, True) == whole

@@ -27,7 +27,7 @@ from moaisim.games.moai.rules import Rules, epoch_table
 from moaisim.games.moai.rules.codes import FOREST, OCEAN
 from moaisim.games.moai.rules.epoch_cards import LOSS_BOAT, LOSS_MOAI, LOSS_PAWN
 from moaisim.mixture_parts import sub_view, view_with
-from moaisim.registry import load_strategy
+from moaisim.registry import load_strategy, parse_lineup
 from moaisim.rng import SeatRandom
 from moaisim.strategies.moai.base import Strategy
 from moaisim.strategies.moai.mixture import MixtureStrategy
@@ -504,3 +504,42 @@ def test_mixture_reads_what_its_components_read():
     assert "work" not in load_strategy(restrict("random", "forest"))().reads
     r = load_strategy(restrict("random", "forest", "raid"))()
     assert r.reads["boat"] == () and "feed" not in r.reads
+
+
+def _bid_left_to_the_machine(lineup: str, answered: bool) -> np.ndarray:
+    """Scores of 20 games whose first sealed bid (R3.3) has seat 0's row applied from outside
+    (no card) and the rivals' rows answered through views (`answered`) or left to the
+    machine's play."""
+    specs = parse_lineup(lineup, 3)
+    players = [s() for s in specs]
+    g = Games.new(Rules.make(3), 3, np.arange(20))
+    [pend] = g.pending()
+    own = pend.seat == 0
+    if answered:
+        acts = g.answer(pend, players, seats=[1, 2])
+        acts[own] = 0
+        g.apply(pend, acts)
+    else:
+        mine = pend.subset(own)
+        g.apply(mine, np.zeros((len(mine), 6), dtype=np.int64))
+    g.play(players)
+    return g.scores()
+
+
+def test_a_mixture_left_to_the_machine_mid_bid_plays_as_its_component():
+    """R3.3: a mixture with weight 1 on `tuned` is `tuned`, whichever way the rest of a
+    partly answered sealed bid is decided: through views, or by the machine's play, which
+    answers the paused rows through the seats' views and then goes on compiled (the
+    components' draws through views counted before they play on: they were not, and the
+    mixture's compiled draws then repeated its bid's); and a two-component mixture plays the
+    same games both ways."""
+    pure, mix = "tuned,tuned,tuned", ",".join(["mixture(weights={'tuned': 1.0})"] * 3)
+    assert np.array_equal(_bid_left_to_the_machine(pure, True), _bid_left_to_the_machine(mix, True))
+    assert np.array_equal(
+        _bid_left_to_the_machine(pure, False), _bid_left_to_the_machine(pure, True)
+    )
+    assert np.array_equal(
+        _bid_left_to_the_machine(mix, False), _bid_left_to_the_machine(pure, False)
+    )
+    two = ",".join(["mixture(weights={'greedy': 0.5, 'tuned': 0.5})"] * 3)
+    assert np.array_equal(_bid_left_to_the_machine(two, False), _bid_left_to_the_machine(two, True))

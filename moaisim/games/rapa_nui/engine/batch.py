@@ -166,30 +166,35 @@ def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray, int]:
 
 
 def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
-           seat_keys: np.ndarray) -> m.Lineup:  # fmt: skip
+           seat_keys: np.ndarray) -> tuple[m.Lineup, np.ndarray]:  # fmt: skip
     """The machine's `Lineup` of `strategies` (seat q plays strategies[q]) in the games
     `games` whose seats' stream keys are `seat_keys` [B, P]: a seat compiled game by game (a
     `Choice`: a mixture, a dispatch) gets each game's component's family, weights and bits;
     a restriction's bits narrow the compiled choices (a seat asked through views narrows its
-    own answers)."""
+    own answers). Also returns the values [B, P] (uint64) each seat's stream has drawn
+    already that its position does not count (a `Choice`'s components answering through
+    views before: `Choice.pick`), to add to the positions before the play goes on."""
     p, b = rules.players, len(seat_keys)
     family = np.zeros((b, p), dtype=np.int64)
     weights = np.zeros((b, p, NW), dtype=np.float64)
     forbid = np.zeros((b, p), dtype=np.int64)
+    drawn = np.zeros((b, p), dtype=np.uint64)
     for q, s in enumerate(strategies):
         form = getattr(s, "compiled", lambda rules: None)(rules)
         outer = form.bits if isinstance(form, Forbid) else 0
         form = form.form if isinstance(form, Forbid) else form
         if isinstance(form, Choice):
-            comp, _ = form.pick(games, seat_keys[:, q])
+            comp, used = form.pick(games, seat_keys[:, q])
+            drawn[:, q] = used
             for k, (f, w, bits) in form.forms.items():
                 at = comp == k
                 family[at, q], weights[at, q], forbid[at, q] = f, w, bits | outer
         else:
             family[:, q], weights[:, q], forbid[:, q] = compiled_family(s, rules)
-    return m.Lineup(family=family, weights=weights, forbid=forbid,
-                    seen=np.zeros((p, N_FOODS), dtype=np.int64),
-                    scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip
+    pol = m.Lineup(family=family, weights=weights, forbid=forbid,
+                   seen=np.zeros((p, N_FOODS), dtype=np.int64),
+                   scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip
+    return pol, drawn
 
 
 class Batch:
@@ -222,13 +227,13 @@ class Batch:
         p = self.rules.players
         if len(strategies) != p:
             raise ValueError(f"{p} players need {p} strategies")
-        self.strategies = list(strategies)
+        self.seat(strategies)
         g = self.g
-        for q, s in enumerate(strategies):
-            hook = getattr(s, "start", None)
-            if hook is not None:
-                hook(self.rules, q, self.games)
-        pol = lineup(self.rules, strategies, self.games, g.seat_keys)
+        pol, drawn = lineup(self.rules, strategies, self.games, g.seat_keys)
+        g.seat_pos[:] += drawn  # what a choice's components drew through views: streams go on
+        choices = (pol.family != m.PAUSE).any() and any(
+            isinstance(getattr(s, "compiled", lambda r: None)(self.rules), Choice | Forbid)
+            for s in strategies)  # fmt: skip
         path = "compiled" if (pol.family != m.PAUSE).all() else "view"
         todo = np.flatnonzero(~self.over())
         with warm.compiling(path):
@@ -237,8 +242,24 @@ class Batch:
                 waiting = todo[g.paused[todo]]
                 for rows, seat, kind in self.groups(waiting):
                     self.ask(rows, seat, kind)
+                if choices and len(waiting):  # a choice's components that answered by views
+                    g.seat_pos[:] += lineup(self.rules, strategies, self.games, g.seat_keys)[1]
                 todo = waiting
         return self.results()
+
+    def seat(self, strategies: Sequence[Any]) -> None:
+        """Seat these strategy instances (one per seat): their `start` hooks are called once
+        per seating, so a play that goes on from decisions answered outside it (`answer`,
+        `apply`) keeps what the strategies know of the games (a mixture's draws)."""
+        if len(self.strategies) == len(strategies) and all(
+            a is b for a, b in zip(self.strategies, strategies, strict=True)
+        ):
+            return
+        self.strategies = list(strategies)
+        for q, s in enumerate(strategies):
+            hook = getattr(s, "start", None)
+            if hook is not None:
+                hook(self.rules, q, self.games)
 
     def check_length(self) -> None:
         """A game the machine stopped past its rules' bound on a game's length (TOO_LONG,

@@ -74,7 +74,7 @@ class Machine(Batch):
         g = self.g
         todo = np.flatnonzero(~self.over() & ~g.paused)
         if len(todo):  # every seat asked from outside (no strategy: `PAUSE`)
-            pol = lineup(self.rules, [None] * self.rules.players, self.games, g.seat_keys)
+            pol, _ = lineup(self.rules, [None] * self.rules.players, self.games, g.seat_keys)
             m.play_rows(g, self.c, pol, todo, self.legal, self.due)
         out = []
         for rows, seat, kind in self.groups(np.flatnonzero(g.paused)):
@@ -262,6 +262,7 @@ class Games(engine.Games):
         seat = own.player
         if seats is not None and seat not in set(seats):
             return out
+        self.machine.seat(strategies)  # started once per seating, as `play` seats them
         g, rows = self.g, own.rows
         rng = SeatRandom(g.seat_keys[rows, seat].copy(), g.seat_pos[rows, seat].copy())
         view = SeatView(self.rules, seat, own.kind, own.legal.copy(), own.info, rng,

@@ -30,7 +30,7 @@ from moaisim.games.moai.engine.answers import BadAnswer, check
 from moaisim.games.moai.engine.batch.state import RESET, BatchState
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_back, scratch
 from moaisim.games.moai.engine.compiled.machine import play_rows
-from moaisim.games.moai.engine.compiled.policy import EVERY, Form, lineup
+from moaisim.games.moai.engine.compiled.policy import EVERY, Form, drawn_by_views, lineup
 from moaisim.games.moai.engine.compiled.question import NO_QUESTION
 from moaisim.games.moai.engine.decisions import Kind, action_sizes
 from moaisim.games.moai.engine.events import Event, EventMaker
@@ -42,6 +42,7 @@ from moaisim.games.moai.engine.views import PARTS, make_view
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CAMP, ZONES, score
 from moaisim.games.moai.rules.epoch_cards import EpochTable, epoch_table
+from moaisim.mixture_parts import Choice
 from moaisim.rng import Streams
 
 
@@ -151,6 +152,7 @@ class Machine:
         decisions taken in the kernels and those asked of their policies."""
         s, streams = self.state, self.streams
         pol, drawn = lineup(forms, self.rules, self.games, streams.seat_keys, self.log_mask)
+        choices = any(isinstance(f, Choice) for f in forms)
         g = arrays_of(s, streams)
         g.seat_pos[:] += drawn  # what a choice's components drew by views before: streams go on
         c, sc = consts(self.rules), scratch(self.rules)
@@ -176,6 +178,8 @@ class Machine:
                 for pend in groups:
                     self.put(pend, answer(pend))  # type: ignore[misc]
                 g.seat_pos[:] = np.stack(streams.counters, axis=1)  # what the seats drew
+                if choices:  # and what a choice's components drew answering through views
+                    g.seat_pos[:] += drawn_by_views(forms, self.games, streams.seat_keys)
                 todo = np.sort(np.concatenate([paused, ends]))
         finally:
             put_back(g, s, streams)
