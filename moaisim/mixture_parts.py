@@ -5,7 +5,7 @@ replaced; and `Choice`, the compiled form of a seat that plays one form per game
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -63,3 +63,22 @@ class Choice(NamedTuple):
 
     forms: dict[int, Any]
     pick: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def drawn_by_views(forms: Sequence[Any], games: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """[B, P] (uint64) the values each seat's `Choice` components (`forms[q]`, nested ones
+    too) have drawn through views since they were last counted (`Choice.pick` hands them
+    over once): what the seat streams' positions must move on by before the components play
+    on compiled, after a play asked a choice's seat through its views."""
+    offset = np.zeros(keys.shape, dtype=np.uint64)
+
+    def walk(form: Any, rows: np.ndarray, q: int) -> None:
+        if isinstance(form, Choice):
+            comp, used = form.pick(games[rows], keys[rows, q])
+            offset[rows, q] += np.asarray(used, dtype=np.uint64)
+            for k in np.unique(comp).tolist():
+                walk(form.forms[k], rows[comp == k], q)
+
+    for q, form in enumerate(forms):
+        walk(form, np.arange(len(games)), q)
+    return offset

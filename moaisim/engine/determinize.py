@@ -109,9 +109,10 @@ def _asked(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games) -> 
     for pend in worlds.pending():
         for row in np.unique(pend.rows // n).tolist():
             kind, seat = game.decision(view, int(rows[row]))
-            mine = pend.rows // n == row
             if pend.kind == kind:
-                mine &= True if seat is None else pend.seat == seat
+                mine = pend.rows // n == row
+                if seat is not None:
+                    mine &= pend.seat == seat
                 ok[pend.rows[mine]] = True
     return ok
 

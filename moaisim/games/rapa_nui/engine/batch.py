@@ -32,7 +32,7 @@ from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.scoring import TIES
-from moaisim.mixture_parts import Choice
+from moaisim.mixture_parts import Choice, drawn_by_views
 from moaisim.rng import SeatRandom, Streams
 
 #: The decision kinds in the machine's order (`machine.K_START`...).
@@ -134,7 +134,7 @@ def setup(rules: Rules, streams: Streams, rounds: bool = False) -> m.Arrays:
 FAMILIES: dict[str, int] = {"random": m.RANDOM, "heuristic": m.HEURISTIC}
 
 
-def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[str] | None:
+def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[Any] | None:
     """Each strategy's compiled form under these rules, or None unless every one has one
     (no user code runs in their games: the runner's compiled path)."""
     forms = [getattr(s, "compiled", lambda rules: None)(rules) for s in strategies]
@@ -166,23 +166,26 @@ def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray, int]:
 
 
 def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
-           seat_keys: np.ndarray) -> tuple[m.Lineup, np.ndarray]:  # fmt: skip
+           seat_keys: np.ndarray) -> tuple[m.Lineup, np.ndarray, list[Any]]:  # fmt: skip
     """The machine's `Lineup` of `strategies` (seat q plays strategies[q]) in the games
     `games` whose seats' stream keys are `seat_keys` [B, P]: a seat compiled game by game (a
     `Choice`: a mixture, a dispatch) gets each game's component's family, weights and bits;
     a restriction's bits narrow the compiled choices (a seat asked through views narrows its
     own answers). Also returns the values [B, P] (uint64) each seat's stream has drawn
     already that its position does not count (a `Choice`'s components answering through
-    views before: `Choice.pick`), to add to the positions before the play goes on."""
+    views before: `Choice.pick`), to add to the positions before the play goes on, and
+    each seat's compiled form (a restriction's inner one)."""
     p, b = rules.players, len(seat_keys)
     family = np.zeros((b, p), dtype=np.int64)
     weights = np.zeros((b, p, NW), dtype=np.float64)
     forbid = np.zeros((b, p), dtype=np.int64)
     drawn = np.zeros((b, p), dtype=np.uint64)
+    forms: list[Any] = []
     for q, s in enumerate(strategies):
         form = getattr(s, "compiled", lambda rules: None)(rules)
         outer = form.bits if isinstance(form, Forbid) else 0
         form = form.form if isinstance(form, Forbid) else form
+        forms.append(form)
         if isinstance(form, Choice):
             comp, used = form.pick(games, seat_keys[:, q])
             drawn[:, q] = used
@@ -194,7 +197,7 @@ def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
     pol = m.Lineup(family=family, weights=weights, forbid=forbid,
                    seen=np.zeros((p, N_FOODS), dtype=np.int64),
                    scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip
-    return pol, drawn
+    return pol, drawn, forms
 
 
 class Batch:
@@ -229,11 +232,9 @@ class Batch:
             raise ValueError(f"{p} players need {p} strategies")
         self.seat(strategies)
         g = self.g
-        pol, drawn = lineup(self.rules, strategies, self.games, g.seat_keys)
+        pol, drawn, forms = lineup(self.rules, strategies, self.games, g.seat_keys)
         g.seat_pos[:] += drawn  # what a choice's components drew through views: streams go on
-        choices = (pol.family != m.PAUSE).any() and any(
-            isinstance(getattr(s, "compiled", lambda r: None)(self.rules), Choice | Forbid)
-            for s in strategies)  # fmt: skip
+        choices = any(isinstance(f, Choice) for f in forms)
         path = "compiled" if (pol.family != m.PAUSE).all() else "view"
         todo = np.flatnonzero(~self.over())
         with warm.compiling(path):
@@ -243,7 +244,7 @@ class Batch:
                 for rows, seat, kind in self.groups(waiting):
                     self.ask(rows, seat, kind)
                 if choices and len(waiting):  # a choice's components that answered by views
-                    g.seat_pos[:] += lineup(self.rules, strategies, self.games, g.seat_keys)[1]
+                    g.seat_pos[:] += drawn_by_views(forms, self.games, g.seat_keys)
                 todo = waiting
         return self.results()
 

@@ -74,7 +74,7 @@ class Machine(Batch):
         g = self.g
         todo = np.flatnonzero(~self.over() & ~g.paused)
         if len(todo):  # every seat asked from outside (no strategy: `PAUSE`)
-            pol, _ = lineup(self.rules, [None] * self.rules.players, self.games, g.seat_keys)
+            pol, _, _ = lineup(self.rules, [None] * self.rules.players, self.games, g.seat_keys)
             m.play_rows(g, self.c, pol, todo, self.legal, self.due)
         out = []
         for rows, seat, kind in self.groups(np.flatnonzero(g.paused)):

@@ -30,7 +30,7 @@ from moaisim.games.moai.engine.answers import BadAnswer, check
 from moaisim.games.moai.engine.batch.state import RESET, BatchState
 from moaisim.games.moai.engine.compiled.arrays import arrays_of, consts, put_back, scratch
 from moaisim.games.moai.engine.compiled.machine import play_rows
-from moaisim.games.moai.engine.compiled.policy import EVERY, Form, drawn_by_views, lineup
+from moaisim.games.moai.engine.compiled.policy import EVERY, Form, lineup
 from moaisim.games.moai.engine.compiled.question import NO_QUESTION
 from moaisim.games.moai.engine.decisions import Kind, action_sizes
 from moaisim.games.moai.engine.events import Event, EventMaker
@@ -42,7 +42,7 @@ from moaisim.games.moai.engine.views import PARTS, make_view
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import CAMP, ZONES, score
 from moaisim.games.moai.rules.epoch_cards import EpochTable, epoch_table
-from moaisim.mixture_parts import Choice
+from moaisim.mixture_parts import Choice, drawn_by_views
 from moaisim.rng import Streams
 
 

@@ -132,27 +132,6 @@ class Lineup(NamedTuple):
     context: np.ndarray  # float64 [learned.N_CONTEXT]: a learned policy's working row
 
 
-def drawn_by_views(forms: Sequence[Form | None], games: np.ndarray,
-                   keys: np.ndarray) -> np.ndarray:  # fmt: skip
-    """[B, P] (uint64) the values each seat's `Choice` components have drawn through views
-    since they were last counted (`Choice.pick` hands them over once): what the seat streams'
-    positions must move on by before the components play on compiled. `lineup` counts them
-    at the start of a play; the machine counts them again after every answer asked of Python
-    (a paused decision of a `Choice` seat answered through its views)."""
-    offset = np.zeros(keys.shape, dtype=np.uint64)
-
-    def walk(form: Form | None, rows: np.ndarray, q: int) -> None:
-        if isinstance(form, Choice):
-            comp, used = form.pick(games[rows], keys[rows, q])
-            offset[rows, q] += np.asarray(used, dtype=np.uint64)
-            for k in np.unique(comp).tolist():
-                walk(form.forms[k], rows[comp == k], q)
-
-    for q, form in enumerate(forms):
-        walk(form, np.arange(len(games)), q)
-    return offset
-
-
 def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: np.ndarray,
            every: np.ndarray | None = None) -> tuple[Lineup, np.ndarray]:  # fmt: skip
     """The lineup of a batch whose seat q plays `forms[q]` in every game (games: the games'
