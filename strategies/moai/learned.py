@@ -27,8 +27,15 @@ import numpy as np
 
 from moaisim.errors import UnknownStrategyError
 from moaisim.files import read_text
-from moaisim.games.moai.engine.compiled.answer import context_features
-from moaisim.games.moai.engine.compiled.learned import CONTEXT, MAX_EXPERTS, Model
+from moaisim.games.moai.engine.compiled.answer import context_features, ranked_candidates
+from moaisim.games.moai.engine.compiled.learned import (
+    CONTEXT,
+    GATE,
+    MAX_EXPERTS,
+    RANK,
+    RANKER,
+    Model,
+)
 from moaisim.games.moai.engine.compiled.policy import GREEDY, HEURISTIC, LEARNED, Policy
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
@@ -38,6 +45,9 @@ from moaisim.strategies.moai.heuristic import weights_path
 
 #: The model file's format, as its "format" key says.
 FORMAT = "moaisim learned policy 1"
+#: A model's modes (its "mode" key; "gate" when absent): a gate over the seat's context picks
+#: the expert that decides; a ranker values each expert's proposal and plays the best.
+MODES: dict[str, int] = {"gate": GATE, "ranker": RANKER}
 
 
 def model_path(name: str) -> Path:
@@ -62,18 +72,24 @@ def read_model(path: str, stamp: float) -> dict[str, Any]:
     experts, ensembles = doc.get("experts"), doc.get("ensembles")
     if not isinstance(experts, list) or not 1 <= len(experts) <= MAX_EXPERTS:
         raise UnknownStrategyError(f"{said}: give 1 to {MAX_EXPERTS} experts")
-    if not isinstance(ensembles, list) or len(ensembles) != len(experts):
-        raise UnknownStrategyError(f"{said}: one ensemble per expert")
-    if doc.get("context") != list(CONTEXT):
+    mode = doc.setdefault("mode", "gate")
+    if mode not in MODES:
+        raise UnknownStrategyError(f"{said}: mode is 'gate' or 'ranker', not {mode!r}")
+    if mode == "gate" and (not isinstance(ensembles, list) or len(ensembles) != len(experts)):
+        raise UnknownStrategyError(f"{said}: a gate needs one ensemble per expert")
+    if mode == "ranker" and (not isinstance(ensembles, list) or len(ensembles) != 1):
+        raise UnknownStrategyError(f"{said}: a ranker has one ensemble")
+    reads = CONTEXT if mode == "gate" else RANK
+    if doc.get("context") != list(reads):
         raise UnknownStrategyError(f"{said} reads another context than this version's "
-                                   f"({', '.join(CONTEXT)})")  # fmt: skip
+                                   f"{mode} ({', '.join(reads)})")  # fmt: skip
     players = doc.get("players")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise UnknownStrategyError(f"{said} must say its player count (players = 2-5)")
     doc["digest"] = hashlib.sha256(text.encode()).hexdigest()
     for k, ens in enumerate(ensembles):
         try:
-            doc.setdefault("_tables", []).append(_tables(ens, len(CONTEXT)))
+            doc.setdefault("_tables", []).append(_tables(ens, len(reads)))
         except (KeyError, TypeError, ValueError) as exc:
             raise UnknownStrategyError(f"{said}: ensemble {k}: {exc}") from None
     return doc
@@ -121,6 +137,8 @@ class LearnedStrategy(Strategy):
     params: ClassVar[dict[str, Any]] = {"model": ""}
     #: The context's features, in the order the model's trees number them.
     CONTEXT: ClassVar[tuple[str, ...]] = CONTEXT
+    #: A ranker's features of each candidate, in the order its trees number them.
+    RANK: ClassVar[tuple[str, ...]] = RANK
     #: The model file's format.
     FORMAT: ClassVar[str] = FORMAT
     #: Most experts a model has.
@@ -131,6 +149,15 @@ class LearnedStrategy(Strategy):
         """The context the gate reads at a view's decision, a row per game ([n, features]),
         from the kernel that reads it in play (what `moaisim learn` trains on)."""
         return context_features(view)
+
+    def candidates(self, view: SeatView) -> tuple[list[np.ndarray], np.ndarray]:
+        """A ranker's candidates at a view's decision, as it plays them: per game their
+        feature rows ([m, len(RANK)], `compiled.learned.RANK`) and the row it chooses
+        (`compiled.answer.ranked_candidates`; the view's stream is not moved)."""
+        if self.doc["mode"] != "ranker":
+            raise UnknownStrategyError(f"strategy 'learned': the model {self.model!r} is a "
+                                       "gate, not a ranker")  # fmt: skip
+        return ranked_candidates(self.own_policy(view.rules), view)
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -165,7 +192,8 @@ class LearnedStrategy(Strategy):
             forms.append(form)
         tables = self.doc["_tables"]
         model = Model(tuple(forms), tuple(t[0] for t in tables), tuple(t[1] for t in tables),
-                      tuple(t[2] for t in tables), self.doc["digest"])  # fmt: skip
+                      tuple(t[2] for t in tables), self.doc["digest"],
+                      MODES[self.doc["mode"]])  # fmt: skip
         found = Policy(LEARNED, model=model)
         self._policies[rules] = found
         return found

@@ -22,7 +22,7 @@ import numpy as np
 
 from moaisim.games.moai.engine.batch.state import BatchState
 from moaisim.games.moai.engine.compiled.arrays import PUBLIC, arrays_of, consts, kernel, scratch
-from moaisim.games.moai.engine.compiled.learned import N_CONTEXT
+from moaisim.games.moai.engine.compiled.learned import MAX_EXPERTS, N_CONTEXT, N_RANK
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.compiled.policy import RANDOM, Form, Lineup, Policy, lineup
 from moaisim.games.moai.engine.compiled.question import (
@@ -30,6 +30,7 @@ from moaisim.games.moai.engine.compiled.question import (
     CONTEXT,
     NARROW,
     NO_QUESTION,
+    RANKED,
     Question,
 )
 from moaisim.games.moai.engine.decisions import Kind, strengths
@@ -282,3 +283,20 @@ def context_features(view: SeatView) -> np.ndarray:
     values = np.zeros((n, N_CONTEXT), dtype=np.float64)
     _run(g, pol, sc, view, CONTEXT, np.zeros((n, 1), dtype=np.int64), rules, values=values)
     return values
+
+
+def ranked_candidates(form: Policy, view: SeatView) -> tuple[list[np.ndarray], np.ndarray]:
+    """A ranker's candidates at the view's decision, computed by the kernels it plays with:
+    per game the candidates' feature rows ([m, N_RANK], `compiled.learned.RANK`: the
+    candidate is in its columns `action` or `bid_0`...`bid_5`), and the row it chooses
+    ([n]). Its experts draw where the view's stream stands, as in play; the view's stream is
+    not moved."""
+    n, me, rules = len(view), int(view.seat), view.rules
+    g, pol, sc = _world(form, view, rules)
+    g.seat_keys[:, me] = view.rng.keys
+    g.seat_pos[:, me] = view.rng.position
+    out = np.zeros((n, 2), dtype=np.int64)
+    values = np.zeros((n, MAX_EXPERTS * N_RANK), dtype=np.float64)
+    _run(g, pol, sc, view, RANKED, out, rules, values=values)
+    rows = [values[r, : out[r, 1] * N_RANK].reshape(int(out[r, 1]), N_RANK) for r in range(n)]
+    return rows, out[:, 0].copy()

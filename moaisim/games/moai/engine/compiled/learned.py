@@ -55,10 +55,25 @@ CONTEXT: tuple[str, ...] = (
     "free_fields",  # free field spaces
 )
 N_CONTEXT = len(CONTEXT)
-#: Columns of the lineup's `nodes` table.
-FEATURE, THRESHOLD, LEFT, RIGHT, VALUE = range(5)
 #: Most experts a learned policy has (its floats hold four numbers per expert).
 MAX_EXPERTS = 16
+#: A ranker's features of one candidate beyond the context, in their column order (`RANK`).
+CANDIDATE: tuple[str, ...] = (
+    "proposers",  # how many experts proposed it
+    "candidates",  # how many distinct candidates the experts proposed
+    "action",  # the action (-1 for a bid)
+    *(f"bid_{t}" for t in range(6)),  # R3.3: a bid's cards of each type (0 for an action)
+    "bid_cards",  # the cards a bid spends (0 for an action)
+    *(f"by_{e}" for e in range(MAX_EXPERTS)),  # 1 when expert e proposed it
+)
+#: A ranker's row for one candidate: the seat's context, then the candidate's own features.
+RANK: tuple[str, ...] = CONTEXT + CANDIDATE
+N_RANK = len(RANK)
+#: A learned policy's mode (its ints[1]): a gate picks the expert that decides (`GATE`), or
+#: the experts propose and one ensemble values each distinct proposal (`RANKER`).
+GATE, RANKER = 0, 1
+#: Columns of the lineup's `nodes` table.
+FEATURE, THRESHOLD, LEFT, RIGHT, VALUE = range(5)
 
 
 @kernel
@@ -114,11 +129,87 @@ def leave(g, r: int, me: int, pos: np.uint64) -> None:  # noqa: ANN001
     g.seat_pos[r, me] = pos + np.uint64(1)
 
 
+#: Where a ranker's experts draw (`expert_stream`): above the gate's sub-streams.
+RANK_STREAM = SUB_STREAM + (np.uint64(1) << np.uint64(62))
+
+
 @kernel
-def ensemble(nodes, roots, first: int, count: int, x) -> float:  # noqa: ANN001
-    """The sum of trees roots[first : first + count] at the row x (each walked from its
-    root: left when x[feature] <= threshold, as scikit-learn's trees)."""
-    total = 0.0
+def expert_stream(g, r: int, me: int, pos: np.uint64, e: int) -> None:  # noqa: ANN001
+    """Seat me's stream in game r moved to expert e's sub-stream of a ranker's decision at
+    stream position pos (each expert its own, so that what one draws never moves another's;
+    `leave` puts the stream back)."""
+    g.seat_pos[r, me] = RANK_STREAM + (pos * np.uint64(MAX_EXPERTS) + np.uint64(e)) * SUB_ROOM
+
+
+#: Columns of a ranker's candidate table (`Lineup.cands`): the action or the bid's six counts
+#: (an action in column 0), then the experts that proposed it (bits).
+CAND_BITS = 6
+
+
+@kernel
+def propose(cands, m: int, e: int, row, width: int) -> int:  # noqa: ANN001
+    """Expert e's proposal row[:width] into the candidate table cands[:m] (a new row, or
+    e's bit on the equal one); returns the candidates' count."""
+    for j in range(m):
+        same = True
+        for t in range(width):
+            same &= cands[j, t] == row[t]
+        if same:
+            cands[j, CAND_BITS] |= 1 << e
+            return m
+    for t in range(CAND_BITS):
+        cands[m, t] = row[t] if t < width else 0
+    cands[m, CAND_BITS] = 1 << e
+    return m + 1
+
+
+@kernel
+def candidate_row(cands, j: int, m: int, bid: bool, x) -> None:  # noqa: ANN001
+    """Candidate j's own features (`CANDIDATE`) into x[N_CONTEXT:] (the context before them
+    is the decision's, the same for every candidate)."""
+    bits = cands[j, CAND_BITS]
+    n = N_CONTEXT
+    count = 0
+    for e in range(MAX_EXPERTS):
+        on = (bits >> e) & 1
+        x[n + 10 + e] = on
+        count += on
+    x[n] = count
+    x[n + 1] = m
+    x[n + 2] = -1 if bid else cands[j, 0]
+    cards = 0
+    for t in range(6):
+        x[n + 3 + t] = cands[j, t] if bid else 0
+        cards += cands[j, t] if bid else 0
+    x[n + 9] = cards
+
+
+@kernel
+def best(g, c, pol, k: int, m: int, bid: bool, r: int, me: int, kind: int) -> int:  # noqa: ANN001
+    """Ranker k's choice among the m candidates in pol.cands: the largest value of its
+    ensemble (ties: the first, the earliest expert's proposal); one candidate: it, unvalued."""
+    if m == 1:
+        return 0
+    prm = pol.floats[k]
+    experts = pol.ints[k, 0]
+    first, count, constant = int(prm[experts]), int(prm[experts + 1]), prm[experts + 2]
+    top, who = -np.inf, 0
+    context(g, c, r, me, kind, pol.context)
+    for j in range(m):
+        candidate_row(pol.cands, j, m, bid, pol.context)
+        value = ensemble(pol.nodes, pol.roots, first, count, pol.context, constant)
+        if value > top:
+            top, who = value, j
+    return who
+
+
+@kernel
+def ensemble(nodes, roots, first: int, count: int, x, start: float = 0.0) -> float:  # noqa: ANN001
+    """start plus the trees roots[first : first + count] at the row x, added in order (each
+    walked from its root: left when x[feature] <= threshold, as scikit-learn's trees; a
+    ranker starts from its constant, as scikit-learn's predictions do, so that the sums
+    are the very same numbers)."""
+    total = start
     for k in range(first, first + count):
         n = roots[k]
         while nodes[n, FEATURE] >= 0:
@@ -149,22 +240,26 @@ def choose(g, c, pol, r: int, me: int, kind: int, k: int) -> int:  # noqa: ANN00
 
 class Model:
     """A learned policy's model as the lineup packs it: its experts (compiled `Policy`s of
-    the heuristic or greedy family), per expert its trees' nodes ([n, 5], `FEATURE`...,
-    children numbered within the expert's table) and each tree's root row, and its constant.
-    Equal (and hashed) by `digest`, the model file's SHA-256: a lineup keys its policies by
-    value."""
+    the heuristic or greedy family), its mode (`GATE`, `RANKER`), per ensemble (a gate's one
+    per expert, a ranker's one) its trees' nodes ([n, 5], `FEATURE`..., children numbered
+    within the ensemble's table), each tree's root row and its constant. Equal (and hashed)
+    by `digest`, the model file's SHA-256: a lineup keys its policies by value."""
 
-    __slots__ = ("experts", "nodes", "roots", "constants", "digest")
+    __slots__ = ("experts", "nodes", "roots", "constants", "digest", "mode")
 
     def __init__(self, experts: tuple, nodes: tuple[np.ndarray, ...],  # noqa: ANN001
-                 roots: tuple[np.ndarray, ...], constants: tuple[float, ...], digest: str
-                 ) -> None:  # fmt: skip
+                 roots: tuple[np.ndarray, ...], constants: tuple[float, ...], digest: str,
+                 mode: int = GATE) -> None:  # fmt: skip
         if not 1 <= len(experts) <= MAX_EXPERTS:
             raise ValueError(f"a learned policy has 1 to {MAX_EXPERTS} experts")
-        if not len(experts) == len(nodes) == len(roots) == len(constants):
-            raise ValueError("a learned policy needs nodes, roots and a constant per expert")
+        if mode not in (GATE, RANKER):
+            raise ValueError(f"a learned policy's mode is GATE or RANKER, not {mode!r}")
+        ensembles = len(experts) if mode == GATE else 1
+        if not ensembles == len(nodes) == len(roots) == len(constants):
+            raise ValueError("a gate needs nodes, roots and a constant per expert, a ranker "
+                             "one of each")  # fmt: skip
         self.experts, self.nodes, self.roots = experts, nodes, roots
-        self.constants, self.digest = constants, digest
+        self.constants, self.digest, self.mode = constants, digest, mode
 
     def __hash__(self) -> int:
         return hash(self.digest)
@@ -173,4 +268,5 @@ class Model:
         return isinstance(other, Model) and other.digest == self.digest
 
     def __reduce__(self) -> tuple:
-        return (Model, (self.experts, self.nodes, self.roots, self.constants, self.digest))
+        return (Model, (self.experts, self.nodes, self.roots, self.constants, self.digest,
+                        self.mode))  # fmt: skip

@@ -129,7 +129,9 @@ class Lineup(NamedTuple):
     hs: heuristic.Scratch
     nodes: np.ndarray  # float64 [N, 5]: the learned policies' trees (`learned.FEATURE`...)
     roots: np.ndarray  # int64 [R]: each tree's root row in `nodes`
-    context: np.ndarray  # float64 [learned.N_CONTEXT]: a learned policy's working row
+    context: np.ndarray  # float64 [learned.N_RANK]: a learned policy's working row
+    cands: np.ndarray  # int64 [MAX_EXPERTS, CAND_BITS + 1]: a ranker's candidates (`propose`)
+    proposal: np.ndarray  # int64 [6]: an expert's proposal (an action, or a bid's counts)
 
 
 def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: np.ndarray,
@@ -190,7 +192,9 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         hs=heuristic.scratch(rules),
         nodes=np.ascontiguousarray(np.concatenate(nodes), dtype=np.float64),
         roots=np.concatenate(roots).astype(np.int64),
-        context=np.zeros(learned.N_CONTEXT, dtype=np.float64),
+        context=np.zeros(learned.N_RANK, dtype=np.float64),
+        cands=np.zeros((learned.MAX_EXPERTS, learned.CAND_BITS + 1), dtype=np.int64),
+        proposal=np.zeros(6, dtype=np.int64),
     )
     return out, offset
 
@@ -198,26 +202,29 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
 def _pack(pol: Policy, k: int, index: dict[Policy, int], ints: np.ndarray, floats: np.ndarray,
           nodes: list[np.ndarray], roots: list[np.ndarray]) -> None:  # fmt: skip
     """Learned policy k's model into the lineup's tables (`compiled.learned`'s layout): its
-    expert count in ints[k, 0]; per expert, in floats[k], its policy index, its first root,
-    its tree count and its constant; its trees appended to `nodes` and `roots` (children
-    and roots renumbered to rows of the whole table)."""
+    expert count in ints[k, 0], its mode in ints[k, 1] (`learned.GATE`, `RANKER`); in
+    floats[k], each expert's policy index, then a gate's first root, tree count and constant
+    per expert, a ranker's once (its one ensemble); the trees appended to `nodes` and `roots`
+    (children and roots renumbered to rows of the whole table)."""
     model = pol.model
     if model is None:
         raise ValueError(f"policy {k}: a learned policy without a model")
     e = len(model.experts)
-    ints[k, 0] = e
+    ints[k, 0], ints[k, 1] = e, model.mode
     for j, expert in enumerate(model.experts):
         if expert.family not in (GREEDY, HEURISTIC) or expert.forbid or expert.asks:
             raise ValueError(f"policy {k}: expert {j} is not a plain greedy or heuristic policy")
+        floats[k, j] = index[expert]
+    per = e if model.mode == learned.GATE else 1  # a ranker's one ensemble
+    for j in range(len(model.nodes)):
         base = sum(len(x) for x in nodes)
         table = np.array(model.nodes[j], dtype=np.float64, copy=True).reshape(-1, 5)
         inner = table[:, learned.FEATURE] >= 0
         table[inner, learned.LEFT] += base
         table[inner, learned.RIGHT] += base
-        floats[k, j] = index[expert]
         floats[k, e + j] = sum(len(x) for x in roots)
-        floats[k, 2 * e + j] = len(model.roots[j])
-        floats[k, 3 * e + j] = model.constants[j]
+        floats[k, e + per + j] = len(model.roots[j])
+        floats[k, e + 2 * per + j] = model.constants[j]
         nodes.append(table)
         roots.append(np.asarray(model.roots[j], dtype=np.int64) + base)
 
@@ -276,6 +283,8 @@ def family_decides(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: i
                    ) -> int:  # fmt: skip
     """Policy k's family's decision (`decide`)."""
     f = pol.family[k]
+    if f == LEARNED and pol.ints[k, 1] == learned.RANKER:
+        return pol.cands[ranked(g, c, pol, sc, r, kind, me, size, info, k), 0]
     if f == LEARNED:  # its gate names the expert that decides, on a sub-stream
         e = learned.choose(g, c, pol, r, me, kind, k)
         pos = learned.enter(g, r, me)
@@ -283,6 +292,29 @@ def family_decides(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: i
         learned.leave(g, r, me, pos)
         return a
     return expert_decides(g, c, pol, sc, r, kind, me, size, info, k)
+
+
+@kernel
+def ranked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: int) -> int:  # noqa: ANN001
+    """Ranker k's choice (`learned.RANKER`): each expert proposes on a sub-stream of its own
+    (`learned.expert_stream`; a bid when kind is `K_BID`), the distinct proposals go to
+    pol.cands, and the ensemble values each (`learned.best`); returns the row of pol.cands
+    chosen. One value of the seat's stream drawn, whatever the experts drew."""
+    experts, prm, row = pol.ints[k, 0], pol.floats[k], pol.proposal
+    bid = kind == K_BID
+    pos = g.seat_pos[r, me]
+    m = 0
+    pol.cands[:, learned.CAND_BITS] = 0  # no candidate yet (`question.ranked_row` counts them)
+    for e in range(experts):
+        learned.expert_stream(g, r, me, pos, e)
+        if bid:
+            row[:] = 0
+            expert_bid(g, c, pol, r, me, int(prm[e]), row)
+        else:
+            row[0] = expert_decides(g, c, pol, sc, r, kind, me, size, info, int(prm[e]))
+        m = learned.propose(pol.cands, m, e, row, 6 if bid else 1)
+    learned.leave(g, r, me, pos)
+    return learned.best(g, c, pol, k, m, bid, r, me, kind)
 
 
 @kernel
@@ -324,6 +356,10 @@ def decide_bid(g, c, pol, sc, r: int, me: int) -> bool:  # noqa: ANN001
     sc.tally[1] += 1
     if pol.forbid[k] & F_BID:
         out[:] = 0  # restrict: the empty bid (nothing drawn)
+    elif f == LEARNED and pol.ints[k, 1] == learned.RANKER:
+        j = ranked(g, c, pol, sc, r, K_BID, me, 0, -1, k)
+        for t in range(len(out)):
+            out[t] = pol.cands[j, t]
     elif f == LEARNED:  # its gate names the expert that bids, on a sub-stream
         e = learned.choose(g, c, pol, r, me, K_BID, k)
         pos = learned.enter(g, r, me)

@@ -16,13 +16,19 @@ import numpy as np
 
 from moaisim.games.moai.engine.compiled.arrays import K_BID, K_DISASTER_TARGET, K_WORK, kernel
 from moaisim.games.moai.engine.compiled.features import loses, tally
-from moaisim.games.moai.engine.compiled.learned import N_CONTEXT, context
-from moaisim.games.moai.engine.compiled.policy import LISTED, asked, decide_bid, narrow
+from moaisim.games.moai.engine.compiled.learned import (
+    N_CONTEXT,
+    N_RANK,
+    candidate_row,
+    context,
+)
+from moaisim.games.moai.engine.compiled.policy import LISTED, asked, decide_bid, narrow, ranked
 
 #: What `play_rows` does: play the games (`PLAY`), ask a decision of each (a bid included,
 #: `ASK`), `restrict`'s masks (`NARROW`), or the seat's context (`CONTEXT`: what a learned
-#: policy's gate reads, `learned.context`).
-PLAY, ASK, NARROW, CONTEXT = -1, 0, 1, 2
+#: policy's gate reads, `learned.context`), or a ranker's candidates (`RANKED`: each one's
+#: features, `learned.RANK`, and the one it chooses).
+PLAY, ASK, NARROW, CONTEXT, RANKED = -1, 0, 1, 2, 3
 
 
 class Question(NamedTuple):
@@ -39,7 +45,7 @@ class Question(NamedTuple):
     out: np.ndarray  # int64 [n, 6]
     allowed: np.ndarray  # bool [n, A] (NARROW) or [1, 1]
     stuck: np.ndarray  # bool [n] (NARROW) or [1]
-    values: np.ndarray  # float64 [n, N_CONTEXT] (CONTEXT) or [1, N_CONTEXT]
+    values: np.ndarray  # float64 [n, N_CONTEXT] (CONTEXT), [n, MAX_EXPERTS * N_RANK] (RANKED)
 
 
 #: The question of a batch that plays (`PLAY`: nothing of it is read or written).
@@ -56,7 +62,10 @@ def answer_rows(g, c, pol, sc, q) -> None:  # noqa: ANN001
     draws; a work decision with the forest's tally made afresh, the heuristic's per-phase
     context too) or its bid into q.out[r] (`policy.decide_bid`); with `NARROW`, `restrict`'s
     mask into q.allowed[r] and whether only forbidden actions were legal into q.stuck[r];
-    with `CONTEXT`, the seat's context into q.values[r] (`learned.context`)."""
+    with `CONTEXT`, the seat's context into q.values[r] (`learned.context`); with `RANKED`
+    (the seat's policy a ranker), each candidate j's features into
+    q.values[r, j * N_RANK : (j + 1) * N_RANK], the candidates' count into q.out[r, 1] and
+    the one chosen into q.out[r, 0]."""
     legal, kind, me = q.legal, q.kind, q.me
     n, size = legal.shape
     listed = False
@@ -74,6 +83,10 @@ def answer_rows(g, c, pol, sc, q) -> None:  # noqa: ANN001
         sc.n_acts[0] = m if listed else 0
         if q.what == CONTEXT:
             context(g, c, r, me, kind, q.values[r])
+        elif q.what == RANKED:
+            if kind == K_WORK:  # R5: as `ASK` below
+                tally(g, c, sc, r)
+            ranked_row(g, c, pol, sc, r, kind, me, size, q.info[r], q.out[r], q.values[r])
         elif q.what == NARROW:
             narrow_row(g, c, pol, sc, r, kind, me, legal[r], q.info[r], q.allowed[r], q.stuck,
                        size)  # fmt: skip
@@ -105,3 +118,24 @@ def narrow_row(g, c, pol, sc, r: int, kind: int, me: int, legal, info: int, allo
         stuck[r] = not narrow(g, c, pol.hs, sc, r, kind, me, size, pol.forbid[0])
     for a in range(size):
         allowed[a] = legal[a] if stuck[r] else sc.legal[a]
+
+
+@kernel
+def ranked_row(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, out, values  # noqa: ANN001
+               ) -> None:  # fmt: skip
+    """`RANKED` in game r: the seat's ranker asked (`policy.ranked`), its candidates' rows
+    into values, their count into out[1] and the one chosen into out[0]."""
+    if kind == K_BID:
+        size, info = 0, -1
+    chosen = ranked(g, c, pol, sc, r, kind, me, size, info, pol.who[r, me])
+    m = 0
+    while m < pol.cands.shape[0] and pol.cands[m, -1] != 0:
+        m += 1
+    x = pol.context
+    context(g, c, r, me, kind, x)
+    for j in range(m):
+        candidate_row(pol.cands, j, m, kind == K_BID, x)
+        for f in range(N_RANK):
+            values[j * N_RANK + f] = x[f]
+    out[0] = chosen
+    out[1] = m

@@ -1,0 +1,406 @@
+"""A ranker learned from search (`moaisim learn --mode ranker`): expert iteration over the
+experts' proposals, valued by search's rollouts.
+
+The gate (`moaisim.studies.learn`) picks one expert from the seat's context alone, and could
+not follow search. A **ranker** asks every expert (shipped heuristic weight vectors, the plans,
+`greedy`) at each decision, keeps their distinct proposals as candidates, and plays the one its
+boosted trees value most. Each candidate's features are the seat's context and the
+candidate's own (which experts proposed it, how many did, the action or the bid's cards: the
+game's `RANK`), computed by the kernels the policy plays with. Each iteration:
+
+1. **Teacher.** Search (the game's `search`) whose candidates at each decision are the
+   current ranker's (its experts' proposals, read by the ranker's own kernels), with the
+   current ranker as its rollout policy (round 0: the ranker without trees, which plays its
+   first expert's proposal), plays one seat against the field, seats rotating. Every
+   searched decision is kept: each candidate's features and its mean rollout value.
+2. **Fit.** scikit-learn's `HistGradientBoostingRegressor` on each candidate's value less its
+   decision's mean (what differs between the candidates, not how good the position is). The
+   trees are written node by node to a model file (`learned-<P>p-<i>.json`, mode "ranker").
+3. **Checked and measured.** The ranker as it plays (its compiled kernels) chooses, at every
+   decision of games against the field, the candidate that scikit-learn's own prediction
+   ranks first (`verify`: a mismatch stops the run); its held-out agreement with search's
+   choice and its regret in search's values (decisions of other games, root seed + 1); its
+   win share against the field (root seed + 2).
+4. **Next teacher**: search over the new ranker's candidates with it as rollout policy.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.ensemble import HistGradientBoostingRegressor
+
+from moaisim.engine.search import proposer_stream
+from moaisim.errors import UnknownStrategyError, UserError
+from moaisim.files import GAME_KEY, write_atomic
+from moaisim.games import load_game
+from moaisim.mixture_parts import sub_view
+from moaisim.registry import StrategySpec, level_or_spec, load_strategy, strategy_class
+from moaisim.rng import Draws
+from moaisim.rundir import make_dir
+from moaisim.runner import check_jobs
+from moaisim.studies import tune
+
+#: The ranker's boosting: trees, leaves per tree and the learning rate.
+TREES, LEAVES, RATE = 200, 31, 0.05
+#: Games a worker plays in one task while decisions are kept.
+TASK_GAMES = 10
+
+
+def ranker_class(game: str) -> type:
+    """The game's learned strategy class, when it can rank (`candidates`, `RANK`)."""
+    try:
+        cls = strategy_class("learned", game)
+    except UnknownStrategyError:
+        cls = None
+    if cls is None or not hasattr(cls, "candidates") or not hasattr(cls, "RANK"):
+        raise UserError(f"{game} has no learned ranker yet (its `learned` cannot rank)")
+    return cls
+
+
+def ranker_doc(players: int, experts: Sequence[str], ens: dict[str, Any], made: dict[str, Any],
+               game: str) -> dict[str, Any]:  # fmt: skip
+    """A ranker's model file document (the game's learned format, mode "ranker")."""
+    cls = ranker_class(game)
+    return {"format": cls.FORMAT, GAME_KEY: game, "players": players, "mode": "ranker",
+            "experts": list(experts), "context": list(cls.RANK), "made": made,
+            "ensembles": [ens]}  # fmt: skip
+
+
+def write_model(path: Path, doc: dict[str, Any]) -> str:
+    """Write a model file; returns the spec that plays it."""
+    write_atomic(path, (json.dumps(doc) + "\n").encode(), "model")
+    return f"learned(model={str(path.resolve())!r})"
+
+
+# --- the teacher -----------------------------------------------------------------------------
+@cache
+def teacher_class(game: str) -> type:
+    """The game's search, its candidates at each decision the ranker's (`ranker`: a model
+    file's spec), each searched decision's candidates' features kept in `features` beside
+    `record`'s values."""
+    base = strategy_class("search", game)
+
+    class Teacher(base):  # type: ignore[misc, valid-type]
+        name = "teacher"
+        params = {**base.params, "propose": "", "ranker": ""}
+
+        def __init__(self, **params: Any) -> None:
+            super().__init__(**params)
+            self._ranker = load_strategy(str(self.ranker), game)()
+            self.record, self.features = [], []
+
+        def check_players(self, players: int) -> None:
+            super().check_players(players)
+            self._ranker.check_players(players)
+
+        def _drawn(self, view: Any, base_: np.ndarray, seeds: np.ndarray) -> list:
+            """The games to search: the ranker's candidates, asked where its first proposer
+            would draw (the seat's stream does not move); a game with one left out."""
+            rows, _ = self._ranker.candidates(
+                sub_view(view, np.arange(len(view)), proposer_stream(view, 0))
+            )
+            vector = view.kind.value in self.VECTOR_KINDS
+            tasks = []
+            for row, x in enumerate(rows):
+                cands = decode(x, vector, self._ranker.RANK)
+                if len(cands) > 1:
+                    tasks.append((row, cands, Draws(int(seeds[row]))))
+                    self.features.append(x)
+                else:
+                    self.agreed += 1
+            return tasks
+
+    Teacher.__name__ = Teacher.__qualname__ = f"Teacher[{game}]"
+    return Teacher
+
+
+def decode(x: np.ndarray, vector: bool, names: Sequence[str]) -> list[Any]:
+    """The candidates of a ranker's feature rows: each row's action, or its bid's counts."""
+    if vector:
+        cols = [k for k, n in enumerate(names) if n.startswith("bid_") and n != "bid_cards"]
+        return [x[j, cols].astype(np.int64) for j in range(len(x))]
+    return [int(v) for v in x[:, list(names).index("action")]]
+
+
+@dataclass
+class Decisions:
+    """Kept decisions: each candidate's features [n, F], its value less its decision's mean
+    [n], its decision's number [n] and whether search chose it [n]."""
+
+    x: np.ndarray
+    value: np.ndarray
+    group: np.ndarray
+    chosen: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.group.max()) + 1 if len(self.group) else 0
+
+
+def _record_task(players: int, ranker: str, field_: StrategySpec, seed: int, seat: int,
+                 games: np.ndarray, worlds: int, game: str) -> list:  # fmt: skip
+    spec = load_game(game)
+    seats = [field_() for _ in range(players)]
+    teacher = teacher_class(game)(ranker=ranker, rollout=ranker, opponents=field_.label,
+                                  worlds=worlds)  # fmt: skip
+    seats[seat] = teacher
+    spec.Games.new(spec.make_rules(players), seed, games).play(seats)
+    return [(d.game, x, d.means, d.chosen)
+            for d, x in zip(teacher.record, teacher.features, strict=True)]  # fmt: skip
+
+
+def record(players: int, ranker: str, field_: StrategySpec, games: int, seed: int, worlds: int,
+           n_jobs: int, *, game: str) -> Decisions:  # fmt: skip
+    """The teacher's searched decisions in `games` games of root seed `seed` against the
+    field (game k: the teacher at seat k mod players)."""
+    ids = np.arange(games)
+    tasks = [
+        (s, mine[k : k + TASK_GAMES])
+        for s in range(players)
+        for mine in [ids[ids % players == s]]
+        for k in range(0, len(mine), TASK_GAMES)
+    ]
+    got = Parallel(n_jobs=n_jobs)(
+        delayed(_record_task)(players, ranker, field_, seed, s, g, worlds, game) for s, g in tasks
+    )
+    kept = sorted((d for part in got for d in part), key=lambda d: d[0])
+    xs, values, groups, chosen = [], [], [], []
+    for i, (_, x, means, pick) in enumerate(kept):
+        xs.append(x)
+        values.append(means - means.mean())
+        groups.append(np.full(len(x), i))
+        chosen.append(np.arange(len(x)) == pick)
+    if not xs:
+        raise UserError("search kept no decision to learn from (play more games)")
+    return Decisions(np.concatenate(xs), np.concatenate(values), np.concatenate(groups),
+                     np.concatenate(chosen))  # fmt: skip
+
+
+# --- the fit ---------------------------------------------------------------------------------
+def fit(d: Decisions, trees: int, leaves: int, rate: float, seed: int
+        ) -> tuple[HistGradientBoostingRegressor, dict[str, Any]]:  # fmt: skip
+    """The ranker's ensemble: scikit-learn's histogram gradient boosting of each candidate's
+    value less its decision's mean, and the model file's form of it (each tree's nodes,
+    scikit-learn's leaf values, its baseline as the constant)."""
+    model = HistGradientBoostingRegressor(max_iter=trees, max_leaf_nodes=leaves,
+                                          learning_rate=rate, random_state=seed)  # fmt: skip
+    model.fit(d.x, d.value)
+    out = []
+    for (tree,) in model._predictors:  # noqa: SLF001 - the fitted trees, node by node
+        n = tree.nodes
+        if n["is_categorical"].any():
+            raise RuntimeError("a categorical split cannot be written to a model file")
+        leaf = n["is_leaf"].astype(bool)
+        out.append({
+            "feature": np.where(leaf, -1, n["feature_idx"]).astype(int).tolist(),
+            "threshold": np.where(leaf, 0.0, n["num_threshold"]).tolist(),
+            "left": np.where(leaf, 0, n["left"]).astype(int).tolist(),
+            "right": np.where(leaf, 0, n["right"]).astype(int).tolist(),
+            "value": np.where(leaf, n["value"], 0.0).tolist(),
+        })  # fmt: skip
+    constant = float(np.ravel(model._baseline_prediction)[0])  # noqa: SLF001
+    return model, {"constant": constant, "trees": out}
+
+
+def best_of(values: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Per decision, whether each candidate is the first of the largest value [n]."""
+    out = np.zeros(len(values), dtype=bool)
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    for a, b in zip(starts, np.r_[starts[1:], len(group)], strict=True):
+        out[a + int(np.argmax(values[a:b]))] = True
+    return out
+
+
+def agreement(scores: np.ndarray, d: Decisions) -> tuple[float, float]:
+    """How often the best-scored candidate is search's choice, and the mean regret in
+    search's values (the best candidate's value less the one scored best)."""
+    pick = best_of(scores, d.group)
+    top = np.zeros(len(d)) - np.inf
+    np.maximum.at(top, d.group, d.value)
+    return float(d.chosen[pick].mean()), float((top - d.value[pick]).mean())
+
+
+# --- the check: compiled play is the model's prediction --------------------------------------
+def verify(players: int, spec: str, model: HistGradientBoostingRegressor,
+           field_: StrategySpec, games: int, seed: int, *, game: str) -> int:  # fmt: skip
+    """Play `games` games of the ranker (seat 0) against the field, its decisions asked
+    through views; at each, the candidate its compiled kernels choose must be the first of
+    scikit-learn's largest prediction over the same feature rows. Returns the decisions
+    checked; a mismatch raises."""
+    cls = load_strategy(spec, game).cls
+    checked, wrong = [0], []
+
+    def ask(self: Any, view: Any) -> Any:
+        rows, chosen = self.candidates(view)
+        for r, x in enumerate(rows):
+            if len(x) > 1:
+                want = int(np.argmax(model.predict(x)))
+                if want != int(chosen[r]):
+                    wrong.append((view.kind.value, int(view.games[r]), int(chosen[r]), want))
+                checked[0] += 1
+        return cls.by_policy(self, view)
+
+    kinds = load_game(game).Kind
+    probe = type("RankProbe", (cls,), {k.value: ask for k in kinds})
+    made = load_strategy(spec, game)
+    seats = [probe(**dict(made.params))] + [field_() for _ in range(players - 1)]
+    g = load_game(game).Games.new(load_game(game).make_rules(players), seed, np.arange(games))
+    g.play(seats)
+    if wrong:
+        kind, number, got, want = wrong[0]
+        raise RuntimeError(f"the ranker as it plays chose candidate {got} at a {kind} decision "
+                           f"of game {number} (seed {seed}), its trees predict candidate {want} "
+                           f"({len(wrong)} of {checked[0]} decisions differ)")  # fmt: skip
+    return checked[0]
+
+
+# --- the study -------------------------------------------------------------------------------
+@dataclass
+class Round:
+    """One iteration: its teacher, the model file and what it measured."""
+
+    teacher: str
+    path: Path
+    decisions: int
+    held_out_decisions: int
+    agreement: float  # the ranker's best candidate is search's, held out
+    regret: float  # search's value of its best candidate less the ranker's, held out
+    first_agreement: float  # the first expert's proposal (the ranker without trees)
+    first_regret: float
+    checked: int  # decisions where compiled play was checked against the trees
+    strength: tune.Strength | None
+    seconds: float = 0.0
+
+
+@dataclass
+class RankResult:
+    """The rounds of a ranker's expert iteration (the last one's model is the result)."""
+
+    players: int
+    rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def path(self) -> Path:
+        return self.rounds[-1].path
+
+
+def rank(
+    players: int,
+    out: str | Path,
+    experts: Sequence[str],
+    field_: str = "L3",
+    games: int = 600,
+    held_out_games: int = 150,
+    iterations: int = 1,
+    worlds: int = 12,
+    trees: int = TREES,
+    leaves: int = LEAVES,
+    rate: float = RATE,
+    seed: int = 0,
+    strength_games: int = 300,
+    check_games: int = 20,
+    n_jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+    command: str | None = None,
+    *,
+    game: str,
+) -> RankResult:
+    """Expert iteration of a ranker at `players` players (the module's docstring): each
+    round's model `out/learned-<P>p-<i>.json`, the last copied to `out/learned-<P>p.json`."""
+    say = progress or (lambda _m: None)
+    check_jobs(n_jobs)
+    for what, value, least in (("games", games, 1), ("held-out games", held_out_games, 1),
+                               ("iterations", iterations, 1), ("worlds", worlds, 1),
+                               ("trees", trees, 1), ("leaves", leaves, 2),
+                               ("strength games", strength_games, 0),
+                               ("check games", check_games, 0)):  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise UserError(f"{what} must be a whole number of at least {least}, got {value!r}")
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 < rate <= 1:
+        raise UserError(f"the learning rate must be above 0 and at most 1, got {rate!r}")
+    cls = ranker_class(game)
+    if not 1 <= len(experts) <= cls.MAX_EXPERTS or len(set(experts)) != len(experts):
+        raise UserError(f"give 1 to {cls.MAX_EXPERTS} distinct experts")
+    labels = [load_strategy(e, game).label for e in experts]
+    field_spec = load_strategy(level_or_spec(field_, players, game), game)
+    out = Path(out)
+    make_dir(out)
+    result = RankResult(players)
+    blank = {"constant": 0.0, "trees": []}
+    current = out / f"learned-{players}p-start.json"
+    spec = write_model(
+        current,
+        ranker_doc(players, labels, blank, {"note": "no trees: the first expert's proposal"}, game),
+    )
+    load_strategy(spec, game)().check_players(players)
+    for i in range(iterations):
+        t0 = time.perf_counter()
+        teacher = f"search over {current.name}'s candidates, its rollout policy"
+        say(f"rank {players}p, round {i}: {teacher}, {games} games ({worlds} worlds)")
+        train = record(players, spec, field_spec, games, seed, worlds, n_jobs, game=game)
+        say(f"rank {players}p, round {i}: {len(train):,} searched decisions; held out: "
+            f"{held_out_games} games")  # fmt: skip
+        held = record(players, spec, field_spec, held_out_games, seed + 1, worlds, n_jobs,
+                      game=game)  # fmt: skip
+        model, ens = fit(train, trees, leaves, rate, seed)
+        agree, regret = agreement(model.predict(held.x), held)
+        first_agree, first_regret = agreement(_first(held.group), held)
+        made = {"command": command or "", "teacher": teacher, "field": field_spec.label,
+                "games": games, "seed": seed, "worlds": worlds, "decisions": len(train),
+                "held_out_games": held_out_games, "held_out_decisions": len(held),
+                "held_out_agreement": round(agree, 4), "held_out_regret": round(regret, 5),
+                "first_expert_agreement": round(first_agree, 4),
+                "trees": trees, "leaves": leaves, "rate": rate,
+                "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
+        path = current = out / f"learned-{players}p-{i}.json"
+        spec = write_model(path, ranker_doc(players, labels, ens, made, game))
+        say(f"rank {players}p, round {i}: compiled play checked against the trees "
+            f"({check_games} games)")  # fmt: skip
+        checked = verify(players, spec, model, field_spec, check_games, seed + 3, game=game)
+        power = None
+        if strength_games:
+            say(f"rank {players}p, round {i}: the ranker against {field_spec.label} "
+                f"({strength_games} games a seat)")  # fmt: skip
+            power = tune.strength(players, spec, field_spec, strength_games, seed + 2,
+                                  game=game)  # fmt: skip
+        result.rounds.append(Round(teacher, path, len(train), len(held), agree, regret,
+                                   first_agree, first_regret, checked, power,
+                                   time.perf_counter() - t0))  # fmt: skip
+    final = out / f"learned-{players}p.json"
+    write_atomic(final, result.rounds[-1].path.read_bytes(), "model")
+    result.rounds[-1].path = final
+    return result
+
+
+def _first(group: np.ndarray) -> np.ndarray:
+    """Scores that rank each decision's first candidate (the first expert's) best."""
+    starts = np.r_[True, group[1:] != group[:-1]]
+    return starts.astype(float)
+
+
+def summary(got: RankResult) -> str:
+    """What `moaisim learn --mode ranker` prints at the end."""
+    lines = []
+    for i, r in enumerate(got.rounds):
+        lines.append(f"round {i} ({r.teacher}): {r.decisions:,} decisions; held out "
+                     f"({r.held_out_decisions:,}): agreement with search {r.agreement:.3f}, "
+                     f"regret {r.regret:.4f} (the first expert's: {r.first_agreement:.3f}, "
+                     f"{r.first_regret:.4f}); compiled play equal to the trees at "
+                     f"{r.checked:,} decisions")  # fmt: skip
+        if r.strength is not None:
+            s = r.strength
+            lines.append(
+                f"  against the field: win share {s.share:.3f} [{s.low:.3f}, "
+                f"{s.high:.3f}] over {s.games:,} games (fair {1 / got.players:.3f})"
+            )
+    lines.append(f"model: {got.path} (play it: learned(model={str(got.path)!r}))")
+    return "\n".join(lines)
