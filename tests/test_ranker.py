@@ -28,6 +28,7 @@ from tests.test_batch_equivalence import assert_same_games
 COL = {name: k for k, name in enumerate(RANK)}
 BY = [COL[f"by_{e}"] for e in range(MAX_EXPERTS)]
 BIDS = [COL[f"bid_{t}"] for t in range(6)]
+MARGINS = [COL[f"margin_{e}"] for e in range(MAX_EXPERTS)]
 
 
 def ranker(path: Path, experts: list[str], trees: list[dict], players: int = 3,
@@ -66,7 +67,7 @@ def test_every_expert_proposes_once_and_no_tree_plays_the_first(tmp_path):
     seen = asked(spec, 3, 5, 4)
     kinds = {k for k, *_ in seen}
     assert Kind.BID in kinds and Kind.WORK in kinds and Kind.FEED in kinds
-    several = 0
+    several, margins = 0, {}
     for kind, ctx, rows, chosen in seen:
         assert (chosen == 0).all()  # no tree: every candidate worth the constant, the first
         for r, x in enumerate(rows):
@@ -79,14 +80,23 @@ def test_every_expert_proposes_once_and_no_tree_plays_the_first(tmp_path):
             assert (x[:, COL["proposers"]] == bits.sum(axis=1)).all()
             assert (x[:, COL["candidates"]] == m).all()
             assert (x[:, :N_CONTEXT] == ctx[r]).all()  # the seat's context, every row
+            assert (x[:, MARGINS[3:]] == 0).all()  # no expert 3...
             if kind is Kind.BID:  # R3.3: a bid's cards, its count
+                assert (x[:, MARGINS] == 0).all()
                 assert (x[:, COL["action"]] == -1).all()
                 assert (x[:, COL["bid_cards"]] == x[:, BIDS].sum(axis=1)).all()
                 assert len({tuple(v) for v in x[:, BIDS].tolist()}) == m  # distinct
             else:
                 assert (x[:, BIDS] == 0).all()
                 assert len(set(x[:, COL["action"]].tolist())) == m
+                # an expert's own proposal is worth its own score: margin 0; the others at
+                # most a tie's width above it (an expert takes the best up to ties)
+                for e in range(3):
+                    assert x[x[:, BY[e]] == 1, MARGINS[e]].tolist() == [0.0]
+                    margins[kind] = min(margins.get(kind, 0.0), x[:, MARGINS[e]].min())
+                assert (x[:, MARGINS[:3]] <= 1e-3 * np.maximum(1, np.abs(x[:, MARGINS[:3]]))).all()
     assert several > 20  # the experts often disagree
+    assert margins[Kind.WORK] < 0 and margins[Kind.FEED] < 0  # and score others' choices lower
 
 
 def test_a_planted_ranker_plays_the_candidate_its_trees_value_most(tmp_path):
@@ -94,13 +104,19 @@ def test_a_planted_ranker_plays_the_candidate_its_trees_value_most(tmp_path):
     trees = [stump(BY[1], 0.5, 0.0, 1.0)]
     trees += [stump(COL["bid_cards"], k + 0.5, 0.0, 0.01) for k in range(12)]
     spec = ranker(tmp_path / "r.json", ["greedy", "tuned", "moai"], trees)
+    ranked = {Kind.BID, Kind.PICK_EPOCH, Kind.WORK, Kind.FEED}  # search's kinds, by default
+    unranked = 0
     for kind, _, rows, chosen in asked(spec, 3, 9, 4):
         for x, c in zip(rows, chosen, strict=True):
-            if kind is Kind.BID:
+            if kind not in ranked:  # the first expert's proposal, whatever the trees say
+                assert c == 0
+                unranked += len(x) > 1 and x[0, BY[1]] == 0
+            elif kind is Kind.BID:
                 worth = x[:, BY[1]] + 0.01 * np.minimum(x[:, COL["bid_cards"]], 12)
                 assert c == int(np.argmax(worth))
             else:
                 assert x[c, BY[1]] == 1
+    assert unranked > 0  # where the trees would have chosen otherwise
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -148,6 +164,7 @@ def test_bad_ranker_files_are_refused_in_one_line(tmp_path):
     good = rk.ranker_doc(3, ["greedy", "tuned"], {"constant": 0, "trees": []}, {}, "moai")
     cases = [
         ({**good, "mode": "forest"}, "mode is 'gate' or 'ranker'"),
+        ({**good, "kinds": ["bid", "auction"]}, "kinds are decision kinds"),
         ({**good, "ensembles": good["ensembles"] * 2}, "a ranker has one ensemble"),
         ({**good, "context": list(CONTEXT)}, "another context than this version's ranker"),
         ({**good, "ensembles": [{"constant": 0, "trees": [stump(len(RANK), 1, 0, 0)]}]},

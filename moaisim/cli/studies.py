@@ -753,29 +753,52 @@ def learn(
     experts: Annotated[
         str,
         typer.Option(
-            help="The strategies the gate chooses between, comma-separated (heuristic-family "
-            "specs or greedy; a spec's own commas kept)."
+            help="The strategies the policy asks, comma-separated (heuristic-family specs or "
+            "greedy; a spec's own commas kept): a gate picks one, a ranker values each one's "
+            "proposal; a ranker's first expert plays before any tree is learned."
         ),
     ],
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="gate: trees pick from the seat's context which expert decides (trained on "
+            "search's choices); ranker: trees value every expert's proposal (trained on "
+            "search's rollout values of them)."
+        ),
+    ] = "gate",
     teacher: Annotated[
-        str, typer.Option(help="The first round's teacher (a spec or a level, L0-L4).")
+        str, typer.Option(help="A gate's first teacher (a spec or a level, L0-L4).")
     ] = "search",
     field: Annotated[
-        str, typer.Option("--field", help="The other seats while positions are kept.")
+        str, typer.Option("--field", help="The other seats while decisions are kept.")
     ] = "L3",
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Games whose teacher decisions are learned.")
-    ] = 120,
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            help="Games whose teacher decisions are learned (default: 120, a ranker 600).",
+        ),
+    ] = 0,
     held_out_games: Annotated[
-        int, typer.Option(help="Games (root seed + 1) whose decisions measure agreement.")
-    ] = 60,
+        int,
+        typer.Option(
+            help="Games (root seed + 1) that measure agreement (default: 60, a ranker 150)."
+        ),
+    ] = 0,
     iterations: Annotated[
         int,
         typer.Option(help="Rounds; each next teacher searches with the last policy as rollout."),
     ] = 1,
-    trees: Annotated[int, typer.Option(help="Boosted trees per expert.")] = 100,
-    depth: Annotated[int, typer.Option(help="Depth of each tree.")] = 3,
-    rate: Annotated[float, typer.Option(help="The boosting's learning rate.")] = 0.1,
+    worlds: Annotated[int, typer.Option(help="A ranker's teacher: worlds per decision.")] = 12,
+    trees: Annotated[
+        int, typer.Option(help="Boosted trees (a gate's per expert; default 100, a ranker 200).")
+    ] = 0,
+    depth: Annotated[int, typer.Option(help="A gate's trees: their depth.")] = 3,
+    leaves: Annotated[int, typer.Option(help="A ranker's trees: most leaves of each.")] = 31,
+    rate: Annotated[
+        float, typer.Option(help="The boosting's learning rate (default: 0.1, a ranker 0.05).")
+    ] = 0.0,
     strength_games: Annotated[
         int, typer.Option(help="Games per seat rotation against --field per round (0: none).")
     ] = 300,
@@ -784,26 +807,41 @@ def learn(
     *,
     game: GameName,
 ) -> None:
-    """Expert iteration: keep the teacher's decisions (search) in games against a field, ask
-    every expert at each, and train a gate of gradient-boosted trees (scikit-learn) that
-    picks, from the seat's context, the expert likeliest to decide as the teacher did; measure
-    its agreement on held-out games and its win share against the field. Each next round's
-    teacher searches with the last policy as rollout and opponent model. Writes
-    learned-<P>p-<i>.json and learned-<P>p.json (the last) into --out; play one with
-    learned(model=FILE)."""
-    from moaisim.studies.learn import learn as run_learn
-    from moaisim.studies.learn import summary
+    """Expert iteration. A gate: keep the teacher's decisions (search) in games against a
+    field, ask every expert at each, and train gradient-boosted trees (scikit-learn) that pick,
+    from the seat's context, the expert likeliest to decide as the teacher did. A ranker:
+    search over the experts' proposals (with the ranker as rollout policy) values each, and
+    trees learn those values from each proposal's features; its compiled play is checked
+    against the trees. Each round measures agreement on held-out games and the win share
+    against the field. Writes learned-<P>p-<i>.json and learned-<P>p.json (the last) into
+    --out; play one with learned(model=FILE)."""
+    from moaisim.studies import learn as gate_study
+    from moaisim.studies import rank as rank_study
 
+    if mode not in ("gate", "ranker"):
+        raise UserError(f"--mode is gate or ranker, not {mode!r}")
     names = library_names(experts, game)
+    ranker = mode == "ranker"
+    games = games or (600 if ranker else 120)
+    held_out_games = held_out_games or (150 if ranker else 60)
+    trees = trees or (rank_study.TREES if ranker else 100)
+    rate = rate or (rank_study.RATE if ranker else 0.1)
     try:
-        got = run_learn(players, out, names, teacher, field, games, held_out_games, iterations,
-                        trees, depth, rate, seed, strength_games, jobs, say,
-                        command_line("learn"), game=game)  # fmt: skip
+        if ranker:
+            got = rank_study.rank(players, out, names, field, games, held_out_games, iterations,
+                                  worlds, trees, leaves, rate, seed, strength_games,
+                                  n_jobs=jobs, progress=say, command=command_line("learn"),
+                                  game=game)  # fmt: skip
+            typer.echo(rank_study.summary(got))
+            return
+        got = gate_study.learn(players, out, names, teacher, field, games, held_out_games,
+                               iterations, trees, depth, rate, seed, strength_games, jobs, say,
+                               command_line("learn"), game=game)  # fmt: skip
     except KeyboardInterrupt as exc:
         typer.echo(f"moaisim: {stopped(exc)}; kept positions are saved: run the same command "
                    "again to reuse them", err=True)  # fmt: skip
         raise typer.Exit(stop_code(exc)) from None
-    typer.echo(summary(got))
+    typer.echo(gate_study.summary(got))
 
 
 @app.command("tune-search", short_help="Tune search's own knobs against L3 (L4's defaults).")

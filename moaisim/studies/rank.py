@@ -68,12 +68,23 @@ def ranker_class(game: str) -> type:
 
 
 def ranker_doc(players: int, experts: Sequence[str], ens: dict[str, Any], made: dict[str, Any],
-               game: str) -> dict[str, Any]:  # fmt: skip
-    """A ranker's model file document (the game's learned format, mode "ranker")."""
+               game: str, kinds: Sequence[str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """A ranker's model file document (the game's learned format, mode "ranker"), ranking
+    `kinds` (None: those the game's search searches by default; at the others the ranker
+    plays its first expert's proposal)."""
     cls = ranker_class(game)
+    if kinds is None:
+        kinds = searched_kinds(game)
     return {"format": cls.FORMAT, GAME_KEY: game, "players": players, "mode": "ranker",
-            "experts": list(experts), "context": list(cls.RANK), "made": made,
-            "ensembles": [ens]}  # fmt: skip
+            "experts": list(experts), "kinds": list(kinds), "context": list(cls.RANK),
+            "made": made, "ensembles": [ens]}  # fmt: skip
+
+
+def searched_kinds(game: str) -> list[str]:
+    """The decision kinds the game's search searches by default (what a ranker learns)."""
+    said = str(strategy_class("search", game).params["search"])
+    every = [k.value for k in load_game(game).Kind]
+    return every if said == "every" else [k.strip() for k in said.split(",") if k.strip()]
 
 
 def write_model(path: Path, doc: dict[str, Any]) -> str:
@@ -234,8 +245,8 @@ def verify(players: int, spec: str, model: HistGradientBoostingRegressor,
            field_: StrategySpec, games: int, seed: int, *, game: str) -> int:  # fmt: skip
     """Play `games` games of the ranker (seat 0) against the field, its decisions asked
     through views; at each, the candidate its compiled kernels choose must be the first of
-    scikit-learn's largest prediction over the same feature rows. Returns the decisions
-    checked; a mismatch raises."""
+    scikit-learn's largest prediction over the same feature rows (at a kind it does not rank,
+    the first candidate). Returns the decisions checked; a mismatch raises."""
     cls = load_strategy(spec, game).cls
     checked, wrong = [0], []
 
@@ -243,7 +254,8 @@ def verify(players: int, spec: str, model: HistGradientBoostingRegressor,
         rows, chosen = self.candidates(view)
         for r, x in enumerate(rows):
             if len(x) > 1:
-                want = int(np.argmax(model.predict(x)))
+                ranks = view.kind.value in self.doc["kinds"]  # else: the first expert's
+                want = int(np.argmax(model.predict(x))) if ranks else 0
                 if want != int(chosen[r]):
                     wrong.append((view.kind.value, int(view.games[r]), int(chosen[r]), want))
                 checked[0] += 1

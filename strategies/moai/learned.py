@@ -37,6 +37,7 @@ from moaisim.games.moai.engine.compiled.learned import (
     Model,
 )
 from moaisim.games.moai.engine.compiled.policy import GREEDY, HEURISTIC, LEARNED, Policy
+from moaisim.games.moai.engine.decisions import Kind
 from moaisim.games.moai.engine.views import SeatView
 from moaisim.games.moai.rules import Rules
 from moaisim.registry import load_strategy
@@ -79,6 +80,10 @@ def read_model(path: str, stamp: float) -> dict[str, Any]:
         raise UnknownStrategyError(f"{said}: a gate needs one ensemble per expert")
     if mode == "ranker" and (not isinstance(ensembles, list) or len(ensembles) != 1):
         raise UnknownStrategyError(f"{said}: a ranker has one ensemble")
+    kinds = doc.setdefault("kinds", [k.value for k in Kind] if mode == "ranker" else [])
+    names = [k.value for k in Kind]
+    if not isinstance(kinds, list) or any(k not in names for k in kinds):
+        raise UnknownStrategyError(f"{said}: kinds are decision kinds ({', '.join(names)})")
     reads = CONTEXT if mode == "gate" else RANK
     if doc.get("context") != list(reads):
         raise UnknownStrategyError(f"{said} reads another context than this version's "
@@ -193,7 +198,8 @@ class LearnedStrategy(Strategy):
         tables = self.doc["_tables"]
         model = Model(tuple(forms), tuple(t[0] for t in tables), tuple(t[1] for t in tables),
                       tuple(t[2] for t in tables), self.doc["digest"],
-                      MODES[self.doc["mode"]])  # fmt: skip
+                      MODES[self.doc["mode"]], sum(1 << k for k, kind in enumerate(Kind)
+                                                   if kind.value in self.doc["kinds"]))  # fmt: skip
         found = Policy(LEARNED, model=model)
         self._policies[rules] = found
         return found

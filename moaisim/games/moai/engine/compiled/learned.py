@@ -65,6 +65,9 @@ CANDIDATE: tuple[str, ...] = (
     *(f"bid_{t}" for t in range(6)),  # R3.3: a bid's cards of each type (0 for an action)
     "bid_cards",  # the cards a bid spends (0 for an action)
     *(f"by_{e}" for e in range(MAX_EXPERTS)),  # 1 when expert e proposed it
+    # expert e's score of the candidate less its score of its own proposal (<= 0 but for a
+    # tie; 0 for a bid, and where the expert scores no action: `policy.ranked`)
+    *(f"margin_{e}" for e in range(MAX_EXPERTS)),
 )
 #: A ranker's row for one candidate: the seat's context, then the candidate's own features.
 RANK: tuple[str, ...] = CONTEXT + CANDIDATE
@@ -164,11 +167,19 @@ def propose(cands, m: int, e: int, row, width: int) -> int:  # noqa: ANN001
 
 
 @kernel
-def candidate_row(cands, j: int, m: int, bid: bool, x) -> None:  # noqa: ANN001
+def candidate_row(cands, scores, experts: int, j: int, m: int, bid: bool, x) -> None:  # noqa: ANN001
     """Candidate j's own features (`CANDIDATE`) into x[N_CONTEXT:] (the context before them
-    is the decision's, the same for every candidate)."""
+    is the decision's, the same for every candidate); scores[e] holds expert e's scores of
+    the actions (`policy.ranked`)."""
     bits = cands[j, CAND_BITS]
     n = N_CONTEXT
+    for e in range(MAX_EXPERTS):
+        margin = 0.0
+        if e < experts and not bid:
+            for i in range(m):  # the candidate expert e proposed
+                if (cands[i, CAND_BITS] >> e) & 1:
+                    margin = scores[e, cands[j, 0]] - scores[e, cands[i, 0]]
+        x[n + 10 + MAX_EXPERTS + e] = margin
     count = 0
     for e in range(MAX_EXPERTS):
         on = (bits >> e) & 1
@@ -196,7 +207,7 @@ def best(g, c, pol, k: int, m: int, bid: bool, r: int, me: int, kind: int) -> in
     top, who = -np.inf, 0
     context(g, c, r, me, kind, pol.context)
     for j in range(m):
-        candidate_row(pol.cands, j, m, bid, pol.context)
+        candidate_row(pol.cands, pol.scores, experts, j, m, bid, pol.context)
         value = ensemble(pol.nodes, pol.roots, first, count, pol.context, constant)
         if value > top:
             top, who = value, j
@@ -240,16 +251,18 @@ def choose(g, c, pol, r: int, me: int, kind: int, k: int) -> int:  # noqa: ANN00
 
 class Model:
     """A learned policy's model as the lineup packs it: its experts (compiled `Policy`s of
-    the heuristic or greedy family), its mode (`GATE`, `RANKER`), per ensemble (a gate's one
-    per expert, a ranker's one) its trees' nodes ([n, 5], `FEATURE`..., children numbered
-    within the ensemble's table), each tree's root row and its constant. Equal (and hashed)
+    the heuristic or greedy family), its mode (`GATE`, `RANKER`), the decision kinds a
+    ranker ranks (bits 1 << K_BID...; at the others it plays its first expert's), per
+    ensemble (a gate's one per expert, a ranker's one) its trees' nodes ([n, 5],
+    `FEATURE`..., children numbered within the ensemble's table), each tree's root row and
+    its constant. Equal (and hashed)
     by `digest`, the model file's SHA-256: a lineup keys its policies by value."""
 
-    __slots__ = ("experts", "nodes", "roots", "constants", "digest", "mode")
+    __slots__ = ("experts", "nodes", "roots", "constants", "digest", "mode", "kinds")
 
     def __init__(self, experts: tuple, nodes: tuple[np.ndarray, ...],  # noqa: ANN001
                  roots: tuple[np.ndarray, ...], constants: tuple[float, ...], digest: str,
-                 mode: int = GATE) -> None:  # fmt: skip
+                 mode: int = GATE, kinds: int = 0) -> None:  # fmt: skip
         if not 1 <= len(experts) <= MAX_EXPERTS:
             raise ValueError(f"a learned policy has 1 to {MAX_EXPERTS} experts")
         if mode not in (GATE, RANKER):
@@ -260,6 +273,7 @@ class Model:
                              "one of each")  # fmt: skip
         self.experts, self.nodes, self.roots = experts, nodes, roots
         self.constants, self.digest, self.mode = constants, digest, mode
+        self.kinds = kinds
 
     def __hash__(self) -> int:
         return hash(self.digest)
@@ -269,4 +283,4 @@ class Model:
 
     def __reduce__(self) -> tuple:
         return (Model, (self.experts, self.nodes, self.roots, self.constants, self.digest,
-                        self.mode))  # fmt: skip
+                        self.mode, self.kinds))  # fmt: skip

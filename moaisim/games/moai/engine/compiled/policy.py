@@ -72,7 +72,7 @@ from moaisim.games.moai.engine.compiled.arrays import (
     take_answer,
 )
 from moaisim.games.moai.engine.compiled.features import loses
-from moaisim.games.moai.engine.decisions import BIRTH_STOP
+from moaisim.games.moai.engine.decisions import BIRTH_STOP, largest_action
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import FOREST, OCEAN, zone_of
 from moaisim.jit import kernel as jit_kernel
@@ -132,6 +132,7 @@ class Lineup(NamedTuple):
     context: np.ndarray  # float64 [learned.N_RANK]: a learned policy's working row
     cands: np.ndarray  # int64 [MAX_EXPERTS, CAND_BITS + 1]: a ranker's candidates (`propose`)
     proposal: np.ndarray  # int64 [6]: an expert's proposal (an action, or a bid's counts)
+    scores: np.ndarray  # float64 [MAX_EXPERTS, A]: each expert's scores of the actions
 
 
 def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: np.ndarray,
@@ -195,6 +196,7 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         context=np.zeros(learned.N_RANK, dtype=np.float64),
         cands=np.zeros((learned.MAX_EXPERTS, learned.CAND_BITS + 1), dtype=np.int64),
         proposal=np.zeros(6, dtype=np.int64),
+        scores=np.zeros((learned.MAX_EXPERTS, largest_action(rules)), dtype=np.float64),
     )
     return out, offset
 
@@ -202,7 +204,8 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
 def _pack(pol: Policy, k: int, index: dict[Policy, int], ints: np.ndarray, floats: np.ndarray,
           nodes: list[np.ndarray], roots: list[np.ndarray]) -> None:  # fmt: skip
     """Learned policy k's model into the lineup's tables (`compiled.learned`'s layout): its
-    expert count in ints[k, 0], its mode in ints[k, 1] (`learned.GATE`, `RANKER`); in
+    expert count in ints[k, 0], its mode in ints[k, 1] (`learned.GATE`, `RANKER`), a
+    ranker's kinds in ints[k, 2] (bits 1 << K_BID...: the others play the first expert's); in
     floats[k], each expert's policy index, then a gate's first root, tree count and constant
     per expert, a ranker's once (its one ensemble); the trees appended to `nodes` and `roots`
     (children and roots renumbered to rows of the whole table)."""
@@ -210,7 +213,7 @@ def _pack(pol: Policy, k: int, index: dict[Policy, int], ints: np.ndarray, float
     if model is None:
         raise ValueError(f"policy {k}: a learned policy without a model")
     e = len(model.experts)
-    ints[k, 0], ints[k, 1] = e, model.mode
+    ints[k, 0], ints[k, 1], ints[k, 2] = e, model.mode, model.kinds
     for j, expert in enumerate(model.experts):
         if expert.family not in (GREEDY, HEURISTIC) or expert.forbid or expert.asks:
             raise ValueError(f"policy {k}: expert {j} is not a plain greedy or heuristic policy")
@@ -310,10 +313,16 @@ def ranked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: i
         if bid:
             row[:] = 0
             expert_bid(g, c, pol, r, me, int(prm[e]), row)
-        else:
+        else:  # its scores of the actions kept (0 where it scores none)
+            for a in range(size):
+                sc.scores[a] = 0.0
             row[0] = expert_decides(g, c, pol, sc, r, kind, me, size, info, int(prm[e]))
+            for a in range(size):
+                pol.scores[e, a] = sc.scores[a]
         m = learned.propose(pol.cands, m, e, row, 6 if bid else 1)
     learned.leave(g, r, me, pos)
+    if not (pol.ints[k, 2] >> kind) & 1:  # a kind it does not rank: the first expert's
+        return 0
     return learned.best(g, c, pol, k, m, bid, r, me, kind)
 
 

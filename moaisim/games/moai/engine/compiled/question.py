@@ -134,7 +134,7 @@ def ranked_row(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, 
     x = pol.context
     context(g, c, r, me, kind, x)
     for j in range(m):
-        candidate_row(pol.cands, j, m, kind == K_BID, x)
+        candidate_row(pol.cands, pol.scores, pol.ints[pol.who[r, me], 0], j, m, kind == K_BID, x)
         for f in range(N_RANK):
             values[j * N_RANK + f] = x[f]
     out[0] = chosen
