@@ -198,6 +198,11 @@ def test_a_small_ranker_iteration_runs_end_to_end(tmp_path):
     assert doc["mode"] == "ranker" and doc["context"] == list(RANK)
     assert doc["experts"] == ["tuned", "greedy", "forester"] and len(doc["ensembles"]) == 1
     assert got.path.read_bytes() == (tmp_path / "learned-3p-1.json").read_bytes()
+    said: list[str] = []  # the same settings again: search's decisions are reused
+    again = rk.rank(3, tmp_path, ["tuned", "greedy", "forester"], field_="L1", games=6,
+                    held_out_games=3, worlds=2, trees=5, leaves=4, strength_games=0,
+                    check_games=1, progress=said.append, game="moai")  # fmt: skip
+    assert sum("reused" in m for m in said) == 2 and again.rounds[0].decisions == first.decisions
     with pytest.raises(UserError, match="distinct experts"):
         rk.rank(3, tmp_path / "x", ["tuned", "tuned"], game="moai")
     with pytest.raises(UserError, match="worlds must be a whole number"):

@@ -26,6 +26,8 @@ game's `RANK`), computed by the kernels the policy plays with. Each iteration:
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -42,11 +44,12 @@ from sklearn.ensemble import HistGradientBoostingRegressor
 from moaisim.engine.search import proposer_stream
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import GAME_KEY, write_atomic
+from moaisim.fingerprint import fingerprint
 from moaisim.games import load_game
 from moaisim.mixture_parts import sub_view
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy, strategy_class
 from moaisim.rng import Draws
-from moaisim.rundir import make_dir
+from moaisim.rundir import identity_game, make_dir
 from moaisim.runner import check_jobs
 from moaisim.studies import tune
 
@@ -167,6 +170,35 @@ def _record_task(players: int, ranker: str, field_: StrategySpec, seed: int, sea
     spec.Games.new(spec.make_rules(players), seed, games).play(seats)
     return [(d.game, x, d.means, d.chosen)
             for d, x in zip(teacher.record, teacher.features, strict=True)]  # fmt: skip
+
+
+def kept(out: Path, players: int, ranker: str, field_: StrategySpec, games: int, seed: int,
+         worlds: int, n_jobs: int, say: Callable[[str], None], *, game: str
+         ) -> Decisions:  # fmt: skip
+    """`record`'s decisions, kept in `out` under a digest of their settings, the ranker's
+    model (but when it was made) and the code and parameters of the strategies (made once,
+    then reused while none changes: an interrupted run resumes)."""
+    specs = [load_strategy(ranker, game), field_]
+    doc = json.loads(Path(dict(specs[0].params)["model"]).read_text(encoding="utf-8"))
+    doc.pop("made", None)
+    key = {"players": players, "field": field_.label, "games": games, "seed": seed,
+           "worlds": worlds, "model": doc,
+           **identity_game(game), "code": fingerprint(specs)}  # fmt: skip
+    whole = json.dumps(key, sort_keys=True, default=str)
+    path = out / f"decisions-{hashlib.sha256(whole.encode()).hexdigest()[:12]}.npz"
+    if path.exists():
+        try:
+            with np.load(path) as f:
+                got = Decisions(f["x"], f["value"], f["group"], f["chosen"])
+        except (OSError, ValueError, KeyError) as exc:
+            raise UserError(f"{path}: not a decisions file ({exc}); remove it") from None
+        say(f"rank: {len(got):,} decisions reused from {path}")
+        return got
+    got = record(players, ranker, field_, games, seed, worlds, n_jobs, game=game)
+    buf = io.BytesIO()
+    np.savez(buf, x=got.x, value=got.value, group=got.group, chosen=got.chosen)
+    write_atomic(path, buf.getvalue(), "decisions")
+    return got
 
 
 def record(players: int, ranker: str, field_: StrategySpec, games: int, seed: int, worlds: int,
@@ -358,11 +390,12 @@ def rank(
         t0 = time.perf_counter()
         teacher = f"search over {current.name}'s candidates, its rollout policy"
         say(f"rank {players}p, round {i}: {teacher}, {games} games ({worlds} worlds)")
-        train = record(players, spec, field_spec, games, seed, worlds, n_jobs, game=game)
+        train = kept(out, players, spec, field_spec, games, seed, worlds, n_jobs, say,
+                     game=game)  # fmt: skip
         say(f"rank {players}p, round {i}: {len(train):,} searched decisions; held out: "
             f"{held_out_games} games")  # fmt: skip
-        held = record(players, spec, field_spec, held_out_games, seed + 1, worlds, n_jobs,
-                      game=game)  # fmt: skip
+        held = kept(out, players, spec, field_spec, held_out_games, seed + 1, worlds, n_jobs,
+                    say, game=game)  # fmt: skip
         model, ens = fit(train, trees, leaves, rate, seed)
         agree, regret = agreement(model.predict(held.x), held)
         first_agree, first_regret = agreement(_first(held.group), held)
