@@ -188,13 +188,17 @@ def test_bad_ranker_files_are_refused_in_one_line(tmp_path):
 def test_a_small_ranker_iteration_runs_end_to_end(tmp_path):
     got = rk.rank(3, tmp_path, ["tuned", "greedy", "forester"], field_="L1", games=6,
                   held_out_games=3, iterations=2, worlds=2, trees=5, leaves=4,
-                  strength_games=2, check_games=2, game="moai")  # fmt: skip
+                  strength_games=2, check_games=2, history=2, game="moai")  # fmt: skip
     first, second = got.rounds
     assert "learned-3p-start.json" in first.teacher and "learned-3p-0.json" in second.teacher
     assert first.decisions > 20 and first.checked > 0 and second.checked > 0
     assert 0 <= first.agreement <= 1 and first.regret >= 0
     assert first.strength is not None and first.strength.games == 6
     doc = json.loads(got.path.read_text())
+    # round 1 learned from both rounds' decisions (history=2), round 0 from its own
+    first_doc = json.loads((tmp_path / "learned-3p-0.json").read_text())
+    assert first_doc["made"]["rounds_learned_from"] == 1
+    assert doc["made"]["rounds_learned_from"] == 2 and second.decisions > first.decisions
     assert doc["mode"] == "ranker" and doc["context"] == list(RANK)
     assert doc["experts"] == ["tuned", "greedy", "forester"] and len(doc["ensembles"]) == 1
     assert got.path.read_bytes() == (tmp_path / "learned-3p-1.json").read_bytes()
@@ -209,3 +213,14 @@ def test_a_small_ranker_iteration_runs_end_to_end(tmp_path):
         rk.rank(3, tmp_path / "x", ["tuned"], worlds=0, game="moai")
     with pytest.raises(UserError, match="rapa-nui has no learned ranker"):
         rk.rank(3, tmp_path / "y", ["tuned", "greedy"], game="rapa-nui")
+
+
+def test_rounds_of_decisions_join_one_after_another():
+    def part(groups: list[int], value: float) -> rk.Decisions:
+        n = len(groups)
+        return rk.Decisions(np.full((n, 2), value), np.full(n, value), np.array(groups),
+                            np.zeros(n, bool))  # fmt: skip
+
+    both = rk.joined([part([0, 0, 1], 1.0), part([0, 1, 1], 2.0)])
+    assert both.group.tolist() == [0, 0, 1, 2, 3, 3] and len(both) == 4
+    assert both.value.tolist() == [1.0, 1.0, 1.0, 2.0, 2.0, 2.0] and both.x.shape == (6, 2)

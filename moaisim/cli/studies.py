@@ -796,6 +796,13 @@ def learn(
     ] = 0,
     depth: Annotated[int, typer.Option(help="A gate's trees: their depth.")] = 3,
     leaves: Annotated[int, typer.Option(help="A ranker's trees: most leaves of each.")] = 31,
+    history: Annotated[
+        int,
+        typer.Option(
+            help="A ranker's fit: the decisions of this round and of the "
+            "rounds before, this many rounds in all."
+        ),
+    ] = 1,
     rate: Annotated[
         float, typer.Option(help="The boosting's learning rate (default: 0.1, a ranker 0.05).")
     ] = 0.0,
@@ -830,8 +837,8 @@ def learn(
         if ranker:
             got = rank_study.rank(players, out, names, field, games, held_out_games, iterations,
                                   worlds, trees, leaves, rate, seed, strength_games,
-                                  n_jobs=jobs, progress=say, command=command_line("learn"),
-                                  game=game)  # fmt: skip
+                                  history=history, n_jobs=jobs, progress=say,
+                                  command=command_line("learn"), game=game)  # fmt: skip
             typer.echo(rank_study.summary(got))
             return
         got = gate_study.learn(players, out, names, teacher, field, games, held_out_games,

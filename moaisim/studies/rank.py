@@ -14,8 +14,9 @@ game's `RANK`), computed by the kernels the policy plays with. Each iteration:
    first expert's proposal), plays one seat against the field, seats rotating. Every
    searched decision is kept: each candidate's features and its mean rollout value.
 2. **Fit.** scikit-learn's `HistGradientBoostingRegressor` on each candidate's value less its
-   decision's mean (what differs between the candidates, not how good the position is). The
-   trees are written node by node to a model file (`learned-<P>p-<i>.json`, mode "ranker").
+   decision's mean (what differs between the candidates, not how good the position is), over
+   the decisions of this round and of the `history` - 1 rounds before it. The trees are
+   written node by node to a model file (`learned-<P>p-<i>.json`, mode "ranker").
 3. **Checked and measured.** The ranker as it plays (its compiled kernels) chooses, at every
    decision of games against the field, the candidate that scikit-learn's own prediction
    ranks first (`verify`: a mismatch stops the run); its held-out agreement with search's
@@ -352,6 +353,7 @@ def rank(
     seed: int = 0,
     strength_games: int = 300,
     check_games: int = 20,
+    history: int = 1,
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
@@ -366,7 +368,8 @@ def rank(
                                ("iterations", iterations, 1), ("worlds", worlds, 1),
                                ("trees", trees, 1), ("leaves", leaves, 2),
                                ("strength games", strength_games, 0),
-                               ("check games", check_games, 0)):  # fmt: skip
+                               ("check games", check_games, 0),
+                               ("history", history, 1)):  # fmt: skip
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise UserError(f"{what} must be a whole number of at least {least}, got {value!r}")
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 < rate <= 1:
@@ -379,6 +382,7 @@ def rank(
     out = Path(out)
     make_dir(out)
     result = RankResult(players)
+    rounds: list[Decisions] = []
     blank = {"constant": 0.0, "trees": []}
     current = out / f"learned-{players}p-start.json"
     spec = write_model(
@@ -396,11 +400,14 @@ def rank(
             f"{held_out_games} games")  # fmt: skip
         held = kept(out, players, spec, field_spec, held_out_games, seed + 1, worlds, n_jobs,
                     say, game=game)  # fmt: skip
-        model, ens = fit(train, trees, leaves, rate, seed)
+        rounds.append(train)
+        learned_from = joined(rounds[-history:])
+        model, ens = fit(learned_from, trees, leaves, rate, seed)
         agree, regret = agreement(model.predict(held.x), held)
         first_agree, first_regret = agreement(_first(held.group), held)
         made = {"command": command or "", "teacher": teacher, "field": field_spec.label,
-                "games": games, "seed": seed, "worlds": worlds, "decisions": len(train),
+                "games": games, "seed": seed, "worlds": worlds, "decisions": len(learned_from),
+                "rounds_learned_from": min(history, len(rounds)),
                 "held_out_games": held_out_games, "held_out_decisions": len(held),
                 "held_out_agreement": round(agree, 4), "held_out_regret": round(regret, 5),
                 "first_expert_agreement": round(first_agree, 4),
@@ -417,13 +424,22 @@ def rank(
                 f"({strength_games} games a seat)")  # fmt: skip
             power = tune.strength(players, spec, field_spec, strength_games, seed + 2,
                                   game=game)  # fmt: skip
-        result.rounds.append(Round(teacher, path, len(train), len(held), agree, regret,
+        result.rounds.append(Round(teacher, path, len(learned_from), len(held), agree, regret,
                                    first_agree, first_regret, checked, power,
                                    time.perf_counter() - t0))  # fmt: skip
     final = out / f"learned-{players}p.json"
     write_atomic(final, result.rounds[-1].path.read_bytes(), "model")
     result.rounds[-1].path = final
     return result
+
+
+def joined(parts: Sequence[Decisions]) -> Decisions:
+    """Several rounds' decisions as one (their decisions renumbered one after another)."""
+    offsets = np.cumsum([0] + [len(d) for d in parts[:-1]])
+    return Decisions(np.concatenate([d.x for d in parts]),
+                     np.concatenate([d.value for d in parts]),
+                     np.concatenate([d.group + o for d, o in zip(parts, offsets, strict=True)]),
+                     np.concatenate([d.chosen for d in parts]))  # fmt: skip
 
 
 def _first(group: np.ndarray) -> np.ndarray:
