@@ -224,3 +224,15 @@ def test_rounds_of_decisions_join_one_after_another():
     both = rk.joined([part([0, 0, 1], 1.0), part([0, 1, 1], 2.0)])
     assert both.group.tolist() == [0, 0, 1, 2, 3, 3] and len(both) == 4
     assert both.value.tolist() == [1.0, 1.0, 1.0, 2.0, 2.0, 2.0] and both.x.shape == (6, 2)
+
+
+def test_the_shipped_ranker_is_a_ranker_of_search_kinds_and_plays():
+    spec = load_strategy("learned(model='ranker-3p.json')")
+    made = spec()
+    assert made.doc["mode"] == "ranker" and made.doc["players"] == 3
+    assert made.doc["kinds"] == ["bid", "pick_epoch", "work", "feed"]
+    assert made.doc["made"]["command"].startswith("moaisim learn -p 3 --mode ranker")
+    assert made.doc["made"]["field"] == "L3" and "/" not in made.doc["made"]["field"]
+    g = Games.new(Rules.make(3), 12, np.arange(6))
+    g.play([spec(), load_strategy("tuned")(), load_strategy("greedy")()])
+    assert g.over().all()

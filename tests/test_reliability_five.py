@@ -102,7 +102,8 @@ def test_a_broken_model_file_among_the_learned_files_is_named(tmp_path, capsys):
     shutil.copy(MODEL, folder / "a-3p.json")
     (folder / "notes.json").write_text('{"not": "a model"}', encoding="utf-8")  # left out
     pattern = str(tmp_path / "reports" / "*" / "learned" / "*.json")
-    assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json"]
+    # the shipped 3-player ranker (the weights folder) and the one found by the pattern
+    assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json", "ranker-3p.json"]
     doc = json.loads(MODEL.read_text(encoding="utf-8"))
     doc["ensembles"][2]["trees"][5]["threshold"][0] = float("nan")
     broken = folder / "b-3p.json"

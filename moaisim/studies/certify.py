@@ -15,7 +15,8 @@ Families (anchors: PSRO's diverse best-response oracles; TAG's OneStepDeviations
   `reports/*/challengers/*.toml` under the working directory, of this game, at any count):
   a challenger found once is tried against every later mixture;
 - `learned`: every learned policy (`moaisim learn`'s model files) made for this player count:
-  the shipped `learned-*.json` and `reports/*/learned/*.json` (a game without a `learned`
+  the shipped models (the weights folder's JSON files of the learned format, gates and
+  rankers) and `reports/*/learned/*.json` (a game without a `learned`
   strategy has none);
 - `restrict`: each support member with each mechanism forbidden (`restrict(member,
   forbid=[m])`, strategies/moai/restrict.py);
@@ -288,8 +289,8 @@ def challenger_files(pattern: str = CHALLENGER_FILES, *, game: str) -> list[Path
 def learned_files(players: int, pattern: str = LEARNED_FILES, *,
                   game: str = DEFAULT,  # transitional: tests/test_reliability_five.py names none
                   ) -> list[Path]:  # fmt: skip
-    """Every learned policy's model file for `players` of the game: the shipped ones
-    (`learned-*.json` among the weights) and those matching `pattern` (a glob, relative to the
+    """Every learned policy's model file for `players` of the game: the shipped ones (every
+    JSON file of the learned format among the weights: gates and rankers) and those matching `pattern` (a glob, relative to the
     working directory or absolute). What is no model of the game is left out (a game without
     a `learned` strategy, a JSON document of another format, another game's model), and so is
     a model of another player count; a broken model (one its strategy refuses, or a file
@@ -299,7 +300,7 @@ def learned_files(players: int, pattern: str = LEARNED_FILES, *,
     except UnknownStrategyError:
         return []
     home = tune.weights_home(game)
-    found = {p.resolve() for p in home.glob("learned-*.json")}
+    found = {p.resolve() for p in home.glob("*.json")}  # the format says which are models
     found |= {Path(f).resolve() for f in glob.glob(pattern, recursive=True)}
     mine = []
     for p in sorted(found):

@@ -405,7 +405,7 @@ def rank(
         model, ens = fit(learned_from, trees, leaves, rate, seed)
         agree, regret = agreement(model.predict(held.x), held)
         first_agree, first_regret = agreement(_first(held.group), held)
-        made = {"command": command or "", "teacher": teacher, "field": field_spec.label,
+        made = {"command": command or "", "teacher": teacher, "field": field_,
                 "games": games, "seed": seed, "worlds": worlds, "decisions": len(learned_from),
                 "rounds_learned_from": min(history, len(rounds)),
                 "held_out_games": held_out_games, "held_out_decisions": len(held),

@@ -132,6 +132,13 @@ def leave(g, r: int, me: int, pos: np.uint64) -> None:  # noqa: ANN001
     g.seat_pos[r, me] = pos + np.uint64(1)
 
 
+@kernel
+def position(g, r: int, me: int) -> np.uint64:  # noqa: ANN001
+    """Where seat me's stream in game r stands (a ranker's experts draw from sub-streams
+    keyed by it, `expert_stream`; `leave` moves it on by one)."""
+    return g.seat_pos[r, me]
+
+
 #: Where a ranker's experts draw (`expert_stream`): above the gate's sub-streams.
 RANK_STREAM = SUB_STREAM + (np.uint64(1) << np.uint64(62))
 

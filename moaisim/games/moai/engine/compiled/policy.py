@@ -305,7 +305,7 @@ def ranked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: i
     chosen. One value of the seat's stream drawn, whatever the experts drew."""
     experts, prm, row = pol.ints[k, 0], pol.floats[k], pol.proposal
     bid = kind == K_BID
-    pos = g.seat_pos[r, me]
+    pos = learned.position(g, r, me)
     m = 0
     pol.cands[:, learned.CAND_BITS] = 0  # no candidate yet (`question.ranked_row` counts them)
     for e in range(experts):
