@@ -77,16 +77,19 @@ def test_the_learned_family_takes_every_model_of_the_player_count_and_only_those
     (folder / "b-4p.json").write_text(json.dumps({**doc, "players": 4}), encoding="utf-8")
     (folder / "c.json").write_text('{"not": "a model"}', encoding="utf-8")
     pattern = str(tmp_path / "reports" / "*" / "learned" / "*.json")
-    assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json"]
+    # the pattern's 3-player model and the shipped 3-player ranker (the weights folder)
+    assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json", "ranker-3p.json"]
     assert [p.name for p in cf.learned_files(4, pattern)] == ["b-4p.json"]
     assert cf.learned_files(3, pattern, game="rapa-nui") == []  # Rapa Nui has no learned strategy
     mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml", game="moai")
     found = cf.challengers(mix, ["learned"], tmp_path, 0.5, learned=pattern)
+    ranker = (WEIGHTS / "ranker-3p.json").resolve()
     assert [(c.family, c.spec) for c in found] == [
-        ("learned", f"learned(model={str((folder / 'a-3p.json').resolve())!r})")
+        ("learned", f"learned(model={str((folder / 'a-3p.json').resolve())!r})"),
+        ("learned", f"learned(model={str(ranker)!r})"),
     ]
     # the round's own model is known from the checkout's default glob
-    assert cf.learned_files(3, str(ROOT / cf.LEARNED_FILES)) == [model]
+    assert cf.learned_files(3, str(ROOT / cf.LEARNED_FILES)) == [model, ranker]
 
 
 def test_the_project_s_own_challenger_files_are_all_known():
