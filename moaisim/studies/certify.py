@@ -290,11 +290,12 @@ def learned_files(players: int, pattern: str = LEARNED_FILES, *,
                   game: str = DEFAULT,  # transitional: tests/test_reliability_five.py names none
                   ) -> list[Path]:  # fmt: skip
     """Every learned policy's model file for `players` of the game: the shipped ones (every
-    JSON file of the learned format among the weights: gates and rankers) and those matching `pattern` (a glob, relative to the
-    working directory or absolute). What is no model of the game is left out (a game without
-    a `learned` strategy, a JSON document of another format, another game's model), and so is
-    a model of another player count; a broken model (one its strategy refuses, or a file
-    that is not JSON) is a one-line `UserError` naming it, never dropped unsaid."""
+    JSON file of the learned format among the weights: gates and rankers) and those matching
+    `pattern` (a glob, relative to the working directory or absolute). What is no model of
+    the game is left out (a game without a `learned` strategy, a JSON document of another
+    format, another game's model), and so is a model of another player count; a broken model
+    (one its strategy refuses, or a file that is not JSON) is a one-line `UserError` naming
+    it, never dropped unsaid."""
     try:
         cls = strategy_class("learned", game)
     except UnknownStrategyError:
