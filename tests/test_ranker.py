@@ -32,9 +32,11 @@ MARGINS = [COL[f"margin_{e}"] for e in range(MAX_EXPERTS)]
 
 
 def ranker(path: Path, experts: list[str], trees: list[dict], players: int = 3,
-           constant: float = 0.0) -> str:  # fmt: skip
-    """A ranker's model file (as `moaisim learn --mode ranker` writes it); its spec."""
-    doc = rk.ranker_doc(players, experts, {"constant": constant, "trees": trees}, {}, "moai")
+           constant: float = 0.0, kinds: list[str] | None = None) -> str:  # fmt: skip
+    """A ranker's model file (as `moaisim learn --mode ranker` writes it; `kinds` None: the
+    kinds search searches); its spec."""
+    doc = rk.ranker_doc(players, experts, {"constant": constant, "trees": trees}, {}, "moai",
+                        kinds)  # fmt: skip
     return rk.write_model(path, doc)
 
 
@@ -46,12 +48,16 @@ def stump(feature: int, threshold: float, low: float, high: float) -> dict:
 
 def asked(spec: str, players: int, seed: int, games: int, field: str = "greedy") -> list:
     """Every decision the ranker (seat 0) is asked through views in games against the field:
-    (kind, the view's context, its candidates' rows, the row chosen) per game."""
+    (kind, the view's context, its candidates' rows, the row chosen) per game; the
+    candidates themselves are checked against their rows' columns."""
     cls = load_strategy(spec).cls
     seen: list[tuple[Kind, np.ndarray, list[np.ndarray], np.ndarray]] = []
 
     def ask(self: Any, view: Any) -> Any:
-        rows, chosen = self.candidates(view)
+        rows, cands, chosen = self.candidates(view)
+        for x, got in zip(rows, cands, strict=True):
+            want = x[:, BIDS] if view.kind is Kind.BID else x[:, COL["action"]]
+            assert np.array_equal(np.asarray(got, dtype=float).reshape(want.shape), want)
         seen.append((view.kind, context_features(view), rows, chosen))
         return cls.by_policy(self, view)
 
@@ -63,7 +69,8 @@ def asked(spec: str, players: int, seed: int, games: int, field: str = "greedy")
 
 
 def test_every_expert_proposes_once_and_no_tree_plays_the_first(tmp_path):
-    spec = ranker(tmp_path / "r.json", ["greedy", "tuned", "forester"], [])
+    every = [k.value for k in Kind]  # every kind ranked: every expert asked at each
+    spec = ranker(tmp_path / "r.json", ["greedy", "tuned", "forester"], [], kinds=every)
     seen = asked(spec, 3, 5, 4)
     kinds = {k for k, *_ in seen}
     assert Kind.BID in kinds and Kind.WORK in kinds and Kind.FEED in kinds
@@ -108,15 +115,16 @@ def test_a_planted_ranker_plays_the_candidate_its_trees_value_most(tmp_path):
     unranked = 0
     for kind, _, rows, chosen in asked(spec, 3, 9, 4):
         for x, c in zip(rows, chosen, strict=True):
-            if kind not in ranked:  # the first expert's proposal, whatever the trees say
-                assert c == 0
-                unranked += len(x) > 1 and x[0, BY[1]] == 0
+            if kind not in ranked:  # only the first expert asked, whatever the trees say
+                assert c == 0 and len(x) == 1 and x[0, BY[0]] == 1
+                assert x[0, COL["proposers"]] == 1
+                unranked += 1
             elif kind is Kind.BID:
                 worth = x[:, BY[1]] + 0.01 * np.minimum(x[:, COL["bid_cards"]], 12)
                 assert c == int(np.argmax(worth))
             else:
                 assert x[c, BY[1]] == 1
-    assert unranked > 0  # where the trees would have chosen otherwise
+    assert unranked > 0
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -236,3 +244,16 @@ def test_the_shipped_ranker_is_a_ranker_of_search_kinds_and_plays():
     g = Games.new(Rules.make(3), 12, np.arange(6))
     g.play([spec(), load_strategy("tuned")(), load_strategy("greedy")()])
     assert g.over().all()
+
+
+def test_learn_refuses_a_bad_mode_and_a_zero_count_in_one_line(tmp_path, capsys):
+    from moaisim.cli import main
+
+    base = ["learn", "-p", "3", "-o", str(tmp_path / "out"), "--experts", "tuned,greedy"]
+    zero = "games must be a whole number of at least 1, got 0"
+    for extra, said in ((["--mode", "forest"], "--mode is gate or ranker, not 'forest'"),
+                        (["--mode", "ranker", "-n", "0"], zero), (["-n", "0"], zero)):  # fmt: skip
+        assert main([*base, *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"moaisim: error: {said}"]
+    assert not (tmp_path / "out").exists()

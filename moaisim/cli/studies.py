@@ -773,27 +773,28 @@ def learn(
         str, typer.Option("--field", help="The other seats while decisions are kept.")
     ] = "L3",
     games: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--games",
             "-n",
             help="Games whose teacher decisions are learned (default: 120, a ranker 600).",
         ),
-    ] = 0,
+    ] = None,
     held_out_games: Annotated[
-        int,
+        int | None,
         typer.Option(
             help="Games (root seed + 1) that measure agreement (default: 60, a ranker 150)."
         ),
-    ] = 0,
+    ] = None,
     iterations: Annotated[
         int,
         typer.Option(help="Rounds; each next teacher searches with the last policy as rollout."),
     ] = 1,
     worlds: Annotated[int, typer.Option(help="A ranker's teacher: worlds per decision.")] = 12,
     trees: Annotated[
-        int, typer.Option(help="Boosted trees (a gate's per expert; default 100, a ranker 200).")
-    ] = 0,
+        int | None,
+        typer.Option(help="Boosted trees (a gate's per expert; default 100, a ranker 200)."),
+    ] = None,
     depth: Annotated[int, typer.Option(help="A gate's trees: their depth.")] = 3,
     leaves: Annotated[int, typer.Option(help="A ranker's trees: most leaves of each.")] = 31,
     history: Annotated[
@@ -804,8 +805,9 @@ def learn(
         ),
     ] = 1,
     rate: Annotated[
-        float, typer.Option(help="The boosting's learning rate (default: 0.1, a ranker 0.05).")
-    ] = 0.0,
+        float | None,
+        typer.Option(help="The boosting's learning rate (default: 0.1, a ranker 0.05)."),
+    ] = None,
     strength_games: Annotated[
         int, typer.Option(help="Games per seat rotation against --field per round (0: none).")
     ] = 300,
@@ -829,10 +831,14 @@ def learn(
         raise UserError(f"--mode is gate or ranker, not {mode!r}")
     names = library_names(experts, game)
     ranker = mode == "ranker"
-    games = games or (600 if ranker else 120)
-    held_out_games = held_out_games or (150 if ranker else 60)
-    trees = trees or (rank_study.TREES if ranker else 100)
-    rate = rate or (rank_study.RATE if ranker else 0.1)
+    if games is None:
+        games = 600 if ranker else 120
+    if held_out_games is None:
+        held_out_games = 150 if ranker else 60
+    if trees is None:
+        trees = rank_study.TREES if ranker else gate_study.TREES
+    if rate is None:
+        rate = rank_study.RATE if ranker else gate_study.RATE
     try:
         if ranker:
             got = rank_study.rank(players, out, names, field, games, held_out_games, iterations,

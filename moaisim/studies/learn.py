@@ -212,16 +212,21 @@ class LearnResult:
         return self.rounds[-1].path
 
 
-def _check(games: int, held_out_games: int, iterations: int, strength_games: int,
-           trees: int, depth: int, rate: float, experts: Sequence[str]) -> None:  # fmt: skip
-    for what, value, least in (("games", games, 1), ("held-out games", held_out_games, 1),
-                               ("iterations", iterations, 1), ("strength games",
-                                                               strength_games, 0),
-                               ("trees", trees, 1), ("depth", depth, 1)):  # fmt: skip
+def check_settings(counts: Sequence[tuple[str, Any, int]], rate: Any) -> None:
+    """A study's whole-number settings (name, value, least) and its learning rate (above 0,
+    at most 1), each a one-line `UserError` when wrong (`learn`, `rank`)."""
+    for what, value, least in counts:
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise UserError(f"{what} must be a whole number of at least {least}, got {value!r}")
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 < rate <= 1:
         raise UserError(f"the learning rate must be above 0 and at most 1, got {rate!r}")
+
+
+def _check(games: int, held_out_games: int, iterations: int, strength_games: int,
+           trees: int, depth: int, rate: float, experts: Sequence[str]) -> None:  # fmt: skip
+    check_settings((("games", games, 1), ("held-out games", held_out_games, 1),
+                    ("iterations", iterations, 1), ("strength games", strength_games, 0),
+                    ("trees", trees, 1), ("depth", depth, 1)), rate)  # fmt: skip
     if len(experts) < 2 or len(set(experts)) != len(experts):
         raise UserError("give at least two distinct experts")
 

@@ -53,6 +53,7 @@ from moaisim.rng import Draws
 from moaisim.rundir import identity_game, make_dir
 from moaisim.runner import check_jobs
 from moaisim.studies import tune
+from moaisim.studies.learn import check_settings
 
 #: The ranker's boosting: trees, leaves per tree and the learning rate.
 TREES, LEAVES, RATE = 200, 31, 0.05
@@ -121,13 +122,11 @@ def teacher_class(game: str) -> type:
         def _drawn(self, view: Any, base_: np.ndarray, seeds: np.ndarray) -> list:
             """The games to search: the ranker's candidates, asked where its first proposer
             would draw (the seat's stream does not move); a game with one left out."""
-            rows, _ = self._ranker.candidates(
+            rows, proposed, _ = self._ranker.candidates(
                 sub_view(view, np.arange(len(view)), proposer_stream(view, 0))
             )
-            vector = view.kind.value in self.VECTOR_KINDS
             tasks = []
-            for row, x in enumerate(rows):
-                cands = decode(x, vector, self._ranker.RANK)
+            for row, (x, cands) in enumerate(zip(rows, proposed, strict=True)):
                 if len(cands) > 1:
                     tasks.append((row, cands, Draws(int(seeds[row]))))
                     self.features.append(x)
@@ -137,14 +136,6 @@ def teacher_class(game: str) -> type:
 
     Teacher.__name__ = Teacher.__qualname__ = f"Teacher[{game}]"
     return Teacher
-
-
-def decode(x: np.ndarray, vector: bool, names: Sequence[str]) -> list[Any]:
-    """The candidates of a ranker's feature rows: each row's action, or its bid's counts."""
-    if vector:
-        cols = [k for k, n in enumerate(names) if n.startswith("bid_") and n != "bid_cards"]
-        return [x[j, cols].astype(np.int64) for j in range(len(x))]
-    return [int(v) for v in x[:, list(names).index("action")]]
 
 
 @dataclass
@@ -216,9 +207,9 @@ def record(players: int, ranker: str, field_: StrategySpec, games: int, seed: in
     got = Parallel(n_jobs=n_jobs)(
         delayed(_record_task)(players, ranker, field_, seed, s, g, worlds, game) for s, g in tasks
     )
-    kept = sorted((d for part in got for d in part), key=lambda d: d[0])
+    found = sorted((d for part in got for d in part), key=lambda d: d[0])
     xs, values, groups, chosen = [], [], [], []
-    for i, (_, x, means, pick) in enumerate(kept):
+    for i, (_, x, means, pick) in enumerate(found):
         xs.append(x)
         values.append(means - means.mean())
         groups.append(np.full(len(x), i))
@@ -284,7 +275,7 @@ def verify(players: int, spec: str, model: HistGradientBoostingRegressor,
     checked, wrong = [0], []
 
     def ask(self: Any, view: Any) -> Any:
-        rows, chosen = self.candidates(view)
+        rows, _, chosen = self.candidates(view)
         for r, x in enumerate(rows):
             if len(x) > 1:
                 ranks = view.kind.value in self.doc["kinds"]  # else: the first expert's
@@ -364,16 +355,10 @@ def rank(
     round's model `out/learned-<P>p-<i>.json`, the last copied to `out/learned-<P>p.json`."""
     say = progress or (lambda _m: None)
     check_jobs(n_jobs)
-    for what, value, least in (("games", games, 1), ("held-out games", held_out_games, 1),
-                               ("iterations", iterations, 1), ("worlds", worlds, 1),
-                               ("trees", trees, 1), ("leaves", leaves, 2),
-                               ("strength games", strength_games, 0),
-                               ("check games", check_games, 0),
-                               ("history", history, 1)):  # fmt: skip
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise UserError(f"{what} must be a whole number of at least {least}, got {value!r}")
-    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 < rate <= 1:
-        raise UserError(f"the learning rate must be above 0 and at most 1, got {rate!r}")
+    check_settings((("games", games, 1), ("held-out games", held_out_games, 1),
+                    ("iterations", iterations, 1), ("worlds", worlds, 1), ("trees", trees, 1),
+                    ("leaves", leaves, 2), ("strength games", strength_games, 0),
+                    ("check games", check_games, 0), ("history", history, 1)), rate)  # fmt: skip
     cls = ranker_class(game)
     if not 1 <= len(experts) <= cls.MAX_EXPERTS or len(set(experts)) != len(experts):
         raise UserError(f"give 1 to {cls.MAX_EXPERTS} distinct experts")

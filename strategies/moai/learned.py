@@ -1,5 +1,10 @@
 """`learned`: a policy learned from search's decisions (expert iteration; docs/strategies.md,
-"A learned policy").
+"A learned policy" and "A learned ranker").
+
+A model file's `mode` says which: a **gate** (below), or a **ranker**, whose experts all
+propose at each decision it ranks (`kinds`) and whose one ensemble values each distinct
+proposal from its features (`compiled.learned.RANK`), trained by `moaisim learn --mode
+ranker` (`moaisim.studies.rank`).
 
 At each decision a gate of boosted trees reads the seat's context (the decision's kind, the
 round, its score and lead, wood, hand, pawns, statues: `compiled.learned.CONTEXT`) and picks
@@ -155,10 +160,11 @@ class LearnedStrategy(Strategy):
         from the kernel that reads it in play (what `moaisim learn` trains on)."""
         return context_features(view)
 
-    def candidates(self, view: SeatView) -> tuple[list[np.ndarray], np.ndarray]:
+    def candidates(self, view: SeatView) -> tuple[list[np.ndarray], list[list[Any]], np.ndarray]:
         """A ranker's candidates at a view's decision, as it plays them: per game their
-        feature rows ([m, len(RANK)], `compiled.learned.RANK`) and the row it chooses
-        (`compiled.answer.ranked_candidates`; the view's stream is not moved)."""
+        feature rows ([m, len(RANK)], `compiled.learned.RANK`), the candidates (actions, or
+        a bid's card counts) and the row it chooses (`compiled.answer.ranked_candidates`;
+        the view's stream is not moved)."""
         if self.doc["mode"] != "ranker":
             raise UnknownStrategyError(f"strategy 'learned': the model {self.model!r} is a "
                                        "gate, not a ranker")  # fmt: skip

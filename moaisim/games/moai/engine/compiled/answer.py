@@ -22,7 +22,7 @@ import numpy as np
 
 from moaisim.games.moai.engine.batch.state import BatchState
 from moaisim.games.moai.engine.compiled.arrays import PUBLIC, arrays_of, consts, kernel, scratch
-from moaisim.games.moai.engine.compiled.learned import MAX_EXPERTS, N_CONTEXT, N_RANK
+from moaisim.games.moai.engine.compiled.learned import MAX_EXPERTS, N_CONTEXT, N_RANK, RANK
 from moaisim.games.moai.engine.compiled.machine import play_rows
 from moaisim.games.moai.engine.compiled.policy import RANDOM, Form, Lineup, Policy, lineup
 from moaisim.games.moai.engine.compiled.question import (
@@ -285,10 +285,11 @@ def context_features(view: SeatView) -> np.ndarray:
     return values
 
 
-def ranked_candidates(form: Policy, view: SeatView) -> tuple[list[np.ndarray], np.ndarray]:
+def ranked_candidates(form: Policy, view: SeatView
+                      ) -> tuple[list[np.ndarray], list[list[Any]], np.ndarray]:  # fmt: skip
     """A ranker's candidates at the view's decision, computed by the kernels it plays with:
-    per game the candidates' feature rows ([m, N_RANK], `compiled.learned.RANK`: the
-    candidate is in its columns `action` or `bid_0`...`bid_5`), and the row it chooses
+    per game the candidates' feature rows ([m, N_RANK], `compiled.learned.RANK`), the
+    candidates themselves (actions, or a bid's six card counts), and the row it chooses
     ([n]). Its experts draw where the view's stream stands, as in play; the view's stream is
     not moved."""
     n, me, rules = len(view), int(view.seat), view.rules
@@ -299,4 +300,13 @@ def ranked_candidates(form: Policy, view: SeatView) -> tuple[list[np.ndarray], n
     values = np.zeros((n, MAX_EXPERTS * N_RANK), dtype=np.float64)
     _run(g, pol, sc, view, RANKED, out, rules, values=values)
     rows = [values[r, : out[r, 1] * N_RANK].reshape(int(out[r, 1]), N_RANK) for r in range(n)]
-    return rows, out[:, 0].copy()
+    if view.kind is Kind.BID:  # R3.3: the bid's card counts
+        cands = [[x[j, _BID_COLUMNS].astype(np.int64) for j in range(len(x))] for x in rows]
+    else:
+        cands = [[int(a) for a in x[:, _ACTION_COLUMN]] for x in rows]
+    return rows, cands, out[:, 0].copy()
+
+
+#: Where a candidate's bid (six card counts) and action stand in its `RANK` row.
+_BID_COLUMNS = [RANK.index(f"bid_{t}") for t in range(N_CARD_TYPES)]
+_ACTION_COLUMN = RANK.index("action")

@@ -262,8 +262,8 @@ class Model:
     ranker ranks (bits 1 << K_BID...; at the others it plays its first expert's), per
     ensemble (a gate's one per expert, a ranker's one) its trees' nodes ([n, 5],
     `FEATURE`..., children numbered within the ensemble's table), each tree's root row and
-    its constant. Equal (and hashed)
-    by `digest`, the model file's SHA-256: a lineup keys its policies by value."""
+    its constant. Equal (and hashed) by `digest`, the model file's SHA-256: a lineup keys
+    its policies by value."""
 
     __slots__ = ("experts", "nodes", "roots", "constants", "digest", "mode", "kinds")
 

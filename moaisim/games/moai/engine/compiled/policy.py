@@ -302,8 +302,12 @@ def ranked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: i
     """Ranker k's choice (`learned.RANKER`): each expert proposes on a sub-stream of its own
     (`learned.expert_stream`; a bid when kind is `K_BID`), the distinct proposals go to
     pol.cands, and the ensemble values each (`learned.best`); returns the row of pol.cands
-    chosen. One value of the seat's stream drawn, whatever the experts drew."""
-    experts, prm, row = pol.ints[k, 0], pol.floats[k], pol.proposal
+    chosen. At a kind it does not rank, only its first expert is asked, and its proposal
+    played (the same proposal: each expert's sub-stream is its own). One value of the
+    seat's stream drawn, whatever the experts drew."""
+    ranks = (pol.ints[k, 2] >> kind) & 1
+    experts = pol.ints[k, 0] if ranks else 1
+    prm, row = pol.floats[k], pol.proposal
     bid = kind == K_BID
     pos = learned.position(g, r, me)
     m = 0
@@ -321,8 +325,6 @@ def ranked(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, k: i
                 pol.scores[e, a] = sc.scores[a]
         m = learned.propose(pol.cands, m, e, row, 6 if bid else 1)
     learned.leave(g, r, me, pos)
-    if not (pol.ints[k, 2] >> kind) & 1:  # a kind it does not rank: the first expert's
-        return 0
     return learned.best(g, c, pol, k, m, bid, r, me, kind)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from moaisim.games.moai.engine.compiled.arrays import K_BID, K_DISASTER_TARGET, K_WORK, kernel
 from moaisim.games.moai.engine.compiled.features import loses, tally
 from moaisim.games.moai.engine.compiled.learned import (
+    CAND_BITS,
     N_CONTEXT,
     N_RANK,
     candidate_row,
@@ -127,14 +128,15 @@ def ranked_row(g, c, pol, sc, r: int, kind: int, me: int, size: int, info: int, 
     into values, their count into out[1] and the one chosen into out[0]."""
     if kind == K_BID:
         size, info = 0, -1
-    chosen = ranked(g, c, pol, sc, r, kind, me, size, info, pol.who[r, me])
-    m = 0
-    while m < pol.cands.shape[0] and pol.cands[m, -1] != 0:
+    k = pol.who[r, me]
+    chosen = ranked(g, c, pol, sc, r, kind, me, size, info, k)
+    m = 0  # the candidates: the rows `ranked` marked with their proposers
+    while m < pol.cands.shape[0] and pol.cands[m, CAND_BITS] != 0:
         m += 1
     x = pol.context
     context(g, c, r, me, kind, x)
     for j in range(m):
-        candidate_row(pol.cands, pol.scores, pol.ints[pol.who[r, me], 0], j, m, kind == K_BID, x)
+        candidate_row(pol.cands, pol.scores, pol.ints[k, 0], j, m, kind == K_BID, x)
         for f in range(N_RANK):
             values[j * N_RANK + f] = x[f]
     out[0] = chosen
