@@ -304,7 +304,7 @@ def learned_files(players: int, pattern: str = LEARNED_FILES, *,
     found = {p.resolve() for p in home.glob("*.json")}  # the format says which are models
     found |= {Path(f).resolve() for f in glob.glob(pattern, recursive=True)}
     mine = []
-    for p in sorted(found):
+    for p in sorted(found, key=lambda q: (q.name, str(q))):  # by name: the same order in any clone
         try:
             doc = json.loads(read_text(p, "model file"))
         except (UserError, ValueError):
