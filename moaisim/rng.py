@@ -55,14 +55,21 @@ def chance_stream(purpose: int) -> int:
     return CHANCE_BASE + number
 
 
-def stream_keys(root_seed: int, games: np.ndarray, streams: np.ndarray) -> np.ndarray:
-    """Keys [len(games), len(streams)] of the given stream ids of the games of a root seed."""
-    if not 0 <= root_seed < 2**64:
+def stream_keys(root_seed: int | np.ndarray, games: np.ndarray, streams: np.ndarray) -> np.ndarray:
+    """Keys [len(games), len(streams)] of the given stream ids of the games of a root seed
+    (or of each game's own root seed: a uint64 array, one per game)."""
+    if isinstance(root_seed, np.ndarray):
+        if root_seed.dtype != np.uint64 or root_seed.shape != (len(games),):
+            raise ValueError("root seeds must be a uint64 array, one per game")
+        roots = root_seed.reshape(-1, 1)
+    elif not 0 <= root_seed < 2**64:
         raise ValueError(f"root seed must be in [0, 2**64), got {root_seed}")
+    else:
+        roots = np.array([root_seed], dtype=np.uint64)
     g = np.asarray(games, dtype=np.uint64).reshape(-1, 1)
     s = np.asarray(streams, dtype=np.uint64).reshape(1, -1)
-    root = _mix(np.array([root_seed], dtype=np.uint64) + _GOLDEN)
     with np.errstate(over="ignore"):
+        root = _mix(roots + _GOLDEN)
         return _mix(_mix(root + g * _GOLDEN) + (s + np.uint64(1)) * _M2)
 
 
@@ -115,6 +122,21 @@ class Streams:
         self.chance_keys = keys[:, players:]
         # one counter array per seat, so a seat's handle holds its own stream only
         self.counters = [np.zeros(len(self.games), dtype=np.uint64) for _ in range(players)]
+
+    @classmethod
+    def rooted(cls, roots: np.ndarray, games: np.ndarray, players: int) -> Streams:
+        """The streams of games each of a root seed of its own (`roots[i]` for `games[i]`):
+        game i's streams are those of `Streams(roots[i], [games[i]], players)`, made in one
+        pass (a search's worlds of many games, each game's from its own seed)."""
+        out = cls.__new__(cls)
+        out.root_seed = int(roots[0]) if len(roots) else 0
+        out.games = np.asarray(games, dtype=np.int64)
+        ids = [seat_stream(s) for s in range(players)] + [chance_stream(c) for c in range(PURPOSES)]
+        keys = stream_keys(np.asarray(roots, dtype=np.uint64), out.games,
+                           np.array(ids, dtype=np.uint64))  # fmt: skip
+        out.seat_keys, out.chance_keys = keys[:, :players], keys[:, players:]
+        out.counters = [np.zeros(len(out.games), dtype=np.uint64) for _ in range(players)]
+        return out
 
     def take(self, rows: np.ndarray) -> Streams:
         """The streams of the games at `rows` (a row may repeat), where they stand: a copy's

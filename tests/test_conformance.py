@@ -149,6 +149,39 @@ def test_a_view_is_sealed_and_determinize_keeps_what_the_seat_saw(spec):
     assert checked >= 3 and hidden_varied >= 1
 
 
+def test_determinize_with_a_seed_per_row_draws_each_rows_worlds_as_alone(spec):
+    """One seed per row (how a search draws the worlds of all its games in one call): row k's
+    worlds are the very worlds a call for that row alone draws from its seed, hidden parts
+    and future chance alike (played on to the end, they score the same), unchecked rows
+    included; a count of seeds that is not one per row is one line."""
+    compared = 0
+    for k, (g, pend) in enumerate(walk(spec, max(spec.INFO.players), 4, SEED + 5)):
+        seat = int(pend.seat[0])
+        rows = pend.rows[pend.seat == seat]
+        if len(rows) < 2:
+            continue
+        view = g.observe(seat, rows=rows, kind=pend.kind)
+        seeds = [SEED + 100 * k + j for j in range(len(rows))]
+        batch = spec.determinize(view, np.array(seeds, dtype=np.uint64), 3,
+                                 rows=np.arange(len(rows)), check_rows=False)  # fmt: skip
+        alone = spec.Games.stack([spec.determinize(view, s, 3, rows=j)
+                                  for j, s in enumerate(seeds)])  # fmt: skip
+        for q in range(g.rules.players):
+            for w in range(len(batch)):
+                assert_same(seen(batch.observe(q, rows=[w])), seen(alone.observe(q, rows=[w])))
+        rules = g.rules
+        batch.play(strategies(spec, rules))
+        alone.play(strategies(spec, rules))
+        assert np.array_equal(batch.scores(), alone.scores())
+        with pytest.raises(UserError, match="seeds for") as info:
+            spec.determinize(view, seeds[:1], 3, rows=np.arange(len(rows)))
+        assert one_line(info.value)
+        compared += 1
+        if compared == 3:
+            break
+    assert compared == 3
+
+
 def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 

@@ -39,8 +39,10 @@ class Worlds:
     - `view_type`: the class of its views;
     - `misshapen(view) -> problem | None`: a field of the wrong shape or type (None: fine);
     - `impossible(view, row) -> problem | None`: what in a row no game of its rules shows;
-    - `build(view, rows, n, seed) -> Games`: n worlds per row (row k's worlds k*n ... k*n+n-1),
-      their unseen parts drawn from streams of root `seed`;
+    - `build(view, rows, n, seeds) -> Games`: n worlds per row (row k's worlds k*n ...
+      k*n+n-1), row k's unseen parts and future chance drawn from streams of root `seeds[k]`
+      alone (its worlds numbered 0 ... n-1 there), so that a row's worlds are the same
+      whichever rows are built with it;
     - `decision(view, row) -> (kind, seat or None)`: the decision a world of the row must wait
       for, and the seat it asks (None: the view may be any seat's).
     """
@@ -52,12 +54,19 @@ class Worlds:
     decision: Callable[[Any, int], tuple[Any, int | None]]
 
 
-def determinize(game: Worlds, view: Any, seed: int | SeatRandom, n: int,
-                rows: int | Sequence[int] | np.ndarray = 0) -> Games:  # fmt: skip
+def determinize(game: Worlds, view: Any, seed: int | SeatRandom | Sequence[int] | np.ndarray,
+                n: int, rows: int | Sequence[int] | np.ndarray = 0, *,
+                check_rows: bool = True) -> Games:  # fmt: skip
     """n full games per game `rows` of `view`, each consistent with what the view shows of its
     game: world w of the k-th row given is game k * n + w of the result, at the same decision
-    as the view. `seed` may be the seat's stream (two values drawn per game of the view, the
-    first row's used). A view no game can show is one `UserError` naming what is wrong."""
+    as the view. `seed` is one seed (the first row's worlds drawn from it, each later row's
+    from a seed of its own made from it, `row_seeds`), the seat's stream (two values drawn per
+    game of the view, the first row's used as that one seed), or one seed per row: then row
+    k's worlds are exactly those `determinize(view, seed[k], n, rows=rows[k])` gives, so a
+    search draws the worlds of all its games in one call, each game's as if alone. A view no
+    game can show is one `UserError` naming what is wrong; `check_rows=False` skips the
+    row-by-row part of that check, for a view the engine made itself (a strategy's own, as a
+    search's)."""
     if not isinstance(view, game.view_type):
         raise UserError(f"determinize needs a {game.view_type.__name__} (a strategy's view or "
                         f"Games.observe), got {type(view).__name__}")  # fmt: skip
@@ -68,7 +77,7 @@ def determinize(game: Worlds, view: Any, seed: int | SeatRandom, n: int,
     problem = game.misshapen(view)
     if problem:
         raise UserError(f"determinize: no game can show this view: {problem}")
-    for row in rows.tolist():
+    for row in rows.tolist() if check_rows else ():
         problem = game.impossible(view, row)
         if problem:  # at the door: the machine's loops index by these counts
             raise UserError(f"determinize: no game can show this view ({_where(view, row)}): "
@@ -77,13 +86,21 @@ def determinize(game: Worlds, view: Any, seed: int | SeatRandom, n: int,
     if stream is not None:  # peeked: the stream moves on only once the worlds are made
         u = SeatRandom(stream.keys, stream.position).uniform(2)[rows[0]]
         seed = int(u[0] * 2**32) * 2**32 + int(u[1] * 2**32)
-    seed = check_seed(seed, "determinize: seed")
-    worlds = game.build(view, rows, n, seed)
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        if len(seed) != len(rows):
+            raise UserError(f"determinize: {len(seed)} seeds for {len(rows)} rows (give one "
+                            "seed, or one per row)")  # fmt: skip
+        seeds = [check_seed(s, "determinize: seed") for s in list(seed)]
+    else:
+        seeds = row_seeds(check_seed(seed, "determinize: seed"), len(rows))
+    seeds_of = np.array(seeds, dtype=np.uint64)
+    worlds = game.build(view, rows, n, seeds_of)
     ok = _asked(game, view, rows, n, worlds)
     for attempt in range(1, REDRAWS + 1):
         if ok.all():
             break
-        worlds, ok = _redrawn(game, view, rows, n, worlds, ok, _seed_of(seed, attempt))
+        again = np.array([_seed_of(s, attempt) for s in seeds], dtype=np.uint64)
+        worlds, ok = _redrawn(game, view, rows, n, worlds, ok, again)
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
         row = int(rows[bad // n])
@@ -118,14 +135,15 @@ def _asked(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games) -> 
 
 
 def _redrawn(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games,
-             ok: np.ndarray, seed: int) -> tuple[Games, np.ndarray]:  # fmt: skip
+             ok: np.ndarray, seeds: np.ndarray) -> tuple[Games, np.ndarray]:  # fmt: skip
     """The worlds with those that wait for another decision than their row's replaced by
-    worlds drawn again from another stream space (`seed`) that do: the view shows that its
-    decision is asked (a seat that sees another's decision knows it has a choice), which a
-    world drawing that seat's hidden part may deny (Moai's birth forced by the hand drawn)."""
+    worlds drawn again from other stream spaces (`seeds`, one per row) that do: the view
+    shows that its decision is asked (a seat that sees another's decision knows it has a
+    choice), which a world drawing that seat's hidden part may deny (Moai's birth forced by
+    the hand drawn)."""
     bad = np.flatnonzero(~ok)
     again = np.unique(bad // n)
-    extra = game.build(view, rows[again], n, seed)
+    extra = game.build(view, rows[again], n, seeds[again])
     good = _asked(game, view, rows[again], n, extra)
     order, filled = np.arange(len(worlds)), ok.copy()
     for k, row in enumerate(again.tolist()):
@@ -136,6 +154,13 @@ def _redrawn(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games,
     if filled.sum() == ok.sum():
         return worlds, ok
     return type(worlds).stack([worlds, extra]).clone(rows=order), filled
+
+
+def row_seeds(seed: int, rows: int) -> list[int]:
+    """One seed per row of a call given one seed: the first row's is that seed (a single row
+    draws as it always did), row k's a hash of (seed, k) (numpy's `SeedSequence`)."""
+    return [seed] + [int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint64)[0])
+                     % 2**63 for k in range(1, rows)]  # fmt: skip
 
 
 def _seed_of(seed: int, attempt: int) -> int:

@@ -256,10 +256,9 @@ class Search:
 
     def _worlds(self, view: Any, rows: list[int], seeds: list[int]) -> Any:
         """`worlds` determinized worlds of each game of `rows` (game k's: rows k x worlds
-        onward)."""
-        w_total = int(self.worlds)
-        return self._spec.Games.stack([self._spec.determinize(view, seed, w_total, rows=row)
-                                       for row, seed in zip(rows, seeds, strict=True)])  # fmt: skip
+        onward), all drawn in one call, each game's from its own seed (the worlds it would
+        get alone). The view is the engine's own, so its rows are not checked one by one."""
+        return self._spec.determinize(view, seeds, int(self.worlds), rows=rows, check_rows=False)
 
     def _proposals(self, view: Any) -> list[list[Any]]:
         """Each game's proposers' answers, asked on the seat's own view (all they read is what

@@ -340,10 +340,12 @@ def _impossible(view: SeatView, row: int) -> str | None:
     return None
 
 
-def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:
-    """n worlds per row: the unseen cards dealt at random to the rivals' hands."""
+def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games:
+    """n worlds per row (row k's from root `seeds[k]`): the unseen cards dealt at random to
+    the rivals' hands."""
     r, p, b = view.rules, view.rules.players, len(rows) * n
-    draws = Streams(seed, np.arange(b), p).chance(Chance.DEAL, np.arange(b), CARDS)
+    streams = Streams.rooted(np.repeat(seeds, n), np.tile(np.arange(n), len(rows)), p)
+    draws = streams.chance(Chance.DEAL, np.arange(b), CARDS)
     holder = np.full((b, CARDS), -1)
     for k, row in enumerate(rows):
         for w in range(n):
@@ -362,8 +364,7 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:
         "taken": np.repeat(view.taken[rows], n, axis=0),
         "step": np.repeat(view.step[rows], n),
     }
-    games = np.arange(b)
-    return Games(Machine(r, seed, games, s, Streams(seed, games, p)))
+    return Games(Machine(r, int(seeds[0]), np.arange(b), s, streams))
 
 
 def _decision(view: SeatView, row: int) -> tuple[Kind, int | None]:
@@ -374,9 +375,10 @@ def _decision(view: SeatView, row: int) -> tuple[Kind, int | None]:
 WORLDS = engine.Worlds(SeatView, _misshapen, _impossible, _build, _decision)
 
 
-def determinize(view: SeatView, seed: Any, n: int, rows: Any = 0) -> Games:
+def determinize(view: SeatView, seed: Any, n: int, rows: Any = 0, *,
+                check_rows: bool = True) -> Games:  # fmt: skip
     """n games per row of `view` that the seat cannot tell from its own (the floor's frame)."""
-    return engine.determinize(WORLDS, view, seed, n, rows)
+    return engine.determinize(WORLDS, view, seed, n, rows, check_rows=check_rows)
 
 
 def conserved(games: Games) -> list[str]:

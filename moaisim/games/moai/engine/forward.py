@@ -240,8 +240,9 @@ def _strategy_column(names: Sequence[str], seat_of_row: np.ndarray) -> pd.Catego
 # --- determinization -----------------------------------------------------------------------
 
 
-def determinize(view: SeatView, seed: int | SeatRandom, n: int,
-                rows: int | Sequence[int] | np.ndarray = 0) -> Games:  # fmt: skip
+def determinize(view: SeatView, seed: int | SeatRandom | Sequence[int] | np.ndarray, n: int,
+                rows: int | Sequence[int] | np.ndarray = 0, *,
+                check_rows: bool = True) -> Games:  # fmt: skip
     """n full games per game `rows` of `view` (one seat's view with every field, at a
     decision), each consistent with what the view shows of its game (R5.9): the rivals'
     hands drawn from the cards the seat has not seen (the public hand sizes kept), the
@@ -250,9 +251,10 @@ def determinize(view: SeatView, seed: int | SeatRandom, n: int,
     among those not in the supply. World w of the k-th row given is game k * n + w of the
     result: at the same decision as the view, drawing its future chance from a stream space
     of its own (root `seed`). `seed` may be the seat's stream (two values drawn per game of
-    the view, the first row's used). The frame is the floor's (`moaisim.engine.determinize`:
-    a view no game can show is one `UserError`, `possible.impossible`)."""
-    return engine.determinize(WORLDS, view, seed, n, rows)
+    the view, the first row's used), or one seed per row. The frame is the floor's
+    (`moaisim.engine.determinize`: the seeds, and a view no game can show is one `UserError`,
+    `possible.impossible`)."""
+    return engine.determinize(WORLDS, view, seed, n, rows, check_rows=check_rows)
 
 
 def _misshapen(view: SeatView) -> str | None:
@@ -265,17 +267,19 @@ def _misshapen(view: SeatView) -> str | None:
     return shape_problem(view)
 
 
-def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:
-    """n worlds per game `rows` of the view, their unseen parts drawn from root `seed`."""
+def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games:
+    """n worlds per game `rows` of the view, row k's unseen parts and future chance drawn
+    from root `seeds[k]` alone (its worlds numbered 0 ... n-1 in that stream space)."""
     try:
-        state = _worlds(view, rows, n, Draws(seed))
+        state = _worlds(view, rows, n, [Draws(int(s)) for s in seeds.tolist()])
     except (ValueError, IndexError) as exc:  # a view whose fields were changed by hand
         raise UserError(f"determinize: no game is consistent with this view ({exc})") from None
     rules = view.rules
     everyone = np.arange(state.b)
     next_epochs(state.epoch_deck, state.public, everyone, rules)
-    machine = Machine(rules, seed, everyone, state=state,
-                      streams=Streams(seed, everyone, rules.players))  # fmt: skip
+    streams = Streams.rooted(np.repeat(seeds, n), np.tile(np.arange(n), len(rows)),
+                             rules.players)  # fmt: skip
+    machine = Machine(rules, int(seeds[0]), everyone, state=state, streams=streams)
     at_work = everyone[state.step == Step.WORK]
     if len(at_work):  # the work phase's counts, from the pawns
         counts = phase_counts(state.loc, state.boats, state.covered, at_work, rules.layout)
@@ -308,10 +312,11 @@ def _decision(view: SeatView, row: int) -> tuple[Kind, int | None]:
 WORLDS = engine.Worlds(SeatView, _misshapen, impossible, _build, _decision)
 
 
-def _worlds(view: SeatView, rows: np.ndarray, n: int, draws: Draws) -> BatchState:
-    """The state of n worlds per game `rows` of the view (`determinize`), at its decision."""
+def _worlds(view: SeatView, rows: np.ndarray, n: int, each: list[Draws]) -> BatchState:
+    """The state of n worlds per game `rows` of the view (`determinize`), at its decision,
+    row k's unseen parts drawn from `each[k]`."""
     state = BatchState(view.rules, n * len(rows))
-    for k, row in enumerate(rows.tolist()):
+    for k, (row, draws) in enumerate(zip(rows.tolist(), each, strict=True)):
         worlds = np.arange(k * n, (k + 1) * n)
         state.public[worlds] = view._record[row]  # noqa: SLF001 - the view's own copy
         cursor = view._cursor[row]  # noqa: SLF001

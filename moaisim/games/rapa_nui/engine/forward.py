@@ -321,24 +321,26 @@ class Game(engine.Game):
 
 
 # --- determinization -------------------------------------------------------------------------
-def determinize(view: SeatView, seed: int | SeatRandom, n: int,
-                rows: int | Sequence[int] | np.ndarray = 0) -> Games:  # fmt: skip
+def determinize(view: SeatView, seed: int | SeatRandom | Sequence[int] | np.ndarray, n: int,
+                rows: int | Sequence[int] | np.ndarray = 0, *,
+                check_rows: bool = True) -> Games:  # fmt: skip
     """n full games per game `rows` of `view`, each consistent with what the view shows of
     its game (R10): the draw pile's cards (the deck less the display and every card taken,
     R10.3) in a random order, each rival's face-down sacrifice types drawn among the cards
     of its public stock, its hand as the public record gives it. World w of the k-th row
     given is game k * n + w of the result, at the same decision as the view (its kind,
     seat, turn); the seats' random choices draw from streams of root `seed`. `seed` may be
-    the seat's stream (two values drawn per game of the view, the first row's used). The
-    frame is the floor's (`moaisim.engine.determinize`: a view no game can show is one
-    `UserError`, `possible.impossible`); a view must be its seat's at its own decision."""
-    return engine.determinize(WORLDS, view, seed, n, rows)
+    the seat's stream (two values drawn per game of the view, the first row's used), or one
+    seed per row. The frame is the floor's (`moaisim.engine.determinize`: the seeds, and a
+    view no game can show is one `UserError`, `possible.impossible`); a view must be its
+    seat's at its own decision."""
+    return engine.determinize(WORLDS, view, seed, n, rows, check_rows=check_rows)
 
 
-def _build(view: SeatView, rows: np.ndarray, n: int, seed: int) -> Games:
-    """n worlds per game `rows` of the view, drawn from root `seed` in row order."""
-    draws = Draws(seed)
-    parts = [_worlds(view, row, n, draws, seed, k) for k, row in enumerate(rows.tolist())]
+def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games:
+    """n worlds per game `rows` of the view, row k's drawn from root `seeds[k]` alone."""
+    parts = [_worlds(view, row, n, Draws(int(seed)), int(seed))
+             for row, seed in zip(rows.tolist(), seeds.tolist(), strict=True)]  # fmt: skip
     return parts[0] if len(parts) == 1 else Games.stack(parts)
 
 
@@ -351,10 +353,10 @@ def _decision(view: SeatView, row: int) -> tuple[Kind, int]:
 WORLDS = engine.Worlds(SeatView, misshapen, impossible, _build, _decision)
 
 
-def _worlds(view: SeatView, row: int, n: int, draws: Draws, seed: int, k: int) -> Games:
-    """n worlds of row `row` of the view (games k * n ... of root `seed`)."""
+def _worlds(view: SeatView, row: int, n: int, draws: Draws, seed: int) -> Games:
+    """n worlds of row `row` of the view (games 0 ... n-1 of root `seed`)."""
     rules, c, p, me = view.rules, view.rules.components, view.players, view.seat
-    ids = np.arange(k * n, (k + 1) * n, dtype=np.int64)
+    ids = np.arange(n, dtype=np.int64)
     machine = Machine(rules, seed, ids)
     g = machine.g
     one = lambda name: np.asarray(getattr(view, name)[row])  # noqa: E731
