@@ -15,7 +15,7 @@ from moaisim.errors import StrategyError
 from moaisim.games.rapa_nui.engine.batch import Batch
 from moaisim.games.rapa_nui.engine.decisions import Kind
 from moaisim.games.rapa_nui.engine.reference import ReferenceGame
-from moaisim.games.rapa_nui.engine.results import frame, seat_rows
+from moaisim.games.rapa_nui.engine.results import frame, ranked, ranks_and_shares, seat_rows
 from moaisim.games.rapa_nui.engine.views import FIELDS
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.strategies.rapa_nui.base import Strategy, random_choice
@@ -97,3 +97,26 @@ def test_a_python_seat_answering_illegally_is_one_clear_error():
 
     with pytest.raises(StrategyError, match="not one legal action"):
         Batch(Rules.make(2), 1, range(3)).play([Bad(), Strategy()])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda p: st.lists(
+            st.tuples(st.lists(st.integers(0, 6), min_size=p, max_size=p),
+                      st.lists(st.integers(0, 3), min_size=p, max_size=p)),
+            min_size=1, max_size=6,
+        )
+    ),
+    st.sampled_from(["share", "most_wood"]),
+)  # fmt: skip
+def test_r9_4_ranks_of_many_games_at_once_are_each_games_own(games, winner_tie):
+    """R9.4 on arrays (`ranked`: the batch results and a search's rollouts) gives each game the
+    ranks and shares the one-game rule (`ranks_and_shares`, the reference engine's) gives it:
+    small scores and wood, so ties of both are common."""
+    scores = np.array([s for s, _ in games])
+    wood = np.array([w for _, w in games])
+    rank, share = ranked(scores, wood, winner_tie)
+    for i, (s, w) in enumerate(games):
+        one_rank, one_share = ranks_and_shares(s, w, winner_tie)
+        assert rank[i].tolist() == one_rank and share[i].tolist() == one_share

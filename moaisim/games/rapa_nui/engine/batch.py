@@ -25,7 +25,7 @@ from moaisim.games.rapa_nui.engine.results import (
     TRACKED,
     frame,
     provenance,
-    ranks_and_shares,
+    ranked,
     rounds_of,
 )
 from moaisim.games.rapa_nui.engine.views import SeatView
@@ -225,8 +225,10 @@ class Batch:
         """[B] the game is over."""
         return self.g.cur[:, m.C_STEP] == m.OVER
 
-    def play(self, strategies: Sequence[Any]) -> pd.DataFrame:
-        """Play every game to its end, seat q by strategies[q], and return the results."""
+    def play(self, strategies: Sequence[Any], results: bool = True) -> pd.DataFrame | None:
+        """Play every game to its end, seat q by strategies[q], and return the results (None
+        with `results=False`: the forward model, whose look-ahead plays many short batches
+        and reads only their scores, builds its table when asked)."""
         p = self.rules.players
         if len(strategies) != p:
             raise ValueError(f"{p} players need {p} strategies")
@@ -246,7 +248,7 @@ class Batch:
                 if choices and len(waiting):  # a choice's components that answered by views
                     g.seat_pos[:] += drawn_by_views(forms, self.games, g.seat_keys)
                 todo = waiting
-        return self.results()
+        return self.results() if results else None
 
     def seat(self, strategies: Sequence[Any]) -> None:
         """Seat these strategy instances (one per seat): their `start` hooks are called once
@@ -377,11 +379,7 @@ class Batch:
         g, p, b = self.g, self.rules.players, len(self)
         parts = self.parts()
         scores = sum(parts[k] for k in PARTS)
-        rank = np.zeros((b, p), dtype=np.int64)
-        share = np.zeros((b, p))
-        for i in range(b):
-            rk, sh = ranks_and_shares(scores[i].tolist(), g.wood[i].tolist(), self.rules.winner_tie)
-            rank[i], share[i] = rk, sh
+        rank, share = ranked(scores, g.wood, self.rules.winner_tie)
         if names is None:
             names = [getattr(s, "name", type(s).__name__) for s in self.strategies]
             if len(names) != p:

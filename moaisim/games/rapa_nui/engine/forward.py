@@ -35,7 +35,7 @@ from moaisim.games.rapa_nui.engine.batch import Batch, consts, lineup, widest
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
 from moaisim.games.rapa_nui.engine.possible import impossible, misshapen, unseen_cards
 from moaisim.games.rapa_nui.engine.reference import ReferenceGame
-from moaisim.games.rapa_nui.engine.results import ranks_and_shares
+from moaisim.games.rapa_nui.engine.results import ranked
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import N_FOODS, N_KINDS
 from moaisim.games.rapa_nui.rules.model import Rules
@@ -150,12 +150,7 @@ class Machine(Batch):
     def shares(self) -> np.ndarray:
         """[B, P] each seat's share of the win were the game to end now (R9.4: ties share,
         or under `most_wood` more wood wins first)."""
-        scores, wood = self.scores(), self.g.wood
-        out = np.zeros(scores.shape)
-        for i in range(len(scores)):
-            out[i] = ranks_and_shares(scores[i].tolist(), wood[i].tolist(),
-                                      self.rules.winner_tie)[1]  # fmt: skip
-        return out
+        return ranked(self.scores(), self.g.wood, self.rules.winner_tie)[1]
 
 
 def _joined(parts: Sequence[np.ndarray]) -> np.ndarray:
@@ -243,7 +238,7 @@ class Games(engine.Games):
             raise UserError(f"{p} players need {p} names, got {len(names)}")
         self.names = [str(n) for n in names] if names is not None else []
         fresh = copy.deepcopy(list(strategies)) if self.logged else []
-        self.machine.play(strategies)
+        self.machine.play(strategies, results=False)
         self.expire()
         if self.logged:
             self._log(fresh)

@@ -124,6 +124,20 @@ def ranks_and_shares(scores: Sequence[int], wood: Sequence[int],
     return rank, [1.0 / first if r == 1 else 0.0 for r in rank]
 
 
+def ranked(scores: np.ndarray, wood: np.ndarray, winner_tie: str) -> tuple[np.ndarray, np.ndarray]:
+    """`ranks_and_shares` of many games at once ([B, P] scores and wood): R9.4's ranks [B, P]
+    and shares of the win [B, P], computed on arrays (the batch engine's results and a
+    search's rollouts read thousands of games at a time)."""
+    scores = np.asarray(scores, dtype=np.int64)
+    tie = np.asarray(wood, dtype=np.int64) if winner_tie == "most_wood" else np.zeros_like(scores)
+    above = (scores[:, None, :] > scores[:, :, None]) | (
+        (scores[:, None, :] == scores[:, :, None]) & (tie[:, None, :] > tie[:, :, None])
+    )  # [B, mine, other]: other ranked strictly above mine
+    rank = 1 + above.sum(axis=2)
+    first = (rank == 1).sum(axis=1, keepdims=True)
+    return rank, np.where(rank == 1, 1.0 / first, 0.0)
+
+
 def seat_rows(game: Any, seed: int, index: int, strategies: Sequence[str]) -> dict[str, list]:
     """The result columns of one finished reference game (`ReferenceGame`), one entry per
     seat."""
