@@ -116,10 +116,10 @@ def test_tune_takes_a_skill_level_as_its_field():
 
 
 def test_the_search_warning_counts_the_seats_that_search():
-    # 0.15 s a searching seat and game: one candidate seat at 2 and 3 players (2 x 10 games),
+    # 0.10 s a searching seat and game: one candidate seat at 2 and 3 players (2 x 10 games),
     # then a field of L4 in the 2 other seats at 3 players, then both
-    assert SEARCH_SECONDS == 0.15
-    assert search_cpu("search", "L3", [2, 3], 10) == pytest.approx(3.0)
-    assert search_cpu("tuned", "L4", [3], 10) == pytest.approx(3.0)
-    assert search_cpu("search(worlds=8)", "L4", [3], 10) == pytest.approx(4.5)
+    assert SEARCH_SECONDS == 0.10
+    assert search_cpu("search", "L3", [2, 3], 10) == pytest.approx(2.0)
+    assert search_cpu("tuned", "L4", [3], 10) == pytest.approx(2.0)
+    assert search_cpu("search(worlds=8)", "L4", [3], 10) == pytest.approx(3.0)
     assert search_cpu("tuned", "L3", [3, 4], 10) == 0.0

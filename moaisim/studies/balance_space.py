@@ -44,7 +44,7 @@ from moaisim.studies.sheet import MAX_GAMES as MAX_SHEET_GAMES
 
 #: Defaults of `[sheet]` for the finalists' balance sheets (smaller than `moaisim sheet`'s):
 #: `check_games`, L4 self-play on the first deals (the check field: does each finding hold
-#: under search play?), about 0.15 s of CPU per game and seat.
+#: under search play?), about 0.10 s of CPU per game and seat.
 SHEET = {"games": 4000, "skill_games": 400, "search_games": 0, "deals": 300, "replays": 2,
          "check_games": 50}  # fmt: skip
 #: Defaults of `[adapt]`: CMA-ES generations, games per candidate and seat rotation,
@@ -52,7 +52,7 @@ SHEET = {"games": 4000, "skill_games": 400, "search_games": 0, "deals": 300, "re
 ADAPT = {"generations": 3, "games": 60, "held_out_games": 300, "field_games": 2000,
          "search_games": 40}  # fmt: skip
 #: The bounds of a balance file's counts: games of one block, field or evaluation (each
-#: played in memory, with its per-round table), search's (L4) games (about 0.15 s of CPU
+#: played in memory, with its per-round table), search's (L4) games (about 0.10 s of CPU
 #: each), trials, NSGA-II's population and CMA-ES's generations.
 MAX_BLOCK_GAMES = 1_000_000
 MAX_TRIALS = 100_000

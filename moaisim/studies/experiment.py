@@ -62,7 +62,7 @@ RUN = {"jobs"}
 #: The keys of [check], the check field (`analysis.check`): L4 and the checked lineup's
 #: self-play on each set-up's first `games` deals.
 CHECK = {"games", "lineup"}
-#: The most games a set-up's check field plays (L4: about 0.15 s of CPU per seat and game).
+#: The most games a set-up's check field plays (L4: about 0.10 s of CPU per seat and game).
 MAX_CHECK_GAMES = 100_000
 #: Under `--games N` the check field plays N // QUICK_CHECK deals (at least 2).
 QUICK_CHECK = 10
@@ -412,7 +412,7 @@ def check_study(exp: Experiment, games: int | None = None) -> Any:
     every player count, on every set-up of the grid (variants, options, parameters,
     components), the same root seed, so its games are each set-up's first deals. Under
     `--games N` (a quick look) it plays a tenth as many deals as the look, at least 2 and
-    at most the file's: every seat searches (about 0.15 s of CPU per seat and game)."""
+    at most the file's: every seat searches (about 0.10 s of CPU per seat and game)."""
     assert exp.check is not None
     n = exp.check["games"]
     if games is not None:

@@ -65,7 +65,7 @@ KNOBS: dict[str, tuple[Any, ...]] = {
 BATCH = 10
 STUDY = "search-knobs"
 #: The bounds of a search's counts: trials, and games per seat rotation (search plays about
-#: 0.15 s of CPU a game, more with more worlds); root seeds seed Optuna's sampler, which
+#: 0.10 s of CPU a game, more with more worlds); root seeds seed Optuna's sampler, which
 #: takes 32 bits.
 MAX_TRIALS = 10_000
 MAX_GAMES = 10_000

@@ -7,7 +7,7 @@ It plays four sets of games and reads a field study's report (`--field`):
    from (`analysis.sheet`);
 2. the skill matrix: each level L0-L3 as one seat against copies of each level, seats rotated
    (`studies.versus`), and look-ahead search (L4) as one seat against each of them with fewer
-   games (its decisions cost about 0.15 s of CPU per game);
+   games (its decisions cost about 0.10 s of CPU per game);
 3. luck: the same deals replayed with the strategies' own draws renewed (`Games.new`'s
    `strategy_seed`), in the L2 pool (each seat draws its strategy per game) and in L3;
 4. the check field: L4 self-play (search in every seat) on the first `check_games` deals of
@@ -63,7 +63,7 @@ FIELD_LEVELS = ("L0", "L1", "L2", "L3")
 #: of games per second; search's cost is `versus.SEARCH_SECONDS`).
 SECONDS_PER_GAME = 0.0006
 #: The most games a sheet plays of each kind (L3 self-play, each skill pairing: kept in
-#: memory with their per-round tables), of search's pairings (about 0.15 s of CPU a game)
+#: memory with their per-round tables), of search's pairings (about 0.10 s of CPU a game)
 #: and deals for luck (each replay's shares are held at once).
 MAX_GAMES = 1_000_000
 MAX_SEARCH_GAMES = 10_000

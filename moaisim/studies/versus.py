@@ -37,10 +37,12 @@ from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
 #: CPU seconds a game of search (L4) at its defaults costs per searching seat, about: the
-#: up-front warnings and estimates. Since its proposers and 12 worlds (docs/strategies.md,
-#: "Proposers and 12 worlds"): 0.10-0.14 s against L3 at 2-5 players, 0.12 s in L4
-#: self-play at 2 players (a check field's `cpu_seconds`); rounded up.
-SEARCH_SECONDS = 0.15
+#: up-front warnings and estimates. Since a decision's worlds are drawn for all its games at
+#: once (`benchmarks/search_cost.py`, 300 games a batch, 2026-12-05): Moai 0.055-0.078 s
+#: against L3 at 2-5 players and 0.065-0.102 s in L4 self-play; Rapa Nui 0.066-0.098 s and
+#: 0.057-0.099 s; rounded up. Smaller batches cost more a game (a decision's Python is
+#: shared by the games at it).
+SEARCH_SECONDS = 0.10
 
 
 def searches(spec: str) -> bool:
