@@ -8,13 +8,15 @@ games at it), after a two-game warm-up that loads the kernels. The win share of 
 printed beside the cost, so two runs that should play the same games can be compared.
 
 `--against SPEC` plays a second searching spec on the very same games (the same deals, the
-searching seat rotated through every seat, the L3 rivals the same), and prints each one's
-cost and win share and the paired difference of their win shares, game by game, with its
-95 % interval (Student's t, scipy): whether a cheaper search is as strong, on evidence.
+searching seat rotated through every seat, the rivals the same: L3, or `--field`), and
+prints each one's cost and win share and the paired difference of their win shares, game by
+game, with its 95 % interval (Student's t, scipy): whether a cheaper search is as strong.
 
     .venv/bin/python benchmarks/search_cost.py                       # both games, 300 games
     .venv/bin/python benchmarks/search_cost.py --game moai --players 4 --games 100 --self-play
     .venv/bin/python benchmarks/search_cost.py --game moai --against "search(worlds=8)" --games 1200
+    .venv/bin/python benchmarks/search_cost.py --game rapa-nui --against "search(rollout=auto)" \
+        --field tuned
 """
 
 from __future__ import annotations
@@ -69,14 +71,15 @@ def rotated(game: str, players: int, spec: str, rivals: str, games: int,
     return cpu / games, shares
 
 
-def compare(game: str, counts: list[int], spec: str, other: str, games: int, seed: int) -> None:
-    """The paired table of `--against`."""
+def compare(game: str, counts: list[int], spec: str, other: str, games: int, seed: int,
+            field: str = "L3") -> None:  # fmt: skip
+    """The paired table of `--against` (the rivals: `field`, L3 by default)."""
     print(f"| game | players | games | {spec} CPU s | {other} CPU s | {spec} wins | {other} "
           "wins | difference [95 %] |")  # fmt: skip
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for p in counts:
         try:
-            rivals = level_spec("L3", p, game)
+            rivals = level_spec("L3", p, game) if field == "L3" else field
         except UnknownStrategyError:
             rivals = "tuned"
         c1, a = rotated(game, p, spec, rivals, games, seed)
@@ -97,12 +100,13 @@ def main() -> None:
     ap.add_argument("--self-play", action="store_true", help="also L4 in every seat")
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--against", default="", help="a second searching spec, on the same games")
+    ap.add_argument("--field", default="L3", help="the rivals of --against (default L3)")
     a = ap.parse_args()
     if a.against:
         for game in a.game.split(","):
             counts = ([int(x) for x in a.players.split(",")] if a.players
                       else list(load_game(game).INFO.players))  # fmt: skip
-            compare(game, counts, a.search, a.against, a.games, a.seed)
+            compare(game, counts, a.search, a.against, a.games, a.seed, a.field)
         return
     print("| game | players | field | games | CPU s a searching seat and game | seat 0 wins |")
     print("| --- | ---: | --- | ---: | ---: | ---: |")
