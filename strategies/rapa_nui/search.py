@@ -2,14 +2,16 @@
 (`moaisim.engine.search`) on Rapa Nui's forward model. Its worlds draw the draw
 pile's order and the rivals' face-down sacrifice types (R10); every decision kind is searched;
 a rollout plays on to the end of the game (Rapa Nui has no rounds to stop at, R8), itself by
-`rollout` and the rivals by `opponents`, both by default the strongest shipped field below
-search at the player count (`auto`: L3, compiled, so thousands of rollouts cost little); the
-candidates are the rollout policy's answer and its proposers' (`PROPOSERS`), cut by
-successive halving over `worlds`, and a decision where they all agree is not searched.
+`rollout`, by default the strongest shipped field below search at the player count (`auto`:
+L3, compiled, so thousands of rollouts cost little), and the rivals by `opponents`, by
+default `OPPONENTS`; the candidates are the rollout policy's answer and its proposers'
+(`PROPOSERS`), cut by successive halving over `worlds`, and a decision where they all agree
+is not searched.
 
 Until 2026-12-05 the rollouts and the opponent model were the default `heuristic`, weaker
-than L3, and search lost to L3 at 2 players; with L3 in both and the proposers it beats L3 at
-2 to 4 players for less CPU (docs/rapa-nui.md, "Look-ahead search").
+than L3, and search lost to L3 at 2 players; now it beats L3 and the search of before,
+against L3 and against `tuned`, at 2 to 4 players, for less CPU (docs/rapa-nui.md,
+"Look-ahead search").
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ from moaisim.strategies.rapa_nui.base import Strategy
 #: tried over `heuristic` rollouts; every legal action over L3 rollouts is stronger still,
 #: for about twice the CPU: docs/rapa-nui.md).
 PROPOSERS = "tuned,greedy,builder,priest,lumberjack,sacrificer"
+#: The default opponent model: each rival, in each rollout game, the heuristic or `tuned`,
+#: half and half (2026-12-05: modelling the rivals as L3 wins more against L3 but loses to the
+#: search of before against `tuned` at 4 players; this mixture beats both fields' search of
+#: before at 2-4 players, docs/rapa-nui.md).
+OPPONENTS = "mixture(weights={'heuristic': 0.5, 'tuned': 0.5})"
 
 
 class SearchStrategy(Search, Strategy):
@@ -34,5 +41,6 @@ class SearchStrategy(Search, Strategy):
 
     game = "rapa-nui"
     params: ClassVar[dict[str, Any]] = {**PARAMS, "worlds": 16, "horizon": -1,
-                                        "candidates": 256, "propose": PROPOSERS}  # fmt: skip
+                                        "candidates": 256, "propose": PROPOSERS,
+                                        "opponents": OPPONENTS}  # fmt: skip
     by_policy = Search._decide
