@@ -32,43 +32,42 @@ from moaisim.games import load_game
 from moaisim.registry import level_spec, load_strategy
 
 
+def played(game: str, players: int, lineup: list[str], numbers: np.ndarray,
+           seed: int) -> tuple[float, np.ndarray]:  # fmt: skip
+    """CPU seconds of games `numbers` of `seed` played by `lineup` in one batch (after a
+    two-game warm-up that loads the kernels), and each game's shares of the win [n, P]."""
+    spec = load_game(game)
+    rules = spec.make_rules(players)
+    spec.Games.new(rules, seed + 1, np.arange(2)).play([load_strategy(s, game)() for s in lineup])
+    seated = [load_strategy(s, game)() for s in lineup]
+    batch = spec.Games.new(rules, seed, numbers)
+    start = time.process_time()
+    batch.play(seated)
+    return time.process_time() - start, batch.returns()
+
+
 def cost(game: str, players: int, lineup: list[str], games: int, seed: int) -> tuple[float, float]:
     """CPU seconds per searching seat and game of `games` games of `lineup`, and seat 0's
     win share."""
-    spec = load_game(game)
-    rules = spec.make_rules(players)
-    warm = [load_strategy(s, game)() for s in lineup]
-    spec.Games.new(rules, seed + 1, np.arange(2)).play(warm)
-    seated = [load_strategy(s, game)() for s in lineup]
-    batch = spec.Games.new(rules, seed, np.arange(games))
-    start = time.process_time()
-    batch.play(seated)
-    cpu = time.process_time() - start
+    cpu, shares = played(game, players, lineup, np.arange(games), seed)
     searching = sum(1 for s in lineup if s.split("(")[0] == "search")
-    return cpu / games / searching, float(batch.returns()[:, 0].mean())
+    return cpu / games / searching, float(shares[:, 0].mean())
 
 
 def rotated(game: str, players: int, spec: str, rivals: str, games: int,
             seed: int) -> tuple[float, np.ndarray]:  # fmt: skip
     """CPU seconds per game of `spec` in one seat against `rivals`, and its share of each
     game: games 0..games-1 of `seed`, game g with the searching seat at g % players."""
-    load = load_game(game)
-    rules = load.make_rules(players)
-    shares = np.zeros(games)
+    mine_shares = np.zeros(games)
     cpu = 0.0
     for seat in range(players):
         mine = np.arange(seat, games, players)
         lineup = [rivals] * players
         lineup[seat] = spec
-        warm = [load_strategy(s, game)() for s in lineup]
-        load.Games.new(rules, seed + 1, np.arange(2)).play(warm)
-        seated = [load_strategy(s, game)() for s in lineup]
-        batch = load.Games.new(rules, seed, mine)
-        start = time.process_time()
-        batch.play(seated)
-        cpu += time.process_time() - start
-        shares[mine] = batch.returns()[:, seat]
-    return cpu / games, shares
+        spent, shares = played(game, players, lineup, mine, seed)
+        cpu += spent
+        mine_shares[mine] = shares[:, seat]
+    return cpu / games, mine_shares
 
 
 def compare(game: str, counts: list[int], spec: str, other: str, games: int, seed: int,

@@ -113,8 +113,12 @@ class Streams:
     stream, whose counter advances as the strategy draws.
     """
 
-    def __init__(self, root_seed: int, games: np.ndarray | list[int], players: int) -> None:
-        self.root_seed = int(root_seed)
+    def __init__(self, root_seed: int | np.ndarray, games: np.ndarray | list[int],
+                 players: int) -> None:  # fmt: skip
+        """The streams of `games` of root seed `root_seed`, or of each game's own root seed
+        (a uint64 array, one per game: game i's streams those of `Streams(root_seed[i],
+        [games[i]], players)`, as a search's worlds of many games need)."""
+        self.root_seed = root_seed if isinstance(root_seed, np.ndarray) else int(root_seed)
         self.games = np.asarray(games, dtype=np.int64)
         ids = [seat_stream(s) for s in range(players)] + [chance_stream(c) for c in range(PURPOSES)]
         keys = stream_keys(self.root_seed, self.games, np.array(ids, dtype=np.uint64))
@@ -122,21 +126,6 @@ class Streams:
         self.chance_keys = keys[:, players:]
         # one counter array per seat, so a seat's handle holds its own stream only
         self.counters = [np.zeros(len(self.games), dtype=np.uint64) for _ in range(players)]
-
-    @classmethod
-    def rooted(cls, roots: np.ndarray, games: np.ndarray, players: int) -> Streams:
-        """The streams of games each of a root seed of its own (`roots[i]` for `games[i]`):
-        game i's streams are those of `Streams(roots[i], [games[i]], players)`, made in one
-        pass (a search's worlds of many games, each game's from its own seed)."""
-        out = cls.__new__(cls)
-        out.root_seed = int(roots[0]) if len(roots) else 0
-        out.games = np.asarray(games, dtype=np.int64)
-        ids = [seat_stream(s) for s in range(players)] + [chance_stream(c) for c in range(PURPOSES)]
-        keys = stream_keys(np.asarray(roots, dtype=np.uint64), out.games,
-                           np.array(ids, dtype=np.uint64))  # fmt: skip
-        out.seat_keys, out.chance_keys = keys[:, :players], keys[:, players:]
-        out.counters = [np.zeros(len(out.games), dtype=np.uint64) for _ in range(players)]
-        return out
 
     def take(self, rows: np.ndarray) -> Streams:
         """The streams of the games at `rows` (a row may repeat), where they stand: a copy's

@@ -23,13 +23,15 @@ import numpy as np
 from moaisim.checks import check_count, check_seed, positions
 from moaisim.engine.games import Games
 from moaisim.errors import UserError
-from moaisim.rng import SeatRandom
+from moaisim.rng import SeatRandom, Streams, stream_keys
 
 #: The most worlds `determinize` builds at once.
 MAX_WORLDS = 1_000_000
 #: How many times the worlds that wait for another decision than the view's are drawn again
 #: before the view is refused (`_redrawn`).
 REDRAWS = 20
+#: The stream id that makes each later row's seed from a call's one seed (`row_seeds`).
+ROW_SEEDS = int.from_bytes(b"row seed", "big")
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,7 @@ def determinize(game: Worlds, view: Any, seed: int | SeatRandom | Sequence[int] 
         seeds = [check_seed(s, "determinize: seed") for s in list(seed)]
     else:
         seeds = row_seeds(check_seed(seed, "determinize: seed"), len(rows))
-    seeds_of = np.array(seeds, dtype=np.uint64)
-    worlds = game.build(view, rows, n, seeds_of)
+    worlds = game.build(view, rows, n, np.array(seeds, dtype=np.uint64))
     ok = _asked(game, view, rows, n, worlds)
     for attempt in range(1, REDRAWS + 1):
         if ok.all():
@@ -158,9 +159,18 @@ def _redrawn(game: Worlds, view: Any, rows: np.ndarray, n: int, worlds: Games,
 
 def row_seeds(seed: int, rows: int) -> list[int]:
     """One seed per row of a call given one seed: the first row's is that seed (a single row
-    draws as it always did), row k's a hash of (seed, k) (numpy's `SeedSequence`)."""
-    return [seed] + [int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint64)[0])
-                     % 2**63 for k in range(1, rows)]  # fmt: skip
+    draws as it always did), row k's the key of stream `ROW_SEEDS` of game k of root `seed`
+    (the streams' own hash, `rng.stream_keys`)."""
+    keys = stream_keys(seed, np.arange(1, rows), np.array([ROW_SEEDS], dtype=np.uint64))
+    return [seed] + [int(k) % 2**63 for k in keys[:, 0]]
+
+
+def world_streams(seeds: np.ndarray, n: int, players: int) -> Streams:
+    """The streams of n worlds per row, row k's worlds numbered 0 ... n-1 in the stream space
+    of root `seeds[k]` (what `Worlds.build` promises: a row's worlds whatever rows are built
+    with it)."""
+    return Streams(np.repeat(np.asarray(seeds, dtype=np.uint64), n),
+                   np.tile(np.arange(n), len(seeds)), players)  # fmt: skip
 
 
 def _seed_of(seed: int, attempt: int) -> int:

@@ -9,8 +9,9 @@ default `OPPONENTS`; the candidates are the rollout policy's answer and its prop
 is not searched.
 
 Until 2026-12-05 the rollouts and the opponent model were the default `heuristic`, weaker
-than L3, and search lost to L3 at 2 players; now it beats L3 and the search of before,
-against L3 and against `tuned`, at 2 to 4 players, for less CPU (docs/rapa-nui.md,
+than L3, and search lost to L3 at 2 players; now it beats L3 at 2 to 4 players and, on the
+same games, is no weaker than the search of before against L3 or `tuned` (stronger in five
+of the six pairings, level against L3 at 4 players), for less CPU (docs/rapa-nui.md,
 "Look-ahead search").
 """
 
@@ -28,8 +29,8 @@ from moaisim.strategies.rapa_nui.base import Strategy
 PROPOSERS = "tuned,greedy,builder,priest,lumberjack,sacrificer"
 #: The default opponent model: each rival, in each rollout game, the heuristic or `tuned`,
 #: half and half (2026-12-05: modelling the rivals as L3 wins more against L3 but loses to the
-#: search of before against `tuned` at 4 players; this mixture beats both fields' search of
-#: before at 2-4 players, docs/rapa-nui.md).
+#: search of before against `tuned` at 4 players; this mixture is no weaker than the search of
+#: before against either field at 2-4 players, docs/rapa-nui.md).
 OPPONENTS = "mixture(weights={'heuristic': 0.5, 'tuned': 0.5})"
 
 

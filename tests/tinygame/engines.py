@@ -344,7 +344,7 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games
     """n worlds per row (row k's from root `seeds[k]`): the unseen cards dealt at random to
     the rivals' hands."""
     r, p, b = view.rules, view.rules.players, len(rows) * n
-    streams = Streams.rooted(np.repeat(seeds, n), np.tile(np.arange(n), len(rows)), p)
+    streams = engine.world_streams(seeds, n, p)
     draws = streams.chance(Chance.DEAL, np.arange(b), CARDS)
     holder = np.full((b, CARDS), -1)
     for k, row in enumerate(rows):

@@ -45,7 +45,7 @@ from moaisim.games.moai.engine.state import COUNTERS
 from moaisim.games.moai.engine.steps import DECISION, Pending, Step
 from moaisim.games.moai.engine.views import FIELDS, HIDDEN, SeatView, next_epochs
 from moaisim.games.moai.rules import Rules
-from moaisim.games.moai.rules.codes import CAMP, N_CARD_TYPES, RESERVE, TILE_OUT, TILE_SUPPLY
+from moaisim.games.moai.rules.codes import CAMP, RESERVE, TILE_OUT, TILE_SUPPLY
 from moaisim.rng import DRAWS_STREAM, SeatRandom, Streams, stream_keys
 
 
@@ -278,8 +278,7 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games
     rules = view.rules
     everyone = np.arange(state.b)
     next_epochs(state.epoch_deck, state.public, everyone, rules)
-    streams = Streams.rooted(np.repeat(seeds, n), np.tile(np.arange(n), len(rows)),
-                             rules.players)  # fmt: skip
+    streams = engine.world_streams(seeds, n, rules.players)
     machine = Machine(rules, int(seeds[0]), everyone, state=state, streams=streams)
     at_work = everyone[state.step == Step.WORK]
     if len(at_work):  # the work phase's counts, from the pawns
@@ -320,20 +319,17 @@ def _worlds(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Batc
     rules, q = view.rules, view.seat
     c, b = rules.components, n * len(rows)
     state = BatchState(rules, b)
-    state.public[:] = np.repeat(view._record[rows], n)  # noqa: SLF001 - the view's own copy
+    record = view._record[rows]  # noqa: SLF001 - the view's own copy
+    state.public[:] = np.repeat(record, n)
     cursor = view._cursor[rows]  # noqa: SLF001
     for name in cursor.dtype.names:
         getattr(state, name)[:] = np.repeat(cursor[name], n, axis=0)
-    record = view._record[rows]  # noqa: SLF001
     keys = stream_keys(seeds, np.zeros(len(rows), dtype=np.int64),
                        np.array([DRAWS_STREAM], dtype=np.uint64))[:, 0]  # fmt: skip
     cards = c.epoch_cards
     wide = lambda a: np.ascontiguousarray(np.asarray(a)[rows], dtype=np.int64)  # noqa: E731
     flags = lambda a: np.ascontiguousarray(np.asarray(a)[rows], dtype=np.bool_)  # noqa: E731
-    hand, deck = np.zeros((b, rules.players, N_CARD_TYPES), np.int16), np.zeros_like(state.deck)
-    epoch, owner = np.zeros_like(state.epoch_deck), np.zeros_like(state.moai_owner)
-    loc, up = np.zeros_like(state.loc), np.zeros_like(state.up)
-    done = draw_unseen(
+    problems = draw_unseen(
         keys,
         n,
         q,
@@ -363,18 +359,16 @@ def _worlds(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Batc
         RESERVE,
         TILE_OUT,
         TILE_SUPPLY,
-        hand,
-        deck,
-        epoch,
-        loc,
-        up,
-        owner,
+        state.hand,
+        state.deck,
+        state.epoch_deck,
+        state.loc,
+        state.up,
+        state.moai_owner,
     )
-    bad = np.flatnonzero(done[:, 0])
-    if len(bad):
-        raise ValueError(f"determinize: {PROBLEMS[int(done[bad[0], 0])]}")
-    state.hand[:], state.deck[:], state.epoch_deck[:] = hand, deck, epoch
-    state.loc[:], state.up[:], state.moai_owner[:] = loc, up, owner
+    bad = np.flatnonzero(problems)
+    if len(bad):  # the state is dropped: `_build` makes it a `UserError`
+        raise ValueError(f"determinize: {PROBLEMS[int(problems[bad[0]])]}")
     return state
 
 

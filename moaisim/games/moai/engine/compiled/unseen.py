@@ -50,11 +50,11 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
                 out_epoch: np.ndarray, out_loc: np.ndarray, out_up: np.ndarray,
                 out_owner: np.ndarray) -> np.ndarray:  # fmt: skip
     """n worlds per row (row k's are worlds k*n ... k*n+n-1 of the outputs), row k drawing
-    from the stream with key `keys[k]`. Returns [rows, 2]: per row an error code
-    (`PROBLEMS`, 0: drawn) and how many values its stream gave."""
+    from the stream with key `keys[k]`. Returns [rows]: each row's error code (`PROBLEMS`,
+    0: drawn)."""
     rows, players = len(keys), hand_sizes.shape[1]
     types, pawns = len(cards), len(strength)
-    out = np.zeros((rows, 2), dtype=np.int64)
+    out = np.zeros(rows, dtype=np.int64)
     for r in range(rows):
         key, pos = keys[r], np.uint64(0)
         w0 = r * n
@@ -65,16 +65,16 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
         for t in range(types):
             unseen[t] = cards[t] - hand[r, t] - discard[r, t]
             if unseen[t] < 0:
-                out[r, 0] = 1
+                out[r] = 1
             size += max(unseen[t], 0)
         dealt_to = 0
         for s in range(players):
             if s != q:
                 dealt_to += hand_sizes[r, s]
         start, end = deck_at[r, 0], deck_at[r, 1]
-        if (out[r, 0] or size - dealt_to != end - start or start < 0 or end < start
+        if (out[r] or size - dealt_to != end - start or start < 0 or end < start
                 or end > out_deck.shape[1] or dealt_to < 0):  # fmt: skip
-            out[r, 0] = 1
+            out[r] = 1
             continue
         pool = np.empty(size, dtype=np.int64)
         j = 0
@@ -120,7 +120,7 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
                         others += 1
             take = pile - removals[e - 1] - seen - admirals
             if take < 0 or take > others:
-                out[r, 0] = 2
+                out[r] = 2
                 break
             ids = np.empty(others, dtype=np.int64)
             adm = np.empty(admirals, dtype=np.int64)
@@ -144,7 +144,7 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
                     chosen[i, take + j] = adm[j]
             cols = take + admirals
             if width + cols > n_cards:
-                out[r, 0] = 2
+                out[r] = 2
                 break
             for i in range(n):
                 order = _order(key, pos, cols)
@@ -153,9 +153,9 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
                     kept[i, width + j] = chosen[i, order[j]]
             width += cols
         start, end = epoch_at[r, 0], epoch_at[r, 1]
-        if out[r, 0] == 0 and (width != end - start or start < 0 or end > out_epoch.shape[1]):
-            out[r, 0] = 2
-        if out[r, 0]:
+        if out[r] == 0 and (width != end - start or start < 0 or end > out_epoch.shape[1]):
+            out[r] = 2
+        if out[r]:
             continue
         for i in range(n):
             out_epoch[w0 + i, :] = 0
@@ -195,10 +195,10 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
             hidden = 0
             for g in range(3):
                 if n_free[g] - reserve[r, s, g] < 0:
-                    out[r, 0] = 3
+                    out[r] = 3
                 hidden += max(n_free[g] - reserve[r, s, g], 0)
-            if out[r, 0] or hidden != places:
-                out[r, 0] = 3
+            if out[r] or hidden != places:
+                out[r] = 3
                 break
             kinds = np.empty(hidden, dtype=np.int64)
             j = 0
@@ -218,7 +218,7 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
                     g = kinds[order[k]]
                     out_loc[w0 + i, s, free[g, rank[g]]] = slots[k]
                     rank[g] += 1
-        if out[r, 0]:
+        if out[r]:
             continue
         # --- R6.5: the supply's tiles and the seat's own as they are; each rival holds as
         # many of the others as its count says (which ones is drawn), the rest left the game
@@ -238,7 +238,7 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
             if s != q:
                 held += moai_count[r, s]
         if held > loose:
-            out[r, 0] = 4
+            out[r] = 4
             continue
         for i in range(n):
             w = w0 + i
@@ -257,5 +257,4 @@ def draw_unseen(keys: np.ndarray, n: int, q: int, cards: np.ndarray, hand: np.nd
                 for _ in range(moai_count[r, s]):
                     out_owner[w, ids[order[k]]] = s
                     k += 1
-        out[r, 1] = np.int64(pos)
     return out
