@@ -41,12 +41,12 @@ PREFIX = "moaisim-"
 #: Where the kernels live, in the package: every jitted function is defined in one of these
 #: (tests/test_kernel_cache.py checks it), so only these files can change compiled code. The
 #: runner, the studies, the analysis and the CLI are left out: editing them compiles nothing.
-KERNEL_ROOTS = ("games", "rng.py", "jit.py", "kernel_cache.py")
+KERNEL_ROOTS = ("games", "rng.py", "jit.py", "kernel_cache.py", "learned_model.py")
 
 
-#: The sources every game's kernels may carry (the random streams, the jit decorator, this
-#: module): part of every game's folder digest.
-SHARED_ROOTS = ("rng.py", "jit.py", "kernel_cache.py")
+#: The sources every game's kernels may carry (the random streams, the jit decorator, the
+#: learned policies' tree walk, this module): part of every game's folder digest.
+SHARED_ROOTS = ("rng.py", "jit.py", "kernel_cache.py", "learned_model.py")
 
 
 def _strategy_roots() -> list[Path]:

@@ -292,8 +292,9 @@ def test_learn_asks_each_game_s_own_kinds():
     asked = set(type(probe).__dict__)
     assert {k.value for k in rapa_nui.Kind} <= asked
     assert not {k.value for k in moai.Kind} & asked
-    with pytest.raises(UserError, match=r"^rapa-nui has no learned policy \(`learned`\) yet$"):
-        learn.learned_class("rapa-nui")
+    assert learn.learned_class("rapa-nui").MODES == ("ranker",)  # Rapa Nui's ranks only
+    with pytest.raises(UserError, match=r"^rapa-nui's learned policy is a ranker only"):
+        learn.learn(3, "unused", ["tuned", "greedy"], game="rapa-nui")
 
 
 def test_a_positions_file_of_moai_keeps_its_name_and_another_game_s_differs(tmp_path):

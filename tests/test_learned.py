@@ -135,5 +135,5 @@ def test_a_small_expert_iteration_writes_a_model_that_plays_as_trained(tmp_path)
     assert first.strength is not None and first.strength.games == 6
     with pytest.raises(UserError, match="at least two distinct experts"):
         ln.learn(3, tmp_path / "x", ["tuned"], game="moai")
-    with pytest.raises(UserError, match="rapa-nui has no learned policy"):
+    with pytest.raises(UserError, match="rapa-nui's learned policy is a ranker only"):
         ln.learn(3, tmp_path / "y", ["tuned", "greedy"], game="rapa-nui")

@@ -219,8 +219,6 @@ def test_a_small_ranker_iteration_runs_end_to_end(tmp_path):
         rk.rank(3, tmp_path / "x", ["tuned", "tuned"], game="moai")
     with pytest.raises(UserError, match="worlds must be a whole number"):
         rk.rank(3, tmp_path / "x", ["tuned"], worlds=0, game="moai")
-    with pytest.raises(UserError, match="rapa-nui has no learned ranker"):
-        rk.rank(3, tmp_path / "y", ["tuned", "greedy"], game="rapa-nui")
 
 
 def test_rounds_of_decisions_join_one_after_another():

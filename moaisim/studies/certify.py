@@ -309,8 +309,11 @@ def learned_files(players: int, pattern: str = LEARNED_FILES, *,
             doc = json.loads(read_text(p, "model file"))
         except (UserError, ValueError):
             doc = None  # unreadable, or not JSON: the strategy says why, below
+        # a model naming no game was written before files named theirs: a game whose
+        # learned policies are newer (`UNNAMED` False) has none
+        ours = (game, None) if getattr(cls, "UNNAMED", True) else (game,)
         if doc is not None and (not isinstance(doc, dict) or doc.get("format") != cls.FORMAT
-                                or file_game(p) not in (None, game)):  # fmt: skip
+                                or file_game(p) not in ours):  # fmt: skip
             continue
         try:
             inst = load_strategy(f"learned(model={str(p)!r})", game)()

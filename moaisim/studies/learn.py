@@ -259,6 +259,8 @@ def learn(
     check_jobs(n_jobs)
     _check(games, held_out_games, iterations, strength_games, trees, depth, rate, experts)
     cls = learned_class(game)
+    if "gate" not in getattr(cls, "MODES", ("gate",)):
+        raise UserError(f"{game}'s learned policy is a ranker only (--mode ranker)")
     if len(experts) > cls.MAX_EXPERTS:
         raise UserError(f"a learned policy has at most {cls.MAX_EXPERTS} experts")
     specs = [load_strategy(e, game) for e in experts]

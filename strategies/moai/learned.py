@@ -21,17 +21,13 @@ alone) or any model file by its path.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import math
-from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
+from moaisim import learned_model
 from moaisim.errors import UnknownStrategyError
-from moaisim.files import read_text
 from moaisim.games.moai.engine.compiled.answer import context_features, ranked_candidates
 from moaisim.games.moai.engine.compiled.learned import (
     CONTEXT,
@@ -63,81 +59,12 @@ def model_path(name: str) -> Path:
     return Path(name)
 
 
-@cache
 def read_model(path: str, stamp: float) -> dict[str, Any]:
-    """A model file's document, checked (one line per mistake); `stamp` (the file's
-    modification time) keys the cache."""
-    said = f"strategy 'learned': model file {path!r}"
-    text = read_text(path, "model file", UnknownStrategyError)
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise UnknownStrategyError(f"{said} is not JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise UnknownStrategyError(f"{said} is not a learned policy ({FORMAT!r})")
-    experts, ensembles = doc.get("experts"), doc.get("ensembles")
-    if not isinstance(experts, list) or not 1 <= len(experts) <= MAX_EXPERTS:
-        raise UnknownStrategyError(f"{said}: give 1 to {MAX_EXPERTS} experts")
-    mode = doc.setdefault("mode", "gate")
-    if mode not in MODES:
-        raise UnknownStrategyError(f"{said}: mode is 'gate' or 'ranker', not {mode!r}")
-    if mode == "gate" and (not isinstance(ensembles, list) or len(ensembles) != len(experts)):
-        raise UnknownStrategyError(f"{said}: a gate needs one ensemble per expert")
-    if mode == "ranker" and (not isinstance(ensembles, list) or len(ensembles) != 1):
-        raise UnknownStrategyError(f"{said}: a ranker has one ensemble")
-    kinds = doc.setdefault("kinds", [k.value for k in Kind] if mode == "ranker" else [])
-    names = [k.value for k in Kind]
-    if not isinstance(kinds, list) or any(k not in names for k in kinds):
-        raise UnknownStrategyError(f"{said}: kinds are decision kinds ({', '.join(names)})")
-    reads = CONTEXT if mode == "gate" else RANK
-    if doc.get("context") != list(reads):
-        raise UnknownStrategyError(f"{said} reads another context than this version's "
-                                   f"{mode} ({', '.join(reads)})")  # fmt: skip
-    players = doc.get("players")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise UnknownStrategyError(f"{said} must say its player count (players = 2-5)")
-    doc["digest"] = hashlib.sha256(text.encode()).hexdigest()
-    for k, ens in enumerate(ensembles):
-        try:
-            doc.setdefault("_tables", []).append(_tables(ens, len(reads)))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise UnknownStrategyError(f"{said}: ensemble {k}: {exc}") from None
-    return doc
-
-
-def _tables(ens: dict[str, Any], features: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """An ensemble's trees as one nodes table ([n, 5]: feature, threshold, left, right,
-    value; children numbered in the table), each tree's root row, and its constant. A
-    threshold, value or constant that is not a finite number (JSON reads NaN and Infinity)
-    is refused: a comparison with NaN is always false, so it would send every row one way."""
-    rows, roots = [], []
-    for j, tree in enumerate(ens["trees"]):
-        f = np.asarray(tree["feature"], dtype=np.int64)
-        t = np.asarray(tree["threshold"], dtype=np.float64)
-        left = np.asarray(tree["left"], dtype=np.int64)
-        right = np.asarray(tree["right"], dtype=np.int64)
-        v = np.asarray(tree["value"], dtype=np.float64)
-        n = len(f)
-        if not n or any(len(x) != n for x in (t, left, right, v)):
-            raise ValueError("a tree's node lists differ in length")
-        for name, x in (("threshold", t), ("value", v)):
-            bad = np.flatnonzero(~np.isfinite(x))
-            if len(bad):
-                raise ValueError(f"tree {j}'s {name} is not a finite number "
-                                 f"({float(x[bad[0]])} at node {bad[0]})")  # fmt: skip
-        inner = f >= 0
-        if (f >= features).any() or (inner & ((left <= np.arange(n)) | (right <= np.arange(n))
-                                              | (left >= n) | (right >= n))).any():  # fmt: skip
-            raise ValueError("a tree names a feature or a child it does not have")
-        base = sum(len(r) for r in rows)
-        roots.append(base)
-        rows.append(np.column_stack([f, t, np.where(inner, left + base, -1),
-                                     np.where(inner, right + base, -1), v]))  # fmt: skip
-    nodes = np.concatenate(rows) if rows else np.zeros((0, 5))
-    constant = float(ens["constant"])
-    if not math.isfinite(constant):
-        raise ValueError(f"the constant is not a finite number ({constant})")
-    return nodes, np.asarray(roots, dtype=np.int64), constant
+    """A Moai model file's document, checked (`learned_model.read_model`: one line per
+    mistake); `stamp` (the file's modification time) keys the cache."""
+    modes = (("gate", CONTEXT), ("ranker", RANK))
+    kinds = tuple(k.value for k in Kind)
+    return learned_model.read_model(path, stamp, FORMAT, kinds, modes, MAX_EXPERTS, (2, 5))
 
 
 class LearnedStrategy(Strategy):
@@ -153,6 +80,8 @@ class LearnedStrategy(Strategy):
     FORMAT: ClassVar[str] = FORMAT
     #: Most experts a model has.
     MAX_EXPERTS: ClassVar[int] = MAX_EXPERTS
+    #: The modes its model files may have (`moaisim learn --mode`).
+    MODES: ClassVar[tuple[str, ...]] = tuple(MODES)
 
     @staticmethod
     def context(view: SeatView) -> np.ndarray:

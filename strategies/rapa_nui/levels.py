@@ -22,6 +22,7 @@ STRATEGIES: dict[str, str] = {
     "search": "moaisim.strategies.rapa_nui.search:SearchStrategy",
     "restrict": "moaisim.strategies.rapa_nui.restrict:RestrictStrategy",
     "mixture": "moaisim.strategies.rapa_nui.mixture:MixtureStrategy",
+    "learned": "moaisim.strategies.rapa_nui.learned:LearnedStrategy",
 }
 
 #: The library pool: the shipped strategies the meta-game is played between (level L2).

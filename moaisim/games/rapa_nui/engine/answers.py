@@ -1,6 +1,7 @@
-"""A Python seat answered by Rapa Nui's compiled heuristic (`policy.answer_view`): the
-built-ins' decision methods ask it about each game of a `SeatView`, so that they take in the
-reference engine the decisions the fast machine takes for them."""
+"""A Python seat answered by Rapa Nui's compiled heuristic (`policy.answer_view`) or learned
+ranker (`learned.ranked_view`): the built-ins' decision methods ask them about each game of a
+`SeatView`, so that they take in the reference engine the decisions the fast machine takes for
+them."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from functools import cache
 import numpy as np
 
 from moaisim.games.rapa_nui.engine import machine as m
-from moaisim.games.rapa_nui.engine.batch import consts
+from moaisim.games.rapa_nui.engine.batch import consts, model_tables
 from moaisim.games.rapa_nui.engine.decisions import Kind
+from moaisim.games.rapa_nui.engine.learned import MAX_EXPERTS, N_RANK, Model, ranked_view
 from moaisim.games.rapa_nui.engine.policy import answer_view
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import N_FOODS
@@ -47,3 +49,26 @@ def heuristic_answers(view: SeatView, weights: np.ndarray) -> np.ndarray:
                 i64(view.pile), i64(view.supply), i64(view.stone),
                 np.zeros(N_FOODS, dtype=np.int64), out)  # fmt: skip
     return out
+
+
+def ranked_candidates(view: SeatView, model: Model
+                      ) -> tuple[list[np.ndarray], list[list[int]], np.ndarray]:  # fmt: skip
+    """A ranker's candidates at the view's decision, computed by the kernel it plays with
+    (`learned.ranked`): per game the candidates' rows ([m, N_RANK], `learned.RANK`), their
+    actions, and the row it chooses [n]. It draws nothing."""
+    n, size = len(view), view.legal.shape[1]
+    tables = model_tables([model], size)
+    rows = np.zeros((n, MAX_EXPERTS, N_RANK), dtype=np.float64)
+    cands = np.zeros((n, MAX_EXPERTS, 2), dtype=np.int64)
+    out = np.zeros((n, 2), dtype=np.int64)
+    i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+    ranked_view(_consts(view.rules), tables["ints"][0], float(tables["constants"][0]),
+                tables["experts"][0], tables["nodes"], tables["roots"], KIND_CODES[view.kind],
+                view.seat, np.ascontiguousarray(view.legal), i64(view.turn), i64(view.hand),
+                i64(view.stock), i64(view.own_down), i64(view.village), i64(view.wood),
+                i64(view.glory), seen_stocks(view), i64(view.display), i64(view.column_size),
+                i64(view.pile), i64(view.supply), i64(view.stone),
+                np.zeros(N_FOODS, dtype=np.int64), tables["scores"], cands, rows, out)  # fmt: skip
+    m = out[:, 1]
+    actions = [[int(a) for a in cands[i, : m[i], 0]] for i in range(n)]
+    return [rows[i, : m[i]].copy() for i in range(n)], actions, out[:, 0].copy()

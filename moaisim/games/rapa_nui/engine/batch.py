@@ -17,6 +17,7 @@ from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine import warm
 from moaisim.games.rapa_nui.engine.chance import Chance
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
+from moaisim.games.rapa_nui.engine.learned import MAX_EXPERTS, N_RANK, Model
 from moaisim.games.rapa_nui.engine.policy import NW
 from moaisim.games.rapa_nui.engine.reference import deck, turn_bound
 from moaisim.games.rapa_nui.engine.results import (
@@ -32,6 +33,7 @@ from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.scoring import TIES
+from moaisim.learned_model import stacked
 from moaisim.mixture_parts import Choice, drawn_by_views
 from moaisim.rng import SeatRandom, Streams
 
@@ -149,20 +151,40 @@ class Forbid(NamedTuple):
     bits: int
 
 
-def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray, int]:
+def compiled_family(strategy: Any, rules: Rules) -> tuple[int, Any, int]:
     """The machine's policy family of a strategy, its weights and its forbid bits: its
     compiled form's (`Strategy.compiled`; a "heuristic" form plays the strategy's
-    `vector(rules)`; a `Forbid` its inner form's, narrowed), or `PAUSE` (its answers come
-    from Python) when it has none, or one the machine plays game by game (a `Choice`)."""
+    `vector(rules)`, a ranker's form (`learned.Model`) stands in for the weights; a `Forbid`
+    its inner form's, narrowed), or `PAUSE` (its answers come from Python) when it has none,
+    or one the machine plays game by game (a `Choice`)."""
     form = getattr(strategy, "compiled", lambda rules: None)(rules)
     bits = 0
     if isinstance(form, Forbid):
         form, bits = form.form, form.bits
+    if isinstance(form, Model):
+        return m.LEARNED, form, bits
     family = FAMILIES.get(form, m.PAUSE) if isinstance(form, str) else m.PAUSE
     weights = np.zeros(NW, dtype=np.float64)
     if family == m.HEURISTIC:
         weights[:] = strategy.vector(rules)
     return family, weights, bits if family != m.PAUSE else 0
+
+
+def model_tables(models: Sequence[Model], actions: int) -> dict[str, np.ndarray]:
+    """The `Lineup`'s tables of the learned models (`Lineup.model` numbers them in this
+    order) and the ranker's scratch arrays, for decisions of at most `actions` actions."""
+    k = len(models)
+    ints = np.zeros((k, 4), dtype=np.int64)
+    experts = np.zeros((k, MAX_EXPERTS, NW), dtype=np.float64)
+    nodes, roots, first = stacked([(x.nodes, x.roots) for x in models])
+    for i, x in enumerate(models):
+        ints[i] = (len(x.weights), first[i], len(x.roots), x.kinds)
+        experts[i, : len(x.weights)] = x.weights
+    return {"ints": ints, "constants": np.array([x.constant for x in models], dtype=np.float64),
+            "experts": experts, "nodes": nodes, "roots": roots,
+            "scores": np.zeros((MAX_EXPERTS, actions), dtype=np.float64),
+            "cands": np.zeros((MAX_EXPERTS, 2), dtype=np.int64),
+            "rows": np.zeros((MAX_EXPERTS, N_RANK), dtype=np.float64)}  # fmt: skip
 
 
 def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
@@ -179,8 +201,18 @@ def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
     family = np.zeros((b, p), dtype=np.int64)
     weights = np.zeros((b, p, NW), dtype=np.float64)
     forbid = np.zeros((b, p), dtype=np.int64)
+    model = np.full((b, p), -1, dtype=np.int64)
     drawn = np.zeros((b, p), dtype=np.uint64)
+    models: dict[Model, int] = {}
     forms: list[Any] = []
+
+    def put(at: Any, q: int, f: int, w: Any, bits: int) -> None:
+        family[at, q], forbid[at, q] = f, bits
+        if isinstance(w, Model):
+            model[at, q] = models.setdefault(w, len(models))
+        else:
+            weights[at, q] = w
+
     for q, s in enumerate(strategies):
         form = getattr(s, "compiled", lambda rules: None)(rules)
         outer = form.bits if isinstance(form, Forbid) else 0
@@ -190,13 +222,13 @@ def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,
             comp, used = form.pick(games, seat_keys[:, q])
             drawn[:, q] = used
             for k, (f, w, bits) in form.forms.items():
-                at = comp == k
-                family[at, q], weights[at, q], forbid[at, q] = f, w, bits | outer
+                put(comp == k, q, f, w, bits | outer)
         else:
-            family[:, q], weights[:, q], forbid[:, q] = compiled_family(s, rules)
+            put(slice(None), q, *compiled_family(s, rules))
     pol = m.Lineup(family=family, weights=weights, forbid=forbid,
                    seen=np.zeros((p, N_FOODS), dtype=np.int64),
-                   scratch=np.zeros(N_FOODS, dtype=np.int64))  # fmt: skip
+                   scratch=np.zeros(N_FOODS, dtype=np.int64), model=model,
+                   **model_tables(list(models), widest(rules)))  # fmt: skip
     return pol, drawn, forms
 
 

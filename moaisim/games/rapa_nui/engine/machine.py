@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from moaisim.games.rapa_nui.engine.learned import ranked
 from moaisim.games.rapa_nui.engine.policy import choose, narrow
 from moaisim.games.rapa_nui.rules.codes import (
     BUY_NOTHING,
@@ -48,8 +49,9 @@ C_STEP, C_POS, C_COUNT, C_FIRST, C_NEED, C_PHASE = range(6)
 #: The decision kinds as ints, in `decisions.Kind`'s order.
 K_START, K_BUY, K_PLAY, K_DISCARD, K_SACRIFICE, K_OFFERING, K_TAKE, K_INCOME, K_BONUS = range(9)
 #: The policy families (`Lineup.family`): the base class's uniform choice, the heuristic
-#: (`policy.choose`, with the seat's weights), a Python seat's answer.
-RANDOM, HEURISTIC, PAUSE = 0, 1, 3
+#: (`policy.choose`, with the seat's weights), a learned ranker (`learned.ranked`, the
+#: seat's model `Lineup.model`), a Python seat's answer.
+RANDOM, HEURISTIC, LEARNED, PAUSE = 0, 1, 2, 3
 
 
 class Arrays(NamedTuple):
@@ -128,13 +130,23 @@ Consts = NamedTuple("Consts", [*CONSTS, *((name, int) for name in SIMPLE)])  # t
 
 class Lineup(NamedTuple):
     """The seats' policies: each seat's family in each game [B, P] (`RANDOM`, `HEURISTIC`,
-    `PAUSE`), a heuristic seat's weights [B, P, NW], and the policy's scratch arrays."""
+    `LEARNED`, `PAUSE`), a heuristic seat's weights [B, P, NW], a learned seat's model [B, P]
+    and the models' tables (K models, `learned`), and the policies' scratch arrays."""
 
     family: np.ndarray
     weights: np.ndarray  # [B, P, policy.NW]
     forbid: np.ndarray  # [B, P] a restricted seat's forbidden moves (`policy.FORBID` bits)
     seen: np.ndarray  # [P, 4] the stocks as the deciding seat sees them (R10.3)
     scratch: np.ndarray  # [4]
+    model: np.ndarray  # [B, P] a learned seat's model (-1: none)
+    ints: np.ndarray  # [K, 4] each model's experts, first tree, trees, kinds (`learned.I_...`)
+    constants: np.ndarray  # [K] each model's constant
+    experts: np.ndarray  # [K, learned.MAX_EXPERTS, NW] each model's experts' weights
+    nodes: np.ndarray  # [N, 5] the models' trees (`learned_model.FEATURE`...)
+    roots: np.ndarray  # [T] each tree's root row in nodes
+    scores: np.ndarray  # [learned.MAX_EXPERTS, A] scratch: each expert's values of the actions
+    cands: np.ndarray  # [learned.MAX_EXPERTS, 2] scratch: the candidates (`learned.C_...`)
+    rows: np.ndarray  # [learned.MAX_EXPERTS, learned.N_RANK] scratch: their rows
 
 
 # --- asking ---------------------------------------------------------------------------------
@@ -174,6 +186,8 @@ def decide(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  #
         count, first = legal_count(legal, size)
     if pol.family[r, seat] == HEURISTIC:
         return heuristic(g, c, pol, legal, r, kind, seat, size)
+    if pol.family[r, seat] == LEARNED:
+        return ranker(g, c, pol, legal, r, kind, seat, size)
     u = unit(g.seat_keys[r, seat], g.seat_pos[r, seat])
     g.seat_pos[r, seat] += np.uint64(1)
     k = min(int(u * count), count - 1)
@@ -197,6 +211,22 @@ def heuristic(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:
                   g.stock[r, seat], g.down[r, seat], g.village[r], g.wood[r], pol.seen,
                   g.columns[r], g.col_size[r], g.pile_len[r] - g.pile_pos[r], g.supply[r],
                   g.stone[r], pol.scratch)  # fmt: skip
+
+
+@kernel(nrt=False)
+def ranker(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
+    """A learned ranker's action (`learned.ranked`, the seat's model) from what seat `seat`
+    sees of game r (the stocks as `heuristic` sees them)."""
+    for q in range(g.stock.shape[1]):
+        for f in range(N_FOODS):
+            pol.seen[q, f] = g.stock[r, q, f] + (0 if q == seat else g.down[r, q, f])
+    k = pol.model[r, seat]
+    j, _m = ranked(c, pol.ints[k], pol.constants[k], pol.experts[k], pol.nodes, pol.roots, kind,
+                   seat, legal, size, g.turn[r], g.hand[r, seat], g.stock[r, seat],
+                   g.down[r, seat], g.village[r], g.wood[r], g.glory[r], pol.seen, g.columns[r],
+                   g.col_size[r], g.pile_len[r] - g.pile_pos[r], g.supply[r], g.stone[r],
+                   pol.scratch, pol.scores, pol.cands, pol.rows)  # fmt: skip
+    return pol.cands[j, 0]
 
 
 @kernel(nrt=False)

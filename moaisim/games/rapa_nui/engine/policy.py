@@ -258,66 +258,77 @@ def narrow_view(kind: int, bits: int, legal) -> None:  # noqa: ANN001
 @kernel(nrt=False)
 def choose(c, w, kind: int, seat: int, legal, size: int, hand, stock, down, village,  # noqa: ANN001
            wood, seen, display, col_size, pile: int, supply, stone, scratch) -> int:  # fmt: skip
-    """The legal action of `kind` with the highest value (the first on a tie)."""
-    left = remain(c, pile)
-    own_wood = wood[seat]
+    """The legal action of `kind` with the highest value (`value`; the first on a tie)."""
     best, best_value = -1, -1e300
     for a in range(size):
         if not legal[a]:
             continue
-        v = 0.0
-        if kind == K_START:  # D0: the type worth most on the stone now
-            v = w[W_RANK] * stock_value(stone, down, c.values, c.tie, a)
-        elif kind == K_BUY:  # D1, R3.2
-            if a != BUY_NOTHING:
-                f = a - 1
-                price = sacrifice_price(c.price, village[seat, HG + f])
-                v = (w[W_RANK] * stock_value(stone, down, c.values, c.tie, f) + w[W_STOCK]
-                     - price * wood_worth(c, w, hand, own_wood))  # fmt: skip
-        elif kind == K_PLAY:  # D2
-            if a < PLAY_HG:
-                k, n = a, 1
-            else:
-                k, n = HG + (a - PLAY_HG) // MAX_GROUP, (a - PLAY_HG) % MAX_GROUP + 1
-            v = play_worth(c, w, k, n, seat, hand, village, own_wood, seen, stone, down, left)
-        elif kind == K_DISCARD:  # D3: keep the cards worth most
-            v = -hand_worth(c, w, a, seat, hand, village, own_wood, seen, stone, down, left)
-        elif kind == K_SACRIFICE:  # D4: the card face up that leaves the best stock
-            v = stock_after(c, w, seat, stock, seen, stone, down, a, -1, scratch)
-        elif kind == K_OFFERING:  # D5: own card face down, a supply card face up
-            d, s = a // N_FOODS, a % N_FOODS
-            has_own, has_supply = False, False
-            for f in range(N_FOODS):
-                has_own = has_own or stock[f] > 0
-                has_supply = has_supply or supply[f] > 0
-            v = stock_after(c, w, seat, stock, seen, stone, down, d if has_own else -1,
-                            s if has_supply else -1, scratch)  # fmt: skip
-        elif kind == K_TAKE:  # D6: the card into the hand, and what the take reveals
-            n = col_size[a]
-            card = display[a, n - 1]
-            v = w[W_HAND] * hand_worth(c, w, card, seat, hand, village, own_wood, seen, stone,
-                                       down, left)  # fmt: skip
-            taken = 0
-            for k in range(N_KINDS):
-                taken += hand[k]
-            if taken + 1 >= c.hand:  # the last take: its revealed card is evaluated (R6.5)
-                if n >= 2:
-                    v += reveal_worth(c, w, display[a, n - 2], seat, hand, village, wood,
-                                      stone, down)  # fmt: skip
-                elif pile > 0:
-                    v += unknown_worth(c, w, seat, hand, village, wood, stone, down)
-        else:  # D7, D8: a glory units, the rest wood (0..units all legal)
-            units = 0
-            for x in range(size):
-                if legal[x]:
-                    units = x
-            per_wood = wood_worth(c, w, hand, own_wood)
-            short = max(0, c.moai_cost - own_wood) if hand[MOAI] > 0 else 0
-            woods = units - a
-            v = a * 1.0 + min(woods, short) * per_wood + max(0, woods - short) * w[W_WOOD]
+        v = value(c, w, kind, seat, a, legal, size, hand, stock, down, village, wood, seen,
+                  display, col_size, pile, supply, stone, scratch)  # fmt: skip
         if v > best_value + 1e-9:
             best, best_value = a, v
     return best
+
+
+@kernel(nrt=False)
+def value(c, w, kind: int, seat: int, a: int, legal, size: int, hand, stock, down,  # noqa: ANN001
+          village, wood, seen, display, col_size, pile: int, supply, stone,
+          scratch) -> float:  # fmt: skip
+    """The value in glory of the legal action `a` of `kind` by the weights w (the module's
+    docstring)."""
+    left = remain(c, pile)
+    own_wood = wood[seat]
+    v = 0.0
+    if kind == K_START:  # D0: the type worth most on the stone now
+        v = w[W_RANK] * stock_value(stone, down, c.values, c.tie, a)
+    elif kind == K_BUY:  # D1, R3.2
+        if a != BUY_NOTHING:
+            f = a - 1
+            price = sacrifice_price(c.price, village[seat, HG + f])
+            v = (w[W_RANK] * stock_value(stone, down, c.values, c.tie, f) + w[W_STOCK]
+                 - price * wood_worth(c, w, hand, own_wood))  # fmt: skip
+    elif kind == K_PLAY:  # D2
+        if a < PLAY_HG:
+            k, n = a, 1
+        else:
+            k, n = HG + (a - PLAY_HG) // MAX_GROUP, (a - PLAY_HG) % MAX_GROUP + 1
+        v = play_worth(c, w, k, n, seat, hand, village, own_wood, seen, stone, down, left)
+    elif kind == K_DISCARD:  # D3: keep the cards worth most
+        v = -hand_worth(c, w, a, seat, hand, village, own_wood, seen, stone, down, left)
+    elif kind == K_SACRIFICE:  # D4: the card face up that leaves the best stock
+        v = stock_after(c, w, seat, stock, seen, stone, down, a, -1, scratch)
+    elif kind == K_OFFERING:  # D5: own card face down, a supply card face up
+        d, s = a // N_FOODS, a % N_FOODS
+        has_own, has_supply = False, False
+        for f in range(N_FOODS):
+            has_own = has_own or stock[f] > 0
+            has_supply = has_supply or supply[f] > 0
+        v = stock_after(c, w, seat, stock, seen, stone, down, d if has_own else -1,
+                        s if has_supply else -1, scratch)  # fmt: skip
+    elif kind == K_TAKE:  # D6: the card into the hand, and what the take reveals
+        n = col_size[a]
+        card = display[a, n - 1]
+        v = w[W_HAND] * hand_worth(c, w, card, seat, hand, village, own_wood, seen, stone,
+                                   down, left)  # fmt: skip
+        taken = 0
+        for k in range(N_KINDS):
+            taken += hand[k]
+        if taken + 1 >= c.hand:  # the last take: its revealed card is evaluated (R6.5)
+            if n >= 2:
+                v += reveal_worth(c, w, display[a, n - 2], seat, hand, village, wood,
+                                  stone, down)  # fmt: skip
+            elif pile > 0:
+                v += unknown_worth(c, w, seat, hand, village, wood, stone, down)
+    else:  # D7, D8: a glory units, the rest wood (0..units all legal)
+        units = 0
+        for x in range(size):
+            if legal[x]:
+                units = x
+        per_wood = wood_worth(c, w, hand, own_wood)
+        short = max(0, c.moai_cost - own_wood) if hand[MOAI] > 0 else 0
+        woods = units - a
+        v = a * 1.0 + min(woods, short) * per_wood + max(0, woods - short) * w[W_WOOD]
+    return v
 
 
 @kernel(nrt=False)

@@ -34,6 +34,9 @@ import numpy as np
 from moaisim.games.moai.engine.compiled import seen
 from moaisim.games.moai.engine.compiled.arrays import kernel
 from moaisim.games.moai.engine.compiled.features import visible_score
+from moaisim.learned_model import FEATURE, LEFT, RIGHT, THRESHOLD, VALUE, ensemble
+
+__all__ = ["FEATURE", "LEFT", "RIGHT", "THRESHOLD", "VALUE", "ensemble"]
 
 #: The context's features, in their column order (`context`).
 CONTEXT: tuple[str, ...] = (
@@ -75,8 +78,6 @@ N_RANK = len(RANK)
 #: A learned policy's mode (its ints[1]): a gate picks the expert that decides (`GATE`), or
 #: the experts propose and one ensemble values each distinct proposal (`RANKER`).
 GATE, RANKER = 0, 1
-#: Columns of the lineup's `nodes` table.
-FEATURE, THRESHOLD, LEFT, RIGHT, VALUE = range(5)
 
 
 @kernel
@@ -219,24 +220,6 @@ def best(g, c, pol, k: int, m: int, bid: bool, r: int, me: int, kind: int) -> in
         if value > top:
             top, who = value, j
     return who
-
-
-@kernel
-def ensemble(nodes, roots, first: int, count: int, x, start: float = 0.0) -> float:  # noqa: ANN001
-    """start plus the trees roots[first : first + count] at the row x, added in order (each
-    walked from its root: left when x[feature] <= threshold, as scikit-learn's trees; a
-    ranker starts from its constant, as scikit-learn's predictions do, so that the sums
-    are the very same numbers)."""
-    total = start
-    for k in range(first, first + count):
-        n = roots[k]
-        while nodes[n, FEATURE] >= 0:
-            if x[int(nodes[n, FEATURE])] <= nodes[n, THRESHOLD]:
-                n = int(nodes[n, LEFT])
-            else:
-                n = int(nodes[n, RIGHT])
-        total += nodes[n, VALUE]
-    return total
 
 
 @kernel
