@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moaisim.games.rapa_nui.engine.policy import value
+from moaisim.games.rapa_nui.engine.policy import remain, value
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.jit import kernel
 from moaisim.learned_model import ensemble
@@ -167,13 +167,14 @@ def ranked(c, ints, constant: float, experts_w, nodes, roots, kind: int, seat: i
     ranks = (ints[I_KINDS] >> kind) & 1
     experts = ints[I_EXPERTS] if ranks else 1
     m = 0
+    left = remain(c, pile)
     for e in range(experts):
         best, best_value = -1, -1e300
         for a in range(size):
             if not legal[a]:
                 continue
             v = value(c, experts_w[e], kind, seat, a, legal, size, hand, stock, down, village,
-                      wood, seen, display, col_size, pile, supply, stone, scratch)  # fmt: skip
+                      wood, seen, display, col_size, pile, supply, stone, scratch, left)  # fmt: skip
             scores[e, a] = v
             if v > best_value + 1e-9:  # the first best, as `policy.choose`
                 best, best_value = a, v

@@ -260,11 +260,12 @@ def choose(c, w, kind: int, seat: int, legal, size: int, hand, stock, down, vill
            wood, seen, display, col_size, pile: int, supply, stone, scratch) -> int:  # fmt: skip
     """The legal action of `kind` with the highest value (`value`; the first on a tie)."""
     best, best_value = -1, -1e300
+    left = remain(c, pile)
     for a in range(size):
         if not legal[a]:
             continue
         v = value(c, w, kind, seat, a, legal, size, hand, stock, down, village, wood, seen,
-                  display, col_size, pile, supply, stone, scratch)  # fmt: skip
+                  display, col_size, pile, supply, stone, scratch, left)  # fmt: skip
         if v > best_value + 1e-9:
             best, best_value = a, v
     return best
@@ -272,11 +273,10 @@ def choose(c, w, kind: int, seat: int, legal, size: int, hand, stock, down, vill
 
 @kernel(nrt=False, inline="always")  # inlined: a call per action cost the heuristic 26 %
 def value(c, w, kind: int, seat: int, a: int, legal, size: int, hand, stock, down,  # noqa: ANN001
-          village, wood, seen, display, col_size, pile: int, supply, stone,
-          scratch) -> float:  # fmt: skip
+          village, wood, seen, display, col_size, pile: int, supply, stone, scratch,
+          left: float) -> float:  # fmt: skip
     """The value in glory of the legal action `a` of `kind` by the weights w (the module's
-    docstring)."""
-    left = remain(c, pile)
+    docstring); `left` is `remain(c, pile)`."""
     own_wood = wood[seat]
     v = 0.0
     if kind == K_START:  # D0: the type worth most on the stone now
