@@ -173,8 +173,9 @@ def ranked(c, ints, constant: float, experts_w, nodes, roots, kind: int, seat: i
         for a in range(size):
             if not legal[a]:
                 continue
-            v = value(c, experts_w[e], kind, seat, a, legal, size, hand, stock, down, village,
-                      wood, seen, display, col_size, pile, supply, stone, scratch, left)  # fmt: skip
+            w = experts_w[e]
+            v = value(c, w, kind, seat, a, legal, size, hand, stock, down, village, wood, seen,
+                      display, col_size, pile, supply, stone, scratch, left)  # fmt: skip
             scores[e, a] = v
             if v > best_value + 1e-9:  # the first best, as `policy.choose`
                 best, best_value = a, v
