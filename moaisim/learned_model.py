@@ -29,13 +29,20 @@ from moaisim.jit import kernel
 FEATURE, THRESHOLD, LEFT, RIGHT, VALUE = range(5)
 
 
+#: A ranker's candidates at a decision (its "candidates" key): its experts' distinct
+#: proposals (the default), or those and then every other legal action.
+CANDIDATES: tuple[str, ...] = ("proposals", "legal")
+
+
 @cache
 def read_model(path: str, stamp: float, fmt: str, kinds: tuple[str, ...],
                reads: tuple[tuple[str, tuple[str, ...]], ...], max_experts: int,
-               players: tuple[int, int]) -> dict[str, Any]:  # fmt: skip
+               players: tuple[int, int],
+               candidates: tuple[str, ...] = CANDIDATES[:1]) -> dict[str, Any]:  # fmt: skip
     """A model file's document, checked (one line per mistake): format `fmt`, its mode one of
     `reads`' (mode -> the features its trees read; the first mode is the default), its kinds
-    among `kinds`, 1 to `max_experts` experts, its player count in `players` (inclusive).
+    among `kinds`, 1 to `max_experts` experts, its player count in `players` (inclusive), a
+    ranker's candidates among `candidates` (`CANDIDATES`; "proposals" when it says none).
     `stamp` (the file's modification time) keys the cache. Adds its SHA-256 (`digest`) and
     each ensemble's tables (`_tables`: `tables`)."""
     said = f"strategy 'learned': model file {path!r}"
@@ -64,6 +71,10 @@ def read_model(path: str, stamp: float, fmt: str, kinds: tuple[str, ...],
     if doc.get("context") != list(modes[mode]):
         raise UnknownStrategyError(f"{said} reads another context than this version's "
                                    f"{mode} ({', '.join(modes[mode])})")  # fmt: skip
+    cands = doc.setdefault("candidates", CANDIDATES[0])
+    if cands not in candidates:
+        raise UnknownStrategyError(f"{said}: candidates are {' or '.join(map(repr, candidates))}"
+                                   f", not {cands!r}")  # fmt: skip
     p = doc.get("players")
     low, high = players
     if isinstance(p, bool) or not isinstance(p, int) or not low <= p <= high:

@@ -31,9 +31,10 @@ COL = {name: k for k, name in enumerate(RANK)}
 
 
 def ranker(path: Path, experts: list[str], trees: list[dict], players: int = 3,
-           kinds: list[str] | None = None) -> str:  # fmt: skip
+           kinds: list[str] | None = None, candidates: str = "proposals") -> str:  # fmt: skip
     """A ranker's model file as `moaisim learn --mode ranker` writes it; its spec."""
-    doc = rk.ranker_doc(players, experts, {"constant": 0.0, "trees": trees}, {}, GAME, kinds)
+    doc = rk.ranker_doc(players, experts, {"constant": 0.0, "trees": trees}, {}, GAME, kinds,
+                        candidates)  # fmt: skip
     return rk.write_model(path, doc)
 
 
@@ -49,9 +50,13 @@ def scores(lineup: list[str], players: int, seed: int = 5, games: int = 40) -> n
     return Batch(Rules.make(players), seed, range(games)).play(seats)["score"].to_numpy()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_without_trees_the_ranker_plays_its_first_experts_games(tmp_path, players):
-    spec = ranker(tmp_path / "blank.json", ["tuned", "greedy", "builder"], [], players)
+@pytest.mark.parametrize(("players", "candidates"), [(2, "proposals"), (3, "legal"),
+                                                     (4, "proposals")])  # fmt: skip
+def test_without_trees_the_ranker_plays_its_first_experts_games(tmp_path, players, candidates):
+    """Every candidate valued alike: the first, the first expert's proposal (every legal
+    action a candidate or not)."""
+    spec = ranker(tmp_path / "blank.json", ["tuned", "greedy", "builder"], [], players,
+                  candidates=candidates)  # fmt: skip
     field = ["priest"] * (players - 1)
     got = scores([spec, *field], players)
     assert np.array_equal(got, scores(["tuned", *field], players))
@@ -74,6 +79,35 @@ def test_a_planted_tree_makes_it_play_the_expert_it_favours(tmp_path):
     assert not np.array_equal(mixed, scores(["greedy", "priest", "builder"], 3))
 
 
+def test_every_legal_action_is_a_candidate_after_the_proposals(tmp_path):
+    """With candidates "legal": at each decision the experts' proposals come first, then
+    every other legal action once, with no proposer; a tree worth +1 where no expert
+    proposed (proposers 0) plays such an action wherever there is one."""
+    spec = ranker(tmp_path / "r.json", ["tuned", "greedy"],
+                  [stump(COL["proposers"], 0.5, 1.0, 0.0)], candidates="legal")  # fmt: skip
+    cls = load_strategy(spec, GAME).cls
+    seen = [0, 0]
+
+    def ask(self, view):  # noqa: ANN001, ANN202
+        rows, cands, chosen = self.candidates(view)
+        for i, (x, got, j) in enumerate(zip(rows, cands, chosen, strict=True)):
+            legal = np.flatnonzero(view.legal[i]).tolist()
+            assert sorted(got) == legal and len(set(got)) == len(got)
+            proposed = x[:, COL["proposers"]] > 0
+            assert proposed[0] and not proposed[proposed.argmin():].any() or proposed.all()
+            if not proposed.all():
+                assert x[j, COL["proposers"]] == 0  # the tree's pick: no expert's
+                seen[0] += 1
+            seen[1] += 1
+        return cls.by_policy(self, view)
+
+    probe = type("Probe", (cls,), {k.value: ask for k in Kind})
+    seats = [probe(model=str(tmp_path / "r.json")), load_strategy("tuned", GAME)(),
+             load_strategy("builder", GAME)()]  # fmt: skip
+    Batch(Rules.make(3), 6, range(4)).play(seats)
+    assert seen[0] > 20 and seen[1] > seen[0]
+
+
 def random_trees(seed: int, count: int = 12) -> list[dict]:
     """Stumps on random features of a candidate's row (so that every column may decide)."""
     rng = np.random.default_rng(seed)
@@ -82,13 +116,14 @@ def random_trees(seed: int, count: int = 12) -> list[dict]:
 
 
 @settings(max_examples=8, deadline=None)
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**16))
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**16),
+       candidates=st.sampled_from(["proposals", "legal"]))  # fmt: skip
 def test_the_reference_engine_and_the_machine_play_the_same_ranker_games(
-    tmp_path_factory, players, seed
+    tmp_path_factory, players, seed, candidates
 ):
     folder = tmp_path_factory.mktemp("ranker")
     spec = ranker(folder / "r.json", ["tuned", "greedy", "builder", "sacrificer"],
-                  random_trees(seed), players)  # fmt: skip
+                  random_trees(seed), players, candidates=candidates)  # fmt: skip
     lineup = [spec, "tuned", spec, "priest"][:players]
     rules = Rules.make(players)
     table = Batch(rules, seed, range(4)).play([load_strategy(s, GAME)() for s in lineup])
@@ -167,6 +202,7 @@ def test_bad_ranker_files_are_refused_in_one_line(tmp_path):
         ({**good, "experts": ["tuned", "random"]}, "expert 'random' is not a strategy of the "
          "heuristic family"),
         ({**good, "players": 5}, "players = 2-4"),
+        ({**good, "candidates": "all"}, "candidates are 'proposals' or 'legal', not 'all'"),
         ({**good, "context": list(RANK[:-1])}, "another context than this version's ranker"),
         ({**good, "ensembles": [{"constant": 0, "trees": [stump(len(RANK), 1, 0, 0)]}]},
          "names a feature"),

@@ -804,6 +804,13 @@ def learn(
             "rounds before, this many rounds in all."
         ),
     ] = 1,
+    candidates: Annotated[
+        str,
+        typer.Option(
+            help="A ranker's candidates: proposals (its experts' distinct proposals) or legal "
+            "(those, then every other legal action; Rapa Nui)."
+        ),
+    ] = "proposals",
     rate: Annotated[
         float | None,
         typer.Option(help="The boosting's learning rate (default: 0.1, a ranker 0.05)."),
@@ -829,6 +836,10 @@ def learn(
 
     if mode not in ("gate", "ranker"):
         raise UserError(f"--mode is gate or ranker, not {mode!r}")
+    known = rank_study.CANDIDATES
+    if candidates not in known or (candidates != known[0] and mode != "ranker"):
+        raise UserError(f"--candidates is {' or '.join(known)}, and only a ranker's "
+                        f"(--mode ranker), not {candidates!r}")  # fmt: skip
     names = library_names(experts, game)
     ranker = mode == "ranker"
     if games is None:
@@ -844,7 +855,8 @@ def learn(
             got = rank_study.rank(players, out, names, field, games, held_out_games, iterations,
                                   worlds, trees, leaves, rate, seed, strength_games,
                                   history=history, n_jobs=jobs, progress=say,
-                                  command=command_line("learn"), game=game)  # fmt: skip
+                                  command=command_line("learn"), candidates=candidates,
+                                  game=game)  # fmt: skip
             typer.echo(rank_study.summary(got))
             return
         got = gate_study.learn(players, out, names, teacher, field, games, held_out_games,

@@ -47,6 +47,7 @@ from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import GAME_KEY, write_atomic
 from moaisim.fingerprint import fingerprint
 from moaisim.games import load_game
+from moaisim.learned_model import CANDIDATES
 from moaisim.mixture_parts import sub_view
 from moaisim.registry import StrategySpec, level_or_spec, load_strategy, strategy_class
 from moaisim.rng import Draws
@@ -73,16 +74,21 @@ def ranker_class(game: str) -> type:
 
 
 def ranker_doc(players: int, experts: Sequence[str], ens: dict[str, Any], made: dict[str, Any],
-               game: str, kinds: Sequence[str] | None = None) -> dict[str, Any]:  # fmt: skip
+               game: str, kinds: Sequence[str] | None = None,
+               candidates: str = CANDIDATES[0]) -> dict[str, Any]:  # fmt: skip
     """A ranker's model file document (the game's learned format, mode "ranker"), ranking
     `kinds` (None: those the game's search searches by default; at the others the ranker
-    plays its first expert's proposal)."""
+    plays its first expert's proposal) among `candidates` (`learned_model.CANDIDATES`: the
+    experts' proposals, written only when it is not that default, or every legal action)."""
     cls = ranker_class(game)
     if kinds is None:
         kinds = searched_kinds(game)
-    return {"format": cls.FORMAT, GAME_KEY: game, "players": players, "mode": "ranker",
-            "experts": list(experts), "kinds": list(kinds), "context": list(cls.RANK),
-            "made": made, "ensembles": [ens]}  # fmt: skip
+    doc = {"format": cls.FORMAT, GAME_KEY: game, "players": players, "mode": "ranker",
+           "experts": list(experts), "kinds": list(kinds), "context": list(cls.RANK),
+           "made": made, "ensembles": [ens]}  # fmt: skip
+    if candidates != CANDIDATES[0]:
+        doc["candidates"] = candidates
+    return doc
 
 
 def searched_kinds(game: str) -> list[str]:
@@ -348,6 +354,7 @@ def rank(
     n_jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     command: str | None = None,
+    candidates: str = CANDIDATES[0],
     *,
     game: str,
 ) -> RankResult:
@@ -362,6 +369,10 @@ def rank(
     cls = ranker_class(game)
     if not 1 <= len(experts) <= cls.MAX_EXPERTS or len(set(experts)) != len(experts):
         raise UserError(f"give 1 to {cls.MAX_EXPERTS} distinct experts")
+    allowed = getattr(cls, "CANDIDATES", CANDIDATES[:1])
+    if candidates not in allowed:
+        raise UserError(f"{game}'s ranker takes its candidates from "
+                        f"{' or '.join(allowed)}, not {candidates!r}")  # fmt: skip
     labels = [load_strategy(e, game).label for e in experts]
     field_spec = load_strategy(level_or_spec(field_, players, game), game)
     out = Path(out)
@@ -370,14 +381,13 @@ def rank(
     rounds: list[Decisions] = []
     blank = {"constant": 0.0, "trees": []}
     current = out / f"learned-{players}p-start.json"
-    spec = write_model(
-        current,
-        ranker_doc(players, labels, blank, {"note": "no trees: the first expert's proposal"}, game),
-    )
+    note = {"note": "no trees: the first expert's proposal"}
+    spec = write_model(current, ranker_doc(players, labels, blank, note, game,
+                                           candidates=candidates))  # fmt: skip
     load_strategy(spec, game)().check_players(players)
     for i in range(iterations):
         t0 = time.perf_counter()
-        teacher = f"search over {current.name}'s candidates, its rollout policy"
+        teacher = f"search over {current.name}'s candidates ({candidates}), its rollout policy"
         say(f"rank {players}p, round {i}: {teacher}, {games} games ({worlds} worlds)")
         train = kept(out, players, spec, field_spec, games, seed, worlds, n_jobs, say,
                      game=game)  # fmt: skip
@@ -399,7 +409,8 @@ def rank(
                 "trees": trees, "leaves": leaves, "rate": rate,
                 "made": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
         path = current = out / f"learned-{players}p-{i}.json"
-        spec = write_model(path, ranker_doc(players, labels, ens, made, game))
+        spec = write_model(path, ranker_doc(players, labels, ens, made, game,
+                                            candidates=candidates))  # fmt: skip
         say(f"rank {players}p, round {i}: compiled play checked against the trees "
             f"({check_games} games)")  # fmt: skip
         checked = verify(players, spec, model, field_spec, check_games, seed + 3, game=game)

@@ -45,7 +45,8 @@ def read_model(path: str, stamp: float) -> dict[str, Any]:
     """A Rapa Nui model file's document, checked (`learned_model.read_model`: one line per
     mistake; a ranker only); `stamp` (the file's modification time) keys the cache."""
     return learned_model.read_model(path, stamp, FORMAT, tuple(k.value for k in Kind),
-                                    (("ranker", RANK),), MAX_EXPERTS, (2, 4))  # fmt: skip
+                                    (("ranker", RANK),), MAX_EXPERTS, (2, 4),
+                                    learned_model.CANDIDATES)  # fmt: skip
 
 
 class LearnedStrategy(Strategy):
@@ -69,6 +70,9 @@ class LearnedStrategy(Strategy):
     #: Whether a model file naming no game may be this game's: no, every Rapa Nui model file
     #: names its game (those naming none are Moai's, from before files named their game).
     UNNAMED: ClassVar[bool] = False
+    #: Where its candidates come from (`learned_model.CANDIDATES`): the experts' proposals,
+    #: or those and every other legal action.
+    CANDIDATES: ClassVar[tuple[str, ...]] = learned_model.CANDIDATES
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -110,7 +114,8 @@ class LearnedStrategy(Strategy):
             nodes, roots, constant = self.doc["_tables"][0]
             kinds = sum(1 << k for k, kind in enumerate(Kind) if kind.value in self.doc["kinds"])
             weights = np.array([inst.vector(rules) for inst in self._made], dtype=np.float64)
-            found = Model(weights, nodes, roots, constant, kinds, self.doc["digest"])
+            found = Model(weights, nodes, roots, constant, kinds, self.doc["digest"],
+                          self.doc["candidates"] == "legal")  # fmt: skip
             self._models[rules] = found
         return found
 

@@ -12,7 +12,7 @@ import numpy as np
 from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine.batch import consts, model_tables
 from moaisim.games.rapa_nui.engine.decisions import Kind
-from moaisim.games.rapa_nui.engine.learned import MAX_EXPERTS, N_RANK, Model, ranked_view
+from moaisim.games.rapa_nui.engine.learned import N_RANK, Model, most_candidates, ranked_view
 from moaisim.games.rapa_nui.engine.policy import answer_view
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import N_FOODS
@@ -58,8 +58,9 @@ def ranked_candidates(view: SeatView, model: Model
     actions, and the row it chooses [n]. It draws nothing."""
     n, size = len(view), view.legal.shape[1]
     tables = model_tables([model], size)
-    rows = np.zeros((n, MAX_EXPERTS, N_RANK), dtype=np.float64)
-    cands = np.zeros((n, MAX_EXPERTS, 2), dtype=np.int64)
+    most = most_candidates(size)
+    rows = np.zeros((n, most, N_RANK), dtype=np.float64)
+    cands = np.zeros((n, most, 2), dtype=np.int64)
     out = np.zeros((n, 2), dtype=np.int64)
     i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
     ranked_view(_consts(view.rules), tables["ints"][0], float(tables["constants"][0]),

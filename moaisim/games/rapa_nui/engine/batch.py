@@ -17,7 +17,7 @@ from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine import warm
 from moaisim.games.rapa_nui.engine.chance import Chance
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
-from moaisim.games.rapa_nui.engine.learned import MAX_EXPERTS, N_RANK, Model
+from moaisim.games.rapa_nui.engine.learned import MAX_EXPERTS, N_RANK, Model, most_candidates
 from moaisim.games.rapa_nui.engine.policy import NW
 from moaisim.games.rapa_nui.engine.reference import deck, turn_bound
 from moaisim.games.rapa_nui.engine.results import (
@@ -174,17 +174,17 @@ def model_tables(models: Sequence[Model], actions: int) -> dict[str, np.ndarray]
     """The `Lineup`'s tables of the learned models (`Lineup.model` numbers them in this
     order) and the ranker's scratch arrays, for decisions of at most `actions` actions."""
     k = len(models)
-    ints = np.zeros((k, 4), dtype=np.int64)
+    ints = np.zeros((k, 5), dtype=np.int64)
     experts = np.zeros((k, MAX_EXPERTS, NW), dtype=np.float64)
     nodes, roots, first = stacked([(x.nodes, x.roots) for x in models])
     for i, x in enumerate(models):
-        ints[i] = (len(x.weights), first[i], len(x.roots), x.kinds)
+        ints[i] = (len(x.weights), first[i], len(x.roots), x.kinds, int(x.legal))
         experts[i, : len(x.weights)] = x.weights
     return {"ints": ints, "constants": np.array([x.constant for x in models], dtype=np.float64),
             "experts": experts, "nodes": nodes, "roots": roots,
             "scores": np.zeros((MAX_EXPERTS, actions), dtype=np.float64),
-            "cands": np.zeros((MAX_EXPERTS, 2), dtype=np.int64),
-            "rows": np.zeros((MAX_EXPERTS, N_RANK), dtype=np.float64)}  # fmt: skip
+            "cands": np.zeros((most_candidates(actions), 2), dtype=np.int64),
+            "rows": np.zeros((most_candidates(actions), N_RANK), dtype=np.float64)}  # fmt: skip
 
 
 def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,

@@ -49,6 +49,14 @@ CONTEXT: tuple[str, ...] = (
 N_CONTEXT = len(CONTEXT)
 #: Most experts a ranker has.
 MAX_EXPERTS = 8
+
+
+def most_candidates(actions: int) -> int:
+    """The most candidates a decision of at most `actions` legal actions has (the rows of
+    the candidate and row tables)."""
+    return MAX_EXPERTS + actions
+
+
 #: A candidate's own features, in their column order (`candidate`).
 CANDIDATE: tuple[str, ...] = (
     "proposers",  # how many experts proposed it
@@ -64,9 +72,10 @@ RANK: tuple[str, ...] = CONTEXT + CANDIDATE
 N_RANK = len(RANK)
 #: Columns of the candidate table (`propose`): the action and the bits of its proposers.
 C_ACTION, C_BITS = 0, 1
-#: A model's row of ints (`Tables.ints`): its experts, its first tree in the lineup's roots,
-#: its tree count, the kinds it ranks (bits 1 << kind).
-I_EXPERTS, I_FIRST, I_COUNT, I_KINDS = range(4)
+#: A model's row of ints (`Lineup.ints`): its experts, its first tree in the lineup's roots,
+#: its tree count, the kinds it ranks (bits 1 << kind), 1 when every legal action is a
+#: candidate (after the proposals; 0: the proposals alone).
+I_EXPERTS, I_FIRST, I_COUNT, I_KINDS, I_LEGAL = range(5)
 
 
 @kernel(nrt=False)
@@ -122,13 +131,15 @@ def context(c, kind: int, seat: int, turn: int, pile: int, hand, stock, village,
 @kernel(nrt=False)
 def propose(cands, m: int, e: int, a: int) -> int:  # noqa: ANN001
     """Expert e's proposal `a` into the candidate table cands[:m] (a new row, or e's bit on
-    the row of the same action); returns the candidates' count."""
+    the row of the same action; e = -1: a legal action no expert proposed, no bit); returns
+    the candidates' count."""
+    bit = 0 if e < 0 else 1 << e
     for j in range(m):
         if cands[j, C_ACTION] == a:
-            cands[j, C_BITS] |= 1 << e
+            cands[j, C_BITS] |= bit
             return m
     cands[m, C_ACTION] = a
-    cands[m, C_BITS] = 1 << e
+    cands[m, C_BITS] = bit
     return m + 1
 
 
@@ -161,9 +172,10 @@ def ranked(c, ints, constant: float, experts_w, nodes, roots, kind: int, seat: i
            col_size, pile: int, supply, stone, scratch, scores, cands,
            rows) -> tuple[int, int]:  # fmt: skip
     """A ranker's choice at a decision: its experts' proposals (each the heuristic's best
-    action by its weights, experts_w[e]) into cands, their rows (`RANK`) into rows[:m], and
-    (the chosen candidate's row, the candidates' count). At a kind the model does not rank
-    (ints[I_KINDS]), only its first expert is asked: (0, 1)."""
+    action by its weights, experts_w[e]) into cands, then, with ints[I_LEGAL], every other
+    legal action; their rows (`RANK`) into rows[:m], and (the chosen candidate's row, the
+    candidates' count). At a kind the model does not rank (ints[I_KINDS]), only its first
+    expert is asked: (0, 1). cands and rows hold `MAX_EXPERTS` + size rows."""
     ranks = (ints[I_KINDS] >> kind) & 1
     experts = ints[I_EXPERTS] if ranks else 1
     m = 0
@@ -180,6 +192,10 @@ def ranked(c, ints, constant: float, experts_w, nodes, roots, kind: int, seat: i
             if v > best_value + 1e-9:  # the first best, as `policy.choose`
                 best, best_value = a, v
         m = propose(cands, m, e, best)
+    if ranks and ints[I_LEGAL]:  # then every other legal action
+        for a in range(size):
+            if legal[a]:
+                m = propose(cands, m, -1, a)
     if m == 1:
         return 0, 1
     context(c, kind, seat, turn, pile, hand, stock, village, wood, glory, seen, supply, stone,
@@ -221,17 +237,20 @@ def ranked_view(c, ints, constant: float, experts_w, nodes, roots, kind: int, se
 class Model:
     """A ranker as the lineup packs it (a learned seat's compiled form): its experts'
     weights under the rules played ([E, NW]), its trees ([n, 5] nodes, each tree's root
-    row), its constant, the kinds it ranks (bits 1 << kind) and its file's SHA-256 (`digest`,
-    by which models are equal and hashed: a lineup packs each model once)."""
+    row), its constant, the kinds it ranks (bits 1 << kind), its file's SHA-256 (`digest`,
+    by which models are equal and hashed: a lineup packs each model once) and whether every
+    legal action is a candidate (`legal`; else the experts' proposals alone)."""
 
-    __slots__ = ("weights", "nodes", "roots", "constant", "kinds", "digest")
+    __slots__ = ("weights", "nodes", "roots", "constant", "kinds", "digest", "legal")
 
     def __init__(self, weights: np.ndarray, nodes: np.ndarray, roots: np.ndarray,
-                 constant: float, kinds: int, digest: str) -> None:  # fmt: skip
+                 constant: float, kinds: int, digest: str,
+                 legal: bool = False) -> None:  # fmt: skip
         if not 1 <= len(weights) <= MAX_EXPERTS:
             raise ValueError(f"a ranker has 1 to {MAX_EXPERTS} experts")
         self.weights, self.nodes, self.roots = weights, nodes, roots
         self.constant, self.kinds, self.digest = constant, kinds, digest
+        self.legal = legal
 
     def __hash__(self) -> int:
         return hash(self.digest)
@@ -241,4 +260,4 @@ class Model:
 
     def __reduce__(self) -> tuple:
         return (Model, (self.weights, self.nodes, self.roots, self.constant, self.kinds,
-                        self.digest))  # fmt: skip
+                        self.digest, self.legal))  # fmt: skip

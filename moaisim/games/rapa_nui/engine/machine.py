@@ -139,14 +139,14 @@ class Lineup(NamedTuple):
     seen: np.ndarray  # [P, 4] the stocks as the deciding seat sees them (R10.3)
     scratch: np.ndarray  # [4]
     model: np.ndarray  # [B, P] a learned seat's model (-1: none)
-    ints: np.ndarray  # [K, 4] each model's experts, first tree, trees, kinds (`learned.I_...`)
+    ints: np.ndarray  # [K, 5] each model's experts, first tree, trees, kinds, legal (`learned.I_`)
     constants: np.ndarray  # [K] each model's constant
     experts: np.ndarray  # [K, learned.MAX_EXPERTS, NW] each model's experts' weights
     nodes: np.ndarray  # [N, 5] the models' trees (`learned_model.FEATURE`...)
     roots: np.ndarray  # [T] each tree's root row in nodes
     scores: np.ndarray  # [learned.MAX_EXPERTS, A] scratch: each expert's values of the actions
-    cands: np.ndarray  # [learned.MAX_EXPERTS, 2] scratch: the candidates (`learned.C_...`)
-    rows: np.ndarray  # [learned.MAX_EXPERTS, learned.N_RANK] scratch: their rows
+    cands: np.ndarray  # [learned.most_candidates(A), 2] scratch: the candidates (`learned.C_`)
+    rows: np.ndarray  # [learned.most_candidates(A), learned.N_RANK] scratch: their rows
 
 
 # --- asking ---------------------------------------------------------------------------------
