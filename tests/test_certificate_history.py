@@ -79,7 +79,7 @@ def test_the_learned_family_takes_every_model_of_the_player_count_and_only_those
     pattern = str(tmp_path / "reports" / "*" / "learned" / "*.json")
     # the pattern's 3-player model and the shipped 3-player ranker (the weights folder)
     assert [p.name for p in cf.learned_files(3, pattern)] == ["a-3p.json", "ranker-3p.json"]
-    assert [p.name for p in cf.learned_files(4, pattern)] == ["b-4p.json"]
+    assert [p.name for p in cf.learned_files(4, pattern)] == ["b-4p.json", "ranker-4p.json"]
     assert cf.learned_files(3, pattern, game="rapa-nui") == []  # no Rapa Nui model among them
     mix = cf.shipped_mixture(WEIGHTS / "nash-3p.toml", game="moai")
     found = cf.challengers(mix, ["learned"], tmp_path, 0.5, learned=pattern)

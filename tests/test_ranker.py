@@ -232,15 +232,16 @@ def test_rounds_of_decisions_join_one_after_another():
     assert both.value.tolist() == [1.0, 1.0, 1.0, 2.0, 2.0, 2.0] and both.x.shape == (6, 2)
 
 
-def test_the_shipped_ranker_is_a_ranker_of_search_kinds_and_plays():
-    spec = load_strategy("learned(model='ranker-3p.json')")
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_rankers_are_rankers_of_search_kinds_and_play(players):
+    spec = load_strategy(f"learned(model='ranker-{players}p.json')")
     made = spec()
-    assert made.doc["mode"] == "ranker" and made.doc["players"] == 3
+    assert made.doc["mode"] == "ranker" and made.doc["players"] == players
     assert made.doc["kinds"] == ["bid", "pick_epoch", "work", "feed"]
-    assert made.doc["made"]["command"].startswith("moaisim learn -p 3 --mode ranker")
+    assert made.doc["made"]["command"].startswith(f"moaisim learn -p {players} --mode ranker")
     assert made.doc["made"]["field"] == "L3" and "/" not in made.doc["made"]["field"]
-    g = Games.new(Rules.make(3), 12, np.arange(6))
-    g.play([spec(), load_strategy("tuned")(), load_strategy("greedy")()])
+    g = Games.new(Rules.make(players), 12, np.arange(6))
+    g.play([spec(), load_strategy("tuned")()] + [load_strategy("greedy")()] * (players - 2))
     assert g.over().all()
 
 
