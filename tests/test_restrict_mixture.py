@@ -22,6 +22,7 @@ from moaisim.errors import StrategyError, UnknownStrategyError
 from moaisim.games.moai.engine.decisions import BIRTH_STOP, Kind, feed_codec, work_codec
 from moaisim.games.moai.engine.forward import Games
 from moaisim.games.moai.engine.reference import ReferenceGame
+from moaisim.games.moai.engine.seats import Seats
 from moaisim.games.moai.engine.views import FIELDS
 from moaisim.games.moai.rules import Rules, epoch_table
 from moaisim.games.moai.rules.codes import FOREST, OCEAN
@@ -526,13 +527,12 @@ def _bid_left_to_the_machine(lineup: str, answered: bool) -> np.ndarray:
     return g.scores()
 
 
-def test_a_mixture_left_to_the_machine_mid_bid_plays_as_its_component():
+def test_a_mixture_left_to_the_machine_mid_bid_plays_as_its_component(monkeypatch):
     """R3.3: a mixture with weight 1 on `tuned` is `tuned`, whichever way the rest of a
-    partly answered sealed bid is decided: through views, or by the machine's play, which
-    answers the paused rows through the seats' views and then goes on compiled (the
-    components' draws through views counted before they play on: they were not, and the
-    mixture's compiled draws then repeated its bid's); and a two-component mixture plays the
-    same games both ways."""
+    partly answered sealed bid is decided: through views, or by the machine's play, whose
+    kernels decide the paused rows of the seats that play compiled (asking no view: search's
+    rollouts leave the rivals' bids to them); and a two-component mixture plays the same
+    games both ways."""
     pure, mix = "tuned,tuned,tuned", ",".join(["mixture(weights={'tuned': 1.0})"] * 3)
     assert np.array_equal(_bid_left_to_the_machine(pure, True), _bid_left_to_the_machine(mix, True))
     assert np.array_equal(
@@ -542,4 +542,11 @@ def test_a_mixture_left_to_the_machine_mid_bid_plays_as_its_component():
         _bid_left_to_the_machine(mix, False), _bid_left_to_the_machine(pure, False)
     )
     two = ",".join(["mixture(weights={'greedy': 0.5, 'tuned': 0.5})"] * 3)
-    assert np.array_equal(_bid_left_to_the_machine(two, False), _bid_left_to_the_machine(two, True))
+    asked: list[str] = []
+    answer = Seats.answer
+    monkeypatch.setattr(Seats, "answer", lambda self, m, pend, seats=None: (
+        asked.append(pend.kind.value), answer(self, m, pend, seats))[1])  # fmt: skip
+    left = _bid_left_to_the_machine(two, False)
+    assert asked == []  # the machine's kernels decided every seat
+    monkeypatch.undo()
+    assert np.array_equal(left, _bid_left_to_the_machine(two, True))

@@ -371,13 +371,14 @@ class Search:
         players = self._players
         [pend] = copies.pending()  # every copy at the decision searched
         own = pend.seat == q
-        if view.kind.value in self.AT_ONCE:  # taken at once: the rivals as the model says
-            rivals = [s for s in range(rules.players) if s != q]
-            actions = copies.answer(pend, players, seats=rivals)
-            actions[own] = np.stack([chosen[r] for r in pend.rows[own].tolist()])
+        if view.kind.value in self.AT_ONCE:  # taken at once: only the searching seat's answer
+            # is given; the rivals answer as the model says when the copies play on (compiled,
+            # where the model has a compiled form: the same answers as asked through views)
+            mine = pend.subset(np.flatnonzero(own))
+            copies.apply(mine, np.stack([chosen[r] for r in mine.rows.tolist()]))
         else:
-            actions = np.asarray([chosen[r] for r in pend.rows.tolist()], dtype=np.int64)
-        copies.apply(pend, actions)
+            copies.apply(pend, np.asarray([chosen[r] for r in pend.rows.tolist()],
+                                          dtype=np.int64))  # fmt: skip
         if copies.ROUNDS:  # a game played in rounds: to the horizon
             last = None if int(self.horizon) < 0 else now + int(self.horizon)
             copies.play(players, last_round=last)

@@ -160,6 +160,13 @@ class Machine:
         halt = np.zeros(len(Step), dtype=bool)
         halt[[int(x) for x in stop]] = True
         todo = np.flatnonzero(~self.over()) if rows is None else np.asarray(rows, np.int64)
+        # a game paused for a seat that now plays compiled (`pending()` paused every seat; a
+        # sealed bid answered in part): that seat decides in the kernels when its step is
+        # entered again, drawing where a view would have drawn
+        compiled = np.array([f is not None for f in forms], dtype=bool)
+        if compiled.any() and s.paused[todo].any():
+            s.wait[todo] &= ~compiled
+            s.paused[todo] = s.wait[todo].any(axis=1)
         try:
             while len(todo):
                 play_rows(g, c, pol, sc, todo, last, self.keep_rounds, halt, NO_QUESTION)
