@@ -15,8 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,25 @@ FEATURE, THRESHOLD, LEFT, RIGHT, VALUE = range(5)
 #: A ranker's candidates at a decision (its "candidates" key): its experts' distinct
 #: proposals (the default), or those and then every other legal action.
 CANDIDATES: tuple[str, ...] = ("proposals", "legal")
+
+
+def named_path(name: str, home: Callable[[str], Path]) -> Path:
+    """A model file: a shipped one by its name alone (`home(name)`, the game's weights
+    folder), else a path."""
+    if "/" not in name and "\\" not in name:
+        return home(name)
+    return Path(name)
+
+
+def read_named(model: Any, home: Callable[[str], Path],
+               read: Callable[[str, float], dict[str, Any]]) -> dict[str, Any]:  # fmt: skip
+    """The checked document (`read(path, stamp)`) of the model file a strategy's `model`
+    parameter names (`named_path`); one line when it names none."""
+    if not model:
+        raise UnknownStrategyError("strategy 'learned': give its model file (model=...)")
+    path = named_path(str(model), home)
+    stamp = path.stat().st_mtime if path.is_file() else 0.0
+    return read(str(path), stamp)
 
 
 @cache

@@ -19,7 +19,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("moaisim.errors", "moaisim.checks", "moaisim.interrupts", "moaisim.files", "moaisim.docs",
      "moaisim.version", "moaisim.progress", "moaisim.jit", "moaisim.strategy_params",
      "moaisim.kernel_cache", "moaisim.compile_notice", "moaisim.weight_files",
-     "moaisim.event_schema", "moaisim.game_logs"),
+     "moaisim.event_schema", "moaisim.game_logs", "moaisim.learned_model"),
     ("moaisim.rng", "moaisim.mixture_parts"),  # a mixture's draws read the streams
     ("moaisim.engine",),  # the engine floor: what every game's engine shares
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games

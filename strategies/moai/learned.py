@@ -54,9 +54,7 @@ MODES: dict[str, int] = {"gate": GATE, "ranker": RANKER}
 
 def model_path(name: str) -> Path:
     """A model file: a shipped one by its name alone (the weights folder), else a path."""
-    if "/" not in name and "\\" not in name:
-        return weights_path(name)
-    return Path(name)
+    return learned_model.named_path(name, weights_path)
 
 
 def read_model(path: str, stamp: float) -> dict[str, Any]:
@@ -101,11 +99,7 @@ class LearnedStrategy(Strategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        if not self.model:
-            raise UnknownStrategyError("strategy 'learned': give its model file (model=...)")
-        path = model_path(str(self.model))
-        stamp = path.stat().st_mtime if path.is_file() else 0.0
-        self.doc = read_model(str(path), stamp)
+        self.doc = learned_model.read_named(self.model, weights_path, read_model)
         self.experts = [load_strategy(spec) for spec in self.doc["experts"]]
         self._made = [spec() for spec in self.experts]
         self._policies: dict[Rules, Policy] = {}

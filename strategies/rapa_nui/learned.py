@@ -36,9 +36,7 @@ EXPERT_FORMS = ("heuristic",)
 
 def model_path(name: str) -> Path:
     """A model file: a shipped one by its name alone (the weights folder), else a path."""
-    if "/" not in name and "\\" not in name:
-        return weights_path(name)
-    return Path(name)
+    return learned_model.named_path(name, weights_path)
 
 
 def read_model(path: str, stamp: float) -> dict[str, Any]:
@@ -76,11 +74,7 @@ class LearnedStrategy(Strategy):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        if not self.model:
-            raise UnknownStrategyError("strategy 'learned': give its model file (model=...)")
-        path = model_path(str(self.model))
-        stamp = path.stat().st_mtime if path.is_file() else 0.0
-        self.doc = read_model(str(path), stamp)
+        self.doc = learned_model.read_named(self.model, weights_path, read_model)
         self.experts = [load_strategy(spec, "rapa-nui") for spec in self.doc["experts"]]
         self._made = [spec() for spec in self.experts]
         for spec, inst in zip(self.experts, self._made, strict=True):
