@@ -94,7 +94,7 @@ def test_every_legal_action_is_a_candidate_after_the_proposals(tmp_path):
             legal = np.flatnonzero(view.legal[i]).tolist()
             assert sorted(got) == legal and len(set(got)) == len(got)
             proposed = x[:, COL["proposers"]] > 0
-            assert proposed[0] and not proposed[proposed.argmin():].any() or proposed.all()
+            assert proposed[0] and not proposed[proposed.argmin() :].any() or proposed.all()
             if not proposed.all():
                 assert x[j, COL["proposers"]] == 0  # the tree's pick: no expert's
                 seen[0] += 1
