@@ -213,6 +213,23 @@ def _set(view: Any, name: str, index: tuple[int, ...], value: int | str) -> None
     arr[where] = arr[where] + int(value) if isinstance(value, str) else value
 
 
+def test_a_forest_tie_with_its_token_moved_is_one_user_error():
+    """R6.1: at a tie on forest space k the spaces before k were given out and k holds a
+    token. A token moved from k to an earlier space keeps the wood count (C5) but no game
+    shows it; taken in, the worlds went on to the next space (hypothesis found it)."""
+    view = moai_view("forest_tie", players=4)
+    k = int(view.step_count[0])
+    wood = view.forest_wood[0]
+    assert k >= 1 and wood[k] and not wood[:k].any()
+    later = int(np.flatnonzero(wood[k + 1 :])[0]) + k + 1  # a token on a space after k
+    for moved in ((k, 0), (later, 0)):  # the tied space's token, or a later one's, before k
+        edited = moai_view("forest_tie", players=4)
+        edited.forest_wood[0, moved[0]] = False
+        edited.forest_wood[0, moved[1]] = True
+        with pytest.raises(UserError, match=r"at a tie on forest space 1 \(R6\.1"):
+            mo.determinize(edited, 1, 2)
+
+
 @pytest.mark.parametrize(
     ("kind", "name", "index", "value", "message"),
     [

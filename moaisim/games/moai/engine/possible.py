@@ -182,6 +182,11 @@ def _cursor_problem(view: SeatView, row: int, record: dict[str, np.ndarray]) -> 
     pawns = r.components.pawns * p
     if step == Step.FOREST and not 0 <= count < lay.forest:
         return f"forest space {count} (the forest has spaces 0 to {lay.forest - 1}, R6.1)"
+    if step == Step.FOREST:  # R6.1: the spaces before it given out, a token on the tied one
+        wood = np.asarray(view.forest_wood[row], dtype=bool)
+        if not wood[count] or wood[:count].any():
+            return (f"forest wood {wood.astype(int).tolist()} at a tie on forest space {count} "
+                    "(R6.1: each space before it given out, a token on it)")  # fmt: skip
     if step == Step.WORK and not 0 <= count <= 4 * pawns:
         return f"{count} work actions so far (R5: a place or a swap per pawn, a pass a seat)"
     if step == Step.WORK and pos != count % p:
