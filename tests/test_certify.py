@@ -146,9 +146,9 @@ def test_bad_settings_get_one_line_and_write_nothing(tmp_path):
                       (dict(families=["files", "learned"], files=str(tmp_path / "none/*.toml"),
                             learned=str(tmp_path / "none/*.json")),
                        "no challenger of the files and learned families")):  # fmt: skip
-        # at 5 players no learned policy ships (at 3 and 4 a ranker does: ranker-3p.json...)
+        # at 2 players no learned policy ships (at 3-5 a ranker does: ranker-3p.json...)
         with pytest.raises(UserError, match=match):
-            cf.certify(WEIGHTS / "nash-5p.toml", tmp_path / "x", **kw, game="moai")
+            cf.certify(WEIGHTS / "nash-2p.toml", tmp_path / "x", **kw, game="moai")
     assert not (tmp_path / "x").exists()
 
 

@@ -232,7 +232,7 @@ def test_rounds_of_decisions_join_one_after_another():
     assert both.value.tolist() == [1.0, 1.0, 1.0, 2.0, 2.0, 2.0] and both.x.shape == (6, 2)
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_shipped_rankers_are_rankers_of_search_kinds_and_play(players):
     spec = load_strategy(f"learned(model='ranker-{players}p.json')")
     made = spec()
