@@ -168,6 +168,17 @@ def test_the_check_catches_a_ranker_that_plays_otherwise_than_its_trees(tmp_path
         rk.verify(3, spec, Other(), field, 3, 4, game="moai")
 
 
+def refused_in_one_line(tmp_path: Path, cases: list[tuple[dict, str]], make: Any) -> None:
+    """Each (model document, message) written to a file and made into a strategy (`make`
+    of its spec): refused with an `UnknownStrategyError` matching the message, in one line."""
+    for k, (doc, said) in enumerate(cases):
+        path = tmp_path / f"bad-{k}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        with pytest.raises(UnknownStrategyError, match=said) as info:
+            make(f"learned(model={str(path)!r})")
+        assert "\n" not in str(info.value)
+
+
 def test_bad_ranker_files_are_refused_in_one_line(tmp_path):
     good = rk.ranker_doc(3, ["greedy", "tuned"], {"constant": 0, "trees": []}, {}, "moai")
     cases = [
@@ -178,12 +189,8 @@ def test_bad_ranker_files_are_refused_in_one_line(tmp_path):
         ({**good, "ensembles": [{"constant": 0, "trees": [stump(len(RANK), 1, 0, 0)]}]},
          "names a feature"),
     ]  # fmt: skip
-    for k, (doc, said) in enumerate(cases):
-        path = tmp_path / f"bad-{k}.json"
-        path.write_text(json.dumps(doc), encoding="utf-8")
-        with pytest.raises(UnknownStrategyError, match=said) as info:
-            load_strategy(f"learned(model={str(path)!r})")().own_policy(Rules.make(3))
-        assert "\n" not in str(info.value)
+    refused_in_one_line(tmp_path, cases,
+                        lambda spec: load_strategy(spec)().own_policy(Rules.make(3)))  # fmt: skip
     gate = tmp_path / "gate.json"
     gate.write_text(json.dumps(ln.model_doc(3, ["greedy"], [{"constant": 0, "trees": []}], {},
                                             game="moai")), encoding="utf-8")  # fmt: skip

@@ -25,6 +25,7 @@ from moaisim.games.rapa_nui.engine.reference import ReferenceGame
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.registry import load_strategy
 from moaisim.studies import rank as rk
+from tests.test_ranker import refused_in_one_line, stump
 
 GAME = "rapa-nui"
 COL = {name: k for k, name in enumerate(RANK)}
@@ -36,12 +37,6 @@ def ranker(path: Path, experts: list[str], trees: list[dict], players: int = 3,
     doc = rk.ranker_doc(players, experts, {"constant": 0.0, "trees": trees}, {}, GAME, kinds,
                         candidates)  # fmt: skip
     return rk.write_model(path, doc)
-
-
-def stump(feature: int, threshold: float, low: float, high: float) -> dict:
-    """One tree: x[feature] <= threshold -> low, else high."""
-    return {"feature": [feature, -1, -1], "threshold": [threshold, 0.0, 0.0],
-            "left": [1, -1, -1], "right": [2, -1, -1], "value": [0.0, low, high]}  # fmt: skip
 
 
 def scores(lineup: list[str], players: int, seed: int = 5, games: int = 40) -> np.ndarray:
@@ -207,12 +202,7 @@ def test_bad_ranker_files_are_refused_in_one_line(tmp_path):
         ({**good, "ensembles": [{"constant": 0, "trees": [stump(len(RANK), 1, 0, 0)]}]},
          "names a feature"),
     ]  # fmt: skip
-    for k, (doc, said) in enumerate(cases):
-        path = tmp_path / f"bad-{k}.json"
-        path.write_text(json.dumps(doc), encoding="utf-8")
-        with pytest.raises(UnknownStrategyError, match=said) as info:
-            load_strategy(f"learned(model={str(path)!r})", GAME)()
-        assert "\n" not in str(info.value)
+    refused_in_one_line(tmp_path, cases, lambda spec: load_strategy(spec, GAME)())
     path = tmp_path / "good.json"
     path.write_text(json.dumps(good), encoding="utf-8")
     with pytest.raises(UnknownStrategyError, match="is for 3 players, not 4"):
