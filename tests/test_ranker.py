@@ -257,8 +257,12 @@ def test_learn_refuses_a_bad_mode_and_a_zero_count_in_one_line(tmp_path, capsys)
 
     base = ["learn", "-p", "3", "-o", str(tmp_path / "out"), "--experts", "tuned,greedy"]
     zero = "games must be a whole number of at least 1, got 0"
+    gate = "--candidates is proposals or legal, and only a ranker's (--mode ranker), not 'legal'"
+    moai = "moai's ranker takes its candidates from proposals, not 'legal'"
     for extra, said in ((["--mode", "forest"], "--mode is gate or ranker, not 'forest'"),
-                        (["--mode", "ranker", "-n", "0"], zero), (["-n", "0"], zero)):  # fmt: skip
+                        (["--mode", "ranker", "-n", "0"], zero), (["-n", "0"], zero),
+                        (["--candidates", "legal"], gate),
+                        (["--mode", "ranker", "--candidates", "legal"], moai)):  # fmt: skip
         assert main([*base, *extra]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert err == [f"moaisim: error: {said}"]
