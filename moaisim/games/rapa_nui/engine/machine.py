@@ -204,9 +204,7 @@ def heuristic(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:
     """The heuristic's action (`policy.choose`) from what seat `seat` sees of game r: its own
     stock, its rivals' as the public record gives them (R10.3: their face-down cards not yet
     taken off, `stock + down`)."""
-    for q in range(g.stock.shape[1]):
-        for f in range(N_FOODS):
-            pol.seen[q, f] = g.stock[r, q, f] + (0 if q == seat else g.down[r, q, f])
+    see_stocks(g, pol, r, seat)
     return choose(c, pol.weights[r, seat], kind, seat, legal, size, g.hand[r, seat],
                   g.stock[r, seat], g.down[r, seat], g.village[r], g.wood[r], pol.seen,
                   g.columns[r], g.col_size[r], g.pile_len[r] - g.pile_pos[r], g.supply[r],
@@ -214,12 +212,19 @@ def heuristic(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:
 
 
 @kernel(nrt=False)
-def ranker(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
-    """A learned ranker's action (`learned.ranked`, the seat's model) from what seat `seat`
-    sees of game r (the stocks as `heuristic` sees them)."""
+def see_stocks(g, pol, r: int, seat: int) -> None:  # noqa: ANN001
+    """Each seat's stock in game r as seat `seat` sees it into pol.seen (R10.3): its own as
+    it is, its rivals' with their face-down cards not taken off (`stock + down`)."""
     for q in range(g.stock.shape[1]):
         for f in range(N_FOODS):
             pol.seen[q, f] = g.stock[r, q, f] + (0 if q == seat else g.down[r, q, f])
+
+
+@kernel(nrt=False)
+def ranker(g, c, pol, legal, r: int, kind: int, seat: int, size: int) -> int:  # noqa: ANN001
+    """A learned ranker's action (`learned.ranked`, the seat's model) from what seat `seat`
+    sees of game r (the stocks as `heuristic` sees them)."""
+    see_stocks(g, pol, r, seat)
     k = pol.model[r, seat]
     j, _m = ranked(c, pol.ints[k], pol.constants[k], pol.experts[k], pol.nodes, pol.roots, kind,
                    seat, legal, size, g.turn[r], g.hand[r, seat], g.stock[r, seat],

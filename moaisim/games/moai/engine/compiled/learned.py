@@ -34,9 +34,7 @@ import numpy as np
 from moaisim.games.moai.engine.compiled import seen
 from moaisim.games.moai.engine.compiled.arrays import kernel
 from moaisim.games.moai.engine.compiled.features import visible_score
-from moaisim.learned_model import FEATURE, LEFT, RIGHT, THRESHOLD, VALUE, ensemble
-
-__all__ = ["FEATURE", "LEFT", "RIGHT", "THRESHOLD", "VALUE", "ensemble"]
+from moaisim.learned_model import ensemble
 
 #: The context's features, in their column order (`context`).
 CONTEXT: tuple[str, ...] = (

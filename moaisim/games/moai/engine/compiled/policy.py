@@ -76,6 +76,7 @@ from moaisim.games.moai.engine.decisions import BIRTH_STOP, largest_action
 from moaisim.games.moai.rules import Rules
 from moaisim.games.moai.rules.codes import FOREST, OCEAN, zone_of
 from moaisim.jit import kernel as jit_kernel
+from moaisim.learned_model import stacked
 from moaisim.mixture_parts import Choice
 
 #: The decision kinds whose legal actions their phase also lists, ascending, in
@@ -127,7 +128,7 @@ class Lineup(NamedTuple):
     asks: np.ndarray  # int64 [M]: the kinds Python answers (`Policy.asks`)
     who: np.ndarray  # int64 [B, P]: the policy of seat q in game r
     hs: heuristic.Scratch
-    nodes: np.ndarray  # float64 [N, 5]: the learned policies' trees (`learned.FEATURE`...)
+    nodes: np.ndarray  # float64 [N, 5]: the learned policies' trees (`learned_model.FEATURE`...)
     roots: np.ndarray  # int64 [R]: each tree's root row in `nodes`
     context: np.ndarray  # float64 [learned.N_RANK]: a learned policy's working row
     cands: np.ndarray  # int64 [MAX_EXPERTS, CAND_BITS + 1]: a ranker's candidates (`propose`)
@@ -172,8 +173,8 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
     m = len(policies)
     ints = np.zeros((m, INTS), dtype=np.int64)
     floats = np.zeros((m, FLOATS), dtype=np.float64)
-    nodes: list[np.ndarray] = [np.zeros((0, 5))]
-    roots: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+    parts: list[tuple[np.ndarray, np.ndarray]] = []  # each ensemble's trees, in table order
+    first_at: list[tuple[int, int]] = []  # where each ensemble's first root goes in floats
     for k, pol in enumerate(policies):
         if pol.family not in FAMILIES.values():
             raise ValueError(f"unknown policy family {pol.family!r}")
@@ -182,7 +183,10 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         ints[k, : len(pol.ints)] = pol.ints
         floats[k, : len(pol.floats)] = pol.floats
         if pol.family == LEARNED:
-            _pack(pol, k, index, ints, floats, nodes, roots)
+            _pack(pol, k, index, ints, floats, parts, first_at)
+    nodes, roots, firsts = stacked(parts)
+    for (k, col), first in zip(first_at, firsts.tolist(), strict=True):
+        floats[k, col] = first
     out = Lineup(
         family=np.array([x.family for x in policies], dtype=np.int64),
         ints=ints,
@@ -191,8 +195,8 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
         asks=np.array([x.asks for x in policies], dtype=np.int64),
         who=who,
         hs=heuristic.scratch(rules),
-        nodes=np.ascontiguousarray(np.concatenate(nodes), dtype=np.float64),
-        roots=np.concatenate(roots).astype(np.int64),
+        nodes=nodes,
+        roots=roots,
         context=np.zeros(learned.N_RANK, dtype=np.float64),
         cands=np.zeros((learned.MAX_EXPERTS, learned.CAND_BITS + 1), dtype=np.int64),
         proposal=np.zeros(6, dtype=np.int64),
@@ -202,13 +206,15 @@ def lineup(forms: Sequence[Form | None], rules: Rules, games: np.ndarray, keys: 
 
 
 def _pack(pol: Policy, k: int, index: dict[Policy, int], ints: np.ndarray, floats: np.ndarray,
-          nodes: list[np.ndarray], roots: list[np.ndarray]) -> None:  # fmt: skip
+          parts: list[tuple[np.ndarray, np.ndarray]],
+          first_at: list[tuple[int, int]]) -> None:  # fmt: skip
     """Learned policy k's model into the lineup's tables (`compiled.learned`'s layout): its
     expert count in ints[k, 0], its mode in ints[k, 1] (`learned.GATE`, `RANKER`), a
     ranker's kinds in ints[k, 2] (bits 1 << K_BID...: the others play the first expert's); in
     floats[k], each expert's policy index, then a gate's first root, tree count and constant
-    per expert, a ranker's once (its one ensemble); the trees appended to `nodes` and `roots`
-    (children and roots renumbered to rows of the whole table)."""
+    per expert, a ranker's once (its one ensemble). Each ensemble's trees are appended to
+    `parts` and the place of its first root to `first_at`: the lineup stacks them into one
+    table (`learned_model.stacked`) and writes the roots' rows there."""
     model = pol.model
     if model is None:
         raise ValueError(f"policy {k}: a learned policy without a model")
@@ -220,16 +226,11 @@ def _pack(pol: Policy, k: int, index: dict[Policy, int], ints: np.ndarray, float
         floats[k, j] = index[expert]
     per = e if model.mode == learned.GATE else 1  # a ranker's one ensemble
     for j in range(len(model.nodes)):
-        base = sum(len(x) for x in nodes)
-        table = np.array(model.nodes[j], dtype=np.float64, copy=True).reshape(-1, 5)
-        inner = table[:, learned.FEATURE] >= 0
-        table[inner, learned.LEFT] += base
-        table[inner, learned.RIGHT] += base
-        floats[k, e + j] = sum(len(x) for x in roots)
+        parts.append((np.asarray(model.nodes[j], dtype=np.float64).reshape(-1, 5),
+                      np.asarray(model.roots[j], dtype=np.int64)))  # fmt: skip
+        first_at.append((k, e + j))
         floats[k, e + per + j] = len(model.roots[j])
         floats[k, e + 2 * per + j] = model.constants[j]
-        nodes.append(table)
-        roots.append(np.asarray(model.roots[j], dtype=np.int64) + base)
 
 
 @kernel
