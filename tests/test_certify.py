@@ -194,3 +194,17 @@ def test_heuristic_shipped_names_a_shipped_weights_file_from_any_directory(tmp_p
     text = "players = 3\n[mixture]\n\"heuristic(shipped='tuned-4p.toml')\" = 0.5\ntuned = 0.5\n"
     mix = cf.shipped_mixture(write(tmp_path / "m.toml", text), game="moai")
     assert mix.members == {"heuristic(shipped='tuned-4p.toml')": 0.5, "tuned": 0.5}
+
+
+def test_restrict_family_widens_a_member_that_is_already_a_restriction(tmp_path):
+    # the 5-player L3 is a ranker that never raids: forbidding raid again is the member
+    # itself, so its restrictions keep 'raid' and add each other mechanism once
+    mixture = tmp_path / "mix-3p.toml"
+    mixture.write_text(
+        "players = 3\n[mixture]\n\"restrict(strategy='tuned', forbid=['raid'])\" = 1.0\n"
+    )
+    mix = cf.shipped_mixture(mixture, game="moai")
+    specs = {c.spec for c in cf.challengers(mix, ["restrict"], tmp_path, step=0.5)}
+    assert len(specs) == len(FORBID) - 1
+    assert "restrict(strategy='tuned', forbid=['raid', 'boat'])" in specs
+    assert all("'raid'" in s and "restrict(strategy='restrict" not in s for s in specs)

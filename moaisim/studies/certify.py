@@ -58,6 +58,7 @@ import pandas as pd
 
 from moaisim.analysis import text
 from moaisim.analysis.stats import LEVEL, wilson
+from moaisim.engine.restrict import Restrict
 from moaisim.errors import UnknownStrategyError, UserError
 from moaisim.files import GAME_KEY, check_game, read_text, shown, write_atomic
 from moaisim.fingerprint import play_digest
@@ -351,13 +352,26 @@ def challengers(mix: Mixture, families: Sequence[str], out: Path, step: float,
                                     f"the learned policy {shown(str(path))}"))  # fmt: skip
     if "restrict" in families:
         for member in mix.members:
+            inner, forbidden = restricted_member(member, mix.game)
             for m in spec.FORBID:
-                label = load_strategy(f"restrict(strategy={member!r}, forbid={[m]!r})",
+                if m in forbidden:  # the member forbids it already: the same strategy
+                    continue
+                names = [*sorted(forbidden), m]
+                label = load_strategy(f"restrict(strategy={inner!r}, forbid={names!r})",
                                       mix.game).label  # fmt: skip
                 found.append(Challenger("restrict", label, f"{member} without {m}"))
     if "deviations" in families:
         found += deviations(mix, out / "deviations", step)
     return found
+
+
+def restricted_member(member: str, game: str) -> tuple[str, frozenset[str]]:
+    """A member's inner strategy and its forbidden mechanisms: a `restrict(...)` member is
+    widened by one more name (its own names kept), any other member restricted afresh."""
+    inst = load_strategy(member, game)()
+    if isinstance(inst, Restrict):
+        return inst.strategy, inst.forbidden
+    return member, frozenset()
 
 
 def member_weights(label: str, players: int, game: str) -> dict[str, float] | None:
