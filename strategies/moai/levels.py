@@ -37,9 +37,10 @@ LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "foreste
                                "raider", "bidder", "tuned")  # fmt: skip
 #: Skill levels of a field (docs/running.md, "Skill levels"): L0 random play, L1 the
 #: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
-#: population loop's last Nash mixture at the game's player count
-#: (strategies/moai/weights/nash-<P>p.toml, made by `moaisim tune --population`), L4 the
-#: look-ahead search.
+#: shipped Nash mixture at the game's player count (strategies/moai/weights/nash-<P>p.toml:
+#: at 2 and 3 players a population loop's, `moaisim tune --population`; at 4 one absorbed
+#: challenger file and at 5 the learned ranker that never raids, each a `moaisim metagame`
+#: mixture, 2026-12-05), L4 the look-ahead search.
 LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
 #: The levels that are mixtures of strategies (their label is the level's name).
 MIXTURE_LEVELS: frozenset[str] = frozenset({"L2", "L3"})
