@@ -18,12 +18,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # One seeded game, then a small study (3 and 4 players, base and short, 2 x 2 000 games per
-# cell) and its balance report in out/demo-report (report.md, report.html).
+# cell: tuned, and greedy, which never qualifies for a verdict) and its balance report in
+# out/demo-report (report.md, report.html).
 # (`moaisim play` without --summary prints every event of the game.)
 demo: $(STAMP)
 	$(BIN)/moaisim play --players 4 --seed 1 --strategies greedy,greedy,random,greedy --summary
 	$(BIN)/moaisim simulate --players 3 --players 4 --variant base --variant short \
-	  --strategies greedy --strategies greedy,random --games 2000 --seed 1 --rounds \
+	  --strategies tuned --strategies greedy --games 2000 --seed 1 --rounds \
 	  --jobs 2 --out out/demo-run --resume
 	$(BIN)/moaisim report out/demo-run --out out/demo-report --title "moaisim demo study" \
 	  --question "Does the short game (V3) change who wins, the scores or only the length?" \

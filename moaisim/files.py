@@ -125,6 +125,13 @@ def swap_in(tmp: Path, out: Path) -> None:
 CHECKOUT = Path(__file__).resolve().parents[1]
 
 
+def shipped(path: str | Path) -> bool:
+    """Whether a file a history or a note cites is in the checkout (a path relative to it,
+    or absolute): notes and certificates cite only files that ship, and say so of the others."""
+    p = Path(path)
+    return (p if p.is_absolute() else CHECKOUT / p).is_file()
+
+
 def shown(text: str) -> str:
     """Text a shipped file or a report keeps, with this machine's paths under the working
     directory or the checkout made relative ("strategies/moai/weights/nash-4p.toml"), so that a

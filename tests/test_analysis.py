@@ -361,6 +361,28 @@ def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "out"
 
 
+def test_a_verdict_is_the_same_with_and_without_field_and_greedy_never_qualifies(report_dir):
+    """Issue 60: without --field this run's greedy once was "the strongest qualifying field",
+    with --field reports/field-seed2044 "no field qualifies". Now every report reads the
+    game's shipped field studies: one verdict whatever the flags, and greedy (exploitable in
+    every shipped study) and greedy,random (a random seat) never qualify."""
+    again = report_dir.parent / "with-field"
+    make_report(report_dir.parent / "run", again, title="A small study", command="make report",
+                field=ROOT / "reports" / "field-seed2044")  # fmt: skip
+    cols = ["players", "change", "metric", "classification", "qualifying", "sentence"]
+    alone = pd.read_csv(report_dir / "tables" / "verdicts.csv", keep_default_na=False)[cols]
+    given = pd.read_csv(again / "tables" / "verdicts.csv", keep_default_na=False)[cols]
+    pd.testing.assert_frame_equal(alone, given)
+    assert (alone["qualifying"] == 0).all()
+    assert all("no field qualifies" in x for x in alone["sentence"])
+    md = (report_dir / "report.md").read_text()
+    assert "greedy at 3 players: exploitable: tuned gains" in md
+    assert (
+        "greedy,random at 4 players: never qualifies: one-ply play (L1) and random play (L0)" in md
+    )
+    assert "read from the field studies reports/field-seed2044, reports/field" in md
+
+
 def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir):
     for name in ("report.md", "report.html", "run-manifest.json", "report.json"):
         assert (report_dir / name).is_file()
@@ -379,7 +401,10 @@ def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir)
     figures = sorted(p.name for p in (report_dir / "figures").glob("*.png"))
     assert len(figures) == 7
     md = (report_dir / "report.md").read_text()
-    assert "seat 0 (who holds the bird-man token before round 1)" in md and "95 % interval" in md
+    assert (
+        "the first bird-man (seat 0, who holds the bird-man token before round 1)" in md
+        and "95 % interval" in md
+    )
     assert "**The answer.**" in md and "## Appendix: every finding" in md
     assert "not people" in md and "make report" in md and "moaisim.simulate" in md
     for figure in figures:
@@ -515,7 +540,8 @@ def test_the_answer_box_and_the_appendix_are_read_from_one_table(report_dir):
     md = (report_dir / "report.md").read_text()
     found = pd.read_csv(report_dir / "tables" / "verdicts.csv", keep_default_na=False)
     box = md.split("**The answer.**", 1)[1].split("## ", 1)[0].splitlines()
-    sentences = [x.removeprefix("> - ") for x in box if x.startswith("> - ")]
+    answers = box[: box.index("> Notes:")] if "> Notes:" in box else box  # the notes apart
+    sentences = [x.removeprefix("> - ") for x in answers if x.startswith("> - ")]
     shown = found[found["metric"].isin(v.box_metrics(moaisim.load_game("moai")))]
     assert sentences and sorted(sentences) == sorted(shown["sentence"])
     # the box's table is the appendix's rows of the box's metrics, cell for cell

@@ -89,9 +89,12 @@ def no_search(monkeypatch):
 
 @pytest.fixture
 def no_sheet(monkeypatch, tmp_path):
-    """A sheet whose games would begin says so instead of playing (run where no field
-    study's report lies, so `--field` is not taken from the project's reports/field)."""
+    """A sheet whose games would begin says so instead of playing (with no shipped field
+    study, so `--field` is not taken from the project's newest one)."""
+    from moaisim.analysis import verdicts
+
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(verdicts, "SHIPPED_REPORTS", tmp_path / "no-reports")
 
     def play_sheet(*args: Any, **kwargs: Any) -> None:
         raise UserError("the sheet began")

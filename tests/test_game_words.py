@@ -145,7 +145,9 @@ def test_the_words_the_toolkit_reads_are_moai_s_own():
     """Moai's spec says what its reports call things, as they did before the boundary."""
     moai = load_game("moai")
     words = moai.INFO.vocabulary
-    assert words["seat_zero_said"] == "seat 0 (who holds the bird-man token before round 1)"
+    assert words["seat_zero_said"] == (
+        "the first bird-man (seat 0, who holds the bird-man token before round 1)"
+    )
     assert words["seat_axis"] == "seat (0: bird-man before round 1)"
     assert tuple(moai.INFO.score_parts) == ("statues", "pawns", "wood")
     assert words["headline_part"] == moai.INFO.score_parts[0]

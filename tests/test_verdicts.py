@@ -108,7 +108,7 @@ def verdict_of(effects, status=None, **kw) -> pd.Series:
 
 
 def test_a_certified_game_property_needs_three_qualifying_fields_and_a_certified_l3():
-    same = {"greedy": (1.0, 0.1, "changes"), "moai,fisher,forester": (1.2, 0.1, "changes"),
+    same = {"fisher": (1.0, 0.1, "changes"), "moai,fisher,forester": (1.2, 0.1, "changes"),
             "L3": (0.9, 0.1, "changes")}  # fmt: skip
     row = verdict_of(same, {(3, "L3"): CERTIFIED_L3})
     assert row["classification"] == v.CERTIFIED and row["direction"] == "raises"
@@ -120,7 +120,7 @@ def test_a_certified_game_property_needs_three_qualifying_fields_and_a_certified
         "L3 is not certified: CMA-ES from tuned-3p gains +5.6 [+3.4, +8.0] points"
     )
     # two fields are too few even with L3 certified
-    two = {k: x for k, x in same.items() if k != "greedy"}
+    two = {k: x for k, x in same.items() if k != "fisher"}
     row = verdict_of(two, {(3, "L3"): CERTIFIED_L3})
     assert row["classification"] == v.SAME and row["missing"] == "2 qualifying fields (3 needed)"
     # without L3 played, never certified
@@ -128,7 +128,7 @@ def test_a_certified_game_property_needs_three_qualifying_fields_and_a_certified
     row = verdict_of(no_l3)
     assert row["classification"] == v.SAME and "(L3) not played" in row["missing"]
     # equivalence everywhere, L3 certified: certified too (no change)
-    eq = {k: (d, 0.1, "equivalent") for k, d in (("greedy", 0.0), ("L2", 0.01), ("L3", -0.01))}
+    eq = {k: (d, 0.1, "equivalent") for k, d in (("fisher", 0.0), ("L2", 0.01), ("L3", -0.01))}
     row = verdict_of(eq, {(3, "L3"): CERTIFIED_L3})
     assert row["classification"] == v.CERTIFIED and row["direction"] == "no change"
     row = verdict_of(eq, {(3, "L3"): OPEN_L3})
@@ -136,27 +136,27 @@ def test_a_certified_game_property_needs_three_qualifying_fields_and_a_certified
 
 
 def test_an_exploitable_field_is_shown_but_does_not_count_and_one_that_never_carves_does():
-    effects = {"greedy": (-2.0, 0.1, "changes"), "tuned": (1.0, 0.1, "changes"),
+    effects = {"fisher": (-2.0, 0.1, "changes"), "tuned": (1.0, 0.1, "changes"),
                "L2": (1.2, 0.1, "changes"), "L3": (0.9, 0.1, "changes")}  # fmt: skip
-    greedy = v.FieldStatus(0.47, 0.41, 0.51, "tuned")
-    status = {(3, "greedy"): greedy, (3, "tuned"): v.FieldStatus(carves=False, game="moai"),
+    fisher = v.FieldStatus(0.47, 0.41, 0.51, "tuned")
+    status = {(3, "fisher"): fisher, (3, "tuned"): v.FieldStatus(carves=False, game="moai"),
               (3, "L3"): CERTIFIED_L3}  # fmt: skip
     row = verdict_of(effects, status)
-    # greedy's opposite effect does not make the fields disagree: it is exploitable
+    # fisher's opposite effect does not make the fields disagree: it is exploitable
     assert row["classification"] == v.CERTIFIED and row["qualifying"] == 3
     assert row["qualifying_fields"] == "tuned, L2, L3"  # tuned never carves, and still counts
-    assert "greedy: changes" in row["verdicts"]  # reported beside the others
-    assert greedy.exploitable and greedy.flags() == [
+    assert "fisher: changes" in row["verdicts"]  # reported beside the others
+    assert fisher.exploitable and fisher.flags() == [
         "exploitable: tuned gains +47.0 [+41.0, +51.0] points against it"
     ]
     assert v.FieldStatus(carves=False, game="moai").flags() == ["never carves a Moai"]
-    # counted, greedy's opposite sign makes the fields disagree
+    # counted, fisher's opposite sign makes the fields disagree
     row = verdict_of(effects, {(3, "L3"): CERTIFIED_L3})
     assert row["classification"] == v.DISAGREE
-    assert (row["low_field"], row["high_field"]) == ("greedy", "L2")
+    assert (row["low_field"], row["high_field"]) == ("fisher", "L2")
     assert row["interaction_p"] < 1e-6
     # an exploitable L3 does not count either, and certification says so
-    row = verdict_of(effects, {(3, "greedy"): greedy, (3, "L3"): WEAK_L3})
+    row = verdict_of(effects, {(3, "fisher"): fisher, (3, "L3"): WEAK_L3})
     assert row["classification"] == v.SAME and row["qualifying"] == 2
     assert "the strongest field (L3) is exploitable" in row["missing"]
 
@@ -215,16 +215,16 @@ def test_too_few_fields_is_inconclusive_and_says_why():
 
 def test_the_sentences_say_the_unit_and_the_size_of_the_effect():
     seat = SEAT_METRIC
-    row = verdict_of({"greedy": (-0.047, 0.002, "changes"), "tuned": (-0.127, 0.002, "changes"),
+    row = verdict_of({"fisher": (-0.047, 0.002, "changes"), "tuned": (-0.127, 0.002, "changes"),
                       "L2": (-0.013, 0.002, "changes")}, metric=seat, players=5,
                      change="base")  # fmt: skip
     # tuned is the strongest of the three (`verdicts.STRENGTH`): the answer leads with it
     assert v.sentence(row) == (
-        "At 5 players, seat 0 (who holds the bird-man token before round 1) wins less than its "
-        "fair share by 12.7 points of win share in tuned, the strongest qualifying field (-12.7 "
-        "[-13.1, -12.3]). Across all 3 qualifying fields (greedy; tuned; L2): same direction in "
-        "all fields (below fair by 1.3 to 12.7 points of win share). Not certified: the "
-        "strongest field (L3) not played."
+        "At 5 players, the first bird-man (seat 0, who holds the bird-man token before round 1) "
+        "wins less than its fair share by 12.7 points of win share in tuned, the strongest "
+        "qualifying field (-12.7 [-13.1, -12.3]). Across all 3 qualifying fields (fisher; "
+        "tuned; L2): same direction in all fields (below fair by 1.3 to 12.7 points of win "
+        "share). Not certified: the strongest field (L3) not played."
     )
     # L3's own certificate is said once per player count in the box (its flag), not in
     # every sentence
@@ -380,8 +380,8 @@ def test_headlines_are_written_between_markers_and_refused_without_them(tmp_path
     assert headlines.update(doc, reports)
     out = doc.read_text()
     assert (
-        "V5, mean score (points of score): 3 players same direction in all fields (+0.50 to "
-        "+1.50)." in out
+        "The mean score under V5 (points of score): 3 players: same direction in all fields "
+        "(+0.50 to +1.50)." in out
     )
     assert out.startswith("intro\n") and out.endswith("after\n") and "old" not in out
     assert not headlines.update(doc, reports)  # nothing changes the second time
@@ -492,14 +492,14 @@ def test_rating_intervals_agree_with_a_bootstrap_of_games():
 def test_a_one_member_mixture_is_the_same_field_as_its_member_and_counts_once():
     # L3 is tuned alone: the same games, so the same effect to the last digit in every metric
     rows = pd.concat([
-        judged({"greedy": (1.0, 0.1, "changes"), "tuned": (1.3, 0.1, "changes"),
+        judged({"fisher": (1.0, 0.1, "changes"), "tuned": (1.3, 0.1, "changes"),
                 "L3": (1.3, 0.1, "changes")}),
-        judged({"greedy": (0.2, 0.1, "inconclusive"), "tuned": (0.1, 0.1, "inconclusive"),
+        judged({"fisher": (0.2, 0.1, "inconclusive"), "tuned": (0.1, 0.1, "inconclusive"),
                 "L3": (0.1, 0.1, "inconclusive")}, metric="rounds"),
     ])  # fmt: skip
-    assert v.same_games(rows) == {(3, "L3"): "L3", (3, "greedy"): "greedy", (3, "tuned"): "L3"}
+    assert v.same_games(rows) == {(3, "L3"): "L3", (3, "fisher"): "fisher", (3, "tuned"): "L3"}
     row = v.classify(rows, {}).set_index("metric").loc["mean score"]
-    assert row["qualifying"] == 2 and row["qualifying_fields"] == "greedy, L3"
+    assert row["qualifying"] == 2 and row["qualifying_fields"] == "fisher, L3"
     assert row["classification"] == v.SAME
     found = v.findings(rows, {})
     assert json.loads(found["flags"].iloc[0]) == {"tuned": "the same games as L3"}
@@ -545,6 +545,8 @@ def test_the_field_study_says_which_fields_are_exploitable_and_whether_l3_is_cer
     # the field study's own tables alone (the shipped files' certificate histories aside:
     # test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale)
     monkeypatch.setattr(v, "_history_statuses", lambda *args: [])
+    # ... and not the shipped field studies either (test_every_report_reads_the_shipped_...)
+    monkeypatch.setattr(v, "SHIPPED_REPORTS", tmp_path / "no-reports")
     d = field_report(tmp_path)
     greedy = v.field_status(d, 3, "greedy,greedy,greedy", game="moai")
     assert greedy.who == "tuned" and greedy.lo == pytest.approx(0.84 - 1 / 3)
@@ -585,6 +587,46 @@ def test_the_field_study_says_which_fields_are_exploitable_and_whether_l3_is_cer
     assert status[(3, "greedy,greedy,greedy")].exploitable
     assert status[(3, "tuned,tuned,tuned")].flags() == ["never carves a Moai"]
     assert status[(3, "L3,L3,L3")].flags() == ["certified at epsilon 2.0 points"]
+
+
+def test_every_report_reads_the_shipped_field_studies_so_a_verdict_does_not_hang_on_field():
+    """Issue 60: without --field a report once let greedy and unmeasured fields qualify; now
+    it reads every shipped field study of the game and the certificate histories, so the
+    same run gets the same statuses with and without --field, and greedy never qualifies
+    (the shipped studies find it exploitable by 29 to 50 points at every count)."""
+    moai = v.shipped_field_studies("moai")
+    assert [d.name for d in moai] == ["field-seed2044", "field", "field-seed7026"]  # newest first
+    assert [d.name for d in v.shipped_field_studies("rapa-nui")] == ["rapa-nui-field"]
+    for game, counts in (("moai", (2, 3, 4, 5)), ("rapa-nui", (2, 3, 4))):
+        for p in counts:
+            for lineup in ("greedy", "tuned", "L3"):
+                alone = v.field_status(None, p, lineup, game)
+                for study in v.shipped_field_studies(game):
+                    assert v.field_status(study, p, lineup, game) == alone, (game, p, lineup)
+            greedy = v.field_status(None, p, "greedy", game)
+            assert greedy.exploitable and greedy.lo > 0.29 and not greedy.qualifies
+    # the 5-player L3 is certified by its recorded certify run (reports/ranker-5p/l3/certify)
+    five = v.field_status(None, 5, "L3", "moai")
+    assert five.certified and five.source.endswith(
+        "reports/ranker-5p/l3/certify/certificate-5p.csv)"
+    )
+
+
+def test_random_and_greedy_seats_never_qualify_even_where_no_study_measured_them():
+    assert v.weak_reason("random") == "never qualifies: random play (L0)"
+    assert (
+        v.weak_reason("greedy,random") == "never qualifies: one-ply play (L1) and random play (L0)"
+    )
+    assert v.weak_reason("tuned,moai") == ""
+    table = pd.DataFrame({
+        "game_name": "moai", "players": 3, "setup": "base", "strategy": ["random", "tuned"],
+        "n": 300, "lineup": ["random,random,random", "tuned,tuned,tuned"],
+        "moai_height": [1.0, 1.0],
+    })  # fmt: skip
+    status = v.field_statuses(table)
+    assert not status[(3, "random,random,random")].qualifies
+    assert status[(3, "random,random,random")].flags() == ["never qualifies: random play (L0)"]
+    assert status[(3, "tuned,tuned,tuned")].qualifies
 
 
 def test_an_experiment_names_its_field_study_and_a_wrong_one_is_a_one_line_error(tmp_path):
@@ -661,13 +703,18 @@ FIXED_4P = {
     "tuned,tuned,tuned,tuned": (-0.009, -0.019, 0.000, "inconclusive"),
     "raider,moai,fisher,breeder": (0.003, -0.006, 0.012, "inconclusive"),
 }
+#: Seat 0's win share in the base game (fair 0.25 at 4 players) in each field, made up for
+#: the test: in L3 1.7 points below fair, so the change takes it to 2.7 below.
+BASE_4P = {"L3,L3,L3,L3": 0.233, "greedy,greedy,greedy,greedy": 0.25,
+           "tuned,tuned,tuned,tuned": 0.24, "raider,moai,fisher,breeder": 0.26}  # fmt: skip
 
 
 def fixed_4p() -> pd.DataFrame:
     return pd.DataFrame([
         {"game_name": "moai", "players": 4, "change": "fixed-disasters",
          "metric": "first bird-man win share", "lineup": k, "delta": d, "se": (hi - lo) / 4.5,
-         "lo": lo, "hi": hi, "margin": 0.01, "mde": 0.009, "verdict": w}
+         "lo": lo, "hi": hi, "margin": 0.01, "mde": 0.009, "verdict": w,
+         "base": BASE_4P[k], "treatment": BASE_4P[k] + d}
         for k, (d, lo, hi, w) in FIXED_4P.items()
     ])  # fmt: skip
 
@@ -680,14 +727,33 @@ def test_the_answer_leads_with_the_strongest_field_and_inconclusive_never_hides_
               (4, "L3,L3,L3,L3"): OPEN_L3}  # fmt: skip
     row = v.findings(fixed_4p(), status).iloc[0]
     # across the three qualifying fields the word is still "inconclusive", but it comes second:
-    # L3's own interval excludes 0, and the answer opens with it
+    # L3's own interval excludes 0, and the answer opens with it, its direction and size in
+    # words, then whether seat 0 is nearer its fair share, then that the weaker fields do not
+    # confirm it (issue 60: "inconclusive" alone read as "no effect")
     assert row["classification"] == v.INCONCLUSIVE and row["lead_field"] == "L3"
     assert row["sentence"] == (
         "At 4 players, fixed-disasters lowers the first bird-man's win share by 1.0 points of win "
-        "share in L3, the strongest qualifying field (-1.0 [-2.0, -0.1]). Across all 3 "
-        "qualifying fields (L3; tuned; raider,moai,fisher,breeder): inconclusive (+0.3 to -1.0 "
-        "points of win share; effects smaller than 0.9 points of win share cannot be told apart "
-        "from none). Not certified: L3 is not certified (the notes say by how much)."
+        "share in L3, the strongest qualifying field (-1.0 [-2.0, -0.1]). That is less fair: the "
+        "first bird-man goes from 1.7 points below fair to 2.7 points below fair in L3. Weaker "
+        "fields do not confirm it: across all 3 qualifying fields (L3; tuned; "
+        "raider,moai,fisher,breeder) the effects run from -1.0 (L3) to +0.3 "
+        "(raider,moai,fisher,breeder) points of win share (inconclusive together). Not "
+        "certified: L3 is not certified (the notes say by how much)."
+    )
+    # the headline says the same, in short
+    assert v.headline(v.findings(fixed_4p(), status)) == (
+        "The first bird-man's win share under fixed-disasters (points of win share): 4 players: "
+        "lowers it by 1.0 in L3 (-1.0 [-2.0, -0.1]), less fair (from 1.7 points below fair to "
+        "2.7 points below fair); weaker fields do not confirm it (+0.3 to -1.0)."
+    )
+    # a change that brings seat 0 nearer its fair share is called fairer
+    nearer = fixed_4p().assign(delta=lambda d: -d["delta"], lo=lambda d: -d["hi"],
+                               hi=lambda d: -d["lo"])  # fmt: skip
+    nearer["treatment"] = nearer["base"] + nearer["delta"]
+    said = v.findings(nearer, status).iloc[0]["sentence"]
+    assert (
+        "That is fairer: the first bird-man goes from 1.7 points below fair to 0.7 points "
+        "below fair in L3." in said
     )
     # the compact table puts the strongest field first, greedy (L1) last
     assert list(v.compact(v.findings(fixed_4p(), status)).columns[5:]) == [
@@ -762,16 +828,20 @@ def test_a_field_is_judged_by_every_run_of_the_field_study(tmp_path, monkeypatch
 def test_a_headline_leads_with_the_strongest_field_and_then_the_word_across_fields():
     status = {(4, "greedy,greedy,greedy,greedy"): GREEDY_4P, (4, "L3,L3,L3,L3"): OPEN_L3}
     found = v.findings(fixed_4p(), status)
+    # issue 60: once "4 players L3 -1.0 [-2.0, -0.1], inconclusive (+0.3 to -1.0)", which read
+    # as "no effect"; now the lead's change in words first, then what the weaker fields say
     assert v.headline(found) == (
-        "fixed-disasters, first bird-man win share (points of win share): 4 players L3 -1.0 "
-        "[-2.0, -0.1], inconclusive (+0.3 to -1.0)."
+        "The first bird-man's win share under fixed-disasters (points of win share): 4 players: "
+        "lowers it by 1.0 in L3 (-1.0 [-2.0, -0.1]), less fair (from 1.7 points below fair to "
+        "2.7 points below fair); weaker fields do not confirm it (+0.3 to -1.0)."
     )
     # an exploitable L3 is not the lead, and the headline still names its effect
     weak = v.FieldStatus(0.122, 0.103, 0.142, "CMA-ES", False, 0.02)
     found = v.findings(fixed_4p(), {**status, (4, "L3,L3,L3,L3"): weak})
     assert v.headline(found) == (
-        "fixed-disasters, first bird-man win share (points of win share): 4 players tuned -0.9 "
-        "[-1.9, +0.0] (L3, not qualifying: -1.0 [-2.0, -0.1]), inconclusive (+0.3 to -0.9)."
+        "The first bird-man's win share under fixed-disasters (points of win share): 4 players: "
+        "inconclusive in tuned (-0.9 [-1.9, +0.0]) (L3, not qualifying: -1.0 [-2.0, -0.1]); "
+        "inconclusive (+0.3 to -0.9)."
     )
 
 
@@ -885,6 +955,9 @@ def test_l3_is_judged_by_its_certificate_history_where_field_runs_are_stale(tmp_
     l3 = v.field_status(field, 3, "L3", game="moai")
     assert not l3.exploitable and not l3.certified
     assert (l3.gain, l3.lo, l3.hi, l3.who) == (0.029, 0.006, 0.053, "best cma")
+    # the run's table was not kept (out/ does not ship): the note cites the history itself,
+    # which keeps the run's figures, and the run's date (issue 60)
+    kept = weights / "nash-3p.certificate-history.json"
     assert l3.flags() == ["not certified at epsilon 3.0 points: best cma gains +2.9 [+0.6, +5.3] "
-                          "points against it in the certificate history "
-                          "(out/cert/3p/certificate-3p.csv)"]  # fmt: skip
+                          f"points against it in the certificate history ({kept}, the run of "
+                          "2026-12-04 16:10 UTC)"]  # fmt: skip

@@ -27,7 +27,7 @@ from moaisim.analysis import check as checking
 from moaisim.analysis import plots, tables, text, verdicts
 from moaisim.analysis.source import Source, game_of_table, spec_of_table
 from moaisim.errors import UserError
-from moaisim.files import GAME_KEY, check_game
+from moaisim.files import GAME_KEY, check_game, shown
 from moaisim.games import GameSpec, load_game
 from moaisim.rundir import is_run, make_dir, recorded_game
 
@@ -707,7 +707,10 @@ def answer(
     if retuned is not None and len(retuned):
         judged, status = verdicts.name_what_played(judged, status, retuned)
     found = verdicts.findings(judged, status)
-    found.attrs["game"] = game_of_table(sections["strategies"].table)  # the study's game
+    game = game_of_table(sections["strategies"].table)
+    found.attrs["game"] = game  # the study's game
+    # what the verdicts read, named in the box's notes (`verdicts.sources_note`)
+    found.attrs["field_runs"] = [shown(str(r)) for r in verdicts.judged_runs(field, game)]
     return found
 
 
@@ -744,6 +747,8 @@ def answer_box(sections: Mapping[str, Section], found: pd.DataFrame,
     said.sort(key=lambda x: x[:3])
     compact = verdicts.compact(rows) if len(rows) else pd.DataFrame()
     notes = verdicts.field_notes(rows) if len(rows) else []
+    if len(rows) and "field_runs" in found.attrs:
+        notes.append(verdicts.sources_note(found.attrs["field_runs"], game_of_table(found)))
     untuned = untuned_changes(found["change"], game_of_table(found)) if len(found) else []
     if retuned is not None:
         notes.append(retuned_note(retuned))
@@ -853,7 +858,7 @@ def _meeting_sentences(h2h: pd.DataFrame, a: str, b: str) -> list[tuple[int, str
 
 BOX_NOTE = (
     "Each answer opens with the strongest qualifying field's own effect and interval (search, "
-    "L4, where played; then L3, tuned, L2, other lineups, greedy, random), then the verdict "
+    "L4, where played; then L3, tuned, L2, other lineups), then the verdict "
     "across the qualifying fields. "
     "Verdicts across fields (bot populations): *certified game property* when every "
     f"qualifying field agrees (one sign, or no change within the margin), with at least "
@@ -863,7 +868,9 @@ BOX_NOTE = (
     "*identical by construction* (the rule decides it, not the play). A field qualifies unless "
     "a challenger gains more than "
     f"{text.points(verdicts.EXPLOITABLE, sign=False, digits=0)} points of win share against it "
-    "(the lower end of its interval) in any run of the field study. "
+    "(the lower end of its interval) in any run of the game's shipped field studies or of "
+    f"the certify runs recorded for the shipped {verdicts.STRONGEST}, whatever --field says; "
+    "greedy (L1) and random play (L0) never qualify. "
     "In the table: an effect and its Holm-adjusted interval; = no change beyond the margin, "
     "? inconclusive, ≡ identical by construction, no mark a change."
 )

@@ -15,8 +15,10 @@ headline never says more than its table:
 Across fields (the lineups a study plays: bot populations), `classify` words each finding by
 what the qualifying fields show: a *certified game property*, the *same direction in all
 fields*, *fields disagree*, *no change within the margin in all fields*, *inconclusive* or
-*identical by construction*. A field qualifies unless the field study found it exploitable
-(a challenger gains more than `EXPLOITABLE` against it); a field that never carves a Moai is
+*identical by construction*. A field qualifies unless a field study (every one the checkout
+ships, `shipped_field_studies`, and the one given) or a recorded certify run found it
+exploitable (a challenger gains more than `EXPLOITABLE` against it), and never with a random
+or greedy seat (`WEAK_SEATS`); a field that never carves a Moai is
 flagged beside the others, never dropped. A Cochran Q test says whether the fields' effects
 differ (field x effect interaction). `findings` adds each verdict's plain sentence and each
 field's effect: the answer box, its compact table and the headline all read that one table.
@@ -27,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -41,7 +43,7 @@ from moaisim.analysis import inference, text
 from moaisim.analysis.source import game_named_by, game_of_table
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
-from moaisim.files import check_game, game_in_file
+from moaisim.files import CHECKOUT, check_game, game_in_file, shipped, shown
 from moaisim.games import GameSpec, available, load_game
 from moaisim.registry import split_top
 from moaisim.rundir import recorded_game
@@ -196,6 +198,14 @@ def seat_share_metric(spec: GameSpec) -> str:
     return f"{spec.INFO.vocabulary['seat_zero_name']} win share"
 
 
+def seat_share_metric_of(metric: str) -> str:
+    """Seat 0's win share (`seat_share_metric`) of the game whose seat metric this is."""
+    for spec in every_game():
+        if metric in (seat_metric(spec), seat_share_metric(spec)):
+            return seat_share_metric(spec)
+    return metric
+
+
 def is_seat_metric(metric: str) -> bool:
     """The seat verdicts' metric, of any game."""
     return metric.endswith(SEAT_SUFFIX)
@@ -265,11 +275,18 @@ class FieldStatus:
     #: the game played, given with `carves` (its words: `never_made`; None: a field no
     #: study measured, whose status names no game)
     game: str | None = None
+    #: why the field never qualifies whatever was measured (`WEAK_SEATS`), "" otherwise
+    weak: str = ""
 
     @property
     def exploitable(self) -> bool:
         """A challenger gains more than `EXPLOITABLE` (the lower end of its interval)."""
         return bool(np.isfinite(self.lo) and self.lo > EXPLOITABLE)
+
+    @property
+    def qualifies(self) -> bool:
+        """The field may carry a verdict: not exploitable, and no seat of `WEAK_SEATS`."""
+        return not (self.exploitable or self.weak)
 
     def _from(self) -> str:
         return f" in {self.source}" if self.source else ""
@@ -290,11 +307,28 @@ class FieldStatus:
                 f"{self.who} gains {text.points(self.gain)} "
                 f"{text.bracket(self.lo, self.hi, text.points)} points against it{self._from()}"
             )
+        if self.weak and not self.exploitable:
+            out.append(self.weak)
         if not self.carves:
             if self.game is None:
                 raise ValueError("a field that never carves is a field of a game: give its game")
             out.append(load_game(self.game).INFO.vocabulary["never_made"])
         return out
+
+
+#: Seats that never qualify a field, measured or not: random play (L0) and the one-ply greedy
+#: bot (L1). Every shipped field study finds greedy exploitable by 29 to 50 points at every
+#: player count of both games, and random play is weaker still; a field with such a seat
+#: says how the rules move weak play, not what the game is.
+WEAK_SEATS = {"random": "random play (L0)", "L0": "random play (L0)",
+              "greedy": "one-ply play (L1)", "L1": "one-ply play (L1)"}  # fmt: skip
+
+
+def weak_reason(lineup: str) -> str:
+    """Why a lineup never qualifies (`WEAK_SEATS`): "" when none of its seats is weak."""
+    seats = [x.strip() for x in split_top(str(lineup), ",")]
+    weak = list(dict.fromkeys(WEAK_SEATS[x] for x in seats if x in WEAK_SEATS))
+    return f"never qualifies: {' and '.join(weak)}" if weak else ""
 
 
 #: The file that marks a field study's report directory and names its game (`field_game`).
@@ -318,6 +352,82 @@ def field_report(path: str | Path, game: str | None = None) -> Path:
     if game is not None:
         check_game(field_game(found), game, found, "a field study's report")
     return found
+
+
+#: Where a checkout keeps the reports it ships: the field studies a report reads by itself.
+SHIPPED_REPORTS = CHECKOUT / "reports"
+
+
+def _made(report: Path) -> str:
+    """When a field study's report was made (its `report.json`'s `made`, ISO 8601 UTC; ""
+    when it does not say, which sorts as the oldest)."""
+    try:
+        doc = json.loads((report / FIELD_MARK).read_text("utf-8"))
+    except (OSError, ValueError):
+        return ""
+    made = doc.get("made") if isinstance(doc, dict) else None
+    return made if isinstance(made, str) else ""
+
+
+def shipped_field_studies(game: str, root: Path | None = None) -> list[Path]:
+    """Every field study of `game` the checkout ships (a report directory under `root`,
+    `SHIPPED_REPORTS` by default, marked a field study of that game by its `report.json`,
+    with its invasion tables), newest first (`made`), then by name. A report judges its
+    fields by all of them, with or without `--field`, so its verdict is a property of the
+    games played, not of the command line."""
+    base = SHIPPED_REPORTS if root is None else Path(root)
+    if not base.is_dir():
+        return []
+    found = []
+    for d in sorted(base.iterdir()):
+        mark = d / FIELD_MARK
+        marked = mark.is_file() and (d / "report.md").is_file()
+        if not (marked and list(d.glob("invasion-*p.csv"))):
+            continue
+        try:
+            doc = json.loads(mark.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if (
+            isinstance(doc, dict)
+            and doc.get("kind") == "field study"
+            and (recorded_game(doc) == game)
+        ):
+            found.append(d)
+    return sorted(found, key=_made, reverse=True)
+
+
+def newest_field_study(game: str, root: Path | None = None) -> Path | None:
+    """The game's newest shipped field study (`shipped_field_studies`), None when the
+    checkout ships none: what `moaisim sheet` reads by default."""
+    found = shipped_field_studies(game, root)
+    return found[0] if found else None
+
+
+def judged_runs(report: Path | None, game: str,
+                shipped: Sequence[Path] | None = None) -> list[Path]:  # fmt: skip
+    """The field-study runs a field is judged by: the given study's runs (`field_runs`), then
+    every shipped field study's of the game (`shipped`: `shipped_field_studies` by default),
+    each once."""
+    studies = [] if report is None else [Path(report)]
+    studies += list(shipped_field_studies(game) if shipped is None else shipped)
+    runs: dict[Path, Path] = {}
+    for study in studies:
+        for run in field_runs(study):
+            runs.setdefault(run.resolve(), run)
+    return list(runs.values())
+
+
+def sources_note(runs: Sequence[str], game: str) -> str:
+    """The box's note on what its fields were judged by: the field-study runs read
+    (`judged_runs`, newest shipped study first) and the shipped L3's certificate histories."""
+    history = shown(str(load_game(game).weights_path("nash-<P>p.certificate-history.json")))
+    studies = (f"the field studies {', '.join(runs)}" if len(runs) > 1
+               else f"the field study {runs[0]}" if runs else "no field study")  # fmt: skip
+    return (
+        f"which fields qualify is read from {studies} and from the shipped {STRONGEST}'s "
+        f"certificate history ({history})"
+    )
 
 
 def field_runs(report: Path) -> list[Path]:
@@ -355,16 +465,16 @@ def _shipped_digest(players: int, game: str) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def field_status(report: Path | None, players: int, lineup: str,
-                 game: str) -> FieldStatus:  # fmt: skip
-    """What the field study (its report directory, `field_report`) says of a field, from
-    every run of it (`field_runs`): the run whose best challenger's gain has the highest
-    lower end speaks (so a field any run finds exploitable is flagged), and L3 is certified
-    only when every run certifies it. For L3 only the runs whose certificate is of the
-    shipped mixture file count (a run of an older file is stale), unless none is."""
-    if report is None:
-        return FieldStatus()
-    runs = field_runs(Path(report))
+def field_status(report: Path | None, players: int, lineup: str, game: str,
+                 shipped: Sequence[Path] | None = None) -> FieldStatus:  # fmt: skip
+    """What the field studies say of a field, from every run of the given one (its report
+    directory, `field_report`; None: none given) and of every shipped one (`judged_runs`;
+    `shipped` replaces the checkout's list), and, for L3, from the shipped file's
+    certificate history: the run whose best challenger's gain has the highest lower end
+    speaks (so a field any run finds exploitable is flagged), and L3 is certified only when
+    every run certifies it. For L3 only the runs whose certificate is of the shipped mixture
+    file count (a run of an older file is stale), unless none is."""
+    runs = judged_runs(report, game, shipped)
     for run in runs:  # every run read is of the game judged
         check_game(field_game(run), game, run, "a field study's report")
     recorded: list[FieldStatus] = []
@@ -415,10 +525,20 @@ def _history_statuses(players: int, digest: str | None, game: str) -> list[Field
                 str(best["challenger"]),
                 certified,
                 eps,
-                source=f"the certificate history ({run.get('source', '')})",
+                source=_history_source(run, path),
             )
         )
     return out
+
+
+def _history_source(run: Mapping[str, Any], path: Path) -> str:
+    """How a note cites a run of a certificate history: its table when the checkout ships
+    it, else the history file itself (which keeps the run's figures) and the run's date, so a
+    note never cites a file that does not ship."""
+    source = str(run.get("source", ""))
+    if shipped(source):
+        return f"the certificate history ({source})"
+    return f"the certificate history ({shown(str(path))}, the run of {run.get('recorded', '?')})"
 
 
 def _run_status(report: Path, players: int, lineup: str) -> FieldStatus:
@@ -470,10 +590,10 @@ def _run_status(report: Path, players: int, lineup: str) -> FieldStatus:
 
 
 def field_statuses(
-    strategies: pd.DataFrame, report: Path | None = None
+    strategies: pd.DataFrame, report: Path | None = None, shipped: Sequence[Path] | None = None
 ) -> dict[tuple[int, str], FieldStatus]:
     """Every field (player count, lineup) of a strategies table with its status: the field
-    study's word on it (`field_status`) and whether its base games carve a Moai."""
+    studies' word on it (`field_status`) and whether its base games carve a Moai."""
     out: dict[tuple[int, str], FieldStatus] = {}
     base = strategies[strategies["setup"].astype(str) == "base"] if "setup" in strategies else (
         strategies
@@ -481,7 +601,8 @@ def field_statuses(
     game = game_of_table(strategies)
     headline = load_game(game).INFO.vocabulary["headline_column"]
     for (players, lineup), part in base.groupby(["players", "lineup"]):
-        status = field_status(report, int(players), str(lineup), game)
+        status = field_status(report, int(players), str(lineup), game, shipped)
+        status = replace(status, weak=weak_reason(str(lineup)))
         carves = float((part[headline] * part["n"]).sum()) > 0.0
         out[(int(players), str(lineup))] = replace(status, carves=carves, game=game)
     return out
@@ -590,9 +711,9 @@ def classify(
     """Per player count, change and metric (a strategy's own win share in the fields that
     seat it among others): the verdict across the qualifying fields, in the words of `WORDS`.
 
-    A field qualifies unless the field study found it exploitable (`FieldStatus.exploitable`:
-    never for ignoring a mechanism); a lineup that plays the games of another (`same_games`)
-    counts once. Then, in order:
+    A field qualifies unless the field studies found it exploitable (`FieldStatus.exploitable`:
+    never for ignoring a mechanism) or it seats random or greedy play (`weak_reason`); a
+    lineup that plays the games of another (`same_games`) counts once. Then, in order:
 
     - *identical by construction*: every qualifying field's effect is the same in every
       paired game, or two or more fields that play different games give the very same
@@ -616,7 +737,8 @@ def classify(
         players = int(players)
         kept = [merged.get((players, str(lu)), str(lu)) == str(lu) for lu in part["lineup"]]
         st_of = [status.get((players, str(lu)), FieldStatus()) for lu in part["lineup"]]
-        good = part[[k and not s.exploitable for k, s in zip(kept, st_of, strict=True)]]
+        good = part[[k and s.qualifies and not weak_reason(lu)
+                     for k, s, lu in zip(kept, st_of, part["lineup"], strict=True)]]  # fmt: skip
         strongest = next(
             (s for lu, s in zip(part["lineup"], st_of, strict=True) if _is_strongest(lu)), None
         )
@@ -644,7 +766,8 @@ def _lead(good: pd.DataFrame, played: pd.DataFrame,
     out: dict[str, Any] = {}
     if len(good):
         lead = good.iloc[int(np.argmax([strength(x) for x in good["lineup"]]))]
-        out.update({f"lead_{k}": lead[k] for k in ("delta", "lo", "hi", "verdict", "mde")
+        out.update({f"lead_{k}": lead[k]
+                    for k in ("delta", "lo", "hi", "verdict", "mde", "base", "treatment")
                     if k in lead})  # fmt: skip
         out["lead_field"] = field_name(lead["lineup"])
         floor = strength(lead["lineup"])
@@ -656,7 +779,7 @@ def _lead(good: pd.DataFrame, played: pd.DataFrame,
         top, st = played.iloc[k], status[k]
         out.update({f"above_{c}": top[c] for c in ("delta", "lo", "hi", "verdict")})
         out["above_field"] = field_name(top["lineup"])
-        flags = [f for f in st.flags() if f.startswith("exploitable")]
+        flags = [f for f in st.flags() if f.startswith(("exploitable", "never qualifies"))]
         out["above_reason"] = flags[0] if flags else "not a qualifying field"
     else:
         out["above_field"] = ""
@@ -671,6 +794,11 @@ def _strongest_state(strongest: FieldStatus | None, good: pd.DataFrame) -> str:
     if not good["lineup"].map(_is_strongest).any():
         return "the same games as another field"
     return "certified" if strongest.certified else "qualifies, not certified"
+
+
+#: What an answer says of L3's certificate when no field study and no certify run measured
+#: the shipped file (no notes then say by how much).
+NOT_MEASURED = " (no field study or certify run measured it)"
 
 
 def _across(good: pd.DataFrame, strongest: FieldStatus | None) -> dict[str, Any]:
@@ -700,7 +828,7 @@ def _across(good: pd.DataFrame, strongest: FieldStatus | None) -> dict[str, Any]
         said = (
             f": {strongest.who} gains {text.points(strongest.gain)} "
             f"{text.bracket(strongest.lo, strongest.hi, text.points)} points"
-            if np.isfinite(strongest.gain) else " (no field study read)"
+            if np.isfinite(strongest.gain) else NOT_MEASURED
         )  # fmt: skip
         missing.append(f"{STRONGEST} is not certified{said}")
     certifiable = not missing
@@ -876,6 +1004,64 @@ def _lead_said(row: Mapping[str, Any], at: str, what: str) -> str:
     return f"{at}, {where}, {what} is inconclusive: {interval} {u}{small}."
 
 
+def is_seat_share(metric: str) -> bool:
+    """Seat 0's win share as the variants table names it (`seat_share_metric`), of any game."""
+    return any(metric == seat_share_metric(spec) for spec in every_game())
+
+
+def _gap(x: float) -> str:
+    """A distance from the fair share in words: "1.7 points below fair"."""
+    size = text.points(abs(x), sign=False)
+    if size == text.points(0.0, sign=False):
+        return "at its fair share"
+    return f"{size} points {'above' if x > 0 else 'below'} fair"
+
+
+def fairness(row: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """For a change's effect on seat 0's win share whose lead field shows a change: whether
+    the change makes the game fairer or less fair to seat 0 ("fairer", "less fair"), and seat
+    0's distance from its fair share (1/P) before and after, in that field; None otherwise."""
+    m = str(row.get("metric", ""))
+    if not is_seat_share(m) or str(row.get("change")) == "base":
+        return None
+    if row.get("lead_verdict") != "changes":
+        return None
+    base, treated = row.get("lead_base"), row.get("lead_treatment")
+    if not (text.known(base) and text.known(treated)):
+        return None
+    fair = 1.0 / int(row["players"])
+    before, after = float(base) - fair, float(treated) - fair
+    return ("fairer" if abs(after) < abs(before) else "less fair", _gap(before), _gap(after))
+
+
+def fairness_said(row: Mapping[str, Any]) -> str:
+    """The sentence on fairness that follows a seat-0 effect (`fairness`), or ""."""
+    found = fairness(row)
+    if found is None:
+        return ""
+    word, before, after = found
+    who = seat_zero(str(row["metric"])).split(" (")[0]
+    return (f" That is {word}: {who} goes from {before} to {after} in "
+            f"{row['lead_field']}.")  # fmt: skip
+
+
+def _weaker_said(row: Mapping[str, Any], n: int, names: str) -> str:
+    """When the lead field shows a change but the verdict across fields is *fields disagree*
+    or *inconclusive*: the lead stands, and the weaker fields are said to disagree (or not
+    to confirm it) with the range of their effects, so the verdict word is not read as "no
+    effect"."""
+    m, kind = str(row["metric"]), row["classification"]
+    u = unit(m)
+    every = "both" if n == 2 else f"all {n}"
+    span = (f"from {effect(m, row['low'])} ({row['low_field']}) to "
+            f"{effect(m, row['high'])} ({row['high_field']}) {u}").rstrip()  # fmt: skip
+    if kind == DISAGREE:
+        return (f"Weaker fields disagree: across {every} qualifying fields ({names}) the "
+                f"effects run {span} ({kind}).")  # fmt: skip
+    return (f"Weaker fields do not confirm it: across {every} qualifying fields ({names}) "
+            f"the effects run {span} ({kind} together).")  # fmt: skip
+
+
 def _above_said(row: Mapping[str, Any]) -> str:
     """The strongest field played when it is stronger than the lead but does not qualify:
     its effect all the same, and why it does not count."""
@@ -907,9 +1093,10 @@ def sentence(row: Mapping[str, Any]) -> str:
         at += f" under {row['change']}"
     names = _fields_said(str(row["qualifying_fields"]))
     every = [x for x in str(row.get("missing") or "").split("; ") if x]
+    # the notes give L3's best challenger (`FieldStatus.flags`) only when one was measured
     lacks = [
         f"{STRONGEST} is not certified (the notes say by how much)"
-        if x.startswith(f"{STRONGEST} is not certified") else x
+        if x.startswith(f"{STRONGEST} is not certified") and not x.endswith(NOT_MEASURED) else x
         for x in every
     ]  # fmt: skip
     missing = f" Not certified: {'; '.join(lacks)}." if lacks else ""
@@ -927,9 +1114,11 @@ def sentence(row: Mapping[str, Any]) -> str:
     )  # fmt: skip
     if n == 0:
         return f"{at}, {what} cannot be judged: no field qualifies.{above}"
-    first = _lead_said(row, at, what) + above
+    first = _lead_said(row, at, what) + fairness_said(row) + above
     if n == 1:
         return f"{first}{missing}"
+    if row.get("lead_verdict") == "changes" and kind in (DISAGREE, INCONCLUSIVE):
+        return f"{first} {_weaker_said(row, n, names)}{missing}"
     if kind == DISAGREE:
         across = (f"{kind}, from {effect(m, row['low'])} ({row['low_field']}) to "
                   f"{effect(m, row['high'])} ({row['high_field']}) {u}").rstrip()  # fmt: skip
@@ -1030,28 +1219,64 @@ def field_notes(table: pd.DataFrame) -> list[str]:
     return seen
 
 
+def _headline_at(r: Mapping[str, Any], metric: str) -> str:
+    """One player count of a headline: the lead field's effect in words first (its direction
+    and size when its interval excludes zero), with its interval; whether seat 0's share
+    became fairer; a stronger field that does not qualify; then what the other qualifying
+    fields say, in words that do not contradict the lead."""
+    kind = str(r["classification"])
+    n = int(r.get("qualifying", 0) or 0)
+    span = f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else ""
+    if not (str(r.get("lead_field") or "") and text.known(r.get("lead_delta"))):
+        return f"{r['players']} players: {kind}{span}"
+    d, v, field = float(r["lead_delta"]), r.get("lead_verdict"), r["lead_field"]
+    interval = _interval(metric, r, "lead_")
+    margin = effect(metric, r["margin"], sign=False) if text.known(r.get("margin")) else ""
+    if v == "changes":
+        size = effect(metric, abs(d), sign=False)
+        how = (f"{'above' if d > 0 else 'below'} fair" if is_seat_metric(metric)
+               else f"{'raises' if d > 0 else 'lowers'} it")  # fmt: skip
+        lead = f"{how} by {size} in {field} ({interval})"
+    elif v == "equivalent" and is_seat_metric(metric):
+        lead = f"fair within ±{margin} in {field} ({interval})"
+    elif v == "equivalent":
+        lead = f"no change beyond ±{margin} in {field} ({interval})"
+    elif v == "identical by construction":
+        lead = f"the same in every paired game in {field} ({interval})"
+    else:
+        lead = f"inconclusive in {field} ({interval})"
+    found = fairness(r)
+    if found is not None:
+        lead += f", {found[0]} (from {found[1]} to {found[2]})"
+    if str(r.get("above_field") or "") and text.known(r.get("above_delta")):
+        # a stronger field that does not qualify is still named, with its effect
+        lead += f" ({r['above_field']}, not qualifying: {_interval(metric, r, 'above_')})"
+    if n <= 1:
+        rest = "the only qualifying field"
+    elif v == "changes" and kind == DISAGREE:
+        rest = f"weaker fields disagree{span}"
+    elif v == "changes" and kind == INCONCLUSIVE:
+        rest = f"weaker fields do not confirm it{span}"
+    else:
+        rest = f"{kind}{span}"
+    return f"{r['players']} players: {lead}; {rest}"
+
+
 def headline(table: pd.DataFrame) -> str:
     """A study's headline from its findings table: for each change and headline metric
     (`headline_metrics` of its game), at each player count the strongest qualifying field's
-    effect with its interval, then the verdict across the qualifying fields with the range
-    of their effects; nothing typed by hand."""
+    effect in words and with its interval, then what the other qualifying fields say with
+    the range of their effects (`_headline_at`); nothing typed by hand."""
     parts = []
     for metric in headline_metrics(load_game(game_of_table(table))):
         rows = table[table["metric"] == metric]
         u = unit(metric)
         for change, part in rows.groupby("change", sort=True):
-            said_at = []
-            for _, r in part.sort_values("players").iterrows():
-                lead = ""
-                if str(r.get("lead_field") or "") and text.known(r.get("lead_delta")):
-                    lead = f" {r['lead_field']} {_interval(metric, r, 'lead_')}"
-                    if str(r.get("above_field") or "") and text.known(r.get("above_delta")):
-                        # a stronger field that does not qualify is still named, with its effect
-                        lead += (f" ({r['above_field']}, not qualifying: "
-                                 f"{_interval(metric, r, 'above_')})")  # fmt: skip
-                    lead += ","
-                span = f" ({_span(metric, r['low'], r['high'])})" if text.known(r["low"]) else ""
-                said_at.append(f"{r['players']} players{lead} {r['classification']}{span}")
-            name = "seat 0 against fair" if is_seat_metric(metric) else f"{change}, {metric}"
+            said_at = [_headline_at(r, metric) for _, r in part.sort_values("players").iterrows()]
+            seat = f"{said(seat_share_metric_of(metric))} against fair"
+            if not is_seat_metric(metric):
+                name = f"{said(metric)} under {change}"
+            else:
+                name = seat if change == "base" else f"{seat} under {change}"
             parts.append(f"{name} ({u}): {'; '.join(said_at)}")
-    return ". ".join(parts) + "." if parts else ""
+    return ". ".join(x[:1].upper() + x[1:] for x in parts) + "." if parts else ""

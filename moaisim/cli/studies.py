@@ -73,7 +73,7 @@ def versus(
     each player count and set-up. Prints its win share (shared wins split) with its 95 %
     interval, the difference from the fair share 1/P, its mean rank and its score parts,
     beside the field's."""
-    from moaisim.studies.versus import SEARCH_SECONDS, search_cpu, searches
+    from moaisim.studies.versus import search_cpu, search_notice, searches
     from moaisim.studies.versus import text as versus_text
     from moaisim.studies.versus import versus as versus_table
 
@@ -85,12 +85,9 @@ def versus(
     progress = None
     if searching or sys.stderr.isatty():
         if searching:  # search thinks at every decision: say what it costs before the wait
-            cpu = search_cpu(strategy, field, counts, games)
-            about = (f"{cpu / 60:.0f} min" if cpu >= 90
-                     else f"{cpu:.0f} s" if cpu >= 10 else f"{cpu:.1f} s")  # fmt: skip
-            say(f"search (L4) plays about {SEARCH_SECONDS:g} s of CPU a game per searching "
-                f"seat: {games * len(counts)} games, about {about} of CPU; a bar shows "
-                "progress")  # fmt: skip
+            cpu = search_cpu(strategy, field, counts, games, game)
+            say(f"{search_notice(cpu, game, counts)} ({games * len(counts)} games); a bar "
+                "shows progress")  # fmt: skip
         progress = make_bar(games * len(counts)) if sys.stderr.isatty() else None
     try:
         table = versus_table(strategy, field, counts, games, variant or None, seed, jobs,
@@ -153,7 +150,7 @@ def sheet(
         Path | None,
         typer.Option(
             help="A field study's report (diversity, mechanisms, strong play's points); "
-            "default: reports/field when it exists here and the game is the default one."
+            "default: the game's newest shipped field study (`moaisim report`'s notes name it)."
         ),  # fmt: skip
     ] = None,
     variant: Annotated[
@@ -185,7 +182,7 @@ def sheet(
     and a paragraph a publisher can print; and the check field: L4 self-play on the first
     deals, saying whether each finding holds under search play. --against puts the set-up
     beside another on the same deals. Writes <out>/<name>/sheet.md and sheet.html."""
-    from moaisim.analysis.verdicts import field_game
+    from moaisim.analysis.verdicts import newest_field_study
     from moaisim.studies.sheet import (
         SheetSettings,
         check_sheet_dir,
@@ -195,11 +192,11 @@ def sheet(
     )
 
     counts = list(dict.fromkeys(players or [3, 4]))
-    # the shipped field study (reports/field), when it is of the game played: another game's
-    # sheet reads none unless one is given
-    shipped = Path("reports/field")
-    if field is None and (shipped / "report.md").is_file() and field_game(shipped) == game:
-        field = shipped
+    # the game's newest shipped field study, the one the shipped sheets read (Moai's
+    # reports/field-seed2044, Rapa Nui's reports/rapa-nui-field); none when the checkout
+    # ships none of the game
+    if field is None:
+        field = newest_field_study(game)
     params = single_params(param, game)
     options = rule_options(game, option, turn_order=turn_order,
                            volcano_after_moai=volcano_after_moai,

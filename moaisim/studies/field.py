@@ -47,6 +47,7 @@ import json
 import re
 import shutil
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -445,7 +446,9 @@ def write_report(exp: Any, results: list[FieldResult], out: Path, game: str) -> 
     page = "\n".join(md)
     (tmp / "report.md").write_text(page, encoding="utf-8")
     (tmp / "report.html").write_text(text.html_page(exp.title, page, tmp), encoding="utf-8")
-    mark = {GAME_KEY: game, "title": exp.title, "kind": "field study"}
+    # `made`: reports read the newest shipped field study first (`verdicts.shipped_field_studies`)
+    made = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    mark = {GAME_KEY: game, "title": exp.title, "kind": "field study", "made": made}
     (tmp / FIELD_MARK).write_text(json.dumps(mark, indent=1) + "\n", encoding="utf-8")
     swap_dir(tmp, out)
     return out / "report.md"

@@ -13,7 +13,7 @@ VOCABULARY: dict[str, str] = {
     # seat 0's role: the metric names ("<name> win share", "<name>'s share against fair"),
     # how a sentence, an aside, a lead and a figure's axis name seat 0
     "seat_zero_name": "first bird-man",
-    "seat_zero_said": "seat 0 (who holds the bird-man token before round 1)",
+    "seat_zero_said": "the first bird-man (seat 0, who holds the bird-man token before round 1)",
     "seat_zero_aside": "seat 0, who holds the bird-man token before round 1",
     "seat_zero_player": "the player holding the bird-man token first (seat 0)",
     "seat_axis": "seat (0: bird-man before round 1)",

@@ -22,7 +22,7 @@ VOCABULARY: dict[str, str] = {
     # seat 0's role: the metric names ("<name> win share", "<name>'s share against fair"),
     # how a sentence, an aside, a lead and a figure's axis name seat 0 (R2)
     "seat_zero_name": "start player",
-    "seat_zero_said": "seat 0 (the start player, who takes the first turn)",
+    "seat_zero_said": "the start player (seat 0, who takes the first turn)",
     "seat_zero_aside": "seat 0, the start player, who takes the first turn",
     "seat_zero_player": "the start player (seat 0)",
     "seat_axis": "seat (0: the start player)",
