@@ -88,6 +88,47 @@ def test_every_worst_cell_names_its_field_and_player_count(tmp_path):
     assert text == "-1.3 [-1.8, -0.8] (L3, 5 players)"
 
 
+def test_a_multi_count_answer_gives_the_smallest_change_for_each_player_count(tmp_path):
+    """Issue 60: a 3-and-5-player study judged by its worst cell once gave no answer for a
+    designer who asks about one count. Made-up sums: the base game misses seat 0 at 3 players
+    only (-3.3 points in L2); change A fixes 3 players, change B fixes both, with two
+    changes; so at 3 players the answer is A (one change), at 5 the base game already holds."""
+    space = load_space(write(tmp_path))
+    space = dataclasses.replace(space, settings=dataclasses.replace(
+        space.settings, players=(3, 5)))  # fmt: skip
+    fair5 = sums(5, {"L2": 200, "L3": 201})
+    base = bal.judge(space, sums(3, {"L2": 300, "L3": 330}) | fair5, None)
+    one = bal.judge(space, sums(3, {"L2": 335, "L3": 332}) | sums(5, {"L2": 150, "L3": 200}),
+                    None)  # fmt: skip
+    two = bal.judge(space, sums(3, {"L2": 333, "L3": 334}) | fair5, None)
+    found = [report.Found(1, bal.rank_key(space, one, 1), "wood_points=3", {}, one, "the screen"),
+             report.Found(2, bal.rank_key(space, two, 2), "wood_points=3, moai_height_scale=1.1",
+                          {}, two, "finalist 1's smallest fix")]  # fmt: skip
+    lines = report.per_count(space, base, found)
+    assert len(lines) == 2
+    assert lines[0].startswith(
+        "At 3 players alone the smallest change that meets every target "
+        "is `wood_points=3` (1 change, the screen; seat0 "
+    )
+    assert lines[0].endswith("the base game misses seat0 there.")
+    assert lines[1].startswith(
+        "At 5 players alone the base game already meets every target: "
+        "no change is needed there (seat0 "
+    )
+    # the one change misses at 5 players (seat 0 -5 points in L2), so over both counts only
+    # the two-change fix meets every target: `smallest` (the overall answer) names it alone
+    assert not bal.meets(space, one) and bal.meets(space, two)
+    # nothing meets a count: said, with what the base game misses there
+    assert report.per_count(space, base, found[1:2])[0].startswith(
+        "At 3 players alone the smallest change that meets every target is `wood_points=3, "
+        "moai_height_scale=1.1` (2 changes"
+    )
+    assert report.per_count(space, base, [])[0].startswith(
+        "At 3 players alone no set-up verified here meets every target; the base game misses "
+        "seat0 (seat0 -3.3 (L2, 3 players))"
+    )
+
+
 # --- a space whose answer is known by construction -------------------------------------------
 
 

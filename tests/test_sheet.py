@@ -230,11 +230,18 @@ def sheet_dir(out: Path) -> Path:
 
 
 def check_paragraph(page: str) -> str:
-    """The page's printable paragraph, checked: at most 130 words (a percentage one word),
-    none of `BANNED`, the fast bots' level named once."""
+    """The page's printable paragraph, checked: at most 200 words (a percentage one word; it
+    gives every estimate's interval), none of `BANNED`, the fast bots' level named once, luck
+    in a playtester's words (issue 60: "the deal itself explains 6 %" read as "6 % luck"),
+    and each measured share with its 95 % interval."""
     para = page.split("\n> ", 1)[1].split("\n", 1)[0]
     words = re.sub(r"(\d) %", r"\1%", para).split()  # "42.5 %" is one word
-    assert len(words) <= 130, len(words)
+    assert len(words) <= 200, len(words)
+    assert "explains" not in para and "weaker bot among ours still wins" in para
+    assert "has the same winner" in para and "for two unrelated games" in para
+    # seat 0's share and the skill figures come with their intervals: "29.8 % (25.5 %-34.4 %)"
+    assert re.search(r"\(seat 0\) wins \d+\.\d % \(\d+\.\d %-\d+\.\d %\)", para), para
+    assert re.search(r"level L2\) wins \d+\.\d % \(\d+\.\d %-\d+\.\d %\)", para), para
     for word in BANNED:
         assert word not in para, word
     assert para.count("(level L3)") == 1 and para.count("L3") == 1
@@ -316,6 +323,16 @@ def test_a_comparison_sheet_pairs_the_set_up_with_base_on_the_same_deals(tmp_pat
     assert "## Beside the base game" in page
     para = check_paragraph(page)
     assert "Beside the base game on the same deals" in para
+    # issue 60: the set-up's largest paired change is named, with its interval (the short
+    # game's largest change among the shares, seat 0's and the leader's aside)
+    from moaisim.studies.sheet import largest_change
+
+    big = largest_change(got.reset_index())
+    assert big is not None and f"The largest change on the same deals: the {big['measure']}" in para
+    others = got.drop(index=["seat0", "leader_wins"])
+    moved = others[(others["over"] == "games") & (others["unit"] == "share")
+                   & ((others["lo"] > 0) | (others["hi"] < 0))]  # fmt: skip
+    assert abs(big["diff"]) == pytest.approx(moved["diff"].abs().max())
 
 
 def test_a_variant_deals_the_same_cards_and_plays_other_games():

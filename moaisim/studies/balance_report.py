@@ -332,7 +332,8 @@ def verified_table(space: Space, checks: bal.Checks, finalists: Sequence[bal.Tri
         if fx.meets and fx.changes and space.game_key(fx.candidate) != space.game_key(whole):
             setups.append((f"fix {fx.finalist}", fx.candidate))
     rows = []
-    for (label, c), values in zip(setups, checks.judge([c for _, c in setups]), strict=True):
+    judged = checks.judge([c for _, c in setups])
+    for (label, c), values in zip(setups, judged, strict=True):
         for o in space.objectives:
             v = values[o.name]
             rows.append({"setup": label, "settings": describe(space, c),
@@ -342,7 +343,11 @@ def verified_table(space: Space, checks: bal.Checks, finalists: Sequence[bal.Tri
                          "met": o.violation(v.value) == 0,
                          "sure": o.violation(v.lo) == 0 and o.violation(v.hi) == 0,
                          "games": checks.games})  # fmt: skip
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    # every cell's value of each set-up (`bal.Value.cells`), for the answer at each count
+    out.attrs["values"] = {label: values for (label, _), values in zip(setups, judged,
+                                                                        strict=True)}  # fmt: skip
+    return out
 
 
 def judged_setups(space: Space, finalists: Sequence[bal.Trial], fixes: Sequence[bal.Fix],
@@ -603,7 +608,8 @@ def _fmt(v: float, unit: str, lo: float | None = None, hi: float | None = None,
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"
     core = f"{v:+{spec}}" if unit in ("points", "rounds") else f"{v:{spec}}"
-    if lo is not None and hi is not None and not (np.isclose(lo, v) and np.isclose(hi, v)):
+    known = lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi))
+    if known and not (np.isclose(lo, v) and np.isclose(hi, v)):
         core += f" [{lo:{spec}}, {hi:{spec}}]"
     core += " %" if unit == "%" else ""
     return core + (f" ({where})" if where else "")
@@ -640,27 +646,90 @@ class Found:
     how: str
 
 
+def verified_candidates(
+    space: Space, screened: Sequence[bal.Screened], grown: Sequence[bal.Grown],
+    fixes: Sequence[bal.Fix],
+) -> list[Found]:  # fmt: skip
+    """Every set-up measured on the verification's fresh games, whether or not it meets the
+    targets: the screen's single changes, the sets it grew and the finalists' smallest
+    fixes (each with every cell's value, `bal.Value.cells`)."""
+    out = []
+    for r in screened:
+        if r.values is not None:
+            out.append(Found(1, bal.rank_key(space, r.values, 1),
+                             f"{r.setting}={value_text(r.value)}", r.candidate, r.values,
+                             "the one-change screen"))  # fmt: skip
+    for g in grown:
+        out.append(Found(len(g.changes), bal.rank_key(space, g.values, len(g.changes)),
+                         describe(space, g.candidate), g.candidate, g.values,
+                         "the screen carried on"))  # fmt: skip
+    for fx in fixes:
+        if fx.changes:
+            out.append(Found(len(fx.changes), bal.rank_key(space, fx.values, len(fx.changes)),
+                             describe(space, fx.candidate), fx.candidate, fx.values,
+                             f"finalist {fx.finalist}'s smallest fix"))  # fmt: skip
+    return out
+
+
+def at_count(space: Space, values: Mapping[str, bal.Value], players: int
+             ) -> dict[str, bal.Value] | None:  # fmt: skip
+    """A set-up's objectives at one player count: each objective's worst cell among that
+    count's (`bal.cell_name`: "L3, 4 players"), as `bal.value_of` picks the worst over all;
+    None when a value keeps no cells at that count."""
+    out = {}
+    for o in space.objectives:
+        v = values[o.name]
+        cells = {c: x for c, x in v.cells.items()
+                 if c == f"{players} players" or c.endswith(f", {players} players")}  # fmt: skip
+        if not cells:
+            return None
+        where = max(cells, key=lambda c: (o.violation(cells[c]), o.loss(cells[c])))
+        out[o.name] = bal.Value(cells[where], where, float("nan"), float("nan"), cells)
+    return out
+
+
+def per_count(space: Space, base: Mapping[str, bal.Value] | None,
+              candidates: Sequence[Found]) -> list[str]:  # fmt: skip
+    """The answer at each player count alone (a designer who asks about one count): whether
+    the base game already meets every target there, else the smallest verified set-up that
+    meets every target there (fewest changes, then the best), on the same fresh games."""
+    if base is None or not space.settings.players:
+        return []
+    lines = []
+    for p in space.settings.players:
+        here = at_count(space, base, p)
+        if here is None:
+            continue
+        if bal.meets(space, here):
+            lines.append(f"At {p} players alone the base game already meets every target: no "
+                         f"change is needed there ({_values_text(space, here)}).")  # fmt: skip
+            continue
+        ok = []
+        for f in candidates:
+            v = at_count(space, f.values, p)
+            if v is not None and bal.meets(space, v):
+                ok.append((f.size, bal.rank_key(space, v, f.size), f, v))
+        missed = [o.name for o in space.objectives if o.violation(here[o.name].value) != 0]
+        if not ok:
+            short = [o for o in space.objectives if o.name in missed]
+            lines.append(f"At {p} players alone no set-up verified here meets every target; "
+                         f"the base game misses {', '.join(missed)} "
+                         f"({_values_text(space, here, short)}).")  # fmt: skip
+            continue
+        size, _, f, v = min(ok, key=lambda x: (x[0], x[1]))
+        lines.append(f"At {p} players alone the smallest change that meets every target is "
+                     f"`{f.label}` ({_count(size, 'change')}, {f.how}; {_values_text(space, v)}); "
+                     f"the base game misses {', '.join(missed)} there.")  # fmt: skip
+    return lines
+
+
 def smallest(space: Space, screened: Sequence[bal.Screened], grown: Sequence[bal.Grown],
              fixes: Sequence[bal.Fix]) -> list[Found]:  # fmt: skip
     """Every verified set-up that meets every target, the smallest first (then the best):
     the screen's single changes, the sets it grew and the finalists' smallest fixes, each
     game once (where it was found first)."""
-    out = []
-    for r in screened:
-        if r.values is not None and bal.meets(space, r.values):
-            out.append(Found(1, bal.rank_key(space, r.values, 1),
-                             f"{r.setting}={value_text(r.value)}", r.candidate, r.values,
-                             "the one-change screen"))  # fmt: skip
-    for g in grown:
-        if bal.meets(space, g.values):
-            out.append(Found(len(g.changes), bal.rank_key(space, g.values, len(g.changes)),
-                             describe(space, g.candidate), g.candidate, g.values,
-                             "the screen carried on"))  # fmt: skip
-    for fx in fixes:
-        if fx.meets and fx.changes:
-            out.append(Found(len(fx.changes), bal.rank_key(space, fx.values, len(fx.changes)),
-                             describe(space, fx.candidate), fx.candidate, fx.values,
-                             f"finalist {fx.finalist}'s smallest fix"))  # fmt: skip
+    out = [f for f in verified_candidates(space, screened, grown, fixes)
+           if bal.meets(space, f.values)]  # fmt: skip
     seen: set[str] = set()
     unique = []
     for f in sorted(out, key=lambda f: (f.size, f.key)):  # a game found twice: once
@@ -734,6 +803,9 @@ def answer(space: Space, finalists: list[bal.Trial], feasible: bool, verified: p
                      "from each target.")  # fmt: skip
     lines.append("The base game misses " + ", ".join(o.name for o in missed) + ": "
                  + _values_text(space, base, missed) + ".")  # fmt: skip
+    if len(space.settings.players) > 1:  # an answer for each player count alone
+        lines += per_count(space, verified.attrs.get("values", {}).get("base"),
+                           verified_candidates(space, screened, grown, fixes))  # fmt: skip
     if screened:
         measured = [r for r in screened if r.values is not None]
         if singles:

@@ -55,12 +55,12 @@ from moaisim.progress import Progress
 from moaisim.registry import level_spec, load_strategy
 from moaisim.rundir import recorded_game
 from moaisim.runner import check_jobs, make_study, run_in_memory
-from moaisim.studies.versus import SEARCH_SECONDS, versus
+from moaisim.studies.versus import search_seconds, versus
 
 #: The levels of the skill matrix's fields (L4, search, plays only as the one seat).
 FIELD_LEVELS = ("L0", "L1", "L2", "L3")
 #: CPU seconds per game and seat of the fixed levels, for the up-front estimate (thousands
-#: of games per second; search's cost is `versus.SEARCH_SECONDS`).
+#: of games per second; search's cost is `versus.search_seconds`).
 SECONDS_PER_GAME = 0.0006
 #: The most games a sheet plays of each kind (L3 self-play, each skill pairing: kept in
 #: memory with their per-round tables), of search's pairings (about 0.10 s of CPU a game)
@@ -153,9 +153,10 @@ class SheetSettings:
         p = self.players
         cheap = (self.games + self.skill_games * len(FIELD_LEVELS) ** 2
                  + 2 * self.deals * self.replays) * SECONDS_PER_GAME * p  # fmt: skip
-        search = self.search_games * len(FIELD_LEVELS) * SEARCH_SECONDS
+        cost = search_seconds(self.game, p)
+        search = self.search_games * len(FIELD_LEVELS) * cost
         setups = 1 if self.against is None else 2
-        check = self.checked * p * SEARCH_SECONDS * setups  # every seat searches
+        check = self.checked * p * cost * setups  # every seat searches
         compared = 0 if self.against is None else (self.games + 2 * self.deals * self.replays)
         return cheap + compared * SECONDS_PER_GAME * p + search + check
 
@@ -389,55 +390,124 @@ def _pair(skill: pd.DataFrame, candidate: str, field_level: str) -> pd.Series | 
     return row.iloc[0] if len(row) else None
 
 
+def _share(x: float, lo: float, hi: float) -> str:
+    """A share with its 95 % interval in words a playtester reads: "20.7 % (20.1 %-21.3 %)"."""
+    return f"{text.pct(x)} ({text.pct_interval(lo, hi)})"
+
+
+def luck_said(l3: pd.Series, weaker: pd.Series | None, p: int) -> str:
+    """Luck in words a playtester reads correctly: how often a weaker bot still wins among
+    ours, and how often a replayed deal (the same cards and draws) has the same winner
+    beside two unrelated games. Not "the deal explains x %", which reads as "x % luck"."""
+    said = []
+    if weaker is not None:
+        said.append(f"one weaker bot among ours still wins "
+                    f"{_share(weaker['win_share'], weaker['lo'], weaker['hi'])}")  # fmt: skip
+    same, lo, hi, free = (float(l3[k]) for k in ("same_winner", "same_winner_lo",
+                                                 "same_winner_hi", "independent"))  # fmt: skip
+    if l3["deal_share"] >= 1 - 1e-9:
+        weight = ("by construction: every replay of a deal ended alike, since the L3 seats "
+                  "draw nothing at this count")  # fmt: skip
+    elif lo <= free <= hi:
+        weight = "the cards dealt alone hardly decide who wins"
+    else:
+        weight = f"the cards dealt {'weigh on' if same > free else 'work against'} who wins"
+    said.append(f"a deal replayed with the same cards and draws has the same winner "
+                f"{_share(same, lo, hi)} of the time, against {text.pct(free)} for two "
+                f"unrelated games: {weight}")  # fmt: skip
+    return ". ".join(x[:1].upper() + x[1:] for x in said)
+
+
+def largest_change(compare: pd.DataFrame) -> pd.Series | None:
+    """A comparison sheet's largest paired change over its games: of the shares whose 95 %
+    interval leaves 0 out (seat 0's and the leader's aside, said on their own), the largest
+    in points; else
+    the measure in other units whose interval is farthest from 0 relative to its width."""
+    rows = compare[(compare["over"] == "games") & ~compare["key"].isin(["seat0", "leader_wins"])]
+    moved = rows[(rows["lo"] > 0) | (rows["hi"] < 0)]
+    if moved.empty:
+        return None
+    shares = moved[moved["unit"] == "share"]
+    if len(shares):
+        return shares.loc[shares["diff"].abs().idxmax()]
+    z = moved["diff"].abs() / (moved["hi"] - moved["lo"]).clip(lower=1e-12)
+    return moved.loc[z.idxmax()]
+
+
+def _change_said(row: pd.Series) -> str:
+    """A paired change in words: "the share of the points from statues goes from 46.4 % to
+    48.2 % (+1.8 points, +1.7 to +2.0)"."""
+    if row["unit"] == "share":
+        return (f"the {row['measure']} goes from {text.pct(row['against'])} to "
+                f"{text.pct(row['setup'])} ({text.points(row['diff'])} points, "
+                f"{text.points_interval(row['lo'], row['hi'])})")  # fmt: skip
+    return (f"the {row['measure']} goes from {text.num(row['against'], '.2f')} to "
+            f"{text.num(row['setup'], '.2f')} ({text.num(row['diff'], '+.2f')}, "
+            f"{text.num(row['lo'], '+.2f')} to {text.num(row['hi'], '+.2f')})")  # fmt: skip
+
+
 def paragraph(sh: Sheet) -> str:
-    """The sheet's paragraph for a publisher: plain words (about 120 at most; no test
-    statistics, no internal names), from its tables only, with its caveats. The rest of
-    the page keeps the technical detail."""
+    """The sheet's paragraph for a publisher: plain words (no test statistics, no internal
+    names), from its tables only, every estimate with its 95 % interval or its number of
+    games, luck in a playtester's words (`luck_said`), a comparison's largest paired change
+    (`largest_change`), with its caveats. The rest of the page keeps the technical detail."""
     s, p = sh.settings, sh.settings.players
     words = load_game(s.game).INFO.vocabulary
     seat0, others = sh.seats.iloc[0], sh.seats.iloc[1:]
     where = in_words(s.rules).removeprefix("the ").removeprefix("set-up ")
     lead = (f"At {p} players ({where}), in {int(seat0['games']):,} games between our strongest "
             f"fast bots (level L3), {words['seat_zero_player']} wins "
-            f"{text.pct(seat0['win_share'])} against a fair {text.pct(1 / p)}")  # fmt: skip
+            f"{_share(seat0['win_share'], seat0['lo'], seat0['hi'])} against a fair "
+            f"{text.pct(1 / p)} (in brackets, here and below: 95 % intervals)")  # fmt: skip
     if p > 2 and sh.compare is None:  # a comparison sheet's words go to the comparison
         lo, hi = others["win_share"].min(), others["win_share"].max()
-        lead += f"; the others win {text.pct(lo)} to {text.pct(hi)}"
+        half = float(((others["hi"] - others["lo"]) / 2).max())
+        lead += (f"; the others win {text.pct(lo)} to {text.pct(hi)} (each within "
+                 f"±{text.points(half, sign=False)} points)")  # fmt: skip
     said = [lead + "."]
     up, down = _pair(sh.skill, "L3", "L2"), _pair(sh.skill, "L2", "L3")
-    if up is not None and down is not None:
+    if up is not None:
         said.append(f"One of ours among weaker bots (level L2) wins "
-                    f"{text.pct(up['win_share'])}, yet one weaker bot among ours still wins "
-                    f"{text.pct(down['win_share'])}.")  # fmt: skip
-    l3 = sh.luck.set_index("field").loc["L3"]
-    said.append(f"The deal itself explains {text.pct(l3['deal_share'], 0)} of the variation in "
-                "which seat wins" + (_IDENTICAL_REPLAYS if l3["deal_share"] >= 1 - 1e-9 else "")
-                + ".")  # fmt: skip
-    c = None if sh.compare is None else sh.compare.set_index("key")
+                    f"{_share(up['win_share'], up['lo'], up['hi'])}.")  # fmt: skip
+    said.append(luck_said(sh.luck.set_index("field").loc["L3"], down, p) + ".")
+    c = None if sh.compare is None else sh.compare.set_index("key", drop=False)
     if c is None:
         at3 = sh.decisive[sh.decisive["round"] == measure.LEADER_ROUND]
         if len(at3):
+            r3 = at3.iloc[0]
             said.append(f"The leader after round {measure.LEADER_ROUND} wins "
-                        f"{text.pct(at3.iloc[0]['leader_wins'])} of games; a game lasts "
-                        f"{text.num(sh.length['mean'], '.1f')} rounds.")  # fmt: skip
+                        f"{_share(r3['leader_wins'], r3['lo'], r3['hi'])} of games; a game "
+                        f"lasts {text.num(sh.length['mean'], '.1f')} rounds on average "
+                        f"({text.num(sh.length['lo'], '.2f')}-"
+                        f"{text.num(sh.length['hi'], '.2f')}).")  # fmt: skip
     else:
         assert s.against is not None
         seat, lead = c.loc["seat0"], c.loc["leader_wins"]
         said.append(
             f"Beside {in_words(s.against)} on the same deals, that player's share moves by "
-            f"{text.points(seat['diff'])} points (95 % interval "
-            f"{text.points_interval(seat['lo'], seat['hi'])}), and the leader after round "
+            f"{text.points(seat['diff'])} points "
+            f"({text.points_interval(seat['lo'], seat['hi'])}), and the leader after round "
             f"{measure.LEADER_ROUND} wins {text.pct(lead['setup'])} instead of "
-            f"{text.pct(lead['against'])}."
+            f"{text.pct(lead['against'])} ({text.points(lead['diff'])} points, "
+            f"{text.points_interval(lead['lo'], lead['hi'])})."
         )
+        big = largest_change(sh.compare)
+        if big is not None:
+            said.append(f"The largest change on the same deals: {_change_said(big)}.")
     caveats = ["these are programs, not people", "card contents are assumed"]
     if s.setup != "base":
         caveats.append("ours were tuned for the base game")
     status: FieldStatus | None = sh.field.get("l3")
     if status is not None and not status.certified and np.isfinite(status.gain):
-        caveats.append(f"a better-tuned bot wins {text.points(status.gain, False)} percentage "
-                       "points above its fair share against ours"
-                       + ("" if s.setup == "base" else " there"))  # fmt: skip
+        there = "" if s.setup == "base" else " there"
+        if np.isfinite(status.lo) and status.lo > 0:
+            caveats.append(f"a better-tuned bot wins {text.points(status.gain, False)} "
+                           f"percentage points above its fair share against ours{there} "
+                           f"({text.points_interval(status.lo, status.hi)})")  # fmt: skip
+        else:  # no challenger is shown to gain: say only how much one might
+            caveats.append(f"no better-tuned bot is shown to beat ours, but one might win up to "
+                           f"{text.points(status.hi, False)} percentage points above its fair "
+                           f"share{there}")  # fmt: skip
     return " ".join(said) + " Caveats: " + "; ".join(caveats) + "."
 
 
