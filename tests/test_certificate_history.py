@@ -127,28 +127,43 @@ def test_a_run_s_best_is_its_family_best_with_the_largest_held_out_gain():
 def test_the_page_shows_the_largest_gain_ever_even_when_a_later_run_finds_less(tmp_path):
     mix = mixture(tmp_path)
     digest = hashlib.sha256(mix.read_bytes()).hexdigest()[:16]
-    first = ch.run_from_table(table([("cma", "strong", 0.15, 0.136, 0.12, 4000)]), "run-1",
+    # runs 1 and 0 kept their tables (files that exist); run 2's files were not kept
+    r1, r0 = (tmp_path / f"run-{k}.csv" for k in (1, 0))
+    for kept in (r1, r0):
+        kept.write_text("kept\n")
+    first = ch.run_from_table(table([("cma", "strong", 0.15, 0.136, 0.12, 4000)]), str(r1),
                               digest, "2026-12-02")  # fmt: skip
-    later = ch.run_from_table(table([("cma", "weak", 0.05, 0.02, -0.01, 4000)]), "run-2",
+    later = ch.run_from_table(table([("cma", "weak", 0.05, 0.02, -0.01, 4000)]), "out/run-2",
                               digest, "2026-12-04")  # fmt: skip
-    old = ch.run_from_table(table([("cma", "ancient", 0.4, 0.3, 0.28, 4000)]), "run-0",
+    old = ch.run_from_table(table([("cma", "ancient", 0.4, 0.3, 0.28, 4000)]), str(r0),
                             "0" * 16, "2026-11-30")  # fmt: skip
     ch.add(mix, 3, first, game="moai")
     got = ch.add(mix, 3, old, later, game="moai")
     assert ch.history_path(mix).name == "nash-3p.certificate-history.json"
     page = ch.page(mix, got, "the latest run's section\n")
     head = page.split("\n\n")[2]
-    assert "`strong` (cma) gains +0.136 [+0.120, +0.152]" in head and "in `run-1`" in head
+    assert "`strong` (cma) gains +0.136 [+0.120, +0.152]" in head and f"in `{r1}`" in head
     assert head.startswith("**beaten at epsilon 0.03") and "(2 runs)" in head
     mine = page[page.index("## Every run") : page.index("## The latest")]
-    assert mine.index("`run-1`") < mine.index("`run-2`") and "run-0" not in mine
+    # issue 60: a page cites only files that ship; a run whose files were not kept says so
+    assert "out/run-2" not in page
+    assert mine.index(f"`{r1}`") < mine.index(ch.NOT_KEPT) and "run-0" not in mine
     assert "ancient" in page[page.index("## Runs against earlier versions") :]
-    # recording a run again replaces it; the history reloads as saved
+    # recording a run again replaces it, keeping the day it was first recorded; the history
+    # reloads as saved
     ch.add(mix, 3, ch.run_from_table(table([("cma", "strong", 0.15, 0.10, 0.09, 4000)]),
-                                     "run-1", digest), game="moai")  # fmt: skip
+                                     str(r1), digest, "2026-12-06"), game="moai")  # fmt: skip
     again = ch.load(mix, 3, game="moai")
     assert len(again.runs) == 3
-    assert next(r for r in again.runs if r.source == "run-1").best.held_out_gain == 0.10
+    run1 = next(r for r in again.runs if r.source == str(r1))
+    assert run1.best.held_out_gain == 0.10 and run1.recorded == "2026-12-02"
+    # a challenger whose weights file was not kept is named so
+    assert ch.challenger_said("heuristic(weights='out/cert/x.toml')") == (
+        "`heuristic(weights='out/cert/x.toml')` (its weights file was not kept)"
+    )
+    assert ch.challenger_said("heuristic(shipped='l3-4p-r6-1.toml')") == (
+        "`heuristic(shipped='l3-4p-r6-1.toml')`"
+    )
     with pytest.raises(UserError, match="3-player mixture, not 4 players"):
         ch.load(mix, 4, game="moai")
 

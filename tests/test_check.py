@@ -133,7 +133,9 @@ def test_an_experiment_with_check_judges_the_box_in_l4_on_the_first_deals(checke
     assert md.count("L3 on the same 4 deals") == len(table)
 
 
-def test_the_check_run_resumes_and_its_headline_is_generated(checked_study):
+def test_the_check_run_resumes_and_its_headline_is_generated(checked_study, capsys):
+    import importlib
+
     from moaisim.analysis.headlines import grid_headline
 
     root = checked_study
@@ -142,8 +144,16 @@ def test_the_check_run_resumes_and_its_headline_is_generated(checked_study):
     exp = root / "checked.toml"
     args = ["experiment", str(exp), "--runs", str(root / "runs"), "--reports",
             str(root / "reports"), "-q"]  # fmt: skip
+    capsys.readouterr()
     assert main(args) == 0  # again: both runs complete, nothing played
     assert journal.read_text() == before
+    # issue 60: the CPU of the search seats is said up front, from the measured cost: the
+    # check field's L4 self-play, 3 searching seats x 4 deals x 2 set-ups
+    cost = importlib.import_module("moaisim.studies.versus").search_seconds("moai", 3)
+    err = capsys.readouterr().err
+    assert (f"search (L4) plays about {cost:g} s at 3 players of CPU a game per searching seat"
+            in err)  # fmt: skip
+    assert f"about {3 * 4 * 2 * cost:.1f} s of CPU for the searching seats" in err
     said = grid_headline(root / "reports" / "checked")
     assert "Under search play (L4 self-play, 4 deals a set-up):" in said
 

@@ -187,3 +187,22 @@ def test_variants_and_the_help_name_option(capsys):
         text = " ".join(out.split())
         assert "--option NAME=VALUE A rule option of the game, name=value" in text, command
         assert "`moaisim variants --game NAME` lists them." in text, command
+
+
+def test_simulate_with_search_seats_says_their_cpu_before_it_starts(capsys):
+    """Issue 60: `simulate` with search seats prints the CPU estimate up front, as `versus`
+    and `sheet` do, from the measured cost: here L4 in one seat of two lineups' cells, two
+    variants, 2 games a cell at 2 players (4 searching seat-games) and none for L3 alone."""
+    import importlib
+
+    cost = importlib.import_module("moaisim.studies.versus").search_seconds("moai", 2)
+    args = ["simulate", "-p", "2", "--strategies", "L4,L3", "--strategies", "L3", "-v", "base",
+            "-v", "short", "-n", "2", "-q"]  # fmt: skip
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"search (L4) plays about {cost:g} s at 2 players of CPU a game per searching seat" in err
+    )
+    assert f"about {2 * 2 * cost:.1f} s of CPU for the searching seats" in err
+    assert main(["simulate", "-p", "2", "--strategies", "L3", "-n", "2", "-q"]) == 0
+    assert "search (L4)" not in capsys.readouterr().err

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import warnings
 
 import pandas as pd
@@ -11,7 +12,7 @@ import pytest
 import moaisim
 from moaisim.cli import main
 from moaisim.runner import RunWarning, make_study
-from moaisim.studies.versus import SEARCH_SECONDS, search_cpu, versus
+from moaisim.studies.versus import search_cpu, versus
 
 
 def test_the_candidate_and_the_field_share_every_win():
@@ -115,11 +116,34 @@ def test_tune_takes_a_skill_level_as_its_field():
     assert "nash-4p.toml" in first[1].label
 
 
-def test_the_search_warning_counts_the_seats_that_search():
-    # 0.10 s a searching seat and game: one candidate seat at 2 and 3 players (2 x 10 games),
-    # then a field of L4 in the 2 other seats at 3 players, then both
-    assert SEARCH_SECONDS == 0.10
-    assert search_cpu("search", "L3", [2, 3], 10) == pytest.approx(2.0)
-    assert search_cpu("tuned", "L4", [3], 10) == pytest.approx(2.0)
-    assert search_cpu("search(worlds=8)", "L4", [3], 10) == pytest.approx(3.0)
-    assert search_cpu("tuned", "L3", [3, 4], 10) == 0.0
+def test_the_search_warning_counts_the_seats_that_search(monkeypatch):
+    # made-up costs (1 s a searching seat and game at 2 players, 2 s at 3) so that the
+    # counting is checked: one candidate seat at 2 and 3 players (2 x 10 games), then a field
+    # of L4 in the 2 other seats at 3 players, then both
+    vs = importlib.import_module("moaisim.studies.versus")  # the module, not its function
+    made_up = {2: 1.0, 3: 2.0}
+    monkeypatch.setattr(vs, "search_seconds", lambda game, p: made_up.get(p, 2.0))
+    assert search_cpu("search", "L3", [2, 3], 10, "moai") == pytest.approx(10 + 20)
+    assert search_cpu("tuned", "L4", [3], 10, "moai") == pytest.approx(2 * 10 * 2.0)
+    assert search_cpu("search(worlds=8)", "L4", [3], 10, "moai") == pytest.approx(3 * 10 * 2.0)
+    assert search_cpu("tuned", "L3", [3, 4], 10, "moai") == 0.0
+    # a study's cells: the searching seats of each lineup, games each
+    study = vs.make_study([2, 3], 10, ["L4", "search,L3", "L3"], game="moai")
+    assert vs.study_search_cpu(study) == pytest.approx(10 * (2 * 1.0 + 1 * 1.0 + 3 * 2.0 + 1 * 2.0))
+    assert vs.search_notice(80.0, "moai", [3, 2]) == (
+        "search (L4) plays about 1 s at 2, 2 s at 3 players of CPU a game per searching seat "
+        "(measured): about 80 s of CPU for the searching seats"
+    )
+
+
+def test_the_measured_search_costs_hold_every_count_of_every_game():
+    """Each game's measured cost (`GameInfo.search_seconds`) covers every player count it is
+    played with; a count it did not measure costs its largest, so an estimate errs high."""
+    from moaisim.games import available, load_game
+
+    vs = importlib.import_module("moaisim.studies.versus")
+    for game in available():
+        costs = load_game(game).INFO.search_seconds
+        assert sorted(costs) == list(load_game(game).INFO.players), game
+        assert all(0.01 < x < 5 for x in costs.values())
+        assert vs.search_seconds(game, 99) == max(costs.values())

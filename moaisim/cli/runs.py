@@ -43,7 +43,7 @@ from moaisim.errors import UserError
 from moaisim.games import available, load_game
 from moaisim.progress import Bar
 from moaisim.progress import bar as make_bar
-from moaisim.runner import summary
+from moaisim.runner import make_study, summary
 
 
 def _grid_help(name: str) -> str:
@@ -163,6 +163,14 @@ def simulate(
     options = rule_option_grid(game, option, turn_order=turn_order,
                                volcano_after_moai=volcano_after_moai,
                                spent_wood=spent_wood)  # fmt: skip
+    from moaisim.studies.versus import search_notice, searches, study_search_cpu
+
+    if any(searches(x) for x in strategies or []):  # search thinks at every decision: its CPU first
+        study = make_study(players, games, strategies or [], variants=variant or None,
+                           seed=seed, components=components or None,
+                           params=assignments(param, game), rotation=rotation, game=game,
+                           **options)  # fmt: skip
+        say(search_notice(study_search_cpu(study), game, players))
     try:
         got = run_study(
             players, games, variants=variant or None, seed=seed, engine=engine,
@@ -315,7 +323,14 @@ def experiment(
     another study's report is never overwritten). With --games N the study plays N games per
     cell, into RUNS/<name>-N and REPORTS/<name>-N; with --seed S the same design plays new
     games (every seed of the study derives from S), into RUNS/<name>-seedS."""
-    from moaisim.studies.experiment import load_experiment, reseeded, run_experiment, study_of
+    from moaisim.studies.experiment import (
+        check_study,
+        load_experiment,
+        reseeded,
+        run_experiment,
+        study_of,
+    )
+    from moaisim.studies.versus import search_notice, study_search_cpu
 
     exp = reseeded(load_experiment(file), seed)
     same_game(exp.game, game, str(file))
@@ -325,6 +340,12 @@ def experiment(
         cost = study.seating_cost()
         if cost:
             say(cost)
+        # search seats (a lineup with L4, and the check field's L4 self-play): their CPU first
+        parts = [study, *([check_study(exp, games)] if exp.check is not None else [])]
+        cpu = sum(study_search_cpu(x) for x in parts)
+        if cpu > 0:
+            counts = [c.rules.players for x in parts for c in x.cells]
+            say(f"{search_notice(cpu, exp.game, counts)}, the study and its check field")
     if exp.field is None and not quiet and sys.stderr.isatty():
         bar = make_bar(study.games * len(study.cells))
     try:

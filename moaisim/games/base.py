@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -51,6 +51,10 @@ class GameInfo:
     #: and `weights_folder` (the shipped weights, as the reports name them). Every game
     #: gives every key of `VOCABULARY_KEYS`.
     vocabulary: Mapping[str, str]
+    #: CPU seconds a game of search (L4) at its defaults costs a searching seat, measured at
+    #: each player count (`benchmarks/search_cost.py`): the up-front estimates of `simulate`,
+    #: `experiment`, `versus` and `sheet` (`studies.versus.search_seconds`).
+    search_seconds: Mapping[int, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ import hashlib
 import json
 import re
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from moaisim.files import (
     check_writable_file,
     game_in_file,
     read_text,
+    shipped,
     shown,
     write_atomic,
 )
@@ -227,9 +228,13 @@ def measured_digest(md: Path, mixture_name: str) -> str:
 
 def add(mixture: str | Path, players: int, *runs: Run, game: str) -> History:
     """Record runs in the `game` mixture's history (a run of the same source and digest is
-    replaced: recording a run again updates it) and save it."""
+    replaced: recording a run again updates its figures and keeps the day it was first
+    recorded) and save it."""
     history = load(mixture, players, game)
     for run in runs:
+        same = [r for r in history.runs if (r.source, r.digest) == (run.source, run.digest)]
+        if same:
+            run = replace(run, recorded=same[0].recorded)
         history.runs = [r for r in history.runs
                         if (r.source, r.digest) != (run.source, run.digest)] + [run]  # fmt: skip
     save(mixture, history)
@@ -302,8 +307,9 @@ def headline(history: History, digest: str) -> str:
         return "no run has measured this version of the mixture yet"
     top = max(mine, key=lambda r: r.best.held_out_gain)
     b = top.best
-    said = (f"`{b.challenger}` ({b.family}) gains {_gain(b)} over {b.held_out_games:,} held-out "
-            f"games in `{top.source}`")  # fmt: skip
+    said = (f"{challenger_said(b.challenger)} ({b.family}) gains {_gain(b)} over "
+            f"{b.held_out_games:,} held-out "
+            f"games in {cited(top)}")  # fmt: skip
     eps = max(r.epsilon for r in mine)
     if all(r.certified for r in mine):
         return (f"certified at epsilon {eps:g} by {_runs(len(mine))}: the largest gain ever "
@@ -311,6 +317,30 @@ def headline(history: History, digest: str) -> str:
     shown_gain = "beaten" if b.held_out_lo > 0 else "not certified"
     return (f"{shown_gain} at epsilon {eps:g}: the largest gain ever measured against it "
             f"({_runs(len(mine))}) is {said}")  # fmt: skip
+
+
+#: How a page cites a run whose files were not kept (`files.shipped`): its figures are
+#: the history's own.
+NOT_KEPT = "a run whose files were not kept (its figures are this history's)"
+
+
+def cited(run: Run, dated: bool = True) -> str:
+    """A run as a page cites it: its table's path in backquotes when the checkout ships it,
+    else `NOT_KEPT` (with the day it was recorded, when `dated`)."""
+    if shipped(run.source):
+        return f"`{run.source}`"
+    return f"{NOT_KEPT[:-1]}, {run.recorded})" if dated else NOT_KEPT
+
+
+#: A weights file a challenger's spec names.
+_WEIGHTS = re.compile(r"weights='([^']+)'")
+
+
+def challenger_said(spec: str) -> str:
+    """A challenger as a page names it: its spec in backquotes, and whether the weights file
+    it names was not kept (a CMA-ES or deviation file of a run whose files were not kept)."""
+    lost = [w for w in _WEIGHTS.findall(spec) if not shipped(w)]
+    return f"`{spec}`" + (" (its weights file was not kept)" if lost else "")
 
 
 def _runs(n: int) -> str:
@@ -325,7 +355,8 @@ def _runs_table(runs: list[Run], with_digest: bool = False) -> list[str]:
     lines = [head, rule]
     for r in sorted(runs, key=lambda r: -r.best.held_out_gain):
         b = r.best
-        row = (f"| `{r.source}` | {r.recorded} | {len(r.families)} | `{b.challenger}` | "
+        row = (f"| {cited(r, dated=False)} | {r.recorded} | {len(r.families)} | "
+               f"{challenger_said(b.challenger)} | "
                f"{b.family} | {_gain(b)} | {b.held_out_games:,} |")  # fmt: skip
         lines.append(row + (f" `{r.digest}` |" if with_digest else ""))
     return lines

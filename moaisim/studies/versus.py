@@ -36,13 +36,15 @@ from moaisim.progress import Progress
 from moaisim.registry import StrategySpec, level_spec, load_strategy, split_top
 from moaisim.runner import check_jobs, check_memory, make_study, run_in_memory
 
-#: CPU seconds a game of search (L4) at its defaults costs per searching seat, about: the
-#: up-front warnings and estimates. Since a decision's worlds are drawn for all its games at
-#: once (`benchmarks/search_cost.py`, 300 games a batch, 2026-12-05): Moai 0.055-0.078 s
-#: against L3 at 2-5 players and 0.065-0.102 s in L4 self-play; Rapa Nui 0.066-0.098 s and
-#: 0.057-0.099 s; rounded up. Smaller batches cost more a game (a decision's Python is
-#: shared by the games at it).
-SEARCH_SECONDS = 0.10
+
+def search_seconds(game: str, players: int) -> float:
+    """About how many CPU seconds a game of search (L4) at its defaults costs a searching
+    seat, as the game measured it (`GameInfo.search_seconds`; a count it did not measure: its
+    largest, so an estimate errs high; a game that measured none: 0.2 s)."""
+    known = load_game(game).INFO.search_seconds
+    if players in known:
+        return float(known[players])
+    return float(max(known.values())) if known else 0.2
 
 
 def searches(spec: str) -> bool:
@@ -50,12 +52,36 @@ def searches(spec: str) -> bool:
     return "search" in spec or "L4" in spec
 
 
-def search_cpu(strategy: str, field: str, counts: Sequence[int], games: int) -> float:
+def search_cpu(strategy: str, field: str, counts: Sequence[int], games: int,
+               game: str) -> float:  # fmt: skip
     """About how many CPU seconds the searching seats of a `versus` run play (the up-front
     warning): the candidate's one seat if it searches, the field's P - 1 seats if it does,
-    `games` games at each player count of `counts`, `SEARCH_SECONDS` each per seat."""
-    seats = sum(int(searches(strategy)) + (p - 1) * int(searches(field)) for p in counts)
-    return games * seats * SEARCH_SECONDS
+    `games` games at each player count of `counts`, `search_seconds` each per seat."""
+    return sum(games * (int(searches(strategy)) + (p - 1) * int(searches(field)))
+               * search_seconds(game, p) for p in counts)  # fmt: skip
+
+
+def study_search_cpu(study: Any) -> float:
+    """About how many CPU seconds the searching seats of a study's cells play (a runner
+    `Study`: its cells' lineups, `games` each): `search_seconds` a searching seat and game."""
+    return sum(study.games * sum(searches(s.label) for s in c.lineup)
+               * search_seconds(study.game, c.rules.players) for c in study.cells)  # fmt: skip
+
+
+def cpu_said(cpu: float) -> str:
+    """CPU seconds in words: "40 s", "12 min", "1.6 h"."""
+    if cpu >= 5400:
+        return f"{cpu / 3600:.1f} h"
+    return f"{cpu / 60:.0f} min" if cpu >= 90 else f"{cpu:.0f} s" if cpu >= 10 else f"{cpu:.1f} s"
+
+
+def search_notice(cpu: float, game: str, counts: Sequence[int]) -> str:
+    """The line a command with search seats prints before it starts: the measured cost a
+    searching seat and game at each player count, and the run's CPU for its searching seats."""
+    each = ", ".join(f"{search_seconds(game, p):g} s at {p}" for p in sorted(set(counts)))
+    return (f"search (L4) plays about {each} players of CPU a game per searching seat "
+            f"(measured): about {cpu_said(cpu)} of CPU "
+            "for the searching seats")  # fmt: skip
 
 
 #: What the table reports of each side besides the game's own measures (`measures`).

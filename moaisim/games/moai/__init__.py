@@ -25,6 +25,11 @@ INFO = GameInfo(
     components_file=("moaisim.games.moai.rules", "default.toml"),
     score_parts=words.SCORE_PARTS,
     vocabulary=words.VOCABULARY,
+    # `benchmarks/search_cost.py --games 200 --seed 6920` and `--games 100 --seed 6921
+    # --self-play` (2026-12-05): the largest of one searching seat against L3 (200 and 100
+    # games a batch) and L4 self-play, rounded up; at 5 players search rolls out with the
+    # learned ranker (L3 there), ten times the cost
+    search_seconds={2: 0.11, 3: 0.09, 4: 0.09, 5: 0.65},
 )  # fmt: skip
 
 #: name -> (module, attribute): the rest of the `GameSpec`, loaded on first use.

@@ -26,6 +26,10 @@ INFO = GameInfo(
     components_file=("moaisim.games.rapa_nui.rules", "default.toml"),
     score_parts=words.SCORE_PARTS,
     vocabulary=words.VOCABULARY,
+    # `benchmarks/search_cost.py --games 200 --seed 6920` and `--games 100 --seed 6921
+    # --self-play` (2026-12-05): the largest of one searching seat against L3 (200 and 100
+    # games a batch) and L4 self-play, rounded up
+    search_seconds={2: 0.12, 3: 0.09, 4: 0.08},
 )  # fmt: skip
 
 _RULES = "moaisim.games.rapa_nui.rules"
