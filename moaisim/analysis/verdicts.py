@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -302,9 +303,11 @@ class FieldStatus:
         if self.certified:
             out.append(f"certified at epsilon {text.points(self.epsilon, sign=False)} points")
         elif np.isfinite(self.epsilon) and not self.exploitable:
+            # "gains" only where the interval's lower end is above 0 (a gain is shown)
+            shown = "" if self.lo > 0 else "no challenger is shown to gain; the best, "
             out.append(
                 f"not certified at epsilon {text.points(self.epsilon, sign=False)} points: "
-                f"{self.who} gains {text.points(self.gain)} "
+                f"{shown}{self.who}{',' if shown else ''} gains {text.points(self.gain)} "
                 f"{text.bracket(self.lo, self.hi, text.points)} points against it{self._from()}"
             )
         if self.weak and not self.exploitable:
@@ -421,7 +424,11 @@ def judged_runs(report: Path | None, game: str,
 def sources_note(runs: Sequence[str], game: str) -> str:
     """The box's note on what its fields were judged by: the field-study runs read
     (`judged_runs`, newest shipped study first) and the shipped L3's certificate histories."""
-    history = shown(str(load_game(game).weights_path("nash-<P>p.certificate-history.json")))
+    # the weights folder as a checkout names it (strategies/<game>/weights/...)
+    history = "/".join(
+        load_game(game).weights_path("nash-<P>p.certificate-history.json").parts[-4:]
+    )
+    runs = [os.path.normpath(r) for r in runs]
     studies = (f"the field studies {', '.join(runs)}" if len(runs) > 1
                else f"the field study {runs[0]}" if runs else "no field study")  # fmt: skip
     return (
