@@ -62,12 +62,13 @@ def test_the_check_table_joins_the_study_and_the_check_run_per_finding():
     assert (seat["study_delta"], seat["same_delta"], seat["search_delta"]) == (-0.02, -0.05, 0.08)
     lines = checking.sentences(table, 40)
     assert lines[0].startswith("3 players, short's effect on the game's length (rounds): holds")
-    assert lines[1].startswith("3 players, seat 0 against fair (points of win share): too few")
+    assert lines[1].startswith("3 players, the first bird-man's win share against fair (points "
+                               "of win share): too few")  # fmt: skip
     assert "(L4 +8.0 [-10.0, +25.0]; L3 on the same 40 deals -5.0 [-20.0, +10.0]" in lines[1]
     said = checking.headline(table, 40)
-    assert said == ("Under search play (L4 self-play, 40 deals a set-up): short, rounds: holds "
-                    "at 3 players. seat 0 against fair (base): too few games to tell at 3 "
-                    "players.")  # fmt: skip
+    assert said == ("Under search play (L4 self-play, 40 deals a set-up): short, the game's "
+                    "length: holds at 3 players. the first bird-man's win share against fair "
+                    "(base): too few games to tell at 3 players.")  # fmt: skip
 
 
 # --- an experiment with [check] ------------------------------------------------------------------

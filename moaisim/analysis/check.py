@@ -53,7 +53,10 @@ def judged(tables: Mapping[str, pd.DataFrame], margins: Mapping[str, float] | No
             "mde", "p_holm", "verdict"]  # fmt: skip
     parts = [verdicts.judge_seats(tables["seat_balance"], margins)[cols]]
     if "variants" in tables:
-        parts.append(tables["variants"][cols])
+        # a variant's base and treatment values too: whether seat 0 ends nearer its fair
+        # share (`verdicts.fairness`)
+        kept = [c for c in ("base", "treatment") if c in tables["variants"]]
+        parts.append(tables["variants"][cols + kept])
     return pd.concat(parts, ignore_index=True)
 
 
@@ -123,9 +126,9 @@ def _effect(r: Mapping[str, Any], prefix: str) -> str:
 
 def _what(r: Mapping[str, Any]) -> str:
     m = str(r["metric"])
-    if verdicts.is_seat_metric(m):
-        where = "" if r["change"] == "base" else f" with {r['change']}"
-        return f"seat 0 against fair{where}"
+    if verdicts.is_seat_metric(m):  # one name for seat 0's share everywhere (issue 60)
+        where = "" if r["change"] == "base" else f" under {r['change']}"
+        return f"{verdicts.said(verdicts.seat_share_metric_of(m))} against fair{where}"
     return f"{r['change']}'s effect on {verdicts.said(m)}"
 
 
@@ -166,8 +169,9 @@ def headline(table: pd.DataFrame, games: int) -> str:
             if len(rows):
                 counts = ", ".join(str(p) for p in sorted(set(rows["players"])))
                 said.append(f"{v} at {counts} players")
-        name = (f"seat 0 against fair ({change})" if verdicts.is_seat_metric(str(metric))
-                else f"{change}, {metric}")  # fmt: skip
+        seat = f"{verdicts.said(verdicts.seat_share_metric_of(str(metric)))} against fair"
+        name = (f"{seat} ({change})" if verdicts.is_seat_metric(str(metric))
+                else f"{change}, {verdicts.said(str(metric))}")  # fmt: skip
         parts.append(f"{name}: {'; '.join(said)}")
     if not parts:
         return ""
