@@ -44,7 +44,7 @@ from moaisim.analysis import inference, text
 from moaisim.analysis.source import game_named_by, game_of_table
 from moaisim.analysis.stats import holm
 from moaisim.errors import UserError
-from moaisim.files import CHECKOUT, check_game, game_in_file, shipped, shown
+from moaisim.files import CHECKOUT, check_game, game_in_file, shipped
 from moaisim.games import GameSpec, available, load_game
 from moaisim.registry import split_top
 from moaisim.rundir import recorded_game
@@ -545,7 +545,8 @@ def _history_source(run: Mapping[str, Any], path: Path) -> str:
     source = str(run.get("source", ""))
     if shipped(source):
         return f"the certificate history ({source})"
-    return f"the certificate history ({shown(str(path))}, the run of {run.get('recorded', '?')})"
+    kept = "/".join(Path(path).parts[-4:])  # the weights folder as a checkout names it
+    return f"the certificate history ({kept}, the run of {run.get('recorded', '?')})"
 
 
 def _run_status(report: Path, players: int, lineup: str) -> FieldStatus:
