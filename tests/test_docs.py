@@ -83,3 +83,30 @@ def test_moaisim_rules_prints_the_book_its_path_and_the_components(capsys, tmp_p
 def test_moaisim_events_prints_the_schema(capsys):
     assert main(["events"]) == 0
     assert capsys.readouterr().out == schema_markdown()
+
+
+def test_every_decision_kind_s_actions_are_documented_for_bot_writers():
+    """Issue 60: Moai's `finish_moai` actions were found only in the code. Each game's docs
+    give a table row per decision kind (its method, in backquotes, first in the row), with
+    what its actions encode; the widths the rows state match the codecs."""
+    from moaisim.games.moai.engine.decisions import BIRTH_STOP, Kind, action_sizes, work_codec
+    from moaisim.games.rapa_nui.engine.decisions import Kind as RapaKind
+
+    for doc, kinds in (("strategies.md", Kind), ("rapa-nui.md", RapaKind)):
+        text = (ROOT / "docs" / doc).read_text()
+        table = text.split("### Actions, decision by decision" if doc == "strategies.md"
+                           else "## Actions, decision by decision", 1)[1]  # fmt: skip
+        rows = {m.group(1) for m in re.finditer(r"^\| `(\w+)` \|", table, re.M)}
+        assert {k.value for k in kinds} <= rows, (doc, {k.value for k in kinds} - rows)
+    # the numbers the Moai table states: work's targets F+V+2 and pass at 3 x that, birth's
+    # stop at 21, finish_moai's stop at V, boat's 2 actions
+    rules = Rules.make(4)
+    lay, codec, sizes = rules.layout, work_codec(rules), action_sizes(rules)
+    f, v = lay.forest, lay.volcano  # F and V: the forest's spaces and the volcano's
+    assert (lay.fields, lay.volcano0, lay.ocean0) == (f, f + 1, f + v + 1)  # the location codes
+    assert codec.targets == f + v + 2 and codec.pass_action == 3 * codec.targets
+    assert codec.boat_target == f + v + 1
+    assert codec.decode(codec.place(2, f)) == ("place", 2, f)
+    assert codec.decode(codec.pass_action) == ("pass", 0, 0)
+    assert BIRTH_STOP == 21 and sizes[Kind.FINISH_MOAI] == lay.volcano + 1
+    assert sizes[Kind.BOAT] == 2
