@@ -383,6 +383,21 @@ def test_a_verdict_is_the_same_with_and_without_field_and_greedy_never_qualifies
     assert "read from the field studies reports/field-seed2044, reports/field" in md
 
 
+def test_every_box_with_a_change_gives_the_first_bird_man_s_paired_change(report_dir):
+    """Issue 60: a study asking only about the mean score still says, in its box, what each
+    change does to the first bird-man's win share (the start player's paired change)."""
+    out = report_dir.parent / "mean-only"
+    make_report(report_dir.parent / "run", out, title="A small study", command="make report",
+                metrics=("mean score",))  # fmt: skip
+    md = (out / "report.md").read_text()
+    box = md.split("**The answer.**", 1)[1].split("> Notes:", 1)[0]
+    for players in (3, 4):
+        said = [x for x in box.splitlines() if x.startswith(f"> - At {players} players")]
+        assert any("fixed-disasters" in x and "the first bird-man's win share" in x
+                   for x in said), said  # fmt: skip
+        assert any("the mean score" in x for x in said)
+
+
 def test_a_report_has_every_file_and_every_table_has_intervals_and_n(report_dir):
     for name in ("report.md", "report.html", "run-manifest.json", "report.json"):
         assert (report_dir / name).is_file()

@@ -596,6 +596,9 @@ def _write_report(
     found = answer(sections, margins, field, retuned)
     spec = spec_of_table(sections["seat_balance"].table)
     asked = tuple(metrics or verdicts.box_metrics(spec))
+    seat = verdicts.seat_share_metric(spec)
+    if "variants" in sections and seat not in asked:  # every study's box gives the start
+        asked = (seat, *asked)  # player's paired change, whatever metrics it asks about
     check_found = None
     if check is not None:
         say("report: the check field's tables (L4 self-play on the first deals)")
