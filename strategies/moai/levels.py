@@ -38,7 +38,7 @@ LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "moai", "fisher", "foreste
 #: Skill levels of a field (docs/running.md, "Skill levels"): L0 random play, L1 the
 #: greedy baseline, L2 the library pool (each seat draws one of LEVEL_POOL per game), L3 the
 #: shipped Nash mixture at the game's player count (strategies/moai/weights/nash-<P>p.toml:
-#: at 2 and 3 players a population loop's, `moaisim tune --population`; at 4 one absorbed
+#: at 2 players a population loop's, `moaisim tune --population`; at 3 and 4 one absorbed
 #: challenger file and at 5 the learned ranker that never raids, each a `moaisim metagame`
 #: mixture, 2026-12-05), L4 the look-ahead search.
 LEVELS: tuple[str, ...] = ("L0", "L1", "L2", "L3", "L4")
