@@ -10,6 +10,7 @@ weights, folder, compiled form and pool."""
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,14 @@ import numpy as np
 
 from moaisim.errors import UnknownStrategyError
 from moaisim.files import GAME_KEY
+
+#: A weights file named in a spec: `weights='path'`, `weights="path"` or `weights=path`.
+WEIGHTS_ARG = re.compile(r"weights=(?:'([^']+)'|\"([^\"]+)\"|([^,)\s]+))")
+
+
+def named_weights(spec: str) -> list[str]:
+    """Every weights file a strategy spec names (`WEIGHTS_ARG`), in order."""
+    return [next(g for g in m.groups() if g) for m in WEIGHTS_ARG.finditer(spec)]
 
 
 def read_weights(table: dict[str, Any], source: str, names: Sequence[str]) -> dict[str, float]:

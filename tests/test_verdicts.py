@@ -604,7 +604,7 @@ def test_every_report_reads_the_shipped_field_studies_so_a_verdict_does_not_hang
                 for study in v.shipped_field_studies(game):
                     assert v.field_status(study, p, lineup, game) == alone, (game, p, lineup)
             greedy = v.field_status(None, p, "greedy", game)
-            assert greedy.exploitable and greedy.lo > 0.29 and not greedy.qualifies
+            assert greedy.exploitable and greedy.lo > 0.29
     # the 5-player L3 is certified by its recorded certify run (reports/ranker-5p/l3/certify)
     five = v.field_status(None, 5, "L3", "moai")
     assert five.certified and five.source.endswith(
@@ -624,9 +624,18 @@ def test_random_and_greedy_seats_never_qualify_even_where_no_study_measured_them
         "moai_height": [1.0, 1.0],
     })  # fmt: skip
     status = v.field_statuses(table)
-    assert not status[(3, "random,random,random")].qualifies
     assert status[(3, "random,random,random")].flags() == ["never qualifies: random play (L0)"]
-    assert status[(3, "tuned,tuned,tuned")].qualifies
+    assert status[(3, "tuned,tuned,tuned")].flags() == []
+    # a random seat's field is reported beside the others and counts in no verdict, whether or
+    # not its status says so (a status no field study measured)
+    effects = {
+        "random,random,random": (-2.0, 0.1, "changes"),
+        "tuned,tuned,tuned": (1.0, 0.1, "changes"),
+        "L3": (0.9, 0.1, "changes"),
+    }
+    for known in (status, {}):
+        row = verdict_of(effects, known)
+        assert row["qualifying_fields"] == "tuned, L3" and row["classification"] == v.SAME
 
 
 def test_an_experiment_names_its_field_study_and_a_wrong_one_is_a_one_line_error(tmp_path):

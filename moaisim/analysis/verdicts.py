@@ -284,11 +284,6 @@ class FieldStatus:
         """A challenger gains more than `EXPLOITABLE` (the lower end of its interval)."""
         return bool(np.isfinite(self.lo) and self.lo > EXPLOITABLE)
 
-    @property
-    def qualifies(self) -> bool:
-        """The field may carry a verdict: not exploitable, and no seat of `WEAK_SEATS`."""
-        return not (self.exploitable or self.weak)
-
     def _from(self) -> str:
         return f" in {self.source}" if self.source else ""
 
@@ -361,17 +356,6 @@ def field_report(path: str | Path, game: str | None = None) -> Path:
 SHIPPED_REPORTS = CHECKOUT / "reports"
 
 
-def _made(report: Path) -> str:
-    """When a field study's report was made (its `report.json`'s `made`, ISO 8601 UTC; ""
-    when it does not say, which sorts as the oldest)."""
-    try:
-        doc = json.loads((report / FIELD_MARK).read_text("utf-8"))
-    except (OSError, ValueError):
-        return ""
-    made = doc.get("made") if isinstance(doc, dict) else None
-    return made if isinstance(made, str) else ""
-
-
 def shipped_field_studies(game: str, root: Path | None = None) -> list[Path]:
     """Every field study of `game` the checkout ships (a report directory under `root`,
     `SHIPPED_REPORTS` by default, marked a field study of that game by its `report.json`,
@@ -381,7 +365,7 @@ def shipped_field_studies(game: str, root: Path | None = None) -> list[Path]:
     base = SHIPPED_REPORTS if root is None else Path(root)
     if not base.is_dir():
         return []
-    found = []
+    found: list[tuple[str, Path]] = []  # (when it was made, "" when it does not say; where)
     for d in sorted(base.iterdir()):
         mark = d / FIELD_MARK
         marked = mark.is_file() and (d / "report.md").is_file()
@@ -396,8 +380,10 @@ def shipped_field_studies(game: str, root: Path | None = None) -> list[Path]:
             and doc.get("kind") == "field study"
             and (recorded_game(doc) == game)
         ):
-            found.append(d)
-    return sorted(found, key=_made, reverse=True)
+            made = doc.get("made")
+            found.append((made if isinstance(made, str) else "", d))
+    # newest first (`made`, ISO 8601 UTC), then by name; a study that does not say is oldest
+    return [d for _, d in sorted(found, key=lambda x: x[0], reverse=True)]
 
 
 def newest_field_study(game: str, root: Path | None = None) -> Path | None:
@@ -424,10 +410,7 @@ def judged_runs(report: Path | None, game: str,
 def sources_note(runs: Sequence[str], game: str) -> str:
     """The box's note on what its fields were judged by: the field-study runs read
     (`judged_runs`, newest shipped study first) and the shipped L3's certificate histories."""
-    # the weights folder as a checkout names it (strategies/<game>/weights/...)
-    history = "/".join(
-        load_game(game).weights_path("nash-<P>p.certificate-history.json").parts[-4:]
-    )
+    history = _in_checkout(load_game(game).weights_path("nash-<P>p.certificate-history.json"))
     runs = [os.path.normpath(r) for r in runs]
     studies = (f"the field studies {', '.join(runs)}" if len(runs) > 1
                else f"the field study {runs[0]}" if runs else "no field study")  # fmt: skip
@@ -545,8 +528,14 @@ def _history_source(run: Mapping[str, Any], path: Path) -> str:
     source = str(run.get("source", ""))
     if shipped(source):
         return f"the certificate history ({source})"
-    kept = "/".join(Path(path).parts[-4:])  # the weights folder as a checkout names it
-    return f"the certificate history ({kept}, the run of {run.get('recorded', '?')})"
+    return (f"the certificate history ({_in_checkout(path)}, the run of "
+            f"{run.get('recorded', '?')})")  # fmt: skip
+
+
+def _in_checkout(path: str | Path) -> str:
+    """A shipped weights file as a checkout names it ("strategies/moai/weights/x"), wherever
+    this machine's copy of the weights folder is."""
+    return "/".join(Path(path).parts[-4:])
 
 
 def _run_status(report: Path, players: int, lineup: str) -> FieldStatus:
@@ -745,7 +734,7 @@ def classify(
         players = int(players)
         kept = [merged.get((players, str(lu)), str(lu)) == str(lu) for lu in part["lineup"]]
         st_of = [status.get((players, str(lu)), FieldStatus()) for lu in part["lineup"]]
-        good = part[[k and s.qualifies and not weak_reason(lu)
+        good = part[[k and not s.exploitable and not weak_reason(lu)
                      for k, s, lu in zip(kept, st_of, part["lineup"], strict=True)]]  # fmt: skip
         strongest = next(
             (s for lu, s in zip(part["lineup"], st_of, strict=True) if _is_strongest(lu)), None
@@ -1027,7 +1016,8 @@ def _gap(x: float) -> str:
 
 def fairness(row: Mapping[str, Any]) -> tuple[str, str, str] | None:
     """For a change's effect on seat 0's win share whose lead field shows a change: whether
-    the change makes the game fairer or less fair to seat 0 ("fairer", "less fair"), and seat
+    the change makes the game fairer or less fair to seat 0 ("fairer", "less fair", "as
+    fair"), and seat
     0's distance from its fair share (1/P) before and after, in that field; None otherwise."""
     m = str(row.get("metric", ""))
     if not is_seat_share(m) or str(row.get("change")) == "base":
@@ -1039,7 +1029,9 @@ def fairness(row: Mapping[str, Any]) -> tuple[str, str, str] | None:
         return None
     fair = 1.0 / int(row["players"])
     before, after = float(base) - fair, float(treated) - fair
-    return ("fairer" if abs(after) < abs(before) else "less fair", _gap(before), _gap(after))
+    word = ("fairer" if abs(after) < abs(before) else "less fair" if abs(after) > abs(before)
+            else "as fair")  # fmt: skip
+    return (word, _gap(before), _gap(after))
 
 
 def fairness_said(row: Mapping[str, Any]) -> str:

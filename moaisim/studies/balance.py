@@ -298,12 +298,18 @@ def cell_values(o: Objective, sums: Mapping[str, Any], base: Mapping[str, Any] |
     return out
 
 
+def worst_cell(o: Objective, cells: Mapping[str, float]) -> str:
+    """The cell an objective is judged by: the largest bound violation, then the largest
+    loss (`value_of` over every cell; the balance report over one player count's)."""
+    return max(cells, key=lambda c: (o.violation(cells[c]), o.loss(cells[c])))
+
+
 def value_of(o: Objective, sums: Mapping[str, Any], base: Mapping[str, Any] | None,
              space: Space) -> Value:  # fmt: skip
     """An objective's value: its worst cell (the largest bound violation, then the largest
     loss) over the player counts and fields."""
     cells = cell_values(o, sums, base, space)
-    where = max(cells, key=lambda c: (o.violation(cells[c][0]), o.loss(cells[c][0])))
+    where = worst_cell(o, {c: x[0] for c, x in cells.items()})
     v, lo, hi = cells[where]
     return Value(float(v), where, float(lo), float(hi), {c: float(x[0]) for c, x in cells.items()})
 

@@ -683,7 +683,7 @@ def at_count(space: Space, values: Mapping[str, bal.Value], players: int
                  if c == f"{players} players" or c.endswith(f", {players} players")}  # fmt: skip
         if not cells:
             return None
-        where = max(cells, key=lambda c: (o.violation(cells[c]), o.loss(cells[c])))
+        where = bal.worst_cell(o, cells)
         out[o.name] = bal.Value(cells[where], where, float("nan"), float("nan"), cells)
     return out
 

@@ -50,6 +50,7 @@ from moaisim.files import (
 )
 from moaisim.registry import file_game
 from moaisim.rundir import recorded_game
+from moaisim.weight_files import named_weights
 
 #: How a certificate's Markdown names the mixture file it measured: its path, then the first
 #: 16 hex digits of its SHA-256 (`certify.section`).
@@ -332,14 +333,10 @@ def cited(run: Run, dated: bool = True) -> str:
     return f"{NOT_KEPT[:-1]}, {run.recorded})" if dated else NOT_KEPT
 
 
-#: A weights file a challenger's spec names.
-_WEIGHTS = re.compile(r"weights='([^']+)'")
-
-
 def challenger_said(spec: str) -> str:
     """A challenger as a page names it: its spec in backquotes, and whether the weights file
     it names was not kept (a CMA-ES or deviation file of a run whose files were not kept)."""
-    lost = [w for w in _WEIGHTS.findall(spec) if not shipped(w)]
+    lost = [w for w in named_weights(spec) if not shipped(w)]
     return f"`{spec}`" + (" (its weights file was not kept)" if lost else "")
 
 

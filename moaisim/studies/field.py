@@ -44,7 +44,6 @@ the game too.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -72,6 +71,7 @@ from moaisim.studies.certify import section as certify_section
 from moaisim.studies.metagame import play as meta_play
 from moaisim.studies.population import certificate_table
 from moaisim.studies.population import population as run_population
+from moaisim.weight_files import WEIGHTS_ARG
 
 FIELD = {"players", "library", "games", "seed", "bootstrap", "alphas", "population",
          "restricted", "certificate", "strong_play"}  # fmt: skip
@@ -452,10 +452,6 @@ def write_report(exp: Any, results: list[FieldResult], out: Path, game: str) -> 
     (tmp / FIELD_MARK).write_text(json.dumps(mark, indent=1) + "\n", encoding="utf-8")
     swap_dir(tmp, out)
     return out / "report.md"
-
-
-#: A weights file named in a spec: `weights='path'` or `weights=path`.
-WEIGHTS_ARG = re.compile(r"weights=(?:'([^']+)'|\"([^\"]+)\"|([^,)\s]+))")
 
 
 def ship_challengers(cert: Certificate, final: Path, tmp: Path, game: str
