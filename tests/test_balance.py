@@ -465,7 +465,7 @@ def test_balance_writes_its_report(tmp_path, capsys):
     # each sheet's check field (L4 self-play on its first 2 deals), said beside its link
     sheets = md.split("## Balance sheets of the smallest fixes")[1]
     links = sheets.count("/sheet.md)")
-    said = "under search play (L4, 2 deals) seat 0's win share is"
+    said = "under search play (L4, 2 deals) the first bird-man's win share is"
     assert links >= 1 and sheets.count(said) == links
     assert sheets.count("the set-up's effect on it (points): L3 ") == links
     sheet = next((out / "sheets").glob("*/sheet.md")).read_text()

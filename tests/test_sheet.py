@@ -368,6 +368,24 @@ def test_a_bad_set_up_is_one_line_and_writes_nothing(tmp_path, capsys, bad, said
     assert not out.exists()
 
 
+def test_luck_is_said_by_how_far_a_replays_same_winner_reaches_from_chance():
+    # issue 60: "the cards dealt weigh on who wins" for a same-winner share 0.8 points above
+    # chance misleads; values from shipped sheets (4 players: 26.1 % [25.4, 26.8] against
+    # 25.3 %; 44.1 % [41.8, 46.6] against 36.2 %), one made up below chance
+    from moaisim.studies.sheet import luck_said
+
+    def said(same: float, lo: float, hi: float, free: float) -> str:
+        l3 = pd.Series({"same_winner": same, "same_winner_lo": lo, "same_winner_hi": hi,
+                        "independent": free, "deal_share": 0.1})  # fmt: skip
+        return luck_said(l3, None, 4).split(": ", 1)[1]
+
+    assert said(0.261, 0.254, 0.268, 0.253) == "the cards dealt weigh a little on who wins"
+    assert said(0.441, 0.418, 0.466, 0.362) == "the cards dealt weigh on who wins"
+    assert said(0.207, 0.135, 0.288, 0.201) == "the cards dealt alone hardly decide who wins"
+    assert said(0.24, 0.23, 0.25, 0.26) == "the cards dealt work a little against who wins"
+    assert said(0.23, 0.145, 0.295, 0.333) == "the cards dealt work against who wins"
+
+
 def test_the_paragraph_says_when_the_deal_decides_by_construction():
     # A field of one strategy that draws nothing replays every deal alike: the deal's share
     # is then 100 % by construction, and the paragraph says so; a field that draws does not.
@@ -478,13 +496,14 @@ def test_a_sheet_s_check_summary_on_known_intervals():
         return {"key": "seat0", "unit": "share", **kw}
 
     sh = SimpleNamespace(
-        settings=SimpleNamespace(checked=40),
+        settings=SimpleNamespace(checked=40, game="rapa-nui"),
         check=pd.DataFrame([row(setup=0.55, against=0.5, diff=0.05, lo=-0.02, hi=0.12)]),
         compare=pd.DataFrame([row(diff=-0.03, lo=-0.05, hi=-0.01)]),
         check_compare=pd.DataFrame([row(diff=0.01, lo=-0.10, hi=0.12)]),
     )  # fmt: skip
     assert check_summary(sh) == (
-        "under search play (L4, 40 deals) seat 0's win share is 55.0 % against L3's 50.0 % on "
+        "under search play (L4, 40 deals) the start player's win share is 55.0 % against L3's "
+        "50.0 % on "
         "the same deals, L4 - L3 +5.0 [-2.0, +12.0] points: the finding holds under search "
         "play; the set-up's effect on it (points): L3 -3.0 [-5.0, -1.0], L4 +1.0 [-10.0, "
         "+12.0], not shown under search"

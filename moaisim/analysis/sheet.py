@@ -319,15 +319,21 @@ class Compared:
     column: str | None = None
 
 
-def compared_games(parts: Sequence[str]) -> tuple[Compared, ...]:
-    """The self-play measures of a comparison sheet (`parts`: the score's, `SCORE_PARTS`)."""
-    return (*_COMPARED, *(Compared(f"from_{k}", f"share of the points from {k}", "share",
+#: Seat 0's win share where no game names it (`compared_games`).
+SEAT_SHARE = "seat 0's win share"
+
+
+def compared_games(parts: Sequence[str], seat: str = SEAT_SHARE) -> tuple[Compared, ...]:
+    """The self-play measures of a comparison sheet (`parts`: the score's, `SCORE_PARTS`;
+    `seat`: seat 0's win share in the game's words, "the first bird-man's win share")."""
+    return (Compared("seat0", seat, "share", _mean("seat0"), "seat0"), *_COMPARED,
+            *(Compared(f"from_{k}", f"share of the points from {k}", "share",
                                    _ratio(k, "score")) for k in parts))  # fmt: skip
 
 
-#: The self-play measures of a comparison sheet besides the shares of the score's parts.
+#: The self-play measures of a comparison sheet besides seat 0's win share and the shares of
+#: the score's parts.
 _COMPARED = (
-    Compared("seat0", "seat 0's win share", "share", _mean("seat0"), "seat0"),
     Compared("spread", "the seats' spread from fair (root mean square, points)", "points",
              _spread),
     Compared("length", "rounds per game", "rounds", _mean("rounds"), "rounds"),
@@ -385,17 +391,19 @@ def compare(
     games: tuple[dict[str, np.ndarray], dict[str, np.ndarray]],
     luck: dict[str, tuple[np.ndarray, np.ndarray]],
     seed: int = 0,
+    seat: str = SEAT_SHARE,
 ) -> pd.DataFrame:
     """A set-up beside another on the same deals: per headline measure (`compared_games`
     over the pair's self-play games `per_game`, `compared_luck` over each level's replays
-    [D, K, P]) its value in each and the paired difference with its 95 % interval."""
+    [D, K, P]) its value in each and the paired difference with its 95 % interval. `seat`
+    names seat 0's win share in the game's words."""
     a, b = games
     if not np.array_equal(a["game"], b["game"]):
         raise ValueError("the two set-ups' games are not the same deals")
     rows = [{"key": m.key, "measure": m.label, "unit": m.unit, "over": "games",
              "method": "paired t" if m.column else "paired bootstrap",
              **paired_difference(a, b, m, seed)}
-            for m in compared_games([str(k) for k in a["score_parts"]])]  # fmt: skip
+            for m in compared_games([str(k) for k in a["score_parts"]], seat)]  # fmt: skip
     for level, (ya, yb) in luck.items():
         for m in compared_luck(level):
             rows.append({"key": m.key, "measure": m.label, "unit": m.unit, "over": "deals",

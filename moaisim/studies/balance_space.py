@@ -70,7 +70,7 @@ HEADLINE = "headline"
 #: The measures objectives are built on (the balance sheet's), with their unit (`measures`
 #: names `HEADLINE` by the game's headline part).
 MEASURES: dict[str, tuple[str, str]] = {
-    "seat0": ("points", "seat 0's win share minus the fair share 1/P, in every field"),
+    "seat0": ("points", "the {seat}'s win share (seat 0) minus the fair share 1/P, in every field"),
     "seat_rms": ("points", "root mean square of every seat's gap from fair, in every field"),
     HEADLINE: ("%", "share of strong play's score from {part} (the strongest field)"),
     "length": ("rounds", "rounds per game"),
@@ -99,7 +99,8 @@ def headline_measure(game: str) -> str:
 def measures(game: str) -> dict[str, tuple[str, str]]:
     """The measures of a game's objectives by name, with their unit and meaning."""
     part = headline_measure(game)
-    return {(part if k == HEADLINE else k): (u, said.format(part=part))
+    seat = load_game(game).INFO.vocabulary["seat_zero_name"]
+    return {(part if k == HEADLINE else k): (u, said.format(part=part, seat=seat))
             for k, (u, said) in MEASURES.items()}  # fmt: skip
 
 

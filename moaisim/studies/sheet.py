@@ -45,7 +45,13 @@ import pandas as pd
 from moaisim.analysis import plots, text
 from moaisim.analysis import sheet as measure
 from moaisim.analysis.report import held_output
-from moaisim.analysis.verdicts import FieldStatus, field_game, field_status
+from moaisim.analysis.verdicts import (
+    FieldStatus,
+    field_game,
+    field_status,
+    said,
+    seat_share_metric,
+)
 from moaisim.checks import SEEDS, check_count, check_seed
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_game, swap_in
@@ -278,7 +284,7 @@ def play_sheet(settings: SheetSettings, progress: Progress | None = None) -> She
         other, other_rounds = _self_play(s, s.against, stage)
         games_of = (measure.per_game(results, rounds), measure.per_game(other, other_rounds))
         luck_of = {lvl: (y, _replays(s, s.against, lvl, stage)) for lvl, y in replays.items()}
-        compare = measure.compare(games_of, luck_of, s.seed)
+        compare = measure.compare(games_of, luck_of, s.seed, seat_share(s.game))
     sheet = Sheet(
         s, seats, fairness, skill, measure.better_wins(skill, load_game(s.game).LEVELS), luck,
         measure.decisiveness(rounds, results), measure.lead_changes(rounds),
@@ -299,14 +305,16 @@ def _check(sh: Sheet, results: pd.DataFrame, rounds: pd.DataFrame, stage: Progre
     first = results[results["game"] < n]
     first_rounds = rounds[rounds["game"] < n]
     mine = measure.per_game(l4, l4_rounds)
-    sh.check = measure.compare((mine, measure.per_game(first, first_rounds)), {}, s.seed)
+    sh.check = measure.compare(
+        (mine, measure.per_game(first, first_rounds)), {}, s.seed, seat_share(s.game)
+    )
     shares = l4.sort_values(["game", "seat"])["win_share"].to_numpy()
     sh.check_seats, sh.check_fairness = measure.seat_fairness(shares.reshape(-1, s.players),
                                                               s.seed)  # fmt: skip
     if s.against is not None:
         other, other_rounds = _self_play(s, s.against, stage, "L4", n)
         sh.check_compare = measure.compare((mine, measure.per_game(other, other_rounds)), {},
-                                           s.seed)  # fmt: skip
+                                           s.seed, seat_share(s.game))  # fmt: skip
 
 
 def _self_play(
@@ -395,6 +403,11 @@ def _share(x: float, lo: float, hi: float) -> str:
     return f"{text.pct(x)} ({text.pct_interval(lo, hi)})"
 
 
+#: How far from chance (points of share) a replay's same-winner interval must reach before
+#: the cards dealt are said to weigh on who wins, not to weigh "a little" on it.
+LITTLE_LUCK = 0.05
+
+
 def luck_said(l3: pd.Series, weaker: pd.Series | None, p: int) -> str:
     """Luck in words a playtester reads correctly: how often a weaker bot still wins among
     ours, and how often a replayed deal (the same cards and draws) has the same winner
@@ -410,8 +423,11 @@ def luck_said(l3: pd.Series, weaker: pd.Series | None, p: int) -> str:
                   "draw nothing at this count")  # fmt: skip
     elif lo <= free <= hi:
         weight = "the cards dealt alone hardly decide who wins"
-    else:
-        weight = f"the cards dealt {'weigh on' if same > free else 'work against'} who wins"
+    else:  # the interval leaves chance out: how far it can reach from chance says how much
+        far = max(abs(lo - free), abs(hi - free)) >= LITTLE_LUCK
+        verb = ("weigh on" if far else "weigh a little on") if same > free else (
+            "work against" if far else "work a little against")  # fmt: skip
+        weight = f"the cards dealt {verb} who wins"
     said.append(f"a deal replayed with the same cards and draws has the same winner "
                 f"{_share(same, lo, hi)} of the time, against {text.pct(free)} for two "
                 f"unrelated games: {weight}")  # fmt: skip
@@ -432,6 +448,12 @@ def largest_change(compare: pd.DataFrame) -> pd.Series | None:
         return shares.loc[shares["diff"].abs().idxmax()]
     z = moved["diff"].abs() / (moved["hi"] - moved["lo"]).clip(lower=1e-12)
     return moved.loc[z.idxmax()]
+
+
+def seat_share(game: str) -> str:
+    """Seat 0's win share in the game's words ("the first bird-man's win share"), as every
+    box, check and headline names it."""
+    return said(seat_share_metric(load_game(game)))
 
 
 def _change_said(row: pd.Series) -> str:
@@ -861,7 +883,7 @@ def check_summary(sh: Sheet) -> str:
         return ""
     n = s.checked
     r = c.set_index("key").loc["seat0"]
-    said = (f"under search play (L4, {n:,} deals) seat 0's win share is "
+    said = (f"under search play (L4, {n:,} deals) {seat_share(s.game)} is "
             f"{_show(r['setup'], 'share')} against L3's {_show(r['against'], 'share')} on "
             "the same deals, L4 - L3 "
             f"{_interval(r)} points: "
