@@ -59,8 +59,8 @@ def run(name: str, rec: dict[str, str]) -> Path:
                           capture_output=True)  # fmt: skip
     wall, cpu1 = time.time() - started, os.times()
     if done.returncode:
-        raise SystemExit(f"records.py: {name}: the command failed ({done.returncode}):\n"
-                         f"{done.stderr.strip()}")  # fmt: skip
+        raise RuntimeError(f"{name}: the command failed ({done.returncode}):\n"
+                           f"{done.stderr.strip()[-2000:]}")  # fmt: skip
     cpu = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
     made = datetime.fromtimestamp(started, UTC).strftime("%Y-%m-%d %H:%M UTC")
     quoted = ", ".join(f"`{d.strip()}`" for d in rec["quoted_in"].split(","))
@@ -93,9 +93,18 @@ def main(argv: list[str] | None = None) -> None:
         for name, rec in records.items():
             print(f"{name}  [{rec['quoted_in']}]  {rec['command'].strip()}")
         return
+    failed = []
     for name in args.names or list(records):
         print(f"records.py: {name} ...", file=sys.stderr, flush=True)
-        print(f"records.py: wrote {run(name, records[name]).relative_to(ROOT)}", file=sys.stderr)
+        try:
+            page = run(name, records[name])
+        except RuntimeError as e:  # the others are still made; the page of this one is kept
+            print(f"records.py: {e}", file=sys.stderr)
+            failed.append(name)
+            continue
+        print(f"records.py: wrote {page.relative_to(ROOT)}", file=sys.stderr)
+    if failed:
+        raise SystemExit(f"records.py: failed, their pages unchanged: {', '.join(failed)}")
 
 
 if __name__ == "__main__":

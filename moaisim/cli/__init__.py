@@ -31,7 +31,7 @@ from moaisim.cli.common import ARGS, app, on_sigterm, say, stop_code
 from moaisim.errors import StrategyError, UserError
 
 #: The commands in the order `moaisim --help` lists them.
-ORDER = ("games", "play", "replay", "variants", "simulate", "versus", "sheet", "metagame",
+ORDER = ("games", "play", "replay", "variants", "simulate", "versus", "sheet", "atlas", "metagame",
          "report", "experiment", "balance", "tune", "tune-search", "distill", "learn", "certify",
          "certificate-history", "rules",
          "events", "strategies", "bench")  # fmt: skip

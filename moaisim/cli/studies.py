@@ -250,6 +250,92 @@ def sheet(
         raise typer.Exit(stop_code(exc)) from None
 
 
+@app.command(short_help="One table of every game's balance: seats, skill, luck, length.")
+def atlas(
+    sheets: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Folders holding balance sheets (searched; default: reports). The newest "
+            "base-game sheet of each game and player count is read.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the atlas (atlas.md, .html, .csv).")
+    ] = Path("out/atlas"),
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", metavar="GAME", help="Only these games (repeat; default: all)."),
+    ] = None,
+    play: Annotated[
+        bool,
+        typer.Option(
+            "--play",
+            help="Make the sheets first, every game at every player count, into OUT/sheets "
+            "(the sheet options below), and read those.",
+        ),
+    ] = False,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="With --play: L3 self-play games.")
+    ] = 20_000,
+    skill_games: Annotated[int, typer.Option(help="With --play: games per skill pairing.")] = 2_000,
+    search_games: Annotated[
+        int, typer.Option(help="With --play: games per L4 pairing (0: no L4 on the ladder).")
+    ] = 100,
+    deals: Annotated[int, typer.Option(help="With --play: deals replayed for luck.")] = 2_000,
+    replays: Annotated[int, typer.Option(help="With --play: replays of each deal.")] = 4,
+    seed: GamesSeed = 2026,
+    jobs: Jobs = 1,
+) -> None:
+    """The atlas: for each game and player count, the same measures side by side, each with
+    its 95 % interval, read from the game's base-game balance sheets (L3 self-play): the start
+    seat's edge over fair, the skill ladder L0-L4, luck (how often one weaker bot wins; the
+    same winner on a replayed deal; the deal's share), how often the leader after the first
+    third of the game wins, length, lead changes and where the points come from; with a
+    figure. Rows whose L3 a field study shows exploitable are marked. Writes
+    OUT/atlas.md, atlas.html, atlas.csv and figures/atlas.png."""
+    from moaisim.analysis.verdicts import newest_field_study
+    from moaisim.games import available
+    from moaisim.studies.atlas import check_atlas_dir, make_atlas
+    from moaisim.studies.sheet import SheetSettings, check_sheet_dir, play_sheet, write_sheet
+
+    names = list(dict.fromkeys(only or available()))
+    for g in names:
+        if g not in available():
+            raise UserError(f"--only: unknown game {g!r} (the games: {', '.join(available())})")
+    roots = list(sheets or [Path("reports")])
+    check_atlas_dir(out)
+    command = command_line("atlas")
+    if play:
+        if sheets:
+            raise UserError("--play makes its own sheets into OUT/sheets: give no folders")
+        plans = []
+        for g in names:
+            field = newest_field_study(g)
+            for p in load_game(g).INFO.players:
+                plans.append((g, SheetSettings(p, games, skill_games, search_games, deals,
+                                               replays, seed, field, jobs, None, None, game=g,
+                                               check_games=0).check()))  # fmt: skip
+        check_atlas_dir(out)
+        for g, plan in plans:
+            check_sheet_dir(out / "sheets" / g / plan.name(), plan)
+        minutes = sum(plan.seconds() for _, plan in plans) / max(min(jobs, 2), 1) / 60
+        say(f"{len(plans)} sheet(s), about {minutes:.0f} min with {jobs} job(s)")
+        for g, plan in plans:
+            say(f"{g}, {plan.players} players ...")
+            got = play_sheet(plan, None)
+            sheet_command = (f"moaisim sheet -p {plan.players} -o {out / 'sheets' / g} --game {g} "
+                             f"-n {games} --skill-games {skill_games} --search-games "
+                             f"{search_games} --deals {deals} --replays {replays} "
+                             f"--check-games 0 --seed {seed} --jobs {jobs}"
+                             + (f" --field {plan.field}" if plan.field else ""))  # fmt: skip
+            write_sheet(got, out / "sheets" / g / plan.name(), sheet_command)
+        roots = [out / "sheets"]
+    path, table = make_atlas(roots, out, command, names if only else None)
+    read = ", ".join(f"{t} {p}p" for t, p in zip(table["title"], table["players"], strict=True))
+    typer.echo(f"atlas of {read}: {path}")
+
+
 def _setup_args(game: str, variant: str | None, components: Path | None,
                 param: list[str] | None, against: str | None, **options: str) -> str:  # fmt: skip
     """The set-up's options of a sheet's Reproduce line, as given (the game; the rule options

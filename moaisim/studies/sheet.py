@@ -604,10 +604,23 @@ def title(sh: Sheet) -> str:
     return head if s.against is None else f"{head}, beside {named(s.against.setup)}"
 
 
+def length_table(sh: Sheet) -> pd.DataFrame:
+    """The game's length and its lead changes, one row each, with their 95 % intervals (the
+    shortest and longest game beside the length): what `moaisim atlas` reads of a sheet."""
+    changes, lo, hi = sh.lead_changes
+    n = sh.length
+    return pd.DataFrame([
+        {"measure": "rounds", "mean": n["mean"], "lo": n["lo"], "hi": n["hi"], "min": n["min"],
+         "max": n["max"]},
+        {"measure": "lead changes", "mean": changes, "lo": lo, "hi": hi},
+    ])  # fmt: skip
+
+
 def _write(sh: Sheet, out: Path, command: str) -> None:
     s, p = sh.settings, sh.settings.players
     tables = {"seats": sh.seats, "skill": sh.skill, "luck": sh.luck,
-              "decisiveness": sh.decisive, "sources": sh.sources}  # fmt: skip
+              "decisiveness": sh.decisive, "sources": sh.sources,
+              "length": length_table(sh)}  # fmt: skip
     if sh.compare is not None:
         tables["compare"] = sh.compare
     for name in ("check", "check_seats", "check_compare"):
