@@ -290,6 +290,7 @@ def make_study(
     batch_size: int = 10_000,
     rules: RulesLike | None = None,
     params: Mapping[str, int | Sequence[int]] | None = None,
+    vary: str = "grid",
     *,
     game: str,
     **options: str | Sequence[str] | None,
@@ -297,7 +298,10 @@ def make_study(
     """Check every part of a study and build its cells (one clear `UserError` per mistake,
     before anything is played or written). Each of players, variants, components, the rule
     options and the rule parameters (`params={"removed_epoch3": [0, 1, 2]}`) may be one value
-    or a list (a grid dimension); a variant combines names with '+'. `lineups` apply to every
+    or a list (a grid dimension); a variant combines names with '+'. `vary` says how the rule
+    parameters' lists combine (`VARY`): "grid", every combination; "one-at-a-time", each
+    list's first value for all (the base) and each other value alone, the rest at their
+    first (three parameters of four values: 10 set-ups, not 64). `lineups` apply to every
     player count, or map each player count to its own (`round_robin` builds a tournament's).
     `game` names the game played (`moaisim games`; the rules, the options and the
     strategies are that game's)."""
@@ -311,10 +315,13 @@ def make_study(
         raise UserError("a study needs at least one strategy lineup")
     grid_options = {name: _listed(options.get(name)) for name in OPTIONS}
     grid_params = _grid_params(spec, params)
+    if vary not in VARY:
+        raise UserError(f"vary must be one of {', '.join(VARY)}, got {vary!r}")
     if rules is not None:
         setups = _setups_of_rules(spec, rules, players, variants, grid_options, params)
     else:
-        setups = _setups_of_grid(spec, players, variants, components, grid_options, grid_params)
+        setups = _setups_of_grid(spec, players, variants, components, grid_options, grid_params,
+                                 vary)  # fmt: skip
     cells = _cells(setups, lineups, rotation)
     chunked = chunk_size if chunk_size is not None else default_chunk(cells, engine, games)
     return Study(int(seed), int(games), tuple(cells), rotation, chunked, rounds, engine,
@@ -443,6 +450,20 @@ def _setups_of_rules(
     return setups
 
 
+#: How a study's rule-parameter lists combine (`make_study`'s `vary`).
+VARY = ("grid", "one-at-a-time")
+
+
+def param_sets(grid_params: dict[str, list[Any]], vary: str = "grid") -> list[dict[str, Any]]:
+    """The rule parameters' value sets a study plays: every combination ("grid"), or the
+    first values together and each other value alone ("one-at-a-time"), in list order."""
+    if vary == "grid":
+        return [dict(zip(grid_params, vs, strict=True))
+                for vs in itertools.product(*grid_params.values())]  # fmt: skip
+    first = {k: v[0] for k, v in grid_params.items()}
+    return [first, *({**first, k: x} for k, v in grid_params.items() for x in v[1:])]
+
+
 def _setups_of_grid(
     spec: GameSpec,
     players: int | Sequence[int],
@@ -450,21 +471,21 @@ def _setups_of_grid(
     components: str | Path | Sequence[str | Path] | None,
     grid_options: dict[str, list[Any]],
     grid_params: dict[str, list[Any]],
+    vary: str = "grid",
 ) -> list[tuple[RulesLike, str | None]]:
     """The set-ups of a study's grid, each with its component file as given (None: the
     default set): every combination of player count, variant, component file, rule options
-    and rule parameters, in that nesting order (the order of the cells)."""
+    and rule parameters' sets (`param_sets`), in that nesting order (the order of the
+    cells)."""
     setups: list[tuple[RulesLike, str | None]] = []
-    for p, v, comp, *rest in itertools.product(
+    for p, v, comp, *opts, given in itertools.product(
         _listed(players),
         _listed(variants),
         _listed(components),
         *grid_options.values(),
-        *grid_params.values(),
+        param_sets(grid_params, vary),
     ):
-        opts, values = rest[: len(spec.OPTIONS)], rest[len(spec.OPTIONS) :]
         chosen = {k: o for k, o in zip(spec.OPTIONS, opts, strict=True) if o is not None}
-        given = dict(zip(grid_params, values, strict=True))
         r = spec.Rules.make(p, spec.parse_variants(v), comp, params=given, **chosen)
         setups.append((r, None if comp is None else str(comp)))
     return setups

@@ -504,3 +504,34 @@ def test_every_simple_rapa_nui_parameter_reaches_each_place_derived_from_its_rec
     df = moaisim.simulate(3, 2, strategies="random", game_name="rapa-nui", params=others)
     for name, value in others.items():
         assert (df[name] == value).all(), name
+
+
+def test_one_at_a_time_plays_the_base_and_each_other_value_alone():
+    # issue 60: a counted rule's neighbours beside its far values, without a full grid:
+    # three bonuses of four values each are 1 + 3 x 3 = 10 set-ups, not 4^3 = 64
+    from moaisim.runner import make_study, param_sets
+
+    lists = {"a": [2, 0, 1, 3], "b": [2, 0, 1, 3], "c": [2, 0, 1, 3]}
+    sets = param_sets(lists, "one-at-a-time")
+    assert len(sets) == 10 and len(param_sets(lists)) == 64
+    assert sets[0] == {"a": 2, "b": 2, "c": 2}
+    assert sets[1:4] == [{"a": 0, "b": 2, "c": 2}, {"a": 1, "b": 2, "c": 2},
+                         {"a": 3, "b": 2, "c": 2}]  # fmt: skip
+    assert sets[-1] == {"a": 2, "b": 2, "c": 3}
+    study = make_study(3, 10, ["L2"], params={"bonus_priest": [2, 0, 1, 3],
+                       "bonus_moai": [2, 0]}, vary="one-at-a-time", game="rapa-nui")  # fmt: skip
+    setups = [c.rules.setup for c in study.cells]
+    assert setups == ["base", "bonus_priest=0", "bonus_priest=1", "bonus_priest=3",
+                      "bonus_moai=0"]  # fmt: skip
+    with pytest.raises(UserError, match="vary must be one of grid, one-at-a-time"):
+        make_study(3, 10, ["L2"], params={"bonus_moai": [2, 0]}, vary="some", game="rapa-nui")
+
+
+def test_an_experiment_file_checks_its_vary(tmp_path):
+    from moaisim.studies.experiment import load_experiment
+
+    f = tmp_path / "e.toml"
+    f.write_text('game = "rapa-nui"\nname = "e"\n[study]\nplayers = 3\nstrategies = "L2"\n'
+                 'games = 10\nvary = "diagonal"\nparams = {bonus_moai = [2, 0]}\n')  # fmt: skip
+    with pytest.raises(UserError, match="vary.*must be one of 'grid', 'one-at-a-time'"):
+        load_experiment(f)

@@ -21,6 +21,9 @@ run of the same study) and writes its report into `<reports>/<name>`:
     seed = 2026
     rounds = true
     components = "alt.toml"      # component files: relative to the experiment file
+    vary = "grid"                # how the parameters' lists combine: "grid" (every
+                                 # combination) or "one-at-a-time" (the first values, and
+                                 # each other value alone)
 
     [study.params]               # rule parameters (`moaisim variants` lists them): a value,
     removed_epoch3 = [0, 1, 2]   # or a list the study sweeps
@@ -48,7 +51,7 @@ from moaisim.files import check_writable_dir, read_text
 from moaisim.games import check_key, load_game
 from moaisim.registry import local_code
 from moaisim.rundir import recorded_game
-from moaisim.runner import ROTATIONS, check_jobs, make_study, round_robin, run_to_disk
+from moaisim.runner import ROTATIONS, VARY, check_jobs, make_study, round_robin, run_to_disk
 from moaisim.studies.field import check_field, check_field_dirs, run_field
 from moaisim.studies.retune import RetuneSettings, retune, retuned_lineups
 
@@ -57,7 +60,8 @@ TOP = {"game", "name", "title", "question", "study", "field", "run", "report", "
        "retune", "check"}  # fmt: skip
 #: The [study] keys of every game; its rule options (`GameSpec.OPTIONS`) come beside them.
 STUDY = {"players", "variants", "strategies", "lineups", "tournament", "games", "seed",
-         "rotation", "rounds", "components", "chunk_size", "batch_size", "params"}  # fmt: skip
+         "rotation", "rounds", "components", "chunk_size", "batch_size", "params",
+         "vary"}  # fmt: skip
 RUN = {"jobs"}
 #: The keys of [check], the check field (`analysis.check`): L4 and the checked lineup's
 #: self-play on each set-up's first `games` deals.
@@ -363,6 +367,9 @@ def _check_study_value(key: str, value: Any, game: str) -> str | None:
                 return f"names {name!r}, not a rule parameter ({', '.join(PARAMETERS)})"
             if not all(_whole(x) for x in _listed(v)) or not _listed(v):
                 return f"{name} must be a whole number or a non-empty list of them, got {v!r}"
+    elif key == "vary":
+        if value not in VARY:
+            return f"must be one of {', '.join(repr(v) for v in VARY)}, got {value!r}"
     elif key in ("variants", "components", *OPTIONS):
         items = _listed(value)
         if not items or not all(isinstance(v, str) and v.strip() for v in items):
@@ -400,6 +407,7 @@ def study_of(exp: Experiment, games: int | None = None) -> Any:
                 rounds=s.pop("rounds", False),
                 batch_size=s.pop("batch_size", 10_000),
                 params=s.pop("params", None),
+                vary=s.pop("vary", "grid"),
                 game=exp.game,
                 **s,
             )
