@@ -23,15 +23,15 @@ FLOORS: list[tuple[str, ...]] = [
     ("moaisim.rng", "moaisim.mixture_parts"),  # a mixture's draws read the streams
     ("moaisim.engine",),  # the engine floor: what every game's engine shares
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
-    ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules"),
-    ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine"),
+    ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules", "moaisim.games.kaivai.rules"),
+    ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine", "moaisim.games.kaivai.engine"),
     # search, mixture and restrict, the floor's strategies for every game: they load their
     # inner strategies by name, so they stand with the registry (moaisim.engine imports
     # them not)
     ("moaisim.registry", "moaisim.strategies", "moaisim.engine.search", "moaisim.engine.mixture",
      "moaisim.engine.restrict"),
     # each game's GameSpec (its names imported when first read)
-    ("moaisim.games.moai", "moaisim.games.rapa_nui"),
+    ("moaisim.games.moai", "moaisim.games.rapa_nui", "moaisim.games.kaivai"),
     ("moaisim.fingerprint", "moaisim.rundir", "moaisim.runner"),
     ("moaisim.analysis",),
     ("moaisim.api",),

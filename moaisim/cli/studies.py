@@ -41,7 +41,7 @@ from moaisim.cli.common import (
 )
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_writable_dir, check_writable_file, write_atomic
-from moaisim.games import load_game
+from moaisim.games import available, load_game
 from moaisim.progress import bar as make_bar
 from moaisim.rundir import is_run, make_dir
 
@@ -295,7 +295,6 @@ def atlas(
     figure. Rows whose L3 a field study shows exploitable are marked. Writes
     OUT/atlas.md, atlas.html, atlas.csv and figures/atlas.png."""
     from moaisim.analysis.verdicts import newest_field_study
-    from moaisim.games import available
     from moaisim.studies.atlas import check_atlas_dir, make_atlas
     from moaisim.studies.sheet import SheetSettings, check_sheet_dir, play_sheet, write_sheet
 

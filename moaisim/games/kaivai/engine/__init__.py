@@ -1,0 +1,1 @@
+"""Kaivai's engines: the reference engine (plain Python) and its chance purposes."""
