@@ -398,7 +398,7 @@ class Checked(RandomStrategy):
     """Random play that checks every invariant before each decision."""
 
     def choose(self, view: View, kind: str, options: Sequence[Any]) -> int:
-        assert broken(view.game) == [], broken(view.game)
+        assert broken(view._game) == [], broken(view._game)
         return super().choose(view, kind, options)
 
 
@@ -426,6 +426,31 @@ def test_the_same_seed_plays_the_same_game_and_another_seed_another():
     a, b = play_random(Rules.make(4), 7), play_random(Rules.make(4), 7)
     assert a.events == b.events
     assert play_random(Rules.make(4), 8).events != a.events
+
+
+def test_a_view_shows_influence_by_o6_and_no_island_bid_before_the_reveal():
+    seen: list[tuple] = []
+
+    class Spy(RandomStrategy):
+        def choose(self, view, kind, options):
+            if kind == "island_bid":
+                other = (view.seat + 1) % 3
+                seen.append((view.seat, view.influence(other), view.influence(view.seat)))
+            return super().choose(view, kind, options)
+
+    for visibility in OPTIONS["influence_visibility"]:
+        seen.clear()
+        for seed in range(8):
+            g = Game(Rules.make(3, influence_visibility=visibility), [Spy(s) for s in range(3)],
+                     seed)  # fmt: skip
+            g.play()
+        assert seen, "no island was bid on in 8 games"
+        assert all((other is None) == (visibility == "hidden") for _, other, _ in seen)
+        assert all(own is not None for _, _, own in seen)
+    # a view has no public way to the game, its event log (the bids as they are asked) or
+    # its chance streams (the dice to come)
+    public = {n for n in dir(View(0, bare(3))) if not n.startswith("_")}
+    assert public.isdisjoint({"game", "events", "streams", "draw"})
 
 
 def test_chance_is_paired_across_fishing_variants():

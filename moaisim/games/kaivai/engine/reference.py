@@ -73,36 +73,67 @@ class Seat:
         return sum(self.shells)
 
 
-@dataclass
 class View:
-    """What a seat sees when it decides (R11): everything public, its own state, and
-    nothing of another seat's island bid before the reveal; under `influence_visibility =
-    hidden` (O6) no other seat's influence."""
+    """What a seat sees when it decides (R11): the board, every seat's public state, this
+    round's open bids, the action spaces and the god; its own influence, and another seat's
+    unless `influence_visibility` is `hidden` (O6); never another seat's island bid before the
+    reveal (bids are applied once all are in) nor a die or draw not yet made (the chance
+    streams are not reachable from a view). `uniform()` draws from the seat's own stream."""
 
-    seat: int
-    game: Game
+    def __init__(self, seat: int, game: Game) -> None:
+        self.seat = seat
+        self._game = game
 
     def influence(self, seat: int) -> int | None:
         """A seat's influence, or None when the rules hide it from this seat (O6)."""
-        hidden = self.game.rules.influence_visibility == "hidden"
-        return None if hidden and seat != self.seat else self.game.seats[seat].influence
+        hidden = self._game.rules.influence_visibility == "hidden"
+        return None if hidden and seat != self.seat else self._game.seats[seat].influence
+
+    @property
+    def rules(self) -> Rules:
+        return self._game.rules
 
     @property
     def board(self) -> Board:
-        return self.game.board
+        return self._game.board
 
     @property
     def me(self) -> Seat:
-        return self.game.seats[self.seat]
+        return self._game.seats[self.seat]
+
+    def glory(self, seat: int) -> int:
+        return self._game.seats[seat].glory
+
+    def fish(self, seat: int) -> list[int]:
+        return list(self._game.seats[seat].fish)
+
+    def shells(self, seat: int) -> list[int]:
+        return list(self._game.seats[seat].shells)
 
     @property
     def round(self) -> int:
-        return self.game.round
+        return self._game.round
 
     @property
     def bids(self) -> dict[int, int]:
         """This round's open bids so far (R3.2)."""
-        return dict(self.game.bids)
+        return dict(self._game.bids)
+
+    @property
+    def god(self) -> Hex | None:
+        return self._game.god
+
+    def price(self, action: str) -> int:
+        """R6.3: what the action costs now."""
+        return self._game.price(action)
+
+    def uniform(self) -> float:
+        """One value of the seat's own random stream."""
+        streams, rows = self._game.streams, np.array([0])
+        handle = streams.seat(self.seat, rows)
+        u = float(handle.uniform(1)[0, 0])
+        streams.advance(self.seat, rows, handle)
+        return u
 
 
 class Game:
@@ -707,12 +738,7 @@ class RandomStrategy:
         self.seat = seat
 
     def choose(self, view: View, kind: str, options: Sequence[Any]) -> int:
-        streams = view.game.streams
-        rows = np.array([0])
-        handle = streams.seat(self.seat, rows)
-        u = float(handle.uniform(1)[0, 0])
-        streams.advance(self.seat, rows, handle)
-        return min(int(u * len(options)), len(options) - 1)
+        return min(int(view.uniform() * len(options)), len(options) - 1)
 
 
 def play_random(rules: Rules, seed: int = 0, index: int = 0) -> Game:
