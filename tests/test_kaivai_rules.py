@@ -436,21 +436,25 @@ def test_a_view_shows_influence_by_o6_and_no_island_bid_before_the_reveal():
             if kind == "island_bid":
                 other = (view.seat + 1) % 3
                 seen.append((view.seat, view.influence(other), view.influence(view.seat)))
+                # no bid of this island shows before the reveal (R10.4, R11)
+                assert not [e for e in view.events() if e.get("decision") == "island_bid"]
             return super().choose(view, kind, options)
 
     for visibility in OPTIONS["influence_visibility"]:
         seen.clear()
+        revealed = []
         for seed in range(8):
             g = Game(Rules.make(3, influence_visibility=visibility), [Spy(s) for s in range(3)],
                      seed)  # fmt: skip
             g.play()
+            revealed += [e for e in g.events if e["kind"] == "island_scored" and e["asked"]]
         assert seen, "no island was bid on in 8 games"
         assert all((other is None) == (visibility == "hidden") for _, other, _ in seen)
         assert all(own is not None for _, _, own in seen)
-    # a view has no public way to the game, its event log (the bids as they are asked) or
-    # its chance streams (the dice to come)
+        assert revealed and all(len(e["bids"]) == 3 for e in revealed)
+    # a view has no public way to the game or its chance streams (the dice to come)
     public = {n for n in dir(View(0, bare(3))) if not n.startswith("_")}
-    assert public.isdisjoint({"game", "events", "streams", "draw"})
+    assert public.isdisjoint({"game", "streams", "draw"})
 
 
 def test_chance_is_paired_across_fishing_variants():
@@ -466,3 +470,91 @@ def test_every_action_is_taken_in_random_play():
         g = play_random(Rules.make(4), seed)
         seen |= {e["action"] for e in g.events if e["kind"] == "action"}
     assert seen == set(ACTIONS)
+
+
+def test_R5_5_with_no_legal_hex_the_god_stays_and_the_tile_leaves():
+    g = bare(3)
+    g.round, g.bids, g.god = 2, {0: 3, 1: 5, 2: 1}, (2, 0)
+    tiles = g.tiles
+    g.board.placement_legal = lambda *a, **k: False  # a board with no hex for a tile
+    g.god_phase()
+    assert g.god == (2, 0) and g.tiles == tiles - 1 and g.tiles_removed == 1
+    assert g.events[-1]["kind"] == "god_stuck"
+
+
+def test_R8_3_1_a_boat_leaving_its_own_hut_frees_it_for_fish():
+    g = bare(3)
+    island = g.board.island_of((2, 0))
+    g.board.add_hut((2, 1), island, 0, BOAT_HUT)
+    g.board.boats[(2, 1)] = 0
+    g.board.on_hut.add((2, 1))
+    assert (2, 1) not in g.deliver_huts((3, -1), (3, 1))  # another boat: its boat is on it
+    assert (2, 1) in g.deliver_huts((2, 1), (3, 1))  # the hut's own boat leaving it
+
+
+def test_R6_8_a_boat_built_this_turn_does_not_act_in_it():
+    g = bare(3)
+    g.round, g.bids = 2, {0: 5, 1: 2, 2: 1}
+    island = g.board.island_of((2, 0))
+    g.board.boats[(3, -1)] = 0
+    g.seats[0].boats -= 1
+    before = {h for h, o in g.board.boats.items() if o == 0}
+    assert g.steps(0, "build", set(), before)
+    # the seat builds a boat hut; its new boat is not among the boats that may still act
+    step = g.steps(0, "build", set(), before)[0]
+    g.move_boat(0, *step)
+    g.place_hut(0, (3, 0), island, BOAT_HUT)
+    assert (3, 0) in g.board.boats and (3, 0) not in before
+    assert all(b in before for b, _ in g.steps(0, "move", {step[1]}, before - {step[0]}))
+
+
+def test_R10_1_and_R10_3_huts_score_two_and_presence_counts_huts_and_boats():
+    class First:
+        def choose(self, view, kind, options):
+            return 0
+
+    # seat 1: a meeting hut and a boat next to the cult site (2, 0); seat 2: a boat hut with
+    # its boat on it; nobody has influence, so presence alone decides (R10.4's shortcut)
+    for flag, glory in (("false", [0, 3, 2]), ("true", [0, 2, 2])):
+        g = bare(3, presence_boats_on_huts=flag)
+        g.strategies = [First(), First(), First()]
+        island, (meeting, boat_hut) = island_with_huts(g)
+        g.board.boats[(3, -1)] = 1  # next to the cult site (2, 0): present
+        g.board.boats[(0, 3)] = 1  # far from it: not present
+        g.board.boats[boat_hut] = 2  # O5: present only when boats on huts count
+        g.board.on_hut.add(boat_hut)
+        g.seats[1].boats = g.seats[1].boats - 2
+        g.seats[2].boats -= 1
+        assert g.presence(1, island) == 2 and g.presence(0, island) == 0
+        assert g.presence(2, island) == (2 if flag == "true" else 1)
+        for seat in g.seats:
+            seat.influence = 0
+        g.final_scoring()
+        # 2 glory a hut (R10.1); the island of (2, 0), one cult site, to seat 1 alone when
+        # seat 2's boat on its hut does not count, to nobody when it does (a tie)
+        assert [x.glory for x in g.seats] == glory
+        assert [x.parts["huts"] for x in g.seats] == [0, 2, 2]
+
+
+def test_R8_4_3_the_sinking_cost_is_never_negative():
+    g = Game(Rules.make(3, params={"sink_cost_base": 2}), [Scripted()] * 3, seed=1)
+    g.board.boats.update({(0, 3): 1, (1, 3): 1, (2, 3): 1, (0, 4): 0})
+    g.seats[1].boats, g.seats[0].boats = 1, 3
+    assert g.sink_cost(1) == 0 and g.sink_legal(0, (0, 3))
+    g.move_boat(0, (0, 4), (0, 3))
+    assert g.seats[0].glory == 0
+
+
+def test_islands_are_offered_by_name_in_q_r_order():
+    g = bare(3)
+    asked: list = []
+
+    class Spy:
+        def choose(self, view, kind, options):
+            asked.extend(options)
+            return 0
+
+    g.strategies[0] = Spy()
+    got = g.ask_island(0, "score_island", list(range(len(g.board.islands))))
+    assert asked == sorted(asked) and asked[0] == (-5, 0)
+    assert g.island_name(got) == (-5, 0)

@@ -43,6 +43,8 @@ def broken(game: Game) -> list[str]:
                 out.append(f"{h}: a boat on land not on its own boat hut")
         elif h in b.on_hut or h not in b.hexes:
             out.append(f"{h}: a boat off the board or marked on a hut at sea")
+    if not b.on_hut <= set(b.boats):
+        out.append("a boat hut marked as holding a boat that is not there")
     for h, land in b.land.items():
         holds = land.kind == MEETING or (land.kind == BOAT_HUT and h not in b.on_hut)
         if land.fish and not holds:

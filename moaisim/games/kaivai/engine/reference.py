@@ -95,11 +95,15 @@ class View:
 
     @property
     def board(self) -> Board:
+        """The board, to read (a strategy must not change it)."""
         return self._game.board
 
     @property
     def me(self) -> Seat:
-        return self._game.seats[self.seat]
+        """A copy of the seat's own state."""
+        x = self._game.seats[self.seat]
+        return Seat(x.glory, list(x.shells), list(x.fish), x.influence, x.huts, x.boats,
+                    x.statues, x.bonus, dict(x.parts))  # fmt: skip
 
     def glory(self, seat: int) -> int:
         return self._game.seats[seat].glory
@@ -126,6 +130,29 @@ class View:
     def price(self, action: str) -> int:
         """R6.3: what the action costs now."""
         return self._game.price(action)
+
+    def bonus(self, seat: int) -> int:
+        """A seat's movement-bonus position (R8.5, public)."""
+        return self._game.seats[seat].bonus
+
+    def range_of(self, seat: int) -> int:
+        """A seat's range this round (R0), once it has bid."""
+        return self._game.range_of(seat)
+
+    @property
+    def passed(self) -> set[int]:
+        """Who has passed this round (R6.6)."""
+        return set(self._game.passed)
+
+    @property
+    def tiles(self) -> int:
+        """Cult tiles left in the supply (R1.3)."""
+        return self._game.tiles
+
+    def events(self) -> list[dict[str, Any]]:
+        """The game so far as everyone saw it (R11): the island bids appear once revealed,
+        so under O6 `hidden` a strategy can follow the others' influence from here."""
+        return [dict(e) for e in self._game.events]
 
     def uniform(self) -> float:
         """One value of the seat's own random stream."""
@@ -163,6 +190,7 @@ class Game:
         self.turns: list[int] = []  # this round's turn order (R3.4)
         self.spaces = dict.fromkeys(ACTIONS, 0)  # R1.6, R6.3
         self.fishing_steps = 0  # the DICE stream's counter (Chance.DICE)
+        self.passed: set[int] = set()  # who has passed this round (R6.6)
         self.decisions = 0
         self.placed_extra = 0  # cult sites of the extra islands (R1.2)
         self.extra_sites()
@@ -194,6 +222,7 @@ class Game:
                 pairs = sorted((a, b) for a in cands for b in cands
                                if a < b and distance(a, b) == 1)  # fmt: skip
                 if not pairs:
+                    self.log("extra_site_skipped")
                     continue
                 a, b = pairs[int(u * len(pairs))]
                 island = self.board.add_site(a)
@@ -205,6 +234,8 @@ class Game:
                 self.board.add_site(h)
                 self.placed_extra += 1
                 self.log("extra_site", hexes=[h])
+            else:
+                self.log("extra_site_skipped")
 
     def first_order(self) -> list[int]:
         """R1.7: the round-1 bidding order, uniformly random (seats ranked by their values
@@ -219,8 +250,9 @@ class Game:
     def log(self, kind: str, **fields: Any) -> None:
         self.events.append({"kind": kind, "round": self.round, **fields})
 
-    def ask(self, seat: int, kind: str, options: Sequence[Any]) -> Any:
-        """Section D: ask the seat's strategy; its answer is logged with the options."""
+    def ask(self, seat: int, kind: str, options: Sequence[Any], secret: bool = False) -> Any:
+        """Section D: ask the seat's strategy; its answer is logged with the options, a
+        secret one (an island bid, R10.4) only when all are revealed."""
         if not options:
             raise AssertionError(f"{kind}: asked with no option")
         self.decisions += 1
@@ -231,8 +263,19 @@ class Game:
             raise StrategyError(f"seat {seat}'s strategy answered {i!r} to {kind} "
                                 f"({len(options)} options)")  # fmt: skip
         choice = options[int(i)]
-        self.log("decision", seat=seat, decision=kind, choice=choice, options=len(options))
+        if not secret:
+            self.log("decision", seat=seat, decision=kind, choice=choice, options=len(options))
         return choice
+
+    def island_name(self, island: int) -> Hex:
+        """R0: an island is named by its first cult site (the smaller hex of a two-hex extra
+        island)."""
+        return self.board.islands[island][0]
+
+    def ask_island(self, seat: int, kind: str, islands: Sequence[int]) -> int:
+        """Ask for an island, offered by name in (q, r) order (section D)."""
+        by_name = {self.island_name(i): i for i in islands}
+        return by_name[self.ask(seat, kind, sorted(by_name))]
 
     # --- orders ----------------------------------------------------------------------------
 
@@ -328,7 +371,8 @@ class Game:
         another than the god's), and the god moves onto it; each meeting hut there earns its
         owner 1 influence. No legal hex: the god stays and the tile leaves the game."""
         low = min(self.bids, key=lambda s: self.bids[s])
-        if self.tiles < 1:
+        if self.tiles < 1:  # a `rounds` parameter past the tiles (R1.3): no god phase
+            self.log("no_cult_tile", seat=low)
             return
         now = None if self.god is None else self.board.island_of(self.god)
         tie, b = self.rules.trap_tie, self.board
@@ -366,7 +410,7 @@ class Game:
 
     def actions(self) -> None:
         """R6: turns round the table in turn order until every seat has passed."""
-        passed: set[int] = set()
+        passed = self.passed = set()
         acted: set[int] = set()
         while len(passed) < self.rules.players:
             for s in self.turns:
@@ -405,7 +449,7 @@ class Game:
             self.seats[s].bonus += 1
             return
         if action == "celebrate":  # R8.6
-            self.celebrate(s, self.ask(s, "celebrate", self.feast_islands()))
+            self.celebrate(s, self.ask_island(s, "celebrate", self.feast_islands()))
             return
         acted: set[Hex] = set()  # R6.8: the boats that acted this turn (by their end hexes)
         start = set(h for h, o in self.board.boats.items() if o == s)
@@ -544,7 +588,7 @@ class Game:
     def fish(self, s: int, end: Hex) -> None:
         islands = self.fish_islands(s, end)
         # D7 (R8.2.4): asked only with two islands or more
-        island = self.ask(s, "fish_island", islands) if len(islands) > 1 else islands[0]
+        island = self.ask_island(s, "fish_island", islands) if len(islands) > 1 else islands[0]
         n, sure = self.dice(s, island)
         u = self.draw(Chance.DICE, DICE_PER_STEP, DICE_PER_STEP * self.fishing_steps)
         self.fishing_steps += 1
@@ -611,6 +655,11 @@ class Game:
     def boats_on_board(self, s: int) -> int:
         return sum(1 for o in self.board.boats.values() if o == s)
 
+    def sink_cost(self, victim: int) -> int:
+        """R8.4.3: 6 - b glory, b the victim's boats on the board before the sinking;
+        **[choice]** never below 0 (a `sink_cost_base` parameter below b)."""
+        return max(0, self.rules.sink_cost_base - self.boats_on_board(victim))
+
     def sink_legal(self, s: int, end: Hex) -> bool:
         """R8.4.2-R8.4.4: an end hex with a rival's boat on water sinks it when its owner has
         more than one boat on the board and the payer can pay 6 - b glory."""
@@ -622,12 +671,11 @@ class Game:
         b = self.boats_on_board(victim)
         if b <= 1:
             return False
-        cost = self.rules.sink_cost_base - b
-        return self.rules.piracy_pays == "victim" or self.seats[s].glory >= cost
+        return self.rules.piracy_pays == "victim" or self.seats[s].glory >= self.sink_cost(victim)
 
     def sink(self, s: int, end: Hex) -> None:
         victim = self.board.boats[end]
-        cost = self.rules.sink_cost_base - self.boats_on_board(victim)
+        cost = self.sink_cost(victim)
         payer = s if self.rules.piracy_pays == "pirate" else victim
         lost = min(cost, self.seats[payer].glory)  # O4 'victim': floored at 0
         self.seats[payer].glory -= lost
@@ -685,7 +733,7 @@ class Game:
         left = list(range(len(self.board.islands)))
         while left:
             poorest = self.wealth_order()[0]
-            island = self.ask(poorest, "score_island", left)  # D11, asked even with one
+            island = self.ask_island(poorest, "score_island", left)  # D11, even with one
             left.remove(island)
             self.score_island(island)
         self.log("end", glory=[x.glory for x in self.seats], winners=self.winners())
@@ -702,7 +750,7 @@ class Game:
         )
         bids = [0] * p
         if not shortcut:
-            asked = {s: self.ask(s, "island_bid", list(range(infl[s] + 1)))
+            asked = {s: self.ask(s, "island_bid", list(range(infl[s] + 1)), secret=True)
                      for s in range(p) if infl[s] > 0}  # fmt: skip
             for s, b in asked.items():
                 bids[s] = b
@@ -717,7 +765,14 @@ class Game:
             gain = len(self.board.sites(island))
             self.seats[won].glory += gain
             self.seats[won].parts["sites"] += gain
-        self.log("island_scored", island=island, presence=pres, bids=bids, winner=won)
+        self.log(
+            "island_scored",
+            island=self.island_name(island),
+            presence=pres,
+            bids=bids,
+            asked=[s for s in range(p) if not shortcut and infl[s] > 0],
+            winner=won,
+        )
 
     def winners(self) -> list[int]:
         """R10.5: highest glory; ties by money, fish, boats on the board, huts built."""

@@ -21,7 +21,15 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "presence_boats_on_huts": ("false", "true"),  # O5, R10.3
     "influence_visibility": ("open", "hidden"),  # O6, R11
     "trap_tie": ("any_largest", "all_cut_off"),  # O7, R7.4
+    "second_edition_pairs": ("uniform_pair",),  # O8, R1.2: how a two-hex island is drawn
 }
+#: Each option's rule ids.
+OPTION_RULES: dict[str, str] = {
+    "edition": "O1: R1.2-R1.4, R2.1, R8.2, R10.4", "fishing": "O2: R8.2.2",
+    "extra_site_zone": "O3: R1.2", "piracy_pays": "O4: R8.4.3",
+    "presence_boats_on_huts": "O5: R10.3", "influence_visibility": "O6: R11",
+    "trap_tie": "O7: R7.4", "second_edition_pairs": "O8: R1.2",
+}  # fmt: skip
 #: The numeric house rules a study may set (name: rule, lowest, highest); None keeps the
 #: component file's (or the edition's) figure.
 PARAMETERS: dict[str, tuple[str, int, int]] = {
@@ -97,6 +105,7 @@ class Rules:
     presence_boats_on_huts: str = "false"
     influence_visibility: str = "open"
     trap_tie: str = "any_largest"
+    second_edition_pairs: str = "uniform_pair"
     params: tuple[tuple[str, int], ...] = ()
     components: Components = field(default_factory=Components.read)
 
