@@ -27,6 +27,7 @@ import time
 import numpy as np
 from scipy import stats
 
+from moaisim.analysis.stats import wilson
 from moaisim.errors import UnknownStrategyError
 from moaisim.games import load_game
 from moaisim.registry import level_spec, load_strategy
@@ -107,7 +108,8 @@ def main() -> None:
                       else list(load_game(game).INFO.players))  # fmt: skip
             compare(game, counts, a.search, a.against, a.games, a.seed, a.field)
         return
-    print("| game | players | field | games | CPU s a searching seat and game | seat 0 wins |")
+    print("| game | players | field | games | CPU s a searching seat and game | seat 0 wins "
+          "[95 % Wilson] |")  # fmt: skip
     print("| --- | ---: | --- | ---: | ---: | ---: |")
     for game in a.game.split(","):
         counts = ([int(x) for x in a.players.split(",")] if a.players
@@ -122,7 +124,9 @@ def main() -> None:
                 fields.append(("L4 self-play", [a.search] * p))
             for label, lineup in fields:
                 c, w = cost(game, p, lineup, a.games, a.seed)
-                print(f"| {game} | {p} | {label} | {a.games} | {c:.3f} | {w:.3f} |", flush=True)
+                lo, hi = wilson(w * a.games, a.games)
+                print(f"| {game} | {p} | {label} | {a.games} | {c:.3f} | {w:.3f} "
+                      f"[{float(lo):.3f}, {float(hi):.3f}] |", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -78,3 +78,19 @@ def test_the_check_catches_a_stale_figure(tmp_path):
     doc = tmp_path / "doc.md"
     doc.write_text("lowers it by 5.4 (-5.4\n[-6.4, -4.2]) at 4 players\n")
     assert figures(doc) == ["-5.4 [-6.4, -4.2]"]
+
+
+def test_every_record_has_its_page_and_names_a_document_that_exists():
+    # benchmarks/records.py keeps the one-off measurements the documents quote: each record
+    # of records.toml has its page (made by the script), each page its record, and each
+    # document it is quoted in exists
+    import tomllib
+
+    records = tomllib.loads((ROOT / "reports" / "records" / "records.toml").read_text("utf-8"))
+    pages = {p.stem for p in (ROOT / "reports" / "records").glob("*.md")}
+    assert pages == set(records), sorted(pages ^ set(records))
+    for name, rec in records.items():
+        page = (ROOT / "reports" / "records" / f"{name}.md").read_text("utf-8")
+        assert rec["command"].strip() in page and f"benchmarks/records.py {name}" in page
+        for doc in rec["quoted_in"].split(","):
+            assert (ROOT / doc.strip()).is_file(), (name, doc)
