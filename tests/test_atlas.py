@@ -143,7 +143,7 @@ def test_the_command_plays_the_sheets_and_builds_the_atlas(tmp_path, capsys):
     out = tmp_path / "atlas"
     small = ["-n", "40", "--skill-games", "10", "--search-games", "0", "--deals", "10",
              "--replays", "2"]  # fmt: skip
-    code = main(["atlas", "--play", "--only", "moai", *small, "-o", str(out)])
+    code = main(["atlas", "--play", "--game", "moai", *small, "-o", str(out)])
     assert code == 0, capsys.readouterr().err
     table = pd.read_csv(out / "atlas.csv")
     assert list(table["players"]) == [2, 3, 4, 5] and set(table["game"]) == {"moai"}
@@ -153,7 +153,7 @@ def test_the_command_plays_the_sheets_and_builds_the_atlas(tmp_path, capsys):
     again = pd.read_csv(tmp_path / "b" / "atlas.csv")
     pd.testing.assert_frame_equal(table.drop(columns="sheet"), again.drop(columns="sheet"))
     capsys.readouterr()
-    for args, said in ((["--only", "chess"], "unknown game 'chess'"),
+    for args, said in ((["--game", "chess"], "unknown game 'chess'"),
                        (["--play", str(out / "sheets")], "give no folders"),
                        ([str(tmp_path / "nowhere")], "no such folder")):  # fmt: skip
         assert main(["atlas", *args, "-o", str(tmp_path / "c")]) != 0

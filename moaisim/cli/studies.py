@@ -41,7 +41,7 @@ from moaisim.cli.common import (
 )
 from moaisim.errors import UserError
 from moaisim.files import GAME_KEY, check_writable_dir, check_writable_file, write_atomic
-from moaisim.games import available, load_game
+from moaisim.games import available, check_name, load_game
 from moaisim.progress import bar as make_bar
 from moaisim.rundir import is_run, make_dir
 
@@ -265,7 +265,12 @@ def atlas(
     ] = Path("out/atlas"),
     only: Annotated[
         list[str] | None,
-        typer.Option("--only", metavar="GAME", help="Only these games (repeat; default: all)."),
+        typer.Option(
+            "--game",
+            metavar="GAME",
+            help="Only these games (repeat; default: every game with sheets).",
+            callback=lambda names: None if names is None else [check_name(n) for n in names],
+        ),
     ] = None,
     play: Annotated[
         bool,
@@ -299,9 +304,6 @@ def atlas(
     from moaisim.studies.sheet import SheetSettings, check_sheet_dir, play_sheet, write_sheet
 
     names = list(dict.fromkeys(only or available()))
-    for g in names:
-        if g not in available():
-            raise UserError(f"--only: unknown game {g!r} (the games: {', '.join(available())})")
     roots = list(sheets or [Path("reports")])
     check_atlas_dir(out)
     command = command_line("atlas")
