@@ -287,6 +287,7 @@ def figure(table: pd.DataFrame) -> Figure:
         ax.set_ylabel(label, fontsize=9)
         ax.tick_params(labelsize=plots.SMALLEST_FONT)
     axes[0].legend(fontsize=plots.SMALLEST_FONT)
+    axes[1].legend(fontsize=plots.SMALLEST_FONT)
     fig.tight_layout()
     return fig
 
