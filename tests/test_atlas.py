@@ -160,3 +160,18 @@ def test_the_command_plays_the_sheets_and_builds_the_atlas(tmp_path, capsys):
         err = capsys.readouterr().err
         assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
         assert not (tmp_path / "c").exists()
+
+
+def test_the_shipped_atlas_is_the_shipped_sheets(monkeypatch):
+    # a sheet made again leaves a stale atlas: this fails until `moaisim atlas -o
+    # reports/atlas` is run again
+    from moaisim.studies.atlas import atlas_table
+
+    monkeypatch.chdir(ROOT)
+    found = find_sheets([Path("reports")])
+    table = atlas_table([atlas_row(s) for _, s in sorted(found.items())])
+    shipped = pd.read_csv(ROOT / "reports" / "atlas" / "atlas.csv")
+    assert list(shipped["sheet"]) == [str(p) for p in table["sheet"]]
+    numbers = [c for c in table.columns if pd.api.types.is_float_dtype(table[c])]
+    assert numbers and np.allclose(shipped[numbers].to_numpy(float), table[numbers].to_numpy(float),
+                                   equal_nan=True)  # fmt: skip

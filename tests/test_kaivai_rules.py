@@ -558,3 +558,32 @@ def test_islands_are_offered_by_name_in_q_r_order():
     got = g.ask_island(0, "score_island", list(range(len(g.board.islands))))
     assert asked == sorted(asked) and asked[0] == (-5, 0)
     assert g.island_name(got) == (-5, 0)
+
+
+def test_greedy_and_random_games_keep_every_invariant_and_greedy_beats_random():
+    # the book's fault hunt: random and greedy bots at 3 and 4 players, invariants checked at
+    # every decision; greedy as one seat among random bots wins far above its fair share
+    from moaisim.analysis.stats import wilson
+    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+
+    class CheckedGreedy(GreedyStrategy):
+        def choose(self, view, kind, options):
+            assert broken(view._game) == []
+            return super().choose(view, kind, options)
+
+    won = games = 0.0
+    for players in (3, 4):
+        for seed in range(12):
+            seat = seed % players
+            lineup = [CheckedGreedy() if s == seat else Checked(s) for s in range(players)]
+            g = Game(Rules.make(players), lineup, seed)
+            g.play()
+            assert broken(g) == []
+            w = g.winners()
+            won += 1 / len(w) if seat in w else 0.0
+            games += 1
+    lo, _ = wilson(won, games)
+    assert float(lo) > 1 / 3, (won, games)  # above the fair share at 3 players, 1/3
+    g = Game(Rules.make(4), [CheckedGreedy() for _ in range(4)], 5)
+    g.play()  # greedy against itself: a whole game without a fault
+    assert broken(g) == []
