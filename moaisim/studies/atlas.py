@@ -32,8 +32,9 @@ from matplotlib.figure import Figure
 from moaisim.analysis import plots, text
 from moaisim.analysis.verdicts import field_status, said, seat_share_metric
 from moaisim.errors import UserError
-from moaisim.files import GAME_KEY, check_writable_dir, swap_in
-from moaisim.games import DEFAULT, available, load_game
+from moaisim.files import check_writable_dir, swap_in
+from moaisim.games import available, load_game
+from moaisim.rundir import recorded_game
 
 #: The ladder of the skill gap: each level as one seat among copies of the level below.
 LADDER = (("L1", "L0"), ("L2", "L1"), ("L3", "L2"), ("L4", "L3"))
@@ -69,7 +70,7 @@ def read_sheet_info(path: Path) -> FoundSheet | None:
     m = MADE.search(page.read_text("utf-8"))
     made = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC) if m else (
         datetime.fromtimestamp(page.stat().st_mtime, UTC))  # fmt: skip
-    return FoundSheet(path, str(info.get(GAME_KEY, DEFAULT)), int(info["players"]), made)
+    return FoundSheet(path, recorded_game(info), int(info["players"]), made)
 
 
 def find_sheets(roots: list[Path]) -> dict[tuple[str, int], FoundSheet]:
