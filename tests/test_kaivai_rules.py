@@ -587,3 +587,63 @@ def test_greedy_and_random_games_keep_every_invariant_and_greedy_beats_random():
     g = Game(Rules.make(4), [CheckedGreedy() for _ in range(4)], 5)
     g.play()  # greedy against itself: a whole game without a fault
     assert broken(g) == []
+
+
+@pytest.mark.parametrize("options", [{}, {"edition": "second"}, {"fishing": "lessluck"},
+                                     {"influence_visibility": "hidden"}])  # fmt: skip
+def test_a_record_replays_the_same_game_from_its_log_alone(options):
+    # section D: every decision with its legal options and every chance draw in the log, so
+    # that another engine can play the game again from the record
+    import json
+
+    from moaisim.games.kaivai.engine.record import ReplayError, replay, to_jsonl
+    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+
+    for seed in (3, 4):
+        rules = Rules.make(4, **options)
+        lineup = [GreedyStrategy(), RandomStrategy(1), GreedyStrategy(), RandomStrategy(3)]
+        g = Game(rules, lineup, seed)
+        g.play()
+        text = to_jsonl(g, seed)
+        again = replay(text)
+        assert [s.glory for s in again.seats] == [s.glory for s in g.seats]
+        assert again.winners() == g.winners()
+    # a record whose choice was changed is not followed silently
+    rows = text.splitlines()
+    i = next(k for k, r in enumerate(rows) if '"decision": "action"' in r)
+    row = json.loads(rows[i])
+    row["legal"] = row["legal"][::-1]
+    rows[i] = json.dumps(row)
+    with pytest.raises(ReplayError, match="does not match"):
+        replay("\n".join(rows) + "\n")
+
+
+def test_a_record_of_another_game_is_one_line_of_error():
+    from moaisim.errors import UserError
+    from moaisim.games.kaivai.engine.record import replay
+
+    with pytest.raises(UserError, match="not a Kaivai game record"):
+        replay('{"game": "moai", "players": 4}\n')
+
+
+def test_the_narration_tells_the_game_from_its_log():
+    from moaisim.games.kaivai.engine.record import narrate
+
+    g = play_random(Rules.make(3), 2)
+    lines = narrate(g)
+    assert lines[0].startswith("Extra cult site at ")
+    assert sum(1 for x in lines if x.startswith("Round ") and " bids " in x) == 3 * g.rules.rounds
+    assert lines[-1].startswith(f"Glory {[s.glory for s in g.seats]}")
+
+
+def test_the_module_prints_a_readable_game_or_its_record(capsys):
+    from moaisim.games.kaivai.__main__ import main
+    from moaisim.games.kaivai.engine.record import replay
+
+    assert main(["-p", "3", "--seed", "2"]) == 0
+    told = capsys.readouterr().out
+    assert told.startswith("Extra cult site at ") and "winner(s): seat" in told
+    assert main(["-p", "4", "--seed", "1", "--json"]) == 0
+    assert len(replay(capsys.readouterr().out).seats) == 4
+    assert main(["-p", "5"]) == 2
+    assert capsys.readouterr().err == "kaivai: error: Kaivai is played by 3 or 4 players, got 5\n"

@@ -264,7 +264,7 @@ class Game:
                                 f"({len(options)} options)")  # fmt: skip
         choice = options[int(i)]
         if not secret:
-            self.log("decision", seat=seat, decision=kind, choice=choice, options=len(options))
+            self.log("decision", seat=seat, decision=kind, choice=choice, legal=list(options))
         return choice
 
     def island_name(self, island: int) -> Hex:
@@ -364,7 +364,7 @@ class Game:
         god = None if self.god is None else self.board.island_of(self.god)
         if kind == MEETING and not founding and god == island:  # R8.1.5
             seat.influence += 1
-        self.log("hut", seat=s, hex=h, island=island, hut=kind)
+        self.log("hut", seat=s, hex=h, island=self.island_name(island), hut=kind)
 
     def god_phase(self) -> None:
         """R5: the lowest bidder places a cult tile next to exactly one island (from round 2
@@ -392,7 +392,7 @@ class Game:
             land = self.board.land[x]
             if land.kind == MEETING:
                 self.seats[land.owner].influence += 1  # R5.4
-        self.log("god", seat=low, hex=h, island=island)
+        self.log("god", seat=low, hex=h, island=self.island_name(island))
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -607,7 +607,7 @@ class Game:
             rolls = [int(u[i] < sixths[i] / 6) for i in range(n)]
             caught = sure + sum(rolls)
         self.seats[s].fish += [self.rules.catch_freshness] * caught
-        self.log("fished", seat=s, island=island, rolls=rolls, caught=caught)
+        self.log("fished", seat=s, island=self.island_name(island), rolls=rolls, caught=caught)
 
     # R8.3 Deliver
     def deliver_huts(self, boat: Hex, end: Hex) -> list[Hex]:
@@ -699,7 +699,7 @@ class Game:
                 land.fish = 0
         self.seats[s].glory += total // 3
         self.seats[s].parts["feasts"] += total // 3
-        self.log("celebrated", seat=s, island=island, fish=total)
+        self.log("celebrated", seat=s, island=self.island_name(island), fish=total)
 
     # --- decay and the end -----------------------------------------------------------------
 
