@@ -647,3 +647,22 @@ def test_the_module_prints_a_readable_game_or_its_record(capsys):
     assert len(replay(capsys.readouterr().out).seats) == 4
     assert main(["-p", "5"]) == 2
     assert capsys.readouterr().err == "kaivai: error: Kaivai is played by 3 or 4 players, got 5\n"
+
+
+def test_greedy_bids_the_least_that_beats_every_rival_on_the_island():
+    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+
+    g = bare(3)
+    island, _ = island_with_huts(g)  # presence: seat 0 none, seats 1 and 2 one hut each
+    g.scoring = island
+    for s, infl in enumerate((5, 1, 2)):
+        g.seats[s].influence = infl
+    # seat 0 must beat 1 + 1 and 1 + 2: a total of 4, so a bid of 4 (of 0..5)
+    assert GreedyStrategy().island_bid(View(0, g), list(range(6))) == 4
+    # seat 1 would need 0 + 5 - 1 + 1 = 5 > its 1: it keeps its influence
+    assert GreedyStrategy().island_bid(View(1, g), list(range(2))) == 0
+    hidden = bare(3, influence_visibility="hidden")
+    island, _ = island_with_huts(hidden)
+    hidden.scoring = island
+    hidden.seats[0].influence = 3
+    assert GreedyStrategy().island_bid(View(0, hidden), list(range(4))) == 3

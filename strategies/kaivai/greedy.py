@@ -98,8 +98,20 @@ class GreedyStrategy:
         return max(range(len(options)), key=lambda i: (value(options[i]), -i))
 
     def island_bid(self, view: View, options: Sequence[int]) -> int:
-        """D12: everything (the influence is worth nothing after the game)."""
-        return len(options) - 1
+        """D12: the least bid that beats any rival's presence + influence on this island,
+        when it can pay it (influence left is kept for the islands still to come); else
+        nothing. With a rival's influence hidden (O6) greedy cannot tell, and bids it all."""
+        island, me = view.scoring, view.seat
+        assert island is not None
+        mine = view.presence(me, island)
+        need = 0
+        for t in range(view.rules.players):
+            if t != me:
+                other = view.influence(t)
+                if other is None:
+                    return len(options) - 1
+                need = max(need, view.presence(t, island) + other - mine + 1)
+        return need if need < len(options) else 0
 
     def fish_island(self, view: View, options: Sequence[tuple]) -> int:
         return 0

@@ -149,6 +149,16 @@ class View:
         """Cult tiles left in the supply (R1.3)."""
         return self._game.tiles
 
+    def presence(self, seat: int, island: Hex) -> int:
+        """A seat's presence on the island named `island` (R10.3, public)."""
+        return self._game.presence(seat, self._game.board.island_of(island))
+
+    @property
+    def scoring(self) -> Hex | None:
+        """The island being scored now (R10.2), by name; None before the final scoring."""
+        i = self._game.scoring
+        return None if i is None else self._game.island_name(i)
+
     def events(self) -> list[dict[str, Any]]:
         """The game so far as everyone saw it (R11): the island bids appear once revealed,
         so under O6 `hidden` a strategy can follow the others' influence from here."""
@@ -191,6 +201,7 @@ class Game:
         self.spaces = dict.fromkeys(ACTIONS, 0)  # R1.6, R6.3
         self.fishing_steps = 0  # the DICE stream's counter (Chance.DICE)
         self.passed: set[int] = set()  # who has passed this round (R6.6)
+        self.scoring: int | None = None  # the island being scored (R10.2)
         self.decisions = 0
         self.placed_extra = 0  # cult sites of the extra islands (R1.2)
         self.extra_sites()
@@ -743,6 +754,7 @@ class Game:
         island's cult sites in glory; the winner pays its bid (every bidder in the second
         edition); the shortcut when nobody can change the result."""
         p = self.rules.players
+        self.scoring = island
         pres = [self.presence(s, island) for s in range(p)]
         infl = [x.influence for x in self.seats]
         shortcut = sum(infl) == 0 or any(
