@@ -129,6 +129,10 @@ def test_mistakes_are_one_line_and_write_nothing(tmp_path):
         make_atlas([tmp_path / "s"], tmp_path / "atlas", "x", ["moai", "rapa-nui"])
     with pytest.raises(UserError, match="no such folder"):
         make_atlas([tmp_path / "nowhere"], tmp_path / "atlas", "x")
+    torn = write_sheet(tmp_path / "torn" / "sheet-4p", "moai", 4, "2026-12-05 09:00")
+    (torn / "sheet.json").write_text('{"game": "moai", "play')
+    with pytest.raises(UserError, match="not a balance sheet's sheet.json"):
+        make_atlas([tmp_path / "torn"], tmp_path / "atlas", "x")
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="holds other files"):

@@ -1017,8 +1017,8 @@ def _gap(x: float) -> str:
 def fairness(row: Mapping[str, Any]) -> tuple[str, str, str] | None:
     """For a change's effect on seat 0's win share whose lead field shows a change: whether
     the change makes the game fairer or less fair to seat 0 ("fairer", "less fair", "as
-    fair"), and seat
-    0's distance from its fair share (1/P) before and after, in that field; None otherwise."""
+    fair"), and seat 0's distance from its fair share (1/P) before and after, in that field;
+    None otherwise."""
     m = str(row.get("metric", ""))
     if not is_seat_share(m) or str(row.get("change")) == "base":
         return None

@@ -47,6 +47,7 @@ from moaisim.rundir import is_run, make_dir
 
 if TYPE_CHECKING:
     from moaisim.games.base import RulesLike
+    from moaisim.studies.sheet import SheetSettings
     from moaisim.studies.tune import TuneProgress, TuneResult
 
 
@@ -235,11 +236,7 @@ def sheet(
             finally:
                 if progress is not None:
                     progress.close()
-            command = (f"moaisim sheet -p {p} -o {out}{setup} -n {games} "
-                       f"--skill-games {skill_games} --search-games {search_games} "
-                       f"--deals {deals} --replays {replays} --check-games {check_games} "
-                       f"--seed {seed} --jobs {jobs}"
-                       + (f" --field {field}" if field else ""))  # fmt: skip
+            command = _sheet_line(plan, out, setup)
             path = write_sheet(got, out / plan.name(), command)
             done.append(p)
             typer.echo(f"{p} players: {path}")
@@ -317,7 +314,6 @@ def atlas(
                 plans.append((g, SheetSettings(p, games, skill_games, search_games, deals,
                                                replays, seed, field, jobs, None, None, game=g,
                                                check_games=0).check()))  # fmt: skip
-        check_atlas_dir(out)
         for g, plan in plans:
             check_sheet_dir(out / "sheets" / g / plan.name(), plan)
         minutes = sum(plan.seconds() for _, plan in plans) / max(min(jobs, 2), 1) / 60
@@ -325,16 +321,22 @@ def atlas(
         for g, plan in plans:
             say(f"{g}, {plan.players} players ...")
             got = play_sheet(plan, None)
-            sheet_command = (f"moaisim sheet -p {plan.players} -o {out / 'sheets' / g} --game {g} "
-                             f"-n {games} --skill-games {skill_games} --search-games "
-                             f"{search_games} --deals {deals} --replays {replays} "
-                             f"--check-games 0 --seed {seed} --jobs {jobs}"
-                             + (f" --field {plan.field}" if plan.field else ""))  # fmt: skip
-            write_sheet(got, out / "sheets" / g / plan.name(), sheet_command)
+            line = _sheet_line(plan, out / "sheets" / g, f" --game {shlex.quote(g)}")
+            write_sheet(got, out / "sheets" / g / plan.name(), line)
         roots = [out / "sheets"]
     path, table = make_atlas(roots, out, command, names if only else None)
     read = ", ".join(f"{t} {p}p" for t, p in zip(table["title"], table["players"], strict=True))
     typer.echo(f"atlas of {read}: {path}")
+
+
+def _sheet_line(plan: SheetSettings, out: Path, setup: str) -> str:
+    """A sheet's Reproduce line: `moaisim sheet` with its settings (`setup`: the set-up's
+    options as given, `_setup_args`)."""
+    return (f"moaisim sheet -p {plan.players} -o {out}{setup} -n {plan.games} "
+            f"--skill-games {plan.skill_games} --search-games {plan.search_games} "
+            f"--deals {plan.deals} --replays {plan.replays} --check-games {plan.check_games} "
+            f"--seed {plan.seed} --jobs {plan.jobs}"
+            + (f" --field {plan.field}" if plan.field else ""))  # fmt: skip
 
 
 def _setup_args(game: str, variant: str | None, components: Path | None,

@@ -30,11 +30,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from moaisim.analysis import plots, text
-from moaisim.analysis.verdicts import field_status, said, seat_share_metric
+from moaisim.analysis.verdicts import field_status
 from moaisim.errors import UserError
 from moaisim.files import check_writable_dir, swap_in
 from moaisim.games import available, load_game
 from moaisim.rundir import recorded_game
+from moaisim.studies.sheet import seat_share
 
 #: The ladder of the skill gap: each level as one seat among copies of the level below.
 LADDER = (("L1", "L0"), ("L2", "L1"), ("L3", "L2"), ("L4", "L3"))
@@ -61,8 +62,15 @@ def read_sheet_info(path: Path) -> FoundSheet | None:
     page = path / "sheet.md"
     if not (meta.is_file() and page.is_file()):
         return None
-    info = json.loads(meta.read_text("utf-8"))
-    settings = info.get("settings", {})
+    try:
+        info = json.loads(meta.read_text("utf-8"))
+        settings = info.get("settings", {})
+        int(info["players"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise UserError(
+            f"{meta}: not a balance sheet's sheet.json (unreadable or torn); "
+            "make the sheet again or move it aside"
+        ) from None
     if settings.get("rules") is not None or settings.get("against") is not None:
         return None
     if not all((path / "tables" / f"{t}.csv").is_file() for t in TABLES):
@@ -108,7 +116,7 @@ def atlas_row(sheet: FoundSheet) -> dict[str, object]:
     seat0 = t["seats"][t["seats"]["seat"] == 0].iloc[0]
     out: dict[str, object] = {
         "game": sheet.game, "title": spec.INFO.title, "players": p, "fair": 1 / p,
-        "games": int(seat0["games"]), "seat0_name": said(seat_share_metric(spec)),
+        "games": int(seat0["games"]), "seat0_name": seat_share(sheet.game),
         "seat0_edge": seat0["win_share"] - 1 / p, "seat0_edge_lo": seat0["lo"] - 1 / p,
         "seat0_edge_hi": seat0["hi"] - 1 / p,
     }  # fmt: skip

@@ -12,7 +12,7 @@ from moaisim.games.kaivai.engine.reference import PASS, View
 from moaisim.games.kaivai.rules.board import BOAT_HUT, MEETING, TEMPLE
 
 #: D4: the actions in the order greedy prefers them when they are legal.
-PREFERENCE = ("deliver", "fish", "build", "celebrate", "increase", "move")
+PREFERENCE = ("deliver", "fish", "build", "celebrate", "increase")
 #: D6: the hut kinds in the order greedy builds them (a temple is a die on that island).
 HUTS = (TEMPLE, MEETING, BOAT_HUT)
 
@@ -21,7 +21,8 @@ class GreedyStrategy:
     """Fixed preferences, one decision at a time."""
 
     def choose(self, view: View, kind: str, options: Sequence[Any]) -> int:
-        pick = getattr(self, kind, None)  # a step (D5), a continue (D10): the first option
+        # a step (D5) and an island to fish (D7): the first option; `continue` is a keyword
+        pick = getattr(self, "continue_" if kind == "continue" else kind, None)
         return 0 if pick is None else pick(view, options)
 
     def bid(self, view: View, options: Sequence[int]) -> int:
@@ -48,16 +49,21 @@ class GreedyStrategy:
         return max(range(len(options)), key=lambda i: (mine(options[i]), -i))
 
     def action(self, view: View, options: Sequence[str]) -> int:
-        """D4: the first legal action of `PREFERENCE`; increase only once, move never unless
-        nothing else (then pass)."""
+        """D4: the first legal action of `PREFERENCE`, a feast only where its own fish are the
+        most and the bonus only up to position 2; else pass (greedy never just moves)."""
         for want in PREFERENCE:
-            if want in options and not (want == "increase" and view.bonus(view.seat) >= 2):
-                if want == "move":
-                    break
-                if want == "celebrate" and not self._feast_pays(view):
-                    continue
-                return list(options).index(want)
+            if want not in options:
+                continue
+            if want == "celebrate" and not self._feast_pays(view):
+                continue
+            if want == "increase" and view.bonus(view.seat) >= 2:
+                continue
+            return list(options).index(want)
         return list(options).index(PASS)
+
+    def continue_(self, view: View, options: Sequence[str]) -> int:
+        """D10: another step whenever one is legal (each boat's gain is its own)."""
+        return list(options).index("continue")
 
     def _feast_pays(self, view: View) -> bool:
         """A feast where its own fish are at least as many as anybody's."""
@@ -112,6 +118,3 @@ class GreedyStrategy:
                     return len(options) - 1
                 need = max(need, view.presence(t, island) + other - mine + 1)
         return need if need < len(options) else 0
-
-    def fish_island(self, view: View, options: Sequence[tuple]) -> int:
-        return 0

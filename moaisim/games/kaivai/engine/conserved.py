@@ -53,9 +53,11 @@ def broken(game: Game) -> list[str]:
             out.append(f"{h}: {land.fish} fish on a hut")
         if any(n in b.land and b.land[n].island != land.island for n in b.neighbours(h)):
             out.append(f"{h}: two islands touch")
+    # the start's sites (printed, and the extra ones the log says were drawn) + the tiles
     sites = sum(1 for x in b.land.values() if x.kind == "site")
-    extra = sites - len(c.printed_cult_sites) - (r.cult_tiles - game.tiles - game.tiles_removed)
-    if extra != game.placed_extra:
+    extra = sum(len(e["hexes"]) for e in game.events if e["kind"] == "extra_site")
+    start = len(c.printed_cult_sites) + extra
+    if sites + game.tiles + game.tiles_removed != start + r.cult_tiles:
         out.append("cult sites on the board + tiles left + tiles removed do not add up")
     if game.god is not None and (game.god not in b.land or b.land[game.god].kind != "site"):
         out.append("the god is not on a cult site")

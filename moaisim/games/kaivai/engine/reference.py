@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -39,8 +39,6 @@ from moaisim.rng import Streams
 #: The six actions (R6, R8) and the pass, in the order D4 lists them.
 ACTIONS = ("build", "fish", "deliver", "move", "increase", "celebrate")
 PASS = "pass"
-#: Boat actions are carried out in steps (R6.8).
-BOAT_ACTIONS = ("build", "fish", "deliver", "move")
 #: The score's parts: glory from feasts (R8.6), huts (R10.1) and cult sites (R10.4), and the
 #: glory piracy cost (R8.4.3, negative).
 PARTS = ("feasts", "huts", "sites", "piracy")
@@ -56,15 +54,15 @@ class Strategy(Protocol):
 
 @dataclass
 class Seat:
-    """One player's state (R1.4, R0)."""
+    """One player's state (R0); its start (R1.4) is the component file's."""
 
+    shells: list[int]  # values 1..5
+    fish: list[int]  # freshness 1..5
+    influence: int
+    huts: int  # hut tiles in supply
+    boats: int  # boats in supply
+    statues: int  # temple statues in supply
     glory: int = 0
-    shells: list[int] = field(default_factory=list)  # values 1..5
-    fish: list[int] = field(default_factory=list)  # freshness 1..5
-    influence: int = 0
-    huts: int = 15  # hut tiles in supply
-    boats: int = 4  # boats in supply
-    statues: int = 5  # temple statues in supply
     bonus: int = 0  # movement-bonus position 0..8
     parts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
 
@@ -102,8 +100,7 @@ class View:
     def me(self) -> Seat:
         """A copy of the seat's own state."""
         x = self._game.seats[self.seat]
-        return Seat(x.glory, list(x.shells), list(x.fish), x.influence, x.huts, x.boats,
-                    x.statues, x.bonus, dict(x.parts))  # fmt: skip
+        return replace(x, shells=list(x.shells), fish=list(x.fish), parts=dict(x.parts))
 
     def glory(self, seat: int) -> int:
         return self._game.seats[seat].glory
@@ -372,10 +369,13 @@ class Game:
             seat.boats -= 1
             self.board.boats[h] = s
             self.board.on_hut.add(h)
-        god = None if self.god is None else self.board.island_of(self.god)
-        if kind == MEETING and not founding and god == island:  # R8.1.5
+        if kind == MEETING and not founding and self.god_island() == island:  # R8.1.5
             seat.influence += 1
         self.log("hut", seat=s, hex=h, island=self.island_name(island), hut=kind)
+
+    def god_island(self) -> int | None:
+        """R0: the island of the cult site the god stands on (None before it arrives)."""
+        return None if self.god is None else self.board.island_of(self.god)
 
     def god_phase(self) -> None:
         """R5: the lowest bidder places a cult tile next to exactly one island (from round 2
@@ -385,7 +385,7 @@ class Game:
         if self.tiles < 1:  # a `rounds` parameter past the tiles (R1.3): no god phase
             self.log("no_cult_tile", seat=low)
             return
-        now = None if self.god is None else self.board.island_of(self.god)
+        now = self.god_island()
         tie, b = self.rules.trap_tie, self.board
         options = [h for h in sorted(b.hexes) if b.placement_legal(h, trap_tie=tie)
                    and (self.round == 1 or next(iter(b.adjacent_islands(h))) != now)]  # fmt: skip
@@ -578,7 +578,7 @@ class Game:
     def fish_islands(self, s: int, end: Hex) -> list[int]:
         """R8.2.1: islands with a cult site next to the end hex that hold the god or one of
         the seat's temples."""
-        god = None if self.god is None else self.board.island_of(self.god)
+        god = self.god_island()
         return sorted(i for i in self.board.site_islands(end)
                       if i == god or self.temples(s, i) > 0)  # fmt: skip
 
@@ -590,7 +590,7 @@ class Game:
     def dice(self, s: int, island: int) -> tuple[int, int]:
         """R8.2.2 (O1): (dice rolled, sure fish): the seat's temples there, + 1 die for the
         god in the first edition or + 1 sure fish in the second; at most 4 dice."""
-        god = self.god is not None and self.board.island_of(self.god) == island
+        god = self.god_island() == island
         temples = self.temples(s, island)
         if self.rules.second:
             return min(temples, 4), int(god)
@@ -606,8 +606,7 @@ class Game:
         sixths = self.rules.components.dice_success_sixths
         mode = self.rules.fishing
         if mode == "luckless":  # O2: a fish per temple and for the god, no dice, no cap
-            god = self.god is not None and self.board.island_of(self.god) == island
-            caught = self.temples(s, island) + int(god)
+            caught = self.temples(s, island) + int(self.god_island() == island)
             rolls: list[int] = []
         elif mode == "lessluck":  # O2: the same mean, less spread
             sure_part, roll = {0: (0, None), 1: (0, 5 / 6), 2: (1, 1 / 2), 3: (2, None),

@@ -5,7 +5,7 @@ numeric house rules a study may change (`PARAMETERS`). Plain data: both engines 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,6 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "trap_tie": ("any_largest", "all_cut_off"),  # O7, R7.4
     "second_edition_pairs": ("uniform_pair",),  # O8, R1.2: how a two-hex island is drawn
 }
-#: Each option's rule ids.
-OPTION_RULES: dict[str, str] = {
-    "edition": "O1: R1.2-R1.4, R2.1, R8.2, R10.4", "fishing": "O2: R8.2.2",
-    "extra_site_zone": "O3: R1.2", "piracy_pays": "O4: R8.4.3",
-    "presence_boats_on_huts": "O5: R10.3", "influence_visibility": "O6: R11",
-    "trap_tie": "O7: R7.4", "second_edition_pairs": "O8: R1.2",
-}  # fmt: skip
 #: The numeric house rules a study may set (name: rule, lowest, highest); None keeps the
 #: component file's (or the edition's) figure.
 PARAMETERS: dict[str, tuple[str, int, int]] = {
@@ -131,10 +124,6 @@ class Rules:
                                  f"{hi}, got {value!r}")  # fmt: skip
         comps = Components.read(components)
         return Rules(players, params=tuple(sorted(given.items())), components=comps, **options)
-
-    def with_options(self, **options: str) -> Rules:
-        """The same rules with some options changed."""
-        return replace(self, **options)
 
     def param(self, name: str, default: int) -> int:
         """A parameter's value, else `default`."""
