@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/search_speed.py
 	$(BIN)/python benchmarks/first_compile.py
 	$(BIN)/python benchmarks/rapa_nui_speed.py
+	$(BIN)/python benchmarks/kaivai_speed.py
 	$(BIN)/python benchmarks/rapa_nui_speed.py --strategy greedy
 
 # The shipped studies' headlines (docs/reports.md, README.md), generated from the reports'

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from moaisim.errors import GameLengthError, StrategyError
+from moaisim.errors import GameLengthError, IllegalActionError, UserError
 from moaisim.games.kaivai.engine.chance import DICE_PER_STEP, Chance
 from moaisim.games.kaivai.rules.board import (
     BOAT_HUT,
@@ -176,9 +176,10 @@ class Game:
     def __init__(self, rules: Rules, strategies: Sequence[Strategy], seed: int = 0,
                  index: int = 0) -> None:  # fmt: skip
         if len(strategies) != rules.players:
-            raise StrategyError(f"{rules.players} players need {rules.players} strategies, "
-                                f"got {len(strategies)}")  # fmt: skip
+            raise UserError(f"{rules.players} players need {rules.players} strategies, "
+                            f"got {len(strategies)}")  # fmt: skip
         self.rules, self.strategies = rules, list(strategies)
+        self.seed, self.index = seed, index
         self.streams = Streams(seed, np.array([index]), rules.players)
         self.events: list[dict[str, Any]] = []
         c = rules.components
@@ -265,11 +266,13 @@ class Game:
             raise AssertionError(f"{kind}: asked with no option")
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
-            raise GameLengthError(f"Kaivai game passed {MAX_DECISIONS} decisions")
+            raise GameLengthError(self.index, self.seed, MAX_DECISIONS, "decisions")
         i = self.strategies[seat].choose(View(seat, self), kind, options)
         if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < len(options):
-            raise StrategyError(f"seat {seat}'s strategy answered {i!r} to {kind} "
-                                f"({len(options)} options)")  # fmt: skip
+            name = type(self.strategies[seat]).__name__
+            raise IllegalActionError(name, kind, self.index, self.seed, seat, i,
+                                     f"answered {i!r}, not an index into its "
+                                     f"{len(options)} options")  # fmt: skip
         choice = options[int(i)]
         if not secret:
             self.log("decision", seat=seat, decision=kind, choice=choice, legal=list(options))
