@@ -1,0 +1,151 @@
+"""Kaivai's forward model on the engine floor (`moaisim.games.kaivai.engine.forward`): games
+played from outside decision by decision, copies, sealed views and the invariant hook, over
+the compiled machine; floor strategies asked through views play the very games the compiled
+random seats and the reference engine's random strategy play."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from moaisim import engine
+from moaisim.errors import UserError
+from moaisim.games.kaivai.engine import machine as m
+from moaisim.games.kaivai.engine.batch import Batch
+from moaisim.games.kaivai.engine.decisions import Kind
+from moaisim.games.kaivai.engine.forward import Game, Games, Strategy, conserved
+from moaisim.games.kaivai.engine.reference import Game as ReferenceGame
+from moaisim.games.kaivai.engine.reference import RandomStrategy
+from moaisim.games.kaivai.rules.model import Rules
+
+SEED = 41
+
+
+def walk(rules: Rules, games: int, seed: int):
+    """Every decision of `games` games answered from outside at random; the invariant hook
+    checked after each answer. Yields (games, group) before each answer."""
+    g = Games.new(rules, seed, range(games))
+    draw = np.random.default_rng(seed)
+    steps = 0
+    while waiting := g.pending():
+        pend = waiting[0]
+        yield g, pend
+        g.apply(pend, np.array([draw.choice(np.flatnonzero(row)) for row in pend.legal]))
+        assert conserved(g) == [], f"after decision {steps} ({pend.name})"
+        steps += 1
+    assert g.over().all()
+    assert np.allclose(g.returns().sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_floor_strategies_through_views_play_the_compiled_and_the_reference_games(players):
+    rules = Rules.make(players)
+    floor = Games.new(rules, SEED, range(5)).play([Strategy()] * players).scores()
+    batch = Batch.new(rules, SEED, range(5))
+    batch.play(["random"] * players)
+    assert np.array_equal(floor, batch.finals()[:, :, 0])
+    for i in range(5):
+        ref = ReferenceGame(rules, [RandomStrategy(s) for s in range(players)], SEED, i)
+        ref.play()
+        assert floor[i].tolist() == [seat.glory for seat in ref.seats]
+
+
+@pytest.mark.parametrize("options", [{}, {"edition": "second", "influence_visibility": "hidden"}])
+def test_games_played_from_outside_keep_every_piece_at_every_decision(options):
+    kinds = {pend.kind for _, pend in walk(Rules.make(4, **options), 3, SEED)}
+    assert {Kind.BID, Kind.FOUND, Kind.GOD, Kind.ACTION, Kind.SCORE_ISLAND} <= kinds
+
+
+def test_a_group_lists_each_games_options_in_the_reference_order():
+    rules = Rules.make(3)
+    g = Games.new(rules, SEED, [0])
+    batch = Batch.new(rules, SEED, [0])
+    batch.play([None] * 3)
+    for _ in range(40):  # the first 40 decisions, answered alike in both
+        [pend] = g.pending()
+        [(row, seat, kind, options)] = batch.waiting()
+        assert (pend.name, int(pend.seat[0])) == (kind, seat) or (
+            pend.name == "another_boat" and kind == "continue")  # fmt: skip
+        n = int(pend.legal[0].sum())
+        assert n == len(options) and pend.legal[0, :n].all()
+        decoded = [batch.option(row, kind, int(x)) for x in pend.info["options"][0, :n]]
+        assert decoded == options
+        g.apply(pend, [n - 1])
+        batch.answer(row, n - 1)
+
+
+def test_a_copy_plays_on_as_the_original_and_a_seeded_copy_draws_its_own_dice():
+    rules = Rules.make(4)
+    g = Games.new(rules, SEED, range(4))
+    for _ in range(60):  # into round 2's actions
+        pend = g.pending()[0]
+        g.apply(pend, np.zeros(len(pend), dtype=np.int64))
+    same = g.clone()
+    ours = [Strategy()] * 4
+    assert np.array_equal(same.play(ours).scores(), g.clone().play(ours).scores())
+    seeded = [g.clone(seed=s).play(ours).scores() for s in (5, 5, 6)]
+    assert np.array_equal(seeded[0], seeded[1])
+    assert not np.array_equal(seeded[0], seeded[2])
+    assert not g.over().any()  # the original is where it was
+
+
+def test_a_view_is_sealed_and_hides_what_the_rules_hide():
+    rules = Rules.make(3, influence_visibility="hidden")
+    g = Games.new(rules, SEED, range(2))
+    pend = g.pending()[0]
+    view = g.observe(int(pend.seat[0]), kind=pend.kind)
+    assert isinstance(view, engine.View) and len(view) == 2
+    with pytest.raises(ValueError):
+        view.glory[0, 0] = 9
+    me = view.seat
+    assert (view.influence[:, me] == 3).all()  # R1.4: the start influence, its own
+    assert (np.delete(view.influence, me, axis=1) == -1).all()  # O6: the others' hidden
+    assert (np.delete(view.secret, me, axis=1) == -1).all()  # R10.4: never another's bid
+    opened = Games.new(Rules.make(3), SEED, range(2)).observe(0)
+    assert (opened.influence == 3).all()
+
+
+def test_bad_input_is_one_line_and_changes_nothing():
+    rules = Rules.make(3)
+    g, other = Games.new(rules, SEED, [0, 1]), Games.new(rules, SEED, [0, 1])
+    pend = g.pending()[0]
+    before = [a.copy() for a in g.machine.g]
+    for wrong in (np.zeros((len(pend), 3, 2), dtype=np.int64), np.full(pend.legal.shape, 0.5),
+                  None, "nothing", np.full(len(pend), pend.legal.shape[1])):  # fmt: skip
+        with pytest.raises(UserError) as info:
+            g.apply(pend, wrong)
+        assert "\n" not in str(info.value)
+    with pytest.raises(UserError, match="not issued by these games"):
+        other.apply(pend, np.zeros(len(pend), dtype=np.int64))
+    for call in (lambda: g.observe(3), lambda: g.clone(rows=[5]),
+                 lambda: g.play([Strategy()])):  # fmt: skip
+        with pytest.raises(UserError):
+            call()
+    assert all(np.array_equal(a, b) for a, b in zip(before, g.machine.g, strict=True))
+    g.apply(g.pending()[0], np.zeros(len(pend), dtype=np.int64))  # still the decision asked
+
+
+def test_one_game_is_played_to_its_end_through_legal_and_apply():
+    game = Game.new(Rules.make(3), SEED, 2)
+    steps = 0
+    while not game.is_over():
+        kind, seats, legal = game.legal()
+        assert isinstance(kind, Kind) and legal.shape[0] == len(seats) == 1
+        game.apply(int(np.flatnonzero(legal[0])[-1]))  # the last option each time
+        steps += 1
+    assert 50 < steps < 2000 and game.returns().sum() == pytest.approx(1.0)
+
+
+def test_the_invariant_hook_names_a_piece_out_of_place():
+    g = Games.new(Rules.make(3), SEED, [0])
+    g.play([Strategy()] * 3)
+    assert conserved(g) == []
+    broken = copy.deepcopy(g)
+    hexes = broken.machine.g.hexes[0]
+    hut = int(np.flatnonzero((hexes[m.H_KIND] == m.MEETING) | (hexes[m.H_KIND] == m.TEMPLE))[0])
+    owner = int(hexes[m.H_OWNER, hut])
+    broken.machine.g.seat[0, owner, m.S_GLORY] += 1  # glory from nowhere
+    problems = conserved(broken)
+    assert len(problems) == 1 and problems[0].startswith(f"game 0: seat {owner} glory")
