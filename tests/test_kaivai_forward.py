@@ -13,6 +13,7 @@ import pytest
 from moaisim import engine
 from moaisim.errors import UserError
 from moaisim.games.kaivai.engine import machine as m
+from moaisim.games.kaivai.engine.asked import ReferenceGame as AskingGame
 from moaisim.games.kaivai.engine.batch import Batch
 from moaisim.games.kaivai.engine.decisions import Kind
 from moaisim.games.kaivai.engine.forward import Game, Games, Strategy, conserved
@@ -149,3 +150,44 @@ def test_the_invariant_hook_names_a_piece_out_of_place():
     broken.machine.g.seat[0, owner, m.S_GLORY] += 1  # glory from nowhere
     problems = conserved(broken)
     assert len(problems) == 1 and problems[0].startswith(f"game 0: seat {owner} glory")
+
+
+class Watching(Strategy):
+    """The floor's random strategy, keeping every view it is shown (game, kind, seat, what it
+    sees, its options)."""
+
+    def __init__(self, seen: list) -> None:
+        self.seen = seen
+
+    def by_policy(self, view):
+        for k in range(len(view)):
+            fields = {name: getattr(view, name)[k].tolist() for name in view.fields}
+            options = view.info["options"][k][view.legal[k]].tolist()
+            self.seen.append((int(view.games[k]), view.kind, view.seat, fields, options))
+        return super().by_policy(view)
+
+    bid = found = god = action = another_boat = by_policy
+    build_step = fish_step = deliver_step = move_step = by_policy
+    build = fish_island = deliver = celebrate = score_island = island_bid = by_policy
+
+
+@pytest.mark.parametrize("options", [{}, {"edition": "second", "influence_visibility": "hidden",
+                                          "fishing": "lessluck"}])  # fmt: skip
+def test_both_engines_show_a_floor_strategy_the_same_view_at_every_decision(options):
+    rules = Rules.make(3, **options)
+    machine: list = []
+    Games.new(rules, SEED, [0, 1]).play([Watching(machine) for _ in range(3)])
+    reference: list = []
+    scores = []
+    for i in (0, 1):
+        one = AskingGame(rules, [Watching(reference) for _ in range(3)], SEED, i)
+        scores.append(one.play())
+    machine.sort(key=lambda x: x[0])  # the machine asks its games in groups: game by game
+    assert len(machine) == len(reference) > 300
+    for k, (a, b) in enumerate(zip(machine, reference, strict=True)):
+        assert a[:3] == b[:3], f"decision {k}"
+        for name in a[3]:
+            assert a[3][name] == b[3][name], f"decision {k} ({a[1]}): {name}"
+        assert a[4] == b[4], f"decision {k} ({a[1]}): options"
+    floor = Games.new(rules, SEED, [0, 1]).play([Strategy()] * 3).scores()
+    assert floor.tolist() == scores

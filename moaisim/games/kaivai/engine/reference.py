@@ -202,6 +202,15 @@ class Game:
         self.scoring: int | None = None  # the island being scored (R10.2)
         self.decisions = 0
         self.placed_extra = 0  # cult sites of the extra islands (R1.2)
+        # what a view shows of where the game stands: the seats that acted this round (R6.5),
+        # the action under way, its boats that acted and stood at its start (R6.8), a step's
+        # end hex before its effect, the islands still to be scored (R10.2)
+        self.acted_seats: set[int] = set()
+        self.acting: str | None = None
+        self.acted_hexes: set[Hex] = set()
+        self.start_hexes: set[Hex] = set()
+        self.end: Hex | None = None
+        self.left: list[int] = []
         self.extra_sites()
         self.order = self.first_order()
 
@@ -425,7 +434,7 @@ class Game:
     def actions(self) -> None:
         """R6: turns round the table in turn order until every seat has passed."""
         passed = self.passed = set()
-        acted: set[int] = set()
+        acted = self.acted_seats = set()
         while len(passed) < self.rules.players:
             for s in self.turns:
                 if s in passed:
@@ -459,14 +468,27 @@ class Game:
         return bool(self.steps(s, action, set()))
 
     def do_action(self, s: int, action: str) -> None:
+        """R8: the action carried out; while it lasts the game shows which it is (`acting`),
+        the boats that acted and stood at its start, and a step's end hex until its effect
+        (what a seat's view shows)."""
+        self.acting = action
+        try:
+            self.carry_out(s, action)
+        finally:
+            self.acting, self.end = None, None
+            self.acted_hexes, self.start_hexes = set(), set()
+
+    def carry_out(self, s: int, action: str) -> None:
         if action == "increase":  # R8.5
             self.seats[s].bonus += 1
             return
         if action == "celebrate":  # R8.6
             self.celebrate(s, self.ask_island(s, "celebrate", self.feast_islands()))
             return
-        acted: set[Hex] = set()  # R6.8: the boats that acted this turn (by their end hexes)
+        # R6.8: the boats that acted this turn (by their end hexes), those of its start
+        acted: set[Hex] = set()
         start = set(h for h, o in self.board.boats.items() if o == s)
+        self.acted_hexes, self.start_hexes = acted, start
         while True:
             steps = self.steps(s, action, acted, start)
             if not steps:
@@ -477,12 +499,14 @@ class Game:
             start.discard(boat)
             self.move_boat(s, boat, end)
             acted.add(end)
+            self.end = end
             if action == "build":
                 self.build(s, end)
             elif action == "fish":
                 self.fish(s, end)
             elif action == "deliver":
                 self.deliver(s, end)
+            self.end = None
             if end not in self.board.boats or self.board.boats[end] != s:
                 raise AssertionError("a boat left its end hex")
 
@@ -743,7 +767,7 @@ class Game:
             huts = sum(1 for x in self.board.land.values() if x.owner == s)
             seat.glory += 2 * huts
             seat.parts["huts"] += 2 * huts
-        left = list(range(len(self.board.islands)))
+        left = self.left = list(range(len(self.board.islands)))
         while left:
             poorest = self.wealth_order()[0]
             island = self.ask_island(poorest, "score_island", left)  # D11, even with one

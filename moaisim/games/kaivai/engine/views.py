@@ -23,15 +23,20 @@ from moaisim.rng import SeatRandom
 #: the bidding and turn orders [n, P]; each seat [n, P]: influence (-1 hidden), huts, boats
 #: and statues in supply, glory, bonus position, this round's bid (0: none), passed, acted,
 #: its secret island bid (-1: not the viewer's); the score's parts [n, P, 4]; shells of each
-#: value and fish of each freshness [n, P, VALUES]; where the game stands [n]: the machine's
-#: step, the seat's place, the action under way, the step's end hex, the island scored.
+#: value and fish of each freshness [n, P, VALUES]; where the game stands [n]: the action
+#: under way (during a turn's action, else -1), the end hex of the step just moved (before
+#: its build, catch or delivery, else -1), the island whose contest is bid on (else -1). The
+#: hexes where boats acted and stood are shown during a boat action only (else 0).
 FIELDS = (
     "land", "owner", "island", "fish", "boat", "on_hut", "acted_hexes", "start_hexes",
     "first", "size", "sites", "left", "temples", "round", "tiles", "god", "fishing",
     "islands", "spaces", "order", "turns", "influence", "huts", "boats", "statues", "glory",
-    "bonus", "bid", "passed", "acted", "secret", "parts", "shells", "fishes", "step", "pos",
-    "act", "end", "scoring",
+    "bonus", "bid", "passed", "acted", "secret", "parts", "shells", "fishes", "act", "end",
+    "scoring",
 )  # fmt: skip
+#: The machine's steps of a boat action (R6.8), and those after its step's move (R8.1-R8.3).
+BOAT_STEPS = (m.STEPS, m.STEP_ASK, m.BUILD_ASK, m.FISH_ASK, m.DELIVER_ASK)
+AFTER_MOVE = (m.BUILD_ASK, m.FISH_ASK, m.DELIVER_ASK)
 
 
 class SeatView:
@@ -67,10 +72,14 @@ def arrays_seen(g: m.Arrays, rules: Any, seat: int, rows: np.ndarray) -> dict[st
         influence[:, others] = -1
     secret = np.full((len(rows), p), -1, dtype=np.int64)
     secret[:, seat] = st[:, seat, m.S_SECRET]
+    step = cur[:, m.C_STEP]
+    boating = np.isin(step, BOAT_STEPS)
+    acting = boating | (step == m.CELEBRATE_ASK)
     return {
         "land": h[:, m.H_KIND], "owner": h[:, m.H_OWNER], "island": h[:, m.H_ISLAND],
         "fish": h[:, m.H_FISH], "boat": h[:, m.H_BOAT], "on_hut": h[:, m.H_ON_HUT],
-        "acted_hexes": h[:, m.H_ACTED], "start_hexes": h[:, m.H_START],
+        "acted_hexes": np.where(boating[:, None], h[:, m.H_ACTED], 0),
+        "start_hexes": np.where(boating[:, None], h[:, m.H_START], 0),
         "first": isl[:, m.I_FIRST], "size": isl[:, m.I_SIZE], "sites": isl[:, m.I_SITES],
         "left": isl[:, m.I_LEFT],
         "temples": np.transpose(isl[:, m.I_TEMPLES : m.I_TEMPLES + p], (0, 2, 1)),
@@ -84,6 +93,7 @@ def arrays_seen(g: m.Arrays, rules: Any, seat: int, rows: np.ndarray) -> dict[st
         "acted": st[:, :, m.S_ACTED], "secret": secret,
         "parts": st[:, :, [m.S_FEASTS, m.S_HUT_GLORY, m.S_SITES, m.S_PIRACY]],
         "shells": g.vals[rows, :, 0], "fishes": g.vals[rows, :, 1],
-        "step": cur[:, m.C_STEP], "pos": cur[:, m.C_POS], "act": cur[:, m.C_ACT],
-        "end": cur[:, m.C_END], "scoring": cur[:, m.C_SCORING],
+        "act": np.where(acting, cur[:, m.C_ACT], -1),
+        "end": np.where(np.isin(step, AFTER_MOVE), cur[:, m.C_END], -1),
+        "scoring": np.where(step == m.FINAL_BID, cur[:, m.C_SCORING], -1),
     }  # fmt: skip
