@@ -16,10 +16,13 @@ import tinygame
 
 from moaisim import engine
 from moaisim.errors import RulesError, UserError
-from moaisim.games import BUILTIN, load_game
+from moaisim.games import BUILTIN, kaivai, load_game
 from moaisim.games.base import GameEngine, GameInfo, spec_names
 
-GAMES: dict[str, Any] = {**{name: load_game(name) for name in BUILTIN}, "high-card": tinygame}
+#: The registered games, High Card, and Kaivai, whose engine is on the floor before the rest
+#: of its `GameSpec` registers it (moaisim/games/kaivai/__init__.py).
+GAMES: dict[str, Any] = {**{name: load_game(name) for name in BUILTIN}, "high-card": tinygame,
+                         "kaivai": kaivai}  # fmt: skip
 SEED = 31
 #: Fields a view may hold that are not what the seat sees of the game (its games' numbers).
 NOT_SEEN = {"legal", "games"}

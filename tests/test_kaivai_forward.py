@@ -19,6 +19,7 @@ from moaisim.games.kaivai.engine.decisions import Kind
 from moaisim.games.kaivai.engine.forward import Game, Games, Strategy, conserved
 from moaisim.games.kaivai.engine.reference import Game as ReferenceGame
 from moaisim.games.kaivai.engine.reference import RandomStrategy
+from moaisim.games.kaivai.engine.worlds import determinize
 from moaisim.games.kaivai.rules.model import Rules
 
 SEED = 41
@@ -191,3 +192,67 @@ def test_both_engines_show_a_floor_strategy_the_same_view_at_every_decision(opti
         assert a[4] == b[4], f"decision {k} ({a[1]}): options"
     floor = Games.new(rules, SEED, [0, 1]).play([Strategy()] * 3).scores()
     assert floor.tolist() == scores
+
+
+def until(games: Games, want: Kind, seat: int | None = None, seed: int = 0):
+    """Games played from outside (a random option each time) to a decision of `want`."""
+    draw = np.random.default_rng(seed)
+    while waiting := games.pending():
+        for pend in waiting:
+            if pend.kind is want and (seat is None or int(pend.seat[0]) == seat):
+                return pend
+        pend = waiting[0]
+        games.apply(pend, np.array([draw.choice(np.flatnonzero(row)) for row in pend.legal]))
+    raise AssertionError(f"no {want} decision")
+
+
+def test_worlds_draw_the_rivals_hidden_influence_and_show_the_seat_its_view():
+    rules = Rules.make(3, influence_visibility="hidden")
+    g = Games.new(rules, SEED, [0])
+    pend = until(g, Kind.ACTION)
+    seat = int(pend.seat[0])
+    view = g.observe(seat, kind=pend.kind)
+    worlds = determinize(view, 5, 40)
+    true = g.machine.g.seat[0, :, m.S_INFLUENCE]
+    drawn = worlds.machine.g.seat[:, :, m.S_INFLUENCE]
+    assert (drawn[:, seat] == true[seat]).all()  # its own, as it sees it
+    others = np.delete(drawn, seat, axis=1)
+    most = rules.start_influence + (rules.sacrifice_influence + 1) * int(view.round[0])
+    assert (others >= 0).all() and (others <= most).all() and len(np.unique(others)) > 3
+    for w in range(40):
+        mine = worlds.observe(seat, rows=[w], kind=pend.kind)
+        assert all(np.array_equal(getattr(mine, k), getattr(view, k)) for k in view.fields)
+    assert all(int(p.seat[0]) == seat and p.kind is Kind.ACTION for p in worlds.pending())
+    again = determinize(view, 5, 40)
+    assert np.array_equal(again.machine.g.seat, worlds.machine.g.seat)
+
+
+def test_worlds_draw_the_secret_bids_made_before_the_seats_own_in_a_contest():
+    rules = Rules.make(3)
+    for game in range(20):  # a contest where seat 2 bids after two rivals who could
+        g = Games.new(rules, SEED, [game])
+        try:
+            until(g, Kind.ISLAND_BID, seat=2, seed=game)
+        except AssertionError:
+            continue
+        if (g.machine.g.seat[0, :2, m.S_INFLUENCE] > 1).all():
+            break
+    else:
+        raise AssertionError("no contest found")
+    view = g.observe(2, kind=Kind.ISLAND_BID)
+    assert view.scoring[0] >= 0 and (view.secret[0, :2] == -1).all()
+    worlds = determinize(view, 9, 60)
+    bids = worlds.machine.g.seat[:, :2, m.S_SECRET]
+    have = worlds.machine.g.seat[:, :2, m.S_INFLUENCE]
+    assert (bids >= 0).all() and (bids <= have).all()
+    assert len({tuple(b) for b in bids.tolist()}) > 4  # drawn, not copied
+    assert all(p.kind is Kind.ISLAND_BID and (p.seat == 2).all() for p in worlds.pending())
+
+
+def test_a_worlds_dice_are_its_own():
+    rules = Rules.make(4)
+    g = Games.new(rules, SEED, [3])
+    pend = until(g, Kind.ACTION)
+    view = g.observe(int(pend.seat[0]), kind=pend.kind)
+    worlds = determinize(view, 2, 30).play([Strategy()] * 4)
+    assert len({tuple(s) for s in worlds.scores().tolist()}) > 5

@@ -15,6 +15,8 @@ class Chance(IntEnum):
     EXTRA_SITES = 0  # R1.2: value k draws the k-th extra site (or pair, O1)
     ORDER = 1  # R1.7: the round-1 bidding order, one value per seat
     DICE = 2  # R8.2.2: the k-th fishing step reads values 4k .. 4k + 3, die i at 4k + i
+    HIDDEN = 3  # a determinized world's unseen parts (`worlds`): seat t's influence at t,
+    # its secret island bid at P + t
 
 
 #: Values of the DICE stream a fishing step owns (one per die, at most 4 dice).

@@ -44,8 +44,14 @@ class Machine(Batch):
 
     def holding(self, g: m.Arrays, seed: int, games: np.ndarray) -> Machine:
         """A machine of these rules over the state `g` (copies, stacks)."""
-        out = Machine(self.rules, g, seed, np.asarray(games, dtype=np.int64))
-        out._lineup = out.lineup([None] * self.rules.players)
+        return Machine.holding_rules(self.rules, g, seed, games)
+
+    @staticmethod
+    def holding_rules(rules: Rules, g: m.Arrays, seed: int, games: np.ndarray) -> Machine:
+        """A machine of `rules` over the state `g` (copies, stacks, determinized worlds),
+        every seat asked from outside."""
+        out = Machine(rules, g, seed, np.asarray(games, dtype=np.int64))
+        out._lineup = out.lineup([None] * rules.players)
         return out
 
     def next_decisions(self) -> list[engine.Pending]:

@@ -4,11 +4,13 @@ numeric house rules a study may change (`PARAMETERS`). Plain data: both engines 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from moaisim.errors import RulesError
 
@@ -184,9 +186,36 @@ class Rules:
         table = c.second.get("extra_islands", {}) if self.second else c.extra_sites
         return int({int(k): v for k, v in table.items()}.get(self.players, 0))
 
+    #: The registry name, as every game's rules carry it (`moaisim.games.base.RulesLike`).
+    game: ClassVar[str] = "kaivai"
+
+    @property
+    def variants(self) -> frozenset[str]:
+        """Kaivai has no named variants: its rule options (O1-O8) and parameters say all."""
+        return frozenset()
+
+    def digest(self) -> str:
+        """Stable SHA-256 of everything that defines the game: players, options, parameters
+        and the component figures."""
+        data = {"game": self.game, "players": self.players,
+                **{k: getattr(self, k) for k in OPTIONS}, "params": dict(self.params),
+                "components": asdict(self.components)}  # fmt: skip
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
     @property
     def setup(self) -> str:
         """The set-up's label: 'base', or the options and parameters that differ."""
         parts = [f"{k}={getattr(self, k)}" for k, v in OPTIONS.items() if getattr(self, k) != v[0]]
         parts += [f"{k}={v}" for k, v in self.params]
         return "+".join(parts) or "base"
+
+
+def make_rules(players: int, variants: Any = None, params: dict[str, int] | None = None,
+               components: str | Path | None = None, **options: str) -> Rules:  # fmt: skip
+    """`Rules.make` as every game's `make_rules` is called (`moaisim.games.base.GameEngine`):
+    Kaivai has no named variants, so `variants` must be empty."""
+    if variants:
+        raise RulesError(f"Kaivai has no named variants, got {variants!r} (its rule options: "
+                         f"{', '.join(OPTIONS)})")  # fmt: skip
+    return Rules.make(players, params=params, components=components, **options)
