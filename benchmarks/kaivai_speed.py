@@ -35,7 +35,7 @@ import numpy as np
 from moaisim.games.kaivai.engine.batch import Batch
 from moaisim.games.kaivai.engine.reference import Game, RandomStrategy
 from moaisim.games.kaivai.rules.model import Rules
-from moaisim.strategies.kaivai.greedy import GreedyStrategy
+from moaisim.strategies.kaivai.plain import PlainGreedy
 
 #: The cold run's child: one 10-game batch, its CPU seconds (import included).
 CHILD = """
@@ -89,7 +89,7 @@ def main() -> None:
         start = time.process_time()
         glory = []
         for i in range(args.reference):
-            seats = [GreedyStrategy() if args.strategy == "greedy" else RandomStrategy(s)
+            seats = [PlainGreedy() if args.strategy == "greedy" else RandomStrategy(s)
                      for s in range(args.players)]  # fmt: skip
             game = Game(rules, seats, args.seed, i)
             game.play()

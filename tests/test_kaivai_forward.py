@@ -256,3 +256,23 @@ def test_a_worlds_dice_are_its_own():
     view = g.observe(int(pend.seat[0]), kind=pend.kind)
     worlds = determinize(view, 2, 30).play([Strategy()] * 4)
     assert len({tuple(s) for s in worlds.scores().tolist()}) > 5
+
+
+@pytest.mark.parametrize("options", [{}, {"edition": "second", "influence_visibility": "hidden",
+                                          "piracy_pays": "victim"}])  # fmt: skip
+def test_floor_greedy_plays_the_compiled_greedy_games_on_both_engines(options):
+    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+    from moaisim.strategies.kaivai.plain import PlainGreedy
+
+    rules = Rules.make(4, **options)
+    lineup = [GreedyStrategy(), Strategy(), GreedyStrategy(), GreedyStrategy()]
+    floor = Games.new(rules, SEED, range(4)).play(lineup).scores()
+    batch = Batch.new(rules, SEED, range(4))
+    batch.play(["greedy", "random", "greedy", "greedy"])
+    assert np.array_equal(floor, batch.finals()[:, :, 0])
+    for i in range(4):
+        asked = AskingGame(rules, lineup, SEED, i).play()
+        plain = ReferenceGame(rules, [PlainGreedy(), RandomStrategy(1), PlainGreedy(),
+                                      PlainGreedy()], SEED, i)  # fmt: skip
+        plain.play()
+        assert asked == floor[i].tolist() == [seat.glory for seat in plain.seats]

@@ -19,7 +19,7 @@ from moaisim.games.kaivai.engine import machine as m
 from moaisim.games.kaivai.engine.batch import FINALS, Batch
 from moaisim.games.kaivai.engine.reference import Game, RandomStrategy, View
 from moaisim.games.kaivai.rules.model import OPTIONS, Rules
-from moaisim.strategies.kaivai.greedy import GreedyStrategy
+from moaisim.strategies.kaivai.plain import PlainGreedy
 
 
 class Recorded:
@@ -37,7 +37,7 @@ class Recorded:
 def reference(rules: Rules, lineup: Sequence[str], seed: int, game: int) -> tuple[Game, list]:
     """Game `game` of `seed` on the reference engine, every decision recorded."""
     log: list[tuple[int, str, list[Any], int]] = []
-    seats = [Recorded(GreedyStrategy() if name == "greedy" else RandomStrategy(s), log)
+    seats = [Recorded(PlainGreedy() if name == "greedy" else RandomStrategy(s), log)
              for s, name in enumerate(lineup)]  # fmt: skip
     g = Game(rules, seats, seed, game)
     g.play()

@@ -564,9 +564,9 @@ def test_greedy_and_random_games_keep_every_invariant_and_greedy_beats_random():
     # the book's fault hunt: random and greedy bots at 3 and 4 players, invariants checked at
     # every decision; greedy as one seat among random bots wins far above its fair share
     from moaisim.analysis.stats import wilson
-    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+    from moaisim.strategies.kaivai.plain import PlainGreedy
 
-    class CheckedGreedy(GreedyStrategy):
+    class CheckedGreedy(PlainGreedy):
         def choose(self, view, kind, options):
             assert broken(view._game) == []
             return super().choose(view, kind, options)
@@ -597,11 +597,11 @@ def test_a_record_replays_the_same_game_from_its_log_alone(options):
     import json
 
     from moaisim.games.kaivai.engine.record import ReplayError, replay, to_jsonl
-    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+    from moaisim.strategies.kaivai.plain import PlainGreedy
 
     for seed in (3, 4):
         rules = Rules.make(4, **options)
-        lineup = [GreedyStrategy(), RandomStrategy(1), GreedyStrategy(), RandomStrategy(3)]
+        lineup = [PlainGreedy(), RandomStrategy(1), PlainGreedy(), RandomStrategy(3)]
         g = Game(rules, lineup, seed)
         g.play()
         text = to_jsonl(g, seed)
@@ -650,7 +650,7 @@ def test_the_module_prints_a_readable_game_or_its_record(capsys):
 
 
 def test_greedy_bids_the_least_that_beats_every_rival_on_the_island():
-    from moaisim.strategies.kaivai.greedy import GreedyStrategy
+    from moaisim.strategies.kaivai.plain import PlainGreedy
 
     g = bare(3)
     island, _ = island_with_huts(g)  # presence: seat 0 none, seats 1 and 2 one hut each
@@ -658,11 +658,11 @@ def test_greedy_bids_the_least_that_beats_every_rival_on_the_island():
     for s, infl in enumerate((5, 1, 2)):
         g.seats[s].influence = infl
     # seat 0 must beat 1 + 1 and 1 + 2: a total of 4, so a bid of 4 (of 0..5)
-    assert GreedyStrategy().island_bid(View(0, g), list(range(6))) == 4
+    assert PlainGreedy().island_bid(View(0, g), list(range(6))) == 4
     # seat 1 would need 0 + 5 - 1 + 1 = 5 > its 1: it keeps its influence
-    assert GreedyStrategy().island_bid(View(1, g), list(range(2))) == 0
+    assert PlainGreedy().island_bid(View(1, g), list(range(2))) == 0
     hidden = bare(3, influence_visibility="hidden")
     island, _ = island_with_huts(hidden)
     hidden.scoring = island
     hidden.seats[0].influence = 3
-    assert GreedyStrategy().island_bid(View(0, hidden), list(range(4))) == 3
+    assert PlainGreedy().island_bid(View(0, hidden), list(range(4))) == 3

@@ -15,7 +15,7 @@ from moaisim.errors import RulesError
 from moaisim.games.kaivai.engine.record import narrate, to_jsonl
 from moaisim.games.kaivai.engine.reference import Game, RandomStrategy
 from moaisim.games.kaivai.rules.model import Rules
-from moaisim.strategies.kaivai.greedy import GreedyStrategy
+from moaisim.strategies.kaivai.plain import PlainGreedy
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as e:
         print(f"kaivai: error: {e}", file=sys.stderr)
         return 2
-    seats = [RandomStrategy(s) if a.random else GreedyStrategy() for s in range(a.players)]
+    seats = [RandomStrategy(s) if a.random else PlainGreedy() for s in range(a.players)]
     game = Game(rules, seats, a.seed)
     game.play()
     print(to_jsonl(game, a.seed) if a.json else "\n".join(narrate(game)), end="" if a.json

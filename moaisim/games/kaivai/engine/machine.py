@@ -8,7 +8,7 @@ plays it on, taking every step that needs nobody, until it reaches a decision. T
 options are listed into a buffer (`options`, each one an integer, `Kind` by `Kind` as the
 module's `OPTION` table says), in the reference engine's order; the seat's policy picks one
 (`RANDOM`: the floor(u x n)-th, u the next value of the seat's stream, as the reference's
-random strategy draws; `GREEDY`: `strategies/kaivai/greedy.py` compiled; `PAUSE`: a Python
+random strategy draws; `GREEDY`: `strategies/kaivai/plain.py` compiled; `PAUSE`: a Python
 seat, whose question is kept and the game paused until its answer waits in the seat's slot);
 `apply` carries it out and moves the cursor on. A paused game is entered again at the same
 decision, its options listed again (they depend on the state only).
@@ -922,7 +922,7 @@ def first_kind(sc, n: int, want: int) -> int:  # noqa: ANN001
 
 @kernel(nrt=False)
 def greedy(g, geo, sc, c, r: int, kind: int, s: int, n: int) -> int:  # noqa: ANN001
-    """`strategies/kaivai/greedy.py`'s `GreedyStrategy`, compiled: its choice among the n
+    """`strategies/kaivai/plain.py`'s `PlainGreedy`, compiled: its choice among the n
     options, decision by decision the same."""
     if kind == K_BID:  # the longest reach, the cheaper first
         best, key0, key1 = 0, -1, 0
@@ -1574,3 +1574,12 @@ def pending_options(g, geo, sc, c, r: int) -> int:  # noqa: ANN001
     """The options of the question paused game r waits on, listed into `sc[W_OPTS]`; their
     number."""
     return options(g, geo, sc, c, r, g.cur[r, C_PEND_KIND], g.cur[r, C_PEND_SEAT])
+
+
+@kernel(nrt=False)
+def answer_rows(g, geo, sc, c, kinds, seats, family: int, out) -> None:  # noqa: ANN001
+    """out[r] = the index a compiled policy (`family`, `GREEDY`) answers game r's decision of
+    `kinds[r]` asked of `seats[r]` with (a view's games rebuilt as machine state)."""
+    for r in range(len(out)):
+        n = options(g, geo, sc, c, r, kinds[r], seats[r])
+        out[r] = greedy(g, geo, sc, c, r, kinds[r], seats[r], n) if family == GREEDY else 0

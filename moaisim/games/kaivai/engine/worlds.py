@@ -27,6 +27,7 @@ from moaisim.games.kaivai.engine.chance import Chance
 from moaisim.games.kaivai.engine.decisions import Kind
 from moaisim.games.kaivai.engine.forward import Games, Machine
 from moaisim.games.kaivai.engine.views import FIELDS, SeatView
+from moaisim.rng import Streams
 
 #: The most any count a view shows may be (glory, influence, a space's tokens, shells...):
 #: far past any game's, and below what the kernels' arithmetic could overflow on.
@@ -120,12 +121,13 @@ def _decision(view: SeatView, row: int) -> tuple[Kind, int | None]:
     return view.kind, view.seat
 
 
-def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games:
-    """n worlds per row (row k's from root `seeds[k]`), each set to wait for the view's
-    decision: what the view shows copied, the unseen drawn (the module's docstring)."""
+def state_of(view: SeatView, rows: np.ndarray, n: int, streams: Streams) -> m.Arrays:
+    """The machine's state of n games per row of the view (with `streams`' keys), set to
+    wait for the view's decision: what the view shows copied, the cursor made from the
+    decision's kind and what the view shows; what the seat cannot see is 0 (a hidden
+    influence, a rival's secret bid)."""
     rules, q = view.rules, view.seat
-    p, b = rules.players, len(rows) * n
-    streams = engine.world_streams(seeds, n, p)
+    p = rules.players
     g = arrays(rules, streams)
     pick = np.repeat(rows, n)
     f = {name: np.asarray(getattr(view, name))[pick] for name in FIELDS}
@@ -144,25 +146,14 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games
     g.count[:, m.G_TURNS : m.G_TURNS + m.MAX_SEATS] = -1
     g.count[:, m.G_ORDER : m.G_ORDER + p] = f["order"]
     g.count[:, m.G_TURNS : m.G_TURNS + p] = f["turns"]
-    for name, at in (("influence", m.S_INFLUENCE), ("huts", m.S_HUTS), ("boats", m.S_BOATS),
+    for name, at in (("huts", m.S_HUTS), ("boats", m.S_BOATS),
                      ("statues", m.S_STATUES), ("glory", m.S_GLORY), ("bonus", m.S_BONUS),
                      ("bid", m.S_BID), ("passed", m.S_PASSED), ("acted", m.S_ACTED)):  # fmt: skip
         g.seat[:, :, at] = f[name]
     g.seat[:, :, [m.S_FEASTS, m.S_HUT_GLORY, m.S_SITES, m.S_PIRACY]] = f["parts"]
-    g.vals[:, :, 0], g.vals[:, :, 1] = f["shells"], f["fishes"]
-    # the unseen: hidden influence (O6), the secret bids made before the seat's (R10.4)
-    u = streams.chance(Chance.HIDDEN, np.arange(b), 2 * p)
-    for t in range(p):
-        hidden = f["influence"][:, t] < 0
-        most = rules.start_influence + (rules.sacrifice_influence + 1) * f["round"]
-        drawn = (u[:, t] * (most + 1)).astype(np.int64)
-        g.seat[hidden, t, m.S_INFLUENCE] = drawn[hidden]
+    g.seat[:, :, m.S_INFLUENCE] = np.maximum(f["influence"], 0)
     g.seat[:, q, m.S_SECRET] = f["secret"][:, q]
-    bidding = view.kind == Kind.ISLAND_BID
-    if bidding:
-        for t in range(q):  # R10.4: the seats before it bid in seat order, those with influence
-            have = g.seat[:, t, m.S_INFLUENCE]
-            g.seat[:, t, m.S_SECRET] = (u[:, p + t] * (have + 1)).astype(np.int64)
+    g.vals[:, :, 0], g.vals[:, :, 1] = f["shells"], f["fishes"]
     # the cursor at the view's decision
     cur = g.cur
     cur[:, m.C_STEP] = STEP_OF[view.kind]
@@ -171,12 +162,35 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games
     cur[:, m.C_SCORING] = np.maximum(f["scoring"], 0)
     where = f["order"] if view.kind == Kind.BID else f["turns"]
     cur[:, m.C_POS] = np.argmax(where == q, axis=1)
-    if bidding:
+    if view.kind == Kind.ISLAND_BID:
         cur[:, m.C_POS] = q
     if view.kind == Kind.FOUND:  # R4: the seat's founding huts so far, a boat hut among them
         cur[:, m.C_K] = rules.components.huts - f["huts"][:, q]
         boat_huts = (f["land"] == m.BOAT_HUT) & (f["owner"] == q)
         cur[:, m.C_BOATHUT] = boat_huts.any(axis=1)
+    return g
+
+
+def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games:
+    """n worlds per row (row k's from root `seeds[k]`), each at the view's decision
+    (`state_of`), the unseen drawn (the module's docstring)."""
+    rules, q = view.rules, view.seat
+    p, b = rules.players, len(rows) * n
+    streams = engine.world_streams(seeds, n, p)
+    g = state_of(view, rows, n, streams)
+    f = {name: np.asarray(getattr(view, name))[np.repeat(rows, n)]
+         for name in ("influence", "round")}  # fmt: skip
+    # the unseen: hidden influence (O6), the secret bids made before the seat's (R10.4)
+    u = streams.chance(Chance.HIDDEN, np.arange(b), 2 * p)
+    for t in range(p):
+        hidden = f["influence"][:, t] < 0
+        most = rules.start_influence + (rules.sacrifice_influence + 1) * f["round"]
+        drawn = (u[:, t] * (most + 1)).astype(np.int64)
+        g.seat[hidden, t, m.S_INFLUENCE] = drawn[hidden]
+    if view.kind == Kind.ISLAND_BID:
+        for t in range(q):  # R10.4: the seats before it bid in seat order, those with influence
+            have = g.seat[:, t, m.S_INFLUENCE]
+            g.seat[:, t, m.S_SECRET] = (u[:, p + t] * (have + 1)).astype(np.int64)
     machine = Machine.holding_rules(rules, g, int(seeds[0]), streams.games)
     return Games(machine)
 
