@@ -24,6 +24,7 @@ from moaisim.errors import (
 )
 from moaisim.games.kaivai.engine import machine as m
 from moaisim.games.kaivai.engine import warm
+from moaisim.games.kaivai.engine.policy import NW
 from moaisim.games.kaivai.engine.reference import ACTIONS, PASS
 from moaisim.games.kaivai.rules.board import RING, STEPS, board_hexes, distance
 from moaisim.games.kaivai.rules.model import Rules
@@ -179,20 +180,37 @@ class Batch:
     def __len__(self) -> int:
         return len(self.games)
 
-    def lineup(self, strategies: Sequence[str | None]) -> m.Lineup:
-        """The seats' compiled policies by name (`FAMILIES`); None: asked from Python."""
+    def lineup(self, strategies: Sequence[Any]) -> m.Lineup:
+        """The seats' compiled policies: a name of `FAMILIES`, a strategy that plays one
+        compiled (its `compiled` name; a weighted heuristic's weights `w`), or None (asked
+        from Python)."""
         p = self.rules.players
         if len(strategies) != p:
             raise UserError(f"{p} players need {p} strategies, got {len(strategies)}")
-        bad = [s for s in strategies if s is not None and s not in FAMILIES]
-        if bad:
-            raise UnknownStrategyError(f"no compiled Kaivai strategy {bad[0]!r} "
-                                f"({', '.join(FAMILIES)})")  # fmt: skip
-        family = np.array([m.PAUSE if s is None else FAMILIES[s] for s in strategies],
-                          dtype=np.int64)  # fmt: skip
-        return m.Lineup(family=np.ascontiguousarray(np.broadcast_to(family, (len(self), p))))
+        family = np.zeros(p, dtype=np.int64)
+        weights = np.zeros((p, NW), dtype=np.float64)
+        for q, seat in enumerate(strategies):
+            if hasattr(seat, "start"):  # a strategy that picks its weights by the rules
+                seat.start(self.rules, q, self.games)
+            name = seat if seat is None or isinstance(seat, str) else getattr(seat, "compiled", "")
+            if name is None:
+                family[q] = m.PAUSE
+            elif name == "heuristic" and not isinstance(seat, str):
+                family[q], weights[q] = m.HEURISTIC, np.asarray(seat.w, dtype=np.float64)
+            elif name in FAMILIES:
+                family[q] = FAMILIES[name]
+            else:
+                shown = seat if isinstance(seat, str) else type(seat).__name__
+                raise UnknownStrategyError(f"no compiled Kaivai strategy {shown!r} "
+                                           f"({', '.join(FAMILIES)}, or a heuristic's "
+                                           "weights)")  # fmt: skip
+        b = len(self)
+        return m.Lineup(
+            family=np.ascontiguousarray(np.broadcast_to(family, (b, p))),
+            weights=np.ascontiguousarray(np.broadcast_to(weights, (b, p, NW))),
+        )
 
-    def play(self, strategies: Sequence[str | None]) -> None:
+    def play(self, strategies: Sequence[Any]) -> None:
         """Every game played on by the seats' compiled policies, to its end or to a question
         for a seat asked from Python (None in `strategies`: `waiting`, then `answer`)."""
         self._lineup = self.lineup(strategies)

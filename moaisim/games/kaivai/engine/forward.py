@@ -29,6 +29,7 @@ from moaisim.games.kaivai.engine.decisions import KINDS, Kind
 from moaisim.games.kaivai.engine.views import SeatView, arrays_seen
 from moaisim.games.kaivai.rules.model import Rules
 from moaisim.rng import SeatRandom, Streams
+from moaisim.strategy_params import Parameterised
 
 
 class Machine(Batch):
@@ -165,6 +166,9 @@ class Games(engine.Games):
             raise UserError(f"{self.rules.players} players need {self.rules.players} "
                             f"strategies, got {len(strategies)}")  # fmt: skip
         mach = self.machine
+        for q, seat in enumerate(strategies):
+            if hasattr(seat, "start"):  # a strategy that picks its weights by the rules
+                seat.start(self.rules, q, self.games)
         while waiting := mach.next_decisions():
             for pend in waiting:
                 q = int(pend.seat[0])
@@ -182,11 +186,16 @@ class Game(engine.Game):
     games_type = Games
 
 
-class Strategy:
+class Strategy(Parameterised):
     """The floor's base of a Kaivai strategy: a method per `Kind`, each answering a view
     with one index per game into its options; by default uniformly random among them, one
     value of the seat's stream a decision (as the reference engine's `RandomStrategy` and
-    the machine's compiled random draw)."""
+    the machine's compiled random draw). Parameters: `params`, `bounds`."""
+
+    name = "random"
+    #: The machine's compiled form of `by_policy` (`batch.Batch.lineup`): a subclass that
+    #: overrides `by_policy` declares its own.
+    compiled = "random"
 
     def by_policy(self, view: SeatView) -> np.ndarray:
         return view.rng.choice(view.legal)

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from moaisim.games.kaivai.engine import policy as w_
 from moaisim.jit import kernel
 from moaisim.rng import unit
 
@@ -89,8 +90,9 @@ N_SEAT = 14
 #: The chance purposes (`chance.Chance`).
 EXTRA_SITES, ORDER, DICE = 0, 1, 2
 DICE_PER_STEP = 4
-#: The policy families (`Lineup.family`).
-RANDOM, GREEDY, PAUSE = 0, 1, 2
+#: The policy families (`Lineup.family`): the base class's uniform choice, `greedy`, a Python
+#: seat, the weighted heuristic (`policy.WEIGHTS`, the seat's `Lineup.weights`).
+RANDOM, GREEDY, PAUSE, HEURISTIC = 0, 1, 2, 3
 #: Decisions a game may take before it is called broken (`reference.MAX_DECISIONS`).
 MAX_DECISIONS = 20_000
 #: Shell and fish values are counted in slots 0 .. VALUES - 1.
@@ -157,9 +159,11 @@ class Arrays(NamedTuple):
 
 
 class Lineup(NamedTuple):
-    """Each seat's policy family in each game [B, P]."""
+    """Each seat's policy family in each game [B, P], and a heuristic seat's weights
+    [B, P, policy.NW]."""
 
     family: np.ndarray
+    weights: np.ndarray
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -1016,6 +1020,93 @@ def greedy(g, geo, sc, c, r: int, kind: int, s: int, n: int) -> int:  # noqa: AN
     return 0  # steps, an island to fish, an island to score: the first
 
 
+# --- the weighted heuristic ---------------------------------------------------------------------
+@kernel(nrt=False)
+def island_need(g, geo, c, r: int, s: int, island: int) -> int:  # noqa: ANN001
+    """The least bid that beats every rival's presence + influence on the island (R10.4)."""
+    mine = presence(g, geo, c, r, s, island)
+    need = 0
+    for t in range(c.players):
+        if t != s:
+            x = presence(g, geo, c, r, t, island) + g.seat[r, t, S_INFLUENCE] - mine + 1
+            need = max(need, x)
+    return need
+
+
+@kernel(nrt=False)
+def heuristic(g, geo, sc, c, w, r: int, kind: int, s: int, n: int) -> int:  # noqa: ANN001
+    """The weighted heuristic's choice among the n options (`policy.WEIGHTS`, the seat's
+    weights `w`): each option's value, the first of the best."""
+    if kind == K_CONTINUE:  # D10
+        return 1 if w[w_.W_ANOTHER] > 0 else 0
+    if kind == K_ISLAND_BID:  # D12: within its share of its influence, the least that wins
+        budget = int(w[w_.W_CONTEST] * g.seat[r, s, S_INFLUENCE])
+        if c.hidden:
+            return min(max(budget, 0), n - 1)
+        need = island_need(g, geo, c, r, s, g.cur[r, C_SCORING])
+        return need if 0 <= need <= budget and need < n else 0
+    if kind in (K_GOD, K_ACTION, K_CELEBRATE):
+        island_fish(g, geo, sc, r, s)  # own fish per island, everybody's
+        for i in range(g.count[r, G_ISLANDS]):
+            sc[W_SIZES, i] = 0
+        for h in range(len(geo.centre)):
+            if g.hexes[r, H_KIND, h] != WATER and g.hexes[r, H_OWNER, h] == s:
+                sc[W_SIZES, g.hexes[r, H_ISLAND, h]] += 1
+    best, top = 0, -1e300
+    for i in range(n):
+        x = sc[W_OPTS, i]
+        v = 0.0
+        if kind == K_BID:
+            v = w[w_.W_BID_REACH] * c.bid_distance[x - 1] - w[w_.W_BID_COST] * x
+        elif kind in (K_FOUND, K_BUILD):
+            hut = x % 3
+            if kind == K_FOUND:
+                v = w[(w_.W_FOUND_BOAT, w_.W_FOUND_TEMPLE, w_.W_FOUND_MEETING)[hut]]
+            else:
+                _, island = adjacent_island(g, geo, r, x // 3)
+                v = w[(w_.W_HUT_BOAT, w_.W_HUT_TEMPLE, w_.W_HUT_MEETING)[hut]]
+                v -= w[w_.W_HUT_SIZE] * g.isl[r, I_SIZE, island]
+        elif kind == K_GOD:
+            _, island = adjacent_island(g, geo, r, x)
+            v = w[w_.W_GOD_HUTS] * sc[W_SIZES, island]
+        elif kind == K_ACTION:
+            if x != PASS:
+                v = w[w_.W_BUILD + x] - w[w_.W_PRICE] * g.count[r, G_SPACES + x]
+                if x == DELIVER:
+                    v += w[w_.W_FISH_HELD] * fish_count(g, c, r, s)
+                elif x == CELEBRATE:
+                    share = -(1 << 30)
+                    for island in range(g.count[r, G_ISLANDS]):
+                        if sc[W_MORE, island]:
+                            own = sc[W_INTS, island]
+                            share = max(share, own - (sc[W_MORE, island] - own))
+                    v += w[w_.W_FEAST_SHARE] * share
+                elif x == INCREASE:
+                    v -= w[w_.W_BONUS_LEVEL] * g.seat[r, s, S_BONUS]
+        elif kind == K_MOVE_STEP:
+            end = x % len(geo.centre)
+            victim = g.hexes[r, H_BOAT, end]
+            if victim >= 0 and victim != s:
+                v = w[w_.W_SINK]
+        elif kind == K_DELIVER:
+            end, base, code = g.cur[r, C_END], c.capacity + 1, x
+            sold, total = 0, 0
+            for j in range(6):
+                cnt = code % base
+                code //= base
+                if cnt:
+                    total += cnt
+                    if g.hexes[r, H_OWNER, geo.nbr[end, j]] != s:
+                        sold += cnt
+            v = w[w_.W_SELL] * sold + w[w_.W_STORE] * (total - sold)
+        elif kind == K_CELEBRATE:
+            own = sc[W_INTS, x]
+            v = own - w[w_.W_FEAST_RIVALS] * (sc[W_MORE, x] - own)
+        if v > top:
+            best, top = i, v
+    return best
+
+
 # --- deciding -------------------------------------------------------------------------------
 @kernel(nrt=False)
 def decide(g, geo, sc, c, pol, r: int, kind: int, s: int) -> int:  # noqa: ANN001
@@ -1037,6 +1128,8 @@ def choose(g, geo, sc, c, pol, r: int, kind: int, s: int, n: int) -> int:  # noq
         return -1
     elif pol.family[r, s] == GREEDY:
         i = greedy(g, geo, sc, c, r, kind, s, n)
+    elif pol.family[r, s] == HEURISTIC:
+        i = heuristic(g, geo, sc, c, pol.weights[r, s], r, kind, s, n)
     else:
         u = unit(g.rand[r, s], g.rand[r, R_POS + s])
         g.rand[r, R_POS + s] += np.uint64(1)
@@ -1577,9 +1670,13 @@ def pending_options(g, geo, sc, c, r: int) -> int:  # noqa: ANN001
 
 
 @kernel(nrt=False)
-def answer_rows(g, geo, sc, c, kinds, seats, family: int, out) -> None:  # noqa: ANN001
-    """out[r] = the index a compiled policy (`family`, `GREEDY`) answers game r's decision of
-    `kinds[r]` asked of `seats[r]` with (a view's games rebuilt as machine state)."""
+def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, out) -> None:  # noqa: ANN001
+    """out[r] = the index a compiled policy (`family`: `GREEDY`, or `HEURISTIC` with the
+    weights `w`) answers game r's decision of `kinds[r]` asked of `seats[r]` with (a view's
+    games rebuilt as machine state)."""
     for r in range(len(out)):
         n = options(g, geo, sc, c, r, kinds[r], seats[r])
-        out[r] = greedy(g, geo, sc, c, r, kinds[r], seats[r], n) if family == GREEDY else 0
+        if family == GREEDY:
+            out[r] = greedy(g, geo, sc, c, r, kinds[r], seats[r], n)
+        else:
+            out[r] = heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], n)

@@ -1,0 +1,31 @@
+"""A view answered by a compiled policy: each game of the view rebuilt as the machine's state
+at its decision (`worlds.state_of`: what the view shows; the built-in policies read nothing
+the seat cannot see), the policy asked there (`machine.answer_rows`). So a built-in strategy
+answers a view exactly as its compiled seat plays, on either engine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.games.kaivai.engine import machine as m
+from moaisim.games.kaivai.engine.batch import consts, geometry, scratch
+from moaisim.games.kaivai.engine.decisions import KINDS
+from moaisim.games.kaivai.engine.policy import NW
+from moaisim.games.kaivai.engine.views import SeatView
+from moaisim.games.kaivai.engine.worlds import state_of
+from moaisim.rng import Streams
+
+
+def compiled_answers(view: SeatView, family: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """[n] the option each game of the view is answered with by the compiled policy `family`
+    (`machine.GREEDY`, or `machine.HEURISTIC` with its `weights`)."""
+    rules, n = view.rules, len(view)
+    streams = Streams(0, np.arange(n), rules.players)  # unread: these policies draw nothing
+    g = state_of(view, np.arange(n), 1, streams)
+    kinds = np.full(n, KINDS.index(view.kind), dtype=np.int64)
+    seats = np.full(n, view.seat, dtype=np.int64)
+    w = np.zeros(NW) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    out = np.zeros(n, dtype=np.int64)
+    geo = geometry(rules.components.radius)
+    m.answer_rows(g, geo, scratch(rules), consts(rules), kinds, seats, family, w, out)
+    return out
