@@ -8,6 +8,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -197,6 +198,13 @@ class Rules:
     def digest(self) -> str:
         """Stable SHA-256 of everything that defines the game: players, options, parameters
         and the component figures."""
+        return self._digest
+
+    def __hash__(self) -> int:
+        return hash(self._digest)
+
+    @cached_property
+    def _digest(self) -> str:
         data = {"game": self.game, "players": self.players,
                 **{k: getattr(self, k) for k in OPTIONS}, "params": dict(self.params),
                 "components": asdict(self.components)}  # fmt: skip
