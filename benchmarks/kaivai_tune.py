@@ -1,4 +1,5 @@
-"""Tune Kaivai's weighted heuristic for a player count (until `moaisim tune --game kaivai`):
+"""Tune Kaivai's weighted heuristic for a player count (a script until `moaisim tune --game
+kaivai`, which comes with Kaivai's registration):
 CMA-ES (the `cma` library) over the weights in units of their scales (`policy.SCALES`), from
 the defaults; a candidate's worth is its seat's win share (a k-way tie worth 1/k) against a
 field (`--field`: `greedy`, `heuristic` or a plan, default `builder`, the strongest of the
@@ -7,7 +8,7 @@ generation on the same games (common random numbers), each generation on new one
 result is the search's mean point, checked on fresh games against the field and against the
 default heuristic, and written as `tuned-<P>p.toml` with the command, the log and the check.
 
-    .venv/bin/python -m moaisim.strategies.kaivai.tune -p 4 -o strategies/kaivai/weights
+    .venv/bin/python benchmarks/kaivai_tune.py -p 4 -o strategies/kaivai/weights
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         check.append(f"against a {name} field: {won / games:.3f} [{float(lo):.3f}, "
                      f"{float(hi):.3f}] of {games} games (fair {1 / a.players:.3f})")  # fmt: skip
         print(check[-1], file=sys.stderr)
-    command = " ".join(["python -m moaisim.strategies.kaivai.tune", *(argv or sys.argv[1:])])
+    command = " ".join(["python benchmarks/kaivai_tune.py", *(argv or sys.argv[1:])])
     lines = [f"# {command}",
              "# generation: best candidate, median candidate, mean point (win share on the "
              "generation's games), sigma, seconds",
