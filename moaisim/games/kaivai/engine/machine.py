@@ -195,38 +195,50 @@ def new_island(g, r: int, h: int) -> int:  # noqa: ANN001
 
 
 @kernel(nrt=False)
+def flood(g, geo, sc, r: int, start: int, labels, label: int, skip: int) -> int:  # noqa: ANN001
+    """Label `label` on the water hexes joined to `start` through water, `skip` taken as land
+    (`labels[x]` < 0: not labelled yet); the number labelled."""
+    labels[start] = label
+    sc[W_QUEUE, 0] = start
+    head, tail = 0, 1
+    while head < tail:
+        x = sc[W_QUEUE, head]
+        head += 1
+        for j in range(6):
+            y = geo.nbr[x, j]
+            if y < 0:
+                break
+            if y != skip and g.hexes[r, H_KIND, y] == WATER and labels[y] < 0:
+                labels[y] = label
+                sc[W_QUEUE, tail] = y
+                tail += 1
+    return tail
+
+
+@kernel(nrt=False)
 def regions(g, geo, sc, r: int) -> None:  # noqa: ANN001
     """The water regions (R7.4) numbered in the order of their first hex, and the islands each
     borders (R7.5), found again when land has changed."""
     if g.count[r, G_REGIONS]:
         return
     n = len(geo.centre)
+    region = g.hexes[r, H_REGION]
     for h in range(n):
-        g.hexes[r, H_REGION, h] = -1
+        region[h] = -1
     k = 0
     for h in range(n):
-        if g.hexes[r, H_KIND, h] != WATER or g.hexes[r, H_REGION, h] >= 0:
-            continue
-        g.hexes[r, H_REGION, h] = k
-        mask = 0
-        sc[W_QUEUE, 0] = h
-        head, tail = 0, 1
-        while head < tail:
-            x = sc[W_QUEUE, head]
-            head += 1
+        if g.hexes[r, H_KIND, h] == WATER and region[h] < 0:
+            flood(g, geo, sc, r, h, region, k, -1)
+            g.hexes[r, H_SHORES, k] = 0
+            k += 1
+    for h in range(n):  # each region's shores: the islands of the land next to its hexes
+        if region[h] >= 0:
             for j in range(6):
-                y = geo.nbr[x, j]
+                y = geo.nbr[h, j]
                 if y < 0:
                     break
-                if g.hexes[r, H_KIND, y] == WATER:
-                    if g.hexes[r, H_REGION, y] < 0:
-                        g.hexes[r, H_REGION, y] = k
-                        sc[W_QUEUE, tail] = y
-                        tail += 1
-                else:
-                    mask |= 1 << g.hexes[r, H_ISLAND, y]
-        g.hexes[r, H_SHORES, k] = mask
-        k += 1
+                if g.hexes[r, H_KIND, y] != WATER:
+                    g.hexes[r, H_SHORES, region[h]] |= 1 << g.hexes[r, H_ISLAND, y]
     g.count[r, G_REGIONS] = 1
 
 
@@ -312,28 +324,14 @@ def cut_off(g, geo, sc, c, r: int, h: int, without: int, extra: int) -> bool:  #
             break
     if not any_boat:
         return False
+    piece = sc[W_PIECE]
     for x in range(n):
-        sc[W_PIECE, x] = -1
+        piece[x] = -1
     pieces = 0
-    for x in range(n):
-        if x == h or g.hexes[r, H_REGION, x] != reg or sc[W_PIECE, x] >= 0:
-            continue
-        sc[W_PIECE, x] = pieces
-        sc[W_QUEUE, 0] = x
-        head, tail = 0, 1
-        while head < tail:
-            y = sc[W_QUEUE, head]
-            head += 1
-            for j in range(6):
-                z = geo.nbr[y, j]
-                if z < 0:
-                    break
-                if z != h and g.hexes[r, H_KIND, z] == WATER and sc[W_PIECE, z] < 0:
-                    sc[W_PIECE, z] = pieces
-                    sc[W_QUEUE, tail] = z
-                    tail += 1
-        sc[W_SIZES, pieces] = tail
-        pieces += 1
+    for x in range(n):  # the pieces of h's region without h
+        if x != h and g.hexes[r, H_REGION, x] == reg and piece[x] < 0:
+            sc[W_SIZES, pieces] = flood(g, geo, sc, r, x, piece, pieces, h)
+            pieces += 1
     if pieces <= 1:
         return False
     largest, tied = 0, 0
