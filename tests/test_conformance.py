@@ -1,7 +1,7 @@
 """The engine floor's conformance suite, run over every registered game, over Kaivai (on the
 floor before it registers) and over High Card, a tiny game written in the tests with only
-what docs/design.md ("Adding a game") lists (as
-pgx's `api_test` and OpenSpiel's API tests run over every game): the engine names declared,
+what docs/design.md ("Adding a game") lists (as pgx's `api_test` and OpenSpiel's API tests
+run over every game): the engine names declared,
 seeds that reproduce, both engines playing the same games at any batch size, views sealed,
 `determinize` keeping what the seat saw and refusing what no game can show, the game's own
 invariant hook holding at every decision, and bad input one line that changes nothing."""
