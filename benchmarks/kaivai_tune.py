@@ -20,9 +20,9 @@ from pathlib import Path
 
 import cma
 import numpy as np
+from kaivai_versus import MADE, share
 
 from moaisim.analysis.stats import wilson
-from moaisim.games.kaivai.engine.batch import Batch
 from moaisim.games.kaivai.rules.model import Rules
 from moaisim.strategies.kaivai.heuristic import (
     NAMES,
@@ -35,30 +35,16 @@ from moaisim.strategies.kaivai.heuristic import (
 
 def seated(name: str) -> object:
     """A field's seat by name: `greedy`, `heuristic` or a plan."""
-    if name == "greedy":
-        return name
-    if name == "heuristic":
-        return HeuristicStrategy()
-    if name in PLANS:
-        return PLANS[name]()
-    raise SystemExit(f"tune: --field must be greedy, heuristic or {', '.join(PLANS)}")
+    if name not in ("greedy", "heuristic", *PLANS):
+        raise SystemExit(f"tune: --field must be greedy, heuristic or {', '.join(PLANS)}")
+    return MADE[name]()
 
 
-def share(rules: Rules, weights: np.ndarray, games: int, seed: int,
-          field: object = "greedy") -> tuple[float, int]:  # fmt: skip
-    """(wins, games): the heuristic seat's win share summed (1/k for a k-way tie) over
-    `games` games, a quarter (a third) with it in each seat, the others `field`."""
-    p = rules.players
+def worth(rules: Rules, weights: np.ndarray, games: int, seed: int, field: object) -> float:
+    """The heuristic with these weights: its win share as one seat among `field` seats."""
     seat = HeuristicStrategy(weights=dict(zip(NAMES, weights.tolist(), strict=True)))
-    won = 0.0
-    for q in range(p):
-        lineup: list = [field] * p
-        lineup[q] = seat
-        batch = Batch.new(rules, seed + q, range(games // p))
-        batch.play(lineup)
-        winners = batch.finals()[:, :, 5]
-        won += float((winners[:, q] / winners.sum(axis=1)).sum())
-    return won, games // p * p
+    won, played = share(rules, seat, field, games, seed)
+    return won / played
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,17 +65,18 @@ def main(argv: list[str] | None = None) -> int:
     for gen in range(1, a.generations + 1):
         xs = es.ask()
         seed = a.seed * 1_000_003 + gen * 1_009
-        worth = [share(rules, x * SCALES, a.games, seed, field)[0] / a.games for x in xs]
-        es.tell(xs, [-v for v in worth])
-        mean = share(rules, es.mean * SCALES, a.games, seed, field)[0] / a.games
-        log.append(f"{gen:4d}  best {max(worth):.4f}  median {np.median(worth):.4f}  "
+        values = [worth(rules, x * SCALES, a.games, seed, field) for x in xs]
+        es.tell(xs, [-v for v in values])
+        mean = worth(rules, es.mean * SCALES, a.games, seed, field)
+        log.append(f"{gen:4d}  best {max(values):.4f}  median {np.median(values):.4f}  "
                    f"mean {mean:.4f}  sigma {es.sigma:.3f}  "
                    f"{time.monotonic() - started:.0f}s")  # fmt: skip
         print(log[-1], file=sys.stderr)
     tuned = es.mean * SCALES
     check = []
     for name in dict.fromkeys([a.field, "greedy", "heuristic"]):
-        won, games = share(rules, tuned, a.check, a.seed + 999_983, seated(name))
+        seat = HeuristicStrategy(weights=dict(zip(NAMES, tuned.tolist(), strict=True)))
+        won, games = share(rules, seat, seated(name), a.check, a.seed + 999_983)
         lo, hi = wilson(won, games)
         check.append(f"against a {name} field: {won / games:.3f} [{float(lo):.3f}, "
                      f"{float(hi):.3f}] of {games} games (fair {1 / a.players:.3f})")  # fmt: skip

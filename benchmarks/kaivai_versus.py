@@ -23,14 +23,16 @@ MADE = {"greedy": lambda: "greedy", "heuristic": HeuristicStrategy,
         **{name: cls for name, cls in PLANS.items()}, "tuned": TunedStrategy}  # fmt: skip
 
 
-def share(players: int, seat: str, field: str, games: int, seed: int) -> tuple[float, int]:
-    """(wins, games) of `seat` as one seat among `field` seats, rotated."""
-    rules = Rules.make(players)
+def share(rules: Rules, seat: object, field: object, games: int, seed: int) -> tuple[float, int]:
+    """(wins, games) of `seat` as one seat among `field` seats (strategies, or names of the
+    machine's compiled ones), rotated: games // P games with it in each seat, game set q of
+    seed + q; a k-way tie worth 1/k of a win."""
+    p = rules.players
     won, played = 0.0, 0
-    for q in range(players):
-        lineup = [MADE[field]() for _ in range(players)]
-        lineup[q] = MADE[seat]()
-        batch = Batch.new(rules, seed + q, range(games // players))
+    for q in range(p):
+        lineup = [field] * p
+        lineup[q] = seat
+        batch = Batch.new(rules, seed + q, range(games // p))
         batch.play(lineup)
         winners = batch.finals()[:, :, 5]
         won += float((winners[:, q] / winners.sum(axis=1)).sum())
@@ -49,7 +51,8 @@ def main() -> None:
               f"({args.games} games each, seed {args.seed}):")  # fmt: skip
         for field in dict.fromkeys(["greedy", args.field]):
             for seat in MADE:
-                won, games = share(players, seat, field, args.games, args.seed)
+                won, games = share(Rules.make(players), MADE[seat](), MADE[field](), args.games,
+                                   args.seed)  # fmt: skip
                 lo, hi = wilson(won, games)
                 print(f"  {seat:>13} among {field:<9} {won / games:.3f} "
                       f"[{float(lo):.3f}, {float(hi):.3f}]")  # fmt: skip

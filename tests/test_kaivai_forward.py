@@ -167,10 +167,6 @@ class Watching(Strategy):
             self.seen.append((int(view.games[k]), view.kind, view.seat, fields, options))
         return super().by_policy(view)
 
-    bid = found = god = action = another_boat = by_policy
-    build_step = fish_step = deliver_step = move_step = by_policy
-    build = fish_island = deliver = celebrate = score_island = island_bid = by_policy
-
 
 @pytest.mark.parametrize("options", [{}, {"edition": "second", "influence_visibility": "hidden",
                                           "fishing": "lessluck"}])  # fmt: skip

@@ -99,10 +99,6 @@ def test_stop_or_another_boat_and_an_island_bid_follow_their_weights():
             asked.extend((view.kind, int(x)) for x in out)
             return out
 
-        bid = found = god = action = another_boat = by_policy
-        build_step = fish_step = deliver_step = move_step = by_policy
-        build = fish_island = deliver = celebrate = score_island = island_bid = by_policy
-
     Games.new(rules, SEED, range(6)).play(
         [Watch(weights={"another": -1.0, "contest": 0.0}), Strategy(), Strategy(), Strategy()]
     )

@@ -22,7 +22,3 @@ class GreedyStrategy(Strategy):
 
     def by_policy(self, view: SeatView) -> np.ndarray:
         return compiled_answers(view, m.GREEDY)
-
-    bid = found = god = action = another_boat = by_policy
-    build_step = fish_step = deliver_step = move_step = by_policy
-    build = fish_island = deliver = celebrate = score_island = island_bid = by_policy

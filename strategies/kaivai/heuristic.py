@@ -40,10 +40,6 @@ class HeuristicStrategy(Heuristic, Strategy):
         """The heuristic's option in each game of the view (the machine's, compiled)."""
         return compiled_answers(view, m.HEURISTIC, self.w)
 
-    bid = found = god = action = another_boat = by_policy
-    build_step = fish_step = deliver_step = move_step = by_policy
-    build = fish_island = deliver = celebrate = score_island = island_bid = by_policy
-
 
 class TunedStrategy(Tuned, HeuristicStrategy):
     """`tuned`: the heuristic with the weights tuned for its player count

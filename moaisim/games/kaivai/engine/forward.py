@@ -43,12 +43,8 @@ class Machine(Batch):
         out._lineup = out.lineup([None] * rules.players)
         return out
 
-    def holding(self, g: m.Arrays, seed: int, games: np.ndarray) -> Machine:
-        """A machine of these rules over the state `g` (copies, stacks)."""
-        return Machine.holding_rules(self.rules, g, seed, games)
-
     @staticmethod
-    def holding_rules(rules: Rules, g: m.Arrays, seed: int, games: np.ndarray) -> Machine:
+    def holding(rules: Rules, g: m.Arrays, seed: int, games: np.ndarray) -> Machine:
         """A machine of `rules` over the state `g` (copies, stacks, determinized worlds),
         every seat asked from outside."""
         out = Machine(rules, g, seed, np.asarray(games, dtype=np.int64))
@@ -104,7 +100,7 @@ class Machine(Batch):
 
     def take(self, rows: np.ndarray, games: np.ndarray | None) -> Machine:
         ids = self.games[rows] if games is None else np.asarray(games, dtype=np.int64)
-        return self.holding(self._copied(rows), self.seed, ids)
+        return self.holding(self.rules, self._copied(rows), self.seed, ids)
 
     def fork(self, rows: np.ndarray, seed: int, games: np.ndarray) -> Machine:
         """Copies whose dice and seats' draws come from the streams of root `seed`, copy k
@@ -115,7 +111,7 @@ class Machine(Batch):
         g.rand[:, :p] = streams.seat_keys
         g.rand[:, m.R_POS : m.R_POS + p] = 0
         g.rand[:, m.R_CHANCE :] = streams.chance_keys
-        return self.holding(g, seed, games)
+        return self.holding(self.rules, g, seed, games)
 
     def view(self, seat: int, rows: np.ndarray, kind: Any, legal: np.ndarray | None = None,
              info: dict[str, np.ndarray] | None = None) -> SeatView:  # fmt: skip
@@ -157,7 +153,7 @@ class Games(engine.Games):
         g = m.Arrays(*(np.concatenate(parts) for parts in zip(*(x.g for x in machines),
                                                                 strict=True)))  # fmt: skip
         games = np.concatenate([x.games for x in machines])
-        return first.holding(g, first.seed, games)
+        return first.holding(first.rules, g, first.seed, games)
 
     def play(self, strategies: Sequence[Any]) -> Self:
         """Every game to its end, seat q asked through strategies[q] (a method per `Kind`,
@@ -198,11 +194,21 @@ class Strategy(Parameterised):
     compiled = "random"
 
     def by_policy(self, view: SeatView) -> np.ndarray:
+        """Every decision's answer unless a method of its kind is overridden."""
         return view.rng.choice(view.legal)
 
-    bid = found = god = action = another_boat = by_policy
-    build_step = fish_step = deliver_step = move_step = by_policy
-    build = fish_island = deliver = celebrate = score_island = island_bid = by_policy
+
+def _asks_by_policy(kind: Kind) -> Any:
+    def ask(self: Strategy, view: SeatView) -> np.ndarray:
+        return self.by_policy(view)
+
+    ask.__name__ = ask.__qualname__ = kind.value
+    ask.__doc__ = f"The `{kind.value}` decision: `by_policy` unless overridden."
+    return ask
+
+
+for _kind in Kind:  # one method per decision kind, each asking `by_policy`
+    setattr(Strategy, _kind.value, _asks_by_policy(_kind))
 
 
 def conserved(games: Games) -> list[str]:

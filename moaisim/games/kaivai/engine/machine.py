@@ -693,17 +693,17 @@ def effect_legal(g, geo, sc, c, r: int, s: int, act: int, boat: int, end: int) -
 
 
 @kernel(nrt=False)
-def steps(g, geo, sc, c, r: int, s: int, act: int, fresh: bool, out: bool) -> int:  # noqa: ANN001
+def steps(g, geo, sc, c, r: int, s: int, act: int, out: bool) -> int:  # noqa: ANN001
     """D5: the (boat, end) steps from which the action's effect is legal, as boat * N + end,
-    boats and ends in hex order; `fresh`: the turn's start (every boat of the seat, R6.8);
-    with `out` False only whether there is one."""
+    boats and ends in hex order, for the seat's boats of the turn's start that have not acted
+    (R6.8); with `out` False only whether there is one."""
     n_hex = len(geo.centre)
     rng = range_of(g, c, r, s)
     n = 0
     for boat in range(n_hex):
         if g.hexes[r, H_BOAT, boat] != s:
             continue
-        if not fresh and (g.hexes[r, H_ACTED, boat] or not g.hexes[r, H_START, boat]):
+        if g.hexes[r, H_ACTED, boat] or not g.hexes[r, H_START, boat]:
             continue
         reach(g, geo, sc, r, boat, rng)
         for end in range(n_hex):
@@ -719,29 +719,20 @@ def steps(g, geo, sc, c, r: int, s: int, act: int, fresh: bool, out: bool) -> in
 
 
 @kernel(nrt=False)
-def action_legal(g, geo, sc, c, r: int, s: int, act: int) -> bool:  # noqa: ANN001
-    """R6.4: the seat can pay the price and carry out at least one step."""
-    if g.seat[r, s, S_INFLUENCE] < g.count[r, G_SPACES + act]:
-        return False
-    if act == INCREASE:
-        return g.seat[r, s, S_BONUS] < len(c.bonus) - 1
-    if act == CELEBRATE:
-        return feast_mask(g, geo, r) != 0
-    if not could_act(g, geo, c, r, s, act):
-        return False
-    return steps(g, geo, sc, c, r, s, act, True, False) > 0
-
-
-@kernel(nrt=False)
 def legal_actions(g, geo, sc, c, r: int, s: int) -> int:  # noqa: ANN001
-    """Bit a: action a is legal for seat `s` now (`action_legal` of each, the boat actions
-    found together: each boat's reach once, each end tried for the actions still open)."""
+    """Bit a: action a is legal for seat `s` now (R6.4: it can pay the price and carry out a
+    step): Increase below the bonus track's end (R8.5), Celebrate with fish on a hut (R8.6);
+    the boat actions found together, each boat's reach once, each end tried for the actions
+    still open."""
     mask, open_ = 0, 0
     for a in range(N_ACTIONS):
         if g.seat[r, s, S_INFLUENCE] < g.count[r, G_SPACES + a]:
             continue
-        if a in (INCREASE, CELEBRATE):
-            if action_legal(g, geo, sc, c, r, s, a):
+        if a == INCREASE:
+            if g.seat[r, s, S_BONUS] < len(c.bonus) - 1:
+                mask |= 1 << a
+        elif a == CELEBRATE:
+            if feast_mask(g, geo, r) != 0:
                 mask |= 1 << a
         elif could_act(g, geo, c, r, s, a):
             open_ |= 1 << a
@@ -779,7 +770,7 @@ def legal_actions(g, geo, sc, c, r: int, s: int) -> int:  # noqa: ANN001
 
 @kernel(nrt=False)
 def could_act(g, geo, c, r: int, s: int, act: int) -> bool:  # noqa: ANN001
-    """A quick necessary condition of a boat action's step anywhere (`action_legal` looks for
+    """A quick necessary condition of a boat action's step anywhere (`legal_actions` looks for
     one only when it holds): a build needs a hut the seat can take and the least cost (its bid
     + 1); fishing the god on the board or a temple of its own; a delivery fish and a hut with
     room."""
@@ -878,7 +869,7 @@ def options(g, geo, sc, c, r: int, kind: int, s: int) -> int:  # noqa: ANN001
         sc[W_OPTS, 0], sc[W_OPTS, 1] = 0, 1
         return 2
     if K_BUILD_STEP <= kind <= K_MOVE_STEP:  # D5
-        return steps(g, geo, sc, c, r, s, kind - K_BUILD_STEP, False, True)
+        return steps(g, geo, sc, c, r, s, kind - K_BUILD_STEP, True)
     end = g.cur[r, C_END]
     if kind == K_BUILD:  # D6
         return build_options(g, geo, sc, c, r, s, end, end, True)
@@ -1007,13 +998,7 @@ def greedy(g, geo, sc, c, r: int, kind: int, s: int, n: int) -> int:  # noqa: AN
     if kind == K_ISLAND_BID:  # the least bid beating every rival's presence + influence
         if c.hidden:
             return n - 1
-        island = g.cur[r, C_SCORING]
-        mine = presence(g, geo, c, r, s, island)
-        need = 0
-        for t in range(c.players):
-            if t != s:
-                x = presence(g, geo, c, r, t, island) + g.seat[r, t, S_INFLUENCE] - mine + 1
-                need = max(need, x)
+        need = island_need(g, geo, c, r, s, g.cur[r, C_SCORING])
         return need if need < n else 0
     return 0  # steps, an island to fish, an island to score: the first
 
@@ -1480,7 +1465,7 @@ def step(g, geo, sc, c, pol, r: int) -> None:  # noqa: ANN001
             end_turn(g, c, r)
     elif st == STEPS:  # R6.8: another boat, or stop
         s, act = g.count[r, G_TURNS + g.cur[r, C_POS]], g.cur[r, C_ACT]
-        n = steps(g, geo, sc, c, r, s, act, False, True)
+        n = steps(g, geo, sc, c, r, s, act, True)
         if n == 0:
             end_turn(g, c, r)
             return
@@ -1500,7 +1485,7 @@ def step(g, geo, sc, c, pol, r: int) -> None:  # noqa: ANN001
         take_step(g, geo, sc, c, pol, r, s, act, n)
     elif st == STEP_ASK:  # D5
         s, act = g.count[r, G_TURNS + g.cur[r, C_POS]], g.cur[r, C_ACT]
-        take_step(g, geo, sc, c, pol, r, s, act, steps(g, geo, sc, c, r, s, act, False, True))
+        take_step(g, geo, sc, c, pol, r, s, act, steps(g, geo, sc, c, r, s, act, True))
     elif st == BUILD_ASK:  # R8.1
         s, end = g.count[r, G_TURNS + g.cur[r, C_POS]], g.cur[r, C_END]
         x = decide(g, geo, sc, c, pol, r, K_BUILD, s)

@@ -191,7 +191,7 @@ def _build(view: SeatView, rows: np.ndarray, n: int, seeds: np.ndarray) -> Games
         for t in range(q):  # R10.4: the seats before it bid in seat order, those with influence
             have = g.seat[:, t, m.S_INFLUENCE]
             g.seat[:, t, m.S_SECRET] = (u[:, p + t] * (have + 1)).astype(np.int64)
-    machine = Machine.holding_rules(rules, g, int(seeds[0]), streams.games)
+    machine = Machine.holding(rules, g, int(seeds[0]), streams.games)
     return Games(machine)
 
 
