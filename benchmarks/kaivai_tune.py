@@ -24,13 +24,8 @@ from kaivai_versus import MADE, share
 
 from moaisim.analysis.stats import wilson
 from moaisim.games.kaivai.rules.model import Rules
-from moaisim.strategies.kaivai.heuristic import (
-    NAMES,
-    PLANS,
-    SCALES,
-    HeuristicStrategy,
-    defaults,
-)
+from moaisim.strategies.kaivai.heuristic import NAMES, SCALES, HeuristicStrategy, defaults
+from moaisim.strategies.kaivai.plans import PLANS
 
 
 def seated(name: str) -> object:

@@ -16,7 +16,9 @@ import argparse
 from moaisim.analysis.stats import wilson
 from moaisim.games.kaivai.engine.batch import Batch
 from moaisim.games.kaivai.rules.model import Rules
-from moaisim.strategies.kaivai.heuristic import PLANS, HeuristicStrategy, TunedStrategy
+from moaisim.strategies.kaivai.heuristic import HeuristicStrategy
+from moaisim.strategies.kaivai.plans import PLANS
+from moaisim.strategies.kaivai.tuned import TunedStrategy
 
 #: The candidates by name.
 MADE = {"greedy": lambda: "greedy", "heuristic": HeuristicStrategy,

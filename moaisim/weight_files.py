@@ -91,7 +91,8 @@ def plan_class(name: str, base: type, path: Path, module: str) -> type:
         summary = doc["plan"]["summary"]
     except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError) as exc:
         raise UnknownStrategyError(f"plan {name!r}: {path} has no [plan] summary ({exc})") from None
-    cls_name = f"{name.capitalize()}Strategy"
+    cls_name = "".join(part.capitalize() for part in name.replace("_", "-").split("-"))
+    cls_name += "Strategy"  # "fisher-seller" -> FisherSellerStrategy, a module attribute
     return type(cls_name, (base,), {"name": name, "preset": path.name, "__doc__": summary,
                                     "__module__": module, "__qualname__": cls_name})  # fmt: skip
 

@@ -178,7 +178,8 @@ def test_both_engines_show_a_floor_strategy_the_same_view_at_every_decision(opti
     scores = []
     for i in (0, 1):
         one = AskingGame(rules, [Watching(reference) for _ in range(3)], SEED, i)
-        scores.append(one.play())
+        one.play()
+        scores.append(one.final_scores())
     machine.sort(key=lambda x: x[0])  # the machine asks its games in groups: game by game
     assert len(machine) == len(reference) > 300
     for k, (a, b) in enumerate(zip(machine, reference, strict=True)):
@@ -267,7 +268,9 @@ def test_floor_greedy_plays_the_compiled_greedy_games_on_both_engines(options):
     batch.play(["greedy", "random", "greedy", "greedy"])
     assert np.array_equal(floor, batch.finals()[:, :, 0])
     for i in range(4):
-        asked = AskingGame(rules, lineup, SEED, i).play()
+        one = AskingGame(rules, lineup, SEED, i)
+        one.play()
+        asked = one.final_scores()
         plain = ReferenceGame(rules, [PlainGreedy(), RandomStrategy(1), PlainGreedy(),
                                       PlainGreedy()], SEED, i)  # fmt: skip
         plain.play()

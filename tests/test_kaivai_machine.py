@@ -53,7 +53,7 @@ def figures(g: Game) -> list[list[int]]:
         huts = sum(1 for x in g.board.land.values() if x.owner == s)
         out.append([seat.glory, seat.money, len(seat.fish), boats, huts, int(s in won),
                     seat.parts["feasts"], seat.parts["huts"], seat.parts["sites"],
-                    seat.parts["piracy"]])  # fmt: skip
+                    seat.parts["piracy"], seat.celebrations])  # fmt: skip
     return out
 
 

@@ -5,6 +5,8 @@ the same game from the same seed)."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -385,10 +387,14 @@ def test_R10_5_ties_go_to_money_then_fish_then_shared():
 def test_rules_mistakes_are_one_line():
     with pytest.raises(RulesError, match="3 or 4 players"):
         Rules.make(5)
-    with pytest.raises(RulesError, match="rule option fishing must be one of"):
+    with pytest.raises(RulesError, match="rule option fishing = 'nets' is not one of dice"):
         Rules.make(3, fishing="nets")
-    with pytest.raises(RulesError, match="rule parameter rounds must be"):
+    with pytest.raises(RulesError, match=r"rule parameter rounds=0 is outside 1\.\.20"):
         Rules.make(3, params={"rounds": 0})
+    with pytest.raises(RulesError, match="unknown rule parameter 'turns' of kaivai"):
+        Rules.make(3, params={"turns": 5})
+    with pytest.raises(RulesError, match="unknown variant 'second'.*edition=second"):
+        Rules.make(3, "second")
 
 
 # --- property tests over random games --------------------------------------------------------
@@ -592,61 +598,56 @@ def test_greedy_and_random_games_keep_every_invariant_and_greedy_beats_random():
 @pytest.mark.parametrize("options", [{}, {"edition": "second"}, {"fishing": "lessluck"},
                                      {"influence_visibility": "hidden"}])  # fmt: skip
 def test_a_record_replays_the_same_game_from_its_log_alone(options):
-    # section D: every decision with its legal options and every chance draw in the log, so
-    # that another engine can play the game again from the record
+    # section D: every decision with its options and every chance draw in the log, so that
+    # another engine can play the game again from the record (moaisim play --json, replay)
     import json
 
-    from moaisim.games.kaivai.engine.record import ReplayError, replay, to_jsonl
-    from moaisim.strategies.kaivai.plain import PlainGreedy
+    import moaisim
+    from moaisim.errors import UserError
 
     for seed in (3, 4):
-        rules = Rules.make(4, **options)
-        lineup = [PlainGreedy(), RandomStrategy(1), PlainGreedy(), RandomStrategy(3)]
-        g = Game(rules, lineup, seed)
-        g.play()
-        text = to_jsonl(g, seed)
-        again = replay(text)
-        assert [s.glory for s in again.seats] == [s.glory for s in g.seats]
-        assert again.winners() == g.winners()
-    # a record whose choice was changed is not followed silently
-    rows = text.splitlines()
-    i = next(k for k, r in enumerate(rows) if '"decision": "action"' in r)
+        rec = moaisim.play(4, seed, strategies=["greedy", "random", "tuned", "random"],
+                           game_name="kaivai", **options)  # fmt: skip
+        again = moaisim.replay(rec.jsonl())
+        assert again.result["score"].tolist() == rec.result["score"].tolist()
+        assert again.events == json.loads(json.dumps(rec.events))
+    # a decision whose options were changed is not followed silently
+    rows = rec.jsonl().splitlines()
+    i = next(k for k, r in enumerate(rows) if '"kind":"action"' in r)
     row = json.loads(rows[i])
     row["legal"] = row["legal"][::-1]
     rows[i] = json.dumps(row)
-    with pytest.raises(ReplayError, match="does not match"):
-        replay("\n".join(rows) + "\n")
+    with pytest.raises(UserError, match=f"event {i} \\(decision\\) is not the game's: its legal"):
+        moaisim.replay("\n".join(rows) + "\n")
 
 
-def test_a_record_of_another_game_is_one_line_of_error():
+def test_a_log_of_another_game_or_no_log_is_one_line_of_error():
+    import moaisim
     from moaisim.errors import UserError
-    from moaisim.games.kaivai.engine.record import replay
 
-    with pytest.raises(UserError, match="not a Kaivai game record"):
-        replay('{"game": "moai", "players": 4}\n')
+    log = moaisim.play(3, 1, game_name="rapa-nui").jsonl()
+    from moaisim.strategies.kaivai.replay import replay
 
-
-def test_the_narration_tells_the_game_from_its_log():
-    from moaisim.games.kaivai.engine.record import narrate
-
-    g = play_random(Rules.make(3), 2)
-    lines = narrate(g)
-    assert lines[0].startswith("Extra cult site at ")
-    assert sum(1 for x in lines if x.startswith("Round ") and " bids " in x) == 3 * g.rules.rounds
-    assert lines[-1].startswith(f"Glory {[s.glory for s in g.seats]}")
+    with pytest.raises(UserError, match="the log is a game of 'rapa-nui', not of kaivai"):
+        replay(log)
+    with pytest.raises(UserError, match="not a kaivai game log of moaisim play --json"):
+        replay('{"e": "decision"}\n')
 
 
-def test_the_module_prints_a_readable_game_or_its_record(capsys):
-    from moaisim.games.kaivai.__main__ import main
-    from moaisim.games.kaivai.engine.record import replay
+def test_the_text_tells_the_game_round_by_round_and_its_scores():
+    import moaisim
 
-    assert main(["-p", "3", "--seed", "2"]) == 0
-    told = capsys.readouterr().out
-    assert told.startswith("Extra cult site at ") and "winner(s): seat" in told
-    assert main(["-p", "4", "--seed", "1", "--json"]) == 0
-    assert len(replay(capsys.readouterr().out).seats) == 4
-    assert main(["-p", "5"]) == 2
-    assert capsys.readouterr().err == "kaivai: error: Kaivai is played by 3 or 4 players, got 5\n"
+    rec = moaisim.play(3, 2, strategies="random", game_name="kaivai")
+    lines = rec.text().splitlines()
+    assert lines[0] == "Kaivai - 3 players, seed 2, game 0"
+    rounds = rec.rules.rounds
+    assert [x for x in lines if x.startswith("Round ") and x.endswith(":")] == [
+        f"Round {r}:" for r in range(1, rounds + 1)]  # fmt: skip
+    assert sum(1 for x in lines if re.fullmatch(r"  P[0-2] bids \d+\.", x)) == 3 * rounds  # R3
+    assert "Final scoring:" in lines
+    assert lines[-1].startswith("Winner: ") and lines[-1].endswith(f"after {rounds} rounds")
+    glory = rec.result["score"].tolist()
+    assert f"Glory {glory}; winner(s): " in rec.text()
 
 
 def test_greedy_bids_the_least_that_beats_every_rival_on_the_island():

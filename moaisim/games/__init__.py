@@ -22,7 +22,8 @@ GROUP = "moaisim.games"
 #: The game every command plays unless told otherwise (`--game`).
 DEFAULT = "moai"
 #: The games that ship with moaisim: name -> the package that is its `GameSpec`.
-BUILTIN: dict[str, str] = {"moai": "moaisim.games.moai", "rapa-nui": "moaisim.games.rapa_nui"}
+BUILTIN: dict[str, str] = {"moai": "moaisim.games.moai", "rapa-nui": "moaisim.games.rapa_nui",
+                           "kaivai": "moaisim.games.kaivai"}  # fmt: skip
 
 
 class UnknownGameError(UserError):

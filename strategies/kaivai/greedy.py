@@ -6,6 +6,8 @@ bid that beats every rival it can see."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from moaisim.games.kaivai.engine import machine as m
@@ -18,7 +20,7 @@ class GreedyStrategy(Strategy):
     """Fixed preferences, one decision at a time (the compiled policy `greedy`)."""
 
     name = "greedy"
-    compiled = "greedy"
+    form: ClassVar[str] = "greedy"
 
     def by_policy(self, view: SeatView) -> np.ndarray:
         return compiled_answers(view, m.GREEDY)

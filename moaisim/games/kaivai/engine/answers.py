@@ -18,7 +18,8 @@ from moaisim.rng import Streams
 
 def compiled_answers(view: SeatView, family: int, weights: np.ndarray | None = None) -> np.ndarray:
     """[n] the option each game of the view is answered with by the compiled policy `family`
-    (`machine.GREEDY`, or `machine.HEURISTIC` with its `weights`)."""
+    (`machine.GREEDY`, or `machine.HEURISTIC` with its `weights`), among the options the
+    view's legal mask leaves (a restriction's narrowed view)."""
     rules, n = view.rules, len(view)
     streams = Streams(0, np.arange(n), rules.players)  # unread: these policies draw nothing
     g = state_of(view, np.arange(n), 1, streams)
@@ -27,5 +28,10 @@ def compiled_answers(view: SeatView, family: int, weights: np.ndarray | None = N
     w = np.zeros(NW) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     out = np.zeros(n, dtype=np.int64)
     geo = geometry(rules.components.radius)
-    m.answer_rows(g, geo, scratch(rules), consts(rules), kinds, seats, family, w, out)
+    sc = scratch(rules)
+    mask = np.zeros((n, sc.shape[1]), dtype=np.bool_)
+    legal = np.asarray(view.legal, dtype=bool)
+    mask[:, : legal.shape[1]] = legal
+    where = np.zeros(sc.shape[1], dtype=np.int64)
+    m.answer_rows(g, geo, sc, consts(rules), kinds, seats, family, w, mask, where, out)
     return out

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from moaisim.engine.answers import BadAnswer, check
-from moaisim.errors import IllegalActionError
+from moaisim.errors import IllegalActionError, StrategyError
 from moaisim.games.kaivai.engine import machine as m
 from moaisim.games.kaivai.engine.batch import geometry, hex_number
 from moaisim.games.kaivai.engine.decisions import Kind
@@ -26,23 +26,53 @@ LAND = {kind: k for k, kind in enumerate(HUT_KINDS)} | {"site": m.SITE}
 KIND_OF = {kind.value: kind for kind in Kind} | {"continue": Kind.ANOTHER_BOAT}
 
 
+class _Logged(Game):
+    """The reference game, its events also written to the toolkit's log (`events.EVENTS`:
+    `e` names the kind); its decisions are logged by the seats that answer them (`_Asker`),
+    the secret ones too."""
+
+    def __init__(self, log: list[dict[str, Any]], *args: Any) -> None:
+        self.toolkit_log = log
+        super().__init__(*args)
+
+    def log(self, kind: str, **fields: Any) -> None:
+        super().log(kind, **fields)
+        if kind != "decision":
+            self.toolkit_log.append({"e": kind, "round": self.round, **plain(fields)})
+
+
 class ReferenceGame:
     """One game on the reference engine, seat q's decisions put to `strategies[q]` (a floor
-    strategy: a method per `Kind`, a view in, an index into the options out)."""
+    strategy: a method per `Kind`, a view in, an index into the options out). `events` is
+    the game's log in the toolkit's form (`events.EVENTS`), `state` the reference game (what
+    `results.seat_rows` reads)."""
 
-    def __init__(self, rules: Any, strategies: Sequence[Any], seed: int = 0,
-                 game: int = 0) -> None:  # fmt: skip
+    def __init__(self, rules: Any, strategies: Sequence[Any], seed: int = 0, game: int = 0,
+                 names: Sequence[str] | None = None) -> None:  # fmt: skip
         self.rules, self.strategies = rules, list(strategies)
         self.seed, self.index = int(seed), int(game)
+        self.names = list(names) if names is not None else [
+            getattr(s, "name", type(s).__name__) for s in self.strategies]  # fmt: skip
         self.number = hex_number(rules.components.radius)
         self.geo = geometry(rules.components.radius)
+        self.events: list[dict[str, Any]] = []
         seats = [_Asker(self, q) for q in range(rules.players)]
-        self.game = Game(rules, seats, seed, game)
+        self.game = _Logged(self.events, rules, seats, seed, game)
+        self.scores: list[int] | None = None
 
-    def play(self) -> list[int]:
-        """The game to its end; each seat's final glory."""
+    @property
+    def state(self) -> Game:
+        """The reference game itself (its board and seats)."""
+        return self.game
+
+    def play(self) -> list[dict[str, Any]]:
+        """The game to its end; its log (`events`)."""
+        for q, strategy in enumerate(self.strategies):
+            if hasattr(strategy, "start"):  # a strategy that picks its weights by the rules
+                strategy.start(self.rules, q, np.array([self.index]))
         self.game.play()
-        return self.final_scores()
+        self.scores = self.final_scores()
+        return self.events
 
     def final_scores(self) -> list[int]:
         return [seat.glory for seat in self.game.seats]
@@ -150,9 +180,26 @@ class _Asker:
                              np.array([own.index]), **own.seen(q, kind))  # fmt: skip
         strategy = own.strategies[q]
         try:
-            action = int(check(getattr(strategy, what.value)(seat_view), legal)[0])
+            answer = getattr(strategy, what.value)(seat_view)
+        except Exception as exc:
+            raise StrategyError(own.names[q], what.value, own.index, own.seed, q,
+                                f"raised {type(exc).__name__}: {exc}") from exc  # fmt: skip
+        try:
+            action = int(check(answer, legal)[0])
         except BadAnswer as bad:
-            raise IllegalActionError(type(strategy).__name__, what.value, own.index, own.seed,
+            raise IllegalActionError(own.names[q], what.value, own.index, own.seed,
                                      q, bad.shown, bad.problem) from None  # fmt: skip
         streams.advance(q, rows, rng)
+        own.events.append({"e": "decision", "round": own.game.round, "seat": q,
+                           "kind": what.value, "action": action,
+                           "choice": plain(options[action]), "legal": plain(list(options))})
         return action
+
+
+def plain(x: Any) -> Any:
+    """Tuples as lists, all the way down: what JSON keeps of a value."""
+    if isinstance(x, tuple | list):
+        return [plain(v) for v in x]
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    return x

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from moaisim.errors import (
     GameLengthError,
@@ -26,8 +27,16 @@ from moaisim.games.kaivai.engine import machine as m
 from moaisim.games.kaivai.engine import warm
 from moaisim.games.kaivai.engine.policy import NW
 from moaisim.games.kaivai.engine.reference import ACTIONS, PASS
+from moaisim.games.kaivai.engine.results import (
+    ROUND_DTYPES,
+    TRACKED,
+    frame,
+    provenance,
+    ranked,
+)
 from moaisim.games.kaivai.rules.board import RING, STEPS, board_hexes, distance
 from moaisim.games.kaivai.rules.model import Rules
+from moaisim.mixture_parts import Choice
 from moaisim.rng import Streams
 
 #: The decision kinds in the machine's order (`machine.K_BID` ...), as the reference engine
@@ -36,14 +45,11 @@ KINDS: tuple[str, ...] = (
     "bid", "found", "god", "action", "continue", "build_step", "fish_step", "deliver_step",
     "move_step", "build", "fish_island", "deliver", "celebrate", "score_island", "island_bid",
 )  # fmt: skip
-#: The compiled policies by name (`machine.RANDOM` ...); None in a line-up is a seat asked
-#: from Python (`waiting`, `answer`).
-FAMILIES = {"random": m.RANDOM, "greedy": m.GREEDY}
 #: The hut kinds by number (`machine.BOAT_HUT` ...), as the reference engine names them.
 HUTS = ("boat", "temple", "meeting")
 #: The columns of `Batch.finals()`.
 FINALS = ("glory", "money", "fish", "boats", "huts", "winner", "feasts", "hut_glory", "sites",
-          "piracy")  # fmt: skip
+          "piracy", "celebrations")  # fmt: skip
 #: The fishing variants (O2) by number.
 FISHING = ("dice", "lessluck", "luckless")
 
@@ -128,9 +134,9 @@ def scratch(rules: Rules) -> np.ndarray:
     return np.zeros((m.N_WORK, max(most_options(rules), n + 1, 64)), dtype=np.int64)
 
 
-def arrays(rules: Rules, streams: Streams, trace: int = 0) -> m.Arrays:
+def arrays(rules: Rules, streams: Streams, trace: int = 0, rounds: bool = False) -> m.Arrays:
     """The state of len(streams.games) games before their set-up (`trace`: decisions kept
-    per game for the equivalence tests)."""
+    per game for the equivalence tests; `rounds`: the per-round table kept)."""
     b, p = len(streams.games), rules.players
     n = len(board_hexes(rules.components.radius))
     islands = len(rules.components.printed_cult_sites) + rules.extra_sites
@@ -149,7 +155,31 @@ def arrays(rules: Rules, streams: Streams, trace: int = 0) -> m.Arrays:
         vals=np.zeros((b, p, 2, m.VALUES), dtype=np.int64),
         rand=rand,
         trace=np.zeros((b, trace, 4), dtype=np.int64),
+        track=np.zeros((b, rules.rounds if rounds else 0, p, len(TRACKED)), dtype=np.int64),
     )
+
+
+#: A strategy's compiled form (`Strategy.compiled(rules)`) -> the machine's policy family.
+FAMILIES = {"random": m.RANDOM, "greedy": m.GREEDY, "heuristic": m.HEURISTIC}
+
+
+def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[Any] | None:
+    """Each strategy's compiled form under these rules, or None unless every one has one
+    (no user code runs in their games: the runner's compiled path)."""
+    forms = [getattr(s, "compiled", lambda rules: None)(rules) for s in strategies]
+    return None if any(f is None for f in forms) else forms
+
+
+def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray]:
+    """The machine's policy family of a strategy and its weights: its compiled form's
+    (`Strategy.compiled`; a "heuristic" form plays the strategy's `vector(rules)`), or
+    `PAUSE` (its answers come from Python) when it has none."""
+    form = getattr(strategy, "compiled", lambda rules: None)(rules)
+    family = FAMILIES.get(form, m.PAUSE) if isinstance(form, str) else m.PAUSE
+    weights = np.zeros(NW, dtype=np.float64)
+    if family == m.HEURISTIC:
+        weights[:] = strategy.vector(rules)
+    return family, weights
 
 
 class Batch:
@@ -161,54 +191,72 @@ class Batch:
         self.c = consts(rules)
         self.sc = scratch(rules)
         self.hexes = board_hexes(rules.components.radius)
+        self.strategies: list[Any] = []
+        #: when above 0, play stops at the end of this round (`machine.play_rows`)
+        self.last_round = 0
         self._lineup = self.lineup(["random"] * rules.players)
 
     @classmethod
     def new(cls, rules: Rules, seed: int, games: Sequence[int] | np.ndarray,
-            trace: int = 0) -> Batch:  # fmt: skip
+            trace: int = 0, rounds: bool = False) -> Batch:  # fmt: skip
         """Games `games` of root seed `seed`, set up (R1) as the reference engine's games
-        `Game(rules, ..., seed, game)` are."""
+        `Game(rules, ..., seed, game)` are (`rounds`: the per-round table kept)."""
         ids = np.asarray(games, dtype=np.int64)
-        g = arrays(rules, Streams(seed, ids, rules.players), trace)
+        g = arrays(rules, Streams(seed, ids, rules.players), trace, rounds)
         out = cls(rules, g, seed, ids)
         with warm.compiling():  # both kernels under one notice: no game is played here
             m.set_up_rows(g, out.geo, out.sc, out.c, np.arange(len(ids), dtype=np.int64))
             none = np.zeros(0, dtype=np.int64)
-            m.play_rows(g, out.geo, out.sc, out.c, out.lineup(["random"] * rules.players), none)
+            m.play_rows(g, out.geo, out.sc, out.c, out.lineup(["random"] * rules.players), none,
+                        0)
         return out
 
     def __len__(self) -> int:
         return len(self.games)
 
+    def seat(self, strategies: Sequence[Any]) -> None:
+        """Seat these strategy instances (one per seat): their `start` hooks are called once
+        per seating, so a play that goes on from decisions answered outside it keeps what
+        the strategies know of the games (a mixture's draws)."""
+        if len(self.strategies) == len(strategies) and all(
+            a is b for a, b in zip(self.strategies, strategies, strict=True)
+        ):
+            return
+        self.strategies = list(strategies)
+        for q, s in enumerate(strategies):
+            hook = getattr(s, "start", None)
+            if hook is not None:
+                hook(self.rules, q, self.games)
+
     def lineup(self, strategies: Sequence[Any]) -> m.Lineup:
         """The seats' compiled policies: a name of `FAMILIES`, a strategy that plays one
-        compiled (its `compiled` name; a weighted heuristic's weights `w`), or None (asked
-        from Python)."""
+        compiled (`Strategy.compiled`: its form, a heuristic's weights its `vector`, a
+        mixture's `Choice` game by game), or None (asked from Python). What a `Choice`'s
+        components drew through views moves its seat's stream on."""
         p = self.rules.players
         if len(strategies) != p:
             raise UserError(f"{p} players need {p} strategies, got {len(strategies)}")
-        family = np.zeros(p, dtype=np.int64)
-        weights = np.zeros((p, NW), dtype=np.float64)
-        for q, seat in enumerate(strategies):
-            if hasattr(seat, "start"):  # a strategy that picks its weights by the rules
-                seat.start(self.rules, q, self.games)
-            name = seat if seat is None or isinstance(seat, str) else getattr(seat, "compiled", "")
-            if name is None:
-                family[q] = m.PAUSE
-            elif name == "heuristic" and not isinstance(seat, str):
-                family[q], weights[q] = m.HEURISTIC, np.asarray(seat.w, dtype=np.float64)
-            elif name in FAMILIES:
-                family[q] = FAMILIES[name]
-            else:
-                shown = seat if isinstance(seat, str) else type(seat).__name__
-                raise UnknownStrategyError(f"no compiled Kaivai strategy {shown!r} "
-                                           f"({', '.join(FAMILIES)}, or a heuristic's "
-                                           "weights)")  # fmt: skip
         b = len(self)
-        return m.Lineup(
-            family=np.ascontiguousarray(np.broadcast_to(family, (b, p))),
-            weights=np.ascontiguousarray(np.broadcast_to(weights, (b, p, NW))),
-        )
+        family = np.zeros((b, p), dtype=np.int64)
+        weights = np.zeros((b, p, NW), dtype=np.float64)
+        for q, seat in enumerate(strategies):
+            if seat is None:
+                family[:, q] = m.PAUSE
+            elif isinstance(seat, str):
+                if seat not in ("random", "greedy"):
+                    raise UnknownStrategyError(f"no compiled Kaivai strategy {seat!r} "
+                                               "(random, greedy, or a strategy object)")
+                family[:, q] = FAMILIES[seat]
+            else:
+                form = getattr(seat, "compiled", lambda rules: None)(self.rules)
+                if isinstance(form, Choice):
+                    comp, used = form.pick(self.games, self.g.rand[:, q].copy())
+                    self.g.rand[:, m.R_POS + q] += np.asarray(used, dtype=np.uint64)
+                    for k, (f, w) in form.forms.items():
+                        family[comp == k, q], weights[comp == k, q] = f, w
+                else:
+                    family[:, q], weights[:, q] = compiled_family(seat, self.rules)
+        return m.Lineup(family=family, weights=weights)
 
     def play(self, strategies: Sequence[Any]) -> None:
         """Every game played on by the seats' compiled policies, to its end or to a question
@@ -218,7 +266,7 @@ class Batch:
 
     def _resume(self, rows: np.ndarray) -> None:
         with warm.compiling():
-            m.play_rows(self.g, self.geo, self.sc, self.c, self._lineup, rows)
+            m.play_rows(self.g, self.geo, self.sc, self.c, self._lineup, rows, self.last_round)
         stuck = np.flatnonzero(self.g.cur[:, m.C_STEP] == m.TOO_LONG)
         if len(stuck):
             raise GameLengthError(int(self.games[stuck[0]]), self.seed, m.MAX_DECISIONS,
@@ -285,10 +333,49 @@ class Batch:
         return self.g.cur[:, m.C_STEP] == m.OVER
 
     def finals(self) -> np.ndarray:
-        """[B, P, 10] each seat's final figures (`FINALS`)."""
+        """[B, P, 11] each seat's final figures (`FINALS`)."""
         out = np.zeros((len(self), self.rules.players, len(FINALS)), dtype=np.int64)
         m.finals(self.g, self.c, self.rules.players, out)
         return out
+
+    def results(self, names: Sequence[str] | None = None) -> pd.DataFrame:
+        """The results table of the finished games (one row per seat of each game), seat q
+        named `names[q]` (default: its strategy's name, "seat q" for a seat none played)."""
+        p, b = self.rules.players, len(self)
+        fin = self.finals()
+        rank, share = ranked(fin[:, :, [0, 1, 2, 3, 4]])
+        if names is None:
+            names = [getattr(s, "name", str(s)) for s in self.strategies]
+            if len(names) != p:
+                names = [f"seat {q}" for q in range(p)]
+        flat = lambda a: np.asarray(a).reshape(-1)  # noqa: E731
+        col = {name: flat(fin[:, :, k]) for k, name in enumerate(FINALS)}
+        cols: dict[str, Any] = {
+            "game": np.repeat(self.games, p), "seed": self.seed, "players": p,
+            **provenance(self.rules), "seat": np.tile(np.arange(p), b),
+            "strategy": pd.Categorical(np.tile(np.array(names, dtype=object), b)),
+            "score": col["glory"], "feast_points": col["feasts"],
+            "hut_points": col["hut_glory"], "site_points": col["sites"],
+            "piracy_points": col["piracy"], "money": col["money"], "fish": col["fish"],
+            "boats_on_board": col["boats"], "huts": col["huts"],
+            "celebrations": col["celebrations"], "rank": flat(rank),
+            "win": flat(rank == 1), "win_share": flat(share),
+            "decisions": np.repeat(self.g.cur[:, m.C_DECISIONS], p),
+        }  # fmt: skip
+        return frame(cols)
+
+    def round_table(self) -> pd.DataFrame:
+        """The per-round table of games made with `rounds=True`: a row per game, round and
+        seat, as the round's decay ends it (`results.ROUND_COLUMNS`)."""
+        track, p = self.g.track, self.rules.players
+        if track.shape[1] == 0:
+            raise ValueError("the per-round table is kept for games made with rounds=True")
+        b, n = len(self), track.shape[1]
+        cols = {"game": np.repeat(self.games, n * p),
+                "round": np.tile(np.repeat(np.arange(1, n + 1), p), b),
+                "seat": np.tile(np.arange(p), b * n),
+                **{name: track[:, :, :, k].reshape(-1) for k, name in enumerate(TRACKED)}}
+        return pd.DataFrame({k: np.asarray(v).astype(ROUND_DTYPES[k]) for k, v in cols.items()})
 
     def traced(self, row: int) -> list[tuple[str, int, int, int]]:
         """Game `row`'s decisions as (kind, seat, options, choice), when traced."""

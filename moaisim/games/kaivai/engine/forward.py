@@ -15,15 +15,19 @@ own. `observe(seat)` is the view the seat would be given (R11).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
+import pandas as pd
 
 from moaisim import engine
+from moaisim.checks import check_seed, game_indices, whole
 from moaisim.engine.answers import BadAnswer, check
-from moaisim.errors import UserError
+from moaisim.errors import StrategyError, UserError
 from moaisim.games.kaivai.engine import machine as m
+from moaisim.games.kaivai.engine.asked import ReferenceGame
 from moaisim.games.kaivai.engine.batch import Batch
 from moaisim.games.kaivai.engine.decisions import KINDS, Kind
 from moaisim.games.kaivai.engine.views import SeatView, arrays_seen
@@ -37,9 +41,10 @@ class Machine(Batch):
     seat asked from outside, answers checked and put into the games' slots, copies, views."""
 
     @classmethod
-    def asking(cls, rules: Rules, seed: int, games: Sequence[int] | np.ndarray) -> Machine:
+    def asking(cls, rules: Rules, seed: int, games: Sequence[int] | np.ndarray,
+               rounds: bool = False) -> Machine:  # fmt: skip
         """Games `games` of root seed `seed`, set up, every seat asked from outside."""
-        out = super().new(rules, seed, games)
+        out = super().new(rules, seed, games, rounds=rounds)
         out._lineup = out.lineup([None] * rules.players)
         return out
 
@@ -127,8 +132,13 @@ class Machine(Batch):
             self.g.rand[rows, m.R_POS + seat] += np.uint64(rng.drawn)
 
     def scores(self) -> np.ndarray:
-        """[B, P] each seat's glory (R10)."""
-        return self.g.seat[:, :, m.S_GLORY].copy()
+        """[B, P] each seat's glory were the game to end now before its islands are scored:
+        its glory, and until the final scoring has begun 2 a hut on the board (R10.1)."""
+        g = self.g
+        glory = g.seat[:, :, m.S_GLORY].copy()
+        huts = self.c.huts - g.seat[:, :, m.S_HUTS]
+        before = (g.count[:, m.G_ROUND] <= self.c.rounds)[:, None]
+        return glory + np.where(before, 2 * huts, 0)
 
     def shares(self) -> np.ndarray:
         """[B, P] each seat's share of the win were the game to end now: the highest glory,
@@ -141,11 +151,43 @@ class Games(engine.Games):
     """Kaivai's forward model over the compiled machine."""
 
     Kind = Kind
+    machine: Machine
+    #: Played in rounds (R2): `play(..., last_round=k)` stops after round k (a search's
+    #: rollouts to a horizon).
+    ROUNDS: ClassVar[bool] = True
+
+    def __init__(self, machine: Machine) -> None:
+        super().__init__(machine)
+        self.names: list[str] = []
+        #: the games whose event log is kept (`events`), and the logs once played
+        self.logged: list[int] = []
+        self.events: dict[int, list[dict[str, Any]]] = {}
 
     @classmethod
-    def new(cls, rules: Rules, seed: int = 0, games: Sequence[int] | np.ndarray = (0,),
-            **how: Any) -> Self:  # fmt: skip
-        return cls(Machine.asking(rules, seed, np.atleast_1d(np.asarray(games, np.int64))))
+    def new(cls, rules: Rules, seed: int = 0, games: Sequence[int] | np.ndarray | int = (0,),
+            log: Sequence[int] | None = None, rounds: bool = False,
+            strategy_seed: int | None = None) -> Self:  # fmt: skip
+        """Games `games` of root seed `seed`, set up (R1) as in a run. `log` names games whose
+        event log is kept (`events`, after `play`: the reference engine's log of the same
+        game, checked to end with the machine's glory); `rounds` keeps the per-round table
+        (`round_table`). `strategy_seed` gives the seats' streams those of another root seed:
+        the same board and dice, other strategy draws (the balance sheet's luck)."""
+        if not isinstance(rules, Rules):
+            raise UserError(f"Games.new needs Kaivai's Rules (make_rules(players, ...)), "
+                            f"got {type(rules).__name__}")  # fmt: skip
+        listed = [games] if whole(games) else list(games)  # type: ignore[arg-type]
+        index = game_indices(np.asarray(listed, dtype=np.int64), "games")
+        made = cls(Machine.asking(rules, check_seed(seed), index, rounds=bool(rounds)))
+        if strategy_seed is not None:
+            fresh = Streams(check_seed(strategy_seed, "strategy_seed"), index, rules.players)
+            made.machine.g.rand[:, : rules.players] = fresh.seat_keys
+        if log is not None:
+            wanted = game_indices(np.asarray(list(log), dtype=np.int64), "log")
+            missing = sorted(set(wanted.tolist()) - set(index.tolist()))
+            if missing:
+                raise UserError(f"log: game {missing[0]} is not one of these games")
+            made.logged = wanted.tolist()
+        return made
 
     @staticmethod
     def concat(machines: Sequence[Machine]) -> Machine:
@@ -155,25 +197,91 @@ class Games(engine.Games):
         games = np.concatenate([x.games for x in machines])
         return first.holding(first.rules, g, first.seed, games)
 
-    def play(self, strategies: Sequence[Any]) -> Self:
-        """Every game to its end, seat q asked through strategies[q] (a method per `Kind`,
-        answering a view with an index into each game's options)."""
-        if len(strategies) != self.rules.players:
-            raise UserError(f"{self.rules.players} players need {self.rules.players} "
-                            f"strategies, got {len(strategies)}")  # fmt: skip
+    def _made(self, machine: engine.Machine) -> Self:
+        made = type(self)(machine)  # type: ignore[arg-type]
+        made.names = list(self.names)
+        return made
+
+    def play(self, strategies: Sequence[Any], names: Sequence[str] | None = None,
+             last_round: int | None = None) -> Self:  # fmt: skip
+        """Every game to its end (or, with `last_round`, to the end of that round), seat q
+        played by strategies[q] (a method per `Kind`, answering a view with an index into
+        each game's options), named `names[q]` in the results (default: each strategy's
+        name). A seat with a compiled form plays in the machine; the others are asked
+        through views, every seat's games at a decision of a kind at once."""
+        p = self.rules.players
+        if len(strategies) != p:
+            raise UserError(f"{p} players need {p} strategies, got {len(strategies)}")
+        if names is not None and len(names) != p:
+            raise UserError(f"{p} players need {p} names, got {len(names)}")
+        self.names = [str(n) for n in names] if names is not None else []
+        fresh = copy.deepcopy(list(strategies)) if self.logged else []
         mach = self.machine
-        for q, seat in enumerate(strategies):
-            if hasattr(seat, "start"):  # a strategy that picks its weights by the rules
-                seat.start(self.rules, q, self.games)
-        while waiting := mach.next_decisions():
-            for pend in waiting:
-                q = int(pend.seat[0])
-                view = mach.view(q, pend.rows, pend.kind, pend.legal, pend.info)
-                actions = mach.checked(pend, getattr(strategies[q], pend.name)(view))
-                mach.advance(q, pend.rows, view.rng)
-                mach.put(pend, actions)
+        mach.seat(strategies)
+        asking = mach._lineup
+        mach._lineup = mach.lineup(strategies)
+        mach.last_round = max(0, int(last_round)) if last_round is not None else 0
+        try:
+            while waiting := mach.next_decisions():
+                for pend in waiting:
+                    self._ask(pend, strategies)
+        finally:
+            mach._lineup, mach.last_round = asking, 0
         self.expire()
+        if self.logged:
+            self._log(fresh)
         return self
+
+    def _ask(self, pend: engine.Pending, strategies: Sequence[Any]) -> None:
+        """A group's seat answers its games through a view; the answers go into the games."""
+        mach, q = self.machine, int(pend.seat[0])
+        view = mach.view(q, pend.rows, pend.kind, pend.legal, pend.info)
+        strategy = strategies[q]
+        name = self.names[q] if self.names else getattr(strategy, "name", type(strategy).__name__)
+        game = int(mach.games[pend.rows[0]])
+        try:
+            answer = getattr(strategy, pend.name)(view)
+        except Exception as exc:
+            raise StrategyError(str(name), pend.name, game, mach.seed, q,
+                                f"raised {type(exc).__name__}: {exc}") from exc  # fmt: skip
+        try:
+            actions = check(answer, pend.legal)
+        except BadAnswer as bad:
+            raise StrategyError(str(name), pend.name, game, mach.seed, q,
+                                f"{bad.problem}: not one legal action per game of the "
+                                "view") from None  # fmt: skip
+        mach.advance(q, pend.rows, view.rng)
+        mach.put(pend, actions)
+
+    def _log(self, strategies: list[Any]) -> None:
+        """The event log of each logged game: the reference engine's log of the same game
+        (the same seed, game and seats, copies of the strategies as they were seated),
+        checked to end with the machine's glory."""
+        scores = self.scores()
+        for game in self.logged:
+            row = int(np.flatnonzero(self.machine.games == game)[0])
+            ref = ReferenceGame(self.rules, copy.deepcopy(strategies), seed=self.seed,
+                                game=game, names=self.names or None)  # fmt: skip
+            self.events[game] = ref.play()
+            if ref.final_scores() != scores[row].tolist():
+                raise AssertionError(f"game {game}: the reference engine scores "
+                                     f"{ref.final_scores()}, the machine "
+                                     f"{scores[row].tolist()}")  # fmt: skip
+
+    def results(self) -> pd.DataFrame:
+        """The results table of the games (one row per seat of each game; games over)."""
+        if not self.over().all():
+            raise UserError("results: some games are not over (play them on first)")
+        return self.machine.results(self.names or None)
+
+    def round_table(self) -> pd.DataFrame:
+        """The per-round table of games made with `rounds=True` (`Batch.round_table`)."""
+        return self.machine.round_table()
+
+    @property
+    def strategies(self) -> list[Any]:
+        """The strategy instances seated (`play`), seat by seat; [] before."""
+        return list(self.machine.strategies)
 
 
 class Game(engine.Game):
@@ -189,13 +297,43 @@ class Strategy(Parameterised):
     the machine's compiled random draw). Parameters: `params`, `bounds`."""
 
     name = "random"
-    #: The machine's compiled form of `by_policy` (`batch.Batch.lineup`): a subclass that
-    #: overrides `by_policy` declares its own.
-    compiled = "random"
+    #: The machine's compiled form of `by_policy` (`batch.FAMILIES`): "random" for the base
+    #: class's uniform choice; a subclass that overrides `by_policy` declares its own.
+    form: ClassVar[str] = "random"
+
+    def compiled(self, rules: object) -> Any:
+        """The form the machine plays this strategy in (`form`), when every decision is
+        `by_policy`'s (no decision method overridden, on the class or the instance) and
+        `by_policy` is the one `form` was declared for; else None: the machine asks the
+        strategy through views."""
+        for k in Kind:
+            mine = getattr(self, k.value, None)
+            if getattr(mine, "__func__", None) is not getattr(Strategy, k.value):
+                return None
+        if not issubclass(_owner(type(self), "form"), _owner(type(self), "by_policy")):
+            return None
+        return self.form
+
+    def check_players(self, players: int) -> None:
+        """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
+        for; called as a lineup is read. Default: every count."""
+
+    def start(self, rules: object, seat: int, games: np.ndarray) -> None:
+        """Called before a batch's games start (a mixture draws its components, `tuned`
+        reads its player count's weights). Default: nothing."""
+
+    def vector(self, rules: object) -> np.ndarray:
+        """A heuristic form's weights under `rules` (`policy.NAMES` order); none for random."""
+        return np.zeros(0)
 
     def by_policy(self, view: SeatView) -> np.ndarray:
         """Every decision's answer unless a method of its kind is overridden."""
         return view.rng.choice(view.legal)
+
+
+def _owner(cls: type, attr: str) -> type:
+    """The class of `cls`'s MRO that defines `attr`."""
+    return next(k for k in cls.__mro__ if attr in k.__dict__)
 
 
 def _asks_by_policy(kind: Kind) -> Any:

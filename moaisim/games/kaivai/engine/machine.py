@@ -85,8 +85,8 @@ N_WORK = 8
 #: bonus position, the score's parts (feasts, huts, sites, piracy), this round's bid (0: none),
 #: passed this round, acted this round, its island bid (kept secret until all are in).
 (S_INFLUENCE, S_HUTS, S_BOATS, S_STATUES, S_GLORY, S_BONUS, S_FEASTS, S_HUT_GLORY, S_SITES,
- S_PIRACY, S_BID, S_PASSED, S_ACTED, S_SECRET) = range(14)  # fmt: skip
-N_SEAT = 14
+ S_PIRACY, S_BID, S_PASSED, S_ACTED, S_SECRET, S_CELEBRATED) = range(15)  # fmt: skip
+N_SEAT = 15
 #: The chance purposes (`chance.Chance`).
 EXTRA_SITES, ORDER, DICE = 0, 1, 2
 DICE_PER_STEP = 4
@@ -156,6 +156,9 @@ class Arrays(NamedTuple):
     vals: np.ndarray  # [B, P, 2, VALUES] shells of each value, fish of each freshness
     rand: np.ndarray  # [B, R_CHANCE + 8] uint64
     trace: np.ndarray  # [B, T, 4] kind, seat, options, choice of each decision (T may be 0)
+    track: np.ndarray  # [B, rounds or 0, P, 5] each seat's glory, money, fish, huts built,
+    # feasts celebrated
+    # as each round's decay ends it (`results.TRACKED`; kept when a run asks for rounds)
 
 
 class Lineup(NamedTuple):
@@ -1313,6 +1316,7 @@ def celebrate(g, geo, r: int, s: int, island: int) -> None:  # noqa: ANN001
             g.hexes[r, H_FISH, h] = 0
     g.seat[r, s, S_GLORY] += total // 3
     g.seat[r, s, S_FEASTS] += total // 3
+    g.seat[r, s, S_CELEBRATED] += 1
 
 
 @kernel(nrt=False)
@@ -1523,6 +1527,14 @@ def step(g, geo, sc, c, pol, r: int) -> None:  # noqa: ANN001
             g.vals[r, s, 0, VALUES - 1] = 0
         for a in range(N_ACTIONS):
             g.count[r, G_SPACES + a] = 0
+        t = g.count[r, G_ROUND] - 1
+        if t < g.track.shape[1]:  # the per-round table (`results.TRACKED`)
+            for s in range(p):
+                g.track[r, t, s, 0] = g.seat[r, s, S_GLORY]
+                g.track[r, t, s, 1] = money(g, c, r, s)
+                g.track[r, t, s, 2] = fish_count(g, c, r, s)
+                g.track[r, t, s, 3] = huts_built(g, c, r, s)
+                g.track[r, t, s, 4] = g.seat[r, s, S_CELEBRATED]
         g.cur[r, C_STEP] = ROUND_START
     elif st == FINAL_START:  # R10.1
         g.count[r, G_ROUND] = c.rounds + 1
@@ -1593,12 +1605,15 @@ def start_actions(g, r: int, p: int) -> None:  # noqa: ANN001
 
 
 @kernel(nrt=False)
-def play_rows(g, geo, sc, c, pol, rows) -> None:  # noqa: ANN001
-    """Play each game of `rows` on to its end, to a Python seat's decision (paused), or to
-    its stop past `MAX_DECISIONS` (TOO_LONG)."""
+def play_rows(g, geo, sc, c, pol, rows, last: int) -> None:  # noqa: ANN001
+    """Play each game of `rows` on to its end, to a Python seat's decision (paused), to its
+    stop past `MAX_DECISIONS` (TOO_LONG), or, when `last` > 0, to the end of round `last`
+    (the game waits at the next round's start: a search's rollouts to a horizon)."""
     for i in range(len(rows)):
         r = rows[i]
         while not g.cur[r, C_PAUSED] and g.cur[r, C_STEP] < OVER:
+            if last > 0 and g.cur[r, C_STEP] == ROUND_START and g.count[r, G_ROUND] >= last:
+                break
             if g.cur[r, C_DECISIONS] > MAX_DECISIONS:
                 g.cur[r, C_STEP] = TOO_LONG
                 break
@@ -1630,7 +1645,7 @@ def winners(g, c, r: int, p: int, out) -> None:  # noqa: ANN001
 @kernel(nrt=False)
 def finals(g, c, p: int, out) -> None:  # noqa: ANN001
     """Per game and seat: glory, money, fish, boats on the board, huts built, winner (1/0),
-    the four score parts: `out[B, P, 10]`."""
+    the four score parts, feasts celebrated: `out[B, P, 11]` (`batch.FINALS`)."""
     for r in range(len(g.cur)):
         for s in range(p):
             out[r, s, 0] = g.seat[r, s, S_GLORY]
@@ -1642,6 +1657,7 @@ def finals(g, c, p: int, out) -> None:  # noqa: ANN001
             out[r, s, 7] = g.seat[r, s, S_HUT_GLORY]
             out[r, s, 8] = g.seat[r, s, S_SITES]
             out[r, s, 9] = g.seat[r, s, S_PIRACY]
+            out[r, s, 10] = g.seat[r, s, S_CELEBRATED]
         winners(g, c, r, p, out[r, :, 5])
 
 
@@ -1653,13 +1669,27 @@ def pending_options(g, geo, sc, c, r: int) -> int:  # noqa: ANN001
 
 
 @kernel(nrt=False)
-def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, out) -> None:  # noqa: ANN001
+def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, mask, where, out) -> None:  # noqa: ANN001
     """out[r] = the index a compiled policy (`family`: `GREEDY`, or `HEURISTIC` with the
     weights `w`) answers game r's decision of `kinds[r]` asked of `seats[r]` with (a view's
-    games rebuilt as machine state)."""
+    games rebuilt as machine state), among the options `mask[r]` leaves (a restriction's
+    narrowed view: the policy chooses among those alone, listed in order; `where` [W] is
+    room for their places). D10 and D12 are answered by their options' meaning, unnarrowed."""
     for r in range(len(out)):
         n = options(g, geo, sc, c, r, kinds[r], seats[r])
+        k = 0
+        for i in range(n):
+            if mask[r, i]:
+                sc[W_OPTS, k] = sc[W_OPTS, i]
+                where[k] = i
+                k += 1
+        if k == n or k == 0 or kinds[r] == K_CONTINUE or kinds[r] == K_ISLAND_BID:
+            if k < n:  # the options as they were (a mask that leaves none, or D10, D12)
+                n = options(g, geo, sc, c, r, kinds[r], seats[r])
+            for i in range(n):
+                where[i] = i
+            k = n
         if family == GREEDY:
-            out[r] = greedy(g, geo, sc, c, r, kinds[r], seats[r], n)
+            out[r] = where[greedy(g, geo, sc, c, r, kinds[r], seats[r], k)]
         else:
-            out[r] = heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], n)
+            out[r] = where[heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], k)]

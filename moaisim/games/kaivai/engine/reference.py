@@ -64,6 +64,7 @@ class Seat:
     statues: int  # temple statues in supply
     glory: int = 0
     bonus: int = 0  # movement-bonus position 0..8
+    celebrations: int = 0  # feasts celebrated (R8.6)
     parts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
 
     @property
@@ -736,6 +737,7 @@ class Game:
                 land.fish = 0
         self.seats[s].glory += total // 3
         self.seats[s].parts["feasts"] += total // 3
+        self.seats[s].celebrations += 1
         self.log("celebrated", seat=s, island=self.island_name(island), fish=total)
 
     # --- decay and the end -----------------------------------------------------------------

@@ -24,15 +24,17 @@ _known: set[str] = set()
 stream: TextIO | None = None
 
 
-def cold() -> bool:
-    """Whether playing on the machine would compile now."""
+def cold(path: str = "compiled") -> bool:
+    """Whether playing on the machine would compile now; the same kernels play every path
+    (`path`: "compiled", every seat in the machine, or "view", some asked through views)."""
     return not (cached(play_rows) and cached(set_up_rows))
 
 
 @contextlib.contextmanager
-def compiling() -> Iterator[None]:
+def compiling(path: str = "compiled") -> Iterator[None]:
     """Announce the compile of the machine's kernels around the block if they are not cached
-    and this process has not announced them yet; else do nothing."""
+    and this process has not announced them yet; else do nothing (every `path` plays the
+    same kernels)."""
     if _known or not cold():
         _known.add("compiled")
         yield

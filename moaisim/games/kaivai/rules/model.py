@@ -1,99 +1,49 @@
-"""Kaivai's rules as one value: the player count, the rule options (O1-O7 of
-docs/kaivai-rules.md) and the component figures (section C, `components.toml`), with the
-numeric house rules a study may change (`PARAMETERS`). Plain data: both engines read it."""
+"""Kaivai's rules as one frozen value: the player count, the component set (section C, the
+rule parameters among its figures) and the rule options (O1-O8 of docs/kaivai-rules.md).
+Plain data: both engines read it."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
-from dataclasses import asdict, dataclass, field
-from functools import cached_property
-from importlib import resources
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
 from moaisim.errors import RulesError
+from moaisim.games.kaivai.rules.components import (
+    Components,
+    contents,
+    digest_of,
+    load_components,
+    parameter_values,
+)
+from moaisim.games.kaivai.rules.options import OPTIONS, check_option, parse_variants
+from moaisim.games.kaivai.rules.parameters import PARAMETERS, check_names, table
 
-#: The rule options (docs/kaivai-rules.md, section O), each with its values, default first.
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "edition": ("first", "second"),  # O1
-    "fishing": ("dice", "lessluck", "luckless"),  # O2, R8.2.2
-    "extra_site_zone": ("edge", "anywhere"),  # O3, R1.2
-    "piracy_pays": ("pirate", "victim"),  # O4, R8.4.3
-    "presence_boats_on_huts": ("false", "true"),  # O5, R10.3
-    "influence_visibility": ("open", "hidden"),  # O6, R11
-    "trap_tie": ("any_largest", "all_cut_off"),  # O7, R7.4
-    "second_edition_pairs": ("uniform_pair",),  # O8, R1.2: how a two-hex island is drawn
-}
-#: The numeric house rules a study may set (name: rule, lowest, highest); None keeps the
-#: component file's (or the edition's) figure.
-PARAMETERS: dict[str, tuple[str, int, int]] = {
-    "rounds": ("R2.1", 1, 20),
-    "boats": ("R1.4", 1, 6),
-    "start_influence": ("R1.4", 0, 20),
-    "sacrifice_influence": ("R6.5", 0, 10),
-    "sink_cost_base": ("R8.4.3", 2, 12),
-}
 PLAYERS = (3, 4)
 
 
-@dataclass(frozen=True)
-class Components:
-    """The figures of section C, read from a component file."""
-
-    radius: int
-    printed_cult_sites: tuple[tuple[int, int], ...]
-    extra_site_min_distance: int
-    bid_distance: tuple[int, ...]
-    bonus: tuple[int, ...]
-    dice_success_sixths: tuple[int, ...]
-    sale_shells: tuple[int, ...]
-    sink_cost_base: int
-    hut_fish_capacity: int
-    freshness: int
-    huts: int
-    boats: int
-    temple_statues: int
-    start_influence: int
-    start_shells: tuple[int, ...]
-    start_fish: tuple[int, ...]
-    rounds: int
-    cult_tiles: int
-    extra_sites: dict[int, int]
-    second: dict[str, Any] = field(default_factory=dict)
-
-    @staticmethod
-    def read(path: str | Path | None = None) -> Components:
-        """The component file at `path`, or the default one shipped beside this module."""
-        if path is None:
-            text = resources.files(__package__).joinpath("components.toml").read_text("utf-8")
-        else:
-            text = Path(path).read_text("utf-8")
-        d = tomllib.loads(text)
-        b, t, p, g = d["board"], d["tracks"], d["per_player"], d["game"]
-        return Components(
-            radius=int(b["radius"]),
-            printed_cult_sites=tuple((int(q), int(r)) for q, r in b["printed_cult_sites"]),
-            extra_site_min_distance=int(b["extra_site_min_distance"]),
-            bid_distance=tuple(t["bid_distance"]), bonus=tuple(t["bonus"]),
-            dice_success_sixths=tuple(t["dice_success_sixths"]),
-            sale_shells=tuple(t["sale_shells"]), sink_cost_base=int(t["sink_cost_base"]),
-            hut_fish_capacity=int(t["hut_fish_capacity"]), freshness=int(t["freshness"]),
-            huts=int(p["huts"]), boats=int(p["boats"]), temple_statues=int(p["temple_statues"]),
-            start_influence=int(p["start_influence"]), start_shells=tuple(p["start_shells"]),
-            start_fish=tuple(p["start_fish"]), rounds=int(g["rounds"]),
-            cult_tiles=int(g["cult_tiles"]),
-            extra_sites={int(k): int(v) for k, v in g["extra_sites"].items()},
-            second=dict(d.get("second_edition", {})),
-        )  # fmt: skip
+@cache
+def default_components() -> Components:
+    """The shipped component set (section C), read once."""
+    return load_components()
 
 
-@dataclass(frozen=True)
+def parameter_table() -> str:
+    """The rule parameters as the rules book's table, with the shipped defaults."""
+    return table(parameter_values(default_components()))
+
+
+@dataclass(frozen=True, eq=False)
 class Rules:
-    """One set-up of Kaivai: players, options, parameters and components."""
+    """One set-up of Kaivai; immutable and hashable, with a stable `digest()`."""
 
+    #: The registry's name of the game (`moaisim.games`).
+    game: ClassVar[str] = "kaivai"
     players: int
+    components: Components = field(default_factory=default_components)
+    variants: frozenset[str] = frozenset()
     edition: str = "first"
     fishing: str = "dice"
     extra_site_zone: str = "edge"
@@ -102,36 +52,101 @@ class Rules:
     influence_visibility: str = "open"
     trap_tie: str = "any_largest"
     second_edition_pairs: str = "uniform_pair"
-    params: tuple[tuple[str, int], ...] = ()
-    components: Components = field(default_factory=Components.read)
 
-    @staticmethod
-    def make(players: int, params: dict[str, int] | None = None,
-             components: str | Path | None = None, **options: str) -> Rules:  # fmt: skip
-        """Rules checked: one `RulesError` line per mistake."""
-        if isinstance(players, bool) or players not in PLAYERS:
-            raise RulesError(f"Kaivai is played by 3 or 4 players, got {players!r}")
-        for name, value in options.items():
-            if name not in OPTIONS:
-                raise RulesError(f"unknown rule option {name!r} ({', '.join(OPTIONS)})")
-            if value not in OPTIONS[name]:
-                raise RulesError(f"rule option {name} must be one of "
-                                 f"{', '.join(OPTIONS[name])}, got {value!r}")  # fmt: skip
-        given = dict(params or {})
-        for name, value in given.items():
-            if name not in PARAMETERS:
-                raise RulesError(f"unknown rule parameter {name!r} ({', '.join(PARAMETERS)})")
-            _, lo, hi = PARAMETERS[name]
-            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                raise RulesError(f"rule parameter {name} must be a whole number from {lo} to "
-                                 f"{hi}, got {value!r}")  # fmt: skip
-        comps = Components.read(components)
-        return Rules(players, params=tuple(sorted(given.items())), components=comps, **options)
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or self.players not in PLAYERS:
+            raise RulesError(f"kaivai is played by 3 or 4 players, got {self.players!r}")
+        if not isinstance(self.components, Components):
+            raise RulesError(f"components must be a kaivai component set, got "
+                             f"{type(self.components).__name__}")  # fmt: skip
+        object.__setattr__(self, "variants", parse_variants(self.variants))
+        for name in OPTIONS:
+            check_option(name, getattr(self, name))
 
-    def param(self, name: str, default: int) -> int:
-        """A parameter's value, else `default`."""
-        return dict(self.params).get(name, default)
+    @classmethod
+    def make(cls, players: int, variants: str | Iterable[str] | None = None,
+             components: str | Path | Components | None = None,
+             params: Mapping[str, int] | None = None, **options: str) -> Rules:  # fmt: skip
+        """Rules checked, one `RulesError` line per mistake: a component file (None: the
+        shipped one), rule parameters (`params={"rounds": 8}`) and rule options
+        (`edition="second"`)."""
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise RulesError(f"unknown rule option {unknown[0]!r} of kaivai (its options: "
+                             f"{', '.join(OPTIONS)})")  # fmt: skip
+        if params is not None and not isinstance(params, Mapping):
+            raise RulesError(f"params must map rule parameters to values, got {params!r}")
+        if isinstance(components, Components):
+            if params:
+                raise RulesError("give rule parameters with a component file, not a component "
+                                 "set already made")  # fmt: skip
+            comps = components
+        elif components is None and not params:
+            comps = default_components()
+        else:
+            comps = load_components(components, dict(params) if params else None)
+        return cls(players, comps, parse_variants(variants), **options)
 
+    # --- the toolkit's reading ---------------------------------------------------------------
+    @property
+    def variant(self) -> str:
+        """The variant label: 'base' (Kaivai has none)."""
+        return "base"
+
+    def has(self, variant: str) -> bool:
+        """Kaivai plays no variant."""
+        return variant in self.variants
+
+    def options(self) -> dict[str, str]:
+        """Each rule option's value (section O)."""
+        return {name: getattr(self, name) for name in OPTIONS}
+
+    def params(self) -> dict[str, int]:
+        """Each rule parameter's value as this set-up plays it (`rounds`: the edition's)."""
+        return {**parameter_values(self.components), "rounds": self.rounds}
+
+    def differences(self) -> list[str]:
+        """How this set-up differs from the book's game, in words: the rule options, the rule
+        parameters, and a component file whose other figures differ."""
+        out = [f"{k}={v}" for k, v in self.options().items() if v != OPTIONS[k][0]]
+        base = parameter_values(default_components())
+        mine = parameter_values(self.components)
+        out += [f"{k}={v}" for k, v in mine.items() if v != base[k]]
+        if contents(self.components) != contents(default_components()):
+            out.append(
+                f"components={self.components.name}#{digest_of(contents(self.components))[:8]}"
+            )
+        return out
+
+    @property
+    def setup(self) -> str:
+        """The set-up's label: 'base', or its differences ('edition=second, rounds=6')."""
+        return ", ".join(self.differences()) or "base"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything that defines the game, as plain data (what the digest hashes)."""
+        return {"game": self.game, "players": self.players, **self.options(),
+                "components": self.components.as_dict()}  # fmt: skip
+
+    def digest(self) -> str:
+        """Stable SHA-256 of everything that defines the game (run manifests)."""
+        return self._digest
+
+    @cached_property
+    def _digest(self) -> str:
+        return digest_of(self.to_dict())
+
+    def __hash__(self) -> int:
+        return hash(self._digest)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._digest == other._digest
+
+    # --- the figures the engines read ----------------------------------------------------------
     @property
     def second(self) -> bool:
         """The second edition (O1)."""
@@ -139,10 +154,9 @@ class Rules:
 
     @property
     def rounds(self) -> int:
-        """R2.1: 10 rounds (8 in the second edition), unless a parameter says."""
+        """R2.1: 10 rounds (8 in the second edition)."""
         c = self.components
-        base = int(c.second.get("rounds", 8)) if self.second else c.rounds
-        return self.param("rounds", base)
+        return int(c.second.get("rounds", 8)) if self.second else c.rounds
 
     @property
     def cult_tiles(self) -> int:
@@ -153,20 +167,22 @@ class Rules:
     @property
     def boats(self) -> int:
         """R1.4: boats per player."""
-        return self.param("boats", self.components.boats)
+        return self.components.boats
 
     @property
     def start_influence(self) -> int:
-        return self.param("start_influence", self.components.start_influence)
+        """R1.4: the influence each player starts with."""
+        return self.components.start_influence
 
     @property
     def sacrifice_influence(self) -> int:
         """R6.5: the influence a sacrifice gains."""
-        return self.param("sacrifice_influence", 2)
+        return self.components.sacrifice_influence
 
     @property
     def sink_cost_base(self) -> int:
-        return self.param("sink_cost_base", self.components.sink_cost_base)
+        """R8.4.3: a sinking's glory is this less the victim's boats on the board."""
+        return self.components.sink_cost_base
 
     @property
     def start_fish(self) -> tuple[int, ...]:
@@ -187,43 +203,41 @@ class Rules:
         table = c.second.get("extra_islands", {}) if self.second else c.extra_sites
         return int({int(k): v for k, v in table.items()}.get(self.players, 0))
 
-    #: The registry name, as every game's rules carry it (`moaisim.games.base.RulesLike`).
-    game: ClassVar[str] = "kaivai"
 
-    @property
-    def variants(self) -> frozenset[str]:
-        """Kaivai has no named variants: its rule options (O1-O8) and parameters say all."""
-        return frozenset()
+def make_rules(
+    players: int,
+    variants: str | Iterable[str] | None = None,
+    rules: Rules | None = None,
+    components: str | Path | None = None,
+    params: Mapping[str, int] | None = None,
+    **options: str | None,
+) -> Rules:
+    """A `Rules` from a player count, a component file, rule parameters and rule options; a
+    `Rules` given as `rules` is used as it is, and what is given beside it must agree."""
+    chosen = {k: v for k, v in options.items() if v is not None}
+    if rules is None:
+        return Rules.make(players, variants, components, params, **chosen)
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a kaivai Rules object, got {type(rules).__name__}")
+    if rules.players != players:
+        raise RulesError(f"rules are for {rules.players} players, not {players}")
+    parse_variants(variants)
+    if params:
+        check_names(params)
+        differ = [k for k, v in params.items() if rules.params()[k] != v]
+        if differ:
+            raise RulesError(f"rule parameter {differ[0]}={params[differ[0]]!r} disagrees with "
+                             f"the Rules object's {rules.params()[differ[0]]}")  # fmt: skip
+    if components is not None and load_components(components) != rules.components:
+        raise RulesError(f"the component file {str(components)!r} disagrees with the Rules "
+                         "object's components: give one or the other")  # fmt: skip
+    for name, value in chosen.items():
+        check_option(name, value)
+        if getattr(rules, name) != value:
+            raise RulesError(f"{name}={value!r} disagrees with the Rules object's "
+                             f"{name}={getattr(rules, name)!r}")  # fmt: skip
+    return rules
 
-    def digest(self) -> str:
-        """Stable SHA-256 of everything that defines the game: players, options, parameters
-        and the component figures."""
-        return self._digest
 
-    def __hash__(self) -> int:
-        return hash(self._digest)
-
-    @cached_property
-    def _digest(self) -> str:
-        data = {"game": self.game, "players": self.players,
-                **{k: getattr(self, k) for k in OPTIONS}, "params": dict(self.params),
-                "components": asdict(self.components)}  # fmt: skip
-        text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(text.encode()).hexdigest()
-
-    @property
-    def setup(self) -> str:
-        """The set-up's label: 'base', or the options and parameters that differ."""
-        parts = [f"{k}={getattr(self, k)}" for k, v in OPTIONS.items() if getattr(self, k) != v[0]]
-        parts += [f"{k}={v}" for k, v in self.params]
-        return "+".join(parts) or "base"
-
-
-def make_rules(players: int, variants: Any = None, params: dict[str, int] | None = None,
-               components: str | Path | None = None, **options: str) -> Rules:  # fmt: skip
-    """`Rules.make` as every game's `make_rules` is called (`moaisim.games.base.GameEngine`):
-    Kaivai has no named variants, so `variants` must be empty."""
-    if variants:
-        raise RulesError(f"Kaivai has no named variants, got {variants!r} (its rule options: "
-                         f"{', '.join(OPTIONS)})")  # fmt: skip
-    return Rules.make(players, params=params, components=components, **options)
+__all__ = ["OPTIONS", "PARAMETERS", "Components", "Rules", "default_components", "make_rules",
+           "parameter_table"]  # fmt: skip

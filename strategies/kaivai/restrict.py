@@ -1,0 +1,87 @@
+"""`restrict` for Kaivai: another strategy with some kinds of move forbidden, the toolkit's
+(`moaisim.engine.restrict`) over Kaivai's forbid names.
+
+`restrict(strategy='tuned', forbid=['piracy'])` plays `tuned` except that it never sinks a
+rival's boat; a decision where only forbidden options are left keeps them (the rules come
+first: the move is forced, and counted). The options a name forbids are read from the view
+(its options as the machine lists them, the board it shows), so a restricted seat is asked
+through views; the built-ins answer a narrowed view among the options it leaves
+(`answers.compiled_answers`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moaisim.engine.restrict import Restrict
+from moaisim.games.kaivai.engine.batch import geometry
+from moaisim.games.kaivai.engine.decisions import Kind
+from moaisim.games.kaivai.engine.forward import Strategy
+from moaisim.games.kaivai.engine.reference import ACTIONS, PASS
+from moaisim.games.kaivai.engine.views import SeatView
+
+#: The forbid names and what each forbids (rule ids).
+FORBID: dict[str, str] = {
+    **{a: f"the {a} action (R8, D4)" for a in ACTIONS},
+    "sacrifice": "passing before acting in a round, a sacrifice (R6.5)",
+    "piracy": "a move step onto a rival's boat, sinking it (R8.4)",
+    "sell": "delivering fish to a rival's hut (R8.3)",
+}
+#: The decision kinds each name narrows.
+KINDS: dict[str, tuple[Kind, ...]] = {
+    **{a: (Kind.ACTION,) for a in ACTIONS}, "sacrifice": (Kind.ACTION,),
+    "piracy": (Kind.MOVE_STEP,), "sell": (Kind.DELIVER,),
+}  # fmt: skip
+#: A bit each (the toolkit's restriction reads them; Kaivai's machine plays restrictions
+#: through views).
+BITS: dict[str, int] = {name: 1 << k for k, name in enumerate(FORBID)}
+
+
+def forbidden(view: SeatView, names: frozenset[str]) -> np.ndarray:
+    """[n, A] the options of the view's decision that `names` forbid."""
+    codes = np.asarray(view.info["options"])
+    legal = np.asarray(view.legal, dtype=bool)
+    out = np.zeros_like(legal)
+    q = view.seat
+    if view.kind is Kind.ACTION:
+        acts = (*ACTIONS, PASS)
+        for a in names & set(ACTIONS):
+            out |= legal & (codes == acts.index(a))
+        if "sacrifice" in names:  # the pass of a seat that has not acted this round
+            fresh = np.asarray(view.acted)[:, q] == 0
+            out |= legal & (codes == acts.index(PASS)) & fresh[:, None]
+    elif view.kind is Kind.MOVE_STEP and "piracy" in names:
+        hexes = np.asarray(view.boat).shape[1]
+        ends = np.where(legal, codes % hexes, 0)
+        owner = np.take_along_axis(np.asarray(view.boat), ends, axis=1)
+        out |= legal & (owner >= 0) & (owner != q)
+    elif view.kind is Kind.DELIVER and "sell" in names:
+        nbr = geometry(view.rules.components.radius).nbr
+        base = view.rules.components.hut_fish_capacity + 1
+        owners = np.asarray(view.owner)
+        for row in range(len(view)):
+            end = int(view.end[row])
+            for k in np.flatnonzero(legal[row]):
+                x = int(codes[row, k])
+                for j in range(6):
+                    if x % base and owners[row, int(nbr[end, j])] != q:
+                        out[row, k] = True
+                        break
+                    x //= base
+    return out
+
+
+class RestrictStrategy(Restrict, Strategy):
+    """Another strategy with some kinds of move forbidden (strategy=..., forbid=[...])."""
+
+    name, game, kinds = "restrict", "kaivai", Kind
+    FORBID, KINDS, BITS = FORBID, KINDS, BITS
+
+    def allowed_actions(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
+        """The options the names leave each game, and the games where they leave none (the
+        mask then as it was: forced)."""
+        legal = np.array(view.legal, dtype=bool)
+        allowed = legal & ~forbidden(view, self.forbidden)
+        stuck = ~allowed.any(axis=1)
+        allowed[stuck] = legal[stuck]
+        return allowed, stuck
