@@ -6,7 +6,6 @@ the same game from the same seed)."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from typing import Any
 

@@ -190,9 +190,17 @@ class _Asker:
             raise IllegalActionError(own.names[q], what.value, own.index, own.seed,
                                      q, bad.shown, bad.problem) from None  # fmt: skip
         streams.advance(q, rows, rng)
-        own.events.append({"e": "decision", "round": own.game.round, "seat": q,
-                           "kind": what.value, "action": action,
-                           "choice": plain(options[action]), "legal": plain(list(options))})
+        own.events.append(
+            {
+                "e": "decision",
+                "round": own.game.round,
+                "seat": q,
+                "kind": what.value,
+                "action": action,
+                "choice": plain(options[action]),
+                "legal": plain(list(options)),
+            }
+        )
         return action
 
 

@@ -207,8 +207,7 @@ class Batch:
         with warm.compiling():  # both kernels under one notice: no game is played here
             m.set_up_rows(g, out.geo, out.sc, out.c, np.arange(len(ids), dtype=np.int64))
             none = np.zeros(0, dtype=np.int64)
-            m.play_rows(g, out.geo, out.sc, out.c, out.lineup(["random"] * rules.players), none,
-                        0)
+            m.play_rows(g, out.geo, out.sc, out.c, out.lineup(["random"] * rules.players), none, 0)
         return out
 
     def __len__(self) -> int:
@@ -244,8 +243,10 @@ class Batch:
                 family[:, q] = m.PAUSE
             elif isinstance(seat, str):
                 if seat not in ("random", "greedy"):
-                    raise UnknownStrategyError(f"no compiled Kaivai strategy {seat!r} "
-                                               "(random, greedy, or a strategy object)")
+                    raise UnknownStrategyError(
+                        f"no compiled Kaivai strategy {seat!r} "
+                        "(random, greedy, or a strategy object)"
+                    )
                 family[:, q] = FAMILIES[seat]
             else:
                 form = getattr(seat, "compiled", lambda rules: None)(self.rules)
@@ -371,10 +372,12 @@ class Batch:
         if track.shape[1] == 0:
             raise ValueError("the per-round table is kept for games made with rounds=True")
         b, n = len(self), track.shape[1]
-        cols = {"game": np.repeat(self.games, n * p),
-                "round": np.tile(np.repeat(np.arange(1, n + 1), p), b),
-                "seat": np.tile(np.arange(p), b * n),
-                **{name: track[:, :, :, k].reshape(-1) for k, name in enumerate(TRACKED)}}
+        cols = {
+            "game": np.repeat(self.games, n * p),
+            "round": np.tile(np.repeat(np.arange(1, n + 1), p), b),
+            "seat": np.tile(np.arange(p), b * n),
+            **{name: track[:, :, :, k].reshape(-1) for k, name in enumerate(TRACKED)},
+        }
         return pd.DataFrame({k: np.asarray(v).astype(ROUND_DTYPES[k]) for k, v in cols.items()})
 
     def traced(self, row: int) -> list[tuple[str, int, int, int]]:

@@ -114,8 +114,10 @@ def seat_rows(game: Any, seed: int, index: int, strategies: Sequence[str]) -> di
     keys = np.array([[[x.glory, x.money, len(x.fish), boats[s], built[s]]
                       for s, x in enumerate(seats)]])  # fmt: skip
     rank, share = ranked(keys)
-    parts = {column: [x.parts[k] for x in seats]
-             for column, k in zip(PARTS, ("feasts", "huts", "sites", "piracy"), strict=True)}
+    parts = {
+        column: [x.parts[k] for x in seats]
+        for column, k in zip(PARTS, ("feasts", "huts", "sites", "piracy"), strict=True)
+    }
     return {
         "game": [index] * p, "seed": [seed] * p, "players": [p] * p,
         **{k: [v] * p for k, v in provenance(rules).items()},
