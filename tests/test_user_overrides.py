@@ -49,6 +49,9 @@ CASES = [(game, point) for game in BUILTIN for point in points(game)]
 SETUP: dict[tuple[str, str], dict[str, str]] = {
     ("rapa-nui", "start_sacrifice"): {"start_sacrifice": "one_choice"},
 }
+#: Root seeds of kinds that are rare at the default seed (Kaivai's D7: a fish step between
+#: two qualifying islands, about once in 30 games; seed 12's 24 games hold one).
+SEEDS: dict[tuple[str, str], int] = {("kaivai", "fish_island"): 12}
 #: Kinds never asked of a strategy: a decision with one legal action is taken without asking
 #: (Rapa Nui's R4.3: only a hand of Moai is ever stuck, so its discard has one kind to drop).
 FORCED = {("rapa-nui", "discard")}
@@ -62,7 +65,8 @@ def test_an_overridden_method_is_asked_and_both_engines_play_the_same_games(game
         calls: list[str] = []
         cls = overriding(game, point, calls)
         played[engine] = moaisim.simulate(
-            PLAYERS, GAMES_PLAYED, strategies=[cls, "greedy", "random"], seed=11,
+            PLAYERS, GAMES_PLAYED, strategies=[cls, "greedy", "random"],
+            seed=SEEDS.get((game, point), 11),
             engine=engine, rotation="none", game_name=game, **SETUP.get((game, point), {}),
         )  # fmt: skip
         asked[engine] = calls

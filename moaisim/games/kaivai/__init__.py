@@ -97,7 +97,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "apply_edit": ("moaisim.games.kaivai.edits", "apply_edit"),
     # the decisions' shapes: each kind's answer width and action-space size (distill, learn)
     "ACTION_WIDTHS": (f"{_ENGINE}.decisions", "ACTION_WIDTHS"),
-    "action_size": (f"{_ENGINE}.decisions", "action_size"),
+    "action_size": (f"{_ENGINE}.batch", "action_size"),
 }
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())

@@ -128,6 +128,12 @@ def most_options(rules: Rules) -> int:
                len(c.bid_distance) + 1, rules.start_influence + 64)  # fmt: skip
 
 
+def action_size(rules: Rules, kind: Any) -> int:
+    """The most options a decision of `kind` can have under `rules`: `most_options`, the
+    same for every kind (a view's own mask is as wide as its games' longest list)."""
+    return most_options(rules)
+
+
 def scratch(rules: Rules) -> np.ndarray:
     """The kernels' work array (`machine.W_OPTS` ...)."""
     n = len(board_hexes(rules.components.radius))

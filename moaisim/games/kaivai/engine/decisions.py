@@ -32,12 +32,3 @@ KINDS: tuple[Kind, ...] = tuple(Kind)
 
 #: Each kind's answer width: one index a game (the toolkit reads it through the GameSpec).
 ACTION_WIDTHS: dict[Kind, int] = dict.fromkeys(Kind, 1)
-
-
-def action_size(rules: object, kind: Kind) -> int:
-    """The most options a decision of `kind` can have under `rules` (its legal masks' widest:
-    `batch.most_options`, the same for every kind; a view's own mask is as wide as its
-    games' longest list)."""
-    from moaisim.games.kaivai.engine.batch import most_options
-
-    return most_options(rules)  # type: ignore[arg-type]
