@@ -338,7 +338,7 @@ def test_game_moai_is_accepted(capsys, args):
 def test_games_lists_every_game_and_with_game_only_that_one(capsys):
     code, every, _ = run(capsys, "games")
     names = [line.split()[0] for line in every.splitlines() if not line.startswith(" ")]
-    assert code == 0 and names == ["moai", "rapa-nui"]
+    assert code == 0 and names == ["moai", "rapa-nui", "kaivai"]
     code, one, _ = run(capsys, "games", "--game", "rapa-nui")
     assert code == 0 and one.splitlines()[0].startswith("rapa-nui") and "moai " not in one
 
