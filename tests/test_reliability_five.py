@@ -354,4 +354,4 @@ def test_a_file_s_game_key_is_answered_in_the_file_s_words(tmp_path):
             with pytest.raises(UserError) as info:
                 loader(path)
             assert str(info.value) == (f"{path}: game must be a game's name, one of moai, "
-                                       f"rapa-nui, got {said}")  # fmt: skip
+                                       f"rapa-nui, kaivai, got {said}")  # fmt: skip
