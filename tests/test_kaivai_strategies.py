@@ -22,13 +22,19 @@ from moaisim.strategies.kaivai.tuned import TunedStrategy
 SEED = 53
 
 
+def viewed(strategy: object) -> object:
+    """The strategy asked through views (no compiled form: the machine pauses for it)."""
+    strategy.compiled = lambda rules: None  # type: ignore[attr-defined]
+    return strategy
+
+
 @pytest.mark.parametrize("players,options", [(3, {}), (4, {"edition": "second"}),
                                              (4, {"influence_visibility": "hidden"})])  # fmt: skip
 def test_the_heuristic_and_its_plans_play_the_same_games_on_every_path(players, options):
     rules = Rules.make(players, **options)
-    lineup = [HeuristicStrategy(), PLANS["pirate"](), PLANS["builder"](), GreedyStrategy()]
-    lineup = lineup[:players]
-    floor = Games.new(rules, SEED, range(4)).play(lineup).scores()
+    made = [HeuristicStrategy, PLANS["pirate"], PLANS["builder"], GreedyStrategy][:players]
+    lineup = [cls() for cls in made]
+    floor = Games.new(rules, SEED, range(4)).play([viewed(cls()) for cls in made]).scores()
     batch = Batch.new(rules, SEED, range(4))
     batch.play(lineup)
     assert np.array_equal(floor, batch.finals()[:, :, 0])
@@ -78,7 +84,7 @@ def test_tuned_plays_the_weights_tuned_for_its_player_count():
         seat.start(rules, 0, np.arange(1))
         want = FAMILY.shipped(f"tuned-{players}p.toml")
         assert seat.w.tolist() == [want[k] for k in NAMES]
-        floor = Games.new(rules, SEED, range(3)).play([seat] + [Strategy()] * (players - 1))
+        floor = Games.new(rules, SEED, range(3)).play([viewed(seat)] + [Strategy()] * (players - 1))
         batch = Batch.new(rules, SEED, range(3))
         batch.play([TunedStrategy()] + ["random"] * (players - 1))
         assert np.array_equal(floor.scores(), batch.finals()[:, :, 0])
@@ -103,3 +109,34 @@ def test_stop_or_another_boat_and_an_island_bid_follow_their_weights():
     kinds = {k for k, _ in asked}
     assert Kind.ISLAND_BID in kinds
     assert all(x == 0 for k, x in asked if k in (Kind.ANOTHER_BOAT, Kind.ISLAND_BID))
+
+
+@pytest.mark.parametrize("forbid", [["piracy", "sell", "sacrifice"], ["celebrate", "bids_low"],
+                                    ["bids_mid", "bids_high", "deliver"]])  # fmt: skip
+def test_a_restriction_plays_the_same_games_compiled_through_views_and_on_the_reference(forbid):
+    # what each forbid name forbids is written twice, in the machine and from a view
+    # (strategies/kaivai/restrict.py): the two, and the reference engine, play the same games
+    from moaisim.strategies.kaivai.restrict import RestrictStrategy
+
+    rules = Rules.make(4, piracy_pays="victim")
+    spec = {"strategy": "tuned", "forbid": forbid}
+    lineup = [RestrictStrategy(**spec), TunedStrategy(), RestrictStrategy(**spec),
+              PLANS["pirate"]()]  # fmt: skip
+    compiled = Games.new(rules, SEED, range(8)).play(lineup)
+    views = Games.new(rules, SEED, range(8)).play(
+        [viewed(RestrictStrategy(**spec)), TunedStrategy(), RestrictStrategy(**spec),
+         PLANS["pirate"]()])  # fmt: skip
+    assert np.array_equal(compiled.scores(), views.scores())
+    one = ReferenceGame(rules, [RestrictStrategy(**spec), TunedStrategy(), RestrictStrategy(**spec),
+                                PLANS["pirate"]()], SEED, 0)  # fmt: skip
+    one.play()
+    assert one.final_scores() == compiled.scores()[0].tolist()
+    free = Games.new(rules, SEED, range(8)).play([TunedStrategy(), TunedStrategy(),
+                                                  TunedStrategy(), PLANS["pirate"]()])  # fmt: skip
+    assert not np.array_equal(free.scores(), compiled.scores())  # the names change the play
+    taken = {e["kind"]: e["choice"] for e in one.events if e["e"] == "decision" and e["seat"] == 0}
+    if "bids_low" in forbid:
+        bids = [e["choice"] for e in one.events if e["e"] == "decision" and e["kind"] == "bid"
+                and e["seat"] in (0, 2)]  # fmt: skip
+        assert bids and min(bids) >= 4
+    assert taken  # seat 0 decided

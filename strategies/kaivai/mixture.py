@@ -1,7 +1,7 @@
 """`mixture` and the meta-game's `dispatch` for Kaivai: the toolkit's (`moaisim.engine.mixture`:
 the draw, the play, `components`, `drawn`) over Kaivai's strategies. When every component has a
-compiled form, the seat is a `Choice` of their families and weights, which the machine plays
-game by game (`batch.Batch.lineup`).
+compiled form, the seat is a `Choice` of their families, weights and forbid bits, which the
+machine plays game by game (`batch.Batch.lineup`).
 
 `mixture(weights={'greedy': 0.5, 'builder': 0.5})`, or a TOML file given as `weights=` or
 `file=` (a `[mixture]` table of `"strategy spec" = probability` lines, and `players`).
@@ -26,9 +26,9 @@ class PerGame(mixture.PerGame, Strategy):
 
     game, kinds = "kaivai", Kind
 
-    def component_form(self, inst: Any, rules: Any) -> tuple[int, np.ndarray] | None:
-        """(family, weights) of a component the machine plays (`compiled_family`); None for
-        one asked through views."""
+    def component_form(self, inst: Any, rules: Any) -> tuple[int, np.ndarray, int] | None:
+        """(family, weights, forbid bits) of a component the machine plays
+        (`compiled_family`); None for one asked through views."""
         form = compiled_family(inst, rules)
         return None if form[0] == m.PAUSE else form
 

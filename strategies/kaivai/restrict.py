@@ -3,18 +3,22 @@
 
 `restrict(strategy='tuned', forbid=['piracy'])` plays `tuned` except that it never sinks a
 rival's boat; a decision where only forbidden options are left keeps them (the rules come
-first: the move is forced, and counted). The options a name forbids are read from the view
-(its options as the machine lists them, the board it shows), so a restricted seat is asked
-through views; the built-ins answer a narrowed view among the options it leaves
-(`answers.compiled_answers`).
+first: the move is forced). What each name forbids is written twice on purpose, as the two
+engines read it: in the machine (`machine.forbidden`, bits `BITS`), where a restriction of a
+compiled strategy plays compiled, and here from a view (`forbidden`), where a strategy asked
+through views gets a narrowed mask; the built-ins answer a narrowed view among the options it
+leaves (`answers.compiled_answers`). Tests hold the two paths to the same games.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from moaisim.engine.restrict import Restrict
-from moaisim.games.kaivai.engine.batch import geometry
+from moaisim.games.kaivai.engine import machine as m
+from moaisim.games.kaivai.engine.batch import Forbid, geometry
 from moaisim.games.kaivai.engine.decisions import Kind
 from moaisim.games.kaivai.engine.forward import Strategy
 from moaisim.games.kaivai.engine.reference import ACTIONS, PASS
@@ -26,19 +30,30 @@ FORBID: dict[str, str] = {
     "sacrifice": "passing before acting in a round, a sacrifice (R6.5)",
     "piracy": "a move step onto a rival's boat, sinking it (R8.4)",
     "sell": "delivering fish to a rival's hut (R8.3)",
+    "bids_low": "the bids 1 to 3: cheap huts, the god (R3, R5)",
+    "bids_mid": "the bids 4 to 6: the longest reach (R3.3)",
+    "bids_high": "the bids 7 to 10: acting first (R3.4)",
 }
 #: The decision kinds each name narrows.
 KINDS: dict[str, tuple[Kind, ...]] = {
     **{a: (Kind.ACTION,) for a in ACTIONS}, "sacrifice": (Kind.ACTION,),
-    "piracy": (Kind.MOVE_STEP,), "sell": (Kind.DELIVER,),
+    "piracy": (Kind.MOVE_STEP,), "sell": (Kind.DELIVER,), "bids_low": (Kind.BID,),
+    "bids_mid": (Kind.BID,), "bids_high": (Kind.BID,),
 }  # fmt: skip
-#: A bit each (the toolkit's restriction reads them; Kaivai's machine plays restrictions
-#: through views).
-BITS: dict[str, int] = {name: 1 << k for k, name in enumerate(FORBID)}
+#: Each name's bit in the machine (`machine.F_SACRIFICE` ...; an action's is its number).
+BITS: dict[str, int] = {
+    **{a: 1 << k for k, a in enumerate(ACTIONS)}, "sacrifice": m.F_SACRIFICE,
+    "piracy": m.F_PIRACY, "sell": m.F_SELL, "bids_low": m.F_BIDS_LOW,
+    "bids_mid": m.F_BIDS_MID, "bids_high": m.F_BIDS_HIGH,
+}  # fmt: skip
+#: The bids each bid name forbids.
+BIDS: dict[str, range] = {"bids_low": range(1, 4), "bids_mid": range(4, 7),
+                          "bids_high": range(7, 11)}  # fmt: skip
 
 
 def forbidden(view: SeatView, names: frozenset[str]) -> np.ndarray:
-    """[n, A] the options of the view's decision that `names` forbid."""
+    """[n, A] the options of the view's decision that `names` forbid (what the machine's
+    `machine.forbidden` says of the same options)."""
     codes = np.asarray(view.info["options"])
     legal = np.asarray(view.legal, dtype=bool)
     out = np.zeros_like(legal)
@@ -50,6 +65,9 @@ def forbidden(view: SeatView, names: frozenset[str]) -> np.ndarray:
         if "sacrifice" in names:  # the pass of a seat that has not acted this round
             fresh = np.asarray(view.acted)[:, q] == 0
             out |= legal & (codes == acts.index(PASS)) & fresh[:, None]
+    elif view.kind is Kind.BID:
+        for name in names & set(BIDS):
+            out |= legal & np.isin(codes, list(BIDS[name]))
     elif view.kind is Kind.MOVE_STEP and "piracy" in names:
         hexes = np.asarray(view.boat).shape[1]
         ends = np.where(legal, codes % hexes, 0)
@@ -85,3 +103,8 @@ class RestrictStrategy(Restrict, Strategy):
         stuck = ~allowed.any(axis=1)
         allowed[stuck] = legal[stuck]
         return allowed, stuck
+
+    def forbidding(self, form: Any) -> Forbid | None:
+        """The inner form with the bits (`batch.Forbid`), which the machine plays; None for
+        one restricted already (two restrictions narrow in two steps: asked through views)."""
+        return None if isinstance(form, Forbid) else Forbid(form, self.bits)

@@ -32,6 +32,5 @@ def compiled_answers(view: SeatView, family: int, weights: np.ndarray | None = N
     mask = np.zeros((n, sc.shape[1]), dtype=np.bool_)
     legal = np.asarray(view.legal, dtype=bool)
     mask[:, : legal.shape[1]] = legal
-    where = np.zeros(sc.shape[1], dtype=np.int64)
-    m.answer_rows(g, geo, sc, consts(rules), kinds, seats, family, w, mask, where, out)
+    m.answer_rows(g, geo, sc, consts(rules), kinds, seats, family, w, mask, out)
     return out

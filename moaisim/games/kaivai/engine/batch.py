@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -176,16 +176,28 @@ def compiled_forms(rules: Rules, strategies: Sequence[Any]) -> list[Any] | None:
     return None if any(f is None for f in forms) else forms
 
 
-def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray]:
-    """The machine's policy family of a strategy and its weights: its compiled form's
-    (`Strategy.compiled`; a "heuristic" form plays the strategy's `vector(rules)`), or
-    `PAUSE` (its answers come from Python) when it has none."""
+class Forbid(NamedTuple):
+    """A restriction's compiled form (`restrict`): the inner strategy's form, and the forbid
+    bits (`machine.F_SACRIFICE` ...) the machine narrows its options by (`machine.narrow`)."""
+
+    form: Any
+    bits: int
+
+
+def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray, int]:
+    """The machine's policy family of a strategy, its weights and its forbid bits: its
+    compiled form's (`Strategy.compiled`; a "heuristic" form plays the strategy's
+    `vector(rules)`; a `Forbid` its inner form's, narrowed), or `PAUSE` (its answers come
+    from Python) when it has none, or one the machine plays game by game (a `Choice`)."""
     form = getattr(strategy, "compiled", lambda rules: None)(rules)
+    bits = 0
+    if isinstance(form, Forbid):
+        form, bits = form.form, form.bits
     family = FAMILIES.get(form, m.PAUSE) if isinstance(form, str) else m.PAUSE
     weights = np.zeros(NW, dtype=np.float64)
     if family == m.HEURISTIC:
         weights[:] = strategy.vector(rules)
-    return family, weights
+    return family, weights, bits if family != m.PAUSE else 0
 
 
 class Batch:
@@ -244,6 +256,7 @@ class Batch:
         b = len(self)
         family = np.zeros((b, p), dtype=np.int64)
         weights = np.zeros((b, p, NW), dtype=np.float64)
+        forbid = np.zeros((b, p), dtype=np.int64)
         for q, seat in enumerate(strategies):
             if seat is None:
                 family[:, q] = m.PAUSE
@@ -256,14 +269,17 @@ class Batch:
                 family[:, q] = FAMILIES[seat]
             else:
                 form = getattr(seat, "compiled", lambda rules: None)(self.rules)
+                outer = form.bits if isinstance(form, Forbid) else 0
+                form = form.form if isinstance(form, Forbid) else form
                 if isinstance(form, Choice):
                     comp, used = form.pick(self.games, self.g.rand[:, q].copy())
                     self.g.rand[:, m.R_POS + q] += np.asarray(used, dtype=np.uint64)
-                    for k, (f, w) in form.forms.items():
-                        family[comp == k, q], weights[comp == k, q] = f, w
+                    for k, (f, w, bits) in form.forms.items():
+                        at = comp == k
+                        family[at, q], weights[at, q], forbid[at, q] = f, w, bits | outer
                 else:
-                    family[:, q], weights[:, q] = compiled_family(seat, self.rules)
-        return m.Lineup(family=family, weights=weights)
+                    family[:, q], weights[:, q], forbid[:, q] = compiled_family(seat, self.rules)
+        return m.Lineup(family=family, weights=weights, forbid=forbid)
 
     def play(self, strategies: Sequence[Any]) -> None:
         """Every game played on by the seats' compiled policies, to its end or to a question

@@ -79,8 +79,14 @@ R_POS, R_CHANCE = MAX_SEATS, 2 * MAX_SEATS
 #: The rows of the work array (`sc[W_..., i]`): the options of the decision at hand and a sort
 #: key each, the steps to each hex (-1 unreached), a queue, a trap test's pieces and their
 #: sizes, and two short lists.
-W_OPTS, W_KEYS, W_REACH, W_QUEUE, W_PIECE, W_SIZES, W_INTS, W_MORE = range(8)
-N_WORK = 8
+W_OPTS, W_KEYS, W_REACH, W_QUEUE, W_PIECE, W_SIZES, W_INTS, W_MORE, W_WHERE = range(9)
+N_WORK = 9
+#: A restriction's forbid bits (`Lineup.forbid`, `strategies/kaivai/restrict.py`): an action
+#: each (bit a of `BUILD` ... `CELEBRATE`), then the pass before acting (a sacrifice, R6.5),
+#: a move step onto a rival's boat (R8.4), fish delivered to a rival's hut (R8.3), and the
+#: bids 1-3, 4-6 and 7-10 (R3).
+(F_SACRIFICE, F_PIRACY, F_SELL, F_BIDS_LOW, F_BIDS_MID, F_BIDS_HIGH) = (
+    1 << 6, 1 << 7, 1 << 8, 1 << 9, 1 << 10, 1 << 11)  # fmt: skip
 #: Each seat's figures (`g.seat[r, s]`): influence, huts, boats and statues in supply, glory,
 #: bonus position, the score's parts (feasts, huts, sites, piracy), this round's bid (0: none),
 #: passed this round, acted this round, its island bid (kept secret until all are in).
@@ -162,11 +168,12 @@ class Arrays(NamedTuple):
 
 
 class Lineup(NamedTuple):
-    """Each seat's policy family in each game [B, P], and a heuristic seat's weights
-    [B, P, policy.NW]."""
+    """Each seat's policy family in each game [B, P], a heuristic seat's weights
+    [B, P, policy.NW] and a restricted seat's forbid bits [B, P] (`F_SACRIFICE` ...)."""
 
     family: np.ndarray
     weights: np.ndarray
+    forbid: np.ndarray
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -1112,20 +1119,70 @@ def choose(g, geo, sc, c, pol, r: int, kind: int, s: int, n: int) -> int:  # noq
         g.cur[r, C_PAUSED] = 1
         g.cur[r, C_PEND_KIND], g.cur[r, C_PEND_SEAT] = kind, s
         return -1
-    elif pol.family[r, s] == GREEDY:
-        i = greedy(g, geo, sc, c, r, kind, s, n)
-    elif pol.family[r, s] == HEURISTIC:
-        i = heuristic(g, geo, sc, c, pol.weights[r, s], r, kind, s, n)
     else:
-        u = unit(g.rand[r, s], g.rand[r, R_POS + s])
-        g.rand[r, R_POS + s] += np.uint64(1)
-        i = min(int(u * n), n - 1)
+        m = n
+        if pol.forbid[r, s]:  # a restriction: the policy chooses among the options left
+            m = narrow(g, geo, sc, c, r, kind, s, n, pol.forbid[r, s])
+        if pol.family[r, s] == GREEDY:
+            i = greedy(g, geo, sc, c, r, kind, s, m)
+        elif pol.family[r, s] == HEURISTIC:
+            i = heuristic(g, geo, sc, c, pol.weights[r, s], r, kind, s, m)
+        else:
+            u = unit(g.rand[r, s], g.rand[r, R_POS + s])
+            g.rand[r, R_POS + s] += np.uint64(1)
+            i = min(int(u * m), m - 1)
+        if m < n:  # the chosen option's place among all n, the list as it was
+            i = sc[W_WHERE, i]
+            options(g, geo, sc, c, r, kind, s)
     g.cur[r, C_DECISIONS] += 1
     t = g.cur[r, C_TRACED]
     if t < g.trace.shape[1]:
         g.trace[r, t, 0], g.trace[r, t, 1], g.trace[r, t, 2], g.trace[r, t, 3] = kind, s, n, i
         g.cur[r, C_TRACED] = t + 1
     return sc[W_OPTS, i]
+
+
+@kernel(nrt=False, inline="always")
+def forbidden(g, geo, c, r: int, kind: int, s: int, x: int, bits: int) -> bool:  # noqa: ANN001
+    """Whether option `x` (as `options` lists it) of seat `s`'s decision of `kind` is one the
+    forbid `bits` name (`F_SACRIFICE` ...; `restrict.forbidden` reads a view the same way)."""
+    if kind == K_ACTION:
+        if x < N_ACTIONS:
+            return (bits >> x) & 1 == 1
+        return (bits & F_SACRIFICE) != 0 and g.seat[r, s, S_ACTED] == 0
+    if kind == K_BID:
+        if x <= 3:
+            return (bits & F_BIDS_LOW) != 0
+        if x <= 6:
+            return (bits & F_BIDS_MID) != 0
+        return (bits & F_BIDS_HIGH) != 0
+    if kind == K_MOVE_STEP and bits & F_PIRACY:
+        owner = g.hexes[r, H_BOAT, x % len(geo.centre)]
+        return owner >= 0 and owner != s
+    if kind == K_DELIVER and bits & F_SELL:
+        end, base = g.cur[r, C_END], c.capacity + 1
+        for j in range(6):
+            if x % base and g.hexes[r, H_OWNER, geo.nbr[end, j]] != s:
+                return True
+            x //= base
+    return False
+
+
+@kernel(nrt=False)
+def narrow(g, geo, sc, c, r: int, kind: int, s: int, n: int, bits: int) -> int:  # noqa: ANN001
+    """The options of `sc.opts` that the forbid `bits` leave, moved to its front in order,
+    each one's place among the n in `sc[W_WHERE]`; their number. When they leave none the
+    list stays as it was (the rules come first: the move is forced) and n is returned."""
+    k = 0
+    for i in range(n):
+        if not forbidden(g, geo, c, r, kind, s, sc[W_OPTS, i], bits):
+            sc[W_WHERE, k] = i
+            k += 1
+    if k == 0 or k == n:
+        return n
+    for j in range(k):
+        sc[W_OPTS, j] = sc[W_OPTS, sc[W_WHERE, j]]
+    return k
 
 
 # --- the steps ------------------------------------------------------------------------------
@@ -1669,27 +1726,27 @@ def pending_options(g, geo, sc, c, r: int) -> int:  # noqa: ANN001
 
 
 @kernel(nrt=False)
-def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, mask, where, out) -> None:  # noqa: ANN001
+def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, mask, out) -> None:  # noqa: ANN001
     """out[r] = the index a compiled policy (`family`: `GREEDY`, or `HEURISTIC` with the
     weights `w`) answers game r's decision of `kinds[r]` asked of `seats[r]` with (a view's
     games rebuilt as machine state), among the options `mask[r]` leaves (a restriction's
-    narrowed view: the policy chooses among those alone, listed in order; `where` [W] is
-    room for their places). D10 and D12 are answered by their options' meaning, unnarrowed."""
+    narrowed view: the policy chooses among those alone, in order). D10 and D12 are
+    answered by their options' meaning, unnarrowed."""
     for r in range(len(out)):
         n = options(g, geo, sc, c, r, kinds[r], seats[r])
         k = 0
         for i in range(n):
             if mask[r, i]:
-                sc[W_OPTS, k] = sc[W_OPTS, i]
-                where[k] = i
+                sc[W_WHERE, k] = i
                 k += 1
         if k == n or k == 0 or kinds[r] == K_CONTINUE or kinds[r] == K_ISLAND_BID:
-            if k < n:  # the options as they were (a mask that leaves none, or D10, D12)
-                n = options(g, geo, sc, c, r, kinds[r], seats[r])
+            k = n  # the options as they were (a mask that leaves none, or D10, D12)
             for i in range(n):
-                where[i] = i
-            k = n
-        if family == GREEDY:
-            out[r] = where[greedy(g, geo, sc, c, r, kinds[r], seats[r], k)]
+                sc[W_WHERE, i] = i
         else:
-            out[r] = where[heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], k)]
+            for j in range(k):
+                sc[W_OPTS, j] = sc[W_OPTS, sc[W_WHERE, j]]
+        if family == GREEDY:
+            out[r] = sc[W_WHERE, greedy(g, geo, sc, c, r, kinds[r], seats[r], k)]
+        else:
+            out[r] = sc[W_WHERE, heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], k)]
