@@ -57,10 +57,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/kaivai_speed.py
 	$(BIN)/python benchmarks/rapa_nui_speed.py --strategy greedy
 
-# The shipped studies' headlines (docs/reports.md, README.md), generated from the reports'
+# The shipped studies' headlines (docs/reports.md), generated from the reports'
 # CSV files after the reports change (tests/test_verdicts.py checks they agree).
 headlines: $(STAMP)
-	$(BIN)/python -m moaisim.analysis.headlines reports docs/reports.md README.md
+	$(BIN)/python -m moaisim.analysis.headlines reports docs/reports.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check moaisim strategies tests benchmarks
