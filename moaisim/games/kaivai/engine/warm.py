@@ -15,7 +15,7 @@ from moaisim.games.kaivai.engine.machine import play_rows, set_up_rows
 
 #: CPU seconds a cold compile takes on this project's machine, for the line that announces it.
 SECONDS = 50
-WHAT = "Kaivai's compiled machine (the rules and the built-in random and greedy play)"
+WHAT = "Kaivai's compiled machine (the rules and the built-in strategies)"
 #: Seconds between two lines off a terminal while a compile goes on.
 EVERY = 8.0
 #: Whether this process has announced the compile or found it done: never announced again.
