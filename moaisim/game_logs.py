@@ -1,16 +1,114 @@
 """What every game's JSON log (`moaisim play --json`, `moaisim replay`) does the same way:
-check that its header names rules that can be made again, with the component set and rules
-digest it was played with, and play it again from its logged decisions. Each game's
-`engine/record.py` gives its own rules maker, component reader and log module."""
+read it back (`read_log`: its header first, of the game and schema named), check that its
+header names rules that can be made again, with the component set and rules digest it was
+played with, play it again from its logged decisions (`Told`, one seat's) and compare the
+events the game makes with the log's (`compare_events`). Each game's `engine/record.py`
+gives its own name, schema, rules maker, component reader and decision kinds."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from moaisim.errors import RulesError, StrategyError, UserError
+
+
+def read_log(log: str, game: str, schema: int, header_keys: Sequence[str],
+             not_a_log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:  # fmt: skip
+    """A log's header and events, checked for shape: the header first, of `game` (its
+    `game_name`) and of event schema `schema`, with every key of `header_keys`; each
+    mistake one line (`not_a_log` begins those of a text that is no such log)."""
+    lines: list[Any] = []
+    for number, text in enumerate(log.splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            lines.append(json.loads(text))
+        except json.JSONDecodeError:
+            raise UserError(f"{not_a_log} (line {number} is not JSON)") from None
+    if not lines or not all(isinstance(x, dict) for x in lines) or lines[0].get("e") != "game":
+        raise UserError(f'{not_a_log} (its first line must be the header {{"e": "game", ...}})')
+    header, *events = lines
+    name = header.get("game_name")
+    if name != game:
+        raise UserError(f"the log is a game of {name!r}, not of {game}: replay it as such")
+    if header.get("schema") != schema:
+        raise UserError(f"the log has event schema {header.get('schema')!r}; this moaisim "
+                        f"replays {game} logs of schema {schema}")  # fmt: skip
+    missing = [k for k in header_keys if k not in header]
+    if missing:
+        raise UserError(f"{not_a_log}: its header does not record its {missing[0]}")
+    seed, number = header["seed"], header["game"]
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (seed, number)):
+        raise UserError(f"{not_a_log}: its header's seed and game must be whole numbers")
+    if not all("e" in x for x in events):
+        raise UserError(f"{not_a_log}: an event has no kind (its key 'e')")
+    return header, events
+
+
+def compare_events(logged: list[dict[str, Any]], made: list[dict[str, Any]],
+                   partial: bool = False) -> None:  # fmt: skip
+    """The events the game made must be the log's, one by one (`partial`: the game stopped
+    early, so only those it made are compared); the first that differs is named (a long
+    value cut to 80 characters)."""
+    for k, (a, b) in enumerate(zip(logged, made, strict=False)):
+        b = json.loads(json.dumps(b))
+        if b == a:
+            continue
+        where = f"the log does not replay: event {k + 1} ({a.get('e')}) is not the game's"
+        if a.get("e") != b["e"]:
+            raise UserError(f"{where}: the game makes a {b['e']!r} event there")
+        key = next(x for x in [*b, *a] if a.get(x) != b.get(x))  # the first, in field order
+        raise UserError(f"{where}: its {key} is {_cut(a.get(key))} in the log, "
+                        f"{_cut(b.get(key))} in the game")  # fmt: skip
+    if not partial and len(logged) != len(made):
+        raise UserError(f"the log does not replay: it has {len(logged)} events, the game "
+                        f"makes {len(made)}")  # fmt: skip
+
+
+def _cut(value: Any) -> str:
+    """A value as a message shows it: its repr, at most 80 characters."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class Told:
+    """A seat that answers with decisions it is told, in order, reading nothing of the game
+    (one seat's logged decisions, for `replay`): a view of one game gets an array of one
+    action. A decision of another kind than the next one told, or one past the last, is
+    refused (the engine reports it as the seat's failure). A game's `Told` names its
+    decision kinds (`kinds`, an enum of method names)."""
+
+    name = "replay"
+    kinds: Any
+
+    def __init__(self, decisions: list[dict[str, Any]]) -> None:
+        self.decisions = list(decisions)
+        for k in self.kinds:
+            setattr(self, k.value, self.next)
+
+    def compiled(self, rules: object) -> None:
+        """No compiled form: the fast machine must ask this seat through views."""
+        return None
+
+    def next(self, view: Any) -> np.ndarray:
+        """The next decision told, if it is of the kind asked."""
+        if len(view) != 1:
+            raise ValueError("a told seat answers views of one game")
+        if not self.decisions:
+            raise ValueError("the log has no more decisions for this seat (is it cut short?)")
+        kind = self.decisions[0].get("kind")
+        if kind != view.kind.value:
+            raise ValueError(f"the log's next decision of this seat is a {kind!r}")
+        action = self.decisions.pop(0)["action"]
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"the log's decision has the action {action!r}, not a number")
+        return np.asarray([action], dtype=np.int64)
 
 
 def logged_rules(

@@ -10,10 +10,11 @@ overrides the decisions it plays otherwise and is asked through views.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
+from moaisim.engine.forms import Formed
 from moaisim.games.rapa_nui.engine.decisions import Kind
 from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.strategy_params import Parameterised
@@ -30,28 +31,16 @@ def random_choice(view: SeatView) -> np.ndarray:
     return np.argmax(legal & (ranks == k[:, None]), axis=1).astype(np.int64)
 
 
-class Strategy(Parameterised):
+class Strategy(Formed, Parameterised):
     """A Rapa Nui strategy; subclass it and override the decisions you play differently
     (parameters: `params`, `bounds`, checked as a lineup is read)."""
 
     #: The name results tables use (the registry's).
     name = "random"
-    #: The machine's compiled form of `by_policy` (`batch.FAMILIES`): "random" for the base
-    #: class's uniform choice; a subclass that overrides `by_policy` declares its own.
+    #: The decision kinds (`moaisim.engine.forms.Formed`: which methods a compiled form
+    #: leaves alone); `form`, the compiled form of `by_policy` (`batch.FAMILIES`), "random".
+    decision_kinds: ClassVar[Any] = Kind
     form: ClassVar[str] = "random"
-
-    def compiled(self, rules: object) -> str | None:
-        """The form the fast machine plays this strategy in (`form`), when every decision is
-        `by_policy`'s (no decision method overridden, on the class or the instance) and
-        `by_policy` is the one `form` was declared for; else None: the machine asks the
-        strategy through views."""
-        for k in Kind:
-            mine = getattr(self, k.value, None)
-            if getattr(mine, "__func__", None) is not getattr(Strategy, k.value):
-                return None
-        if not issubclass(_owner(type(self), "form"), _owner(type(self), "by_policy")):
-            return None
-        return self.form
 
     def check_players(self, players: int) -> None:
         """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
@@ -105,8 +94,3 @@ class Strategy(Parameterised):
     def bonus(self, view: SeatView) -> np.ndarray:
         """D8 (R7.6): how many units of the Moai majority bonus are glory (the others wood)."""
         return self.by_policy(view)
-
-
-def _owner(cls: type, attr: str) -> type:
-    """The class of `cls`'s MRO that defines `attr`."""
-    return next(k for k in cls.__mro__ if attr in k.__dict__)

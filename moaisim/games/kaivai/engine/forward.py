@@ -25,6 +25,7 @@ import pandas as pd
 from moaisim import engine
 from moaisim.checks import check_seed, game_indices, whole
 from moaisim.engine.answers import BadAnswer, check
+from moaisim.engine.forms import Formed
 from moaisim.errors import StrategyError, UserError
 from moaisim.games.kaivai.engine import machine as m
 from moaisim.games.kaivai.engine.asked import ReferenceGame
@@ -290,29 +291,17 @@ class Game(engine.Game):
     games_type = Games
 
 
-class Strategy(Parameterised):
+class Strategy(Formed, Parameterised):
     """The floor's base of a Kaivai strategy: a method per `Kind`, each answering a view
     with one index per game into its options; by default uniformly random among them, one
     value of the seat's stream a decision (as the reference engine's `RandomStrategy` and
     the machine's compiled random draw). Parameters: `params`, `bounds`."""
 
     name = "random"
-    #: The machine's compiled form of `by_policy` (`batch.FAMILIES`): "random" for the base
-    #: class's uniform choice; a subclass that overrides `by_policy` declares its own.
+    #: The decision kinds (`moaisim.engine.forms.Formed`: which methods a compiled form
+    #: leaves alone); `form`, the compiled form of `by_policy` (`batch.FAMILIES`), "random".
+    decision_kinds: ClassVar[Any] = Kind
     form: ClassVar[str] = "random"
-
-    def compiled(self, rules: object) -> Any:
-        """The form the machine plays this strategy in (`form`), when every decision is
-        `by_policy`'s (no decision method overridden, on the class or the instance) and
-        `by_policy` is the one `form` was declared for; else None: the machine asks the
-        strategy through views."""
-        for k in Kind:
-            mine = getattr(self, k.value, None)
-            if getattr(mine, "__func__", None) is not getattr(Strategy, k.value):
-                return None
-        if not issubclass(_owner(type(self), "form"), _owner(type(self), "by_policy")):
-            return None
-        return self.form
 
     def check_players(self, players: int) -> None:
         """Refuse, with an `UnknownStrategyError`, a player count the strategy is not made
@@ -329,11 +318,6 @@ class Strategy(Parameterised):
     def by_policy(self, view: SeatView) -> np.ndarray:
         """Every decision's answer unless a method of its kind is overridden."""
         return view.rng.choice(view.legal)
-
-
-def _owner(cls: type, attr: str) -> type:
-    """The class of `cls`'s MRO that defines `attr`."""
-    return next(k for k in cls.__mro__ if attr in k.__dict__)
 
 
 def _asks_by_policy(kind: Kind) -> Any:

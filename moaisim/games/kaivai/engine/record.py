@@ -10,11 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from moaisim import game_logs
-from moaisim.errors import UserError
 from moaisim.games.kaivai.engine.decisions import Kind
 from moaisim.games.kaivai.engine.events import SCHEMA_VERSION, Event, narrate
 from moaisim.games.kaivai.rules.components import contents, digest_of, load_components
@@ -129,34 +127,9 @@ NOT_A_LOG = "not a kaivai game log of moaisim play --json"
 
 
 def read_log(log: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A log's header and events, checked for shape: the header first, of a Kaivai game and
-    of this schema, with everything a replay needs."""
-    lines: list[Any] = []
-    for number, text in enumerate(log.splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            lines.append(json.loads(text))
-        except json.JSONDecodeError:
-            raise UserError(f"{NOT_A_LOG} (line {number} is not JSON)") from None
-    if not lines or not all(isinstance(x, dict) for x in lines) or lines[0].get("e") != "game":
-        raise UserError(f'{NOT_A_LOG} (its first line must be the header {{"e": "game", ...}})')
-    header, *events = lines
-    name = header.get("game_name")
-    if name != GAME_NAME:
-        raise UserError(f"the log is a game of {name!r}, not of {GAME_NAME}: replay it as such")
-    if header.get("schema") != SCHEMA_VERSION:
-        raise UserError(f"the log has event schema {header.get('schema')!r}; this moaisim "
-                        f"replays {GAME_NAME} logs of schema {SCHEMA_VERSION}")  # fmt: skip
-    missing = [k for k in HEADER_KEYS if k not in header]
-    if missing:
-        raise UserError(f"{NOT_A_LOG}: its header does not record its {missing[0]}")
-    seed, game = header["seed"], header["game"]
-    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (seed, game)):
-        raise UserError(f"{NOT_A_LOG}: its header's seed and game must be whole numbers")
-    if not all("e" in x for x in events):
-        raise UserError(f"{NOT_A_LOG}: an event has no kind (its key 'e')")
-    return header, events
+    """A log's header and events, checked for shape (`game_logs.read_log`): the header
+    first, of this game and schema, with everything a replay needs."""
+    return game_logs.read_log(log, GAME_NAME, SCHEMA_VERSION, HEADER_KEYS, NOT_A_LOG)
 
 
 def logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules:
@@ -176,54 +149,14 @@ def logged_rules(header: dict[str, Any], components: str | Path | None) -> Rules
                                   digest=lambda c: digest_of(contents(c)))  # fmt: skip
 
 
-def compare_events(logged: list[dict[str, Any]], made: list[Event], partial: bool = False) -> None:
-    """The events the game made must be the log's, one by one (`partial`: the game stopped
-    early, so only those it made are compared); the first that differs is named."""
-    for k, (a, b) in enumerate(zip(logged, made, strict=False)):
-        b = json.loads(json.dumps(b))
-        if b == a:
-            continue
-        where = f"the log does not replay: event {k + 1} ({a.get('e')}) is not the game's"
-        if a.get("e") != b["e"]:
-            raise UserError(f"{where}: the game makes a {b['e']!r} event there")
-        key = next(x for x in [*b, *a] if a.get(x) != b.get(x))  # the first, in field order
-        raise UserError(f"{where}: its {key} is {str(a.get(key))[:80]} in the log, "
-                        f"{str(b.get(key))[:80]} in the game")  # fmt: skip
-    if not partial and len(logged) != len(made):
-        raise UserError(f"the log does not replay: it has {len(logged)} events, the game "
-                        f"makes {len(made)}")  # fmt: skip
+#: The events the game made must be the log's, one by one (`game_logs.compare_events`).
+compare_events = game_logs.compare_events
 
 
-class Told:
-    """A seat that answers with decisions it is told, in order, reading nothing of the game
-    (one seat's logged decisions, for `replay`). A decision of another kind than the next
-    one told, or one past the last, is refused (the engine reports it as the seat's
-    failure)."""
+class Told(game_logs.Told):
+    """A seat that answers with one seat's logged decisions (`game_logs.Told`)."""
 
-    name = "replay"
-
-    def __init__(self, decisions: list[dict[str, Any]]) -> None:
-        self.decisions = list(decisions)
-        for k in Kind:
-            setattr(self, k.value, self.next)
-
-    def compiled(self, rules: object) -> None:
-        """No compiled form: the machine must ask this seat through views."""
-        return None
-
-    def next(self, view: Any) -> np.ndarray:
-        """The next decision told, if it is of the kind asked."""
-        if len(view) != 1:
-            raise ValueError("a told seat answers views of one game")
-        if not self.decisions:
-            raise ValueError("the log has no more decisions for this seat (is it cut short?)")
-        kind = self.decisions[0].get("kind")
-        if kind != view.kind.value:
-            raise ValueError(f"the log's next decision of this seat is a {kind!r}")
-        action = self.decisions.pop(0)["action"]
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise ValueError(f"the log's decision has the action {action!r}, not a number")
-        return np.asarray([action], dtype=np.int64)
+    kinds = Kind
 
 
 __all__ = ["NOT_A_LOG", "GameRecord", "Told", "compare_events", "components_id", "logged_rules",

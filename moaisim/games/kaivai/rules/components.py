@@ -6,18 +6,16 @@ before it is read, so a set-up's figures are always a component set's."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from moaisim.errors import RulesError
-from moaisim.games.kaivai.rules.parameters import PARAMETERS, check_names, check_value
+from moaisim.games import rules_data
+from moaisim.games.kaivai.rules.parameters import PARAMETERS
 
 #: The shipped component file, as (package, file name).
 DEFAULT_FILE = ("moaisim.games.kaivai.rules", "components.toml")
@@ -101,46 +99,17 @@ def contents(components: Components) -> dict[str, Any]:
 
 
 def component_document(path: str | Path | None = None) -> tuple[dict[str, Any], str]:
-    """A component file's TOML document and its name for messages (None: the shipped one)."""
-    if path is None:
-        package, name = DEFAULT_FILE
-        text = resources.files(package).joinpath(name).read_text("utf-8")
-        source = name
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text("utf-8")
-        except FileNotFoundError:
-            raise RulesError(f"component file {source!r} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"component file {source!r} cannot be read: {exc}") from None
-    try:
-        return tomllib.loads(text), source
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"component file {source!r} is not valid TOML: {exc}") from None
+    """A component file's TOML document and its name for messages (None: the shipped one;
+    `rules_data.component_document`)."""
+    return rules_data.component_document(path, DEFAULT_FILE)
 
 
 def apply_parameters(document: dict[str, Any], params: Mapping[str, int]) -> dict[str, Any]:
     """The document with rule parameters set at their keys (a copy); `rounds` sets the second
     edition's rounds too (`parameters`' docstring)."""
-    check_names(params)
-    out = copy.deepcopy(document)
-    for name, value in params.items():
-        p = PARAMETERS[name]
-        value = check_value(name, value)
-        section = out.setdefault(p.key[0], {})
-        if not isinstance(section, dict):
-            raise RulesError(f"component file: [{p.key[0]}] must be a table")
-        if p.index is None:
-            section[p.key[1]] = value
-        else:
-            held = list(section.get(p.key[1], []))
-            if len(held) <= p.index:
-                raise RulesError(f"component file: {'.'.join(p.key)} has no entry {p.index + 1}")
-            held[p.index] = value
-            section[p.key[1]] = held
-        if name == "rounds" and isinstance(out.get("second_edition"), dict):
-            out["second_edition"]["rounds"] = value
+    out = rules_data.apply_parameters(document, params, PARAMETERS)
+    if "rounds" in params and isinstance(out.get("second_edition"), dict):
+        out["second_edition"]["rounds"] = params["rounds"]
     return out
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.files import GAME_COLUMN
+from moaisim.games import tables
 from moaisim.games.base import ResultsInfo
 from moaisim.games.moai.engine.state import COUNTERS, State
 from moaisim.games.moai.rules import OPTIONS, Rules
@@ -144,35 +145,11 @@ def provenance(rules: Rules) -> dict[str, str | int]:
 
 
 def frame(columns: Mapping[str, Any]) -> pd.DataFrame:
-    """A results DataFrame with the schema's column order and dtypes, from one value per
-    column: a sequence (one entry per row), or a scalar that every row shares (the
-    provenance columns: built as a one-category column at once, not a list of copies).
-    Every row names its game (`GAME_COLUMN`: Moai's, whatever `columns` holds)."""
-    n = next(len(v) for v in columns.values() if _is_rows(v))
-    cols: dict[str, Any] = {}
-    for name in COLUMNS:
-        value = Rules.game if name == GAME_COLUMN else columns[name]
-        if name in CATEGORIES:
-            cols[name] = _category(value, n)
-        elif _is_rows(value):
-            cols[name] = np.asarray(value).astype(DTYPES[name], copy=False)
-        else:
-            cols[name] = np.full(n, value, dtype=DTYPES[name])
-    return pd.DataFrame(cols, copy=False)
-
-
-def _is_rows(value: Any) -> bool:
-    """One value per row (a sequence), not a constant of every row."""
-    return isinstance(value, list | tuple | np.ndarray | pd.Categorical | pd.Series)
-
-
-def _category(value: Any, n: int) -> pd.Categorical:
-    """A categorical column of n rows: a constant as codes into one category."""
-    if isinstance(value, pd.Categorical):
-        return value
-    if _is_rows(value):
-        return pd.Categorical(value)
-    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
+    """A results DataFrame in the schema's column order and types, from one value per column
+    (`tables.frame`: a sequence with one entry per row, or a scalar every row shares). Every
+    row names its game."""
+    return tables.frame(columns, game=Rules.game, order=COLUMNS, categories=CATEGORIES,
+                        dtypes=DTYPES)  # fmt: skip
 
 
 #: The results tables as the toolkit reads them (`GameSpec.RESULTS`).

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from moaisim.files import GAME_COLUMN
+from moaisim.games import tables
 from moaisim.games.base import ResultsInfo
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
@@ -176,25 +177,10 @@ def seat_rows(game: Any, seed: int, index: int, strategies: Sequence[str]) -> di
 
 def frame(columns: Mapping[str, Any]) -> pd.DataFrame:
     """A results DataFrame in the schema's column order and types, from one value per column
-    (a sequence with one entry per row, or a scalar every row shares). Every row names its
-    game (`GAME_COLUMN`: Rapa Nui's, whatever `columns` holds)."""
-    n = next(len(v) for v in columns.values() if _is_rows(v))
-    cols: dict[str, Any] = {}
-    for name in COLUMNS:
-        value = Rules.game if name == GAME_COLUMN else columns[name]
-        if name in CATEGORIES:
-            rows = value if _is_rows(value) else [value] * n
-            cols[name] = value if isinstance(value, pd.Categorical) else pd.Categorical(rows)
-        elif _is_rows(value):
-            cols[name] = np.asarray(value).astype(DTYPES[name], copy=False)
-        else:
-            cols[name] = np.full(n, value, dtype=DTYPES[name])
-    return pd.DataFrame(cols, copy=False)
-
-
-def _is_rows(value: Any) -> bool:
-    """One value per row (a sequence), not a constant of every row."""
-    return isinstance(value, list | tuple | np.ndarray | pd.Categorical | pd.Series)
+    (`tables.frame`: a sequence with one entry per row, or a scalar every row shares). Every
+    row names its game."""
+    return tables.frame(columns, game=Rules.game, order=COLUMNS, categories=CATEGORIES,
+                        dtypes=DTYPES)  # fmt: skip
 
 
 #: The results tables as the toolkit reads them (`GameSpec.RESULTS`).

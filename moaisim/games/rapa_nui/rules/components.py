@@ -3,7 +3,6 @@ shipped `default.toml`, or a user's copy), checked key by key, every mistake one
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import tomllib
@@ -14,8 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from moaisim.errors import RulesError
+from moaisim.games import rules_data
 from moaisim.games.rapa_nui.rules.codes import N_FOODS
-from moaisim.games.rapa_nui.rules.parameters import PARAMETERS, SIMPLE, check_names, check_value
+from moaisim.games.rapa_nui.rules.parameters import PARAMETERS, SIMPLE
 
 #: The shipped component file (`moaisim rules --game rapa-nui --components` prints it).
 DEFAULT_FILE = ("moaisim.games.rapa_nui.rules", "default.toml")
@@ -141,44 +141,14 @@ def digest_of(data: Mapping[str, Any]) -> str:
 
 
 def component_document(path: str | Path | None = None) -> tuple[dict[str, Any], str]:
-    """A component file's TOML document and its name for messages (None: the shipped one)."""
-    if path is None:
-        package, name = DEFAULT_FILE
-        text = resources.files(package).joinpath(name).read_text("utf-8")
-        source = "default.toml"
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text("utf-8")
-        except FileNotFoundError:
-            raise RulesError(f"component file {source!r} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"component file {source!r} cannot be read: {exc}") from None
-    try:
-        return tomllib.loads(text), source
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"component file {source!r} is not valid TOML: {exc}") from None
+    """A component file's TOML document and its name for messages (None: the shipped one;
+    `rules_data.component_document`)."""
+    return rules_data.component_document(path, DEFAULT_FILE)
 
 
 def apply_parameters(document: dict[str, Any], params: Mapping[str, int]) -> dict[str, Any]:
     """The document with rule parameters set at their keys (a copy)."""
-    check_names(params)
-    out = copy.deepcopy(document)
-    for name, value in params.items():
-        p = PARAMETERS[name]
-        value = check_value(name, value)
-        section = out.setdefault(p.key[0], {})
-        if not isinstance(section, dict):
-            raise RulesError(f"component file: [{p.key[0]}] must be a table")
-        if p.index is None:
-            section[p.key[1]] = value
-        else:
-            held = list(section.get(p.key[1], []))
-            if len(held) <= p.index:
-                raise RulesError(f"component file: {'.'.join(p.key)} has no entry {p.index}")
-            held[p.index] = value
-            section[p.key[1]] = held
-    return out
+    return rules_data.apply_parameters(document, params, PARAMETERS)
 
 
 def _number(source: str, where: str, value: Any, low: int = 0) -> int:

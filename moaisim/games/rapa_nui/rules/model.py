@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from moaisim.errors import RulesError
+from moaisim.games import rules_data
 from moaisim.games.rapa_nui.rules.codes import HG, N_FOODS, N_KINDS
 from moaisim.games.rapa_nui.rules.components import (
     Components,
@@ -21,7 +22,6 @@ from moaisim.games.rapa_nui.rules.components import (
 from moaisim.games.rapa_nui.rules.options import OPTIONS, check_option, parse_variants
 from moaisim.games.rapa_nui.rules.parameters import (
     PARAMETERS,
-    check_names,
     check_players,
     table,
 )
@@ -193,24 +193,9 @@ def make_rules(
         return Rules.make(players, variants, components, params, **chosen)
     if not isinstance(rules, Rules):
         raise RulesError(f"rules must be a rapa-nui Rules object, got {type(rules).__name__}")
-    if rules.players != players:
-        raise RulesError(f"rules are for {rules.players} players, not {players}")
     parse_variants(variants)
-    if params:
-        check_names(params)
-        differ = [k for k, v in params.items() if rules.params()[k] != v]
-        if differ:
-            raise RulesError(f"rule parameter {differ[0]}={params[differ[0]]!r} disagrees with "
-                             f"the Rules object's {rules.params()[differ[0]]}")  # fmt: skip
-    if components is not None and load_components(components) != rules.components:
-        raise RulesError(f"the component file {str(components)!r} disagrees with the Rules "
-                         "object's components: give one or the other")  # fmt: skip
-    for name, value in chosen.items():
-        check_option(name, value)
-        if getattr(rules, name) != value:
-            raise RulesError(f"{name}={value!r} disagrees with the Rules object's "
-                             f"{name}={getattr(rules, name)!r}")  # fmt: skip
-    return rules
+    return rules_data.agreeing(rules, players, params, components, chosen, check=check_option,
+                               load=load_components, table=PARAMETERS)  # fmt: skip
 
 
 __all__ = ["PARAMETERS", "Rules", "default_components", "make_rules", "parameter_table"]

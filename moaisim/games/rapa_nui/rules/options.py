@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from moaisim.errors import RulesError
+from moaisim.games import rules_data
 
 #: Rule options and their values, the default first (section O).
 OPTIONS: dict[str, tuple[str, ...]] = {
@@ -54,13 +55,7 @@ UNSPECIFIED: dict[str, str] = {
 
 def check_option(name: str, value: str) -> str:
     """A rule option's value, checked against its values (one line otherwise)."""
-    if name not in OPTIONS:
-        raise RulesError(f"unknown rule option {name!r} of rapa-nui (its options: "
-                         f"{', '.join(OPTIONS)})")  # fmt: skip
-    if value not in OPTIONS[name]:
-        raise RulesError(f"rule option {name} = {value!r} is not one of "
-                         f"{', '.join(OPTIONS[name])}")  # fmt: skip
-    return value
+    return rules_data.check_option("rapa-nui", OPTIONS, name, value)
 
 
 def parse_variants(spec: str | Iterable[str] | None) -> frozenset[str]:

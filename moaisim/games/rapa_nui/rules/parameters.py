@@ -14,36 +14,24 @@ rule: the component file's schema (`components.SCHEMA`), the `Components` value
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from moaisim.errors import RulesError
+from moaisim.games import parameters
 
 
 @dataclass(frozen=True)
-class Parameter:
-    """One rule parameter: a whole number at `key` of the component file (its position
-    `index` when the key holds a list), within [low, high]."""
-
-    name: str
-    key: tuple[str, str]
-    rule: str
-    meaning: str
-    low: int
-    high: int
-    index: int | None = None
-    field: str = ""  # the `Components` field that holds it ("": a simple parameter)
+class Parameter(parameters.Parameter):
+    """One rule parameter (`moaisim.games.parameters.Parameter`): a whole number at `key` of
+    the component file (its position `index` when the key holds a list), within [low, high];
+    `field` the `Components` field that holds it ("": a simple parameter)."""
 
     @property
     def simple(self) -> bool:
         """One number at its own key, held by `Components.settings` under its name."""
         return not self.field
-
-    def value(self, components: Any) -> int:
-        """The parameter's value in a component set (`components.Components`)."""
-        held = getattr(components, self.field or self.name)
-        return int(held if self.index is None else held[self.index])
 
     @property
     def seat(self) -> int | None:
@@ -57,9 +45,7 @@ SEAT_KEY = ("start", "wood")
 #: The most players (R1.1: 2 to 4).
 MOST_PLAYERS = 4
 
-PARAMETERS: dict[str, Parameter] = {
-    p.name: p
-    for p in (
+PARAMETERS = parameters.Parameters("rapa-nui", (
         *(Parameter(f"start_wood_{q}", ("start", "wood"), "R1.6, C8",
                     f"wood seat {q} starts with", 0, 20, q, "start_wood") for q in range(4)),
         Parameter("sacrifice_price", ("sacrifice", "price"), "R3.2, C10",
@@ -80,23 +66,12 @@ PARAMETERS: dict[str, Parameter] = {
                   "wood left that scores one glory at the end", 1, 20),
         Parameter("hand_size", ("display", "hand"), "R6.1, C7",
                   "cards a player refills his hand to", 1, 5, None, "hand"),
-    )
-}  # fmt: skip
+))  # fmt: skip
 #: The simple parameters (`Parameter.simple`), in table order.
 SIMPLE: dict[str, Parameter] = {name: p for name, p in PARAMETERS.items() if p.simple}
 #: Parameters added after runs were recorded, with the value those runs were played with (a
 #: results table without the column is read with it): none yet.
 LATER: dict[str, int] = {}
-
-
-def check_names(params: Iterable[str]) -> None:
-    """Each name a rule parameter of Rapa Nui (one line otherwise)."""
-    for name in params:
-        if name not in PARAMETERS:
-            raise RulesError(
-                f"unknown rule parameter {name!r} of rapa-nui (its parameters: "
-                f"{', '.join(PARAMETERS)})"
-            )
 
 
 def check_players(params: Mapping[str, int], players: int, components: Any) -> None:
@@ -115,48 +90,8 @@ def check_players(params: Mapping[str, int], players: int, components: Any) -> N
                              "play there")  # fmt: skip
 
 
-def check_value(name: str, value: object) -> int:
-    """A parameter's value, a whole number within its range (one line otherwise)."""
-    p = PARAMETERS[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"rule parameter {name} must be a whole number, got {value!r}")
-    if not p.low <= value <= p.high:
-        raise RulesError(f"rule parameter {name}={value} is outside {p.low}..{p.high}")
-    return value
-
-
-def parse_assignments(texts: Iterable[str]) -> dict[str, list[int]]:
-    """`["moai_cost=6,7", "bonus_priest=1"]` -> {name: [values]} (a study sweeps lists)."""
-    out: dict[str, list[int]] = {}
-    for text in texts:
-        name, sep, rest = str(text).partition("=")
-        name = name.strip()
-        if not sep or not rest.strip():
-            raise RulesError(f"--param {text!r}: expected name=value (e.g. moai_cost=6)")
-        check_names([name])
-        if name in out:
-            raise RulesError(f"--param {name} is given twice (give its values as one list)")
-        values = []
-        for part in rest.split(","):
-            try:
-                values.append(check_value(name, int(part.strip())))
-            except ValueError:
-                raise RulesError(
-                    f"--param {name}={rest}: {part.strip()!r} is not a whole number"
-                ) from None
-        out[name] = values
-    return out
-
-
-def listing() -> str:
-    """The parameters' names and ranges in one line (the --param help)."""
-    return "; ".join(f"{p.name} ({p.low}-{p.high})" for p in PARAMETERS.values())
-
-
-def table(values: Mapping[str, int]) -> str:
-    """The parameters as the rules book's Markdown table, with their values in `values`."""
-    rows = ["| parameter | default | range | rule | meaning |", "| --- | ---: | --- | --- | --- |"]
-    for p in PARAMETERS.values():
-        rows.append(f"| `{p.name}` | {values[p.name]} | {p.low}-{p.high} | {p.rule} | "
-                    f"{p.meaning} |")  # fmt: skip
-    return "\n".join(rows)
+check_names = PARAMETERS.check_names
+check_value = PARAMETERS.check_value
+parse_assignments = PARAMETERS.parse_assignments
+listing = PARAMETERS.listing
+table = PARAMETERS.table
