@@ -45,3 +45,12 @@ def category(value: Any, n: int) -> pd.Categorical:
     if is_rows(value):
         return pd.Categorical(value)
     return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), [value])
+
+
+def float_columns(results: pd.DataFrame, columns: Mapping[str, str]) -> pd.DataFrame:
+    """Some results columns as floats under new names (`columns`: name -> results column),
+    on the results' index: a game's score parts and seat measures."""
+    return pd.DataFrame(
+        {name: results[column].to_numpy(dtype=float) for name, column in columns.items()},
+        index=results.index,
+    )

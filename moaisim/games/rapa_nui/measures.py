@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from moaisim.games import tables
 from moaisim.games.base import MeasuresInfo
 from moaisim.games.rapa_nui.words import SCORE_PARTS as SCORE_PARTS
 
@@ -77,18 +78,12 @@ GAME_METRICS: dict[str, tuple[str, str, float | None]] = {
 def score_parts(results: pd.DataFrame) -> pd.DataFrame:
     """Each result row's points from each part of the score (`SCORE_PARTS`), as floats: the
     results columns R9.1's parts were recorded in, so they add up to the score."""
-    return pd.DataFrame(
-        {part: results[column].to_numpy(dtype=float) for part, column in PART_COLUMNS.items()},
-        index=results.index,
-    )
+    return tables.float_columns(results, PART_COLUMNS)
 
 
 def seat_measures(results: pd.DataFrame) -> pd.DataFrame:
     """Each result row's `SEAT_MEASURES`, as floats."""
-    return pd.DataFrame(
-        {name: results[name].to_numpy(dtype=float) for name in SEAT_MEASURES},
-        index=results.index,
-    )
+    return tables.float_columns(results, {name: name for name in SEAT_MEASURES})
 
 
 def game_metrics(results: pd.DataFrame, by: Sequence[str] = ("cell", "game")) -> pd.DataFrame:
