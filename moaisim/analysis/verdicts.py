@@ -911,8 +911,9 @@ def effect(metric: str, x: Any, sign: bool = True) -> str:
 
 
 def _span(metric: str, lo: float, hi: float, sign: bool = True) -> str:
-    """A range of effects: "-1.9 to -12.7" (the smaller in size first), or one value."""
-    a, b = sorted((lo, hi), key=abs)
+    """A range of effects: "-1.9 to -12.7" (the smaller in size first), or one value (a
+    table read with its blanks kept as text holds its numbers as text too: read as numbers)."""
+    a, b = sorted((float(lo), float(hi)), key=abs)
     if effect(metric, a, sign) == effect(metric, b, sign):
         return effect(metric, a, sign)
     return f"{effect(metric, a, sign)} to {effect(metric, b, sign)}"

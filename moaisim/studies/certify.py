@@ -87,8 +87,8 @@ OWN_FILES = re.compile(r"certificate-[2-9]p\.(json|csv|md)|deviations|cma|\..*")
 
 def built_in(game: str) -> str:
     """The package of a game's built-in strategies (a shipped member is one of them): its
-    strategy base class's package."""
-    return load_game(game).Strategy.__module__.rpartition(".")[0] + "."
+    tunable strategy's package (the base class may live with the game's engine, Kaivai's)."""
+    return load_game(game).TUNABLE.__module__.rpartition(".")[0] + "."
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,8 @@ class Components:
     second: dict[str, Any] = field(default_factory=dict)
     sacrifice_influence: int = 2
     name: str = "kaivai"
+    #: The keys whose figures no source confirms (section C's [assumed]).
+    assumed: tuple[str, ...] = ()
 
     @staticmethod
     def read(path: str | Path | None = None) -> Components:
@@ -78,8 +80,11 @@ class Components:
         return load_components(path)
 
     def as_dict(self) -> dict[str, Any]:
-        """Every figure as plain data (what the rules digest hashes)."""
-        return json.loads(json.dumps(asdict(self), default=str))
+        """Every figure as plain data (what the rules digest hashes): the [assumed] notes
+        left out, which change no game."""
+        out = json.loads(json.dumps(asdict(self), default=str))
+        out.pop("assumed")
+        return out
 
 
 def digest_of(data: Mapping[str, Any]) -> str:
@@ -134,7 +139,7 @@ def _numbers(source: str, where: str, value: Any, low: int, high: int,
 
 def components_from_dict(document: Mapping[str, Any], source: str) -> Components:
     """A checked `Components` from a TOML document (one line per mistake)."""
-    known = {*SCHEMA, "name", "second_edition"}
+    known = {*SCHEMA, "name", "assumed", "second_edition"}
     unknown = sorted(set(document) - known)
     if unknown:
         raise RulesError(f"component file {source!r}: unknown section or key {unknown[0]!r} "
@@ -210,6 +215,9 @@ def components_from_dict(document: Mapping[str, Any], source: str) -> Components
     name = document.get("name", Path(source).stem)
     if not isinstance(name, str) or not name.strip():
         raise RulesError(f"component file {source!r}: name must be a non-empty string")
+    assumed = document.get("assumed", [])
+    if not isinstance(assumed, list) or not all(isinstance(a, str) for a in assumed):
+        raise RulesError(f"component file {source!r}: assumed must be a list of keys")
     return Components(
         radius=radius, printed_cult_sites=printed,
         extra_site_min_distance=got["extra_site_min_distance"],
@@ -221,6 +229,7 @@ def components_from_dict(document: Mapping[str, Any], source: str) -> Components
         start_shells=got["start_shells"], start_fish=got["start_fish"], rounds=got["rounds"],
         cult_tiles=got["cult_tiles"], extra_sites=extra_sites, second=dict(second),
         sacrifice_influence=got["sacrifice_influence"], name=name.strip(),
+        assumed=tuple(assumed),
     )  # fmt: skip
 
 
