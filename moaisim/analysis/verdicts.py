@@ -939,8 +939,9 @@ def said(metric: str) -> str:
     if own is not None:
         return own[0]
     for spec in every_game():
-        if metric == seat_share_metric(spec):
-            return f"the {spec.INFO.vocabulary['seat_zero_name']}'s win share"
+        if metric == seat_share_metric(spec):  # a role ("the start player's"), or a seat's
+            name = spec.INFO.vocabulary["seat_zero_name"]  # number ("seat 0's": Kaivai's)
+            return f"{'' if name.startswith('seat ') else 'the '}{name}'s win share"
     if metric.startswith("win share: "):
         return f"{metric.removeprefix('win share: ')}'s win share"
     if metric.startswith("leader after round"):
