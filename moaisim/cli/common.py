@@ -148,7 +148,10 @@ STRATEGIES_HELP = (
 )
 
 #: --players of a command about one player count.
-Players = Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-5.")]
+Players = Annotated[
+    int,
+    typer.Option("--players", "-p", help="Number of players (the game's counts: `moaisim games`)."),
+]
 #: --players of a command over several player counts.
 PlayerCounts = Annotated[
     list[int] | None, typer.Option("--players", "-p", help="Player counts (repeat).")

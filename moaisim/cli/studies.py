@@ -466,7 +466,8 @@ Forbid = Annotated[
     str,
     typer.Option(
         help="Restricted play: tune under restrict(..., forbid=...), the names "
-        "comma-separated (bid, boat, raid, birth, forest, swap, disasters)."
+        "comma-separated: the game's own (Moai's: bid, boat, raid, birth, forest, swap, "
+        "disasters; an unknown name's error lists the game's)."
     ),
 ]
 Population = Annotated[
