@@ -107,3 +107,31 @@ def test_both_engines_write_the_same_results_and_the_round_table_ends_where_scor
         res["score"].to_numpy(),
     )
     assert (last["huts"].to_numpy() == res["huts"].to_numpy()).all()
+
+
+def test_a_restricted_pirate_never_sinks_sells_or_sacrifices_unforced():
+    # R8.4, R8.3, R6.5: the names forbid the moves as the book describes them unless the
+    # rules leave nothing else (the move is forced), read from the game's own log (huts
+    # never change owner: the log's `hut` events say whose)
+    spec = "restrict(strategy='pirate', forbid=['piracy', 'sell', 'sacrifice'])"
+    free = sunk = 0
+    for seed in (1, 2, 3):
+        for name, seats in ((spec, [spec, "pirate", "pirate", "pirate"]),
+                            ("pirate", ["pirate"] * 4)):  # fmt: skip
+            events = moaisim.play(4, seed, strategies=seats, game_name="kaivai").events
+            owner = {tuple(e["hex"]): e["seat"] for e in events if e["e"] == "hut"}
+            mine = [e for e in events if e.get("seat") == 0]
+            if name == "pirate":
+                free += sum(e["e"] == "sunk" for e in mine)
+                continue
+            assert not any(e["e"] == "sunk" for e in mine)
+            for e in mine:  # a rival's hut only when every plan offered has one (forced)
+                if e["e"] == "decision" and e["kind"] == "deliver":
+                    sells = [any(owner[tuple(h)] != 0 for h, _ in plan) for plan in e["legal"]]
+                    assert not sells[e["action"]] or all(sells)
+            passes = [e["e"] for e in mine if e["e"] in ("auto_pass", "sacrifice", "action")]
+            for k, kind in enumerate(passes):  # a sacrifice only when passing was forced
+                if kind == "sacrifice":
+                    assert passes[k - 1] == "auto_pass"
+            sunk += 1
+    assert free > 0 and sunk == 3  # the free pirate does sink boats in these games
