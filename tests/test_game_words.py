@@ -59,8 +59,6 @@ ALLOWED.update({
     ("moaisim/cli/common.py",
      '"""Balance analysis for board games (Moai first): seeded games between pluggable strategies.'):  # noqa: E501
         "the command line's help names the first game, the default",
-    ("moaisim/cli/studies.py", '"comma-separated (bid, boat, raid, birth, forest, swap, disasters)."'):  # noqa: E501
-        "the default game's restrictions (`FORBID`, whose import would slow every command)",
 })  # fmt: skip
 
 

@@ -466,8 +466,7 @@ Forbid = Annotated[
     str,
     typer.Option(
         help="Restricted play: tune under restrict(..., forbid=...), the names "
-        "comma-separated: the game's own (Moai's: bid, boat, raid, birth, forest, swap, "
-        "disasters; an unknown name's error lists the game's)."
+        "comma-separated: the game's own (an unknown name's error lists them)."
     ),
 ]
 Population = Annotated[
