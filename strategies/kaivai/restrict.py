@@ -3,11 +3,11 @@
 
 `restrict(strategy='tuned', forbid=['piracy'])` plays `tuned` except that it never sinks a
 rival's boat; a decision where only forbidden options are left keeps them (the rules come
-first: the move is forced). What each name forbids is written twice on purpose, as the two
-engines read it: in the machine (`machine.forbidden`, bits `BITS`), where a restriction of a
-compiled strategy plays compiled, and here from a view (`forbidden`), where a strategy asked
-through views gets a narrowed mask; the built-ins answer a narrowed view among the options it
-leaves (`answers.compiled_answers`). Tests hold the two paths to the same games.
+first: the move is forced). What each name forbids is written once, in the machine
+(`machine.forbidden`, bits `BITS`): a restriction of a compiled strategy plays compiled, and
+one of a strategy asked through views narrows its views' masks by the same kernel, the view's
+games rebuilt (`answers.forbidden_options`); the built-ins answer a narrowed view among the
+options it leaves (`answers.compiled_answers`). Tests hold the two paths to the same games.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ import numpy as np
 
 from moaisim.engine.restrict import Restrict
 from moaisim.games.kaivai.engine import machine as m
-from moaisim.games.kaivai.engine.batch import Forbid, geometry
+from moaisim.games.kaivai.engine.answers import forbidden_options
+from moaisim.games.kaivai.engine.batch import Forbid
 from moaisim.games.kaivai.engine.decisions import Kind
 from moaisim.games.kaivai.engine.forward import Strategy
-from moaisim.games.kaivai.engine.reference import ACTIONS, PASS
+from moaisim.games.kaivai.engine.reference import ACTIONS
 from moaisim.games.kaivai.engine.views import SeatView
 
 #: The forbid names and what each forbids (rule ids).
@@ -46,47 +47,6 @@ BITS: dict[str, int] = {
     "piracy": m.F_PIRACY, "sell": m.F_SELL, "bids_low": m.F_BIDS_LOW,
     "bids_mid": m.F_BIDS_MID, "bids_high": m.F_BIDS_HIGH,
 }  # fmt: skip
-#: The bids each bid name forbids.
-BIDS: dict[str, range] = {"bids_low": range(1, 4), "bids_mid": range(4, 7),
-                          "bids_high": range(7, 11)}  # fmt: skip
-
-
-def forbidden(view: SeatView, names: frozenset[str]) -> np.ndarray:
-    """[n, A] the options of the view's decision that `names` forbid (what the machine's
-    `machine.forbidden` says of the same options)."""
-    codes = np.asarray(view.info["options"])
-    legal = np.asarray(view.legal, dtype=bool)
-    out = np.zeros_like(legal)
-    q = view.seat
-    if view.kind is Kind.ACTION:
-        acts = (*ACTIONS, PASS)
-        for a in names & set(ACTIONS):
-            out |= legal & (codes == acts.index(a))
-        if "sacrifice" in names:  # the pass of a seat that has not acted this round
-            fresh = np.asarray(view.acted)[:, q] == 0
-            out |= legal & (codes == acts.index(PASS)) & fresh[:, None]
-    elif view.kind is Kind.BID:
-        for name in names & set(BIDS):
-            out |= legal & np.isin(codes, list(BIDS[name]))
-    elif view.kind is Kind.MOVE_STEP and "piracy" in names:
-        hexes = np.asarray(view.boat).shape[1]
-        ends = np.where(legal, codes % hexes, 0)
-        owner = np.take_along_axis(np.asarray(view.boat), ends, axis=1)
-        out |= legal & (owner >= 0) & (owner != q)
-    elif view.kind is Kind.DELIVER and "sell" in names:
-        nbr = geometry(view.rules.components.radius).nbr
-        base = view.rules.components.hut_fish_capacity + 1
-        owners = np.asarray(view.owner)
-        for row in range(len(view)):
-            end = int(view.end[row])
-            for k in np.flatnonzero(legal[row]):
-                x = int(codes[row, k])
-                for j in range(6):
-                    if x % base and owners[row, int(nbr[end, j])] != q:
-                        out[row, k] = True
-                        break
-                    x //= base
-    return out
 
 
 class RestrictStrategy(Restrict, Strategy):
@@ -99,7 +59,7 @@ class RestrictStrategy(Restrict, Strategy):
         """The options the names leave each game, and the games where they leave none (the
         mask then as it was: forced)."""
         legal = np.array(view.legal, dtype=bool)
-        allowed = legal & ~forbidden(view, self.forbidden)
+        allowed = legal & ~forbidden_options(view, self.bits)
         stuck = ~allowed.any(axis=1)
         allowed[stuck] = legal[stuck]
         return allowed, stuck

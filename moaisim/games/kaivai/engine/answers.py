@@ -34,3 +34,19 @@ def compiled_answers(view: SeatView, family: int, weights: np.ndarray | None = N
     mask[:, : legal.shape[1]] = legal
     m.answer_rows(g, geo, sc, consts(rules), kinds, seats, family, w, mask, out)
     return out
+
+
+def forbidden_options(view: SeatView, bits: int) -> np.ndarray:
+    """[n, A] the options of each game of the view that the forbid `bits` name
+    (`machine.forbidden`, the machine's own reading), the games rebuilt from the view."""
+    rules, n = view.rules, len(view)
+    streams = Streams(0, np.arange(n), rules.players)  # unread: nothing is drawn
+    g = state_of(view, np.arange(n), 1, streams)
+    kinds = np.full(n, KINDS.index(view.kind), dtype=np.int64)
+    seats = np.full(n, view.seat, dtype=np.int64)
+    sc = scratch(rules)
+    out = np.zeros((n, sc.shape[1]), dtype=np.bool_)
+    geo = geometry(rules.components.radius)
+    m.forbidden_rows(g, geo, sc, consts(rules), kinds, seats, int(bits), out)
+    legal = np.asarray(view.legal, dtype=bool)
+    return out[:, : legal.shape[1]] & legal

@@ -1726,6 +1726,17 @@ def pending_options(g, geo, sc, c, r: int) -> int:  # noqa: ANN001
 
 
 @kernel(nrt=False)
+def forbidden_rows(g, geo, sc, c, kinds, seats, bits: int, out) -> None:  # noqa: ANN001
+    """out[r, i] = whether option i of game r's decision of `kinds[r]` asked of `seats[r]` is
+    one the forbid `bits` name (`forbidden`: a view's games rebuilt as machine state, for a
+    restriction asked through views)."""
+    for r in range(len(kinds)):
+        n = options(g, geo, sc, c, r, kinds[r], seats[r])
+        for i in range(n):
+            out[r, i] = forbidden(g, geo, c, r, kinds[r], seats[r], sc[W_OPTS, i], bits)
+
+
+@kernel(nrt=False)
 def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, mask, out) -> None:  # noqa: ANN001
     """out[r] = the index a compiled policy (`family`: `GREEDY`, or `HEURISTIC` with the
     weights `w`) answers game r's decision of `kinds[r]` asked of `seats[r]` with (a view's
