@@ -7,7 +7,11 @@ game's `CONTEXT` or `RANK`, by name, so that a file made by another version is r
 it was made, and its ensembles: each a constant and trees, every tree node by node
 (scikit-learn's: a row goes left when its feature is at most the threshold; a leaf's feature
 is -1). The games differ only in their features and kinds (Moai's
-`compiled.learned`, Rapa Nui's `engine.learned`).
+`compiled.learned`, Rapa Nui's and Kaivai's `engine.learned`).
+
+A ranker's parts every game with one shares are here too: its candidates' table (`propose`),
+a candidate's own features (`CANDIDATE`, `candidate`), its compiled form (`Model`) and the
+tables a lineup packs its models into (`model_tables`).
 """
 
 from __future__ import annotations
@@ -181,3 +185,110 @@ def ensemble(nodes, roots, first: int, count: int, x, start: float = 0.0) -> flo
                 n = int(nodes[n, RIGHT])
         total += nodes[n, VALUE]
     return total
+
+
+# --- a ranker's shared parts ------------------------------------------------------------------
+#: Most experts a ranker has.
+MAX_EXPERTS = 8
+#: A candidate's own features, in their column order (`candidate`), after the game's context.
+CANDIDATE: tuple[str, ...] = (
+    "proposers",  # how many experts proposed it
+    "candidates",  # how many distinct candidates the experts proposed
+    "action",  # the action (the game's answer: an action code, or an option's place)
+    *(f"by_{e}" for e in range(MAX_EXPERTS)),  # 1 when expert e proposed it
+    # expert e's value of the candidate less its value of its own proposal (<= 0 but for a
+    # tie; 0 for an expert the model does not have)
+    *(f"margin_{e}" for e in range(MAX_EXPERTS)),
+)
+#: Columns of the candidate table (`propose`): the action and the bits of its proposers.
+C_ACTION, C_BITS = 0, 1
+#: A model's row of ints (`model_tables`' "ints"): its experts, its first tree in the
+#: lineup's roots, its tree count, the kinds it ranks (bits 1 << kind), 1 when every legal
+#: action is a candidate (after the proposals; 0: the proposals alone).
+I_EXPERTS, I_FIRST, I_COUNT, I_KINDS, I_LEGAL = range(5)
+
+
+@kernel(nrt=False)
+def propose(cands, m: int, e: int, a: int) -> int:  # noqa: ANN001
+    """Expert e's proposal `a` into the candidate table cands[:m] (a new row, or e's bit on
+    the row of the same action; e = -1: a legal action no expert proposed, no bit); returns
+    the candidates' count."""
+    bit = 0 if e < 0 else 1 << e
+    for j in range(m):
+        if cands[j, C_ACTION] == a:
+            cands[j, C_BITS] |= bit
+            return m
+    cands[m, C_ACTION] = a
+    cands[m, C_BITS] = bit
+    return m + 1
+
+
+@kernel(nrt=False)
+def candidate(cands, scores, experts: int, j: int, m: int, x, n: int) -> None:  # noqa: ANN001
+    """Candidate j's own features (`CANDIDATE`) into x[n:] (n: the game's context's width);
+    scores[e, a] holds expert e's value of action a."""
+    bits = cands[j, C_BITS]
+    a = cands[j, C_ACTION]
+    count = 0
+    for e in range(MAX_EXPERTS):
+        on = (bits >> e) & 1
+        x[n + 3 + e] = on
+        count += on
+        margin = 0.0
+        if e < experts:
+            for i in range(m):  # the candidate expert e proposed
+                if (cands[i, C_BITS] >> e) & 1:
+                    margin = scores[e, a] - scores[e, cands[i, C_ACTION]]
+        x[n + 3 + MAX_EXPERTS + e] = margin
+    x[n] = count
+    x[n + 1] = m
+    x[n + 2] = a
+
+
+class Model:
+    """A ranker as a lineup packs it (a learned seat's compiled form): its experts' weights
+    under the rules played ([E, NW]), its trees ([n, 5] nodes, each tree's root row), its
+    constant, the kinds it ranks (bits 1 << kind), its file's SHA-256 (`digest`, by which
+    models are equal and hashed: a lineup packs each model once) and whether every legal
+    action is a candidate (`legal`; else the experts' proposals alone)."""
+
+    __slots__ = ("weights", "nodes", "roots", "constant", "kinds", "digest", "legal")
+
+    def __init__(self, weights: np.ndarray, nodes: np.ndarray, roots: np.ndarray,
+                 constant: float, kinds: int, digest: str,
+                 legal: bool = False) -> None:  # fmt: skip
+        if not 1 <= len(weights) <= MAX_EXPERTS:
+            raise ValueError(f"a ranker has 1 to {MAX_EXPERTS} experts")
+        self.weights, self.nodes, self.roots = weights, nodes, roots
+        self.constant, self.kinds, self.digest = constant, kinds, digest
+        self.legal = legal
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Model) and other.digest == self.digest
+
+    def __reduce__(self) -> tuple:
+        return (Model, (self.weights, self.nodes, self.roots, self.constant, self.kinds,
+                        self.digest, self.legal))  # fmt: skip
+
+
+def model_tables(models: Sequence[Model], nw: int, actions: int, candidates: int,
+                 n_rank: int) -> dict[str, np.ndarray]:  # fmt: skip
+    """A lineup's tables of its learned models (numbered in this order: "ints" (`I_...`),
+    "constants", "experts" [K, MAX_EXPERTS, nw], "nodes", "roots") and the rankers' scratch
+    arrays for decisions of at most `actions` actions and `candidates` candidates ("scores"
+    [MAX_EXPERTS, actions], "cands" [candidates, 2], "rows" [candidates, n_rank])."""
+    k = len(models)
+    ints = np.zeros((k, 5), dtype=np.int64)
+    experts = np.zeros((k, MAX_EXPERTS, nw), dtype=np.float64)
+    nodes, roots, first = stacked([(x.nodes, x.roots) for x in models])
+    for i, x in enumerate(models):
+        ints[i] = (len(x.weights), first[i], len(x.roots), x.kinds, int(x.legal))
+        experts[i, : len(x.weights)] = x.weights
+    return {"ints": ints, "constants": np.array([x.constant for x in models], dtype=np.float64),
+            "experts": experts, "nodes": nodes, "roots": roots,
+            "scores": np.zeros((MAX_EXPERTS, actions), dtype=np.float64),
+            "cands": np.zeros((candidates, 2), dtype=np.int64),
+            "rows": np.zeros((candidates, n_rank), dtype=np.float64)}  # fmt: skip

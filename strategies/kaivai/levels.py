@@ -23,6 +23,7 @@ STRATEGIES: dict[str, str] = {
     "search": f"{_S}.search:SearchStrategy",
     "restrict": f"{_S}.restrict:RestrictStrategy",
     "mixture": f"{_S}.mixture:MixtureStrategy",
+    "learned": f"{_S}.learned:LearnedStrategy",
 }
 #: The library pool: the shipped strategies the meta-game is played between (level L2).
 LEVEL_POOL: tuple[str, ...] = ("greedy", "heuristic", "fisher-seller", "builder", "celebrant",

@@ -25,6 +25,7 @@ from moaisim.errors import (
 )
 from moaisim.games.kaivai.engine import machine as m
 from moaisim.games.kaivai.engine import warm
+from moaisim.games.kaivai.engine.learned import N_RANK
 from moaisim.games.kaivai.engine.policy import NW
 from moaisim.games.kaivai.engine.reference import ACTIONS, PASS
 from moaisim.games.kaivai.engine.results import (
@@ -36,6 +37,8 @@ from moaisim.games.kaivai.engine.results import (
 )
 from moaisim.games.kaivai.rules.board import RING, STEPS, board_hexes, distance
 from moaisim.games.kaivai.rules.model import Rules
+from moaisim.learned_model import MAX_EXPERTS, Model
+from moaisim.learned_model import model_tables as shared_tables
 from moaisim.mixture_parts import Choice
 from moaisim.rng import Streams
 
@@ -165,6 +168,13 @@ def arrays(rules: Rules, streams: Streams, trace: int = 0, rounds: bool = False)
     )
 
 
+def model_tables(models: Sequence[Model], actions: int) -> dict[str, np.ndarray]:
+    """A `Lineup`'s tables of its learned models (`Lineup.model` numbers them in this order)
+    and the policies' scratch arrays, for decisions of at most `actions` options
+    (`learned_model.model_tables`; a ranker's candidates are its experts' proposals)."""
+    return shared_tables(models, NW, actions, MAX_EXPERTS, N_RANK)
+
+
 #: A strategy's compiled form (`Strategy.compiled(rules)`) -> the machine's policy family.
 FAMILIES = {"random": m.RANDOM, "greedy": m.GREEDY, "heuristic": m.HEURISTIC}
 
@@ -184,15 +194,18 @@ class Forbid(NamedTuple):
     bits: int
 
 
-def compiled_family(strategy: Any, rules: Rules) -> tuple[int, np.ndarray, int]:
+def compiled_family(strategy: Any, rules: Rules) -> tuple[int, Any, int]:
     """The machine's policy family of a strategy, its weights and its forbid bits: its
     compiled form's (`Strategy.compiled`; a "heuristic" form plays the strategy's
-    `vector(rules)`; a `Forbid` its inner form's, narrowed), or `PAUSE` (its answers come
-    from Python) when it has none, or one the machine plays game by game (a `Choice`)."""
+    `vector(rules)`, a ranker's form (`learned_model.Model`) stands in for the weights; a
+    `Forbid` its inner form's, narrowed), or `PAUSE` (its answers come from Python) when it
+    has none, or one the machine plays game by game (a `Choice`)."""
     form = getattr(strategy, "compiled", lambda rules: None)(rules)
     bits = 0
     if isinstance(form, Forbid):
         form, bits = form.form, form.bits
+    if isinstance(form, Model):
+        return m.LEARNED, form, bits
     family = FAMILIES.get(form, m.PAUSE) if isinstance(form, str) else m.PAUSE
     weights = np.zeros(NW, dtype=np.float64)
     if family == m.HEURISTIC:
@@ -257,6 +270,16 @@ class Batch:
         family = np.zeros((b, p), dtype=np.int64)
         weights = np.zeros((b, p, NW), dtype=np.float64)
         forbid = np.zeros((b, p), dtype=np.int64)
+        model = np.full((b, p), -1, dtype=np.int64)
+        models: dict[Model, int] = {}
+
+        def put(at: Any, q: int, f: int, w: Any, bits: int) -> None:
+            family[at, q], forbid[at, q] = f, bits
+            if isinstance(w, Model):
+                model[at, q] = models.setdefault(w, len(models))
+            else:
+                weights[at, q] = w
+
         for q, seat in enumerate(strategies):
             if seat is None:
                 family[:, q] = m.PAUSE
@@ -275,11 +298,11 @@ class Batch:
                     comp, used = form.pick(self.games, self.g.rand[:, q].copy())
                     self.g.rand[:, m.R_POS + q] += np.asarray(used, dtype=np.uint64)
                     for k, (f, w, bits) in form.forms.items():
-                        at = comp == k
-                        family[at, q], weights[at, q], forbid[at, q] = f, w, bits | outer
+                        put(comp == k, q, f, w, bits | outer)
                 else:
-                    family[:, q], weights[:, q], forbid[:, q] = compiled_family(seat, self.rules)
-        return m.Lineup(family=family, weights=weights, forbid=forbid)
+                    put(slice(None), q, *compiled_family(seat, self.rules))
+        return m.Lineup(family=family, weights=weights, forbid=forbid, model=model,
+                        **model_tables(list(models), self.sc.shape[1]))  # fmt: skip
 
     def play(self, strategies: Sequence[Any]) -> None:
         """Every game played on by the seats' compiled policies, to its end or to a question

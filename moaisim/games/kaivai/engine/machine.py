@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from moaisim.games.kaivai.engine import learned as ranker
 from moaisim.games.kaivai.engine import policy as w_
 from moaisim.jit import kernel
 from moaisim.rng import unit
@@ -97,8 +98,9 @@ N_SEAT = 15
 EXTRA_SITES, ORDER, DICE = 0, 1, 2
 DICE_PER_STEP = 4
 #: The policy families (`Lineup.family`): the base class's uniform choice, `greedy`, a Python
-#: seat, the weighted heuristic (`policy.WEIGHTS`, the seat's `Lineup.weights`).
-RANDOM, GREEDY, PAUSE, HEURISTIC = 0, 1, 2, 3
+#: seat, the weighted heuristic (`policy.WEIGHTS`, the seat's `Lineup.weights`), a learned
+#: ranker (`learned.ranked`, the seat's `Lineup.model`).
+RANDOM, GREEDY, PAUSE, HEURISTIC, LEARNED = 0, 1, 2, 3, 4
 #: Decisions a game may take before it is called broken (`reference.MAX_DECISIONS`).
 MAX_DECISIONS = 20_000
 #: Shell and fish values are counted in slots 0 .. VALUES - 1.
@@ -169,11 +171,22 @@ class Arrays(NamedTuple):
 
 class Lineup(NamedTuple):
     """Each seat's policy family in each game [B, P], a heuristic seat's weights
-    [B, P, policy.NW] and a restricted seat's forbid bits [B, P] (`F_SACRIFICE` ...)."""
+    [B, P, policy.NW], a restricted seat's forbid bits [B, P] (`F_SACRIFICE` ...), a learned
+    seat's model [B, P] (-1: none) and the models' tables (K models,
+    `learned_model.model_tables`), with the policies' scratch arrays (A: the most options)."""
 
     family: np.ndarray
     weights: np.ndarray
     forbid: np.ndarray
+    model: np.ndarray  # [B, P]
+    ints: np.ndarray  # [K, 5] each model's experts, first tree, trees, kinds (`learned_model.I_`)
+    constants: np.ndarray  # [K] each model's constant
+    experts: np.ndarray  # [K, learned_model.MAX_EXPERTS, NW] each model's experts' weights
+    nodes: np.ndarray  # [N, 5] the models' trees
+    roots: np.ndarray  # [T] each tree's root row
+    scores: np.ndarray  # [MAX_EXPERTS, A] scratch: each expert's values of the options
+    cands: np.ndarray  # [MAX_EXPERTS, 2] scratch: the candidates (`learned_model.C_`)
+    rows: np.ndarray  # [MAX_EXPERTS, learned.N_RANK] scratch: their rows
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -1027,17 +1040,16 @@ def island_need(g, geo, c, r: int, s: int, island: int) -> int:  # noqa: ANN001
 
 
 @kernel(nrt=False)
-def heuristic(g, geo, sc, c, w, r: int, kind: int, s: int, n: int) -> int:  # noqa: ANN001
+def heuristic(g, geo, sc, c, w, r: int, kind: int, s: int, n: int, vals) -> int:  # noqa: ANN001
     """The weighted heuristic's choice among the n options (`policy.WEIGHTS`, the seat's
-    weights `w`): each option's value, the first of the best."""
-    if kind == K_CONTINUE:  # D10
-        return 1 if w[w_.W_ANOTHER] > 0 else 0
-    if kind == K_ISLAND_BID:  # D12: within its share of its influence, the least that wins
-        budget = int(w[w_.W_CONTEST] * g.seat[r, s, S_INFLUENCE])
-        if c.hidden:
-            return min(max(budget, 0), n - 1)
-        need = island_need(g, geo, c, r, s, g.cur[r, C_SCORING])
-        return need if 0 <= need <= budget and need < n else 0
+    weights `w`): each option's value into vals[:n] (what a learned ranker compares its
+    experts by, `learned.ranked`), the first of the best. D10 and D12 are answered by a rule
+    of the weights; their values are 0 for the option taken, -1 for the others."""
+    if kind in (K_CONTINUE, K_ISLAND_BID):
+        i = ruled(g, geo, c, w, r, kind, s, n)
+        for j in range(n):
+            vals[j] = 0.0 if j == i else -1.0
+        return i
     if kind in (K_GOD, K_ACTION, K_CELEBRATE):
         island_fish(g, geo, sc, r, s)  # own fish per island, everybody's
         for i in range(g.count[r, G_ISLANDS]):
@@ -1095,9 +1107,23 @@ def heuristic(g, geo, sc, c, w, r: int, kind: int, s: int, n: int) -> int:  # no
         elif kind == K_CELEBRATE:
             own = sc[W_INTS, x]
             v = own - w[w_.W_FEAST_RIVALS] * (sc[W_MORE, x] - own)
+        vals[i] = v
         if v > top:
             best, top = i, v
     return best
+
+
+@kernel(nrt=False)
+def ruled(g, geo, c, w, r: int, kind: int, s: int, n: int) -> int:  # noqa: ANN001
+    """The heuristic's answer to D10 (another boat's step when its weight is above 0) and
+    D12 (within its share of its influence, the least bid that wins the island, R10.4)."""
+    if kind == K_CONTINUE:  # D10
+        return 1 if w[w_.W_ANOTHER] > 0 else 0
+    budget = int(w[w_.W_CONTEST] * g.seat[r, s, S_INFLUENCE])  # D12
+    if c.hidden:
+        return min(max(budget, 0), n - 1)
+    need = island_need(g, geo, c, r, s, g.cur[r, C_SCORING])
+    return need if 0 <= need <= budget and need < n else 0
 
 
 # --- deciding -------------------------------------------------------------------------------
@@ -1126,7 +1152,12 @@ def choose(g, geo, sc, c, pol, r: int, kind: int, s: int, n: int) -> int:  # noq
         if pol.family[r, s] == GREEDY:
             i = greedy(g, geo, sc, c, r, kind, s, m)
         elif pol.family[r, s] == HEURISTIC:
-            i = heuristic(g, geo, sc, c, pol.weights[r, s], r, kind, s, m)
+            i = heuristic(g, geo, sc, c, pol.weights[r, s], r, kind, s, m, pol.scores[0])
+        elif pol.family[r, s] == LEARNED:
+            k = pol.model[r, s]
+            i, _ = ranker.ranked(g, geo, sc, c, pol.ints[k], pol.constants[k], pol.experts[k],
+                                 pol.nodes, pol.roots, r, kind, s, m, pol.scores, pol.cands,
+                                 pol.rows)  # fmt: skip
         else:
             u = unit(g.rand[r, s], g.rand[r, R_POS + s])
             g.rand[r, R_POS + s] += np.uint64(1)
@@ -1737,27 +1768,36 @@ def forbidden_rows(g, geo, sc, c, kinds, seats, bits: int, out) -> None:  # noqa
 
 
 @kernel(nrt=False)
-def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, mask, out) -> None:  # noqa: ANN001
+def answer_rows(g, geo, sc, c, kinds, seats, family: int, w, mask, vals, out) -> None:  # noqa: ANN001
     """out[r] = the index a compiled policy (`family`: `GREEDY`, or `HEURISTIC` with the
-    weights `w`) answers game r's decision of `kinds[r]` asked of `seats[r]` with (a view's
-    games rebuilt as machine state), among the options `mask[r]` leaves (a restriction's
-    narrowed view: the policy chooses among those alone, in order). D10 and D12 are
-    answered by their options' meaning, unnarrowed."""
+    weights `w`; `vals`: its values' scratch) answers game r's decision of `kinds[r]` asked
+    of `seats[r]` with (a view's games rebuilt as machine state), among the options `mask[r]`
+    leaves (`masked`)."""
     for r in range(len(out)):
-        n = options(g, geo, sc, c, r, kinds[r], seats[r])
-        k = 0
-        for i in range(n):
-            if mask[r, i]:
-                sc[W_WHERE, k] = i
-                k += 1
-        if k == n or k == 0 or kinds[r] == K_CONTINUE or kinds[r] == K_ISLAND_BID:
-            k = n  # the options as they were (a mask that leaves none, or D10, D12)
-            for i in range(n):
-                sc[W_WHERE, i] = i
-        else:
-            for j in range(k):
-                sc[W_OPTS, j] = sc[W_OPTS, sc[W_WHERE, j]]
+        k = masked(g, geo, sc, c, r, kinds[r], seats[r], mask[r])
         if family == GREEDY:
             out[r] = sc[W_WHERE, greedy(g, geo, sc, c, r, kinds[r], seats[r], k)]
         else:
-            out[r] = sc[W_WHERE, heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], k)]
+            out[r] = sc[W_WHERE, heuristic(g, geo, sc, c, w, r, kinds[r], seats[r], k, vals)]
+
+
+@kernel(nrt=False)
+def masked(g, geo, sc, c, r: int, kind: int, s: int, mask) -> int:  # noqa: ANN001
+    """Game r's options of seat s's decision of `kind` listed into `sc.opts`, those `mask`
+    leaves moved to its front in order (a restriction's narrowed view: a policy chooses
+    among those alone), each one's place among all in `sc[W_WHERE]`; their number. A mask
+    that leaves none or all, and D10 and D12 (answered by their options' meaning), leave the
+    list as it was."""
+    n = options(g, geo, sc, c, r, kind, s)
+    k = 0
+    for i in range(n):
+        if mask[i]:
+            sc[W_WHERE, k] = i
+            k += 1
+    if k == n or k == 0 or kind in (K_CONTINUE, K_ISLAND_BID):
+        for i in range(n):
+            sc[W_WHERE, i] = i
+        return n
+    for j in range(k):
+        sc[W_OPTS, j] = sc[W_OPTS, sc[W_WHERE, j]]
+    return k

@@ -17,7 +17,7 @@ from moaisim.games.rapa_nui.engine import machine as m
 from moaisim.games.rapa_nui.engine import warm
 from moaisim.games.rapa_nui.engine.chance import Chance
 from moaisim.games.rapa_nui.engine.decisions import Kind, action_size
-from moaisim.games.rapa_nui.engine.learned import MAX_EXPERTS, N_RANK, Model, most_candidates
+from moaisim.games.rapa_nui.engine.learned import N_RANK, Model, most_candidates
 from moaisim.games.rapa_nui.engine.policy import NW
 from moaisim.games.rapa_nui.engine.reference import deck, turn_bound
 from moaisim.games.rapa_nui.engine.results import (
@@ -33,7 +33,7 @@ from moaisim.games.rapa_nui.engine.views import SeatView
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.games.rapa_nui.rules.model import Rules
 from moaisim.games.rapa_nui.rules.scoring import TIES
-from moaisim.learned_model import stacked
+from moaisim.learned_model import model_tables as shared_tables
 from moaisim.mixture_parts import Choice, drawn_by_views
 from moaisim.rng import SeatRandom, Streams
 
@@ -172,19 +172,9 @@ def compiled_family(strategy: Any, rules: Rules) -> tuple[int, Any, int]:
 
 def model_tables(models: Sequence[Model], actions: int) -> dict[str, np.ndarray]:
     """The `Lineup`'s tables of the learned models (`Lineup.model` numbers them in this
-    order) and the ranker's scratch arrays, for decisions of at most `actions` actions."""
-    k = len(models)
-    ints = np.zeros((k, 5), dtype=np.int64)
-    experts = np.zeros((k, MAX_EXPERTS, NW), dtype=np.float64)
-    nodes, roots, first = stacked([(x.nodes, x.roots) for x in models])
-    for i, x in enumerate(models):
-        ints[i] = (len(x.weights), first[i], len(x.roots), x.kinds, int(x.legal))
-        experts[i, : len(x.weights)] = x.weights
-    return {"ints": ints, "constants": np.array([x.constant for x in models], dtype=np.float64),
-            "experts": experts, "nodes": nodes, "roots": roots,
-            "scores": np.zeros((MAX_EXPERTS, actions), dtype=np.float64),
-            "cands": np.zeros((most_candidates(actions), 2), dtype=np.int64),
-            "rows": np.zeros((most_candidates(actions), N_RANK), dtype=np.float64)}  # fmt: skip
+    order) and the ranker's scratch arrays, for decisions of at most `actions` actions
+    (`learned_model.model_tables`)."""
+    return shared_tables(models, NW, actions, most_candidates(actions), N_RANK)
 
 
 def lineup(rules: Rules, strategies: Sequence[Any], games: np.ndarray,

@@ -22,7 +22,22 @@ import numpy as np
 from moaisim.games.rapa_nui.engine.policy import remain, value
 from moaisim.games.rapa_nui.rules.codes import HG, LUMBERJACK, MOAI, N_FOODS, N_KINDS, PRIEST
 from moaisim.jit import kernel
-from moaisim.learned_model import ensemble
+from moaisim.learned_model import (
+    CANDIDATE,
+    I_COUNT,
+    I_EXPERTS,
+    I_FIRST,
+    I_KINDS,
+    I_LEGAL,
+    MAX_EXPERTS,
+    Model,
+    candidate,
+    ensemble,
+    propose,
+)
+
+__all__ = ["CANDIDATE", "CONTEXT", "I_COUNT", "MAX_EXPERTS", "Model", "N_CONTEXT", "N_RANK",
+           "RANK", "most_candidates", "ranked", "ranked_view"]  # fmt: skip
 
 #: The context's features, in their column order (`context`): what the seat sees (R10).
 CONTEXT: tuple[str, ...] = (
@@ -47,8 +62,6 @@ CONTEXT: tuple[str, ...] = (
     "supply",  # sacrifice cards in the supply
 )
 N_CONTEXT = len(CONTEXT)
-#: Most experts a ranker has.
-MAX_EXPERTS = 8
 
 
 def most_candidates(actions: int) -> int:
@@ -57,25 +70,10 @@ def most_candidates(actions: int) -> int:
     return MAX_EXPERTS + actions
 
 
-#: A candidate's own features, in their column order (`candidate`).
-CANDIDATE: tuple[str, ...] = (
-    "proposers",  # how many experts proposed it
-    "candidates",  # how many distinct candidates the experts proposed
-    "action",  # the action (its code in `decisions`)
-    *(f"by_{e}" for e in range(MAX_EXPERTS)),  # 1 when expert e proposed it
-    # expert e's value of the candidate less its value of its own proposal (<= 0 but for a
-    # tie; 0 for an expert the model does not have)
-    *(f"margin_{e}" for e in range(MAX_EXPERTS)),
-)
-#: A candidate's row: the seat's context, then the candidate's own features.
+#: A candidate's row: the seat's context, then the candidate's own features
+#: (`learned_model.CANDIDATE`).
 RANK: tuple[str, ...] = CONTEXT + CANDIDATE
 N_RANK = len(RANK)
-#: Columns of the candidate table (`propose`): the action and the bits of its proposers.
-C_ACTION, C_BITS = 0, 1
-#: A model's row of ints (`Lineup.ints`): its experts, its first tree in the lineup's roots,
-#: its tree count, the kinds it ranks (bits 1 << kind), 1 when every legal action is a
-#: candidate (after the proposals; 0: the proposals alone).
-I_EXPERTS, I_FIRST, I_COUNT, I_KINDS, I_LEGAL = range(5)
 
 
 @kernel(nrt=False)
@@ -129,44 +127,6 @@ def context(c, kind: int, seat: int, turn: int, pile: int, hand, stock, village,
 
 
 @kernel(nrt=False)
-def propose(cands, m: int, e: int, a: int) -> int:  # noqa: ANN001
-    """Expert e's proposal `a` into the candidate table cands[:m] (a new row, or e's bit on
-    the row of the same action; e = -1: a legal action no expert proposed, no bit); returns
-    the candidates' count."""
-    bit = 0 if e < 0 else 1 << e
-    for j in range(m):
-        if cands[j, C_ACTION] == a:
-            cands[j, C_BITS] |= bit
-            return m
-    cands[m, C_ACTION] = a
-    cands[m, C_BITS] = bit
-    return m + 1
-
-
-@kernel(nrt=False)
-def candidate(cands, scores, experts: int, j: int, m: int, x) -> None:  # noqa: ANN001
-    """Candidate j's own features (`CANDIDATE`) into x[N_CONTEXT:]; scores[e, a] holds
-    expert e's value of action a."""
-    n = N_CONTEXT
-    bits = cands[j, C_BITS]
-    a = cands[j, C_ACTION]
-    count = 0
-    for e in range(MAX_EXPERTS):
-        on = (bits >> e) & 1
-        x[n + 3 + e] = on
-        count += on
-        margin = 0.0
-        if e < experts:
-            for i in range(m):  # the candidate expert e proposed
-                if (cands[i, C_BITS] >> e) & 1:
-                    margin = scores[e, a] - scores[e, cands[i, C_ACTION]]
-        x[n + 3 + MAX_EXPERTS + e] = margin
-    x[n] = count
-    x[n + 1] = m
-    x[n + 2] = a
-
-
-@kernel(nrt=False)
 def ranked(c, ints, constant: float, experts_w, nodes, roots, kind: int, seat: int, legal,  # noqa: ANN001
            size: int, turn: int, hand, stock, down, village, wood, glory, seen, display,
            col_size, pile: int, supply, stone, scratch, scores, cands,
@@ -205,7 +165,7 @@ def ranked(c, ints, constant: float, experts_w, nodes, roots, kind: int, seat: i
         if j > 0:
             for t in range(N_CONTEXT):
                 rows[j, t] = rows[0, t]
-        candidate(cands, scores, experts, j, m, rows[j])
+        candidate(cands, scores, experts, j, m, rows[j], N_CONTEXT)
         v = ensemble(nodes, roots, ints[I_FIRST], ints[I_COUNT], rows[j], constant)
         if v > top:
             top, who = v, j
@@ -229,35 +189,6 @@ def ranked_view(c, ints, constant: float, experts_w, nodes, roots, kind: int, se
             context(c, kind, seat, turn[i], pile[i], hand[i], stock[i], village[i], wood[i],
                     glory[i], seen[i], supply[i], stone[i], rows[i, 0])  # fmt: skip
             candidate(cands[i], scores, 1 if ((ints[I_KINDS] >> kind) & 1) == 0
-                      else ints[I_EXPERTS], 0, 1, rows[i, 0])  # fmt: skip
+                      else ints[I_EXPERTS], 0, 1, rows[i, 0], N_CONTEXT)  # fmt: skip
         out[i, 0] = j
         out[i, 1] = m
-
-
-class Model:
-    """A ranker as the lineup packs it (a learned seat's compiled form): its experts'
-    weights under the rules played ([E, NW]), its trees ([n, 5] nodes, each tree's root
-    row), its constant, the kinds it ranks (bits 1 << kind), its file's SHA-256 (`digest`,
-    by which models are equal and hashed: a lineup packs each model once) and whether every
-    legal action is a candidate (`legal`; else the experts' proposals alone)."""
-
-    __slots__ = ("weights", "nodes", "roots", "constant", "kinds", "digest", "legal")
-
-    def __init__(self, weights: np.ndarray, nodes: np.ndarray, roots: np.ndarray,
-                 constant: float, kinds: int, digest: str,
-                 legal: bool = False) -> None:  # fmt: skip
-        if not 1 <= len(weights) <= MAX_EXPERTS:
-            raise ValueError(f"a ranker has 1 to {MAX_EXPERTS} experts")
-        self.weights, self.nodes, self.roots = weights, nodes, roots
-        self.constant, self.kinds, self.digest = constant, kinds, digest
-        self.legal = legal
-
-    def __hash__(self) -> int:
-        return hash(self.digest)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Model) and other.digest == self.digest
-
-    def __reduce__(self) -> tuple:
-        return (Model, (self.weights, self.nodes, self.roots, self.constant, self.kinds,
-                        self.digest, self.legal))  # fmt: skip
