@@ -88,8 +88,10 @@ def random_trees(seed: int, count: int = 12) -> list[dict]:
             for k in range(count)]  # fmt: skip
 
 
-@pytest.mark.parametrize(("players", "seed", "options"), [
-    (3, 11, {}), (4, 12, {"influence_visibility": "hidden"}), (4, 13, {"edition": "second"})])  # fmt: skip
+HOUSE = [(3, 11, {}), (4, 12, {"influence_visibility": "hidden"}), (4, 13, {"edition": "second"})]
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), HOUSE)
 def test_the_machine_its_views_and_the_reference_engine_play_the_same_ranker_games(
     tmp_path, players, seed, options
 ):
