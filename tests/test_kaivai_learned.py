@@ -207,3 +207,32 @@ def test_a_ranker_in_a_mixture_and_a_restriction_plays_compiled(tmp_path):
     r.play([load_strategy(s, GAME)() for s in (never, *field)])
     celebrated = r.finals()[:, :, -1]
     assert (celebrated[:, 0] == 0).all() and (celebrated[:, 1:] > 0).any()
+
+
+def test_a_small_kaivai_ranker_iteration_runs_end_to_end(tmp_path):
+    got = rk.rank(3, tmp_path, ["tuned", "pirate", "builder"], field_="L1", games=3,
+                  held_out_games=3, iterations=2, worlds=2, trees=5, leaves=4,
+                  strength_games=1, check_games=2, history=2, game=GAME)  # fmt: skip
+    first, second = got.rounds
+    assert first.decisions > 20 and first.checked > 0 and second.checked > 0
+    assert 0 <= first.agreement <= 1 and first.regret >= 0
+    doc = json.loads(got.path.read_text())
+    assert doc["game"] == GAME and doc["mode"] == "ranker" and doc["context"] == list(RANK)
+    assert doc["kinds"] == [k.value for k in Kind]
+    assert len(doc["ensembles"][0]["trees"]) == 5
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_rankers_play_their_player_count(players):
+    """ranker-<P>p.json: seven experts of the heuristic family, every kind ranked, trees that
+    decide (its games differ from its first expert's)."""
+    spec = f"learned(model='ranker-{players}p.json')"
+    made = load_strategy(spec, GAME)()
+    made.check_players(players)
+    assert len(made.experts) == 7 and made.doc["kinds"] == [k.value for k in Kind]
+    with pytest.raises(UnknownStrategyError, match=f"is for {players} players"):
+        made.check_players(7 - players)
+    field = FIELD[: players - 1]
+    first = made.doc["experts"][0]
+    assert not np.array_equal(scores([spec, *field], players), scores([first, *field], players))
+    assert load_strategy(spec, GAME).label == spec  # results name it by its spec

@@ -34,7 +34,7 @@ class Ranker:
     """A ranker: its experts propose, boosted trees value each proposal, the best is played
     (model=...). A mixin before the game's base `Strategy`."""
 
-    name = "learned"
+    name = "learned"  # a game's class sets it again: results name a class by its own `name`
     params: ClassVar[dict[str, Any]] = {"model": ""}
     #: Its compiled form (`compiled`: the model, which the game's batch plays).
     form: ClassVar[str] = "learned"

@@ -29,6 +29,7 @@ class LearnedStrategy(Ranker, Strategy):
     """A ranker: its experts propose, boosted trees value each proposal, the best is played
     (model=...)."""
 
+    name = "learned"  # set on the class itself: the registry names a class by its own
     game = "kaivai"
     CONTEXT: ClassVar[tuple[str, ...]] = CONTEXT
     RANK: ClassVar[tuple[str, ...]] = RANK
