@@ -25,11 +25,11 @@ FLOORS: list[tuple[str, ...]] = [
     ("moaisim.games",),  # the game boundary: the protocol and the registry of games
     ("moaisim.games.moai.rules", "moaisim.games.rapa_nui.rules", "moaisim.games.kaivai.rules"),
     ("moaisim.games.moai.engine", "moaisim.games.rapa_nui.engine", "moaisim.games.kaivai.engine"),
-    # search, mixture and restrict, the floor's strategies for every game: they load their
-    # inner strategies by name, so they stand with the registry (moaisim.engine imports
-    # them not)
+    # search, mixture, restrict and the learned ranker, the floor's strategies for every game:
+    # they load their inner strategies (a ranker its experts) by name, so they stand with the
+    # registry (moaisim.engine imports them not)
     ("moaisim.registry", "moaisim.strategies", "moaisim.engine.search", "moaisim.engine.mixture",
-     "moaisim.engine.restrict"),
+     "moaisim.engine.restrict", "moaisim.engine.ranker"),
     # each game's GameSpec (its names imported when first read)
     ("moaisim.games.moai", "moaisim.games.rapa_nui", "moaisim.games.kaivai"),
     ("moaisim.fingerprint", "moaisim.rundir", "moaisim.runner"),

@@ -26,10 +26,10 @@ INFO = GameInfo(
     components_file=("moaisim.games.kaivai.rules", "components.toml"),
     score_parts=words.SCORE_PARTS,
     vocabulary=words.VOCABULARY,
-    # `benchmarks/search_cost.py --game kaivai --players 3 --games 100 --self-play --seed
-    # 6931` and `--players 4 ... --seed 6932` (2026-12-06): the larger of one searching seat
-    # against L3 and L4 self-play, rounded up
-    search_seconds={3: 0.26, 4: 0.28},
+    # `benchmarks/search_cost.py --game kaivai --players 3 --games 40 --self-play --seed
+    # 6931` and `--players 4 ... --seed 6932` (2026-12-06, L3 the learned ranker, which
+    # search's rollouts play): the larger of one searching seat against L3 and L4 self-play
+    search_seconds={3: 0.81, 4: 1.0},
 )  # fmt: skip
 
 _RULES = "moaisim.games.kaivai.rules"

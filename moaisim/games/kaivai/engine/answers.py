@@ -43,7 +43,7 @@ def compiled_answers(view: SeatView, family: int, weights: np.ndarray | None = N
 def ranked_candidates(view: SeatView, model: Model
                       ) -> tuple[list[np.ndarray], list[list[int]], np.ndarray]:  # fmt: skip
     """A ranker's candidates at the view's decision, computed by the kernel it plays with
-    (`learned.ranked`, each game rebuilt as machine state) among the options the view's
+    (`machine.ranked`, each game rebuilt as machine state) among the options the view's
     legal mask leaves: per game the candidates' rows ([k, N_RANK], `learned.RANK`), their
     options (places among all), and the row it chooses [n]. It draws nothing."""
     rules, n = view.rules, len(view)

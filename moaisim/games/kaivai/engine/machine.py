@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from moaisim.games.kaivai.engine import learned as ranker
+from moaisim import learned_model as lm
 from moaisim.games.kaivai.engine import policy as w_
 from moaisim.jit import kernel
 from moaisim.rng import unit
@@ -99,7 +99,7 @@ EXTRA_SITES, ORDER, DICE = 0, 1, 2
 DICE_PER_STEP = 4
 #: The policy families (`Lineup.family`): the base class's uniform choice, `greedy`, a Python
 #: seat, the weighted heuristic (`policy.WEIGHTS`, the seat's `Lineup.weights`), a learned
-#: ranker (`learned.ranked`, the seat's `Lineup.model`).
+#: ranker (`ranked`, the seat's `Lineup.model`).
 RANDOM, GREEDY, PAUSE, HEURISTIC, LEARNED = 0, 1, 2, 3, 4
 #: Decisions a game may take before it is called broken (`reference.MAX_DECISIONS`).
 MAX_DECISIONS = 20_000
@@ -186,7 +186,7 @@ class Lineup(NamedTuple):
     roots: np.ndarray  # [T] each tree's root row
     scores: np.ndarray  # [MAX_EXPERTS, A] scratch: each expert's values of the options
     cands: np.ndarray  # [MAX_EXPERTS, 2] scratch: the candidates (`learned_model.C_`)
-    rows: np.ndarray  # [MAX_EXPERTS, learned.N_RANK] scratch: their rows
+    rows: np.ndarray  # [MAX_EXPERTS, policy.N_RANK] scratch: their rows
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -1043,7 +1043,7 @@ def island_need(g, geo, c, r: int, s: int, island: int) -> int:  # noqa: ANN001
 def heuristic(g, geo, sc, c, w, r: int, kind: int, s: int, n: int, vals) -> int:  # noqa: ANN001
     """The weighted heuristic's choice among the n options (`policy.WEIGHTS`, the seat's
     weights `w`): each option's value into vals[:n] (what a learned ranker compares its
-    experts by, `learned.ranked`), the first of the best. D10 and D12 are answered by a rule
+    experts by, `ranked`), the first of the best. D10 and D12 are answered by a rule
     of the weights; their values are 0 for the option taken, -1 for the others."""
     if kind in (K_CONTINUE, K_ISLAND_BID):
         i = ruled(g, geo, c, w, r, kind, s, n)
@@ -1126,6 +1126,91 @@ def ruled(g, geo, c, w, r: int, kind: int, s: int, n: int) -> int:  # noqa: ANN0
     return need if 0 <= need <= budget and need < n else 0
 
 
+# --- the learned ranker --------------------------------------------------------------------
+@kernel(nrt=False)
+def ranker_points(g, c, r: int, s: int) -> int:  # noqa: ANN001
+    """Seat s's glory and 2 a hut built (R10.1), as every seat sees the"""
+    return g.seat[r, s, S_GLORY] + 2 * huts_built(g, c, r, s)
+
+
+@kernel(nrt=False)
+def ranker_context(g, c, r: int, kind: int, s: int, n: int, x) -> None:  # noqa: ANN001
+    """Seat s's context at game r's decision of `kind` with n options into x[:w_.N_CONTEXT]
+    (`policy.CONTEXT`)."""
+    mine = ranker_points(g, c, r, s)
+    best, rich, fishy = -(10**9), 0, 0
+    for q in range(c.players):
+        if q != s:
+            best = max(best, ranker_points(g, c, r, q))
+            rich = max(rich, money(g, c, r, q))
+            fishy = max(fishy, fish_count(g, c, r, q))
+    place = 0
+    for k in range(c.players):
+        if g.count[r, G_TURNS + k] == s:
+            place = k
+    x[0] = kind
+    x[1] = c.players
+    x[2] = g.count[r, G_ROUND]
+    x[3] = n
+    x[4] = mine
+    x[5] = mine - best
+    x[6] = g.seat[r, s, S_GLORY]
+    x[7] = g.seat[r, s, S_INFLUENCE]
+    x[8] = money(g, c, r, s)
+    x[9] = fish_count(g, c, r, s)
+    x[10] = boats_on_board(g, c, r, s)
+    x[11] = huts_built(g, c, r, s)
+    x[12] = g.seat[r, s, S_STATUES]
+    x[13] = g.seat[r, s, S_BONUS]
+    x[14] = g.seat[r, s, S_BID]
+    x[15] = place
+    x[16] = g.seat[r, s, S_ACTED]
+    x[17] = g.seat[r, s, S_FEASTS]
+    x[18] = g.count[r, G_ISLANDS]
+    x[19] = g.count[r, G_TILES]
+    x[20] = rich
+    x[21] = fishy
+
+
+@kernel(nrt=False)
+def ranker_own(g, sc, r: int, kind: int, i: int, x) -> None:  # noqa: ANN001
+    """Kaivai's own features of option i (`policy.OWN`) into x[w_.N_SHARED:]."""
+    code = sc[W_OPTS, i]
+    x[w_.N_SHARED] = code
+    x[w_.N_SHARED + 1] = (g.count[r, G_SPACES + code]
+                       if kind == K_ACTION and 0 <= code < N_ACTIONS else 0)  # fmt: skip
+
+
+@kernel(nrt=False)
+def ranked(g, geo, sc, c, ints, constant: float, experts_w, nodes, roots, r: int, kind: int,  # noqa: ANN001
+           s: int, n: int, scores, cands, rows) -> tuple[int, int]:  # fmt: skip
+    """A ranker's choice among game r's n options in `sc.opts` (seat s's decision of
+    `kind`): its experts' proposals (each the heuristic's best option by its weights,
+    experts_w[e], every option's value kept in scores[e]) into cands, their rows (`policy.RANK`)
+    into rows[:k]; returns (the option chosen, the candidates' count k). At a kind the model
+    does not rank (ints[lm.I_KINDS]) only its first expert is asked. cands and rows hold
+    `MAX_EXPERTS` rows."""
+    ranks = (ints[lm.I_KINDS] >> kind) & 1
+    experts = ints[lm.I_EXPERTS] if ranks else 1
+    k = 0
+    for e in range(experts):
+        k = lm.propose(cands, k, e, heuristic(g, geo, sc, c, experts_w[e], r, kind, s, n,
+                                             scores[e]))  # fmt: skip
+    ranker_context(g, c, r, kind, s, n, rows[0])
+    top, who = -np.inf, 0
+    for j in range(k):
+        if j > 0:
+            for t in range(w_.N_CONTEXT):
+                rows[j, t] = rows[0, t]
+        lm.candidate(cands, scores, experts, j, k, rows[j], w_.N_CONTEXT)
+        ranker_own(g, sc, r, kind, cands[j, lm.C_ACTION], rows[j])
+        if k > 1:
+            v = lm.ensemble(nodes, roots, ints[lm.I_FIRST], ints[lm.I_COUNT], rows[j], constant)
+            if v > top:
+                top, who = v, j
+    return cands[who, lm.C_ACTION], k
+
+
 # --- deciding -------------------------------------------------------------------------------
 @kernel(nrt=False)
 def decide(g, geo, sc, c, pol, r: int, kind: int, s: int) -> int:  # noqa: ANN001
@@ -1155,7 +1240,7 @@ def choose(g, geo, sc, c, pol, r: int, kind: int, s: int, n: int) -> int:  # noq
             i = heuristic(g, geo, sc, c, pol.weights[r, s], r, kind, s, m, pol.scores[0])
         elif pol.family[r, s] == LEARNED:
             k = pol.model[r, s]
-            i, _ = ranker.ranked(g, geo, sc, c, pol.ints[k], pol.constants[k], pol.experts[k],
+            i, _ = ranked(g, geo, sc, c, pol.ints[k], pol.constants[k], pol.experts[k],
                                  pol.nodes, pol.roots, r, kind, s, m, pol.scores, pol.cands,
                                  pol.rows)  # fmt: skip
         else:

@@ -1,11 +1,15 @@
-"""Kaivai's weighted heuristic (`machine.heuristic`): every option of a decision valued by a
-weight vector, the best taken (the first of equal values). These are its weights, each as
-(name, scale, meaning); the scale is the step a tuner moves it by. A plan
-(strategies/kaivai/weights/) is one point of this space."""
+"""Kaivai's compiled policies' declarations. The weighted heuristic (`machine.heuristic`):
+every option of a decision valued by a weight vector, the best taken (the first of equal
+values); these are its weights, each as (name, scale, meaning), the scale the step a tuner
+moves it by. A plan (strategies/kaivai/weights/) is one point of this space. The learned
+ranker (`machine.ranked`, `learned.py`): the features of a candidate's row, in the order its
+trees number them."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from moaisim.learned_model import CANDIDATE
 
 #: Each weight: (name, scale, meaning), in the kernel's order (`W_...` below).
 WEIGHTS: tuple[tuple[str, float, str], ...] = (
@@ -43,3 +47,40 @@ NW = len(WEIGHTS)
  W_FISH, W_DELIVER, W_MOVE, W_INCREASE, W_CELEBRATE, W_PRICE, W_FISH_HELD, W_FEAST_SHARE,
  W_BONUS_LEVEL, W_HUT_TEMPLE, W_HUT_MEETING, W_HUT_BOAT, W_HUT_SIZE, W_SELL, W_STORE,
  W_FEAST_RIVALS, W_SINK, W_ANOTHER, W_CONTEST) = range(NW)  # fmt: skip
+
+#: The context's features, in their column order (`context`): what the seat sees (R11).
+CONTEXT: tuple[str, ...] = (
+    "kind",  # the decision's kind (`machine.K_BID` ...: the order of `Kind`)
+    "players",
+    "round",  # R2: the game's clock
+    "options",  # how many options the decision has
+    "points",  # glory + 2 a hut built (R10.1), as search values a seat mid-game
+    "lead",  # those points less the best rival's
+    "glory",
+    "influence",  # the seat's own (a rival's may be hidden, O6)
+    "money",  # shells' worth
+    "fish",
+    "boats",  # boats on the board
+    "huts",  # huts built
+    "statues",  # statues left (temples still to build)
+    "bonus",  # the bonus track's position (R8.5)
+    "bid",  # this round's bid (0: none yet)
+    "turn_place",  # the seat's place in this round's turn order
+    "acted",  # 1 once it has acted this round
+    "feasts",  # its glory from feasts so far
+    "islands",
+    "tiles",  # cult tiles left
+    "rival_money",  # the richest rival's shells
+    "rival_fish",  # the most fish a rival holds
+)
+N_CONTEXT = len(CONTEXT)
+#: Kaivai's own candidate features, after the shared ones.
+OWN: tuple[str, ...] = (
+    "option",  # the option as the machine codes it (`machine.options`)
+    "price",  # an action's tokens on its space (R6.3; 0 at other kinds and for the pass)
+)
+#: A candidate's row: the seat's context, the shared candidate features, Kaivai's own.
+RANK: tuple[str, ...] = CONTEXT + CANDIDATE + OWN
+N_RANK = len(RANK)
+#: Where `OWN` starts in a row.
+N_SHARED = N_CONTEXT + len(CANDIDATE)
