@@ -37,7 +37,7 @@ def ranked_rows(g, geo, sc, c, kinds, seats, mask, ints, constant: float, expert
     for r in range(len(out)):
         n = m.masked(g, geo, sc, c, r, kinds[r], seats[r], mask[r])
         i, k = m.ranked(g, geo, sc, c, ints, constant, experts_w, nodes, roots, r, kinds[r],
-                      seats[r], n, scores, cands[r], rows[r])  # fmt: skip
+                        seats[r], n, scores, cands[r], rows[r])  # fmt: skip
         for j in range(k):
             cands[r, j, C_ACTION] = sc[m.W_WHERE, cands[r, j, C_ACTION]]
         out[r, 0] = sc[m.W_WHERE, i]

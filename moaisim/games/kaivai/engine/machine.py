@@ -1129,13 +1129,16 @@ def ruled(g, geo, c, w, r: int, kind: int, s: int, n: int) -> int:  # noqa: ANN0
 # --- the learned ranker --------------------------------------------------------------------
 @kernel(nrt=False)
 def ranker_points(g, c, r: int, s: int) -> int:  # noqa: ANN001
-    """Seat s's glory and 2 a hut built (R10.1), as every seat sees the"""
+    """Seat s's glory and 2 a hut built (R10.1), as every seat sees them. Once the final
+    scoring has begun the huts' 2 are in the glory already and this counts them again: the
+    shipped rankers were trained on it so (search's `forward.Machine.scores` stops adding
+    them there)."""
     return g.seat[r, s, S_GLORY] + 2 * huts_built(g, c, r, s)
 
 
 @kernel(nrt=False)
 def ranker_context(g, c, r: int, kind: int, s: int, n: int, x) -> None:  # noqa: ANN001
-    """Seat s's context at game r's decision of `kind` with n options into x[:w_.N_CONTEXT]
+    """Seat s's context at game r's decision of `kind` with n options into x[:N_CONTEXT]
     (`policy.CONTEXT`)."""
     mine = ranker_points(g, c, r, s)
     best, rich, fishy = -(10**9), 0, 0
@@ -1174,11 +1177,11 @@ def ranker_context(g, c, r: int, kind: int, s: int, n: int, x) -> None:  # noqa:
 
 @kernel(nrt=False)
 def ranker_own(g, sc, r: int, kind: int, i: int, x) -> None:  # noqa: ANN001
-    """Kaivai's own features of option i (`policy.OWN`) into x[w_.N_SHARED:]."""
+    """Kaivai's own features of option i (`policy.OWN`) into x[N_SHARED:]."""
     code = sc[W_OPTS, i]
     x[w_.N_SHARED] = code
     x[w_.N_SHARED + 1] = (g.count[r, G_SPACES + code]
-                       if kind == K_ACTION and 0 <= code < N_ACTIONS else 0)  # fmt: skip
+                          if kind == K_ACTION and 0 <= code < N_ACTIONS else 0)  # fmt: skip
 
 
 @kernel(nrt=False)
@@ -1186,16 +1189,16 @@ def ranked(g, geo, sc, c, ints, constant: float, experts_w, nodes, roots, r: int
            s: int, n: int, scores, cands, rows) -> tuple[int, int]:  # fmt: skip
     """A ranker's choice among game r's n options in `sc.opts` (seat s's decision of
     `kind`): its experts' proposals (each the heuristic's best option by its weights,
-    experts_w[e], every option's value kept in scores[e]) into cands, their rows (`policy.RANK`)
-    into rows[:k]; returns (the option chosen, the candidates' count k). At a kind the model
-    does not rank (ints[lm.I_KINDS]) only its first expert is asked. cands and rows hold
-    `MAX_EXPERTS` rows."""
+    experts_w[e], every option's value kept in scores[e]) into cands, their rows
+    (`policy.RANK`) into rows[:k]; returns (the option chosen, the candidates' count k). At a
+    kind the model does not rank (ints[lm.I_KINDS]) only its first expert is asked. cands and
+    rows hold `MAX_EXPERTS` rows."""
     ranks = (ints[lm.I_KINDS] >> kind) & 1
     experts = ints[lm.I_EXPERTS] if ranks else 1
     k = 0
     for e in range(experts):
         k = lm.propose(cands, k, e, heuristic(g, geo, sc, c, experts_w[e], r, kind, s, n,
-                                             scores[e]))  # fmt: skip
+                                                scores[e]))  # fmt: skip
     ranker_context(g, c, r, kind, s, n, rows[0])
     top, who = -np.inf, 0
     for j in range(k):
@@ -1241,8 +1244,8 @@ def choose(g, geo, sc, c, pol, r: int, kind: int, s: int, n: int) -> int:  # noq
         elif pol.family[r, s] == LEARNED:
             k = pol.model[r, s]
             i, _ = ranked(g, geo, sc, c, pol.ints[k], pol.constants[k], pol.experts[k],
-                                 pol.nodes, pol.roots, r, kind, s, m, pol.scores, pol.cands,
-                                 pol.rows)  # fmt: skip
+                          pol.nodes, pol.roots, r, kind, s, m, pol.scores, pol.cands,
+                          pol.rows)  # fmt: skip
         else:
             u = unit(g.rand[r, s], g.rand[r, R_POS + s])
             g.rand[r, R_POS + s] += np.uint64(1)

@@ -48,13 +48,15 @@ NW = len(WEIGHTS)
  W_BONUS_LEVEL, W_HUT_TEMPLE, W_HUT_MEETING, W_HUT_BOAT, W_HUT_SIZE, W_SELL, W_STORE,
  W_FEAST_RIVALS, W_SINK, W_ANOTHER, W_CONTEST) = range(NW)  # fmt: skip
 
-#: The context's features, in their column order (`context`): what the seat sees (R11).
+#: The context's features, in their column order (`machine.ranker_context`): what the seat
+#: sees (R11).
 CONTEXT: tuple[str, ...] = (
     "kind",  # the decision's kind (`machine.K_BID` ...: the order of `Kind`)
     "players",
     "round",  # R2: the game's clock
     "options",  # how many options the decision has
-    "points",  # glory + 2 a hut built (R10.1), as search values a seat mid-game
+    "points",  # glory + 2 a hut built (R10.1; counted twice in the final scoring, see
+    # `machine.ranker_points`)
     "lead",  # those points less the best rival's
     "glory",
     "influence",  # the seat's own (a rival's may be hidden, O6)
